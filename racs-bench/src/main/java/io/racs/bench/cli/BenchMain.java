@@ -1,0 +1,67 @@
+package io.racs.bench.cli;
+
+import io.racs.proxy.cli.ExitCodes;
+import io.racs.proxy.cli.RacsMain;
+import io.racs.proxy.cli.VersionProvider;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code racs bench} command (the bench jar's main class): object workloads against
+ * repositories and S3 endpoints, block direct-I/O workloads, JMH microbenchmarks and report
+ * comparison.
+ */
+@Command(
+    name = "racs bench",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = "Measure repositories, S3 endpoints and the erasure-coded array.")
+public final class BenchMain implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  /** Runs the command line and exits the JVM with its exit code. */
+  public static void main(String[] args) {
+    System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+  }
+
+  /** Runs the command line with the given streams and returns the exit code (for tests). */
+  public static int run(PrintWriter out, PrintWriter err, String... args) {
+    CommandLine cli = commandLine();
+    cli.setOut(out);
+    cli.setErr(err);
+    return cli.execute(args);
+  }
+
+  /** The full command tree. */
+  public static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new BenchMain());
+    cli.addSubcommand(
+        "object",
+        RacsMain.notBuilt(
+            "object workloads against repositories and S3 endpoints",
+            7,
+            "PUT/GET/LIST/DELETE workloads with JMH-grade statistics."));
+    cli.addSubcommand(
+        "block",
+        RacsMain.notBuilt(
+            "block direct-I/O workloads", 8, "dd, IOzone-style matrix, sweeps, vdbench files."));
+    cli.addSubcommand(
+        "jmh", RacsMain.notBuilt("JMH microbenchmarks", 3, "Run the JMH microbenchmarks."));
+    cli.addSubcommand(
+        "compare", RacsMain.notBuilt("comparing two result files", 7, "Compare two runs."));
+    cli.addSubcommand(
+        "agent",
+        RacsMain.notBuilt("the multi-host load agent", 7, "Serve workloads to a controller."));
+    return ExitCodes.document(cli);
+  }
+
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return ExitCodes.USAGE;
+  }
+}

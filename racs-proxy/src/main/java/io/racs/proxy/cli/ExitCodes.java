@@ -1,0 +1,47 @@
+package io.racs.proxy.cli;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine;
+
+/** Process exit codes shared by every RACS command (documented in each command's help). */
+public final class ExitCodes {
+  /** The command did what it was asked. */
+  public static final int OK = 0;
+
+  /** The command ran and failed (I/O error, unreachable repository, failed check). */
+  public static final int FAILURE = 1;
+
+  /** The command line or a configuration file is invalid; nothing was changed. */
+  public static final int USAGE = 2;
+
+  /** The command exists in the interface but is not implemented yet. */
+  public static final int NOT_BUILT = 3;
+
+  private ExitCodes() {}
+
+  /** The exit codes with their meaning, for every command's help. */
+  public static Map<String, String> exitCodeMap() {
+    Map<String, String> codes = new LinkedHashMap<>();
+    codes.put(Integer.toString(OK), "success");
+    codes.put(
+        Integer.toString(FAILURE), "failure (I/O error, unreachable repository, failed check)");
+    codes.put(Integer.toString(USAGE), "invalid command line or configuration; nothing changed");
+    codes.put(Integer.toString(NOT_BUILT), "command not built yet");
+    return codes;
+  }
+
+  /**
+   * Gives {@code cli} and every subcommand the exit code section in their help.
+   *
+   * @return {@code cli}
+   */
+  public static CommandLine document(CommandLine cli) {
+    cli.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n");
+    cli.getCommandSpec().usageMessage().exitCodeList(exitCodeMap());
+    for (CommandLine sub : cli.getSubcommands().values()) {
+      document(sub);
+    }
+    return cli;
+  }
+}

@@ -1,0 +1,65 @@
+package io.racs.proxy.cli;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code racs} command of the proxy jar: {@code server}, {@code codec}, {@code heal} and {@code
+ * recover}. The launcher script {@code ./racs} dispatches here; {@code java -jar racs-proxy.jar}
+ * works the same way.
+ */
+@Command(
+    name = "racs",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = "RACS: an erasure-coding S3 proxy over independent storage repositories.")
+public final class RacsMain implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  /** Runs the command line and exits the JVM with its exit code. */
+  public static void main(String[] args) {
+    System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+  }
+
+  /** Runs the command line with the given streams and returns the exit code (for tests). */
+  public static int run(PrintWriter out, PrintWriter err, String... args) {
+    CommandLine cli = commandLine();
+    cli.setOut(out);
+    cli.setErr(err);
+    return cli.execute(args);
+  }
+
+  /** The full command tree. */
+  public static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new RacsMain());
+    cli.addSubcommand(
+        "server", notBuilt("the S3 proxy server", 6, "Serve S3 over an erasure-coded array."));
+    cli.addSubcommand(
+        "codec",
+        notBuilt("Reed-Solomon encode/decode of files", 3, "Encode or decode shard files."));
+    cli.addSubcommand(
+        "heal", notBuilt("rebuilding missing or corrupt shards", 5, "Repair the array."));
+    cli.addSubcommand(
+        "recover",
+        notBuilt("rebuilding an object without the proxy", 5, "Recover one object offline."));
+    return ExitCodes.document(cli);
+  }
+
+  /** A placeholder subcommand for work tracked in {@code issue}. */
+  public static CommandLine notBuilt(String what, int issue, String description) {
+    CommandLine sub = new CommandLine(new NotBuiltCommand(what, issue));
+    sub.getCommandSpec().usageMessage().description(description + " (not built yet)");
+    return sub;
+  }
+
+  @Override
+  public Integer call() {
+    // "racs" alone is a usage error: say which commands exist.
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return ExitCodes.USAGE;
+  }
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Installs what the integration and end-to-end tests need, when it is missing, and records where
+# it is in $RACS_CACHE_DIR/env (read by the test kit's ProvisionedTools):
+#   - the MinIO server, built with 'go install' of a pinned module version (cached: ~9 minutes
+#     the first time on 2 cores, instant afterwards);
+#   - a Python virtualenv with aws-cli v1 and boto3 from PyPI;
+#   - rclone and fio from Debian's packages.
+# Idempotent. A missing toolchain (Go, Python) is an error that says what to install; nothing is
+# ever skipped silently.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=versions.env
+. "$ROOT/scripts/versions.env"
+
+CACHE="${RACS_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/racs}"
+mkdir -p "$CACHE/tools"
+
+say() { echo "provision: $*" >&2; }
+die() {
+  echo "provision: $*" >&2
+  exit 1
+}
+
+# One provisioning at a time per cache (parallel CI jobs or test runs share it).
+exec 9>"$CACHE/provision.lock"
+flock 9
+
+minio_bin() {
+  local dir="$CACHE/tools/minio-$MINIO_VERSION"
+  if [ ! -x "$dir/minio" ]; then
+    command -v go >/dev/null 2>&1 ||
+      die "Go is needed to build the MinIO test server: install Go 1.24 or newer (e.g. 'apt-get install golang-go' or the upstream toolchain) and run again"
+    say "building MinIO $MINIO_VERSION with go install (takes several minutes the first time) ..."
+    local tmp
+    tmp="$(mktemp -d "$CACHE/tools/.minio-build.XXXXXX")"
+    if ! GOBIN="$tmp" GOFLAGS="${GOFLAGS:-} -trimpath" go install "$MINIO_MODULE@$MINIO_VERSION" >"$tmp.log" 2>&1; then
+      tail -20 "$tmp.log" >&2
+      rm -rf "$tmp"
+      die "go install $MINIO_MODULE@$MINIO_VERSION failed (log above)"
+    fi
+    mkdir -p "$dir"
+    mv "$tmp/minio" "$dir/minio"
+    rm -rf "$tmp" "$tmp.log"
+  fi
+  "$dir/minio" --version >/dev/null || die "$dir/minio does not run"
+  echo "$dir/minio"
+}
+
+python_venv() {
+  local venv="$CACHE/venv-awscli-$AWSCLI_VERSION-boto3-$BOTO3_VERSION"
+  if [ ! -x "$venv/bin/aws" ] || ! "$venv/bin/python" -c 'import boto3' >/dev/null 2>&1; then
+    command -v python3 >/dev/null 2>&1 ||
+      die "Python 3 is needed for the aws-cli and boto3 tests: install python3 with the venv module (e.g. 'apt-get install python3 python3-venv') and run again"
+    python3 -c 'import venv, ensurepip' >/dev/null 2>&1 ||
+      die "Python's venv module is missing: install it (e.g. 'apt-get install python3-venv') and run again"
+    say "creating a Python virtualenv with awscli $AWSCLI_VERSION and boto3 $BOTO3_VERSION ..."
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+      "awscli==$AWSCLI_VERSION" "boto3==$BOTO3_VERSION" ||
+      die "pip could not install awscli==$AWSCLI_VERSION boto3==$BOTO3_VERSION"
+  fi
+  echo "$venv"
+}
+
+# Installs Debian packages that provide the given commands, if any is missing.
+debian_tools() {
+  local missing=() command
+  for command in "$@"; do
+    command -v "$command" >/dev/null 2>&1 || missing+=("$command")
+  done
+  [ "${#missing[@]}" -eq 0 ] && return
+  command -v apt-get >/dev/null 2>&1 ||
+    die "missing ${missing[*]}: install them with your package manager and run again"
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 ||
+      die "missing ${missing[*]}: run 'apt-get install ${missing[*]}' as root and run again"
+    sudo="sudo -n"
+  fi
+  say "installing ${missing[*]} from Debian's packages ..."
+  $sudo apt-get update -qq >/dev/null || die "apt-get update failed"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null ||
+    die "apt-get install ${missing[*]} failed"
+}
+
+main() {
+  local minio venv
+  minio="$(minio_bin)"
+  venv="$(python_venv)"
+  debian_tools rclone fio
+  local env_file="$CACHE/env"
+  {
+    echo "# Written by scripts/provision.sh; read by io.racs.testkit.ProvisionedTools."
+    echo "RACS_MINIO_BIN=$minio"
+    echo "RACS_PYTHON=$venv/bin/python"
+    echo "RACS_AWS_CLI=$venv/bin/aws"
+    echo "RACS_RCLONE=$(command -v rclone)"
+    echo "RACS_FIO=$(command -v fio)"
+  } >"$env_file.tmp"
+  mv "$env_file.tmp" "$env_file"
+  say "ready ($env_file)"
+}
+
+main "$@"

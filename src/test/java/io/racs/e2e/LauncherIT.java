@@ -1,0 +1,99 @@
+package io.racs.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Proves the {@code ./racs} launcher works as a user meets it: usage with no arguments, its own JDK
+ * discovery (and a clear refusal when only an old JDK exists), dispatch into both fat jars, and
+ * honest "not built yet" answers for commands still to come.
+ */
+class LauncherIT {
+  private static final Map<String, String> NONE = Map.of();
+
+  @Test
+  void racs_whenNoArguments_printsUsageAndExits2() {
+    Launcher.Result result = Launcher.run(NONE);
+    assertThat(result.exitCode()).isEqualTo(2);
+    assertThat(result.stderr())
+        .contains("usage: ./racs <command>", "server", "bench", "demo", "test", "heal");
+  }
+
+  @Test
+  void racs_whenUnknownCommand_namesItAndExits2() {
+    Launcher.Result result = Launcher.run(NONE, "frobnicate");
+    assertThat(result.exitCode()).isEqualTo(2);
+    assertThat(result.stderr()).contains("unknown command 'frobnicate'");
+  }
+
+  @Test
+  void racs_whenOnlyJdk17Exists_namesTheJdkItNeeds(@TempDir Path dir) throws IOException {
+    // A JVM directory holding one JDK 17, with JAVA_HOME pointing at it and no javac on the PATH.
+    Path jdk17 = dir.resolve("jvm/jdk-17");
+    Files.createDirectories(jdk17.resolve("bin"));
+    Files.writeString(jdk17.resolve("release"), "JAVA_VERSION=\"17.0.15\"\n");
+    for (String tool : List.of("java", "javac")) {
+      Path script = jdk17.resolve("bin").resolve(tool);
+      Files.writeString(script, "#!/bin/sh\necho 'openjdk version \"17.0.15\"' >&2\n");
+      Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+    Map<String, String> env = new HashMap<>();
+    env.put("JAVA_HOME", jdk17.toString());
+    env.put("RACS_JVM_DIRS", dir.resolve("jvm").toString());
+    env.put("PATH", "/usr/bin:/bin");
+    Launcher.Result result = Launcher.run(env, "server");
+    assertThat(result.exitCode()).isEqualTo(1);
+    assertThat(result.stderr())
+        .contains("needs a JDK 21 or newer")
+        .contains(jdk17 + " (17)")
+        .contains("JAVA_HOME");
+  }
+
+  @Test
+  void racs_whenJavaHomeIsOld_findsANewerJdkItself() {
+    Launcher.Result result =
+        Launcher.run(Map.of("JAVA_HOME", "/nonexistent/jdk-17"), "server", "--version");
+    assertThat(result.exitCode()).as(result.stderr()).isZero();
+    assertThat(result.stdout()).contains("racs ");
+    int feature = Integer.parseInt(result.stdout().replaceAll("(?s).*Java (\\d+).*", "$1"));
+    assertThat(feature).isGreaterThanOrEqualTo(21);
+  }
+
+  @Test
+  void racs_whenCommandNotBuiltYet_saysSoAndExits3() {
+    Launcher.Result result = Launcher.run(NONE, "heal", "--config", "x.yaml");
+    assertThat(result.exitCode()).isEqualTo(3);
+    assertThat(result.stderr()).contains("not built yet", "issue #5");
+  }
+
+  @Test
+  void racs_whenBench_dispatchesToTheBenchJar() {
+    Launcher.Result result = Launcher.run(NONE, "bench", "--help");
+    assertThat(result.exitCode()).as(result.stderr()).isZero();
+    assertThat(result.stdout()).contains("object", "block", "jmh", "Exit codes:");
+  }
+
+  @Test
+  void fatJars_whenRunWithJavaJar_startWithoutTheLauncher() {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    for (String jar :
+        List.of("racs-proxy/target/racs-proxy.jar", "racs-bench/target/racs-bench.jar")) {
+      Launcher.Result result =
+          Launcher.exec(
+              List.of(
+                  java.toString(), "-jar", Launcher.root().resolve(jar).toString(), "--version"),
+              NONE);
+      assertThat(result.exitCode()).as(jar + ": " + result.stderr()).isZero();
+      assertThat(result.stdout()).startsWith("racs ");
+    }
+  }
+}
