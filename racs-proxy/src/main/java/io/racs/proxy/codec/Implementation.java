@@ -20,6 +20,9 @@ public enum Implementation {
   /** The system property that forces an implementation. */
   public static final String PROPERTY = "racs.codec.implementation";
 
+  /** The system property that forces the vector width of {@link #VECTOR}: 128, 256 or 512. */
+  public static final String BITS_PROPERTY = "racs.codec.vectorBits";
+
   private static final String VECTOR_MODULE = "jdk.incubator.vector";
 
   /** True when the Vector API module is in the boot layer of this JVM. */
@@ -51,6 +54,27 @@ public enum Implementation {
       default ->
           throw new IllegalStateException(
               PROPERTY + ": " + value + " (expected: auto, vector or scalar)");
+    };
+  }
+
+  /**
+   * The vector width in bits the vector path uses: {@value #BITS_PROPERTY} if set to 128, 256 or
+   * 512; otherwise ({@code auto}) 512 on x86 CPUs with AVX-512 VBMI, where a 64-lane byte {@code
+   * selectFrom} is one {@code vpermb}, and 128 everywhere else, where a 16-lane one is one {@code
+   * pshufb} (or NEON {@code tbl}) while wider ones need lane-crossing sequences.
+   *
+   * @throws IllegalStateException if the property is not 128, 256, 512 or auto
+   */
+  public static int vectorBits() {
+    String value = System.getProperty(BITS_PROPERTY, "auto").trim().toLowerCase(Locale.ROOT);
+    return switch (value) {
+      case "auto" -> CpuFlags.has("avx512vbmi") ? 512 : 128;
+      case "128" -> 128;
+      case "256" -> 256;
+      case "512" -> 512;
+      default ->
+          throw new IllegalStateException(
+              BITS_PROPERTY + ": " + value + " (expected: auto, 128, 256 or 512)");
     };
   }
 

@@ -19,6 +19,7 @@ final class ReedSolomon implements ErasureCodec {
   private final Geometry geometry;
   private final Implementation implementation;
   private final Kernel kernel;
+  private final int vectorBits;
   private final int dataShards;
   private final int totalShards;
   private final Matrix matrix;
@@ -27,9 +28,19 @@ final class ReedSolomon implements ErasureCodec {
   private final AtomicReferenceArray<Scratch> pool;
 
   ReedSolomon(Geometry geometry, Implementation implementation) {
+    this(
+        geometry,
+        implementation,
+        implementation == Implementation.VECTOR ? Implementation.vectorBits() : 0);
+  }
+
+  /** A codec with an explicit vector width (tests run every width on any machine). */
+  ReedSolomon(Geometry geometry, Implementation implementation, int vectorBits) {
     this.geometry = geometry;
     this.implementation = implementation;
-    this.kernel = implementation == Implementation.VECTOR ? vectorKernel() : new ScalarKernel();
+    this.vectorBits = implementation == Implementation.VECTOR ? vectorBits : 0;
+    this.kernel =
+        implementation == Implementation.VECTOR ? vectorKernel(vectorBits) : new ScalarKernel();
     this.dataShards = geometry.dataShards();
     this.totalShards = geometry.totalShards();
     this.matrix = Matrix.systematic(dataShards, geometry.parityShards());
@@ -37,26 +48,30 @@ final class ReedSolomon implements ErasureCodec {
     for (int p = 0; p < parity.length; p++) {
       parity[p] = matrix.row(dataShards + p);
     }
-    this.parityRows = new CodingRows(parity);
+    this.parityRows = new CodingRows(parity, kernel.tableBytes());
     this.pool =
         new AtomicReferenceArray<>(Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
   }
 
-  private static Kernel vectorKernel() {
+  private static Kernel vectorKernel(int vectorBits) {
     if (!Implementation.vectorAvailable()) {
       throw new IllegalStateException(
           "implementation: vector (expected: a JVM started with --add-modules jdk.incubator.vector)");
     }
+    if (vectorBits != 128 && vectorBits != 256 && vectorBits != 512) {
+      throw new IllegalArgumentException(
+          "vectorBits: " + vectorBits + " (expected: 128, 256 or 512)");
+    }
+    String name = "io.racs.proxy.codec.VectorKernel" + vectorBits;
     try {
       // Loaded by name so that this class links on JVMs without the incubator module.
-      return (Kernel)
-          Class.forName("io.racs.proxy.codec.VectorKernel").getDeclaredConstructor().newInstance();
+      return (Kernel) Class.forName(name).getDeclaredConstructor().newInstance();
     } catch (ClassNotFoundException
         | NoSuchMethodException
         | InstantiationException
         | IllegalAccessException
         | InvocationTargetException e) {
-      throw new IllegalStateException("cannot load the vector kernel", e);
+      throw new IllegalStateException("cannot load " + name, e);
     }
   }
 
@@ -77,7 +92,12 @@ final class ReedSolomon implements ErasureCodec {
 
   @Override
   public String toString() {
-    return "ReedSolomon[" + geometry + ", " + implementation + "]";
+    return "ReedSolomon["
+        + geometry
+        + ", "
+        + implementation
+        + (vectorBits > 0 ? "-" + vectorBits : "")
+        + "]";
   }
 
   // ---- byte[] API ----
@@ -373,7 +393,8 @@ final class ReedSolomon implements ErasureCodec {
       }
       o++;
     }
-    return new Plan(m0, m1, m2, m3, dataOnly, inputs, outputs, new CodingRows(rows));
+    return new Plan(
+        m0, m1, m2, m3, dataOnly, inputs, outputs, new CodingRows(rows, kernel.tableBytes()));
   }
 
   /** How to rebuild one erasure pattern: which shards to read, which to write, with what rows. */

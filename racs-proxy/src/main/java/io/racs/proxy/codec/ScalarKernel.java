@@ -8,6 +8,11 @@ final class ScalarKernel implements Kernel {
   private static final int BLOCK_BYTES = 4096;
 
   @Override
+  public int tableBytes() {
+    return 0;
+  }
+
+  @Override
   public void multiply(
       CodingRows rows,
       byte[][] inputs,
