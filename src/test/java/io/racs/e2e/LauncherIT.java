@@ -83,6 +83,49 @@ class LauncherIT {
   }
 
   @Test
+  void racsCodec_whenShardsLost_recoversTheFileThroughTheLauncher(@TempDir Path dir)
+      throws IOException {
+    long seed = System.nanoTime();
+    byte[] bytes = new byte[300_001];
+    new java.util.Random(seed).nextBytes(bytes);
+    Path file = dir.resolve("data.bin");
+    Files.write(file, bytes);
+    Path shards = dir.resolve("shards");
+    Launcher.Result encoded =
+        Launcher.run(
+            NONE,
+            "codec",
+            "encode",
+            "--geometry",
+            "4x2",
+            "--in",
+            file.toString(),
+            "--out",
+            shards.toString());
+    assertThat(encoded.exitCode()).as(encoded.stderr()).isZero();
+    assertThat(encoded.stdout()).contains("into 6 shards", "vector");
+    Files.delete(shards.resolve("shard-0"));
+    Files.delete(shards.resolve("shard-4"));
+    Path restored = dir.resolve("restored.bin");
+    Launcher.Result decoded =
+        Launcher.run(
+            NONE,
+            "codec",
+            "decode",
+            "--geometry",
+            "4x2",
+            "--in",
+            shards.toString(),
+            "--length",
+            Integer.toString(bytes.length),
+            "--out",
+            restored.toString());
+    assertThat(decoded.exitCode()).as(decoded.stderr()).isZero();
+    assertThat(Files.readAllBytes(restored)).as("seed %d", seed).isEqualTo(bytes);
+    assertThat(shards.resolve("shard-0")).exists();
+  }
+
+  @Test
   void fatJars_whenRunWithJavaJar_startWithoutTheLauncher() {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     for (String jar :

@@ -49,8 +49,7 @@ public final class BenchMain implements Callable<Integer> {
         "block",
         RacsMain.notBuilt(
             "block direct-I/O workloads", 8, "dd, IOzone-style matrix, sweeps, vdbench files."));
-    cli.addSubcommand(
-        "jmh", RacsMain.notBuilt("JMH microbenchmarks", 3, "Run the JMH microbenchmarks."));
+    cli.addSubcommand("jmh", new JmhCommand());
     cli.addSubcommand(
         "compare", RacsMain.notBuilt("comparing two result files", 7, "Compare two runs."));
     cli.addSubcommand(

@@ -38,9 +38,7 @@ public final class RacsMain implements Callable<Integer> {
     CommandLine cli = new CommandLine(new RacsMain());
     cli.addSubcommand(
         "server", notBuilt("the S3 proxy server", 6, "Serve S3 over an erasure-coded array."));
-    cli.addSubcommand(
-        "codec",
-        notBuilt("Reed-Solomon encode/decode of files", 3, "Encode or decode shard files."));
+    cli.addSubcommand("codec", new CodecCommand());
     cli.addSubcommand(
         "heal", notBuilt("rebuilding missing or corrupt shards", 5, "Repair the array."));
     cli.addSubcommand(
