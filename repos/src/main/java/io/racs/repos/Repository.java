@@ -40,9 +40,11 @@ import java.util.Optional;
  * from any number of threads. Calls block: callers are expected to run them on virtual threads.
  * Returned {@link ObjectStream}s are not thread-safe and belong to the caller, who must close them.
  *
- * <p><b>Lifecycle.</b> A repository is usable from construction (no method has to be called first;
- * none touches the network or disk until used) until {@link #close()}, which releases its resources
- * and is idempotent. Streams obtained earlier should be closed before.
+ * <p><b>Lifecycle.</b> A repository is usable from construction until {@link #close()}, which
+ * releases its resources and is idempotent; no method has to be called first. Constructing one does
+ * no I/O, so a repository whose storage is missing or down can still be built, and reports the
+ * problem from its calls (and from {@link #probe()}). Streams obtained earlier should be closed
+ * before {@link #close()}.
  */
 public interface Repository extends AutoCloseable {
   /** Upper bound for {@code maxKeys} in {@link #list}: S3's own page limit. */

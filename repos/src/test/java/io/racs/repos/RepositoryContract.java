@@ -511,6 +511,10 @@ public abstract class RepositoryContract {
     }
     if (acceptsEveryKey()) {
       assertThat(listAllKeys("")).containsExactlyElementsOf(utf8Sorted(keys));
+      for (String key : keys) {
+        repository.delete(key);
+      }
+      assertThat(repository.list("", "", 10).objects()).isEmpty();
     }
   }
 
