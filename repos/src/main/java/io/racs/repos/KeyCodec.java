@@ -6,11 +6,12 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Maps any valid key to a "safe name": a {@code /}-separated path whose components are 1 to 253
+ * Maps any valid key to a "safe name": a {@code /}-separated path whose components are 1 to 250
  * bytes of letters, digits, escapes and non-ASCII UTF-8, never {@code .} or {@code ..}, never
- * empty. The {@code fs} backend uses safe names as relative paths under its root; the {@code s3}
- * backend uses them as object keys, because MinIO (which stores objects as directories) refuses
- * {@code ..}, {@code //} and components longer than 255 bytes, and mangles a leading {@code /}.
+ * empty, never starting with a dot. The {@code fs} backend uses safe names as relative paths under
+ * its root; the {@code s3} backend uses them as object keys, because MinIO (which stores objects as
+ * directories) refuses {@code ..}, {@code //} and components longer than 255 bytes, and mangles a
+ * leading {@code /}.
  *
  * <p>The mapping is injective, and it preserves UTF-8 binary order: {@code encode(a) < encode(b)}
  * exactly when {@code a < b}, comparing UTF-8 bytes. That is what lets an S3 listing of safe names
@@ -30,9 +31,13 @@ import java.util.Optional;
  *       {@code _} for U+005B..U+0060, {@code ~} for U+007B..U+007F. So {@code .} is {@code %2E} and
  *       no component can be {@code .} or {@code ..}.
  *   <li>{@code /} separates segments and stays {@code /}. An empty segment followed by more becomes
- *       the component {@code +} (it sorts between the {@code %} escapes and the digits, as {@code
- *       /} sorts among the characters); an empty last segment (a key ending in {@code /}) becomes
- *       {@code !}, which sorts before everything, as the end of a key does.
+ *       the component {@code +}: it sorts between the {@code %} escapes and the digits, as {@code
+ *       /} sorts among the characters.
+ *   <li>Every name ends with the terminator {@code !}, which sorts before everything else, as the
+ *       end of a key sorts before any continuation. So {@code a} is {@code a!}, {@code a/} is
+ *       {@code a/!}, and no name is ever a directory of another: MinIO, which stores an object as a
+ *       directory, cannot hold {@code a} beside {@code a/b}, but holds {@code a!} beside {@code
+ *       a/b!}; the {@code fs} backend tells object files from directories the same way.
  *   <li>A segment longer than {@value #CHUNK_CODE_POINTS} code points is cut every {@value
  *       #CHUNK_CODE_POINTS} code points into chained components. A component that is continued ends
  *       with a marker chosen by the next code point: {@code -} if it sorts before {@code /},
@@ -46,11 +51,11 @@ import java.util.Optional;
  * encodings (it re-encodes and compares), so a foreign name never aliases a key.
  */
 public final class KeyCodec {
-  /** Code points of one segment per component; 62 keeps a component plus a suffix under 255. */
+  /** Code points of one segment per component: 62 of up to 4 bytes, plus a marker, fit in 250. */
   public static final int CHUNK_CODE_POINTS = 62;
 
   private static final char EMPTY_MIDDLE = '+';
-  private static final char EMPTY_LAST = '!';
+  private static final char TERMINATOR = '!';
   private static final char CONTINUED_LOW = '-';
   private static final char CONTINUED_HIGH = '@';
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
@@ -60,7 +65,7 @@ public final class KeyCodec {
   /** The safe name of a valid key. */
   public static String encode(String key) {
     Keys.check(key);
-    return encode(key, false);
+    return encodeSegments(key) + TERMINATOR;
   }
 
   /**
@@ -69,7 +74,7 @@ public final class KeyCodec {
    */
   public static String encodePrefix(String prefix) {
     Keys.checkBound(prefix, "prefix");
-    return encode(prefix, true);
+    return encodeSegments(prefix);
   }
 
   /** The length of {@code encode(key)} in UTF-8 bytes. */
@@ -91,10 +96,11 @@ public final class KeyCodec {
     } catch (IllegalArgumentException e) {
       return Optional.empty();
     }
-    return encode(key, false).equals(name) ? Optional.of(key) : Optional.empty();
+    return encode(key).equals(name) ? Optional.of(key) : Optional.empty();
   }
 
-  private static String encode(String key, boolean asPrefix) {
+  /** The names of the segments without the terminator; an empty last segment adds nothing. */
+  private static String encodeSegments(String key) {
     StringBuilder out = new StringBuilder(key.length() + 16);
     int segmentStart = 0;
     while (true) {
@@ -104,8 +110,6 @@ public final class KeyCodec {
       if (segmentStart == segmentEnd) {
         if (!last) {
           out.append(EMPTY_MIDDLE);
-        } else if (!asPrefix) {
-          out.append(EMPTY_LAST);
         }
       } else {
         int count = 0;
@@ -152,21 +156,21 @@ public final class KeyCodec {
   }
 
   private static String decodeLoosely(String name) {
-    if (name.isEmpty()) {
+    if (name.length() < 2 || name.charAt(name.length() - 1) != TERMINATOR) {
       return null;
     }
-    String[] components = name.split("/", -1);
+    String[] components = name.substring(0, name.length() - 1).split("/", -1);
     List<String> segments = new ArrayList<>();
     StringBuilder segment = null;
     for (int c = 0; c < components.length; c++) {
       String component = components[c];
       boolean lastComponent = c == components.length - 1;
       if (segment == null) {
-        if (component.equals(String.valueOf(EMPTY_MIDDLE)) && !lastComponent) {
-          segments.add("");
+        if (component.isEmpty() && lastComponent && c > 0) {
+          segments.add(""); // The key ends with '/'.
           continue;
         }
-        if (component.equals(String.valueOf(EMPTY_LAST)) && lastComponent) {
+        if (component.equals(String.valueOf(EMPTY_MIDDLE)) && !lastComponent) {
           segments.add("");
           continue;
         }

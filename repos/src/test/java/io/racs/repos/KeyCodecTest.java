@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * Proves the safe-name codec is injective, order-preserving and safe: on seeded random keys built
  * from the characters that matter (separators, dots, escape leads, markers, controls, non-ASCII,
  * long runs), encoded names sort exactly as keys do, decode back, match prefixes exactly when keys
- * do, and consist of components of 1 to 253 bytes that are never {@code .} or {@code ..}.
+ * do, and consist of components of 1 to 250 bytes that never start with a dot.
  */
 class KeyCodecTest {
   private static final long SEED = 20260104L;
@@ -66,8 +66,8 @@ class KeyCodecTest {
           .as("seed %d key %s", SEED, Keys.abbreviate(key))
           .hasValue(key);
       for (String component : name.split("/", -1)) {
-        assertThat(component).isNotEmpty().isNotEqualTo(".").isNotEqualTo("..");
-        assertThat(component.getBytes(UTF_8).length).isLessThanOrEqualTo(253);
+        assertThat(component).isNotEmpty().doesNotStartWith(".");
+        assertThat(component.getBytes(UTF_8).length).isLessThanOrEqualTo(250);
       }
     }
     List<String> byKey = keys.stream().distinct().sorted(UTF8_BYTES).toList();
@@ -105,13 +105,25 @@ class KeyCodecTest {
 
   @Test
   void encode_whenOrdinaryKey_keepsItReadable() {
-    assertThat(KeyCodec.encode("photos/2026/cat")).isEqualTo("photos/2026/cat");
-    assertThat(KeyCodec.encode("a.b")).isEqualTo("a%2Eb");
-    assertThat(KeyCodec.encode("..")).isEqualTo("%2E%2E");
+    assertThat(KeyCodec.encode("photos/2026/cat")).isEqualTo("photos/2026/cat!");
+    assertThat(KeyCodec.encode("a.b")).isEqualTo("a%2Eb!");
+    assertThat(KeyCodec.encode("..")).isEqualTo("%2E%2E!");
     assertThat(KeyCodec.encode("a//b/")).isEqualTo("a/+/b/!");
-    assertThat(KeyCodec.encode("é")).isEqualTo("é");
-    assertThat(KeyCodec.encode("x".repeat(63) + "-")).isEqualTo("x".repeat(62) + "@/x%2D");
-    assertThat(KeyCodec.encode("x".repeat(62) + "-")).isEqualTo("x".repeat(62) + "-/%2D");
+    assertThat(KeyCodec.encode("/")).isEqualTo("+/!");
+    assertThat(KeyCodec.encode("é")).isEqualTo("é!");
+    assertThat(KeyCodec.encode("x".repeat(63) + "-")).isEqualTo("x".repeat(62) + "@/x%2D!");
+    assertThat(KeyCodec.encode("x".repeat(62) + "-")).isEqualTo("x".repeat(62) + "-/%2D!");
+    assertThat(KeyCodec.encodePrefix("a/")).isEqualTo("a/");
+  }
+
+  @Test
+  void encode_whenRandomKeys_noNameIsADirectoryOfAnother() {
+    Random random = new Random(SEED + 2);
+    for (int i = 0; i < 20_000; i++) {
+      String name = KeyCodec.encode(randomKey(random));
+      assertThat(name).endsWith("!");
+      assertThat(name.substring(0, name.length() - 1)).doesNotContain("!");
+    }
   }
 
   @Test

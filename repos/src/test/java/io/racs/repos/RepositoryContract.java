@@ -447,19 +447,22 @@ public abstract class RepositoryContract {
     keys.add("long/" + "x".repeat(124));
     keys.add("long/" + "x".repeat(124) + "-");
     keys.add("long/" + "x".repeat(124) + "/");
-    StringBuilder plain1024 = new StringBuilder();
-    while (plain1024.length() < Keys.MAX_KEY_BYTES) {
-      plain1024.append("k".repeat(61)).append('/');
+    // The longest plain key every backend holds: 1023 bytes, because an escaping backend adds a
+    // terminator. 1024-byte keys are in awkwardMaxLengthKeys().
+    StringBuilder plain = new StringBuilder();
+    while (plain.length() < Keys.MAX_KEY_BYTES) {
+      plain.append("k".repeat(61)).append('/');
     }
-    plain1024.setLength(Keys.MAX_KEY_BYTES - 1);
-    plain1024.append('q');
-    keys.add(plain1024.toString());
+    plain.setLength(Keys.MAX_KEY_BYTES - 2);
+    plain.append('q');
+    keys.add(plain.toString());
     return keys;
   }
 
-  /** Valid 1024-byte keys that expand when escaped. */
+  /** Valid 1024-byte keys, most of which expand when escaped. */
   protected static List<String> awkwardMaxLengthKeys() {
     return List.of(
+        "k".repeat(61) + "/" + "k".repeat(962),
         "x".repeat(1024),
         "/".repeat(1024),
         ".".repeat(1024),

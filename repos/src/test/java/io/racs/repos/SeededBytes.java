@@ -70,6 +70,34 @@ public final class SeededBytes {
     return sha256(stream(seed, lengthBytes));
   }
 
+  /** The SHA-256 of bytes {@code [offset, offset + length)} of {@link #stream}, in hex. */
+  public static String sha256(long seed, long lengthBytes, long offset, long length) {
+    try {
+      InputStream in = stream(seed, lengthBytes);
+      in.skipNBytes(offset);
+      return sha256(
+          new java.io.ByteArrayInputStream(new byte[0]) {
+            private long left = length;
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+              if (left == 0) {
+                return -1;
+              }
+              try {
+                int n = in.read(b, off, (int) Math.min(len, left));
+                left -= Math.max(n, 0);
+                return n;
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            }
+          });
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The SHA-256 of everything left in {@code in}, in hex; closes nothing. */
   public static String sha256(InputStream in) {
     try {

@@ -45,12 +45,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A repository in one local directory.
  *
  * <p><b>Layout.</b> A key becomes a path under the root through {@link KeyCodec}: each {@code
- * /}-separated segment is escaped into a safe name (long segments become chained directories) and
- * the object's file gets the suffix {@value #OBJECT_SUFFIX}, so that {@code a} (the file {@code
- * a.obj}) and {@code a/b} (the directory {@code a}) coexist. Safe names consist of letters, digits,
- * escapes and non-ASCII characters, are never {@code .} or {@code ..}, and never contain a dot, so
- * no key can name anything outside the root, and every name that starts with a dot (temporary
- * files) or does not decode is simply not an object.
+ * /}-separated segment is escaped into a safe name, long segments become chained directories, and
+ * the last component ends with the codec's terminator {@code !}, which tells object files from
+ * directories, so that {@code a} (the file {@code a!}) and {@code a/b} (the file {@code b!} in the
+ * directory {@code a}) coexist. Safe names consist of letters, digits, escapes and non-ASCII
+ * characters, are never {@code .} or {@code ..}, and never contain a dot, so no key can name
+ * anything outside the root, and every name that starts with a dot (temporary files) or does not
+ * decode is simply not an object.
  *
  * <p><b>Symbolic links.</b> Nothing under the root is followed: every directory on a key's path is
  * checked to be a real directory before it is used, files are opened with {@code NOFOLLOW_LINKS},
@@ -75,9 +76,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * costs more than paging through a balanced tree.
  */
 public final class FsRepository implements Repository {
-  /** The suffix of object files. */
-  public static final String OBJECT_SUFFIX = ".obj";
-
   /** The prefix of temporary files; object files never start with a dot. */
   public static final String TEMP_PREFIX = ".racs-tmp-";
 
@@ -164,7 +162,7 @@ public final class FsRepository implements Repository {
       } catch (IOException e) {
         throw translate(e, "put", key);
       }
-      Path target = directory.resolve(components[components.length - 1] + OBJECT_SUFFIX);
+      Path target = directory.resolve(components[components.length - 1]);
       boolean renamed = false;
       try {
         long size;
@@ -328,7 +326,7 @@ public final class FsRepository implements Repository {
         throw translate(e, "read", key);
       }
     }
-    return Optional.of(directory.resolve(components[components.length - 1] + OBJECT_SUFFIX));
+    return Optional.of(directory.resolve(components[components.length - 1]));
   }
 
   // ---- delete ------------------------------------------------------------------------------
@@ -422,9 +420,8 @@ public final class FsRepository implements Repository {
           if (fileName.startsWith(".")) {
             continue; // Temporary files and anything else that is not ours.
           }
-          if (fileName.endsWith(OBJECT_SUFFIX)) {
-            String base = fileName.substring(0, fileName.length() - OBJECT_SUFFIX.length());
-            entries.add(new Entry(path + base, fileName, true));
+          if (fileName.endsWith("!")) {
+            entries.add(new Entry(path + fileName, fileName, true));
           } else if (fileName.indexOf('.') < 0) {
             entries.add(new Entry(path + fileName + "/", fileName, false));
           }

@@ -44,7 +44,7 @@ class FsRepositorySafetyTest {
   void setUp() throws IOException {
     root = Files.createDirectory(temp.resolve("root"));
     outside = Files.createDirectory(temp.resolve("outside"));
-    Files.writeString(outside.resolve("secret.obj"), "secret");
+    Files.writeString(outside.resolve("secret!"), "secret");
     Files.writeString(outside.resolve("passwd"), "root:x:0:0");
   }
 
@@ -87,7 +87,7 @@ class FsRepositorySafetyTest {
       }
       try (Stream<Path> files = Files.list(outside)) {
         assertThat(files.map(p -> p.getFileName().toString()))
-            .containsExactlyInAnyOrder("secret.obj", "passwd");
+            .containsExactlyInAnyOrder("secret!", "passwd");
       }
       assertThat(Files.readString(outside.resolve("passwd"))).isEqualTo("root:x:0:0");
       for (String key : keys) {
@@ -101,9 +101,9 @@ class FsRepositorySafetyTest {
 
   @Test
   void everyCall_whenSymlinkPlantedUnderRoot_neitherReadsNorWritesOutside() throws IOException {
-    // "evil" is a directory component and "secret" a file name in the safe-name layout.
+    // "evil" is a directory and "link!" an object file in the safe-name layout.
     Files.createSymbolicLink(root.resolve("evil"), outside);
-    Files.createSymbolicLink(root.resolve("link.obj"), outside.resolve("secret.obj"));
+    Files.createSymbolicLink(root.resolve("link!"), outside.resolve("secret!"));
     try (FsRepository repository = repository()) {
       for (String key : List.of("evil/secret", "link")) {
         assertThatThrownBy(() -> repository.get(key))
@@ -121,12 +121,12 @@ class FsRepositorySafetyTest {
 
       // A put of "link" replaces the link itself (rename does not follow), never its target.
       repository.put("link", new ByteArrayInputStream(new byte[] {2}), 1);
-      assertThat(Files.isSymbolicLink(root.resolve("link.obj"))).isFalse();
+      assertThat(Files.isSymbolicLink(root.resolve("link!"))).isFalse();
     }
-    assertThat(Files.readString(outside.resolve("secret.obj"))).isEqualTo("secret");
+    assertThat(Files.readString(outside.resolve("secret!"))).isEqualTo("secret");
     try (Stream<Path> files = Files.list(outside)) {
       assertThat(files.map(p -> p.getFileName().toString()))
-          .containsExactlyInAnyOrder("secret.obj", "passwd");
+          .containsExactlyInAnyOrder("secret!", "passwd");
     }
   }
 
