@@ -1,0 +1,41 @@
+package io.racs.repos.config;
+
+import io.racs.repos.s3.S3Options;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/** The backend of one configured repository: what the {@code type} field and its options say. */
+public sealed interface BackendConfig {
+  /** The configured type: {@code fs}, {@code s3}, {@code minio} or {@code memory}. */
+  String type();
+
+  /** {@code type: fs}: a local directory. */
+  record Fs(Path path, boolean durable) implements BackendConfig {
+    /** Checks the path. */
+    public Fs {
+      Objects.requireNonNull(path, "path");
+    }
+
+    @Override
+    public String type() {
+      return "fs";
+    }
+  }
+
+  /** {@code type: s3} or {@code type: minio} (path-style by default). */
+  record S3(String type, S3Options options) implements BackendConfig {
+    /** Checks the fields. */
+    public S3 {
+      Objects.requireNonNull(type, "type");
+      Objects.requireNonNull(options, "options");
+    }
+  }
+
+  /** {@code type: memory}: an in-heap repository. */
+  record Memory() implements BackendConfig {
+    @Override
+    public String type() {
+      return "memory";
+    }
+  }
+}

@@ -1,0 +1,240 @@
+package io.racs.repos.s3;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The settings of an {@code s3} repository; immutable, built with {@link #builder(String)}. The
+ * defaults suit AWS S3; for MinIO set an endpoint and {@code pathStyle(true)}.
+ *
+ * @param bucket the bucket, which must exist
+ * @param endpoint the S3 endpoint, or empty for AWS S3 in {@code region}
+ * @param region the signing region
+ * @param keyPrefix prepended to every stored name, e.g. {@code racs/} to share a bucket
+ * @param credentials where the keys come from
+ * @param pathStyle path-style addressing ({@code http://host/bucket/key}), which MinIO needs
+ * @param connectTimeout the TCP connect timeout
+ * @param readTimeout the socket read timeout: the longest silence while waiting for bytes
+ * @param maxAttempts attempts per request, including the first (retries are transient failures
+ *     only, with exponential backoff and jitter)
+ * @param backoffBase the first retry's backoff; each further one doubles, up to {@code backoffMax}
+ * @param backoffMax the longest backoff
+ * @param maxConnections the HTTP connection pool size
+ * @param partSizeBytes the multipart part size, and the largest single PUT; at least 5 MiB, and
+ *     also the one buffer an upload holds in memory
+ * @param keyEncoding how keys become stored names
+ */
+public record S3Options(
+    String bucket,
+    Optional<URI> endpoint,
+    String region,
+    String keyPrefix,
+    S3Credentials credentials,
+    boolean pathStyle,
+    Duration connectTimeout,
+    Duration readTimeout,
+    int maxAttempts,
+    Duration backoffBase,
+    Duration backoffMax,
+    int maxConnections,
+    int partSizeBytes,
+    KeyEncoding keyEncoding) {
+  /** S3's smallest part size (except the last part). */
+  public static final int MIN_PART_SIZE_BYTES = 5 * 1024 * 1024;
+
+  /** S3's largest key, in bytes, including the prefix. */
+  public static final int MAX_STORED_KEY_BYTES = 1024;
+
+  /** How keys become stored names. */
+  public enum KeyEncoding {
+    /**
+     * Through {@link io.racs.repos.KeyCodec} (the default): every key works on MinIO and AWS alike,
+     * ordinary keys stay readable, and keys whose escaped form exceeds 1024 bytes are refused.
+     */
+    ESCAPED,
+    /**
+     * Verbatim: names in the bucket are the keys themselves. Suits AWS S3 and existing data; MinIO
+     * refuses or mangles {@code ..}, {@code //}, a leading {@code /} and segments over 255 bytes.
+     */
+    RAW
+  }
+
+  /** Checks the settings. */
+  public S3Options {
+    if (bucket == null || bucket.isEmpty()) {
+      throw new IllegalArgumentException("bucket: empty (expected: a bucket name)");
+    }
+    Objects.requireNonNull(endpoint, "endpoint");
+    if (region == null || region.isEmpty()) {
+      throw new IllegalArgumentException("region: empty (expected: e.g. us-east-1)");
+    }
+    Objects.requireNonNull(keyPrefix, "keyPrefix");
+    if (keyPrefix.getBytes(StandardCharsets.UTF_8).length >= MAX_STORED_KEY_BYTES) {
+      throw new IllegalArgumentException(
+          "keyPrefix: " + keyPrefix.length() + " chars (expected: well under 1024 bytes)");
+    }
+    Objects.requireNonNull(credentials, "credentials");
+    requirePositive(connectTimeout, "connectTimeout");
+    requirePositive(readTimeout, "readTimeout");
+    if (maxAttempts < 1) {
+      throw new IllegalArgumentException("maxAttempts: " + maxAttempts + " (expected: >= 1)");
+    }
+    requirePositive(backoffBase, "backoffBase");
+    requirePositive(backoffMax, "backoffMax");
+    if (maxConnections < 1) {
+      throw new IllegalArgumentException("maxConnections: " + maxConnections + " (expected: >= 1)");
+    }
+    if (partSizeBytes < MIN_PART_SIZE_BYTES) {
+      throw new IllegalArgumentException(
+          "partSizeBytes: " + partSizeBytes + " (expected: >= " + MIN_PART_SIZE_BYTES + ")");
+    }
+    Objects.requireNonNull(keyEncoding, "keyEncoding");
+  }
+
+  private static void requirePositive(Duration duration, String name) {
+    if (duration == null || duration.isNegative() || duration.isZero()) {
+      throw new IllegalArgumentException(name + ": " + duration + " (expected: > 0)");
+    }
+  }
+
+  /** Starts building options for {@code bucket}. */
+  public static Builder builder(String bucket) {
+    return new Builder(bucket);
+  }
+
+  /** A builder initialised from these options. */
+  public Builder toBuilder() {
+    Builder b = new Builder(bucket);
+    b.endpoint = endpoint.orElse(null);
+    b.region = region;
+    b.keyPrefix = keyPrefix;
+    b.credentials = credentials;
+    b.pathStyle = pathStyle;
+    b.connectTimeout = connectTimeout;
+    b.readTimeout = readTimeout;
+    b.maxAttempts = maxAttempts;
+    b.backoffBase = backoffBase;
+    b.backoffMax = backoffMax;
+    b.maxConnections = maxConnections;
+    b.partSizeBytes = partSizeBytes;
+    b.keyEncoding = keyEncoding;
+    return b;
+  }
+
+  /** Builds {@link S3Options}; every setting has a default except the bucket. */
+  public static final class Builder {
+    private final String bucket;
+    private URI endpoint;
+    private String region = "us-east-1";
+    private String keyPrefix = "";
+    private S3Credentials credentials = S3Credentials.defaultChain();
+    private boolean pathStyle;
+    private Duration connectTimeout = Duration.ofSeconds(5);
+    private Duration readTimeout = Duration.ofSeconds(30);
+    private int maxAttempts = 3;
+    private Duration backoffBase = Duration.ofMillis(100);
+    private Duration backoffMax = Duration.ofSeconds(5);
+    private int maxConnections = 64;
+    private int partSizeBytes = 8 * 1024 * 1024;
+    private KeyEncoding keyEncoding = KeyEncoding.ESCAPED;
+
+    private Builder(String bucket) {
+      this.bucket = bucket;
+    }
+
+    /** The endpoint, e.g. {@code http://127.0.0.1:9000}; null for AWS. */
+    public Builder endpoint(URI endpoint) {
+      this.endpoint = endpoint;
+      return this;
+    }
+
+    /** The signing region; default {@code us-east-1}. */
+    public Builder region(String region) {
+      this.region = region;
+      return this;
+    }
+
+    /** A prefix for every stored name; default none. */
+    public Builder keyPrefix(String keyPrefix) {
+      this.keyPrefix = keyPrefix;
+      return this;
+    }
+
+    /** The credentials; default the SDK's default chain. */
+    public Builder credentials(S3Credentials credentials) {
+      this.credentials = credentials;
+      return this;
+    }
+
+    /** Path-style addressing; default false (virtual-host style). */
+    public Builder pathStyle(boolean pathStyle) {
+      this.pathStyle = pathStyle;
+      return this;
+    }
+
+    /** The connect timeout; default 5 s. */
+    public Builder connectTimeout(Duration connectTimeout) {
+      this.connectTimeout = connectTimeout;
+      return this;
+    }
+
+    /** The read timeout; default 30 s. */
+    public Builder readTimeout(Duration readTimeout) {
+      this.readTimeout = readTimeout;
+      return this;
+    }
+
+    /** Attempts per request including the first; default 3. */
+    public Builder maxAttempts(int maxAttempts) {
+      this.maxAttempts = maxAttempts;
+      return this;
+    }
+
+    /** Backoff between attempts; default 100 ms doubling up to 5 s. */
+    public Builder backoff(Duration base, Duration max) {
+      this.backoffBase = base;
+      this.backoffMax = max;
+      return this;
+    }
+
+    /** The connection pool size; default 64. */
+    public Builder maxConnections(int maxConnections) {
+      this.maxConnections = maxConnections;
+      return this;
+    }
+
+    /** The part size; default 8 MiB, at least 5 MiB. */
+    public Builder partSizeBytes(int partSizeBytes) {
+      this.partSizeBytes = partSizeBytes;
+      return this;
+    }
+
+    /** How keys become stored names; default {@link KeyEncoding#ESCAPED}. */
+    public Builder keyEncoding(KeyEncoding keyEncoding) {
+      this.keyEncoding = keyEncoding;
+      return this;
+    }
+
+    /** Checks and builds the options. */
+    public S3Options build() {
+      return new S3Options(
+          bucket,
+          Optional.ofNullable(endpoint),
+          region,
+          keyPrefix,
+          credentials,
+          pathStyle,
+          connectTimeout,
+          readTimeout,
+          maxAttempts,
+          backoffBase,
+          backoffMax,
+          maxConnections,
+          partSizeBytes,
+          keyEncoding);
+    }
+  }
+}

@@ -1,0 +1,135 @@
+package io.racs.repos.decorator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.racs.repos.ObjectStream;
+import io.racs.repos.RepositoryException;
+import io.racs.repos.RepositoryException.Kind;
+import io.racs.repos.SeededBytes;
+import io.racs.repos.memory.MemoryRepository;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Proves each scripted fault does exactly what it says and nothing more: the Nth call fails and the
+ * next succeeds, matching keys fail and others do not, an outage fails everything until it ends,
+ * corrupted reads differ from the stored bytes at the documented offsets only, seeded random
+ * failures replay, and a stall holds a call until released without any sleep.
+ */
+class FaultyRepositoryTest {
+  private final MemoryRepository memory = MemoryRepository.create("mem");
+  private final FaultyRepository faulty = new FaultyRepository(memory);
+
+  private static void assertKind(Runnable call, Kind kind) {
+    assertThatThrownBy(call::run)
+        .isInstanceOfSatisfying(
+            RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(kind));
+  }
+
+  private void put(String key) {
+    faulty.put(key, new ByteArrayInputStream(new byte[] {1}), 1);
+  }
+
+  @Test
+  void failCall_whenNthCall_failsOnlyThatCall() {
+    faulty.failCall(3, Kind.TIMEOUT);
+    put("a");
+    put("b");
+    assertKind(() -> put("c"), Kind.TIMEOUT);
+    assertThat(memory.head("c")).as("a failed call never reaches the delegate").isEmpty();
+    put("c");
+    assertThat(faulty.calls()).isEqualTo(4);
+  }
+
+  @Test
+  void failKeys_whenPatternMatches_failsThoseKeysOnly() {
+    faulty.failKeys(Pattern.compile("shard/2/.*"), Kind.CORRUPT);
+    put("shard/1/x");
+    assertKind(() -> put("shard/2/x"), Kind.CORRUPT);
+    assertKind(() -> faulty.head("shard/2/x"), Kind.CORRUPT);
+    assertThat(faulty.head("shard/1/x")).isPresent();
+    faulty.heal();
+    put("shard/2/x");
+  }
+
+  @Test
+  void outage_whileOn_everyCallUnavailable() {
+    put("k");
+    faulty.outage(true);
+    assertKind(() -> faulty.get("k"), Kind.UNAVAILABLE);
+    assertKind(() -> faulty.list("", "", 10), Kind.UNAVAILABLE);
+    assertKind(faulty::probe, Kind.UNAVAILABLE);
+    assertKind(() -> faulty.delete("k"), Kind.UNAVAILABLE);
+    faulty.outage(false);
+    assertThat(faulty.head("k")).isPresent();
+  }
+
+  @Test
+  void corruptReads_whenOn_flipsBytesAtStrideOffsets() throws IOException {
+    byte[] body = SeededBytes.bytes(11, 10_000);
+    memory.put("k", new ByteArrayInputStream(body), body.length);
+    faulty.corruptReads(true);
+    byte[] whole;
+    try (ObjectStream in = faulty.get("k")) {
+      whole = in.readAllBytes();
+    }
+    List<Integer> differing = new ArrayList<>();
+    for (int i = 0; i < body.length; i++) {
+      if (whole[i] != body[i]) {
+        differing.add(i);
+      }
+    }
+    assertThat(differing).containsExactly(0, 4096, 8192);
+    try (ObjectStream in = faulty.get("k", 4000, 200)) {
+      byte[] range = in.readAllBytes();
+      assertThat(range[96]).isEqualTo((byte) (body[4096] ^ 0xff));
+      assertThat(range[0]).isEqualTo(body[4000]);
+    }
+    faulty.corruptReads(false);
+    try (ObjectStream in = faulty.get("k")) {
+      assertThat(in.readAllBytes()).isEqualTo(body);
+    }
+  }
+
+  @Test
+  void failRandomly_whenSameSeed_replaysSameFailures() {
+    List<Integer> first = randomFailures(42);
+    assertThat(first).isNotEmpty().hasSizeLessThan(100);
+    assertThat(randomFailures(42)).isEqualTo(first);
+  }
+
+  private static List<Integer> randomFailures(long seed) {
+    FaultyRepository repository =
+        new FaultyRepository(MemoryRepository.create("r")).failRandomly(0.3, seed, Kind.TIMEOUT);
+    List<Integer> failed = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      try {
+        repository.head("k");
+      } catch (RepositoryException e) {
+        failed.add(i);
+      }
+    }
+    return failed;
+  }
+
+  @Test
+  void stall_whenArmed_holdsCallUntilReleased() throws Exception {
+    FaultyRepository.Stall stall = faulty.stall(Operation.PUT);
+    CompletableFuture<Void> held =
+        CompletableFuture.runAsync(() -> put("held"), r -> Thread.ofVirtual().start(r));
+    stall.awaitStalled();
+    assertThat(held).isNotDone();
+    // Other operations, and later puts, pass while the first put is held.
+    put("other");
+    assertThat(faulty.head("held")).isEmpty();
+    stall.release();
+    held.get();
+    assertThat(faulty.head("held")).isPresent();
+  }
+}
