@@ -1,0 +1,149 @@
+package io.racs.proxy.store;
+
+import io.racs.repos.ListPage;
+import io.racs.repos.ObjectInfo;
+import io.racs.repos.Repository;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The union of one prefix's names across every reachable repository, in order, each name once, with
+ * the slots that hold it: how the store reads its index when some repositories may have missed a
+ * write. A repository that fails while listing is left out from then on (its names may be missing,
+ * which the others' copies cover).
+ */
+final class IndexMerge {
+  private final RepositoryArray array;
+  private final String prefix;
+  private final int pageSize;
+  private final List<Cursor> cursors = new ArrayList<>();
+
+  /** A name and the slots that listed it. */
+  record Entry(String name, Set<Integer> slots) {}
+
+  IndexMerge(RepositoryArray array, String prefix, String startAfter, int pageSize) {
+    this.array = array;
+    this.prefix = prefix;
+    this.pageSize = pageSize;
+    for (int slot = 0; slot < array.size(); slot++) {
+      cursors.add(new Cursor(slot, startAfter));
+    }
+  }
+
+  /** Starts over after {@code startAfter} (used to skip a whole common prefix). */
+  void seek(String startAfter) {
+    for (Cursor cursor : cursors) {
+      cursor.reset(startAfter);
+    }
+  }
+
+  /** The next name in order, or null at the end. */
+  Entry next() {
+    fillAll();
+    String smallest = null;
+    for (Cursor cursor : cursors) {
+      if (!cursor.failed && !cursor.buffer.isEmpty()) {
+        String head = cursor.buffer.peekFirst();
+        if (smallest == null || head.compareTo(smallest) < 0) {
+          smallest = head;
+        }
+      }
+    }
+    if (smallest == null) {
+      return null;
+    }
+    Set<Integer> slots = new TreeSet<>();
+    for (Cursor cursor : cursors) {
+      if (!cursor.failed
+          && !cursor.buffer.isEmpty()
+          && cursor.buffer.peekFirst().equals(smallest)) {
+        cursor.buffer.pollFirst();
+        slots.add(cursor.slot);
+      }
+    }
+    return new Entry(smallest, slots);
+  }
+
+  /** Slots whose listing failed, with the cause. */
+  List<StoreException.ShardFailure> failures() {
+    List<StoreException.ShardFailure> failures = new ArrayList<>();
+    for (Cursor cursor : cursors) {
+      if (cursor.failed) {
+        failures.add(
+            new StoreException.ShardFailure(
+                cursor.slot, array.slot(cursor.slot).name(), cursor.cause));
+      }
+    }
+    return failures;
+  }
+
+  /** Number of slots still listing. */
+  int healthySlots() {
+    int healthy = 0;
+    for (Cursor cursor : cursors) {
+      healthy += cursor.failed ? 0 : 1;
+    }
+    return healthy;
+  }
+
+  private void fillAll() {
+    List<Cursor> empty = new ArrayList<>();
+    for (Cursor cursor : cursors) {
+      if (!cursor.failed && cursor.buffer.isEmpty() && !cursor.exhausted) {
+        empty.add(cursor);
+      }
+    }
+    if (empty.isEmpty()) {
+      return;
+    }
+    List<Integer> slots = new ArrayList<>();
+    for (Cursor cursor : empty) {
+      slots.add(cursor.slot);
+    }
+    List<RepositoryArray.Outcome<ListPage>> pages =
+        array.fanOut(
+            slots,
+            (slot, repository) -> repository.list(prefix, cursors.get(slot).after, pageSize));
+    for (RepositoryArray.Outcome<ListPage> page : pages) {
+      Cursor cursor = cursors.get(page.slot());
+      if (!page.ok()) {
+        cursor.failed = true;
+        cursor.cause = page.cause();
+        continue;
+      }
+      for (ObjectInfo info : page.value().objects()) {
+        cursor.buffer.addLast(info.key());
+      }
+      cursor.exhausted = page.value().nextStartAfter().isEmpty();
+      page.value().nextStartAfter().ifPresent(next -> cursor.after = next);
+    }
+  }
+
+  private final class Cursor {
+    final int slot;
+    final ArrayDeque<String> buffer = new ArrayDeque<>();
+    String after;
+    boolean exhausted;
+    boolean failed;
+    String cause;
+
+    Cursor(int slot, String startAfter) {
+      this.slot = slot;
+      this.after = startAfter.isEmpty() ? "" : startAfter;
+    }
+
+    void reset(String startAfter) {
+      buffer.clear();
+      after = startAfter;
+      exhausted = false;
+    }
+  }
+
+  /** Exposed for repositories that need a whole listing. */
+  static int maxPage() {
+    return Repository.MAX_LIST_PAGE;
+  }
+}

@@ -1,0 +1,192 @@
+package io.racs.proxy.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.zip.CRC32;
+import java.util.zip.CRC32C;
+
+/**
+ * Where things live on a repository, and how records are written there. Every name is a plain
+ * repository key:
+ *
+ * <ul>
+ *   <li>{@code racs/identity}: the identity marker (array id, slot, geometry).
+ *   <li>{@code b/<bucket>\0<version>}: bucket records; the newest decides (created or deleted).
+ *   <li>{@code i/<bucket>/<key>\0<version>}: index entries, one per committed object version,
+ *       holding its {@link VersionMeta}. Newest versions sort first (see {@link VersionId}), and a
+ *       listing of {@code i/<bucket>/} visits keys in S3 (UTF-8 binary) order. A key whose entry
+ *       name would pass the repository's 1024-byte limit is stored under its first bytes, {@code
+ *       \u0001} and a hash; such keys (over ~950 bytes) list in order except among themselves when
+ *       they share those first bytes.
+ *   <li>{@code u/<bucket>/<key>\0<uploadId>}: multipart upload records; {@code
+ *       u/<bucket>/<key>\0<uploadId>/p<00001>} their parts.
+ *   <li>{@code v/<dataId>/s<i>}: shard {@code i} of a run of data: for each stripe, the piece
+ *       followed by its CRC32C (4 bytes, big-endian).
+ * </ul>
+ *
+ * <p>Records are JSON followed by a line {@code #crc32c=<hex>} over the JSON, so a damaged record
+ * reads as missing on that repository and heal restores it from another.
+ */
+final class Layout {
+  static final String IDENTITY = "racs/identity";
+  static final int CRC_BYTES = 4;
+  static final char SEPARATOR = '\0';
+  private static final int MAX_NAME_BYTES = 1024;
+  private static final String CRC_LINE = "\n#crc32c=";
+
+  static final ObjectMapper JSON =
+      new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+  private Layout() {}
+
+  static String bucketPrefix() {
+    return "b/";
+  }
+
+  static String bucketRecord(String bucket, String versionId) {
+    return "b/" + bucket + SEPARATOR + versionId;
+  }
+
+  /** The prefix under which all index entries of {@code bucket} live. */
+  static String indexPrefix(String bucket) {
+    return "i/" + bucket + "/";
+  }
+
+  /**
+   * The prefix of the index entries of exactly one key (all its versions), given the key's {@link
+   * #nameKey name form}.
+   */
+  static String indexKeyPrefix(String bucket, String nameKey) {
+    return indexPrefix(bucket) + nameKey + SEPARATOR;
+  }
+
+  static String indexEntry(String bucket, String nameKey, String versionId) {
+    return indexKeyPrefix(bucket, nameKey) + versionId;
+  }
+
+  static String uploadPrefix(String bucket) {
+    return "u/" + bucket + "/";
+  }
+
+  static String uploadRecord(String bucket, String nameKey, String uploadId) {
+    return uploadPrefix(bucket) + nameKey + SEPARATOR + uploadId;
+  }
+
+  static String partRecord(String bucket, String nameKey, String uploadId, int partNumber) {
+    return uploadRecord(bucket, nameKey, uploadId)
+        + String.format(Locale.ROOT, "/p%05d", partNumber);
+  }
+
+  static String dataPrefix() {
+    return "v/";
+  }
+
+  static String shard(String dataId, int index) {
+    return "v/" + dataId + "/s" + index;
+  }
+
+  /**
+   * The form of {@code key} used inside entry names: the key itself when the longest name built
+   * from it (a part record) is accepted by every repository ({@code accepts}); otherwise the
+   * longest prefix of the key for which that holds, followed by {@code \u0001} and 32 hex digits of
+   * the key's SHA-256. Repositories differ in how much room a key takes (an {@code s3} repository
+   * escapes some characters), hence the predicate.
+   */
+  static String nameKey(String bucket, String key, Predicate<String> accepts) {
+    if (accepts.test(longestName(bucket, key))) {
+      return key;
+    }
+    String hash = "\u0001" + sha256Hex(key).substring(0, 32);
+    int[] codePoints = key.codePoints().toArray();
+    int low = 0;
+    int high = codePoints.length;
+    while (low < high) {
+      int mid = (low + high + 1) >>> 1;
+      String candidate = new String(codePoints, 0, mid) + hash;
+      if (accepts.test(longestName(bucket, candidate))) {
+        low = mid;
+      } else {
+        high = mid - 1;
+      }
+    }
+    return new String(codePoints, 0, low) + hash;
+  }
+
+  private static String longestName(String bucket, String nameKey) {
+    return partRecord(bucket, nameKey, "f".repeat(VersionId.LENGTH), 10_000);
+  }
+
+  /** The default limit check: 1024 bytes of UTF-8, as S3 keys. */
+  static boolean fitsKeyLimit(String name) {
+    return utf8Length(name) <= MAX_NAME_BYTES;
+  }
+
+  /** The version id at the end of an index entry or bucket record name. */
+  static String versionOf(String name) {
+    return name.substring(name.lastIndexOf(SEPARATOR) + 1);
+  }
+
+  /** The repository slot of shard {@code i} for {@code key}: a rotation so load spreads. */
+  static int rotation(String bucket, String key, int totalShards) {
+    CRC32 crc = new CRC32();
+    crc.update((bucket + "/" + key).getBytes(StandardCharsets.UTF_8));
+    return (int) (crc.getValue() % totalShards);
+  }
+
+  static int utf8Length(String s) {
+    return s.getBytes(StandardCharsets.UTF_8).length;
+  }
+
+  static String sha256Hex(String s) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      return HexFormat.of().formatHex(sha.digest(s.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Serialises a record with its CRC line. */
+  static byte[] encode(Object record) {
+    try {
+      String json = JSON.writeValueAsString(record);
+      CRC32C crc = new CRC32C();
+      byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+      crc.update(bytes);
+      return (json + CRC_LINE + String.format(Locale.ROOT, "%08x", crc.getValue()))
+          .getBytes(StandardCharsets.UTF_8);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialise " + record.getClass().getSimpleName(), e);
+    }
+  }
+
+  /** Parses a record, or empty when it is damaged (bad CRC, bad JSON). */
+  static <T> Optional<T> decode(byte[] stored, Class<T> type) {
+    String text = new String(stored, StandardCharsets.UTF_8);
+    int at = text.lastIndexOf(CRC_LINE);
+    if (at < 0) {
+      return Optional.empty();
+    }
+    String json = text.substring(0, at);
+    CRC32C crc = new CRC32C();
+    crc.update(json.getBytes(StandardCharsets.UTF_8));
+    String expected = String.format(Locale.ROOT, "%08x", crc.getValue());
+    if (!expected.equals(text.substring(at + CRC_LINE.length()).trim())) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(JSON.readValue(json, type));
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+}

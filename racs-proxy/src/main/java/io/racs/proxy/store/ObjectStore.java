@@ -1,0 +1,156 @@
+package io.racs.proxy.store;
+
+import java.io.InputStream;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * S3-shaped object storage over an erasure-coded array of repositories: the one interface the S3
+ * layer calls. It knows nothing of HTTP.
+ *
+ * <p><b>Consistency.</b> Every mutation writes a new version; a version becomes visible only once
+ * it is durable on a write quorum of repositories, and then the newest visible version of a key is
+ * its current one (a delete marker hides the key). A call that throws has not made anything new
+ * visible (a failed PUT leaves the previous version current).
+ *
+ * <p><b>Failures.</b> Everything a client should hear about is a {@link StoreException}; losing
+ * quorum is {@link StoreException.Code#INSUFFICIENT_SHARDS} naming each repository's cause. Bodies
+ * are read on the calling thread; if a body throws a {@link StoreException} (a checksum mismatch
+ * found by the caller's wrapper, say) the operation fails with it unchanged, and any other body
+ * failure is {@link StoreException.Code#INCOMPLETE_BODY}.
+ *
+ * <p><b>Threading.</b> Thread-safe; calls block (run them on virtual threads). Streams returned by
+ * {@link #get} belong to the caller, who must close them.
+ */
+public interface ObjectStore extends AutoCloseable {
+  /** A bucket as listed. */
+  record BucketInfo(String name, Instant created) {}
+
+  /** What a PUT or multipart upload stores besides the bytes. */
+  record PutOptions(
+      String contentType,
+      Map<String, String> userMetadata,
+      Supplier<Map<String, String>> checksums) {
+    /** Copies the metadata. */
+    public PutOptions {
+      contentType = contentType == null ? "binary/octet-stream" : contentType;
+      userMetadata = userMetadata == null ? Map.of() : Map.copyOf(userMetadata);
+      checksums = checksums == null ? Map::of : checksums;
+    }
+
+    /** Defaults: {@code binary/octet-stream}, no metadata, no checksums. */
+    public static PutOptions defaults() {
+      return new PutOptions(null, null, null);
+    }
+  }
+
+  /** A readable object version: its metadata and the requested bytes. */
+  interface ObjectReader extends AutoCloseable {
+    /** The version read. */
+    VersionMeta meta();
+
+    /** First byte of the range returned. */
+    long rangeStart();
+
+    /** Bytes the body holds. */
+    long rangeLength();
+
+    /** The bytes; read failures are {@link StoreException}s. */
+    InputStream body();
+
+    @Override
+    void close();
+  }
+
+  /** A listing request; {@code startAfter} is exclusive, {@code delimiter} may be null. */
+  record ListRequest(String prefix, String delimiter, String startAfter, int maxKeys) {}
+
+  /** A listing page: objects and common prefixes in key order. */
+  record ListResult(
+      List<VersionMeta> objects,
+      List<String> commonPrefixes,
+      boolean truncated,
+      Optional<String> nextStartAfter) {}
+
+  /** A multipart upload in progress. */
+  record UploadInfo(String key, String uploadId, Instant initiated) {}
+
+  /** An uploaded part. */
+  record PartInfo(int partNumber, long sizeBytes, String etag, Instant lastModified) {}
+
+  /** A part named in a completion: number and the ETag the client holds (unquoted). */
+  record CompletedPart(int partNumber, String etag) {}
+
+  // ---- buckets ----
+
+  /** Creates a bucket; {@code BUCKET_ALREADY_EXISTS} if it exists. */
+  void createBucket(String bucket);
+
+  /** Deletes an empty bucket; {@code NO_SUCH_BUCKET}, {@code BUCKET_NOT_EMPTY}. */
+  void deleteBucket(String bucket);
+
+  /** True when the bucket exists. */
+  boolean bucketExists(String bucket);
+
+  /** All buckets, by name. */
+  List<BucketInfo> listBuckets();
+
+  // ---- objects ----
+
+  /**
+   * Stores a new version of {@code key} from {@code body} ({@code lengthBytes} or -1 if unknown).
+   */
+  VersionMeta put(
+      String bucket, String key, InputStream body, long lengthBytes, PutOptions options);
+
+  /**
+   * Opens the current version, or bytes {@code [offset, offset + length)} of it (length -1: to the
+   * end), or only part {@code partNumber} when it is positive. Failures that can be known before
+   * the first byte (no such key, range, lost quorum) are thrown here, not from the stream.
+   */
+  ObjectReader get(String bucket, String key, long offset, long length, int partNumber);
+
+  /** The current version's metadata; {@code NO_SUCH_KEY} if none. */
+  VersionMeta head(String bucket, String key);
+
+  /** Writes a delete marker (deleting a missing key succeeds). */
+  void delete(String bucket, String key);
+
+  /** Lists current versions. */
+  ListResult list(String bucket, ListRequest request);
+
+  /**
+   * Copies the current version of a source key to a new version of the target key, on the server.
+   * With {@code replace} null the metadata is copied; otherwise it replaces it.
+   */
+  VersionMeta copy(
+      String sourceBucket, String sourceKey, String bucket, String key, PutOptions replace);
+
+  // ---- multipart ----
+
+  /** Starts an upload and returns its id. */
+  String createMultipartUpload(String bucket, String key, PutOptions options);
+
+  /** Stores one part (1 to 10000); a part uploaded again replaces the earlier one. */
+  PartInfo uploadPart(
+      String bucket, String key, String uploadId, int partNumber, InputStream body, long length);
+
+  /** The parts uploaded so far, by number. */
+  List<PartInfo> listParts(String bucket, String key, String uploadId);
+
+  /** Commits the named parts as a new version; writes no data again. */
+  VersionMeta completeMultipartUpload(
+      String bucket, String key, String uploadId, List<CompletedPart> parts);
+
+  /** Discards an upload and its parts. */
+  void abortMultipartUpload(String bucket, String key, String uploadId);
+
+  /** Uploads in progress whose key starts with {@code prefix}. */
+  List<UploadInfo> listMultipartUploads(String bucket, String prefix);
+
+  @Override
+  void close();
+}

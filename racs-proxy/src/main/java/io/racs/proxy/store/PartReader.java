@@ -1,0 +1,302 @@
+package io.racs.proxy.store;
+
+import io.racs.proxy.codec.ErasureCodec;
+import io.racs.repos.ObjectStream;
+import io.racs.repos.Repository;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads bytes {@code [from, to)} of one part back from its shards, a stripe at a time. It reads the
+ * k data shards when they are healthy; a shard whose piece fails, fails its CRC32C or does not
+ * arrive within the slow-shard timeout is dropped for the rest of the read and a parity shard takes
+ * its place, so only the stripes that need it are reconstructed. Each open shard streams on its own
+ * virtual thread a couple of pieces ahead, so a slow repository does not stall the read while k
+ * others answer.
+ */
+final class PartReader extends InputStream {
+  private static final Logger LOG = LoggerFactory.getLogger(PartReader.class);
+  private static final int PREFETCH_PIECES = 2;
+
+  private final RepositoryArray array;
+  private final ErasureCodec codec;
+  private final PartMeta part;
+  private final StoreStats stats;
+  private final long timeoutNanos;
+  private final int k;
+  private final int n;
+  private final long stripeBytes;
+  private final long from;
+  private final long to;
+  private final long lastStripe;
+  private final Source[] sources;
+  private final String[] bad;
+  private final String[] lastProblem;
+  private final byte[][] pieces;
+  private final byte[] data;
+  private long stripe;
+  private int dataStart;
+  private int dataEnd;
+  private boolean warned;
+
+  PartReader(
+      RepositoryArray array,
+      ErasureCodec codec,
+      StoreConfig config,
+      StoreStats stats,
+      PartMeta part,
+      long from,
+      long to) {
+    this.array = array;
+    this.codec = codec;
+    this.part = part;
+    this.stats = stats;
+    this.timeoutNanos = config.slowShardTimeout().toNanos();
+    this.k = codec.geometry().dataShards();
+    this.n = codec.geometry().totalShards();
+    this.stripeBytes = part.stripeBytes(k);
+    this.from = from;
+    this.to = to;
+    this.stripe = from / stripeBytes;
+    this.lastStripe = to > from ? (to - 1) / stripeBytes : stripe - 1;
+    this.sources = new Source[n];
+    this.bad = new String[n];
+    this.lastProblem = new String[n];
+    this.pieces = new byte[n][part.pieceBytes()];
+    this.data = new byte[(int) Math.min(stripeBytes, Integer.MAX_VALUE)];
+  }
+
+  /** Loads the first stripe, so that a read that cannot succeed fails before any byte is sent. */
+  PartReader open() {
+    if (stripe <= lastStripe) {
+      loadStripe();
+    }
+    return this;
+  }
+
+  @Override
+  public int read() throws IOException {
+    byte[] one = new byte[1];
+    int got = read(one, 0, 1);
+    return got < 0 ? -1 : one[0] & 0xFF;
+  }
+
+  @Override
+  public int read(byte[] b, int off, int len) {
+    if (len == 0) {
+      return 0;
+    }
+    if (dataStart == dataEnd) {
+      if (stripe > lastStripe) {
+        return -1;
+      }
+      loadStripe();
+    }
+    int count = Math.min(len, dataEnd - dataStart);
+    System.arraycopy(data, dataStart, b, off, count);
+    dataStart += count;
+    return count;
+  }
+
+  private void loadStripe() {
+    int pieceLength = part.pieceBytes(k, stripe);
+    boolean[] present = new boolean[n];
+    int have = 0;
+    // Every open source yields one piece per stripe, so take from each to keep them in step.
+    for (int i = 0; i < n; i++) {
+      if (sources[i] != null && bad[i] == null) {
+        if (take(i, pieceLength)) {
+          present[i] = true;
+          have++;
+        }
+      }
+    }
+    for (int i = 0; i < n && have < k; i++) {
+      if (sources[i] == null && bad[i] == null) {
+        sources[i] = new Source(i, stripe);
+        if (take(i, pieceLength)) {
+          present[i] = true;
+          have++;
+        }
+      }
+    }
+    if (have < k) {
+      List<StoreException.ShardFailure> failures = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        if (!present[i] && lastProblem[i] != null) {
+          int slot = part.slots().get(i);
+          failures.add(
+              new StoreException.ShardFailure(slot, array.slot(slot).name(), lastProblem[i]));
+        }
+      }
+      close();
+      throw new StoreException(
+          StoreException.Code.INSUFFICIENT_SHARDS,
+          "only "
+              + have
+              + " of "
+              + n
+              + " shards readable for stripe "
+              + stripe
+              + " of "
+              + part.dataId()
+              + " (need "
+              + k
+              + ")",
+          failures,
+          null);
+    }
+    boolean degraded = false;
+    for (int i = 0; i < k; i++) {
+      degraded |= !present[i];
+    }
+    if (degraded) {
+      codec.reconstructData(pieces, present, 0, pieceLength);
+      stats.degradedStripes.increment();
+      if (!warned) {
+        warned = true;
+        LOG.warn("read of {} repaired from parity: {}", part.dataId(), describeBad());
+      }
+    }
+    long stripeStart = stripe * stripeBytes;
+    int stripeLength = (int) Math.min(stripeBytes, part.sizeBytes() - stripeStart);
+    for (int i = 0; i < k; i++) {
+      int at = i * pieceLength;
+      int len = Math.min(pieceLength, stripeLength - at);
+      if (len > 0) {
+        System.arraycopy(pieces[i], 0, data, at, len);
+      }
+    }
+    dataStart = (int) Math.max(0, from - stripeStart);
+    dataEnd = (int) Math.min(stripeLength, to - stripeStart);
+    stripe++;
+  }
+
+  private String describeBad() {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      if (lastProblem[i] != null) {
+        b.append("shard ").append(i).append(": ").append(lastProblem[i]).append("; ");
+      }
+    }
+    return b.toString();
+  }
+
+  /**
+   * Takes shard {@code i}'s piece of the current stripe. A corrupt piece only costs this stripe:
+   * the shard keeps streaming and its next pieces are used. A failed or silent shard is dropped for
+   * the rest of the read.
+   */
+  private boolean take(int i, int pieceLength) {
+    Piece piece;
+    try {
+      piece = sources[i].queue.poll(timeoutNanos, TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
+    }
+    if (piece != null && piece.failure == null) {
+      System.arraycopy(piece.bytes, 0, pieces[i], 0, pieceLength);
+      return true;
+    }
+    if (piece != null && piece.corrupt) {
+      stats.corruptPieces.increment();
+      lastProblem[i] = piece.failure;
+      return false;
+    }
+    stats.unavailablePieces.increment();
+    bad[i] = piece == null ? "no data within " + timeoutNanos / 1_000_000 + " ms" : piece.failure;
+    lastProblem[i] = bad[i];
+    sources[i].close();
+    return false;
+  }
+
+  @Override
+  public void close() {
+    for (Source source : sources) {
+      if (source != null) {
+        source.close();
+      }
+    }
+  }
+
+  private record Piece(byte[] bytes, String failure, boolean corrupt) {}
+
+  /** Streams one shard from a starting stripe into a small queue, on a virtual thread. */
+  private final class Source {
+    final ArrayBlockingQueue<Piece> queue = new ArrayBlockingQueue<>(PREFETCH_PIECES);
+    private final Future<?> task;
+    private volatile ObjectStream stream;
+    private volatile boolean closed;
+
+    Source(int shard, long firstStripe) {
+      Repository repository = array.slot(part.slots().get(shard));
+      String name = Layout.shard(part.dataId(), shard);
+      long offset = part.shardOffset(firstStripe);
+      long end = part.shardOffset(lastStripe) + part.pieceBytes(k, lastStripe) + Layout.CRC_BYTES;
+      task =
+          array
+              .executor()
+              .submit(
+                  () -> {
+                    pump(repository, name, offset, end - offset, firstStripe);
+                    return null;
+                  });
+    }
+
+    private void pump(Repository repository, String name, long offset, long length, long first)
+        throws InterruptedException {
+      CRC32C crc = new CRC32C();
+      try (ObjectStream in = repository.get(name, offset, length)) {
+        stream = in;
+        for (long s = first; s <= lastStripe && !closed; s++) {
+          int pieceLength = part.pieceBytes(k, s);
+          byte[] bytes = new byte[pieceLength + Layout.CRC_BYTES];
+          int got = in.readNBytes(bytes, 0, bytes.length);
+          if (got < bytes.length) {
+            queue.put(new Piece(null, "shard object ends early at stripe " + s, false));
+            return;
+          }
+          crc.reset();
+          crc.update(bytes, 0, pieceLength);
+          int expected =
+              ((bytes[pieceLength] & 0xFF) << 24)
+                  | ((bytes[pieceLength + 1] & 0xFF) << 16)
+                  | ((bytes[pieceLength + 2] & 0xFF) << 8)
+                  | (bytes[pieceLength + 3] & 0xFF);
+          if ((int) crc.getValue() != expected) {
+            queue.put(new Piece(null, "CRC32C mismatch at stripe " + s, true));
+            continue;
+          }
+          queue.put(new Piece(bytes, null, false));
+        }
+      } catch (IOException | RuntimeException e) {
+        if (!closed) {
+          queue.put(new Piece(null, String.valueOf(e), false));
+        }
+      }
+    }
+
+    void close() {
+      closed = true;
+      queue.clear();
+      task.cancel(true);
+      ObjectStream open = stream;
+      if (open != null) {
+        try {
+          open.close();
+        } catch (IOException e) {
+          // Already failing or finished: nothing to release.
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,311 @@
+package io.racs.proxy.store;
+
+import io.racs.proxy.codec.ErasureCodec;
+import io.racs.repos.ObjectInfo;
+import io.racs.repos.Repository;
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.zip.CRC32C;
+
+/**
+ * Streams one run of data (a single-PUT object or a multipart part) into k + m shard objects: reads
+ * the body a stripe at a time, encodes parity, appends each piece with its CRC32C to the shard's
+ * {@link ShardPipe}, and lets one virtual thread per repository stream its shard with {@link
+ * Repository#put}. Memory stays at a few stripes whatever the size.
+ *
+ * <p>A repository that fails, or takes no data for the slow-shard timeout, is dropped; the write
+ * goes on while a write quorum remains, and fails with {@code INSUFFICIENT_SHARDS} (deleting what
+ * it wrote) when it does not.
+ */
+final class PartWriter {
+  private static final int PIPE_PIECES = 2;
+
+  /** What was written: the part's record, and which slots hold its shards. */
+  record Result(
+      PartMeta part, List<Integer> writtenSlots, List<StoreException.ShardFailure> failures) {}
+
+  private PartWriter() {}
+
+  static Result write(
+      RepositoryArray array,
+      ErasureCodec codec,
+      StoreConfig config,
+      int partNumber,
+      String dataId,
+      List<Integer> slots,
+      InputStream body,
+      long lengthBytes) {
+    int k = codec.geometry().dataShards();
+    int n = codec.geometry().totalShards();
+    int pieceBytes = config.pieceBytes();
+    long timeoutNanos = config.slowShardTimeout().toNanos();
+    PartMeta sizing =
+        new PartMeta(partNumber, dataId, Math.max(0, lengthBytes), "", pieceBytes, slots, null);
+    long shardLength = lengthBytes >= 0 ? sizing.shardObjectBytes(k) : -1;
+
+    ShardPipe[] pipes = new ShardPipe[n];
+    List<Future<ObjectInfo>> puts = new ArrayList<>();
+    String[] dropped = new String[n];
+    for (int i = 0; i < n; i++) {
+      ShardPipe pipe = new ShardPipe(PIPE_PIECES);
+      pipes[i] = pipe;
+      Repository repository = array.slot(slots.get(i));
+      String name = Layout.shard(dataId, i);
+      puts.add(
+          array
+              .executor()
+              .submit(
+                  () -> {
+                    try {
+                      return repository.put(name, pipe, shardLength);
+                    } catch (RuntimeException e) {
+                      pipe.readerFailed();
+                      throw e;
+                    }
+                  }));
+    }
+
+    MessageDigest md5 = md5();
+    byte[] block = new byte[k * pieceBytes];
+    byte[][] stripe = new byte[n][pieceBytes];
+    CRC32C crc = new CRC32C();
+    long total = 0;
+    try {
+      while (true) {
+        int read = readFully(body, block);
+        if (read == 0 && total > 0) {
+          break;
+        }
+        if (read == 0) {
+          break; // empty object: no stripes, empty shard objects
+        }
+        md5.update(block, 0, read);
+        total += read;
+        if (lengthBytes >= 0 && total > lengthBytes) {
+          throw new StoreException(
+              StoreException.Code.INCOMPLETE_BODY,
+              "body longer than its declared length " + lengthBytes);
+        }
+        int piece = (read + k - 1) / k;
+        for (int i = 0; i < k; i++) {
+          int from = i * piece;
+          int len = Math.max(0, Math.min(piece, read - from));
+          if (len > 0) {
+            System.arraycopy(block, from, stripe[i], 0, len);
+          }
+          Arrays.fill(stripe[i], len, piece, (byte) 0);
+        }
+        codec.encodeParity(stripe, 0, piece);
+        for (int i = 0; i < n; i++) {
+          if (dropped[i] != null) {
+            continue;
+          }
+          byte[] chunk = new byte[piece + Layout.CRC_BYTES];
+          System.arraycopy(stripe[i], 0, chunk, 0, piece);
+          crc.reset();
+          crc.update(stripe[i], 0, piece);
+          int value = (int) crc.getValue();
+          chunk[piece] = (byte) (value >>> 24);
+          chunk[piece + 1] = (byte) (value >>> 16);
+          chunk[piece + 2] = (byte) (value >>> 8);
+          chunk[piece + 3] = (byte) value;
+          if (!pipes[i].offer(chunk, timeoutNanos)) {
+            drop(pipes, dropped, i, "took no data for " + config.slowShardTimeout());
+          }
+        }
+        checkQuorum(array, config, slots, dropped, pipes, puts);
+        if (read < block.length) {
+          break;
+        }
+      }
+      if (lengthBytes >= 0 && total != lengthBytes) {
+        throw new StoreException(
+            StoreException.Code.INCOMPLETE_BODY,
+            "body ended after " + total + " of " + lengthBytes + " bytes");
+      }
+      for (int i = 0; i < n; i++) {
+        if (dropped[i] == null && !pipes[i].finish(timeoutNanos)) {
+          drop(pipes, dropped, i, "took no data for " + config.slowShardTimeout());
+        }
+      }
+    } catch (StoreException e) {
+      abortAll(pipes, dropped, e.getMessage());
+      cleanUp(array, slots, dataId, puts);
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      abortAll(pipes, dropped, "body failed: " + e);
+      cleanUp(array, slots, dataId, puts);
+      throw new StoreException(StoreException.Code.INCOMPLETE_BODY, "request body failed: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      abortAll(pipes, dropped, "interrupted");
+      cleanUp(array, slots, dataId, puts);
+      throw new StoreException(StoreException.Code.INCOMPLETE_BODY, "interrupted", e);
+    }
+
+    List<Integer> written = new ArrayList<>();
+    List<StoreException.ShardFailure> failures = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      int slot = slots.get(i);
+      String cause = dropped[i];
+      if (cause == null) {
+        try {
+          puts.get(i).get(timeoutNanos, TimeUnit.NANOSECONDS);
+          written.add(slot);
+          continue;
+        } catch (ExecutionException e) {
+          cause = String.valueOf(e.getCause());
+        } catch (TimeoutException e) {
+          puts.get(i).cancel(true);
+          cause = "did not finish in " + config.slowShardTimeout();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          cause = "interrupted";
+        }
+      }
+      failures.add(new StoreException.ShardFailure(slot, array.slot(slot).name(), cause));
+    }
+    if (written.size() < config.writeQuorum()) {
+      cleanUp(array, slots, dataId, puts);
+      throw new StoreException(
+          StoreException.Code.INSUFFICIENT_SHARDS,
+          "stored "
+              + written.size()
+              + " of "
+              + n
+              + " shards, fewer than the write quorum "
+              + config.writeQuorum(),
+          failures,
+          null);
+    }
+    PartMeta part =
+        new PartMeta(
+            partNumber,
+            dataId,
+            total,
+            HexFormat.of().formatHex(md5.digest()),
+            pieceBytes,
+            slots,
+            null);
+    return new Result(part, written, failures);
+  }
+
+  private static void checkQuorum(
+      RepositoryArray array,
+      StoreConfig config,
+      List<Integer> slots,
+      String[] dropped,
+      ShardPipe[] pipes,
+      List<Future<ObjectInfo>> puts) {
+    int alive = 0;
+    List<StoreException.ShardFailure> failures = new ArrayList<>();
+    for (int i = 0; i < dropped.length; i++) {
+      if (dropped[i] == null && puts.get(i).isDone() && !succeeded(puts.get(i))) {
+        dropped[i] = failureOf(puts.get(i));
+        pipes[i].abort(dropped[i]);
+      }
+      if (dropped[i] == null) {
+        alive++;
+      } else {
+        failures.add(
+            new StoreException.ShardFailure(
+                slots.get(i), array.slot(slots.get(i)).name(), dropped[i]));
+      }
+    }
+    if (alive < config.writeQuorum()) {
+      throw new StoreException(
+          StoreException.Code.INSUFFICIENT_SHARDS,
+          alive
+              + " of "
+              + dropped.length
+              + " repositories still writing, fewer than the write quorum "
+              + config.writeQuorum(),
+          failures,
+          null);
+    }
+  }
+
+  private static boolean succeeded(Future<?> future) {
+    return future.state() == Future.State.SUCCESS;
+  }
+
+  private static String failureOf(Future<?> future) {
+    return future.state() == Future.State.FAILED
+        ? String.valueOf(future.exceptionNow())
+        : "cancelled";
+  }
+
+  private static void drop(ShardPipe[] pipes, String[] dropped, int i, String reason) {
+    dropped[i] = reason;
+    pipes[i].abort(reason);
+  }
+
+  private static void abortAll(ShardPipe[] pipes, String[] dropped, String reason) {
+    for (int i = 0; i < pipes.length; i++) {
+      if (dropped[i] == null) {
+        dropped[i] = reason;
+      }
+      pipes[i].abort(reason);
+    }
+  }
+
+  /** Waits for the puts to end, then deletes whatever shard objects they left. */
+  static void cleanUp(
+      RepositoryArray array, List<Integer> slots, String dataId, List<Future<ObjectInfo>> puts) {
+    for (Future<ObjectInfo> put : puts) {
+      try {
+        put.get(30, TimeUnit.SECONDS);
+      } catch (ExecutionException | TimeoutException e) {
+        // Failed or stuck: nothing, or a leftover heal collects.
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+    deleteShards(array, slots, dataId);
+  }
+
+  /** Deletes every shard object of {@code dataId}, best effort. */
+  static void deleteShards(RepositoryArray array, List<Integer> slots, String dataId) {
+    array.fanOut(
+        slots,
+        (slot, repository) -> {
+          for (int i = 0; i < slots.size(); i++) {
+            if (slots.get(i) == slot) {
+              repository.delete(Layout.shard(dataId, i));
+            }
+          }
+          return null;
+        });
+  }
+
+  private static int readFully(InputStream in, byte[] buffer) throws IOException {
+    int total = 0;
+    while (total < buffer.length) {
+      int n = in.read(buffer, total, buffer.length - total);
+      if (n < 0) {
+        break;
+      }
+      total += n;
+    }
+    return total;
+  }
+
+  static MessageDigest md5() {
+    try {
+      return MessageDigest.getInstance("MD5");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,169 @@
+package io.racs.proxy.store;
+
+import io.racs.repos.ListPage;
+import io.racs.repos.ObjectInfo;
+import io.racs.repos.Repository;
+import io.racs.repos.RepositoryException;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
+
+/**
+ * The repositories of one array, by slot, and the fan-out every store operation uses: run a call on
+ * each slot in parallel (virtual threads) and collect a per-slot {@link Outcome}, never throwing
+ * for a single slot's failure.
+ */
+final class RepositoryArray implements AutoCloseable {
+  private final List<Repository> slots;
+  private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+  private final long timeoutNanos;
+
+  RepositoryArray(List<Repository> slots, long timeoutNanos) {
+    this.slots = List.copyOf(slots);
+    this.timeoutNanos = timeoutNanos;
+  }
+
+  int size() {
+    return slots.size();
+  }
+
+  Repository slot(int slot) {
+    return slots.get(slot);
+  }
+
+  ExecutorService executor() {
+    return executor;
+  }
+
+  /** A slot's result: a value, or the failure that stands in its place. */
+  record Outcome<T>(int slot, T value, Throwable failure) {
+    boolean ok() {
+      return failure == null;
+    }
+
+    String cause() {
+      if (failure == null) {
+        return "ok";
+      }
+      if (failure instanceof RepositoryException re) {
+        return re.kind() + ": " + re.getMessage();
+      }
+      return failure.getClass().getSimpleName() + ": " + failure.getMessage();
+    }
+  }
+
+  /** Runs {@code call} on every slot in {@code which} (null: all), in parallel. */
+  <T> List<Outcome<T>> fanOut(List<Integer> which, BiFunction<Integer, Repository, T> call) {
+    List<Integer> targets = which != null ? which : allSlots();
+    List<Future<T>> futures = new ArrayList<>();
+    for (int slot : targets) {
+      Repository repository = slots.get(slot);
+      futures.add(executor.submit(() -> call.apply(slot, repository)));
+    }
+    List<Outcome<T>> outcomes = new ArrayList<>();
+    long deadline = System.nanoTime() + timeoutNanos;
+    for (int i = 0; i < targets.size(); i++) {
+      Future<T> future = futures.get(i);
+      try {
+        long left = Math.max(0, deadline - System.nanoTime());
+        outcomes.add(new Outcome<>(targets.get(i), future.get(left, TimeUnit.NANOSECONDS), null));
+      } catch (ExecutionException e) {
+        outcomes.add(new Outcome<>(targets.get(i), null, e.getCause()));
+      } catch (TimeoutException e) {
+        future.cancel(true);
+        outcomes.add(
+            new Outcome<>(
+                targets.get(i),
+                null,
+                new RepositoryException(RepositoryException.Kind.TIMEOUT, "no answer in time")));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
+      }
+    }
+    return outcomes;
+  }
+
+  /** Runs {@code call} on every slot. */
+  <T> List<Outcome<T>> fanOut(BiFunction<Integer, Repository, T> call) {
+    return fanOut(null, call);
+  }
+
+  List<Integer> allSlots() {
+    List<Integer> all = new ArrayList<>();
+    for (int i = 0; i < slots.size(); i++) {
+      all.add(i);
+    }
+    return all;
+  }
+
+  /** The failures among {@code outcomes}, as the store reports them. */
+  List<StoreException.ShardFailure> failures(List<? extends Outcome<?>> outcomes) {
+    List<StoreException.ShardFailure> failures = new ArrayList<>();
+    for (Outcome<?> outcome : outcomes) {
+      if (!outcome.ok()) {
+        failures.add(
+            new StoreException.ShardFailure(
+                outcome.slot(), slots.get(outcome.slot()).name(), outcome.cause()));
+      }
+    }
+    return failures;
+  }
+
+  static int successes(List<? extends Outcome<?>> outcomes) {
+    int ok = 0;
+    for (Outcome<?> outcome : outcomes) {
+      ok += outcome.ok() ? 1 : 0;
+    }
+    return ok;
+  }
+
+  // ---- small helpers over one repository ----
+
+  static void putBytes(Repository repository, String name, byte[] bytes) {
+    repository.put(name, new ByteArrayInputStream(bytes), bytes.length);
+  }
+
+  static Optional<byte[]> getBytes(Repository repository, String name) {
+    try (InputStream in = repository.get(name)) {
+      return Optional.of(in.readAllBytes());
+    } catch (RepositoryException e) {
+      if (e.kind() == RepositoryException.Kind.NOT_FOUND) {
+        return Optional.empty();
+      }
+      throw e;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Every object under {@code prefix}, paging through the whole listing. */
+  static List<ObjectInfo> listAll(Repository repository, String prefix) {
+    List<ObjectInfo> all = new ArrayList<>();
+    String after = "";
+    while (true) {
+      ListPage page = repository.list(prefix, after, Repository.MAX_LIST_PAGE);
+      all.addAll(page.objects());
+      if (page.nextStartAfter().isEmpty()) {
+        return all;
+      }
+      after = page.nextStartAfter().get();
+    }
+  }
+
+  @Override
+  public void close() {
+    executor.shutdownNow();
+  }
+}

@@ -1,0 +1,99 @@
+package io.racs.proxy.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A bounded hand-off of shard pieces from the encoding thread to the thread running one
+ * repository's {@code put}, which reads this pipe as its body. At most {@code capacity} pieces wait
+ * in it, so a PUT holds a few stripes of memory whatever the object size, and backpressure from a
+ * slow repository reaches the encoder.
+ *
+ * <p>Either side can give up: {@link #abort} makes the reader fail (so the repository stores
+ * nothing), and {@link #readerFailed} makes later {@link #offer}s return false at once.
+ */
+final class ShardPipe extends InputStream {
+  private static final byte[] END = new byte[0];
+
+  private final ArrayBlockingQueue<byte[]> queue;
+  private volatile String abortReason;
+  private volatile boolean readerFailed;
+  private byte[] current = new byte[0];
+  private int position;
+  private boolean ended;
+
+  ShardPipe(int capacity) {
+    this.queue = new ArrayBlockingQueue<>(capacity + 1);
+  }
+
+  /**
+   * Hands over a piece, waiting at most {@code timeoutNanos} for room.
+   *
+   * @return false when the reader has failed or did not take a piece in time
+   */
+  boolean offer(byte[] piece, long timeoutNanos) throws InterruptedException {
+    if (readerFailed || abortReason != null) {
+      return false;
+    }
+    return queue.offer(piece, timeoutNanos, TimeUnit.NANOSECONDS) && !readerFailed;
+  }
+
+  /** Marks the end of the body. */
+  boolean finish(long timeoutNanos) throws InterruptedException {
+    return offer(END, timeoutNanos);
+  }
+
+  /** Makes the reader fail with {@code reason}; the repository then stores nothing. */
+  void abort(String reason) {
+    abortReason = reason;
+    queue.clear();
+    queue.offer(END);
+  }
+
+  /** Called by the reading side when its put failed: the writer stops feeding it. */
+  void readerFailed() {
+    readerFailed = true;
+    queue.clear();
+  }
+
+  @Override
+  public int read() throws IOException {
+    byte[] one = new byte[1];
+    int n = read(one, 0, 1);
+    return n < 0 ? -1 : one[0] & 0xFF;
+  }
+
+  @Override
+  public int read(byte[] b, int off, int len) throws IOException {
+    if (len == 0) {
+      return 0;
+    }
+    while (position == current.length) {
+      if (ended) {
+        return -1;
+      }
+      byte[] next;
+      try {
+        next = queue.take();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted", e);
+      }
+      if (abortReason != null) {
+        throw new IOException("write aborted: " + abortReason);
+      }
+      if (next == END) {
+        ended = true;
+        return -1;
+      }
+      current = next;
+      position = 0;
+    }
+    int n = Math.min(len, current.length - position);
+    System.arraycopy(current, position, b, off, n);
+    position += n;
+    return n;
+  }
+}

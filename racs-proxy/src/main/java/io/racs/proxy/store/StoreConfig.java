@@ -1,0 +1,110 @@
+package io.racs.proxy.store;
+
+import io.racs.proxy.codec.Geometry;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How an {@link ErasureStore} lays out and protects data. Immutable; build with {@link
+ * #builder(Geometry)}.
+ *
+ * @param geometry data x parity shards; the array has exactly {@code totalShards} repositories
+ * @param blockBytes data bytes per stripe (rounded up to a multiple of k); default 1 MiB
+ * @param writeQuorum repositories that must hold a version before it counts; default {@code max(k,
+ *     m + 1)}, so that any m repositories lost later still leave one copy of the index entry and k
+ *     shards
+ * @param slowShardTimeout a repository that takes no data for this long during a PUT, or sends none
+ *     during a GET, is treated as failed for that operation
+ * @param minPartBytes the smallest multipart part other than the last (S3: 5 MiB)
+ * @param gcGrace leftovers of failed writes younger than this are left alone by heal, since they
+ *     may belong to writes still running
+ */
+public record StoreConfig(
+    Geometry geometry,
+    int blockBytes,
+    int writeQuorum,
+    Duration slowShardTimeout,
+    long minPartBytes,
+    Duration gcGrace) {
+  /** Checks the values. */
+  public StoreConfig {
+    Objects.requireNonNull(geometry, "geometry");
+    if (blockBytes < geometry.dataShards()) {
+      throw new IllegalArgumentException(
+          "blockBytes: " + blockBytes + " (expected: >= " + geometry.dataShards() + ")");
+    }
+    if (writeQuorum < geometry.dataShards() || writeQuorum > geometry.totalShards()) {
+      throw new IllegalArgumentException(
+          "writeQuorum: "
+              + writeQuorum
+              + " (expected: "
+              + geometry.dataShards()
+              + " to "
+              + geometry.totalShards()
+              + ")");
+    }
+    Objects.requireNonNull(slowShardTimeout, "slowShardTimeout");
+    Objects.requireNonNull(gcGrace, "gcGrace");
+  }
+
+  /** Bytes per shard piece of a full stripe. */
+  public int pieceBytes() {
+    return (blockBytes + geometry.dataShards() - 1) / geometry.dataShards();
+  }
+
+  /** A builder with the defaults. */
+  public static Builder builder(Geometry geometry) {
+    return new Builder(geometry);
+  }
+
+  /** Builds a {@link StoreConfig}. */
+  public static final class Builder {
+    private final Geometry geometry;
+    private int blockBytes = 1 << 20;
+    private int writeQuorum;
+    private Duration slowShardTimeout = Duration.ofSeconds(30);
+    private long minPartBytes = 5L << 20;
+    private Duration gcGrace = Duration.ofHours(1);
+
+    private Builder(Geometry geometry) {
+      this.geometry = Objects.requireNonNull(geometry, "geometry");
+      this.writeQuorum = Math.max(geometry.dataShards(), geometry.parityShards() + 1);
+    }
+
+    /** Data bytes per stripe. */
+    public Builder blockBytes(int blockBytes) {
+      this.blockBytes = blockBytes;
+      return this;
+    }
+
+    /** Repositories that must hold a version before it counts. */
+    public Builder writeQuorum(int writeQuorum) {
+      this.writeQuorum = writeQuorum;
+      return this;
+    }
+
+    /** How long a repository may make no progress before it counts as failed. */
+    public Builder slowShardTimeout(Duration timeout) {
+      this.slowShardTimeout = timeout;
+      return this;
+    }
+
+    /** The smallest multipart part other than the last. */
+    public Builder minPartBytes(long bytes) {
+      this.minPartBytes = bytes;
+      return this;
+    }
+
+    /** How old a leftover must be before heal collects it. */
+    public Builder gcGrace(Duration grace) {
+      this.gcGrace = grace;
+      return this;
+    }
+
+    /** The config. */
+    public StoreConfig build() {
+      return new StoreConfig(
+          geometry, blockBytes, writeQuorum, slowShardTimeout, minPartBytes, gcGrace);
+    }
+  }
+}

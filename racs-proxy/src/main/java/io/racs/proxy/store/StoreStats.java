@@ -1,0 +1,31 @@
+package io.racs.proxy.store;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** Counters of what the store had to work around, for metrics and tests. */
+public final class StoreStats {
+  final LongAdder degradedStripes = new LongAdder();
+  final LongAdder corruptPieces = new LongAdder();
+  final LongAdder unavailablePieces = new LongAdder();
+  final LongAdder underReplicatedWrites = new LongAdder();
+
+  /** Stripes read that needed parity (a data shard was missing, corrupt or slow). */
+  public long degradedStripes() {
+    return degradedStripes.sum();
+  }
+
+  /** Shard pieces whose CRC32C did not match (bitrot) when read. */
+  public long corruptPieces() {
+    return corruptPieces.sum();
+  }
+
+  /** Shard reads that failed or timed out. */
+  public long unavailablePieces() {
+    return unavailablePieces.sum();
+  }
+
+  /** Versions committed on fewer than all repositories (heal completes them). */
+  public long underReplicatedWrites() {
+    return underReplicatedWrites.sum();
+  }
+}

@@ -1,0 +1,49 @@
+package io.racs.proxy.store;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything about one version of one object, stored as its index entry on every repository of the
+ * array: any k repositories are enough to rebuild both the data and this record.
+ *
+ * @param format record format version (1)
+ * @param arrayId the array the version belongs to
+ * @param bucket bucket name
+ * @param key object key
+ * @param versionId the version's id (see {@link VersionId})
+ * @param deleteMarker true for a delete marker (no data, hides older versions)
+ * @param sizeBytes object size
+ * @param etag S3 ETag, unquoted: MD5 hex, or {@code md5-of-part-md5s-N} for multipart
+ * @param contentType MIME type
+ * @param userMetadata {@code x-amz-meta-*} pairs (names lower-case, without the prefix)
+ * @param checksums client checksums of the whole object (algorithm to base64; composite ones end
+ *     {@code -N})
+ * @param lastModifiedMillis commit time
+ * @param geometry {@code DxP}
+ * @param multipart true when the parts are S3 multipart parts
+ * @param parts the data, in order
+ */
+public record VersionMeta(
+    int format,
+    String arrayId,
+    String bucket,
+    String key,
+    String versionId,
+    boolean deleteMarker,
+    long sizeBytes,
+    String etag,
+    String contentType,
+    Map<String, String> userMetadata,
+    Map<String, String> checksums,
+    long lastModifiedMillis,
+    String geometry,
+    boolean multipart,
+    List<PartMeta> parts) {
+  /** Copies the collections. */
+  public VersionMeta {
+    userMetadata = userMetadata == null ? Map.of() : Map.copyOf(userMetadata);
+    checksums = checksums == null ? Map.of() : Map.copyOf(checksums);
+    parts = parts == null ? List.of() : List.copyOf(parts);
+  }
+}

@@ -1,0 +1,294 @@
+package io.racs.proxy.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.racs.repos.RepositoryException.Kind;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Proves the striping store's object semantics on a 4x2 array of memory repositories with small
+ * stripes: byte-exact round trips at every stripe boundary, ranges, listing in S3 order with
+ * prefixes, delimiters and pages, overwrite and delete as new versions with the old ones collected,
+ * buckets, copy, and that a failed PUT changes nothing visible and leaves no shards.
+ */
+class ErasureStoreTest {
+  private final StoreFixture f = new StoreFixture("4x2", 4096);
+
+  @AfterEach
+  void close() {
+    f.close();
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {0, 1, 3, 4095, 4096, 4097, 3 * 4096 + 5, 100_000})
+  void putGet_atStripeBoundaries_roundTripsExactly(int size) {
+    f.store.createBucket("bkt");
+    byte[] data = StoreFixture.bytes(size, size);
+    VersionMeta meta = f.put("bkt", "k", data);
+    assertThat(meta.sizeBytes()).isEqualTo(size);
+    assertThat(meta.etag()).hasSize(32);
+    assertThat(f.get("bkt", "k")).isEqualTo(data);
+    assertThat(f.store.head("bkt", "k").etag()).isEqualTo(meta.etag());
+    // Every repository holds exactly one shard of the version.
+    for (int slot = 0; slot < 6; slot++) {
+      assertThat(f.names(slot, "v/")).hasSize(1);
+    }
+  }
+
+  @Test
+  void get_whenRandomRanges_returnsExactlyThoseBytes() {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    f.store.createBucket("bkt");
+    byte[] data = StoreFixture.bytes(seed, 50_000);
+    f.put("bkt", "k", data);
+    for (int i = 0; i < 50; i++) {
+      int offset = random.nextInt(data.length);
+      int length = random.nextInt(data.length - offset) + 1;
+      assertThat(f.get("bkt", "k", offset, length))
+          .as("seed %d range %d+%d", seed, offset, length)
+          .isEqualTo(Arrays.copyOfRange(data, offset, offset + length));
+    }
+    assertThat(f.get("bkt", "k", 49_999, -1)).hasSize(1);
+    assertThatThrownBy(() -> f.get("bkt", "k", 50_000, 10))
+        .isInstanceOf(StoreException.class)
+        .extracting(e -> ((StoreException) e).code())
+        .isEqualTo(StoreException.Code.INVALID_RANGE);
+  }
+
+  @Test
+  void overwriteAndDelete_createNewVersionsAndCollectOldOnes() {
+    f.store.createBucket("bkt");
+    f.put("bkt", "k", StoreFixture.bytes(1, 10_000));
+    byte[] second = StoreFixture.bytes(2, 20_000);
+    f.put("bkt", "k", second);
+    assertThat(f.get("bkt", "k")).isEqualTo(second);
+    assertThat(f.names(0, "v/")).as("old shards collected").hasSize(1);
+    assertThat(f.names(0, "i/bkt/")).as("old index entry collected").hasSize(1);
+    f.store.delete("bkt", "k");
+    assertThatThrownBy(() -> f.store.head("bkt", "k"))
+        .extracting(e -> ((StoreException) e).code())
+        .isEqualTo(StoreException.Code.NO_SUCH_KEY);
+    assertThat(f.names(0, "v/")).as("data of the deleted version collected").isEmpty();
+    f.store.delete("bkt", "never-written"); // deleting a missing key succeeds
+    assertThat(f.store.list("bkt", new ObjectStore.ListRequest("", null, "", 1000)).objects())
+        .isEmpty();
+  }
+
+  @Test
+  void list_withPrefixDelimiterAndPages_followsS3Order() {
+    f.store.createBucket("bkt");
+    List<String> keys =
+        List.of("a", "a/b", "a/c/d", "a/c/e", "bkt", "b/", "ä", "z//", "a%20", "a\u0001", "😀");
+    for (String key : keys) {
+      f.put("bkt", key, key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    List<String> sorted = new ArrayList<>(keys);
+    sorted.sort(io.racs.repos.Keys.ORDER);
+    List<String> listed = new ArrayList<>();
+    String after = "";
+    while (true) {
+      ObjectStore.ListResult page =
+          f.store.list("bkt", new ObjectStore.ListRequest("", null, after, 3));
+      page.objects().forEach(o -> listed.add(o.key()));
+      if (!page.truncated()) {
+        break;
+      }
+      after = page.nextStartAfter().orElseThrow();
+    }
+    assertThat(listed).containsExactlyElementsOf(sorted);
+
+    ObjectStore.ListResult top =
+        f.store.list("bkt", new ObjectStore.ListRequest("", "/", "", 1000));
+    assertThat(top.commonPrefixes()).containsExactly("a/", "b/", "z/");
+    assertThat(top.objects())
+        .extracting(VersionMeta::key)
+        .containsExactly("a", "a\u0001", "a%20", "bkt", "ä", "😀");
+
+    ObjectStore.ListResult nested =
+        f.store.list("bkt", new ObjectStore.ListRequest("a/", "/", "", 1000));
+    assertThat(nested.objects()).extracting(VersionMeta::key).containsExactly("a/b");
+    assertThat(nested.commonPrefixes()).containsExactly("a/c/");
+
+    ObjectStore.ListResult paged = f.store.list("bkt", new ObjectStore.ListRequest("", "/", "", 2));
+    assertThat(paged.truncated()).isTrue();
+    ObjectStore.ListResult rest =
+        f.store.list(
+            "bkt",
+            new ObjectStore.ListRequest("", "/", paged.nextStartAfter().orElseThrow(), 1000));
+    List<String> all = new ArrayList<>();
+    paged.objects().forEach(o -> all.add(o.key()));
+    all.addAll(paged.commonPrefixes());
+    rest.objects().forEach(o -> all.add(o.key()));
+    all.addAll(rest.commonPrefixes());
+    assertThat(all)
+        .containsExactlyInAnyOrder("a", "a\u0001", "a%20", "bkt", "ä", "😀", "a/", "b/", "z/");
+  }
+
+  @Test
+  void awkwardKeys_includingLongOnes_roundTripAndList() {
+    f.store.createBucket("bkt");
+    List<String> keys =
+        List.of(
+            "..",
+            "../../etc/passwd",
+            "//",
+            "a/",
+            "%2F",
+            "\u0007bell",
+            "x".repeat(1024),
+            "é".repeat(512));
+    for (String key : keys) {
+      f.put("bkt", key, key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    for (String key : keys) {
+      assertThat(new String(f.get("bkt", key), java.nio.charset.StandardCharsets.UTF_8))
+          .isEqualTo(key);
+    }
+    assertThat(f.store.list("bkt", new ObjectStore.ListRequest("", null, "", 1000)).objects())
+        .hasSize(keys.size());
+    assertThatThrownBy(() -> f.put("bkt", "x".repeat(1025), new byte[1]))
+        .extracting(e -> ((StoreException) e).code())
+        .isEqualTo(StoreException.Code.INVALID_ARGUMENT);
+  }
+
+  @Test
+  void buckets_createDeleteListAndErrors() {
+    f.store.createBucket("alpha");
+    f.store.createBucket("beta");
+    assertThatThrownBy(() -> f.store.createBucket("alpha"))
+        .extracting(e -> ((StoreException) e).code())
+        .isEqualTo(StoreException.Code.BUCKET_ALREADY_EXISTS);
+    assertThat(f.store.listBuckets())
+        .extracting(ObjectStore.BucketInfo::name)
+        .containsExactly("alpha", "beta");
+    f.put("alpha", "k", new byte[] {1});
+    assertThatThrownBy(() -> f.store.deleteBucket("alpha"))
+        .extracting(e -> ((StoreException) e).code())
+        .isEqualTo(StoreException.Code.BUCKET_NOT_EMPTY);
+    f.store.delete("alpha", "k");
+    f.store.deleteBucket("alpha");
+    assertThat(f.store.bucketExists("alpha")).isFalse();
+    assertThat(f.store.listBuckets())
+        .extracting(ObjectStore.BucketInfo::name)
+        .containsExactly("beta");
+    assertThatThrownBy(() -> f.put("alpha", "k", new byte[] {1}))
+        .extracting(e -> ((StoreException) e).code())
+        .isEqualTo(StoreException.Code.NO_SUCH_BUCKET);
+    assertThatThrownBy(() -> f.store.createBucket("Bad_Name"))
+        .extracting(e -> ((StoreException) e).code())
+        .isEqualTo(StoreException.Code.INVALID_ARGUMENT);
+    f.store.createBucket("alpha"); // re-created after deletion
+    assertThat(f.store.bucketExists("alpha")).isTrue();
+  }
+
+  @Test
+  void copy_isServerSideAndKeepsOrReplacesMetadata() {
+    f.store.createBucket("bkt");
+    byte[] data = StoreFixture.bytes(5, 30_000);
+    f.store.put(
+        "bkt",
+        "src",
+        StoreFixture.stream(data),
+        data.length,
+        new ObjectStore.PutOptions("text/plain", java.util.Map.of("color", "blue"), null));
+    VersionMeta copied = f.store.copy("bkt", "src", "bkt", "dst", null);
+    assertThat(f.get("bkt", "dst")).isEqualTo(data);
+    assertThat(copied.contentType()).isEqualTo("text/plain");
+    assertThat(copied.userMetadata()).containsEntry("color", "blue");
+    VersionMeta replaced =
+        f.store.copy(
+            "bkt",
+            "src",
+            "bkt",
+            "dst2",
+            new ObjectStore.PutOptions("image/png", java.util.Map.of(), null));
+    assertThat(replaced.contentType()).isEqualTo("image/png");
+    assertThat(replaced.userMetadata()).isEmpty();
+  }
+
+  @Test
+  void put_whenMorePlusOneRepositoriesDown_failsAndChangesNothing() {
+    f.store.createBucket("bkt");
+    byte[] first = StoreFixture.bytes(1, 9000);
+    f.put("bkt", "k", first);
+    f.faulty.get(1).outage(true);
+    f.faulty.get(2).outage(true);
+    f.faulty.get(4).outage(true);
+    assertThatThrownBy(() -> f.put("bkt", "k", StoreFixture.bytes(2, 9000)))
+        .isInstanceOf(StoreException.class)
+        .satisfies(
+            e -> {
+              StoreException se = (StoreException) e;
+              assertThat(se.code()).isEqualTo(StoreException.Code.INSUFFICIENT_SHARDS);
+              assertThat(se.failures())
+                  .extracting(StoreException.ShardFailure::slot)
+                  .contains(1, 2, 4);
+            });
+    for (int slot : new int[] {1, 2, 4}) {
+      f.faulty.get(slot).outage(false);
+    }
+    assertThat(f.get("bkt", "k")).isEqualTo(first);
+    for (int slot = 0; slot < 6; slot++) {
+      assertThat(f.names(slot, "v/")).as("slot %d keeps only the first version", slot).hasSize(1);
+    }
+  }
+
+  @Test
+  void put_whenBodyFailsHalfway_leavesNothingVisibleAndNoShards() {
+    f.store.createBucket("bkt");
+    InputStream failing =
+        new InputStream() {
+          private int served;
+
+          @Override
+          public int read() throws IOException {
+            if (served++ > 20_000) {
+              throw new IOException("client went away");
+            }
+            return 7;
+          }
+        };
+    assertThatThrownBy(
+            () -> f.store.put("bkt", "k", failing, 50_000, ObjectStore.PutOptions.defaults()))
+        .extracting(e -> ((StoreException) e).code())
+        .isEqualTo(StoreException.Code.INCOMPLETE_BODY);
+    assertThatThrownBy(() -> f.store.head("bkt", "k"))
+        .extracting(e -> ((StoreException) e).code())
+        .isEqualTo(StoreException.Code.NO_SUCH_KEY);
+    for (int slot = 0; slot < 6; slot++) {
+      assertThat(f.names(slot, "v/")).isEmpty();
+    }
+    assertThatThrownBy(
+            () ->
+                f.store.put(
+                    "bkt",
+                    "short",
+                    StoreFixture.stream(new byte[10]),
+                    11,
+                    ObjectStore.PutOptions.defaults()))
+        .extracting(e -> ((StoreException) e).code())
+        .isEqualTo(StoreException.Code.INCOMPLETE_BODY);
+  }
+
+  @Test
+  void put_whenUpToMRepositoriesDown_succeedsAndIsReadable() {
+    f.store.createBucket("bkt");
+    f.faulty.get(0).failKeys(java.util.regex.Pattern.compile("v/.*"), Kind.UNAVAILABLE);
+    f.faulty.get(3).outage(true);
+    byte[] data = StoreFixture.bytes(9, 40_000);
+    f.put("bkt", "k", data);
+    assertThat(f.store.stats().underReplicatedWrites()).isPositive();
+    assertThat(f.get("bkt", "k")).isEqualTo(data);
+  }
+}

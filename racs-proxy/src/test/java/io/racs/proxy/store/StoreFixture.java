@@ -1,0 +1,86 @@
+package io.racs.proxy.store;
+
+import io.racs.proxy.codec.Geometry;
+import io.racs.repos.Repository;
+import io.racs.repos.decorator.FaultyRepository;
+import io.racs.repos.memory.MemoryRepository;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/** An array of memory repositories behind fault injectors, and helpers for store tests. */
+final class StoreFixture implements AutoCloseable {
+  final List<MemoryRepository> memories = new ArrayList<>();
+  final List<FaultyRepository> faulty = new ArrayList<>();
+  final StoreConfig config;
+  ErasureStore store;
+
+  StoreFixture(String geometry, int blockBytes) {
+    this(
+        StoreConfig.builder(Geometry.parse(geometry))
+            .blockBytes(blockBytes)
+            .minPartBytes(blockBytes)
+            .slowShardTimeout(Duration.ofSeconds(5))
+            .gcGrace(Duration.ZERO)
+            .build());
+  }
+
+  StoreFixture(StoreConfig config) {
+    this.config = config;
+    for (int i = 0; i < config.geometry().totalShards(); i++) {
+      MemoryRepository memory = MemoryRepository.create("mem" + i);
+      memories.add(memory);
+      faulty.add(new FaultyRepository(memory));
+    }
+    store = ErasureStore.open(config, List.<Repository>copyOf(faulty));
+  }
+
+  /** Re-opens the store on the same repositories (as a restarted proxy would). */
+  ErasureStore reopen() {
+    store = ErasureStore.open(config, List.<Repository>copyOf(faulty));
+    return store;
+  }
+
+  static byte[] bytes(long seed, int size) {
+    byte[] data = new byte[size];
+    new Random(seed).nextBytes(data);
+    return data;
+  }
+
+  static InputStream stream(byte[] data) {
+    return new ByteArrayInputStream(data);
+  }
+
+  VersionMeta put(String bucket, String key, byte[] data) {
+    return store.put(bucket, key, stream(data), data.length, ObjectStore.PutOptions.defaults());
+  }
+
+  byte[] get(String bucket, String key) {
+    return get(bucket, key, 0, -1);
+  }
+
+  byte[] get(String bucket, String key, long offset, long length) {
+    try (ObjectStore.ObjectReader reader = store.get(bucket, key, offset, length, 0)) {
+      return reader.body().readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Every name on slot {@code slot} under {@code prefix}. */
+  List<String> names(int slot, String prefix) {
+    List<String> names = new ArrayList<>();
+    RepositoryArray.listAll(memories.get(slot), prefix).forEach(info -> names.add(info.key()));
+    return names;
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+}
