@@ -763,14 +763,16 @@ public final class ErasureStore implements ObjectStore {
     MessageDigest md5s = PartWriter.md5();
     long size = 0;
     int last = 0;
-    for (int i = 0; i < parts.size(); i++) {
-      CompletedPart p = parts.get(i);
+    for (CompletedPart p : parts) {
       if (p.partNumber() <= last) {
         throw new StoreException(
             StoreException.Code.INVALID_PART_ORDER,
             "part " + p.partNumber() + " after part " + last);
       }
       last = p.partNumber();
+    }
+    for (int i = 0; i < parts.size(); i++) {
+      CompletedPart p = parts.get(i);
       PartRecord r = uploaded.get(p.partNumber());
       if (r == null || !r.part().etag().equalsIgnoreCase(stripQuotes(p.etag()))) {
         throw new StoreException(
