@@ -1,0 +1,402 @@
+package io.racs.proxy.store;
+
+import io.racs.repos.ObjectInfo;
+import io.racs.repos.Repository;
+import io.racs.repos.RepositoryException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.zip.CRC32C;
+
+/**
+ * Finds and repairs what failures leave behind, and collects leftovers: the on-demand {@code racs
+ * heal} and the background scrub.
+ *
+ * <p>For every bucket record, index entry and upload record it makes sure each repository has a
+ * copy; for the current version of every key it checks each shard object (present, right size, and
+ * with {@code deep} every piece's CRC32C) and rebuilds the bad ones from k good shards; superseded
+ * versions and data no record refers to (older than the GC grace) are deleted. An empty repository
+ * adopted into a slot is therefore filled completely. Work is throttled, reports progress, and with
+ * a state file resumes after the last key it finished.
+ */
+public final class Healer {
+  /** What to heal and how. */
+  public record Options(
+      String bucket,
+      boolean dryRun,
+      boolean deep,
+      double megabytesPerSecond,
+      Path stateFile,
+      Consumer<String> progress) {
+    /** Everything, repairing, with no limit and no output. */
+    public static Options defaults() {
+      return new Options(null, false, false, 0, null, line -> {});
+    }
+  }
+
+  /** What a heal found and did. */
+  public record Report(
+      long objectsScanned,
+      long recordsRepaired,
+      long shardsRebuilt,
+      long bytesRead,
+      long bytesWritten,
+      long leftoversCollected,
+      List<String> unrecoverable,
+      List<String> unreachableSlots,
+      boolean dryRun) {
+    /** One line per figure, as {@code racs heal} prints it. */
+    public List<String> lines() {
+      List<String> lines = new ArrayList<>();
+      lines.add((dryRun ? "would heal" : "healed") + ": " + objectsScanned + " objects scanned");
+      lines.add("  records " + (dryRun ? "to repair" : "repaired") + ": " + recordsRepaired);
+      lines.add("  shards " + (dryRun ? "to rebuild" : "rebuilt") + ": " + shardsRebuilt);
+      lines.add("  bytes read: " + bytesRead + ", written: " + bytesWritten);
+      lines.add("  leftovers " + (dryRun ? "to collect" : "collected") + ": " + leftoversCollected);
+      lines.add(
+          "  unreachable repositories: "
+              + (unreachableSlots.isEmpty() ? "none" : unreachableSlots));
+      lines.add(
+          "  unrecoverable objects: " + (unrecoverable.isEmpty() ? "none" : unrecoverable.size()));
+      unrecoverable.forEach(u -> lines.add("    " + u));
+      return lines;
+    }
+  }
+
+  private final ErasureStore store;
+  private final RepositoryArray array;
+  private final Options options;
+  private final Throttle throttle;
+  private final int k;
+  private final int n;
+  private long objects;
+  private long records;
+  private long shards;
+  private long read;
+  private long written;
+  private long leftovers;
+  private final List<String> unrecoverable = new ArrayList<>();
+  private final Set<Integer> unreachable = new TreeSet<>();
+  private final Set<String> referenced = new HashSet<>();
+  private long lastProgress = System.nanoTime();
+
+  private Healer(ErasureStore store, Options options) {
+    this.store = store;
+    this.array = store.array();
+    this.options = options;
+    this.throttle = Throttle.megabytesPerSecond(options.megabytesPerSecond());
+    this.k = store.config().geometry().dataShards();
+    this.n = store.config().geometry().totalShards();
+  }
+
+  /** Runs a heal over {@code store}. */
+  public static Report heal(ErasureStore store, Options options) {
+    return new Healer(store, options).run();
+  }
+
+  private Report run() {
+    for (int slot = 0; slot < n; slot++) {
+      try {
+        array.slot(slot).probe();
+      } catch (RepositoryException e) {
+        unreachable.add(slot);
+        options
+            .progress()
+            .accept(
+                "heal: slot "
+                    + slot
+                    + " ("
+                    + array.slot(slot).name()
+                    + ") unreachable: "
+                    + e.getMessage());
+      }
+    }
+    String[] resume = readState();
+    replicateRecords(Layout.bucketPrefix());
+    List<String> buckets = new ArrayList<>();
+    if (options.bucket() != null) {
+      buckets.add(options.bucket());
+    } else {
+      store.listBuckets().forEach(b -> buckets.add(b.name()));
+    }
+    for (String bucket : buckets) {
+      if (resume != null && bucket.compareTo(resume[0]) < 0) {
+        continue;
+      }
+      String after = resume != null && bucket.equals(resume[0]) ? resume[1] : "";
+      healBucket(bucket, after);
+      replicateRecords(Layout.uploadPrefix(bucket));
+      collectUploadReferences(bucket);
+    }
+    if (options.bucket() == null && unreachable.isEmpty()) {
+      collectLeftovers();
+    }
+    clearState();
+    return new Report(
+        objects,
+        records,
+        shards,
+        read,
+        written,
+        leftovers,
+        List.copyOf(unrecoverable),
+        unreachable.stream().map(s -> s + " (" + array.slot(s).name() + ")").toList(),
+        options.dryRun());
+  }
+
+  private void healBucket(String bucket, String after) {
+    IndexMerge merge = new IndexMerge(array, Layout.indexPrefix(bucket), after, 1000);
+    String lastKeyName = null;
+    for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
+      String keyName = e.name().substring(0, e.name().lastIndexOf(Layout.SEPARATOR));
+      boolean newest = !keyName.equals(lastKeyName);
+      lastKeyName = keyName;
+      Optional<VersionMeta> meta = store.read(e, VersionMeta.class);
+      if (!newest) {
+        collectVersion(e, meta);
+        continue;
+      }
+      objects++;
+      if (meta.isEmpty()) {
+        unrecoverable.add(
+            bucket + ": index entry " + e.name() + " is unreadable on every repository");
+        continue;
+      }
+      VersionMeta version = meta.get();
+      replicate(e);
+      for (PartMeta part : version.parts()) {
+        referenced.add(part.dataId());
+        healPart(version, part);
+      }
+      writeState(bucket, e.name());
+      progress();
+    }
+  }
+
+  private void healPart(VersionMeta version, PartMeta part) {
+    Set<Integer> bad = new TreeSet<>();
+    long expected = part.shardObjectBytes(k);
+    for (int i = 0; i < n; i++) {
+      int slot = part.slots().get(i);
+      if (unreachable.contains(slot)) {
+        continue;
+      }
+      Repository repository = array.slot(slot);
+      String name = Layout.shard(part.dataId(), i);
+      try {
+        Optional<ObjectInfo> info = repository.head(name);
+        if (info.isEmpty() || info.get().sizeBytes() != expected) {
+          bad.add(i);
+        } else if (options.deep() && !piecesIntact(repository, name, part)) {
+          bad.add(i);
+        }
+      } catch (RepositoryException ex) {
+        unreachable.add(slot);
+      }
+    }
+    if (bad.isEmpty()) {
+      return;
+    }
+    if (options.dryRun()) {
+      shards += bad.size();
+      return;
+    }
+    Set<Integer> unreadable = new TreeSet<>();
+    for (int i = 0; i < n; i++) {
+      if (unreachable.contains(part.slots().get(i))) {
+        unreadable.add(i);
+      }
+    }
+    try {
+      ShardRebuilder.Result result =
+          ShardRebuilder.rebuild(
+              array, store.codec(), store.config(), part, bad, unreadable, throttle);
+      shards += result.shardsRebuilt();
+      read += result.bytesRead();
+      written += result.bytesWritten();
+    } catch (StoreException ex) {
+      unrecoverable.add(version.bucket() + "/" + version.key() + " (" + ex.getMessage() + ")");
+    }
+  }
+
+  /** Reads a whole shard object and checks every piece's CRC32C. */
+  private boolean piecesIntact(Repository repository, String name, PartMeta part) {
+    CRC32C crc = new CRC32C();
+    byte[] piece = new byte[part.pieceBytes() + Layout.CRC_BYTES];
+    try (InputStream in = repository.get(name)) {
+      for (long s = 0; s < part.stripes(k); s++) {
+        int length = part.pieceBytes(k, s);
+        if (in.readNBytes(piece, 0, length + Layout.CRC_BYTES) < length + Layout.CRC_BYTES) {
+          return false;
+        }
+        read += length + Layout.CRC_BYTES;
+        throttle.consume(length);
+        crc.reset();
+        crc.update(piece, 0, length);
+        if ((int) crc.getValue() != ShardRebuilder.readInt(piece, length)) {
+          return false;
+        }
+      }
+      return true;
+    } catch (IOException | RepositoryException e) {
+      return false;
+    }
+  }
+
+  /** Copies a record to every reachable repository that lacks it. */
+  private void replicate(IndexMerge.Entry e) {
+    if (e.slots().size() + unreachable.size() >= n) {
+      return;
+    }
+    Optional<byte[]> bytes = Optional.empty();
+    for (int slot : e.slots()) {
+      bytes = RepositoryArray.getBytes(array.slot(slot), e.name());
+      if (bytes.isPresent()) {
+        break;
+      }
+    }
+    if (bytes.isEmpty()) {
+      return;
+    }
+    for (int slot = 0; slot < n; slot++) {
+      if (!e.slots().contains(slot) && !unreachable.contains(slot)) {
+        records++;
+        if (!options.dryRun()) {
+          RepositoryArray.putBytes(array.slot(slot), e.name(), bytes.get());
+          written += bytes.get().length;
+        }
+      }
+    }
+  }
+
+  private void replicateRecords(String prefix) {
+    IndexMerge merge = new IndexMerge(array, prefix, "", 1000);
+    for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
+      replicate(e);
+    }
+  }
+
+  private void collectUploadReferences(String bucket) {
+    IndexMerge merge = new IndexMerge(array, Layout.uploadPrefix(bucket), "", 1000);
+    for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
+      if (e.name().substring(e.name().lastIndexOf(Layout.SEPARATOR)).contains("/p")) {
+        store
+            .read(e, ErasureStore.PartRecord.class)
+            .ifPresent(r -> referenced.add(r.part().dataId()));
+      }
+    }
+  }
+
+  /** Deletes a superseded version: data first, then its index entry. */
+  private void collectVersion(IndexMerge.Entry e, Optional<VersionMeta> meta) {
+    leftovers++;
+    if (options.dryRun()) {
+      return;
+    }
+    meta.ifPresent(
+        old -> old.parts().forEach(p -> PartWriter.deleteShards(array, p.slots(), p.dataId())));
+    array.fanOut(
+        (slot, repository) -> {
+          repository.delete(e.name());
+          return null;
+        });
+  }
+
+  /** Deletes shard objects no record refers to, once they are older than the GC grace. */
+  private void collectLeftovers() {
+    Instant cutoff = Instant.now().minus(store.config().gcGrace());
+    for (int slot = 0; slot < n; slot++) {
+      Repository repository = array.slot(slot);
+      for (ObjectInfo info : RepositoryArray.listAll(repository, Layout.dataPrefix())) {
+        String name = info.key();
+        int end = name.indexOf('/', 2);
+        String dataId = end < 0 ? "" : name.substring(2, end);
+        if (referenced.contains(dataId)) {
+          continue;
+        }
+        if (VersionId.valid(dataId) && VersionId.time(dataId).isAfter(cutoff)) {
+          continue; // may belong to a write still running
+        }
+        leftovers++;
+        if (!options.dryRun()) {
+          repository.delete(name);
+        }
+      }
+    }
+  }
+
+  private void progress() {
+    long now = System.nanoTime();
+    if (now - lastProgress >= Duration.ofSeconds(1).toNanos()) {
+      lastProgress = now;
+      options
+          .progress()
+          .accept(
+              "heal: "
+                  + objects
+                  + " objects scanned, "
+                  + shards
+                  + " shards rebuilt, "
+                  + records
+                  + " records repaired, "
+                  + (read + written) / 1_000_000
+                  + " MB moved");
+    }
+  }
+
+  private String[] readState() {
+    if (options.stateFile() == null || !Files.isRegularFile(options.stateFile())) {
+      return null;
+    }
+    try {
+      String[] state = Files.readString(options.stateFile(), StandardCharsets.UTF_8).split("\t", 2);
+      if (state.length == 2) {
+        options.progress().accept("heal: resuming in bucket " + state[0]);
+        return state;
+      }
+      return null;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private void writeState(String bucket, String name) {
+    if (options.stateFile() == null || options.dryRun()) {
+      return;
+    }
+    try {
+      Path temp = options.stateFile().resolveSibling(options.stateFile().getFileName() + ".tmp");
+      Files.writeString(temp, bucket + "\t" + name, StandardCharsets.UTF_8);
+      Files.move(
+          temp,
+          options.stateFile(),
+          StandardCopyOption.REPLACE_EXISTING,
+          StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private void clearState() {
+    if (options.stateFile() != null && !options.dryRun()) {
+      try {
+        Files.deleteIfExists(options.stateFile());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+}

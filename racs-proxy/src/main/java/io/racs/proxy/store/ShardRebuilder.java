@@ -1,0 +1,216 @@
+package io.racs.proxy.store;
+
+import io.racs.proxy.codec.ErasureCodec;
+import io.racs.repos.ObjectInfo;
+import io.racs.repos.ObjectStream;
+import io.racs.repos.Repository;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.zip.CRC32C;
+
+/**
+ * Rewrites the missing or damaged shard objects of one part from k good ones, a stripe at a time:
+ * reads k sources piece by piece (checking each CRC32C), reconstructs, and streams the rebuilt
+ * pieces to the repositories that need them. A source found corrupt on the way joins the bad set
+ * and the rebuild starts over, while k good shards remain.
+ */
+final class ShardRebuilder {
+  /** What a rebuild did. */
+  record Result(int shardsRebuilt, long bytesRead, long bytesWritten) {}
+
+  private ShardRebuilder() {}
+
+  static Result rebuild(
+      RepositoryArray array,
+      ErasureCodec codec,
+      StoreConfig config,
+      PartMeta part,
+      Set<Integer> badShards,
+      Set<Integer> unreadable,
+      Throttle throttle) {
+    Set<Integer> bad = new TreeSet<>(badShards);
+    int k = codec.geometry().dataShards();
+    int n = codec.geometry().totalShards();
+    while (true) {
+      Set<Integer> unusable = new TreeSet<>(bad);
+      unusable.addAll(unreadable);
+      if (n - unusable.size() < k) {
+        throw new StoreException(
+            StoreException.Code.INSUFFICIENT_SHARDS,
+            "part "
+                + part.dataId()
+                + ": only "
+                + (n - unusable.size())
+                + " good shards of "
+                + n
+                + " (need "
+                + k
+                + ")");
+      }
+      try {
+        return attempt(array, codec, config, part, bad, unusable, throttle, k, n);
+      } catch (CorruptSource e) {
+        bad.add(e.shard);
+      }
+    }
+  }
+
+  private static final class CorruptSource extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final int shard;
+
+    CorruptSource(int shard, String message) {
+      super(message, null, false, false);
+      this.shard = shard;
+    }
+  }
+
+  private static Result attempt(
+      RepositoryArray array,
+      ErasureCodec codec,
+      StoreConfig config,
+      PartMeta part,
+      Set<Integer> bad,
+      Set<Integer> unusable,
+      Throttle throttle,
+      int k,
+      int n) {
+    List<Integer> sources = new ArrayList<>();
+    for (int i = 0; i < n && sources.size() < k; i++) {
+      if (!unusable.contains(i)) {
+        sources.add(i);
+      }
+    }
+    long stripes = part.stripes(k);
+    long shardLength = part.shardObjectBytes(k);
+    long timeoutNanos = config.slowShardTimeout().toNanos();
+    List<ShardPipe> pipes = new ArrayList<>();
+    List<Future<ObjectInfo>> puts = new ArrayList<>();
+    List<Integer> targets = new ArrayList<>(bad);
+    for (int shard : targets) {
+      ShardPipe pipe = new ShardPipe(2);
+      pipes.add(pipe);
+      Repository repository = array.slot(part.slots().get(shard));
+      String name = Layout.shard(part.dataId(), shard);
+      puts.add(
+          array
+              .executor()
+              .submit(
+                  () -> {
+                    try {
+                      return repository.put(name, pipe, shardLength);
+                    } catch (RuntimeException e) {
+                      pipe.readerFailed();
+                      throw e;
+                    }
+                  }));
+    }
+    ObjectStream[] streams = new ObjectStream[n];
+    long bytesRead = 0;
+    long bytesWritten = 0;
+    boolean done = false;
+    try {
+      for (int shard : sources) {
+        streams[shard] =
+            array.slot(part.slots().get(shard)).get(Layout.shard(part.dataId(), shard));
+      }
+      byte[][] buffers = new byte[n][part.pieceBytes()];
+      boolean[] present = new boolean[n];
+      for (int shard : sources) {
+        present[shard] = true;
+      }
+      CRC32C crc = new CRC32C();
+      byte[] piece = new byte[part.pieceBytes() + Layout.CRC_BYTES];
+      for (long s = 0; s < stripes; s++) {
+        int length = part.pieceBytes(k, s);
+        for (int shard : sources) {
+          int got;
+          try {
+            got = streams[shard].readNBytes(piece, 0, length + Layout.CRC_BYTES);
+          } catch (IOException | RuntimeException e) {
+            throw new CorruptSource(shard, "read failed: " + e);
+          }
+          if (got < length + Layout.CRC_BYTES) {
+            throw new CorruptSource(shard, "shard ends early");
+          }
+          crc.reset();
+          crc.update(piece, 0, length);
+          if ((int) crc.getValue() != readInt(piece, length)) {
+            throw new CorruptSource(shard, "CRC32C mismatch at stripe " + s);
+          }
+          System.arraycopy(piece, 0, buffers[shard], 0, length);
+          bytesRead += length + Layout.CRC_BYTES;
+        }
+        throttle.consume(length * (long) (sources.size() + targets.size()));
+        codec.reconstruct(buffers, present, 0, length);
+        for (int t = 0; t < targets.size(); t++) {
+          int shard = targets.get(t);
+          byte[] out = new byte[length + Layout.CRC_BYTES];
+          System.arraycopy(buffers[shard], 0, out, 0, length);
+          crc.reset();
+          crc.update(out, 0, length);
+          writeInt(out, length, (int) crc.getValue());
+          if (!pipes.get(t).offer(out, timeoutNanos)) {
+            throw new StoreException(
+                StoreException.Code.INSUFFICIENT_SHARDS,
+                "slot " + part.slots().get(shard) + " did not take the rebuilt shard " + shard);
+          }
+          bytesWritten += out.length;
+        }
+      }
+      for (ShardPipe pipe : pipes) {
+        if (!pipe.finish(timeoutNanos)) {
+          throw new StoreException(
+              StoreException.Code.INSUFFICIENT_SHARDS, "a target stopped taking data");
+        }
+      }
+      for (Future<ObjectInfo> put : puts) {
+        put.get(timeoutNanos, TimeUnit.NANOSECONDS);
+      }
+      done = true;
+      return new Result(targets.size(), bytesRead, bytesWritten);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new StoreException(
+          StoreException.Code.INSUFFICIENT_SHARDS, "writing a rebuilt shard failed: " + e, e);
+    } finally {
+      if (!done) {
+        for (ShardPipe pipe : pipes) {
+          pipe.abort("rebuild abandoned");
+        }
+      }
+      for (ObjectStream stream : streams) {
+        if (stream != null) {
+          try {
+            stream.close();
+          } catch (IOException e) {
+            // Nothing to release beyond what close tried.
+          }
+        }
+      }
+    }
+  }
+
+  static int readInt(byte[] b, int at) {
+    return ((b[at] & 0xFF) << 24)
+        | ((b[at + 1] & 0xFF) << 16)
+        | ((b[at + 2] & 0xFF) << 8)
+        | (b[at + 3] & 0xFF);
+  }
+
+  static void writeInt(byte[] b, int at, int value) {
+    b[at] = (byte) (value >>> 24);
+    b[at + 1] = (byte) (value >>> 16);
+    b[at + 2] = (byte) (value >>> 8);
+    b[at + 3] = (byte) value;
+  }
+}
