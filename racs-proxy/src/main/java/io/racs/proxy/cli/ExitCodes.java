@@ -1,5 +1,6 @@
 package io.racs.proxy.cli;
 
+import io.racs.repos.config.ConfigException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine;
@@ -48,7 +49,9 @@ public final class ExitCodes {
           commandLine
               .getErr()
               .println(commandLine.getCommandSpec().qualifiedName() + ": " + message);
-          return e instanceof IllegalArgumentException ? USAGE : FAILURE;
+          return e instanceof IllegalArgumentException || e instanceof ConfigException
+              ? USAGE
+              : FAILURE;
         });
     for (CommandLine sub : cli.getSubcommands().values()) {
       document(sub);

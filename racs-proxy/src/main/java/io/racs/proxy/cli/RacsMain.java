@@ -39,11 +39,8 @@ public final class RacsMain implements Callable<Integer> {
     cli.addSubcommand(
         "server", notBuilt("the S3 proxy server", 6, "Serve S3 over an erasure-coded array."));
     cli.addSubcommand("codec", new CodecCommand());
-    cli.addSubcommand(
-        "heal", notBuilt("rebuilding missing or corrupt shards", 5, "Repair the array."));
-    cli.addSubcommand(
-        "recover",
-        notBuilt("rebuilding an object without the proxy", 5, "Recover one object offline."));
+    cli.addSubcommand("heal", new HealCommand());
+    cli.addSubcommand("recover", new RecoverCommand());
     return ExitCodes.document(cli);
   }
 

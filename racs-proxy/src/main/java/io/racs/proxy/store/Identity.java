@@ -28,7 +28,8 @@ final class Identity {
   private Identity() {}
 
   /** Checks (and where needed writes) the markers; returns the array id. */
-  static String check(List<Repository> repositories, Geometry geometry, Duration timeout) {
+  static String check(
+      List<Repository> repositories, Geometry geometry, Duration timeout, boolean readOnly) {
     RepositoryArray array = new RepositoryArray(repositories, timeout.toNanos());
     try {
       List<RepositoryArray.Outcome<Optional<Marker>>> markers =
@@ -100,6 +101,9 @@ final class Identity {
       }
       String arrayId =
           ids.isEmpty() ? UUID.randomUUID().toString() : ids.keySet().iterator().next();
+      if (readOnly) {
+        return arrayId;
+      }
       for (int slot : unmarked) {
         Repository repository = repositories.get(slot);
         ListPage any = repository.list("", "", 1);

@@ -72,8 +72,6 @@ import java.util.regex.PatternSyntaxException;
 public final class RepositoryConfigLoader {
   private static final Pattern ENV_REFERENCE =
       Pattern.compile("\\$\\{env:([A-Za-z_][A-Za-z0-9_]*)}");
-  private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ns|us|ms|s|m|h)");
-  private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(B|KiB|MiB|GiB)?");
   private static final Set<String> COMMON = Set.of("name", "type", "decorators");
   private static final Map<String, Set<String>> TYPE_FIELDS =
       Map.of(
@@ -522,21 +520,12 @@ public final class RepositoryConfigLoader {
       if (text.isEmpty()) {
         return Optional.empty();
       }
-      Matcher m = DURATION.matcher(text.get().trim());
-      if (!m.matches()) {
+      Optional<Duration> parsed = Units.duration(text.get());
+      if (parsed.isEmpty()) {
         throw error(
             prefix + field, "expected a duration such as 10ms or 2s, got '" + text.get() + "'");
       }
-      long amount = Long.parseLong(m.group(1));
-      return Optional.of(
-          switch (m.group(2)) {
-            case "ns" -> Duration.ofNanos(amount);
-            case "us" -> Duration.ofNanos(amount * 1000);
-            case "ms" -> Duration.ofMillis(amount);
-            case "s" -> Duration.ofSeconds(amount);
-            case "m" -> Duration.ofMinutes(amount);
-            default -> Duration.ofHours(amount);
-          });
+      return parsed;
     }
 
     private long size(JsonNode parent, String field, long fallback) {
@@ -544,20 +533,11 @@ public final class RepositoryConfigLoader {
       if (text.isEmpty()) {
         return fallback;
       }
-      Matcher m = SIZE.matcher(text.get().trim());
-      if (!m.matches()) {
+      OptionalLong parsed = Units.size(text.get());
+      if (parsed.isEmpty()) {
         throw error(field, "expected a size such as 8MiB, got '" + text.get() + "'");
       }
-      long amount = Long.parseLong(m.group(1));
-      String unit = m.group(2) == null ? "B" : m.group(2);
-      int shift =
-          switch (unit) {
-            case "KiB" -> 10;
-            case "MiB" -> 20;
-            case "GiB" -> 30;
-            default -> 0;
-          };
-      return amount << shift;
+      return parsed.getAsLong();
     }
 
     private ConfigException error(String field, String problem) {

@@ -1,0 +1,77 @@
+package io.racs.proxy.cli;
+
+import io.racs.proxy.config.ArrayConfig;
+import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.Healer;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code racs heal}: checks every object of the array and rebuilds missing or rotted shards and
+ * records from k good ones, fills a replaced (empty) repository, and collects leftovers. Run it
+ * while the proxy serves or while it is down; it prints progress and a summary, and exits 1 when an
+ * object could not be recovered.
+ */
+@Command(
+    name = "heal",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = "Rebuild missing or corrupt shards and records, and collect leftovers.")
+public final class HealCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--config",
+      required = true,
+      paramLabel = "FILE",
+      description = "RACS configuration (repositories and array)")
+  Path config;
+
+  @Option(
+      names = "--bucket",
+      paramLabel = "B",
+      description = "heal only this bucket (skips leftover collection)")
+  String bucket;
+
+  @Option(names = "--dry-run", description = "report what would be repaired; change nothing")
+  boolean dryRun;
+
+  @Option(
+      names = "--deep",
+      description = "read every shard and check each piece's CRC32C (finds bitrot)")
+  boolean deep;
+
+  @Option(
+      names = "--rate",
+      paramLabel = "MB/s",
+      description = "limit heal I/O to this many MB/s (default: no limit)")
+  double rate;
+
+  @Option(
+      names = "--state",
+      paramLabel = "FILE",
+      description = "progress file: an interrupted heal resumes after the last object it finished")
+  Path state;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    ArrayConfig array = ArrayConfig.load(config);
+    try (ErasureStore store = array.open()) {
+      out.printf(
+          "heal: array %s (%s) over %d repositories%n",
+          store.arrayId(), array.store().geometry(), array.slots().size());
+      Healer.Report report =
+          Healer.heal(
+              store,
+              new Healer.Options(bucket, dryRun, deep, rate, state, line -> out.println(line)));
+      report.lines().forEach(out::println);
+      return report.unrecoverable().isEmpty() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+  }
+}
