@@ -519,7 +519,8 @@ public final class S3Authenticator {
 
   /**
    * The raw path (as botocore signs it, already encoded), prefixed with the bucket for a
-   * virtual-host request, then the signed sub-resources sorted by name, values decoded.
+   * virtual-host request, a bucket itself always as {@code /bucket/}, then the signed sub-resources
+   * sorted by name, values decoded.
    */
   private static String canonicalResource(RequestHead head, String bucket) {
     StringBuilder out = new StringBuilder();
@@ -527,6 +528,10 @@ public final class S3Authenticator {
       out.append('/').append(bucket);
     }
     out.append(head.rawPath());
+    if (bucket == null && head.rawPath().length() > 1 && head.rawPath().indexOf('/', 1) < 0) {
+      // A path-style bucket request: the resource is "/bucket/" however the client wrote it.
+      out.append('/');
+    }
     TreeMap<String, String> subResources = new TreeMap<>();
     for (String part : head.rawQuery().split("&")) {
       if (part.isEmpty()) {

@@ -54,7 +54,7 @@ public final class SdkSigning {
     SdkHttpRequest.Builder rb =
         SdkHttpRequest.builder()
             .method(SdkHttpMethod.fromValue(method))
-            .protocol("http")
+            .protocol("https")
             .host("127.0.0.1")
             .port(9000)
             .encodedPath(encodedPath);
