@@ -1,0 +1,54 @@
+package io.racs.proxy.s3.route;
+
+/** The S3 operations the proxy serves, each in the handler family that serves it. */
+public enum S3Operation {
+  LIST_BUCKETS(Family.BUCKET),
+  CREATE_BUCKET(Family.BUCKET),
+  DELETE_BUCKET(Family.BUCKET),
+  HEAD_BUCKET(Family.BUCKET),
+  GET_BUCKET_LOCATION(Family.BUCKET),
+  LIST_OBJECTS_V1(Family.LISTING),
+  LIST_OBJECTS_V2(Family.LISTING),
+  LIST_OBJECT_VERSIONS(Family.LISTING),
+  LIST_MULTIPART_UPLOADS(Family.LISTING),
+  PUT_OBJECT(Family.OBJECT),
+  COPY_OBJECT(Family.OBJECT),
+  GET_OBJECT(Family.OBJECT),
+  HEAD_OBJECT(Family.OBJECT),
+  DELETE_OBJECT(Family.OBJECT),
+  DELETE_OBJECTS(Family.OBJECT),
+  CREATE_MULTIPART_UPLOAD(Family.MULTIPART),
+  UPLOAD_PART(Family.MULTIPART),
+  UPLOAD_PART_COPY(Family.MULTIPART),
+  COMPLETE_MULTIPART_UPLOAD(Family.MULTIPART),
+  ABORT_MULTIPART_UPLOAD(Family.MULTIPART),
+  LIST_PARTS(Family.MULTIPART);
+
+  /** The handler families operations are dispatched to. */
+  public enum Family {
+    BUCKET,
+    LISTING,
+    OBJECT,
+    MULTIPART
+  }
+
+  private final Family family;
+
+  S3Operation(Family family) {
+    this.family = family;
+  }
+
+  /** The family whose handler serves this operation. */
+  public Family family() {
+    return family;
+  }
+
+  /** Whether the request carries a body the handler reads (uploads, copies' none). */
+  public boolean hasRequestBody() {
+    return this == PUT_OBJECT
+        || this == UPLOAD_PART
+        || this == CREATE_BUCKET
+        || this == DELETE_OBJECTS
+        || this == COMPLETE_MULTIPART_UPLOAD;
+  }
+}

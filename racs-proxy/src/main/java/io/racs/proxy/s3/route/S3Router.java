@@ -1,0 +1,240 @@
+package io.racs.proxy.s3.route;
+
+import io.racs.proxy.s3.error.S3ErrorCode;
+import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.http.PercentCodec;
+import io.racs.proxy.s3.http.QueryParams;
+import io.racs.proxy.s3.http.RequestHead;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Classifies a request into an {@link S3Route}: path style always, virtual-host style when a base
+ * domain is configured and the {@code Host} is {@code <bucket>.<baseDomain>}. The key is the rest
+ * of the raw path, percent-decoded exactly once ({@code +} stays a plus, {@code //} and {@code ..}
+ * stay as they are).
+ *
+ * <p>Thread-safe and pure. Errors: {@code InvalidURI} (malformed escapes, non-UTF-8), {@code
+ * InvalidBucketName}, {@code KeyTooLongError}, {@code InvalidArgument} (half of {@code
+ * partNumber}/{@code uploadId}, a bad {@code list-type}), {@code MethodNotAllowed} (a method the
+ * resource does not have), {@code NotImplemented} (sub-resources such as {@code ?acl} or {@code
+ * ?tagging}, and methods S3 does not know).
+ */
+public final class S3Router {
+  /** Sub-resources of S3 that the proxy does not implement. */
+  private static final Set<String> UNSUPPORTED_SUB_RESOURCES =
+      Set.of(
+          "accelerate",
+          "acl",
+          "analytics",
+          "attributes",
+          "cors",
+          "encryption",
+          "intelligent-tiering",
+          "inventory",
+          "legal-hold",
+          "lifecycle",
+          "logging",
+          "metadataTable",
+          "metrics",
+          "notification",
+          "object-lock",
+          "ownershipControls",
+          "policy",
+          "policyStatus",
+          "publicAccessBlock",
+          "renameObject",
+          "replication",
+          "requestPayment",
+          "restore",
+          "retention",
+          "select",
+          "session",
+          "tagging",
+          "torrent",
+          "versioning",
+          "website");
+
+  private final String baseDomain;
+
+  private S3Router(String baseDomain) {
+    this.baseDomain = baseDomain;
+  }
+
+  /** A router for path-style requests only. */
+  public static S3Router pathStyle() {
+    return new S3Router(null);
+  }
+
+  /**
+   * A router that also accepts virtual-host style under {@code baseDomain} (e.g. {@code
+   * s3.example.com}: {@code bucket.s3.example.com}).
+   */
+  public static S3Router withBaseDomain(String baseDomain) {
+    String d = baseDomain.strip().toLowerCase(Locale.ROOT);
+    if (d.isEmpty() || d.startsWith(".")) {
+      throw new IllegalArgumentException(
+          "baseDomain: " + baseDomain + " (expected: a host name such as s3.example.com)");
+    }
+    return new S3Router(d);
+  }
+
+  /** The bucket the {@code Host} header names in virtual-host style, if any. */
+  public Optional<String> virtualHostBucket(String host) {
+    if (baseDomain == null || host == null) {
+      return Optional.empty();
+    }
+    String h = host.strip().toLowerCase(Locale.ROOT);
+    if (h.startsWith("[")) {
+      return Optional.empty();
+    }
+    int colon = h.lastIndexOf(':');
+    if (colon >= 0) {
+      h = h.substring(0, colon);
+    }
+    if (h.endsWith(".")) {
+      h = h.substring(0, h.length() - 1);
+    }
+    String suffix = "." + baseDomain;
+    if (h.length() > suffix.length() && h.endsWith(suffix)) {
+      return Optional.of(h.substring(0, h.length() - suffix.length()));
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Classifies {@code head}.
+   *
+   * @throws S3Exception as listed in the class comment
+   */
+  public S3Route route(RequestHead head) {
+    Optional<String> hostBucket = virtualHostBucket(head.headers().get("host"));
+    String path;
+    try {
+      path = PercentCodec.decode(head.rawPath(), false);
+    } catch (IllegalArgumentException e) {
+      throw S3Exception.of(S3ErrorCode.INVALID_URI, null, e);
+    }
+    String bucket;
+    String key;
+    if (hostBucket.isPresent()) {
+      bucket = hostBucket.get();
+      key = path.length() > 1 ? path.substring(1) : null;
+    } else {
+      String rest = path.substring(1);
+      int slash = rest.indexOf('/');
+      bucket = slash < 0 ? rest : rest.substring(0, slash);
+      key = slash < 0 || slash == rest.length() - 1 ? null : rest.substring(slash + 1);
+      if (bucket.isEmpty()) {
+        bucket = null;
+        if (!rest.isEmpty()) {
+          // "//key": an empty bucket name.
+          throw S3Exception.of(S3ErrorCode.INVALID_BUCKET_NAME).withDetail("BucketName", "");
+        }
+      }
+    }
+    if (bucket != null) {
+      BucketNames.validate(bucket);
+    }
+    if (key != null) {
+      BucketNames.validateKey(key);
+    }
+    QueryParams query = head.query();
+    S3Operation op = classify(head, query, bucket, key);
+    return new S3Route(op, bucket, key, hostBucket.isPresent());
+  }
+
+  private static S3Operation classify(
+      RequestHead head, QueryParams query, String bucket, String key) {
+    String method = head.method();
+    if (!Set.of("GET", "HEAD", "PUT", "POST", "DELETE").contains(method)) {
+      throw S3Exception.of(
+          S3ErrorCode.NOT_IMPLEMENTED, "The " + method + " method is not implemented.");
+    }
+    for (QueryParams.Param p : query.asList()) {
+      if (UNSUPPORTED_SUB_RESOURCES.contains(p.name())) {
+        throw S3Exception.of(
+            S3ErrorCode.NOT_IMPLEMENTED, "The ?" + p.name() + " sub-resource is not implemented.");
+      }
+    }
+    if (bucket == null) {
+      if (method.equals("GET")) {
+        return S3Operation.LIST_BUCKETS;
+      }
+      throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED);
+    }
+    if (key == null) {
+      return classifyBucket(method, query);
+    }
+    return classifyObject(method, query, head);
+  }
+
+  private static S3Operation classifyBucket(String method, QueryParams query) {
+    return switch (method) {
+      case "PUT" -> S3Operation.CREATE_BUCKET;
+      case "DELETE" -> S3Operation.DELETE_BUCKET;
+      case "HEAD" -> S3Operation.HEAD_BUCKET;
+      case "POST" -> {
+        if (query.contains("delete")) {
+          yield S3Operation.DELETE_OBJECTS;
+        }
+        throw S3Exception.of(
+            S3ErrorCode.NOT_IMPLEMENTED, "POST uploads of HTML forms are not implemented.");
+      }
+      default -> {
+        if (query.contains("location")) {
+          yield S3Operation.GET_BUCKET_LOCATION;
+        }
+        if (query.contains("versions")) {
+          yield S3Operation.LIST_OBJECT_VERSIONS;
+        }
+        if (query.contains("uploads")) {
+          yield S3Operation.LIST_MULTIPART_UPLOADS;
+        }
+        String listType = query.get("list-type");
+        if (listType == null) {
+          yield S3Operation.LIST_OBJECTS_V1;
+        }
+        if (listType.equals("2")) {
+          yield S3Operation.LIST_OBJECTS_V2;
+        }
+        throw S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Invalid List Type specified")
+            .withDetail("ArgumentName", "list-type")
+            .withDetail("ArgumentValue", listType);
+      }
+    };
+  }
+
+  private static S3Operation classifyObject(String method, QueryParams query, RequestHead head) {
+    boolean uploadId = query.contains("uploadId");
+    boolean partNumber = query.contains("partNumber");
+    boolean copy = head.headers().contains("x-amz-copy-source");
+    return switch (method) {
+      case "PUT" -> {
+        if (uploadId != partNumber) {
+          throw S3Exception.of(
+                  S3ErrorCode.INVALID_ARGUMENT,
+                  "An upload part needs both partNumber and uploadId.")
+              .withDetail("ArgumentName", uploadId ? "partNumber" : "uploadId");
+        }
+        if (uploadId) {
+          yield copy ? S3Operation.UPLOAD_PART_COPY : S3Operation.UPLOAD_PART;
+        }
+        yield copy ? S3Operation.COPY_OBJECT : S3Operation.PUT_OBJECT;
+      }
+      case "GET" -> uploadId ? S3Operation.LIST_PARTS : S3Operation.GET_OBJECT;
+      case "HEAD" -> S3Operation.HEAD_OBJECT;
+      case "DELETE" -> uploadId ? S3Operation.ABORT_MULTIPART_UPLOAD : S3Operation.DELETE_OBJECT;
+      default -> {
+        if (query.contains("uploads")) {
+          yield S3Operation.CREATE_MULTIPART_UPLOAD;
+        }
+        if (uploadId) {
+          yield S3Operation.COMPLETE_MULTIPART_UPLOAD;
+        }
+        throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED);
+      }
+    };
+  }
+}

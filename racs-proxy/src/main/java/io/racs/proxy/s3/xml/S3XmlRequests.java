@@ -1,0 +1,327 @@
+package io.racs.proxy.s3.xml;
+
+import io.racs.proxy.s3.checksum.ChecksumAlgorithm;
+import io.racs.proxy.s3.error.S3ErrorCode;
+import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.xml.XmlModel.CompletedPart;
+import io.racs.proxy.s3.xml.XmlModel.DeleteRequest;
+import io.racs.proxy.s3.xml.XmlModel.ObjectIdentifier;
+import java.io.ByteArrayInputStream;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import javax.xml.XMLConstants;
+import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
+
+/**
+ * Parses the S3 request documents securely: no DTDs, no external entities (so no XXE and no entity
+ * expansion), a cap on the body size, any namespace or none on the elements (clients differ on
+ * {@code xmlns="http://s3.amazonaws.com/doc/2006-03-01/"}). Unknown elements are skipped. Malformed
+ * documents are {@code MalformedXML}; bodies over the cap are {@code MaxMessageLengthExceeded}.
+ * Thread-safe.
+ */
+public final class S3XmlRequests {
+  /** The largest request document accepted by default: 8 MiB (a 1,000-key delete fits). */
+  public static final int DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+  /** The most parts of a multipart upload. */
+  public static final int MAX_PARTS = 10_000;
+
+  /** The most keys of one DeleteObjects request. */
+  public static final int MAX_DELETE_OBJECTS = 1_000;
+
+  private static final XMLInputFactory FACTORY = secureFactory();
+
+  private S3XmlRequests() {}
+
+  private static XMLInputFactory secureFactory() {
+    XMLInputFactory f = XMLInputFactory.newFactory();
+    f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+    f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+    f.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, true);
+    f.setProperty(XMLInputFactory.IS_COALESCING, true);
+    trySet(f, XMLConstants.ACCESS_EXTERNAL_DTD, "");
+    trySet(f, XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
+    return f;
+  }
+
+  private static void trySet(XMLInputFactory f, String property, Object value) {
+    try {
+      f.setProperty(property, value);
+    } catch (IllegalArgumentException e) {
+      // Not every StAX implementation knows the JAXP 1.5 properties; the flags above suffice.
+    }
+  }
+
+  /**
+   * The parts of a CompleteMultipartUpload body, in the order given: part numbers 1 to 10,000,
+   * strictly ascending; ETags with surrounding quotes (plain or entity-escaped) and whitespace
+   * removed; checksum elements per part.
+   *
+   * @throws S3Exception {@code MalformedXML} (no parts, missing elements, bad document), {@code
+   *     InvalidArgument} (part number out of range), {@code InvalidPartOrder} (not ascending)
+   */
+  public static List<CompletedPart> completeMultipartUpload(byte[] body, int maxBodyBytes) {
+    XMLStreamReader r = open(body, maxBodyBytes, "CompleteMultipartUpload");
+    List<CompletedPart> parts = new ArrayList<>();
+    try {
+      while (nextChild(r)) {
+        if (!r.getLocalName().equals("Part")) {
+          skip(r);
+          continue;
+        }
+        Integer number = null;
+        String etag = null;
+        Map<ChecksumAlgorithm, String> checksums = new EnumMap<>(ChecksumAlgorithm.class);
+        while (nextChild(r)) {
+          String name = r.getLocalName();
+          if (name.equals("PartNumber")) {
+            number = partNumber(r.getElementText());
+          } else if (name.equals("ETag")) {
+            etag = unquote(r.getElementText());
+          } else if (name.startsWith("Checksum")) {
+            String value = r.getElementText().strip();
+            Optional<ChecksumAlgorithm> a =
+                ChecksumAlgorithm.fromName(name.substring("Checksum".length()));
+            a.ifPresent(alg -> checksums.put(alg, value));
+          } else {
+            skip(r);
+          }
+        }
+        if (number == null || etag == null) {
+          throw malformed();
+        }
+        if (!parts.isEmpty() && parts.get(parts.size() - 1).partNumber() >= number) {
+          throw S3Exception.of(S3ErrorCode.INVALID_PART_ORDER);
+        }
+        if (parts.size() == MAX_PARTS) {
+          throw malformed();
+        }
+        parts.add(new CompletedPart(number, etag, checksums));
+      }
+      finish(r);
+    } catch (XMLStreamException e) {
+      throw S3Exception.of(S3ErrorCode.MALFORMED_XML, null, e);
+    }
+    if (parts.isEmpty()) {
+      throw malformed();
+    }
+    return parts;
+  }
+
+  /** {@link #completeMultipartUpload(byte[], int)} with the default cap. */
+  public static List<CompletedPart> completeMultipartUpload(byte[] body) {
+    return completeMultipartUpload(body, DEFAULT_MAX_BODY_BYTES);
+  }
+
+  /**
+   * A DeleteObjects body: {@code Quiet} and 1 to 1,000 {@code Object}s, each with a {@code Key}
+   * (kept exactly, whitespace included) and an optional {@code VersionId}.
+   *
+   * @throws S3Exception {@code MalformedXML} for no objects, too many, an object without key, or a
+   *     bad document
+   */
+  public static DeleteRequest deleteObjects(byte[] body, int maxBodyBytes) {
+    XMLStreamReader r = open(body, maxBodyBytes, "Delete");
+    boolean quiet = false;
+    List<ObjectIdentifier> objects = new ArrayList<>();
+    try {
+      while (nextChild(r)) {
+        String name = r.getLocalName();
+        if (name.equals("Quiet")) {
+          String q = r.getElementText().strip().toLowerCase(Locale.ROOT);
+          if (!q.equals("true") && !q.equals("false")) {
+            throw malformed();
+          }
+          quiet = q.equals("true");
+        } else if (name.equals("Object")) {
+          String key = null;
+          String versionId = null;
+          while (nextChild(r)) {
+            switch (r.getLocalName()) {
+              case "Key" -> key = r.getElementText();
+              case "VersionId" -> versionId = r.getElementText().strip();
+              default -> skip(r);
+            }
+          }
+          if (key == null) {
+            throw malformed();
+          }
+          if (objects.size() == MAX_DELETE_OBJECTS) {
+            throw malformed();
+          }
+          objects.add(
+              new ObjectIdentifier(
+                  key, versionId == null || versionId.isEmpty() ? null : versionId));
+        } else {
+          skip(r);
+        }
+      }
+      finish(r);
+    } catch (XMLStreamException e) {
+      throw S3Exception.of(S3ErrorCode.MALFORMED_XML, null, e);
+    }
+    if (objects.isEmpty()) {
+      throw malformed();
+    }
+    return new DeleteRequest(quiet, objects);
+  }
+
+  /** {@link #deleteObjects(byte[], int)} with the default cap. */
+  public static DeleteRequest deleteObjects(byte[] body) {
+    return deleteObjects(body, DEFAULT_MAX_BODY_BYTES);
+  }
+
+  /**
+   * The {@code LocationConstraint} of a CreateBucket body; empty for an empty body or element.
+   *
+   * @throws S3Exception {@code MalformedXML} for a bad document
+   */
+  public static Optional<String> createBucketConfiguration(byte[] body) {
+    if (isBlank(body)) {
+      return Optional.empty();
+    }
+    XMLStreamReader r = open(body, 64 * 1024, "CreateBucketConfiguration");
+    String location = null;
+    try {
+      while (nextChild(r)) {
+        if (r.getLocalName().equals("LocationConstraint")) {
+          location = r.getElementText().strip();
+        } else {
+          skip(r);
+        }
+      }
+      finish(r);
+    } catch (XMLStreamException e) {
+      throw S3Exception.of(S3ErrorCode.MALFORMED_XML, null, e);
+    }
+    return location == null || location.isEmpty() ? Optional.empty() : Optional.of(location);
+  }
+
+  // ---- helpers ----
+
+  private static XMLStreamReader open(byte[] body, int maxBodyBytes, String root) {
+    if (body.length > maxBodyBytes) {
+      throw S3Exception.of(S3ErrorCode.MAX_MESSAGE_LENGTH_EXCEEDED);
+    }
+    if (isBlank(body)) {
+      throw malformed();
+    }
+    try {
+      XMLStreamReader r = FACTORY.createXMLStreamReader(new ByteArrayInputStream(body));
+      while (r.hasNext()) {
+        int e = r.next();
+        if (e == XMLStreamConstants.DTD || e == XMLStreamConstants.ENTITY_REFERENCE) {
+          throw malformed();
+        }
+        if (e == XMLStreamConstants.START_ELEMENT) {
+          if (!r.getLocalName().equals(root)) {
+            throw malformed();
+          }
+          return r;
+        }
+      }
+      throw malformed();
+    } catch (XMLStreamException e) {
+      throw S3Exception.of(S3ErrorCode.MALFORMED_XML, null, e);
+    }
+  }
+
+  /**
+   * Advances to the next child element of the current element; false at its end tag. Text between
+   * elements must be whitespace.
+   */
+  private static boolean nextChild(XMLStreamReader r) throws XMLStreamException {
+    while (r.hasNext()) {
+      int e = r.next();
+      switch (e) {
+        case XMLStreamConstants.START_ELEMENT -> {
+          return true;
+        }
+        case XMLStreamConstants.END_ELEMENT -> {
+          return false;
+        }
+        case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA -> {
+          if (!r.isWhiteSpace() && !r.getText().isBlank()) {
+            throw malformed();
+          }
+        }
+        case XMLStreamConstants.DTD, XMLStreamConstants.ENTITY_REFERENCE -> throw malformed();
+        default -> {
+          // Comments, processing instructions, whitespace.
+        }
+      }
+    }
+    throw malformed();
+  }
+
+  /** Skips the current element and everything in it. */
+  private static void skip(XMLStreamReader r) throws XMLStreamException {
+    int depth = 1;
+    while (depth > 0) {
+      int e = r.next();
+      if (e == XMLStreamConstants.START_ELEMENT) {
+        depth++;
+      } else if (e == XMLStreamConstants.END_ELEMENT) {
+        depth--;
+      } else if (e == XMLStreamConstants.ENTITY_REFERENCE || e == XMLStreamConstants.DTD) {
+        throw malformed();
+      }
+    }
+  }
+
+  /** After the root's end tag: only comments and whitespace may follow. */
+  private static void finish(XMLStreamReader r) throws XMLStreamException {
+    while (r.hasNext()) {
+      int e = r.next();
+      if (e == XMLStreamConstants.START_ELEMENT || e == XMLStreamConstants.DTD) {
+        throw malformed();
+      }
+    }
+    r.close();
+  }
+
+  private static int partNumber(String text) {
+    try {
+      int n = Integer.parseInt(text.strip());
+      if (n >= 1 && n <= MAX_PARTS) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // Reported below.
+    }
+    throw S3Exception.of(
+            S3ErrorCode.INVALID_ARGUMENT,
+            "Part number must be an integer between 1 and 10000, inclusive")
+        .withDetail("ArgumentName", "partNumber")
+        .withDetail("ArgumentValue", text.strip());
+  }
+
+  /** Strips whitespace and one pair of surrounding double quotes. */
+  static String unquote(String etag) {
+    String e = etag.strip();
+    if (e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"")) {
+      e = e.substring(1, e.length() - 1).strip();
+    }
+    return e;
+  }
+
+  private static boolean isBlank(byte[] body) {
+    for (byte b : body) {
+      if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static S3Exception malformed() {
+    return S3Exception.of(S3ErrorCode.MALFORMED_XML);
+  }
+}

@@ -1,0 +1,170 @@
+package io.racs.proxy.s3.xml;
+
+import io.racs.proxy.s3.checksum.ChecksumAlgorithm;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The records the S3 XML documents are written from and parsed into. ETags are held without quotes;
+ * the writers add them.
+ */
+public final class XmlModel {
+  private XmlModel() {}
+
+  /** An owner or initiator. */
+  public record Owner(String id, String displayName) {}
+
+  /** A bucket in ListAllMyBucketsResult. */
+  public record BucketEntry(String name, Instant creationDate) {}
+
+  /**
+   * An object in a listing.
+   *
+   * @param owner written only when not {@code null} (V1 always, V2 with {@code fetch-owner=true})
+   * @param storageClass e.g. {@code STANDARD}
+   */
+  public record ObjectEntry(
+      String key,
+      Instant lastModified,
+      String etag,
+      long sizeBytes,
+      String storageClass,
+      Owner owner) {}
+
+  /** The parameters and page of a ListObjects (V1) answer. */
+  public record ListObjectsV1(
+      String bucket,
+      String prefix,
+      String delimiter,
+      String marker,
+      int maxKeys,
+      boolean truncated,
+      String nextMarker,
+      List<ObjectEntry> contents,
+      List<String> commonPrefixes,
+      boolean urlEncoded) {}
+
+  /** The parameters and page of a ListObjectsV2 answer; KeyCount is derived. */
+  public record ListObjectsV2(
+      String bucket,
+      String prefix,
+      String delimiter,
+      int maxKeys,
+      boolean truncated,
+      String continuationToken,
+      String nextContinuationToken,
+      String startAfter,
+      List<ObjectEntry> contents,
+      List<String> commonPrefixes,
+      boolean urlEncoded) {}
+
+  /** A version (or delete marker) in ListVersionsResult. */
+  public record VersionEntry(
+      String key,
+      String versionId,
+      boolean latest,
+      boolean deleteMarker,
+      Instant lastModified,
+      String etag,
+      long sizeBytes,
+      String storageClass,
+      Owner owner) {
+    /** The only version of an object in an unversioned bucket: version id {@code null}, latest. */
+    public static VersionEntry unversioned(ObjectEntry o) {
+      return new VersionEntry(
+          o.key(),
+          "null",
+          true,
+          false,
+          o.lastModified(),
+          o.etag(),
+          o.sizeBytes(),
+          o.storageClass(),
+          o.owner());
+    }
+  }
+
+  /** The parameters and page of a ListObjectVersions answer. */
+  public record ListVersions(
+      String bucket,
+      String prefix,
+      String delimiter,
+      String keyMarker,
+      String versionIdMarker,
+      int maxKeys,
+      boolean truncated,
+      String nextKeyMarker,
+      String nextVersionIdMarker,
+      List<VersionEntry> versions,
+      List<String> commonPrefixes,
+      boolean urlEncoded) {}
+
+  /** A part in ListPartsResult. */
+  public record PartEntry(
+      int partNumber,
+      Instant lastModified,
+      String etag,
+      long sizeBytes,
+      Map<ChecksumAlgorithm, String> checksums) {}
+
+  /** A ListParts answer. */
+  public record ListParts(
+      String bucket,
+      String key,
+      String uploadId,
+      int partNumberMarker,
+      int nextPartNumberMarker,
+      int maxParts,
+      boolean truncated,
+      List<PartEntry> parts,
+      Owner owner,
+      String storageClass,
+      ChecksumAlgorithm checksumAlgorithm) {}
+
+  /** An upload in ListMultipartUploadsResult. */
+  public record UploadEntry(
+      String key, String uploadId, Instant initiated, Owner owner, String storageClass) {}
+
+  /** A ListMultipartUploads answer. */
+  public record ListUploads(
+      String bucket,
+      String prefix,
+      String delimiter,
+      String keyMarker,
+      String uploadIdMarker,
+      int maxUploads,
+      boolean truncated,
+      String nextKeyMarker,
+      String nextUploadIdMarker,
+      List<UploadEntry> uploads,
+      List<String> commonPrefixes,
+      boolean urlEncoded) {}
+
+  /** A key DeleteObjects deleted. */
+  public record Deleted(
+      String key, String versionId, boolean deleteMarker, String deleteMarkerVersionId) {}
+
+  /** A key DeleteObjects could not delete. */
+  public record DeleteError(String key, String versionId, String code, String message) {}
+
+  /** A part listed in a CompleteMultipartUpload request. */
+  public record CompletedPart(
+      int partNumber, String etag, Map<ChecksumAlgorithm, String> checksums) {
+    /** Copies the map. */
+    public CompletedPart {
+      checksums = Map.copyOf(checksums);
+    }
+  }
+
+  /** An object named in a DeleteObjects request. */
+  public record ObjectIdentifier(String key, String versionId) {}
+
+  /** A DeleteObjects request. */
+  public record DeleteRequest(boolean quiet, List<ObjectIdentifier> objects) {
+    /** Copies the list. */
+    public DeleteRequest {
+      objects = List.copyOf(objects);
+    }
+  }
+}

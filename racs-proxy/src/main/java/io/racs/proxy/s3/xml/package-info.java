@@ -1,0 +1,12 @@
+/**
+ * S3 XML: the error body ({@link io.racs.proxy.s3.xml.ErrorXml}), the response documents ({@link
+ * io.racs.proxy.s3.xml.S3XmlResponses} over the records of {@link io.racs.proxy.s3.xml.XmlModel}),
+ * and the request documents ({@link io.racs.proxy.s3.xml.S3XmlRequests}).
+ *
+ * <p>Writing uses a small escaping writer ({@link io.racs.proxy.s3.xml.XmlWriter}) rather than a
+ * library: the documents are flat, S3's escaping of control characters must be reproduced exactly,
+ * and no dependency has to converge. Parsing uses the JDK's StAX with DTDs and external entities
+ * disabled and a size cap, rather than Jackson XML: no extra dependency, explicit secure settings,
+ * and precise control over the namespace variants and entity-escaped ETags real clients send.
+ */
+package io.racs.proxy.s3.xml;
