@@ -112,7 +112,7 @@ public final class JmhCommand implements Callable<Integer> {
         "%-14s %-8s %-10s %-12s %10s%n",
         "implementation",
         "geometry",
-        "shard",
+        "shard/size",
         "op",
         "GB/s of data (99.9% CI)");
     rows.forEach(out::println);
