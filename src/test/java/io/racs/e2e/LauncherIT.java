@@ -70,9 +70,9 @@ class LauncherIT {
 
   @Test
   void racs_whenCommandNotBuiltYet_saysSoAndExits3() {
-    Launcher.Result result = Launcher.run(NONE, "server", "--config", "x.yaml");
+    Launcher.Result result = Launcher.run(NONE, "demo");
     assertThat(result.exitCode()).isEqualTo(3);
-    assertThat(result.stderr()).contains("not built yet", "issue #6");
+    assertThat(result.stderr()).contains("not built yet", "issue #9");
   }
 
   @Test

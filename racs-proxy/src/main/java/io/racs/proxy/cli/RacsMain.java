@@ -36,8 +36,7 @@ public final class RacsMain implements Callable<Integer> {
   /** The full command tree. */
   public static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new RacsMain());
-    cli.addSubcommand(
-        "server", notBuilt("the S3 proxy server", 6, "Serve S3 over an erasure-coded array."));
+    cli.addSubcommand("server", new ServerCommand());
     cli.addSubcommand("codec", new CodecCommand());
     cli.addSubcommand("heal", new HealCommand());
     cli.addSubcommand("recover", new RecoverCommand());

@@ -18,6 +18,8 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -713,7 +715,13 @@ public final class ErasureStore implements ObjectStore {
 
   @Override
   public PartInfo uploadPart(
-      String bucket, String key, String uploadId, int partNumber, InputStream body, long length) {
+      String bucket,
+      String key,
+      String uploadId,
+      int partNumber,
+      InputStream body,
+      long length,
+      Supplier<Map<String, String>> checksums) {
     if (partNumber < 1 || partNumber > MAX_PARTS) {
       throw new StoreException(
           StoreException.Code.INVALID_ARGUMENT,
@@ -729,14 +737,15 @@ public final class ErasureStore implements ObjectStore {
         PartWriter.write(
             array, codec, config, partNumber, dataId, slotsFor(bucket, key), body, length);
     long now = System.currentTimeMillis();
+    PartMeta part = withChecksums(written.part(), checksums.get());
     writeEverywhere(
         Layout.partRecord(bucket, nameKey(bucket, key), uploadId, partNumber),
-        Layout.encode(new PartRecord(written.part(), now)),
+        Layout.encode(new PartRecord(part, now)),
         "record part " + partNumber);
     previous.ifPresent(
         old -> PartWriter.deleteShards(array, old.part().slots(), old.part().dataId()));
     return new PartInfo(
-        partNumber, written.part().sizeBytes(), written.part().etag(), Instant.ofEpochMilli(now));
+        partNumber, part.sizeBytes(), part.etag(), Instant.ofEpochMilli(now), part.checksums());
   }
 
   private List<PartRecord> partRecords(String bucket, String key, String uploadId) {
@@ -760,14 +769,19 @@ public final class ErasureStore implements ObjectStore {
               r.part().partNumber(),
               r.part().sizeBytes(),
               r.part().etag(),
-              Instant.ofEpochMilli(r.uploadedMillis())));
+              Instant.ofEpochMilli(r.uploadedMillis()),
+              r.part().checksums()));
     }
     return parts;
   }
 
   @Override
   public VersionMeta completeMultipartUpload(
-      String bucket, String key, String uploadId, List<CompletedPart> parts) {
+      String bucket,
+      String key,
+      String uploadId,
+      List<CompletedPart> parts,
+      Function<List<PartMeta>, Map<String, String>> objectChecksums) {
     UploadRecord upload = upload(bucket, key, uploadId);
     if (parts.isEmpty()) {
       throw new StoreException(StoreException.Code.INVALID_PART, "no parts named");
@@ -823,7 +837,7 @@ public final class ErasureStore implements ObjectStore {
             etag,
             upload.contentType(),
             upload.userMetadata(),
-            null,
+            objectChecksums.apply(chosen),
             System.currentTimeMillis(),
             geometry.toString(),
             true,

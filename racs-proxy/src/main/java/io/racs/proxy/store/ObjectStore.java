@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -78,8 +79,13 @@ public interface ObjectStore extends AutoCloseable {
   /** A multipart upload in progress. */
   record UploadInfo(String key, String uploadId, Instant initiated) {}
 
-  /** An uploaded part. */
-  record PartInfo(int partNumber, long sizeBytes, String etag, Instant lastModified) {}
+  /** An uploaded part, with the client checksums it was stored with. */
+  record PartInfo(
+      int partNumber,
+      long sizeBytes,
+      String etag,
+      Instant lastModified,
+      Map<String, String> checksums) {}
 
   /** A part named in a completion: number and the ETag the client holds (unquoted). */
   record CompletedPart(int partNumber, String etag) {}
@@ -134,16 +140,32 @@ public interface ObjectStore extends AutoCloseable {
   /** Starts an upload and returns its id. */
   String createMultipartUpload(String bucket, String key, PutOptions options);
 
-  /** Stores one part (1 to 10000); a part uploaded again replaces the earlier one. */
+  /**
+   * Stores one part (1 to 10000); a part uploaded again replaces the earlier one. {@code checksums}
+   * is asked for after the body was read to its end.
+   */
   PartInfo uploadPart(
-      String bucket, String key, String uploadId, int partNumber, InputStream body, long length);
+      String bucket,
+      String key,
+      String uploadId,
+      int partNumber,
+      InputStream body,
+      long length,
+      Supplier<Map<String, String>> checksums);
 
   /** The parts uploaded so far, by number. */
   List<PartInfo> listParts(String bucket, String key, String uploadId);
 
-  /** Commits the named parts as a new version; writes no data again. */
+  /**
+   * Commits the named parts as a new version; writes no data again. {@code objectChecksums} derives
+   * the whole object's checksums from the chosen parts (S3's composite checksums).
+   */
   VersionMeta completeMultipartUpload(
-      String bucket, String key, String uploadId, List<CompletedPart> parts);
+      String bucket,
+      String key,
+      String uploadId,
+      List<CompletedPart> parts,
+      Function<List<PartMeta>, Map<String, String>> objectChecksums);
 
   /** Discards an upload and its parts. */
   void abortMultipartUpload(String bucket, String key, String uploadId);

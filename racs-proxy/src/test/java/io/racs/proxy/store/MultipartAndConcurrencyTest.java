@@ -47,14 +47,27 @@ class MultipartAndConcurrencyTest {
     for (int i = 0; i < parts.length; i++) {
       ObjectStore.PartInfo info =
           f.store.uploadPart(
-              "bkt", "big", upload, i + 1, StoreFixture.stream(parts[i]), parts[i].length);
+              "bkt",
+              "big",
+              upload,
+              i + 1,
+              StoreFixture.stream(parts[i]),
+              parts[i].length,
+              java.util.Map::of);
       completed.add(new ObjectStore.CompletedPart(i + 1, "\"" + info.etag() + "\""));
       md5s.update(MessageDigest.getInstance("MD5").digest(parts[i]));
     }
     // Re-uploading part 2 replaces it, and its old shards go.
     int dataBefore = f.names(0, "v/").size();
     ObjectStore.PartInfo again =
-        f.store.uploadPart("bkt", "big", upload, 2, StoreFixture.stream(parts[1]), parts[1].length);
+        f.store.uploadPart(
+            "bkt",
+            "big",
+            upload,
+            2,
+            StoreFixture.stream(parts[1]),
+            parts[1].length,
+            java.util.Map::of);
     assertThat(f.names(0, "v/")).hasSize(dataBefore);
     completed.set(1, new ObjectStore.CompletedPart(2, again.etag()));
     assertThat(f.store.listParts("bkt", "big", upload))
@@ -62,7 +75,9 @@ class MultipartAndConcurrencyTest {
         .containsExactly(1, 2, 3);
 
     int shardObjects = f.names(0, "v/").size();
-    VersionMeta meta = f.store.completeMultipartUpload("bkt", "big", upload, completed);
+    VersionMeta meta =
+        f.store.completeMultipartUpload(
+            "bkt", "big", upload, completed, chosen -> java.util.Map.of());
     assertThat(f.names(0, "v/")).as("completion writes no data").hasSize(shardObjects);
     assertThat(meta.etag()).isEqualTo(HexFormat.of().formatHex(md5s.digest()) + "-3");
     ByteArrayOutputStream all = new ByteArrayOutputStream();
@@ -88,9 +103,11 @@ class MultipartAndConcurrencyTest {
     f.store.createBucket("bkt");
     String upload = f.store.createMultipartUpload("bkt", "k", ObjectStore.PutOptions.defaults());
     ObjectStore.PartInfo small =
-        f.store.uploadPart("bkt", "k", upload, 1, StoreFixture.stream(new byte[10]), 10);
+        f.store.uploadPart(
+            "bkt", "k", upload, 1, StoreFixture.stream(new byte[10]), 10, java.util.Map::of);
     ObjectStore.PartInfo last =
-        f.store.uploadPart("bkt", "k", upload, 2, StoreFixture.stream(new byte[10]), 10);
+        f.store.uploadPart(
+            "bkt", "k", upload, 2, StoreFixture.stream(new byte[10]), 10, java.util.Map::of);
     assertThatThrownBy(
             () ->
                 f.store.completeMultipartUpload(
@@ -99,7 +116,8 @@ class MultipartAndConcurrencyTest {
                     upload,
                     List.of(
                         new ObjectStore.CompletedPart(1, small.etag()),
-                        new ObjectStore.CompletedPart(2, last.etag()))))
+                        new ObjectStore.CompletedPart(2, last.etag())),
+                    chosen -> java.util.Map.of()))
         .extracting(e -> ((StoreException) e).code())
         .isEqualTo(StoreException.Code.ENTITY_TOO_SMALL);
     assertThatThrownBy(
@@ -110,18 +128,30 @@ class MultipartAndConcurrencyTest {
                     upload,
                     List.of(
                         new ObjectStore.CompletedPart(2, last.etag()),
-                        new ObjectStore.CompletedPart(1, small.etag()))))
+                        new ObjectStore.CompletedPart(1, small.etag())),
+                    chosen -> java.util.Map.of()))
         .extracting(e -> ((StoreException) e).code())
         .isEqualTo(StoreException.Code.INVALID_PART_ORDER);
     assertThatThrownBy(
             () ->
                 f.store.completeMultipartUpload(
-                    "bkt", "k", upload, List.of(new ObjectStore.CompletedPart(1, "0123"))))
+                    "bkt",
+                    "k",
+                    upload,
+                    List.of(new ObjectStore.CompletedPart(1, "0123")),
+                    chosen -> java.util.Map.of()))
         .extracting(e -> ((StoreException) e).code())
         .isEqualTo(StoreException.Code.INVALID_PART);
     assertThatThrownBy(
             () ->
-                f.store.uploadPart("bkt", "k", upload, 10_001, StoreFixture.stream(new byte[1]), 1))
+                f.store.uploadPart(
+                    "bkt",
+                    "k",
+                    upload,
+                    10_001,
+                    StoreFixture.stream(new byte[1]),
+                    1,
+                    java.util.Map::of))
         .extracting(e -> ((StoreException) e).code())
         .isEqualTo(StoreException.Code.INVALID_ARGUMENT);
     f.store.abortMultipartUpload("bkt", "k", upload);

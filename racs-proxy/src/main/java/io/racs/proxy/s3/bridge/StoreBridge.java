@@ -1,0 +1,173 @@
+package io.racs.proxy.s3.bridge;
+
+import io.racs.proxy.s3.error.S3ErrorCode;
+import io.racs.proxy.s3.error.S3ErrorTranslator;
+import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.store.ObjectStore;
+import io.racs.proxy.store.PartMeta;
+import io.racs.proxy.store.StoreException;
+import io.racs.proxy.store.VersionMeta;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The one bridge between the S3 layer and the object store: every handler call into the store goes
+ * through here, and every store failure comes back as the S3 error a client expects (lost quorum is
+ * a 503 {@code ServiceUnavailable} that SDKs retry; a body rejected by its signature or checksum
+ * keeps the error the decoder raised).
+ */
+public final class StoreBridge {
+  private final ObjectStore store;
+
+  /** Bridges to {@code store}. */
+  public StoreBridge(ObjectStore store) {
+    this.store = store;
+  }
+
+  /** Runs a store call, translating its failures. */
+  private <T> T call(String resource, Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (RuntimeException e) {
+      throw translate(e, resource);
+    }
+  }
+
+  private void run(String resource, Runnable call) {
+    call(
+        resource,
+        () -> {
+          call.run();
+          return null;
+        });
+  }
+
+  public List<ObjectStore.BucketInfo> listBuckets() {
+    return call("/", store::listBuckets);
+  }
+
+  public void createBucket(String bucket) {
+    run("/" + bucket, () -> store.createBucket(bucket));
+  }
+
+  public void deleteBucket(String bucket) {
+    run("/" + bucket, () -> store.deleteBucket(bucket));
+  }
+
+  public boolean bucketExists(String bucket) {
+    return call("/" + bucket, () -> store.bucketExists(bucket));
+  }
+
+  public VersionMeta put(
+      String bucket, String key, InputStream body, long length, ObjectStore.PutOptions options) {
+    return call(resource(bucket, key), () -> store.put(bucket, key, body, length, options));
+  }
+
+  public VersionMeta head(String bucket, String key) {
+    return call(resource(bucket, key), () -> store.head(bucket, key));
+  }
+
+  public ObjectStore.ObjectReader get(
+      String bucket, String key, long offset, long length, int partNumber) {
+    return call(resource(bucket, key), () -> store.get(bucket, key, offset, length, partNumber));
+  }
+
+  public void delete(String bucket, String key) {
+    run(resource(bucket, key), () -> store.delete(bucket, key));
+  }
+
+  public ObjectStore.ListResult list(String bucket, ObjectStore.ListRequest request) {
+    return call("/" + bucket, () -> store.list(bucket, request));
+  }
+
+  public VersionMeta copy(
+      String sourceBucket,
+      String sourceKey,
+      String bucket,
+      String key,
+      ObjectStore.PutOptions replace) {
+    return call(
+        resource(bucket, key), () -> store.copy(sourceBucket, sourceKey, bucket, key, replace));
+  }
+
+  public String createMultipartUpload(String bucket, String key, ObjectStore.PutOptions options) {
+    return call(resource(bucket, key), () -> store.createMultipartUpload(bucket, key, options));
+  }
+
+  public ObjectStore.PartInfo uploadPart(
+      String bucket,
+      String key,
+      String uploadId,
+      int partNumber,
+      InputStream body,
+      long length,
+      Supplier<Map<String, String>> checksums) {
+    return call(
+        resource(bucket, key),
+        () -> store.uploadPart(bucket, key, uploadId, partNumber, body, length, checksums));
+  }
+
+  public List<ObjectStore.PartInfo> listParts(String bucket, String key, String uploadId) {
+    return call(resource(bucket, key), () -> store.listParts(bucket, key, uploadId));
+  }
+
+  public VersionMeta completeMultipartUpload(
+      String bucket,
+      String key,
+      String uploadId,
+      List<ObjectStore.CompletedPart> parts,
+      Function<List<PartMeta>, Map<String, String>> objectChecksums) {
+    return call(
+        resource(bucket, key),
+        () -> store.completeMultipartUpload(bucket, key, uploadId, parts, objectChecksums));
+  }
+
+  public void abortMultipartUpload(String bucket, String key, String uploadId) {
+    run(resource(bucket, key), () -> store.abortMultipartUpload(bucket, key, uploadId));
+  }
+
+  public List<ObjectStore.UploadInfo> listMultipartUploads(String bucket, String prefix) {
+    return call("/" + bucket, () -> store.listMultipartUploads(bucket, prefix));
+  }
+
+  private static String resource(String bucket, String key) {
+    return "/" + bucket + "/" + key;
+  }
+
+  /** The S3 error for a store (or body) failure. */
+  public static S3Exception translate(Throwable failure, String resource) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof S3Exception s3) {
+        return s3.resource() == null ? s3.withResource(resource) : s3;
+      }
+    }
+    if (failure instanceof StoreException se) {
+      S3ErrorCode code =
+          switch (se.code()) {
+            case NO_SUCH_BUCKET -> S3ErrorCode.NO_SUCH_BUCKET;
+            case BUCKET_ALREADY_EXISTS -> S3ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU;
+            case BUCKET_NOT_EMPTY -> S3ErrorCode.BUCKET_NOT_EMPTY;
+            case NO_SUCH_KEY -> S3ErrorCode.NO_SUCH_KEY;
+            case NO_SUCH_UPLOAD -> S3ErrorCode.NO_SUCH_UPLOAD;
+            case INVALID_PART -> S3ErrorCode.INVALID_PART;
+            case INVALID_PART_ORDER -> S3ErrorCode.INVALID_PART_ORDER;
+            case ENTITY_TOO_SMALL -> S3ErrorCode.ENTITY_TOO_SMALL;
+            case INVALID_RANGE -> S3ErrorCode.INVALID_RANGE;
+            case BAD_DIGEST -> S3ErrorCode.BAD_DIGEST;
+            case INVALID_ARGUMENT -> S3ErrorCode.INVALID_ARGUMENT;
+            case INSUFFICIENT_SHARDS -> S3ErrorCode.SERVICE_UNAVAILABLE;
+            case INCOMPLETE_BODY -> S3ErrorCode.INCOMPLETE_BODY;
+            case INCONSISTENT -> S3ErrorCode.INTERNAL_ERROR;
+          };
+      String message =
+          code == S3ErrorCode.SERVICE_UNAVAILABLE || code == S3ErrorCode.INTERNAL_ERROR
+              ? code.defaultMessage()
+              : se.getMessage();
+      return S3Exception.of(code, message, se).withResource(resource);
+    }
+    return S3ErrorTranslator.translate(failure, resource);
+  }
+}

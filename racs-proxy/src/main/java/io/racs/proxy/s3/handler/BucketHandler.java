@@ -1,0 +1,68 @@
+package io.racs.proxy.s3.handler;
+
+import io.racs.proxy.s3.bridge.StoreBridge;
+import io.racs.proxy.s3.error.S3ErrorCode;
+import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.xml.S3XmlRequests;
+import io.racs.proxy.s3.xml.S3XmlResponses;
+import io.racs.proxy.s3.xml.XmlModel;
+import io.racs.proxy.store.ObjectStore;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The bucket family: list, create, delete, head, location. */
+final class BucketHandler {
+  private final StoreBridge store;
+  private final String region;
+
+  BucketHandler(StoreBridge store, String region) {
+    this.store = store;
+    this.region = region;
+  }
+
+  S3Response handle(S3Request request) throws IOException {
+    return switch (request.route().operation()) {
+      case LIST_BUCKETS -> list();
+      case CREATE_BUCKET -> create(request);
+      case DELETE_BUCKET -> {
+        store.deleteBucket(request.bucket());
+        yield S3Response.status(204);
+      }
+      case HEAD_BUCKET -> head(request);
+      case GET_BUCKET_LOCATION -> location(request);
+      default -> throw S3Exception.of(S3ErrorCode.NOT_IMPLEMENTED);
+    };
+  }
+
+  private S3Response list() {
+    List<XmlModel.BucketEntry> buckets = new ArrayList<>();
+    for (ObjectStore.BucketInfo b : store.listBuckets()) {
+      buckets.add(new XmlModel.BucketEntry(b.name(), b.created()));
+    }
+    return S3Response.xml(S3XmlResponses.listBuckets(Responses.OWNER, buckets));
+  }
+
+  private S3Response create(S3Request request) throws IOException {
+    byte[] body = ObjectHandler.readXml(request);
+    if (body.length > 0) {
+      S3XmlRequests.createBucketConfiguration(body); // validates; any location is served here
+    }
+    store.createBucket(request.bucket());
+    return S3Response.status(200).header("Location", "/" + request.bucket());
+  }
+
+  private S3Response head(S3Request request) {
+    if (!store.bucketExists(request.bucket())) {
+      throw S3Exception.of(S3ErrorCode.NO_SUCH_BUCKET).withResource("/" + request.bucket());
+    }
+    return S3Response.status(200).header("x-amz-bucket-region", region);
+  }
+
+  private S3Response location(S3Request request) {
+    if (!store.bucketExists(request.bucket())) {
+      throw S3Exception.of(S3ErrorCode.NO_SUCH_BUCKET).withResource("/" + request.bucket());
+    }
+    return S3Response.xml(S3XmlResponses.locationConstraint(region));
+  }
+}

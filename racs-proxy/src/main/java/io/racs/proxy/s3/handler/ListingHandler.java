@@ -1,0 +1,163 @@
+package io.racs.proxy.s3.handler;
+
+import io.racs.proxy.s3.bridge.StoreBridge;
+import io.racs.proxy.s3.error.S3ErrorCode;
+import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.xml.S3XmlResponses;
+import io.racs.proxy.s3.xml.XmlModel;
+import io.racs.proxy.store.ObjectStore;
+import io.racs.proxy.store.VersionMeta;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+
+/** The listing family: ListObjects V1 and V2, ListObjectVersions, ListMultipartUploads. */
+final class ListingHandler {
+  private final StoreBridge store;
+
+  ListingHandler(StoreBridge store) {
+    this.store = store;
+  }
+
+  S3Response handle(S3Request request) {
+    return switch (request.route().operation()) {
+      case LIST_OBJECTS_V1 -> v1(request);
+      case LIST_OBJECTS_V2 -> v2(request);
+      case LIST_OBJECT_VERSIONS -> versions(request);
+      case LIST_MULTIPART_UPLOADS -> uploads(request);
+      default -> throw S3Exception.of(S3ErrorCode.NOT_IMPLEMENTED);
+    };
+  }
+
+  private ObjectStore.ListResult list(S3Request request, String startAfter, int maxKeys) {
+    return store.list(
+        request.bucket(),
+        new ObjectStore.ListRequest(
+            request.query().first("prefix").orElse(""),
+            request.query().first("delimiter").orElse(null),
+            startAfter,
+            maxKeys));
+  }
+
+  private static List<XmlModel.ObjectEntry> entries(ObjectStore.ListResult result, boolean owner) {
+    List<XmlModel.ObjectEntry> entries = new ArrayList<>();
+    for (VersionMeta meta : result.objects()) {
+      entries.add(Responses.entry(meta, owner));
+    }
+    return entries;
+  }
+
+  private S3Response v1(S3Request request) {
+    boolean url = Responses.urlEncoding(request);
+    int maxKeys = Responses.intParam(request, "max-keys", 1000, 0, 1000);
+    String marker = request.query().first("marker").orElse("");
+    ObjectStore.ListResult result = list(request, marker, maxKeys);
+    return S3Response.xml(
+        S3XmlResponses.listObjectsV1(
+            new XmlModel.ListObjectsV1(
+                request.bucket(),
+                request.query().first("prefix").orElse(""),
+                request.query().first("delimiter").orElse(null),
+                marker,
+                maxKeys,
+                result.truncated(),
+                result.nextStartAfter().orElse(null),
+                entries(result, true),
+                result.commonPrefixes(),
+                url)));
+  }
+
+  private S3Response v2(S3Request request) {
+    boolean url = Responses.urlEncoding(request);
+    int maxKeys = Responses.intParam(request, "max-keys", 1000, 0, 1000);
+    String token = request.query().first("continuation-token").orElse(null);
+    String startAfter = request.query().first("start-after").orElse("");
+    String from = startAfter;
+    if (token != null) {
+      try {
+        from = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
+      } catch (IllegalArgumentException e) {
+        throw S3Exception.of(
+            S3ErrorCode.INVALID_ARGUMENT, "The continuation token provided is incorrect");
+      }
+    }
+    ObjectStore.ListResult result = list(request, from, maxKeys);
+    String next =
+        result
+            .nextStartAfter()
+            .map(
+                k ->
+                    Base64.getUrlEncoder()
+                        .withoutPadding()
+                        .encodeToString(k.getBytes(StandardCharsets.UTF_8)))
+            .orElse(null);
+    boolean owner = request.query().first("fetch-owner").orElse("false").equalsIgnoreCase("true");
+    return S3Response.xml(
+        S3XmlResponses.listObjectsV2(
+            new XmlModel.ListObjectsV2(
+                request.bucket(),
+                request.query().first("prefix").orElse(""),
+                request.query().first("delimiter").orElse(null),
+                maxKeys,
+                result.truncated(),
+                token,
+                next,
+                startAfter.isEmpty() ? null : startAfter,
+                entries(result, owner),
+                result.commonPrefixes(),
+                url)));
+  }
+
+  private S3Response versions(S3Request request) {
+    boolean url = Responses.urlEncoding(request);
+    int maxKeys = Responses.intParam(request, "max-keys", 1000, 0, 1000);
+    String marker = request.query().first("key-marker").orElse("");
+    ObjectStore.ListResult result = list(request, marker, maxKeys);
+    List<XmlModel.VersionEntry> versions = new ArrayList<>();
+    for (XmlModel.ObjectEntry e : entries(result, true)) {
+      versions.add(XmlModel.VersionEntry.unversioned(e));
+    }
+    return S3Response.xml(
+        S3XmlResponses.listVersions(
+            new XmlModel.ListVersions(
+                request.bucket(),
+                request.query().first("prefix").orElse(""),
+                request.query().first("delimiter").orElse(null),
+                marker,
+                request.query().first("version-id-marker").orElse(null),
+                maxKeys,
+                result.truncated(),
+                result.nextStartAfter().orElse(null),
+                result.truncated() ? "null" : null,
+                versions,
+                result.commonPrefixes(),
+                url)));
+  }
+
+  private S3Response uploads(S3Request request) {
+    boolean url = Responses.urlEncoding(request);
+    String prefix = request.query().first("prefix").orElse("");
+    List<XmlModel.UploadEntry> uploads = new ArrayList<>();
+    for (ObjectStore.UploadInfo u : store.listMultipartUploads(request.bucket(), prefix)) {
+      uploads.add(
+          new XmlModel.UploadEntry(
+              u.key(), u.uploadId(), u.initiated(), Responses.OWNER, "STANDARD"));
+    }
+    return S3Response.xml(
+        S3XmlResponses.listMultipartUploads(
+            new XmlModel.ListUploads(
+                request.bucket(),
+                prefix,
+                request.query().first("delimiter").orElse(null),
+                request.query().first("key-marker").orElse(null),
+                request.query().first("upload-id-marker").orElse(null),
+                1000,
+                false,
+                null,
+                null,
+                uploads,
+                List.of(),
+                url)));
+  }
+}

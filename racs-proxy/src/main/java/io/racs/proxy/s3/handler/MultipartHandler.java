@@ -1,0 +1,207 @@
+package io.racs.proxy.s3.handler;
+
+import io.racs.proxy.s3.bridge.StoreBridge;
+import io.racs.proxy.s3.checksum.ChecksumAlgorithm;
+import io.racs.proxy.s3.checksum.MultipartChecksums;
+import io.racs.proxy.s3.error.S3ErrorCode;
+import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.precondition.Preconditions;
+import io.racs.proxy.s3.range.ByteRange;
+import io.racs.proxy.s3.xml.S3XmlRequests;
+import io.racs.proxy.s3.xml.S3XmlResponses;
+import io.racs.proxy.s3.xml.XmlModel;
+import io.racs.proxy.store.ObjectStore;
+import io.racs.proxy.store.PartMeta;
+import io.racs.proxy.store.VersionMeta;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The multipart family: create, upload part (and copy), complete, abort, list parts. */
+final class MultipartHandler {
+  private final StoreBridge store;
+
+  MultipartHandler(StoreBridge store) {
+    this.store = store;
+  }
+
+  S3Response handle(S3Request request) throws IOException {
+    return switch (request.route().operation()) {
+      case CREATE_MULTIPART_UPLOAD -> create(request);
+      case UPLOAD_PART -> uploadPart(request);
+      case UPLOAD_PART_COPY -> uploadPartCopy(request);
+      case COMPLETE_MULTIPART_UPLOAD -> complete(request);
+      case ABORT_MULTIPART_UPLOAD -> abort(request);
+      case LIST_PARTS -> listParts(request);
+      default -> throw S3Exception.of(S3ErrorCode.NOT_IMPLEMENTED);
+    };
+  }
+
+  private static String uploadId(S3Request request) {
+    return request.query().first("uploadId").orElse("");
+  }
+
+  private S3Response create(S3Request request) {
+    String uploadId =
+        store.createMultipartUpload(request.bucket(), request.key(), Responses.putOptions(request));
+    return S3Response.xml(
+        S3XmlResponses.initiateMultipartUpload(request.bucket(), request.key(), uploadId));
+  }
+
+  private S3Response uploadPart(S3Request request) {
+    int partNumber = Responses.intParam(request, "partNumber", 0, 1, 10_000);
+    ObjectStore.PartInfo part =
+        store.uploadPart(
+            request.bucket(),
+            request.key(),
+            uploadId(request),
+            partNumber,
+            request.body(),
+            request.contentLength(),
+            Responses.checksumsOf(request));
+    S3Response response =
+        S3Response.status(200).header("ETag", S3XmlResponses.quoteEtag(part.etag()));
+    Responses.checksumHeaders(response, part.checksums());
+    return response;
+  }
+
+  private S3Response uploadPartCopy(S3Request request) {
+    int partNumber = Responses.intParam(request, "partNumber", 0, 1, 10_000);
+    Responses.CopySource source = Responses.copySource(request.headers());
+    VersionMeta sourceMeta = store.head(source.bucket(), source.key());
+    Preconditions.checkCopySource(
+        request.headers(),
+        sourceMeta.etag(),
+        Instant.ofEpochMilli(sourceMeta.lastModifiedMillis()));
+    long start = 0;
+    long length = sourceMeta.sizeBytes();
+    Optional<String> rangeHeader = request.headers().first("x-amz-copy-source-range");
+    if (rangeHeader.isPresent()) {
+      ByteRange range =
+          ByteRange.parse(rangeHeader.get(), sourceMeta.sizeBytes())
+              .orElseThrow(
+                  () ->
+                      S3Exception.of(
+                          S3ErrorCode.INVALID_ARGUMENT,
+                          "The x-amz-copy-source-range value must be of the form bytes=first-last"));
+      start = range.first();
+      length = range.lengthBytes();
+    }
+    ObjectStore.PartInfo part;
+    if (length == 0) {
+      part =
+          store.uploadPart(
+              request.bucket(),
+              request.key(),
+              uploadId(request),
+              partNumber,
+              java.io.InputStream.nullInputStream(),
+              0,
+              Map::of);
+    } else {
+      try (ObjectStore.ObjectReader reader =
+          store.get(source.bucket(), source.key(), start, length, 0)) {
+        part =
+            store.uploadPart(
+                request.bucket(),
+                request.key(),
+                uploadId(request),
+                partNumber,
+                reader.body(),
+                reader.rangeLength(),
+                Map::of);
+      }
+    }
+    return S3Response.xml(S3XmlResponses.copyPart(part.lastModified(), part.etag(), Map.of()));
+  }
+
+  private S3Response complete(S3Request request) throws IOException {
+    byte[] body = ObjectHandler.readXml(request);
+    List<XmlModel.CompletedPart> named = S3XmlRequests.completeMultipartUpload(body);
+    List<ObjectStore.CompletedPart> parts = new ArrayList<>();
+    for (XmlModel.CompletedPart p : named) {
+      parts.add(new ObjectStore.CompletedPart(p.partNumber(), p.etag()));
+    }
+    VersionMeta meta =
+        store.completeMultipartUpload(
+            request.bucket(), request.key(), uploadId(request), parts, MultipartHandler::composite);
+    return S3Response.xml(
+        S3XmlResponses.completeMultipartUpload(
+            "/" + request.bucket() + "/" + request.key(),
+            request.bucket(),
+            request.key(),
+            meta.etag(),
+            Responses.typedChecksums(meta.checksums())));
+  }
+
+  /** The object's composite checksum, when every part carries one of the same algorithm. */
+  static Map<String, String> composite(List<PartMeta> parts) {
+    ChecksumAlgorithm algorithm = null;
+    List<String> values = new ArrayList<>();
+    for (PartMeta part : parts) {
+      if (part.checksums().size() != 1) {
+        return Map.of();
+      }
+      Map.Entry<String, String> only = part.checksums().entrySet().iterator().next();
+      Optional<ChecksumAlgorithm> a = ChecksumAlgorithm.fromName(only.getKey());
+      if (a.isEmpty() || (algorithm != null && algorithm != a.get())) {
+        return Map.of();
+      }
+      algorithm = a.get();
+      values.add(only.getValue());
+    }
+    if (algorithm == null) {
+      return Map.of();
+    }
+    return Map.of(algorithm.name(), MultipartChecksums.composite(algorithm, values));
+  }
+
+  private S3Response abort(S3Request request) {
+    store.abortMultipartUpload(request.bucket(), request.key(), uploadId(request));
+    return S3Response.status(204);
+  }
+
+  private S3Response listParts(S3Request request) {
+    int maxParts = Responses.intParam(request, "max-parts", 1000, 0, 1000);
+    int marker = Responses.intParam(request, "part-number-marker", 0, 0, 10_000);
+    List<ObjectStore.PartInfo> all =
+        store.listParts(request.bucket(), request.key(), uploadId(request));
+    List<XmlModel.PartEntry> entries = new ArrayList<>();
+    boolean truncated = false;
+    int next = 0;
+    for (ObjectStore.PartInfo p : all) {
+      if (p.partNumber() <= marker) {
+        continue;
+      }
+      if (entries.size() == maxParts) {
+        truncated = true;
+        break;
+      }
+      entries.add(
+          new XmlModel.PartEntry(
+              p.partNumber(),
+              p.lastModified(),
+              p.etag(),
+              p.sizeBytes(),
+              Responses.typedChecksums(p.checksums())));
+      next = p.partNumber();
+    }
+    return S3Response.xml(
+        S3XmlResponses.listParts(
+            new XmlModel.ListParts(
+                request.bucket(),
+                request.key(),
+                uploadId(request),
+                marker,
+                next,
+                maxParts,
+                truncated,
+                entries,
+                Responses.OWNER,
+                "STANDARD",
+                null)));
+  }
+}

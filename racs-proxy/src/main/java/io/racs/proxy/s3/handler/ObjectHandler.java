@@ -1,0 +1,221 @@
+package io.racs.proxy.s3.handler;
+
+import io.racs.proxy.s3.bridge.StoreBridge;
+import io.racs.proxy.s3.error.S3ErrorCode;
+import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.precondition.Preconditions;
+import io.racs.proxy.s3.range.ByteRange;
+import io.racs.proxy.s3.xml.S3XmlRequests;
+import io.racs.proxy.s3.xml.S3XmlResponses;
+import io.racs.proxy.s3.xml.XmlModel;
+import io.racs.proxy.store.ObjectStore;
+import io.racs.proxy.store.VersionMeta;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The object family: PutObject, CopyObject, GetObject, HeadObject, DeleteObject, DeleteObjects. */
+final class ObjectHandler {
+  private static final Map<String, String> RESPONSE_OVERRIDES =
+      Map.of(
+          "response-content-type", "Content-Type",
+          "response-content-language", "Content-Language",
+          "response-expires", "Expires",
+          "response-cache-control", "Cache-Control",
+          "response-content-disposition", "Content-Disposition",
+          "response-content-encoding", "Content-Encoding");
+
+  private final StoreBridge store;
+
+  ObjectHandler(StoreBridge store) {
+    this.store = store;
+  }
+
+  S3Response handle(S3Request request) throws IOException {
+    return switch (request.route().operation()) {
+      case PUT_OBJECT -> put(request);
+      case COPY_OBJECT -> copy(request);
+      case GET_OBJECT -> get(request, false);
+      case HEAD_OBJECT -> get(request, true);
+      case DELETE_OBJECT -> delete(request);
+      case DELETE_OBJECTS -> deleteObjects(request);
+      default -> throw S3Exception.of(S3ErrorCode.NOT_IMPLEMENTED);
+    };
+  }
+
+  private S3Response put(S3Request request) {
+    checkWriteConditions(request);
+    VersionMeta meta =
+        store.put(
+            request.bucket(),
+            request.key(),
+            request.body(),
+            request.contentLength(),
+            Responses.putOptions(request));
+    S3Response response =
+        S3Response.status(200).header("ETag", S3XmlResponses.quoteEtag(meta.etag()));
+    Responses.checksumHeaders(response, meta.checksums());
+    return response;
+  }
+
+  private void checkWriteConditions(S3Request request) {
+    if (request.headers().contains("if-match") || request.headers().contains("if-none-match")) {
+      Optional<String> current;
+      try {
+        current = Optional.of(store.head(request.bucket(), request.key()).etag());
+      } catch (S3Exception e) {
+        if (e.code() != S3ErrorCode.NO_SUCH_KEY) {
+          throw e;
+        }
+        current = Optional.empty();
+      }
+      Preconditions.checkWrite(request.headers(), current);
+    }
+  }
+
+  private S3Response copy(S3Request request) {
+    Responses.CopySource source = Responses.copySource(request.headers());
+    VersionMeta sourceMeta = store.head(source.bucket(), source.key());
+    Preconditions.checkCopySource(
+        request.headers(),
+        sourceMeta.etag(),
+        Instant.ofEpochMilli(sourceMeta.lastModifiedMillis()));
+    String directive = request.headers().first("x-amz-metadata-directive").orElse("COPY");
+    ObjectStore.PutOptions replace;
+    if (directive.equalsIgnoreCase("REPLACE")) {
+      replace =
+          new ObjectStore.PutOptions(
+              request.headers().first("Content-Type").orElse(null),
+              Responses.userMetadata(request.headers()),
+              sourceMeta::checksums);
+    } else if (directive.equalsIgnoreCase("COPY")) {
+      replace = null;
+      if (source.bucket().equals(request.bucket()) && source.key().equals(request.key())) {
+        throw S3Exception.of(
+            S3ErrorCode.INVALID_REQUEST,
+            "This copy request is illegal because it is trying to copy an object to itself"
+                + " without changing the object's metadata, storage class, website redirect"
+                + " location or encryption attributes.");
+      }
+    } else {
+      throw S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Unknown metadata directive.");
+    }
+    checkWriteConditions(request);
+    VersionMeta copied =
+        store.copy(source.bucket(), source.key(), request.bucket(), request.key(), replace);
+    return S3Response.xml(
+        S3XmlResponses.copyObject(
+            Instant.ofEpochMilli(copied.lastModifiedMillis()),
+            copied.etag(),
+            Responses.typedChecksums(copied.checksums())));
+  }
+
+  private S3Response get(S3Request request, boolean headOnly) {
+    VersionMeta meta = store.head(request.bucket(), request.key());
+    Preconditions.checkRead(
+        request.headers(), meta.etag(), Instant.ofEpochMilli(meta.lastModifiedMillis()));
+    int partNumber = Responses.intParam(request, "partNumber", 0, 1, 10_000);
+    Optional<ByteRange> range = Optional.empty();
+    long start = 0;
+    long length = meta.sizeBytes();
+    if (partNumber > 0) {
+      if (partNumber > Math.max(1, meta.parts().size())) {
+        throw S3Exception.of(
+                S3ErrorCode.INVALID_RANGE, "The requested partnumber is not satisfiable")
+            .withDetail("PartNumberRequested", Integer.toString(partNumber))
+            .withDetail("ActualPartCount", Integer.toString(meta.parts().size()));
+      }
+      for (int i = 0; i < partNumber - 1; i++) {
+        start += meta.parts().get(i).sizeBytes();
+      }
+      length = meta.parts().isEmpty() ? 0 : meta.parts().get(partNumber - 1).sizeBytes();
+      if (length > 0) {
+        range = Optional.of(new ByteRange(start, start + length - 1));
+      }
+    } else {
+      Optional<String> header = request.headers().first("Range");
+      if (header.isPresent()) {
+        range = ByteRange.parse(header.get(), meta.sizeBytes());
+        if (range.isPresent()) {
+          start = range.get().first();
+          length = range.get().lengthBytes();
+        }
+      }
+    }
+    boolean checksums =
+        range.isEmpty()
+            && request
+                .headers()
+                .first("x-amz-checksum-mode")
+                .orElse("")
+                .equalsIgnoreCase("ENABLED");
+    S3Response response = S3Response.status(range.isPresent() ? 206 : 200);
+    Responses.objectHeaders(response, meta, checksums);
+    range.ifPresent(r -> response.header("Content-Range", r.contentRange(meta.sizeBytes())));
+    for (Map.Entry<String, String> override : RESPONSE_OVERRIDES.entrySet()) {
+      request
+          .query()
+          .first(override.getKey())
+          .ifPresent(v -> response.header(override.getValue(), v));
+    }
+    if (headOnly) {
+      return response.stream(java.io.InputStream.nullInputStream(), length, () -> {});
+    }
+    ObjectStore.ObjectReader reader =
+        length == 0 ? null : store.get(request.bucket(), request.key(), start, length, 0);
+    if (reader == null) {
+      return response.stream(java.io.InputStream.nullInputStream(), 0, () -> {});
+    }
+    return response.stream(reader.body(), reader.rangeLength(), reader::close);
+  }
+
+  private S3Response delete(S3Request request) {
+    store.delete(request.bucket(), request.key());
+    return S3Response.status(204);
+  }
+
+  private S3Response deleteObjects(S3Request request) throws IOException {
+    if (!request.headers().contains("content-md5")
+        && request.headers().asMap().keySet().stream()
+            .noneMatch(
+                h ->
+                    h.toLowerCase(java.util.Locale.ROOT).startsWith("x-amz-checksum-")
+                        || h.equalsIgnoreCase("x-amz-sdk-checksum-algorithm"))) {
+      throw S3Exception.of(
+          S3ErrorCode.INVALID_REQUEST,
+          "Missing required header for this request: Content-MD5 or x-amz-checksum-*");
+    }
+    byte[] body = readXml(request);
+    XmlModel.DeleteRequest delete = S3XmlRequests.deleteObjects(body);
+    List<XmlModel.Deleted> deleted = new ArrayList<>();
+    List<XmlModel.DeleteError> errors = new ArrayList<>();
+    for (XmlModel.ObjectIdentifier object : delete.objects()) {
+      try {
+        store.delete(request.bucket(), object.key());
+        if (!delete.quiet()) {
+          deleted.add(new XmlModel.Deleted(object.key(), object.versionId(), false, null));
+        }
+      } catch (S3Exception e) {
+        errors.add(
+            new XmlModel.DeleteError(
+                object.key(), object.versionId(), e.code().code(), e.getMessage()));
+      }
+    }
+    return S3Response.xml(S3XmlResponses.deleteResult(deleted, errors));
+  }
+
+  /** Reads a small XML body; a body over the cap is MaxMessageLengthExceeded. */
+  static byte[] readXml(S3Request request) throws IOException {
+    try {
+      return request.readSmallBody(S3XmlRequests.DEFAULT_MAX_BODY_BYTES);
+    } catch (IOException e) {
+      if (e.getCause() instanceof S3Exception s3) {
+        throw s3;
+      }
+      throw S3Exception.of(S3ErrorCode.MAX_MESSAGE_LENGTH_EXCEEDED, "Your request was too big.");
+    }
+  }
+}

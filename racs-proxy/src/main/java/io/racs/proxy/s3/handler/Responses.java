@@ -1,0 +1,168 @@
+package io.racs.proxy.s3.handler;
+
+import io.racs.proxy.s3.checksum.ChecksumAlgorithm;
+import io.racs.proxy.s3.error.S3ErrorCode;
+import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.http.Headers;
+import io.racs.proxy.s3.http.PercentCodec;
+import io.racs.proxy.s3.xml.S3XmlResponses;
+import io.racs.proxy.s3.xml.XmlModel;
+import io.racs.proxy.store.ObjectStore;
+import io.racs.proxy.store.VersionMeta;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/** Helpers the handlers share: object headers, user metadata, checksums, copy sources. */
+final class Responses {
+  static final XmlModel.Owner OWNER = new XmlModel.Owner("racs", "racs");
+  private static final String META = "x-amz-meta-";
+
+  private Responses() {}
+
+  static String httpDate(long millis) {
+    return DateTimeFormatter.RFC_1123_DATE_TIME.format(
+        Instant.ofEpochMilli(millis).atOffset(ZoneOffset.UTC));
+  }
+
+  /** The headers every GET and HEAD of an object carries. */
+  static S3Response objectHeaders(S3Response response, VersionMeta meta, boolean checksums) {
+    response
+        .header("ETag", S3XmlResponses.quoteEtag(meta.etag()))
+        .header("Last-Modified", httpDate(meta.lastModifiedMillis()))
+        .header("Content-Type", meta.contentType())
+        .header("Accept-Ranges", "bytes");
+    meta.userMetadata().forEach((name, value) -> response.header(META + name, value));
+    if (meta.multipart()) {
+      response.header("x-amz-mp-parts-count", Integer.toString(meta.parts().size()));
+    }
+    if (checksums) {
+      checksumHeaders(response, meta.checksums());
+    }
+    return response;
+  }
+
+  static void checksumHeaders(S3Response response, Map<String, String> checksums) {
+    checksums.forEach(
+        (name, value) ->
+            ChecksumAlgorithm.fromName(name)
+                .ifPresent(a -> response.header(a.headerName(), value)));
+  }
+
+  /** {@code x-amz-meta-*} headers, names lower-case without the prefix. */
+  static Map<String, String> userMetadata(Headers headers) {
+    Map<String, String> meta = new LinkedHashMap<>();
+    headers
+        .asMap()
+        .forEach(
+            (name, values) -> {
+              String lower = name.toLowerCase(Locale.ROOT);
+              if (lower.startsWith(META) && lower.length() > META.length()) {
+                meta.put(lower.substring(META.length()), String.join(",", values));
+              }
+            });
+    return meta;
+  }
+
+  /** The put options of a request: content type, metadata, and its checksums once read. */
+  static ObjectStore.PutOptions putOptions(S3Request request) {
+    return new ObjectStore.PutOptions(
+        request.headers().first("Content-Type").orElse(null),
+        userMetadata(request.headers()),
+        checksumsOf(request));
+  }
+
+  static Supplier<Map<String, String>> checksumsOf(S3Request request) {
+    return () ->
+        request
+            .checksums()
+            .flatMap(c -> c.algorithm().flatMap(a -> c.base64Value().map(v -> Map.of(a.name(), v))))
+            .orElse(Map.of());
+  }
+
+  /** A parsed {@code x-amz-copy-source}: bucket and key, percent-decoded. */
+  record CopySource(String bucket, String key) {}
+
+  static CopySource copySource(Headers headers) {
+    String raw =
+        headers
+            .first("x-amz-copy-source")
+            .orElseThrow(
+                () -> S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Missing x-amz-copy-source"));
+    int query = raw.indexOf('?');
+    if (query >= 0) {
+      String version = raw.substring(query + 1);
+      if (!version.equals("versionId=null") && version.startsWith("versionId=")) {
+        throw S3Exception.of(S3ErrorCode.NO_SUCH_KEY, "Versioning is not enabled on this array");
+      }
+      raw = raw.substring(0, query);
+    }
+    String decoded = PercentCodec.decode(raw, false);
+    if (decoded.startsWith("/")) {
+      decoded = decoded.substring(1);
+    }
+    int slash = decoded.indexOf('/');
+    if (slash <= 0 || slash == decoded.length() - 1) {
+      throw S3Exception.of(
+          S3ErrorCode.INVALID_ARGUMENT, "Copy Source must mention the source bucket and key");
+    }
+    return new CopySource(decoded.substring(0, slash), decoded.substring(slash + 1));
+  }
+
+  static XmlModel.ObjectEntry entry(VersionMeta meta, boolean owner) {
+    return new XmlModel.ObjectEntry(
+        meta.key(),
+        Instant.ofEpochMilli(meta.lastModifiedMillis()),
+        meta.etag(),
+        meta.sizeBytes(),
+        "STANDARD",
+        owner ? OWNER : null);
+  }
+
+  static Map<ChecksumAlgorithm, String> typedChecksums(Map<String, String> checksums) {
+    Map<ChecksumAlgorithm, String> typed = new LinkedHashMap<>();
+    checksums.forEach(
+        (name, value) -> ChecksumAlgorithm.fromName(name).ifPresent(a -> typed.put(a, value)));
+    return typed;
+  }
+
+  static int intParam(S3Request request, String name, int fallback, int min, int max) {
+    Optional<String> value = request.query().first(name);
+    if (value.isEmpty() || value.get().isEmpty()) {
+      return fallback;
+    }
+    try {
+      int parsed = Integer.parseInt(value.get());
+      if (parsed < min) {
+        throw new NumberFormatException();
+      }
+      return Math.min(parsed, max);
+    } catch (NumberFormatException e) {
+      throw S3Exception.of(
+          S3ErrorCode.INVALID_ARGUMENT,
+          "Provided " + name + " not an integer or within integer range");
+    }
+  }
+
+  static boolean urlEncoding(S3Request request) {
+    Optional<String> type = request.query().first("encoding-type");
+    if (type.isEmpty()) {
+      return false;
+    }
+    if (!type.get().equalsIgnoreCase("url")) {
+      throw S3Exception.of(
+          S3ErrorCode.INVALID_ARGUMENT, "Invalid Encoding Method specified in Request");
+    }
+    return true;
+  }
+
+  static List<String> nonNull(List<String> list) {
+    return list == null ? List.of() : list;
+  }
+}

@@ -1,0 +1,33 @@
+package io.racs.proxy.s3.handler;
+
+import io.racs.proxy.s3.bridge.StoreBridge;
+import java.io.IOException;
+
+/**
+ * Sends each request to the handler of its operation's family (bucket, listing, object, multipart);
+ * the handlers reach the store only through the {@link StoreBridge}.
+ */
+public final class S3Dispatcher {
+  private final BucketHandler buckets;
+  private final ListingHandler listings;
+  private final ObjectHandler objects;
+  private final MultipartHandler multipart;
+
+  /** Dispatches to handlers over {@code store}, answering location queries with {@code region}. */
+  public S3Dispatcher(StoreBridge store, String region) {
+    this.buckets = new BucketHandler(store, region);
+    this.listings = new ListingHandler(store);
+    this.objects = new ObjectHandler(store);
+    this.multipart = new MultipartHandler(store);
+  }
+
+  /** Handles one request; failures are {@code S3Exception}s (or I/O errors of the body). */
+  public S3Response handle(S3Request request) throws IOException {
+    return switch (request.route().operation().family()) {
+      case BUCKET -> buckets.handle(request);
+      case LISTING -> listings.handle(request);
+      case OBJECT -> objects.handle(request);
+      case MULTIPART -> multipart.handle(request);
+    };
+  }
+}

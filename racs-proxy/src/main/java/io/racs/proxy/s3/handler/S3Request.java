@@ -1,0 +1,118 @@
+package io.racs.proxy.s3.handler;
+
+import io.racs.proxy.s3.auth.Authentication;
+import io.racs.proxy.s3.checksum.ComputedChecksums;
+import io.racs.proxy.s3.http.Headers;
+import io.racs.proxy.s3.http.QueryParams;
+import io.racs.proxy.s3.http.RequestHead;
+import io.racs.proxy.s3.route.S3Route;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One authenticated S3 request as a handler sees it: where it goes, who sent it, and its body as a
+ * stream of payload bytes (aws-chunked framing, signatures and checksums already handled).
+ */
+public final class S3Request {
+  private final String id;
+  private final RequestHead head;
+  private final S3Route route;
+  private final Authentication auth;
+  private final Payload body;
+  private final long contentLength;
+
+  /** The body as the connection provides it. */
+  public interface Payload {
+    /** The payload bytes. */
+    InputStream stream();
+
+    /** Checksums computed over the payload; null until it was read to its end. */
+    ComputedChecksums checksums();
+
+    /** Trailer headers; empty until the payload was read to its end. */
+    Map<String, String> trailers();
+  }
+
+  /** A request; {@code contentLength} is -1 when the payload length is not known in advance. */
+  public S3Request(
+      String id,
+      RequestHead head,
+      S3Route route,
+      Authentication auth,
+      Payload body,
+      long contentLength) {
+    this.id = id;
+    this.head = head;
+    this.route = route;
+    this.auth = auth;
+    this.body = body;
+    this.contentLength = contentLength;
+  }
+
+  /** The request id (also in {@code x-amz-request-id}). */
+  public String id() {
+    return id;
+  }
+
+  public RequestHead head() {
+    return head;
+  }
+
+  public Headers headers() {
+    return head.headers();
+  }
+
+  public QueryParams query() {
+    return head.query();
+  }
+
+  public S3Route route() {
+    return route;
+  }
+
+  public String bucket() {
+    return route.bucket();
+  }
+
+  public String key() {
+    return route.key();
+  }
+
+  public Authentication auth() {
+    return auth;
+  }
+
+  /** The payload: exactly what the client sent as the object, with framing removed. */
+  public InputStream body() {
+    return body.stream();
+  }
+
+  /**
+   * The payload length when known in advance: {@code x-amz-decoded-content-length} for aws-chunked
+   * bodies, else {@code Content-Length}; -1 when neither is given.
+   */
+  public long contentLength() {
+    return contentLength;
+  }
+
+  /** Reads a small body (XML) completely, refusing more than {@code maxBytes}. */
+  public byte[] readSmallBody(int maxBytes) throws IOException {
+    byte[] bytes = body.stream().readNBytes(maxBytes + 1);
+    if (bytes.length > maxBytes) {
+      throw new IOException("body larger than " + maxBytes + " bytes");
+    }
+    return bytes;
+  }
+
+  /** The body's checksums, once it was read to the end. */
+  public Optional<ComputedChecksums> checksums() {
+    return Optional.ofNullable(body.checksums());
+  }
+
+  /** Trailer headers, once the body was read to the end. */
+  public Map<String, String> trailers() {
+    return body.trailers();
+  }
+}

@@ -1,0 +1,416 @@
+package io.racs.proxy.s3.server;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
+import io.racs.proxy.s3.auth.Authentication;
+import io.racs.proxy.s3.bridge.StoreBridge;
+import io.racs.proxy.s3.checksum.ChecksumSpec;
+import io.racs.proxy.s3.checksum.ChecksumVerifier;
+import io.racs.proxy.s3.chunked.BodyDecoders;
+import io.racs.proxy.s3.chunked.ChunkedLimits;
+import io.racs.proxy.s3.error.S3ErrorCode;
+import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.handler.S3Request;
+import io.racs.proxy.s3.handler.S3Response;
+import io.racs.proxy.s3.http.Headers;
+import io.racs.proxy.s3.http.RequestHead;
+import io.racs.proxy.s3.route.S3Operation;
+import io.racs.proxy.s3.route.S3Route;
+import io.racs.proxy.s3.xml.ErrorXml;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * One client connection: reads a request head on the event loop, checks its route and signature
+ * there (answering {@code 100 Continue} only after both pass, and the final error at once when they
+ * do not), then runs the handler on a virtual thread while the body streams in with backpressure
+ * ({@code autoRead} is off; more is read only as the handler consumes it), and writes the response,
+ * streaming object bodies no faster than the socket drains. One request at a time per connection;
+ * the next head is read only after the response is written.
+ */
+final class S3Connection extends ChannelInboundHandlerAdapter {
+  private static final Logger LOG = LoggerFactory.getLogger(S3Connection.class);
+  private static final int CHUNK_BYTES = 64 * 1024;
+  private static final Set<S3Operation> VERIFIED_BODIES =
+      EnumSet.of(
+          S3Operation.PUT_OBJECT,
+          S3Operation.UPLOAD_PART,
+          S3Operation.DELETE_OBJECTS,
+          S3Operation.COMPLETE_MULTIPART_UPLOAD,
+          S3Operation.CREATE_BUCKET);
+
+  private final S3Server.Settings settings;
+  private final ReentrantLock writability = new ReentrantLock();
+  private final Condition writable = writability.newCondition();
+  private ChannelHandlerContext ctx;
+  private Exchange current;
+  private boolean discardingBody;
+
+  S3Connection(S3Server.Settings settings) {
+    this.settings = settings;
+  }
+
+  /** The request being served on this connection. */
+  private final class Exchange {
+    final String id = requestId();
+    final long startNanos = System.nanoTime();
+    final HttpRequest request;
+    final boolean head;
+    final boolean bodyExpected;
+    RequestBody body;
+    String operation = "Unknown";
+    volatile boolean done;
+
+    Exchange(HttpRequest request) {
+      this.request = request;
+      this.head = request.method().equals(HttpMethod.HEAD);
+      this.bodyExpected =
+          HttpUtil.getContentLength(request, 0L) > 0 || HttpUtil.isTransferEncodingChunked(request);
+    }
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    this.ctx = ctx;
+    ctx.read();
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    try {
+      if (msg instanceof HttpRequest request) {
+        begin(request);
+      }
+      if (msg instanceof HttpContent content) {
+        boolean last = content instanceof LastHttpContent;
+        Exchange exchange = current;
+        if (exchange != null && exchange.body != null && !discardingBody) {
+          boolean more = exchange.body.offer(content.content().retain(), last);
+          if (more) {
+            ctx.read();
+          }
+        } else if (!last) {
+          ctx.read(); // a body we answered already: drain it to reach the next request
+        }
+      }
+    } finally {
+      ReferenceCountUtil.release(msg);
+    }
+  }
+
+  private void begin(HttpRequest request) {
+    Exchange exchange = new Exchange(request);
+    current = exchange;
+    discardingBody = false;
+    settings.metrics().started();
+    if (request.decoderResult().isFailure()) {
+      Throwable cause = request.decoderResult().cause();
+      S3Exception error =
+          cause instanceof TooLongFrameException
+              ? S3Exception.of(S3ErrorCode.INVALID_REQUEST, "Request header or line too long")
+              : S3Exception.of(S3ErrorCode.INVALID_REQUEST, "Malformed HTTP request");
+      respondAtOnce(exchange, error);
+      return;
+    }
+    Headers.Builder headers = Headers.builder();
+    request.headers().forEach(h -> headers.add(h.getKey(), h.getValue()));
+    RequestHead head;
+    S3Route route;
+    Authentication auth;
+    ChecksumVerifier verifier = null;
+    try {
+      head = RequestHead.of(request.method().name(), request.uri(), headers.build());
+      route = settings.router().route(head);
+      exchange.operation = route.operation().name();
+      auth =
+          settings.authenticator().authenticate(head, route.virtualHost() ? route.bucket() : null);
+      if (VERIFIED_BODIES.contains(route.operation())) {
+        verifier = ChecksumVerifier.create(ChecksumSpec.fromHeaders(head.headers()));
+      }
+    } catch (S3Exception e) {
+      respondAtOnce(exchange, e);
+      return;
+    } catch (RuntimeException e) {
+      respondAtOnce(exchange, S3Exception.of(S3ErrorCode.INVALID_REQUEST, "Malformed request"));
+      return;
+    }
+    if (HttpUtil.is100ContinueExpected(request)) {
+      ctx.writeAndFlush(
+          new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
+    }
+    Authentication authenticated = auth;
+    exchange.body =
+        new RequestBody(
+            sink ->
+                BodyDecoders.forRequest(head.headers(), authenticated, sink, ChunkedLimits.DEFAULT),
+            verifier,
+            () -> ctx.channel().eventLoop().execute(ctx::read));
+    long length = contentLength(head.headers());
+    S3Request s3 = new S3Request(exchange.id, head, route, auth, exchange.body, length);
+    Thread.ofVirtual().name("s3-" + exchange.id).start(() -> serve(exchange, s3));
+    ctx.read();
+  }
+
+  private static long contentLength(Headers headers) {
+    try {
+      String decoded = headers.get("x-amz-decoded-content-length");
+      if (decoded != null) {
+        return Long.parseLong(decoded.trim());
+      }
+      String sha = headers.get("x-amz-content-sha256");
+      if (sha != null && sha.startsWith("STREAMING-")) {
+        return -1;
+      }
+      String length = headers.get("content-length");
+      return length == null ? -1 : Long.parseLong(length.trim());
+    } catch (NumberFormatException e) {
+      throw S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Invalid content length");
+    }
+  }
+
+  /** Runs on the request's virtual thread. */
+  private void serve(Exchange exchange, S3Request request) {
+    MDC.put("requestId", exchange.id);
+    S3Response response;
+    try {
+      response = settings.dispatcher().handle(request);
+    } catch (S3Exception e) {
+      response = error(exchange, e);
+    } catch (IOException e) {
+      response = error(exchange, StoreBridge.translate(e, request.route().resource()));
+    } catch (RuntimeException e) {
+      S3Exception translated = StoreBridge.translate(e, request.route().resource());
+      if (translated.code() == S3ErrorCode.INTERNAL_ERROR) {
+        LOG.error("request {} {} failed", exchange.id, exchange.operation, e);
+      }
+      response = error(exchange, translated);
+    } finally {
+      MDC.remove("requestId");
+    }
+    write(exchange, response);
+  }
+
+  private S3Response error(Exchange exchange, S3Exception e) {
+    S3Response response = S3Response.status(e.httpStatus());
+    if (e.code().hasBody() && !exchange.head) {
+      response.header("Content-Type", "application/xml").body(ErrorXml.render(e, exchange.id));
+    }
+    if (e.code() == S3ErrorCode.SERVICE_UNAVAILABLE || e.code() == S3ErrorCode.SLOW_DOWN) {
+      response.header("Retry-After", "1");
+    }
+    return response;
+  }
+
+  /** Answers a request whose head failed; its body, if any, is not read: the connection closes. */
+  private void respondAtOnce(Exchange exchange, S3Exception e) {
+    discardingBody = true;
+    if (exchange.bodyExpected) {
+      exchange.body = null;
+    }
+    write(exchange, error(exchange, e));
+  }
+
+  private HttpResponse head(Exchange exchange, S3Response response, boolean keepAlive) {
+    HttpResponseStatus status = HttpResponseStatus.valueOf(response.status());
+    HttpResponse http =
+        response.stream() == null && !exchange.head
+            ? new DefaultFullHttpResponse(
+                HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(response.bytes()))
+            : new DefaultHttpResponse(HttpVersion.HTTP_1_1, status);
+    for (Map.Entry<String, String> header : response.headers()) {
+      http.headers().add(header.getKey(), header.getValue());
+    }
+    http.headers()
+        .set("x-amz-request-id", exchange.id)
+        .set("x-amz-id-2", exchange.id)
+        .set(HttpHeaderNames.SERVER, "RACS")
+        .set(
+            HttpHeaderNames.DATE,
+            DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                ZonedDateTime.now(java.time.ZoneOffset.UTC)));
+    if (response.status() != 304 && response.status() != 204) {
+      HttpUtil.setContentLength(http, response.contentLength());
+    }
+    HttpUtil.setKeepAlive(http, keepAlive);
+    return http;
+  }
+
+  /** Writes a response (from any thread); streams bodies with backpressure. */
+  private void write(Exchange exchange, S3Response response) {
+    boolean keepAlive =
+        HttpUtil.isKeepAlive(exchange.request)
+            && !discardingBody
+            && (!exchange.bodyExpected || (exchange.body != null && exchange.body.fullyReceived()));
+    if (discardingBody) {
+      keepAlive = false;
+    }
+    HttpResponse http = head(exchange, response, keepAlive);
+    long sent = 0;
+    boolean ok = true;
+    try {
+      if (http instanceof FullHttpResponse) {
+        sent = response.bytes().length;
+        ctx.writeAndFlush(http);
+      } else {
+        ctx.writeAndFlush(http);
+        if (!exchange.head && response.stream() != null) {
+          sent = stream(response.stream());
+        }
+        ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+      }
+    } catch (IOException | RuntimeException e) {
+      ok = false;
+      LOG.debug("request {}: response stream failed, closing: {}", exchange.id, e.toString());
+    } finally {
+      response.onClose().run();
+    }
+    boolean keep = ok && keepAlive;
+    long received = exchange.body != null ? exchange.body.decodedBytes() : 0;
+    settings
+        .metrics()
+        .finished(
+            exchange.operation,
+            response.status(),
+            received,
+            sent,
+            System.nanoTime() - exchange.startNanos);
+    if (LOG.isDebugEnabled()) {
+      String path = exchange.request.uri();
+      int q = path.indexOf('?');
+      LOG.debug(
+          "{} {} {} {} {} bytes {} ms",
+          exchange.id,
+          exchange.request.method(),
+          q < 0 ? path : path.substring(0, q), // the query may carry a presigned signature
+          response.status(),
+          sent,
+          (System.nanoTime() - exchange.startNanos) / 1_000_000);
+    }
+    ctx.channel()
+        .eventLoop()
+        .execute(
+            () -> {
+              exchange.done = true;
+              if (exchange.body != null) {
+                exchange.body.close();
+              }
+              if (current == exchange) {
+                current = null;
+              }
+              if (keep) {
+                ctx.read();
+              } else {
+                ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+              }
+            });
+  }
+
+  private long stream(InputStream body) throws IOException {
+    long sent = 0;
+    byte[] buffer = new byte[CHUNK_BYTES];
+    while (true) {
+      int n = body.readNBytes(buffer, 0, buffer.length);
+      if (n <= 0) {
+        return sent;
+      }
+      awaitWritable();
+      if (!ctx.channel().isActive()) {
+        throw new IOException("client closed the connection");
+      }
+      ctx.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(buffer, 0, n)));
+      sent += n;
+      if (n < buffer.length) {
+        return sent;
+      }
+    }
+  }
+
+  private void awaitWritable() {
+    writability.lock();
+    try {
+      while (!ctx.channel().isWritable() && ctx.channel().isActive()) {
+        writable.await(1, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      writability.unlock();
+    }
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    writability.lock();
+    try {
+      writable.signalAll();
+    } finally {
+      writability.unlock();
+    }
+    ctx.fireChannelWritabilityChanged();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    Exchange exchange = current;
+    if (exchange != null && exchange.body != null && !exchange.done) {
+      exchange.body.fail(RequestBody.incomplete());
+    }
+    writability.lock();
+    try {
+      writable.signalAll();
+    } finally {
+      writability.unlock();
+    }
+    ctx.fireChannelInactive();
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+    if (event instanceof IdleStateEvent) {
+      ctx.close();
+    } else {
+      ctx.fireUserEventTriggered(event);
+    }
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    LOG.debug("connection error, closing: {}", cause.toString());
+    ctx.close();
+  }
+
+  static String requestId() {
+    return HexFormat.of().withUpperCase().toHexDigits(ThreadLocalRandom.current().nextLong());
+  }
+}
