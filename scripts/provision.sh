@@ -89,7 +89,7 @@ main() {
   local minio venv
   minio="$(minio_bin)"
   venv="$(python_venv)"
-  debian_tools rclone fio
+  debian_tools rclone fio openssl
   local env_file="$CACHE/env"
   {
     echo "# Written by scripts/provision.sh; read by io.racs.testkit.ProvisionedTools."

@@ -1,0 +1,190 @@
+package io.racs.e2e;
+
+import io.racs.testkit.MinioServer;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The proxy as users run it: {@code ./racs server --config FILE} in its own process, over real
+ * MinIO servers or local directories, on free loopback ports. It is ready when it prints "ready";
+ * {@link #close()} stops it with SIGTERM (a graceful drain) and waits.
+ */
+final class ProxyProcess implements AutoCloseable {
+  static final String ACCESS_KEY = "e2e-access";
+  static final String SECRET_KEY = "e2e-secret-key-0123456789";
+  private static final Pattern SERVING = Pattern.compile("RACS serving S3 at (\\S+) ");
+  private static final Pattern ADMIN = Pattern.compile("admin: http://[^:]+:(\\d+)/");
+
+  private final Process process;
+  private final Path log;
+  private final URI endpoint;
+  private final int adminPort;
+
+  private ProxyProcess(Process process, Path log, URI endpoint, int adminPort) {
+    this.process = process;
+    this.log = log;
+    this.endpoint = endpoint;
+    this.adminPort = adminPort;
+  }
+
+  /** A configuration over MinIO servers, one bucket per server (created by the caller). */
+  static String minioConfig(List<MinioServer> servers, String bucket, String geometry, String tls) {
+    StringBuilder yaml = new StringBuilder();
+    yaml.append("array:\n  geometry: ").append(geometry).append("\n  slowShardTimeout: 5s\n");
+    yaml.append("server:\n  listen: 127.0.0.1:0\n  adminListen: 127.0.0.1:0\n");
+    yaml.append("  credentials:\n    - {accessKey: ")
+        .append(ACCESS_KEY)
+        .append(", secretKey: ")
+        .append(SECRET_KEY)
+        .append("}\n");
+    if (tls != null) {
+      yaml.append(tls);
+    }
+    yaml.append("repositories:\n");
+    for (int i = 0; i < servers.size(); i++) {
+      MinioServer s = servers.get(i);
+      yaml.append("  - name: minio-")
+          .append(i)
+          .append('\n')
+          .append("    type: minio\n")
+          .append("    endpoint: ")
+          .append(s.endpoint())
+          .append('\n')
+          .append("    bucket: ")
+          .append(bucket)
+          .append('\n')
+          .append("    credentials: {accessKey: ")
+          .append(s.accessKey())
+          .append(", secretKey: ")
+          .append(s.secretKey())
+          .append("}\n")
+          .append("    connectTimeout: 1s\n    readTimeout: 10s\n    retries: 0\n");
+    }
+    return yaml.toString();
+  }
+
+  /** A configuration over local directories under {@code dir}. */
+  static String fsConfig(Path dir, String geometry, String tls) throws IOException {
+    StringBuilder yaml = new StringBuilder();
+    yaml.append("array:\n  geometry: ").append(geometry).append('\n');
+    yaml.append("server:\n  listen: 127.0.0.1:0\n  adminListen: 127.0.0.1:0\n");
+    yaml.append("  credentials:\n    - {accessKey: ")
+        .append(ACCESS_KEY)
+        .append(", secretKey: ")
+        .append(SECRET_KEY)
+        .append("}\n");
+    if (tls != null) {
+      yaml.append(tls);
+    }
+    yaml.append("repositories:\n");
+    int n = java.util.Arrays.stream(geometry.split("x")).mapToInt(Integer::parseInt).sum();
+    for (int i = 0; i < n; i++) {
+      Path root = Files.createDirectories(dir.resolve("repo-" + i));
+      yaml.append("  - {name: fs-")
+          .append(i)
+          .append(", type: fs, path: ")
+          .append(root)
+          .append("}\n");
+    }
+    return yaml.toString();
+  }
+
+  /** Starts the proxy on {@code config} (YAML text) and waits until it is ready. */
+  static ProxyProcess start(Path dir, String config) throws IOException, InterruptedException {
+    Path file = dir.resolve("racs.yaml");
+    Files.writeString(file, config);
+    Path log = dir.resolve("proxy.log");
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Launcher.root().resolve("racs").toString(), "server", "--config", file.toString()));
+    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
+    pb.environment().put("RACS_NO_BUILD", "1");
+    pb.redirectErrorStream(true);
+    Process process = pb.start();
+    CompletableFuture<String[]> ready = new CompletableFuture<>();
+    Thread.ofVirtual()
+        .start(
+            () -> {
+              String endpoint = null;
+              String admin = "-1";
+              try (BufferedReader in =
+                      new BufferedReader(
+                          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+                  var out = Files.newBufferedWriter(log)) {
+                for (String line; (line = in.readLine()) != null; ) {
+                  out.write(line);
+                  out.newLine();
+                  out.flush();
+                  Matcher m = SERVING.matcher(line);
+                  if (m.find()) {
+                    endpoint = m.group(1);
+                  }
+                  Matcher a = ADMIN.matcher(line);
+                  if (a.find()) {
+                    admin = a.group(1);
+                  }
+                  if (line.equals("ready")) {
+                    ready.complete(new String[] {endpoint, admin});
+                  }
+                }
+              } catch (IOException e) {
+                ready.completeExceptionally(e);
+              }
+              ready.completeExceptionally(new IllegalStateException("proxy exited before ready"));
+            });
+    String[] started;
+    try {
+      started = ready.get(120, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      process.destroyForcibly();
+      throw new IllegalStateException(
+          "proxy did not start: " + e + "\n" + Files.readString(log), e);
+    }
+    return new ProxyProcess(process, log, URI.create(started[0]), Integer.parseInt(started[1]));
+  }
+
+  URI endpoint() {
+    return endpoint;
+  }
+
+  int adminPort() {
+    return adminPort;
+  }
+
+  String log() {
+    try {
+      return Files.readString(log);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    process.toHandle().descendants().forEach(ProcessHandle::destroy);
+    process.destroy();
+    try {
+      if (!process.waitFor(60, TimeUnit.SECONDS)) {
+        process.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+        process.waitFor();
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,308 @@
+package io.racs.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.racs.testkit.MinioExtension;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.async.AsyncRequestBody;
+import software.amazon.awssdk.core.async.AsyncResponseTransformer;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
+import software.amazon.awssdk.services.s3.model.ChecksumMode;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.transfer.s3.S3TransferManager;
+
+/**
+ * The proxy process over six real MinIO servers (4x2), driven by the AWS SDK for Java v2 as
+ * applications use it, over HTTP and HTTPS: sync and async clients with their default checksums,
+ * CRC64NVME asked for explicitly, multipart through the transfer manager, byte-exact round trips of
+ * 0 B, 1 B, 5 MiB + 1 and 70 MiB, listings with delimiters, deletes, and the failures a client must
+ * see (wrong secret, wrong checksum: correct error, nothing stored).
+ */
+class SdkV2IT {
+  @RegisterExtension static final MinioExtension MINIO = MinioExtension.servers(6);
+  @TempDir static Path dir;
+  private static ProxyProcess http;
+  private static ProxyProcess https;
+  private static Tls tls;
+
+  @BeforeAll
+  static void start() throws Exception {
+    for (int i = 0; i < 6; i++) {
+      MINIO.client(i).createBucket(b -> b.bucket("racs-http"));
+      MINIO.client(i).createBucket(b -> b.bucket("racs-https"));
+    }
+    Path httpDir = Files.createDirectories(dir.resolve("http"));
+    http =
+        ProxyProcess.start(
+            httpDir, ProxyProcess.minioConfig(MINIO.servers(), "racs-http", "4x2", null));
+    Path httpsDir = Files.createDirectories(dir.resolve("https"));
+    tls = Tls.create(httpsDir);
+    https =
+        ProxyProcess.start(
+            httpsDir,
+            ProxyProcess.minioConfig(MINIO.servers(), "racs-https", "4x2", tls.serverYaml()));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (http != null) {
+      http.close();
+    }
+    if (https != null) {
+      https.close();
+    }
+  }
+
+  private static S3Client client(boolean secure, String secret) {
+    ProxyProcess proxy = secure ? https : http;
+    Apache5HttpClient.Builder httpClient = Apache5HttpClient.builder();
+    if (secure) {
+      httpClient.tlsTrustManagersProvider(tls::trustManagers);
+    }
+    return S3Client.builder()
+        .endpointOverride(proxy.endpoint())
+        .region(Region.US_EAST_1)
+        .forcePathStyle(true)
+        .credentialsProvider(
+            StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(ProxyProcess.ACCESS_KEY, secret)))
+        .httpClientBuilder(httpClient)
+        .build();
+  }
+
+  private static S3AsyncClient asyncClient(boolean secure) {
+    ProxyProcess proxy = secure ? https : http;
+    NettyNioAsyncHttpClient.Builder httpClient = NettyNioAsyncHttpClient.builder();
+    if (secure) {
+      httpClient.tlsTrustManagersProvider(tls::trustManagers);
+    }
+    return S3AsyncClient.builder()
+        .endpointOverride(proxy.endpoint())
+        .region(Region.US_EAST_1)
+        .forcePathStyle(true)
+        .multipartEnabled(true)
+        .credentialsProvider(
+            StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(ProxyProcess.ACCESS_KEY, ProxyProcess.SECRET_KEY)))
+        .httpClientBuilder(httpClient)
+        .build();
+  }
+
+  private static Path file(long seed, long size) throws IOException {
+    Path file = dir.resolve("data-" + seed + "-" + size);
+    Random random = new Random(seed);
+    byte[] buffer = new byte[1 << 16];
+    try (OutputStream out = Files.newOutputStream(file)) {
+      for (long left = size; left > 0; left -= buffer.length) {
+        random.nextBytes(buffer);
+        out.write(buffer, 0, (int) Math.min(buffer.length, left));
+      }
+    }
+    return file;
+  }
+
+  private static byte[] md5(InputStream in) throws Exception {
+    MessageDigest md5 = MessageDigest.getInstance("MD5");
+    byte[] buffer = new byte[1 << 16];
+    for (int n; (n = in.read(buffer)) > 0; ) {
+      md5.update(buffer, 0, n);
+    }
+    return md5.digest();
+  }
+
+  private static byte[] md5(Path file) throws Exception {
+    try (InputStream in = Files.newInputStream(file)) {
+      return md5(in);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void syncClient_roundTripsEverySize(boolean secure) throws Exception {
+    try (S3Client s3 = client(secure, ProxyProcess.SECRET_KEY)) {
+      String bucket = "sync-" + (secure ? "tls" : "plain");
+      s3.createBucket(b -> b.bucket(bucket));
+      long[] sizes =
+          secure
+              ? new long[] {0, 1, 5 * 1024 * 1024 + 1}
+              : new long[] {0, 1, 5 * 1024 * 1024 + 1, 70L * 1024 * 1024};
+      for (long size : sizes) {
+        Path file = file(size + 7, size);
+        String key = "objects/size-" + size;
+        s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromFile(file));
+        try (ResponseInputStream<GetObjectResponse> in =
+            s3.getObject(b -> b.bucket(bucket).key(key).checksumMode(ChecksumMode.ENABLED))) {
+          assertThat(md5(in)).as("size %d", size).isEqualTo(md5(file));
+          assertThat(in.response().contentLength()).isEqualTo(size);
+        }
+      }
+      assertThat(s3.headObject(b -> b.bucket(bucket).key("objects/size-1")).contentLength())
+          .isEqualTo(1);
+      s3.deleteObject(b -> b.bucket(bucket).key("objects/size-1"));
+      assertThatThrownBy(() -> s3.getObjectAsBytes(b -> b.bucket(bucket).key("objects/size-1")))
+          .isInstanceOf(NoSuchKeyException.class);
+    }
+  }
+
+  @Test
+  void crc64nvme_whenRequested_isVerifiedAndReturned() throws Exception {
+    try (S3Client s3 = client(false, ProxyProcess.SECRET_KEY)) {
+      s3.createBucket(b -> b.bucket("crc64"));
+      byte[] data = new byte[300_000];
+      new Random(64).nextBytes(data);
+      var put =
+          s3.putObject(
+              b -> b.bucket("crc64").key("k").checksumAlgorithm(ChecksumAlgorithm.CRC64_NVME),
+              RequestBody.fromBytes(data));
+      assertThat(put.checksumCRC64NVME()).isNotBlank();
+      var got =
+          s3.getObjectAsBytes(b -> b.bucket("crc64").key("k").checksumMode(ChecksumMode.ENABLED));
+      assertThat(got.asByteArray()).isEqualTo(data);
+      assertThat(got.response().checksumCRC64NVME()).isEqualTo(put.checksumCRC64NVME());
+    }
+  }
+
+  @Test
+  void asyncClientAndTransferManager_multipartRoundTrip() throws Exception {
+    Path file = file(70, 70L * 1024 * 1024 + 3);
+    try (S3AsyncClient s3 = asyncClient(false);
+        S3TransferManager tm = S3TransferManager.builder().s3Client(s3).build()) {
+      s3.createBucket(b -> b.bucket("async")).join();
+      tm.uploadFile(u -> u.source(file).putObjectRequest(p -> p.bucket("async").key("big")))
+          .completionFuture()
+          .join();
+      Path back = dir.resolve("back");
+      tm.downloadFile(d -> d.destination(back).getObjectRequest(g -> g.bucket("async").key("big")))
+          .completionFuture()
+          .join();
+      assertThat(md5(back)).isEqualTo(md5(file));
+      var head = s3.headObject(b -> b.bucket("async").key("big")).join();
+      assertThat(head.eTag()).contains("-"); // a multipart ETag
+      s3.putObject(b -> b.bucket("async").key("small"), AsyncRequestBody.fromString("hello"))
+          .join();
+      assertThat(
+              s3.getObject(b -> b.bucket("async").key("small"), AsyncResponseTransformer.toBytes())
+                  .join()
+                  .asUtf8String())
+          .isEqualTo("hello");
+    }
+  }
+
+  @Test
+  void listing_withDelimiterAndPages_andBatchDelete() {
+    try (S3Client s3 = client(false, ProxyProcess.SECRET_KEY)) {
+      s3.createBucket(b -> b.bucket("listing"));
+      List<String> keys = List.of("a.txt", "dir/one", "dir/two", "dir/sub/three", "zeta/", "é");
+      for (String key : keys) {
+        s3.putObject(b -> b.bucket("listing").key(key), RequestBody.fromString(key));
+      }
+      var top = s3.listObjectsV2(b -> b.bucket("listing").delimiter("/"));
+      assertThat(top.contents()).extracting(S3Object::key).containsExactly("a.txt", "é");
+      assertThat(top.commonPrefixes())
+          .extracting(CommonPrefix::prefix)
+          .containsExactly("dir/", "zeta/");
+      List<String> all = new ArrayList<>();
+      s3.listObjectsV2Paginator(b -> b.bucket("listing").maxKeys(2))
+          .contents()
+          .forEach(o -> all.add(o.key()));
+      assertThat(all).containsExactly("a.txt", "dir/one", "dir/sub/three", "dir/two", "zeta/", "é");
+      var v1 = s3.listObjects(b -> b.bucket("listing").prefix("dir/").delimiter("/"));
+      assertThat(v1.contents()).extracting(S3Object::key).containsExactly("dir/one", "dir/two");
+      s3.deleteObjects(
+          b ->
+              b.bucket("listing")
+                  .delete(
+                      d ->
+                          d.objects(
+                              ObjectIdentifier.builder().key("a.txt").build(),
+                              ObjectIdentifier.builder().key("dir/one").build())));
+      assertThat(s3.listObjectsV2(b -> b.bucket("listing")).keyCount()).isEqualTo(4);
+    }
+  }
+
+  @Test
+  void wrongSecretOrWrongChecksum_isRejectedAndStoresNothing() {
+    try (S3Client good = client(false, ProxyProcess.SECRET_KEY);
+        S3Client bad = client(false, "not-the-secret")) {
+      good.createBucket(b -> b.bucket("negative"));
+      assertThatThrownBy(
+              () -> bad.putObject(b -> b.bucket("negative").key("k"), RequestBody.fromString("x")))
+          .isInstanceOf(S3Exception.class)
+          .satisfies(
+              e -> {
+                assertThat(((S3Exception) e).statusCode()).isEqualTo(403);
+                assertThat(((S3Exception) e).awsErrorDetails().errorCode())
+                    .isEqualTo("SignatureDoesNotMatch");
+              });
+      assertThatThrownBy(
+              () ->
+                  good.putObject(
+                      b -> b.bucket("negative").key("k").checksumCRC32("AAAAAA=="),
+                      RequestBody.fromString("payload")))
+          .isInstanceOf(S3Exception.class)
+          .satisfies(
+              e ->
+                  assertThat(((S3Exception) e).awsErrorDetails().errorCode())
+                      .isEqualTo("BadDigest"));
+      assertThat(good.listObjectsV2(b -> b.bucket("negative")).keyCount()).isZero();
+      assertThatThrownBy(() -> good.getObjectAsBytes(b -> b.bucket("nope-bucket").key("k")))
+          .isInstanceOf(S3Exception.class)
+          .satisfies(
+              e ->
+                  assertThat(((S3Exception) e).awsErrorDetails().errorCode())
+                      .isEqualTo("NoSuchBucket"));
+    }
+  }
+
+  @Test
+  void adminEndpoints_reportReadinessAndMetrics() throws Exception {
+    var client = java.net.http.HttpClient.newHttpClient();
+    var ready =
+        client.send(
+            java.net.http.HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + http.adminPort() + "/health/ready"))
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(ready.statusCode()).isEqualTo(200);
+    assertThat(ready.body()).contains("\"healthy\":6", "\"state\":\"up\"");
+    var metrics =
+        client.send(
+            java.net.http.HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + http.adminPort() + "/metrics"))
+                .build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(metrics.body())
+        .contains("racs_s3_requests_total", "racs_store_degraded_stripes_total");
+  }
+}
