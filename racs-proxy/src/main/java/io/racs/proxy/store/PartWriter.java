@@ -75,13 +75,14 @@ final class PartWriter {
                   }));
     }
 
-    MessageDigest md5 = md5();
-    byte[] block = new byte[k * pieceBytes];
+    BlockDigester md5 = new BlockDigester(array.executor(), k * pieceBytes);
     byte[][] stripe = new byte[n][pieceBytes];
     CRC32C crc = new CRC32C();
     long total = 0;
+    byte[] etag;
     try {
       while (true) {
+        byte[] block = md5.take();
         int read = readFully(body, block);
         if (read == 0 && total > 0) {
           break;
@@ -89,7 +90,7 @@ final class PartWriter {
         if (read == 0) {
           break; // empty object: no stripes, empty shard objects
         }
-        md5.update(block, 0, read);
+        md5.submit(block, read);
         total += read;
         if (lengthBytes >= 0 && total > lengthBytes) {
           throw new StoreException(
@@ -128,6 +129,7 @@ final class PartWriter {
           break;
         }
       }
+      etag = md5.digest();
       if (lengthBytes >= 0 && total != lengthBytes) {
         throw new StoreException(
             StoreException.Code.INCOMPLETE_BODY,
@@ -151,6 +153,8 @@ final class PartWriter {
       abortAll(pipes, dropped, "interrupted");
       cleanUp(array, slots, dataId, puts);
       throw new StoreException(StoreException.Code.INCOMPLETE_BODY, "interrupted", e);
+    } finally {
+      md5.close();
     }
 
     List<Integer> written = new ArrayList<>();
@@ -190,13 +194,7 @@ final class PartWriter {
     }
     PartMeta part =
         new PartMeta(
-            partNumber,
-            dataId,
-            total,
-            HexFormat.of().formatHex(md5.digest()),
-            pieceBytes,
-            slots,
-            null);
+            partNumber, dataId, total, HexFormat.of().formatHex(etag), pieceBytes, slots, null);
     return new Result(part, written, failures);
   }
 
