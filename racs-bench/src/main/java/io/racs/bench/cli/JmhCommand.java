@@ -83,13 +83,21 @@ public final class JmhCommand implements Callable<Integer> {
       String geometry = run.getParams().getParam("geometry");
       String shardSize = run.getParams().getParam("shardSize");
       String implementation = run.getParams().getParam("implementation");
-      if (geometry == null || shardSize == null || implementation == null) {
+      String sizeBytes = run.getParams().getParam("sizeBytes");
+      if (sizeBytes != null) {
+        // Store benchmarks: one operation handles sizeBytes of data through a 4x2 store.
+        geometry = "4x2";
+        implementation = "store";
+        shardSize = sizeBytes;
+      } else if (geometry == null || shardSize == null || implementation == null) {
         continue;
       }
       BenchmarkResult aggregate = run.getAggregatedResult();
       Result<?> primary = aggregate.getPrimaryResult();
       double bytesPerOp =
-          (double) Geometry.parse(geometry).dataShards() * Long.parseLong(shardSize);
+          sizeBytes != null
+              ? Double.parseDouble(sizeBytes)
+              : (double) Geometry.parse(geometry).dataShards() * Long.parseLong(shardSize);
       String op = run.getParams().getBenchmark();
       op = op.substring(op.lastIndexOf('.') + 1);
       rows.add(
