@@ -4,7 +4,8 @@
 #   - the MinIO server, built with 'go install' of a pinned module version (cached: ~9 minutes
 #     the first time on 2 cores, instant afterwards);
 #   - a Python virtualenv with aws-cli v1 and boto3 from PyPI;
-#   - rclone and fio from Debian's packages.
+#   - rclone, fio and openssl from Debian's packages.
+# With --minio-only it builds (or finds) the MinIO server alone, as `racs demo --minio` needs.
 # Idempotent. A missing toolchain (Go, Python) is an error that says what to install; nothing is
 # ever skipped silently.
 set -euo pipefail
@@ -88,6 +89,15 @@ debian_tools() {
 main() {
   local minio venv
   minio="$(minio_bin)"
+  if [ "${1:-}" = "--minio-only" ]; then
+    # racs demo --minio needs only the server; keep whatever else was provisioned before.
+    local env_file="$CACHE/env"
+    touch "$env_file"
+    grep -v '^RACS_MINIO_BIN=' "$env_file" >"$env_file.tmp" || true
+    echo "RACS_MINIO_BIN=$minio" >>"$env_file.tmp"
+    mv "$env_file.tmp" "$env_file"
+    return
+  fi
   venv="$(python_venv)"
   debian_tools rclone fio openssl
   local env_file="$CACHE/env"

@@ -124,6 +124,14 @@ public final class Healer {
                     + e.getMessage());
       }
     }
+    if (!options.dryRun()) {
+      for (int slot : Identity.adoptUnmarked(array, store.arrayId(), store.config().geometry())) {
+        records++;
+        options
+            .progress()
+            .accept("heal: slot " + slot + " (" + array.slot(slot).name() + ") is new: adopted");
+      }
+    }
     String[] resume = readState();
     replicateRecords(Layout.bucketPrefix());
     List<String> buckets = new ArrayList<>();

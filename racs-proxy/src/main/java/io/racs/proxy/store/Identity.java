@@ -27,6 +27,30 @@ final class Identity {
 
   private Identity() {}
 
+  /**
+   * Writes the marker of {@code arrayId} on every reachable slot that has none, as heal does for a
+   * repository replaced while the proxy runs; returns the slots adopted.
+   */
+  static List<Integer> adoptUnmarked(RepositoryArray array, String arrayId, Geometry geometry) {
+    List<Integer> adopted = new ArrayList<>();
+    for (int slot = 0; slot < array.size(); slot++) {
+      Repository repository = array.slot(slot);
+      try {
+        if (RepositoryArray.getBytes(repository, Layout.IDENTITY).isEmpty()) {
+          RepositoryArray.putBytes(
+              repository,
+              Layout.IDENTITY,
+              Layout.encode(
+                  new Marker(arrayId, slot, geometry.toString(), System.currentTimeMillis())));
+          adopted.add(slot);
+        }
+      } catch (RuntimeException e) {
+        LOG.debug("slot {} not adopted: {}", slot, e.toString());
+      }
+    }
+    return adopted;
+  }
+
   /** Checks (and where needed writes) the markers; returns the array id. */
   static String check(
       List<Repository> repositories, Geometry geometry, Duration timeout, boolean readOnly) {
