@@ -48,6 +48,9 @@ public final class RemoteEngine implements Engine {
   private final List<String> notes = new ArrayList<>();
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
 
+  /** The agents' own results of the last iteration, before merging (a test seam). */
+  volatile List<IterationResult> lastParts = List.of();
+
   private RemoteEngine(List<String> names, HttpClient http, List<TargetInfo> targets) {
     this.names = List.copyOf(names);
     this.uris = names.stream().map(n -> URI.create("http://" + n)).toList();
@@ -183,6 +186,7 @@ public final class RemoteEngine implements Engine {
     if (parts.isEmpty()) {
       throw new IllegalStateException("every agent is lost; nothing left to measure");
     }
+    lastParts = List.copyOf(parts);
     IterationResult merged = merge(parts);
     progress.completed(false);
     return merged;
