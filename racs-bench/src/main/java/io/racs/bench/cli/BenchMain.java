@@ -39,22 +39,14 @@ public final class BenchMain implements Callable<Integer> {
   /** The full command tree. */
   public static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new BenchMain());
-    cli.addSubcommand(
-        "object",
-        RacsMain.notBuilt(
-            "object workloads against repositories and S3 endpoints",
-            7,
-            "PUT/GET/LIST/DELETE workloads with JMH-grade statistics."));
+    cli.addSubcommand("object", new ObjectCommand());
     cli.addSubcommand(
         "block",
         RacsMain.notBuilt(
             "block direct-I/O workloads", 8, "dd, IOzone-style matrix, sweeps, vdbench files."));
     cli.addSubcommand("jmh", new JmhCommand());
-    cli.addSubcommand(
-        "compare", RacsMain.notBuilt("comparing two result files", 7, "Compare two runs."));
-    cli.addSubcommand(
-        "agent",
-        RacsMain.notBuilt("the multi-host load agent", 7, "Serve workloads to a controller."));
+    cli.addSubcommand("compare", new CompareCommand());
+    cli.addSubcommand("agent", new AgentCommand());
     return ExitCodes.document(cli);
   }
 

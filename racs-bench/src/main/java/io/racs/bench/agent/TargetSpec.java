@@ -1,0 +1,77 @@
+package io.racs.bench.agent;
+
+import io.racs.bench.object.target.RepositoryTarget;
+import io.racs.bench.object.target.S3EndpointTarget;
+import io.racs.bench.object.target.Target;
+import io.racs.repos.config.RepositoryConfigLoader;
+import io.racs.repos.config.RepositoryFactory;
+import io.racs.repos.config.RepositorySetConfig;
+import java.net.URI;
+
+/**
+ * A target as it travels to an agent: a repository by name plus the text of its repository-set file
+ * (environment references are resolved on the agent), or an S3 endpoint with its keys. The secret
+ * key travels in the agent protocol; it is never written to reports.
+ *
+ * @param kind {@code repository} or {@code endpoint}
+ * @param name the repository or target name
+ * @param configText the repository-set YAML (repository targets)
+ * @param configSource where that text came from, for messages
+ * @param uri the endpoint URL (endpoint targets)
+ * @param accessKey endpoint access key
+ * @param secretKey endpoint secret key
+ * @param region endpoint region
+ * @param bucket endpoint bucket
+ */
+public record TargetSpec(
+    String kind,
+    String name,
+    String configText,
+    String configSource,
+    String uri,
+    String accessKey,
+    String secretKey,
+    String region,
+    String bucket) {
+  /** A repository of a repository-set file. */
+  public static TargetSpec repository(String name, String configText, String configSource) {
+    return new TargetSpec(
+        "repository", name, configText, configSource, null, null, null, null, null);
+  }
+
+  /** An S3 endpoint. */
+  public static TargetSpec endpoint(S3EndpointTarget.Endpoint e) {
+    return new TargetSpec(
+        "endpoint",
+        e.name(),
+        null,
+        null,
+        e.uri().toString(),
+        e.accessKey(),
+        e.secretKey(),
+        e.region(),
+        e.bucket());
+  }
+
+  /** Builds the target (no I/O). */
+  public Target build() {
+    if (kind.equals("endpoint")) {
+      return S3EndpointTarget.of(
+          new S3EndpointTarget.Endpoint(
+              name, URI.create(uri), accessKey, secretKey, region, bucket));
+    }
+    RepositorySetConfig set = RepositoryConfigLoader.create().parse(configText, configSource);
+    return RepositoryTarget.of(
+        RepositoryFactory.create(
+            set.repository(name)
+                .orElseThrow(
+                    () ->
+                        new IllegalArgumentException(
+                            "repository: " + name + " (expected: one of " + configSource + ")"))));
+  }
+
+  @Override
+  public String toString() {
+    return "TargetSpec[kind=" + kind + ", name=" + name + "]";
+  }
+}

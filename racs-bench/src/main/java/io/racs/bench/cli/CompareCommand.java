@@ -1,0 +1,40 @@
+package io.racs.bench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.racs.bench.report.Compare;
+import io.racs.proxy.cli.ExitCodes;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code racs bench compare OLD.json NEW.json}: per-point ratios with intervals and verdicts. */
+@Command(
+    name = "compare",
+    description = {
+      "Compare two results.json files: new/old per point and metric, with the 99.9% CI,",
+      "and whether the new run is faster, slower or within noise."
+    })
+public final class CompareCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "OLD", description = "The baseline results.json.")
+  Path old;
+
+  @Parameters(index = "1", paramLabel = "NEW", description = "The results.json to judge.")
+  Path current;
+
+  @Override
+  public Integer call() {
+    JsonNode a = Compare.read(old);
+    JsonNode b = Compare.read(current);
+    int matched = Compare.print(a, b, spec.commandLine().getOut());
+    if (matched == 0) {
+      throw new IllegalArgumentException(
+          "points: no point id is in both files (expected: runs of the same workloads)");
+    }
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,375 @@
+package io.racs.bench.cli;
+
+import io.racs.bench.object.run.Engine;
+import io.racs.bench.object.run.LocalEngine;
+import io.racs.bench.object.run.ObjectBenchmark;
+import io.racs.bench.object.run.Plan;
+import io.racs.bench.object.run.Progress;
+import io.racs.bench.object.run.RunResult;
+import io.racs.bench.object.run.Workload;
+import io.racs.bench.object.target.S3EndpointTarget;
+import io.racs.bench.object.target.Target;
+import io.racs.bench.object.workload.KeyDistribution;
+import io.racs.bench.object.workload.Mix;
+import io.racs.bench.object.workload.Op;
+import io.racs.bench.object.workload.RangeSpec;
+import io.racs.bench.object.workload.SizeSpec;
+import io.racs.bench.report.ConsoleTable;
+import io.racs.bench.report.ObjectReports;
+import io.racs.bench.stats.ArrivalSchedule.Arrivals;
+import io.racs.proxy.cli.ExitCodes;
+import io.racs.repos.config.RepositoryConfig;
+import io.racs.repos.config.RepositoryConfigLoader;
+import io.racs.repos.config.RepositorySetConfig;
+import io.racs.repos.config.Units;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code racs bench object}: object workloads against configured repositories (through the SPI) and
+ * S3 endpoints, side by side, with JMH-grade statistics and reports.
+ */
+@Command(
+    name = "object",
+    description = {
+      "Measure PUT/GET/HEAD/LIST/DELETE and mixes on repositories and S3 endpoints.",
+      "Example: racs bench object --config racs.yaml --repository local-a,minio-1 --op get"
+          + " --sizes 4KiB,1MiB --clients 1,4,16 --verify"
+    })
+public final class ObjectCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--config", paramLabel = "FILE", description = "Repository-set file (YAML).")
+  Path config;
+
+  @Option(
+      names = "--repository",
+      split = ",",
+      paramLabel = "NAME",
+      description = "Repositories of --config to measure through the SPI.")
+  List<String> repositories = new ArrayList<>();
+
+  @ArgGroup(exclusive = false, multiplicity = "0..*")
+  List<EndpointOptions> endpoints = new ArrayList<>();
+
+  /** One S3 endpoint target. */
+  static final class EndpointOptions {
+    @Option(names = "--endpoint", required = true, paramLabel = "URL", description = "S3 URL.")
+    String url;
+
+    @Option(names = "--access-key", required = true, paramLabel = "KEY")
+    String accessKey;
+
+    @Option(names = "--secret-key", required = true, paramLabel = "SECRET")
+    String secretKey;
+
+    // Group options take field defaults: Picocli cannot apply defaultValue to an absent group.
+    @Option(names = "--region", description = "Default: us-east-1.")
+    String region = "us-east-1";
+
+    @Option(names = "--bucket", description = "Default: racs-bench (created when missing).")
+    String bucket = "racs-bench";
+
+    @Option(names = "--name", paramLabel = "NAME", description = "Label (default host:port).")
+    String name;
+  }
+
+  @Option(
+      names = "--op",
+      split = ",",
+      paramLabel = "OP",
+      description = "put, get, head, list, delete or mixed (a list runs each). Default: get.")
+  List<String> ops = new ArrayList<>();
+
+  @Option(names = "--mix", paramLabel = "OP=W,...", description = "Exact mix, e.g. get=60,put=40.")
+  String mix;
+
+  @Option(
+      names = "--sizes",
+      defaultValue = "4KiB",
+      description = "Sizes (4KiB,1MiB) or a distribution (uniform:4KiB-1MiB, lognormal:64KiB:1).")
+  String sizes;
+
+  @Option(names = "--objects", defaultValue = "64", description = "Keys in the key space.")
+  int objects;
+
+  @Option(names = "--prefix", defaultValue = "racs-bench/", description = "Key prefix.")
+  String prefix;
+
+  @Option(names = "--prefixes", defaultValue = "1", description = "Sub-prefixes keys spread over.")
+  int prefixes;
+
+  @Option(
+      names = "--keys",
+      defaultValue = "uniform",
+      description = "Key distribution: uniform, zipf[:S], hot[:K/O].")
+  String keys;
+
+  @Option(names = "--range", description = "GET range: FIRST-LAST, random:LENGTH or random.")
+  String range;
+
+  @Option(names = "--clients", split = ",", defaultValue = "1", description = "Client counts.")
+  List<Integer> clients;
+
+  @Option(names = "--rate", paramLabel = "OPS/s", description = "Open loop at this total rate.")
+  Double rate;
+
+  @Option(names = "--arrivals", defaultValue = "constant", description = "constant or poisson.")
+  String arrivals;
+
+  @Option(names = "--warmup", defaultValue = "1", description = "Discarded iterations.")
+  int warmup;
+
+  @Option(names = "--iterations", defaultValue = "5", description = "Measured iterations.")
+  int iterations;
+
+  @Option(names = "--duration", defaultValue = "5s", description = "Iteration length.")
+  String duration;
+
+  @Option(names = "--count", description = "Operations per iteration instead of --duration.")
+  Long count;
+
+  @Option(
+      names = "--delay",
+      split = ",",
+      defaultValue = "0ms",
+      description = "Injected round-trip delays for repository targets (latency decorator).")
+  List<String> delays;
+
+  @Option(names = "--overhead", paramLabel = "A/B", description = "Overhead ratio of A over B.")
+  String overhead;
+
+  @Option(names = "--verify", description = "Check every GET byte-exact.")
+  boolean verify;
+
+  @Option(names = "--seed", defaultValue = "1", description = "Run seed.")
+  long seed;
+
+  @Option(names = "--list-max", defaultValue = "1000", description = "LIST page size.")
+  int listMax;
+
+  @Option(names = "--out", paramLabel = "DIR", description = "Default: ./bench-out/<timestamp>.")
+  Path out;
+
+  @Option(names = "--keep", description = "Do not delete the benchmark's objects afterwards.")
+  boolean keep;
+
+  @Option(names = "--quiet", description = "No progress line.")
+  boolean quiet;
+
+  @Option(
+      names = "--agents",
+      split = ",",
+      paramLabel = "HOST:PORT",
+      description = "Run the load on these agents (racs bench agent).")
+  List<String> agents = new ArrayList<>();
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter stdout = spec.commandLine().getOut();
+    Plan plan = plan();
+    List<String> command = new ArrayList<>(List.of("racs", "bench", "object"));
+    command.addAll(redactedArgs());
+    Path dir =
+        out != null
+            ? out
+            : Path.of(
+                "bench-out",
+                LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    RunResult result;
+    try (Engine engine = engine(plan);
+        Progress progress =
+            quiet ? Progress.silent() : Progress.printingTo(spec.commandLine().getErr())) {
+      result = new ObjectBenchmark(engine, plan, progress).run(command);
+      if (engine instanceof io.racs.bench.agent.RemoteEngine remote) {
+        result.agents.addAll(remote.agentNames());
+      }
+    }
+    ObjectReports.write(result, dir);
+    ConsoleTable.print(result, stdout);
+    stdout.println("results: " + dir.toAbsolutePath().normalize());
+    stdout.flush();
+    return ExitCodes.OK;
+  }
+
+  private List<String> redactedArgs() {
+    List<String> args = new ArrayList<>(spec.commandLine().getParseResult().originalArgs());
+    for (int i = 0; i < args.size(); i++) {
+      if (args.get(i).equals("--secret-key") && i + 1 < args.size()) {
+        args.set(i + 1, "***");
+      } else if (args.get(i).startsWith("--secret-key=")) {
+        args.set(i, "--secret-key=***");
+      }
+    }
+    return args;
+  }
+
+  Plan plan() {
+    List<Mix> mixes = new ArrayList<>();
+    List<String> requested = ops.isEmpty() ? List.of(mix != null ? "mixed" : "get") : ops;
+    for (String op : requested) {
+      if (op.trim().equals("mixed")) {
+        if (mix == null) {
+          throw new IllegalArgumentException("--op: mixed (expected: with --mix get=60,put=40)");
+        }
+        mixes.add(Mix.parse(mix));
+      } else {
+        mixes.add(Mix.of(Op.parse(op)));
+      }
+    }
+    List<SizeSpec> sizeList = SizeSpec.parseList(sizes);
+    for (int c : clients) {
+      if (c < 1 || c > 10_000) {
+        throw new IllegalArgumentException("--clients: " + c + " (expected: 1 to 10000)");
+      }
+    }
+    List<Duration> delayList = new ArrayList<>();
+    for (String d : delays) {
+      delayList.add(
+          Units.duration(d)
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "--delay: " + d + " (expected: durations such as 0ms,10ms)")));
+    }
+    Duration iteration =
+        Units.duration(duration)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "--duration: " + duration + " (expected: a duration such as 5s)"));
+    Arrivals arrivalKind =
+        switch (arrivals) {
+          case "constant" -> Arrivals.CONSTANT;
+          case "poisson" -> Arrivals.POISSON;
+          default ->
+              throw new IllegalArgumentException(
+                  "--arrivals: " + arrivals + " (expected: constant or poisson)");
+        };
+    if (rate != null && !(rate > 0)) {
+      throw new IllegalArgumentException("--rate: " + rate + " (expected: > 0)");
+    }
+    Optional<String[]> pair = Optional.empty();
+    if (overhead != null) {
+      String[] ab = overhead.split("/", -1);
+      if (ab.length != 2 || ab[0].isBlank() || ab[1].isBlank()) {
+        throw new IllegalArgumentException(
+            "--overhead: " + overhead + " (expected: A/B, two target names)");
+      }
+      pair = Optional.of(ab);
+    }
+    int minClients = clients.stream().mapToInt(Integer::intValue).min().orElse(1);
+    Workload template =
+        new Workload(
+            mixes.getFirst(),
+            sizeList.getFirst(),
+            KeyDistribution.parse(keys),
+            range == null ? RangeSpec.NONE : RangeSpec.parse(range),
+            objects,
+            prefixes,
+            prefix,
+            minClients,
+            rate == null ? 0 : rate,
+            arrivalKind,
+            iteration,
+            count == null ? 0 : count,
+            verify,
+            seed,
+            listMax);
+    if (count != null) {
+      // Checks that --count gives every client of the largest sweep point one operation.
+      template.withClients(clients.stream().mapToInt(Integer::intValue).max().orElse(1));
+    }
+    return new Plan(template, mixes, sizeList, clients, delayList, warmup, iterations, pair, !keep);
+  }
+
+  private Engine engine(Plan plan) {
+    if (config == null && !repositories.isEmpty()) {
+      throw new IllegalArgumentException("--repository: needs --config FILE");
+    }
+    if (repositories.isEmpty() && endpoints.isEmpty()) {
+      throw new IllegalArgumentException(
+          "targets: none (expected: --config FILE --repository NAME, or --endpoint URL)");
+    }
+    String configText = null;
+    RepositorySetConfig set = null;
+    if (config != null) {
+      set = RepositoryConfigLoader.create().load(config);
+      try {
+        configText = java.nio.file.Files.readString(config);
+      } catch (java.io.IOException e) {
+        throw new IllegalStateException(config + ": cannot read: " + e.getMessage(), e);
+      }
+    }
+    List<io.racs.bench.agent.TargetSpec> specs = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    for (String name : repositories) {
+      RepositorySetConfig s = set;
+      s.repository(name)
+          .orElseThrow(
+              () ->
+                  new IllegalArgumentException(
+                      "--repository: "
+                          + name
+                          + " (expected one of: "
+                          + String.join(
+                              ", ", s.repositories().stream().map(RepositoryConfig::name).toList())
+                          + ")"));
+      if (!names.add(name)) {
+        throw new IllegalArgumentException("--repository: " + name + " (expected: each once)");
+      }
+      specs.add(io.racs.bench.agent.TargetSpec.repository(name, configText, config.toString()));
+    }
+    for (EndpointOptions e : endpoints) {
+      URI uri;
+      try {
+        uri = URI.create(e.url);
+      } catch (IllegalArgumentException bad) {
+        uri = null;
+      }
+      if (uri == null || uri.getScheme() == null || uri.getHost() == null) {
+        throw new IllegalArgumentException(
+            "--endpoint: " + e.url + " (expected: a URL such as http://127.0.0.1:9000)");
+      }
+      String name = e.name != null ? e.name : uri.getHost() + ":" + uri.getPort();
+      if (!names.add(name)) {
+        throw new IllegalArgumentException("--name: " + name + " (expected: unique target names)");
+      }
+      specs.add(
+          io.racs.bench.agent.TargetSpec.endpoint(
+              new S3EndpointTarget.Endpoint(
+                  name, uri, e.accessKey, e.secretKey, e.region, e.bucket)));
+    }
+    if (plan.overhead().isPresent()) {
+      for (String n : plan.overhead().get()) {
+        if (!names.contains(n)) {
+          throw new IllegalArgumentException(
+              "--overhead: " + n + " (expected: one of the targets " + names + ")");
+        }
+      }
+    }
+    if (!agents.isEmpty()) {
+      return io.racs.bench.agent.RemoteEngine.connect(agents, specs);
+    }
+    List<Target> targets = new ArrayList<>();
+    for (io.racs.bench.agent.TargetSpec s : specs) {
+      targets.add(s.build());
+    }
+    return new LocalEngine(targets);
+  }
+}

@@ -1,0 +1,122 @@
+package io.racs.bench.object.run;
+
+import io.racs.bench.object.workload.Op;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one iteration measured on one target (or one agent): only requests that completed inside the
+ * ramp-cut window count. Histograms hold nanoseconds. Mutable while clients' records are merged
+ * into it; treat it as read-only afterwards.
+ */
+public final class IterationResult {
+  /** Width of one timeline slice, for throughput over time and the agents' shared window. */
+  public static final long SLICE_NANOS = 50_000_000L;
+
+  /** Successful requests in the window. */
+  public long ops;
+
+  /** Bytes moved by successful requests in the window. */
+  public long bytes;
+
+  /** Successful GETs whose bytes were verified. */
+  public long verified;
+
+  /** Failed requests in the window, by kind. */
+  public final Map<String, Long> errors = new TreeMap<>();
+
+  /** Service-time latency of successful requests (from actual start to completion). */
+  public final Histogram latency = newHistogram();
+
+  /** Open loop only: latency from the intended start (coordinated-omission corrected). */
+  public final Histogram corrected = newHistogram();
+
+  /** GETs only: time to first byte. */
+  public final Histogram ttfb = newHistogram();
+
+  /** Mixes only: latency per operation. */
+  public final Map<Op, Histogram> perOp = new EnumMap<>(Op.class);
+
+  /** Window start and end, nanoseconds since the iteration's start instant. */
+  public long windowStartNanos;
+
+  /** See {@link #windowStartNanos}. */
+  public long windowEndNanos;
+
+  /** The iteration's start instant, nanoseconds since the epoch (for logs and merging). */
+  public long startEpochNanos;
+
+  /** False when no window existed (a client completed nothing before another stopped). */
+  public boolean valid = true;
+
+  /** Client CPU utilisation during the iteration (0 to 1, NaN unknown). */
+  public double cpuUtilisation = Double.NaN;
+
+  /** Successful requests per {@link #SLICE_NANOS} slice since the start instant. */
+  public long[] sliceOps = new long[0];
+
+  /** Bytes per slice, as {@link #sliceOps}. */
+  public long[] sliceBytes = new long[0];
+
+  /**
+   * Multi-agent merges only: requests completed by all agents inside the window every agent shares
+   * (whole slices), or -1. When set, throughput is computed from it, not from {@link #ops}.
+   */
+  public long sharedWindowOps = -1;
+
+  /** Bytes of {@link #sharedWindowOps}, or -1. */
+  public long sharedWindowBytes = -1;
+
+  /** A nanosecond histogram with three significant digits that grows as needed. */
+  public static Histogram newHistogram() {
+    Histogram h = new Histogram(3);
+    h.setAutoResize(true);
+    return h;
+  }
+
+  /** The window's length in seconds. */
+  public double windowSeconds() {
+    return (windowEndNanos - windowStartNanos) / 1e9;
+  }
+
+  /** Successful requests per second over the window (0 when invalid or empty). */
+  public double opsPerSecond() {
+    double s = windowSeconds();
+    return valid && s > 0 ? (sharedWindowOps >= 0 ? sharedWindowOps : ops) / s : 0;
+  }
+
+  /** Megabytes (10^6 bytes) per second over the window. */
+  public double megabytesPerSecond() {
+    double s = windowSeconds();
+    return valid && s > 0 ? (sharedWindowBytes >= 0 ? sharedWindowBytes : bytes) / s / 1e6 : 0;
+  }
+
+  /** Failed requests in the window. */
+  public long errorCount() {
+    return errors.values().stream().mapToLong(Long::longValue).sum();
+  }
+
+  /** Adds {@code other}'s counts, histograms and slices (window and start are not touched). */
+  public void add(IterationResult other) {
+    ops += other.ops;
+    bytes += other.bytes;
+    verified += other.verified;
+    other.errors.forEach((k, v) -> errors.merge(k, v, Long::sum));
+    latency.add(other.latency);
+    corrected.add(other.corrected);
+    ttfb.add(other.ttfb);
+    other.perOp.forEach((op, h) -> perOp.computeIfAbsent(op, o -> newHistogram()).add(h));
+    sliceOps = addSlices(sliceOps, other.sliceOps);
+    sliceBytes = addSlices(sliceBytes, other.sliceBytes);
+  }
+
+  static long[] addSlices(long[] a, long[] b) {
+    long[] sum = new long[Math.max(a.length, b.length)];
+    for (int i = 0; i < sum.length; i++) {
+      sum[i] = (i < a.length ? a[i] : 0) + (i < b.length ? b[i] : 0);
+    }
+    return sum;
+  }
+}

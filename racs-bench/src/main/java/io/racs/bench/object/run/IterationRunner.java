@@ -1,0 +1,105 @@
+package io.racs.bench.object.run;
+
+import io.racs.bench.object.target.Target;
+import io.racs.bench.object.workload.KeySpace;
+import io.racs.bench.object.workload.Op;
+import io.racs.bench.stats.ClientCpu;
+import io.racs.bench.stats.MeasurementWindow;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs one iteration of a workload on one target: opens a handle per client, releases all clients
+ * at one start instant, joins them, settles the ramp cut and merges the clients' histograms
+ * exactly.
+ */
+public final class IterationRunner {
+  private IterationRunner() {}
+
+  /** The current time as nanoseconds since the epoch. */
+  public static long epochNanos() {
+    Instant now = Instant.now();
+    return ChronoUnit.NANOS.between(Instant.EPOCH, now);
+  }
+
+  /**
+   * Runs one iteration.
+   *
+   * @param keys the prepared key space (for a pure DELETE workload, a freshly prepared pool)
+   * @param iterationSeed derives the clients' seeds
+   * @param startEpochNanos the start instant in nanoseconds since the epoch, or 0 for "as soon as
+   *     the clients are ready"; agents get one instant from the controller
+   */
+  public static IterationResult run(
+      Target target,
+      KeySpace keys,
+      Workload workload,
+      long iterationSeed,
+      long startEpochNanos,
+      Progress progress)
+      throws InterruptedException {
+    int n = workload.clients();
+    List<Target.Client> handles = new ArrayList<>(n);
+    try {
+      for (int i = 0; i < n; i++) {
+        handles.add(target.client(i));
+      }
+      long nowEpoch = epochNanos();
+      long nowNanos = System.nanoTime();
+      long startNanos =
+          startEpochNanos > 0 ? nowNanos + (startEpochNanos - nowEpoch) : nowNanos + 5_000_000L;
+      long deadline = startNanos + workload.duration().toNanos();
+      MeasurementWindow window = new MeasurementWindow(n);
+      boolean pureDelete = workload.mix().isSingle() && workload.mix().single() == Op.DELETE;
+      AtomicInteger deleteCursor = pureDelete ? new AtomicInteger() : null;
+      boolean perOp = !workload.mix().isSingle();
+      List<ClientRecorder> recorders = new ArrayList<>(n);
+      List<Thread> threads = new ArrayList<>(n);
+      ClientCpu cpu = ClientCpu.start();
+      for (int i = 0; i < n; i++) {
+        long quota = workload.count() / n + (i < workload.count() % n ? 1 : 0);
+        ClientRecorder recorder = new ClientRecorder(startNanos, perOp);
+        recorders.add(recorder);
+        ClientLoop loop =
+            new ClientLoop(
+                i,
+                handles.get(i),
+                keys,
+                workload,
+                window,
+                recorder,
+                progress,
+                startNanos,
+                deadline,
+                quota,
+                deleteCursor,
+                iterationSeed);
+        threads.add(Thread.ofVirtual().name("bench-client-" + i).start(loop));
+      }
+      for (Thread t : threads) {
+        t.join();
+      }
+      window.close();
+      IterationResult result = new IterationResult();
+      result.cpuUtilisation = cpu.utilisation();
+      result.startEpochNanos = nowEpoch + (startNanos - nowNanos);
+      result.valid = window.isValid();
+      if (result.valid) {
+        result.windowStartNanos = window.startNanos() - startNanos;
+        result.windowEndNanos = window.endNanos() - startNanos;
+      }
+      for (ClientRecorder recorder : recorders) {
+        recorder.settle(window);
+        result.add(recorder.result);
+      }
+      return result;
+    } finally {
+      for (Target.Client handle : handles) {
+        handle.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,112 @@
+package io.racs.bench.object.run;
+
+import io.racs.bench.object.target.Target;
+import io.racs.bench.object.workload.KeySpace;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Runs iterations in this process, on virtual threads. Owns and closes its targets. */
+public final class LocalEngine implements Engine {
+  private final List<Target> targets;
+  private final Map<String, KeySpace> keySpaces = new HashMap<>();
+  private final Map<String, Target> delayed = new HashMap<>();
+
+  /** An engine over {@code targets}. */
+  public LocalEngine(List<Target> targets) {
+    this.targets = List.copyOf(targets);
+  }
+
+  @Override
+  public List<TargetInfo> targets() {
+    List<TargetInfo> infos = new ArrayList<>();
+    for (Target t : targets) {
+      infos.add(
+          new TargetInfo(
+              t.name(), t.kind(), t.describe(), t.withDelay(Duration.ofMillis(1)).isPresent()));
+    }
+    return infos;
+  }
+
+  private synchronized KeySpace keySpace(int target, String prefix, Workload workload) {
+    return keySpaces.computeIfAbsent(
+        target + "\n" + prefix, k -> new KeySpace(prefix, workload.objects(), workload.prefixes()));
+  }
+
+  @Override
+  public void prepare(int target, String prefix, Workload workload) throws InterruptedException {
+    Preparer.prepare(targets.get(target), keySpace(target, prefix, workload), workload);
+  }
+
+  @Override
+  public void declare(int target, String prefix, Workload workload) {
+    keySpace(target, prefix, workload);
+  }
+
+  @Override
+  public IterationResult iterate(
+      int target, String prefix, Workload workload, Duration delay, long seed, Progress progress)
+      throws InterruptedException {
+    return IterationRunner.run(
+        delayed(target, delay), keySpace(target, prefix, workload), workload, seed, 0, progress);
+  }
+
+  /** Runs an iteration that starts at {@code startEpochNanos} (for agents). */
+  public IterationResult iterateAt(
+      int target,
+      String prefix,
+      Workload workload,
+      Duration delay,
+      long seed,
+      long startEpochNanos,
+      Progress progress)
+      throws InterruptedException {
+    return IterationRunner.run(
+        delayed(target, delay),
+        keySpace(target, prefix, workload),
+        workload,
+        seed,
+        startEpochNanos,
+        progress);
+  }
+
+  private synchronized Target delayed(int target, Duration delay) {
+    Target base = targets.get(target);
+    if (delay.isZero()) {
+      return base;
+    }
+    return delayed.computeIfAbsent(
+        target + "@" + delay.toNanos(),
+        k -> {
+          Optional<Target> t = base.withDelay(delay);
+          return t.orElseThrow(
+              () ->
+                  new IllegalArgumentException(
+                      "delay: " + delay.toMillis() + "ms on " + base.name() + " (expected: none)"));
+        });
+  }
+
+  @Override
+  public void cleanUp(int target, String prefix) throws InterruptedException {
+    KeySpace keys;
+    synchronized (this) {
+      keys = keySpaces.remove(target + "\n" + prefix);
+    }
+    if (keys != null) {
+      Preparer.cleanUp(targets.get(target), keys);
+    }
+  }
+
+  @Override
+  public void close() {
+    for (Target t : delayed.values()) {
+      t.close();
+    }
+    for (Target t : targets) {
+      t.close();
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package io.racs.bench.object.run;
+
+import io.racs.bench.object.target.ErrorKinds;
+import io.racs.bench.object.target.Target;
+import io.racs.bench.object.workload.Content;
+import io.racs.bench.object.workload.KeySpace;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Stores every key of a key space at version 1 before measurement (for GET, HEAD, LIST, DELETE and
+ * mixes), and removes them afterwards, on a few virtual threads with their own handles. Not timed.
+ */
+public final class Preparer {
+  private static final int THREADS = 8;
+
+  private Preparer() {}
+
+  /**
+   * Puts every key of {@code keys}.
+   *
+   * @throws IllegalStateException naming the first failure's kind and key
+   */
+  public static void prepare(Target target, KeySpace keys, Workload workload)
+      throws InterruptedException {
+    forEachKey(
+        target,
+        keys,
+        (client, i) -> {
+          String key = keys.key(i);
+          long size = workload.size().sizeOf(workload.seed(), key, 1);
+          client.put(key, Content.stream(Content.seed(workload.seed(), key, 1), size), size);
+          keys.prepared(i, 1);
+        },
+        "prepare");
+  }
+
+  /** Deletes every key of {@code keys} (missing ones are fine). */
+  public static void cleanUp(Target target, KeySpace keys) throws InterruptedException {
+    forEachKey(
+        target,
+        keys,
+        (client, i) -> {
+          keys.beginDelete(i);
+          client.delete(keys.key(i));
+        },
+        "clean up");
+  }
+
+  private interface KeyAction {
+    void apply(Target.Client client, int index);
+  }
+
+  private static void forEachKey(Target target, KeySpace keys, KeyAction action, String what)
+      throws InterruptedException {
+    AtomicInteger next = new AtomicInteger();
+    AtomicReference<String> failure = new AtomicReference<>();
+    List<Thread> threads = new ArrayList<>();
+    int n = Math.min(THREADS, keys.size());
+    for (int t = 0; t < n; t++) {
+      int clientIndex = t;
+      threads.add(
+          Thread.ofVirtual()
+              .start(
+                  () -> {
+                    try (Target.Client client = target.client(clientIndex)) {
+                      for (int i = next.getAndIncrement();
+                          i < keys.size() && failure.get() == null;
+                          i = next.getAndIncrement()) {
+                        try {
+                          action.apply(client, i);
+                        } catch (RuntimeException e) {
+                          failure.compareAndSet(
+                              null,
+                              ErrorKinds.of(e) + " on " + keys.key(i) + ": " + e.getMessage());
+                        }
+                      }
+                    } catch (RuntimeException e) {
+                      failure.compareAndSet(null, ErrorKinds.of(e) + ": " + e.getMessage());
+                    }
+                  }));
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    if (failure.get() != null) {
+      throw new IllegalStateException(
+          target.name() + ": cannot " + what + " objects: " + failure.get());
+    }
+  }
+}

@@ -1,0 +1,87 @@
+package io.racs.bench.report;
+
+import io.racs.bench.object.run.IterationResult;
+import io.racs.bench.object.run.PointResult;
+import io.racs.bench.object.run.Ratios;
+import io.racs.bench.object.run.RunResult;
+import io.racs.bench.stats.LatencySummary;
+import java.io.PrintWriter;
+import java.util.Locale;
+
+/** The table printed at the end of a run: one line per point, then ratios and notes. */
+public final class ConsoleTable {
+  private ConsoleTable() {}
+
+  /** Prints {@code result} to {@code out}. */
+  public static void print(RunResult result, PrintWriter out) {
+    String format = "%-40s %22s %18s %9s %9s %9s %9s %7s %5s%n";
+    out.printf(
+        Locale.ROOT,
+        format,
+        "point",
+        "ops/s (99.9% CI)",
+        "MB/s",
+        "p50 ms",
+        "p99 ms",
+        "p99.9 ms",
+        "max ms",
+        "errors",
+        "cpu");
+    for (PointResult p : result.points) {
+      IterationResult all = p.merged();
+      LatencySummary l = LatencySummary.of(all.latency);
+      out.printf(
+          Locale.ROOT,
+          format,
+          p.id(),
+          p.opsPerSecond().map(Format::estimate).orElse("no window"),
+          p.megabytesPerSecond().map(Format::estimate).orElse("-"),
+          Format.number(l.p50()),
+          Format.number(l.p99()),
+          Format.number(l.p999()),
+          Format.number(l.max()),
+          all.errorCount(),
+          Double.isNaN(p.maxCpuUtilisation())
+              ? "n/a"
+              : String.format(Locale.ROOT, "%.0f%%", 100 * p.maxCpuUtilisation()));
+      if (p.workload.openLoop()) {
+        LatencySummary c = LatencySummary.of(all.corrected);
+        out.printf(
+            Locale.ROOT,
+            "%-40s corrected for coordinated omission: p50 %s  p99 %s  p99.9 %s  max %s ms%n",
+            "",
+            Format.number(c.p50()),
+            Format.number(c.p99()),
+            Format.number(c.p999()),
+            Format.number(c.max()));
+      }
+      if (!all.errors.isEmpty()) {
+        out.printf(Locale.ROOT, "%-40s errors by kind: %s%n", "", all.errors);
+      }
+    }
+    if (!result.ratios.isEmpty()) {
+      out.println();
+      out.printf(
+          Locale.ROOT,
+          "%-18s %-40s %-40s %s%n",
+          "ratio",
+          "numerator",
+          "denominator",
+          "value (99.9% CI)");
+      for (Ratios.Row r : result.ratios) {
+        out.printf(
+            Locale.ROOT,
+            "%-18s %-40s %-40s %s ± %s%n",
+            r.kind(),
+            r.numerator(),
+            r.denominator(),
+            Format.number(r.ratio().value()),
+            Double.isNaN(r.ratio().halfWidth()) ? "n/a" : Format.number(r.ratio().halfWidth()));
+      }
+    }
+    for (String note : result.notes) {
+      out.println("note: " + note);
+    }
+    out.flush();
+  }
+}

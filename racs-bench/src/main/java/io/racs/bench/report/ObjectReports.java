@@ -1,0 +1,21 @@
+package io.racs.bench.report;
+
+import io.racs.bench.object.run.RunResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/** Writes every report file of an object run into one directory. */
+public final class ObjectReports {
+  private ObjectReports() {}
+
+  /** Writes results.json, results.csv, hlog/*.hlog and report.html under {@code dir}. */
+  public static void write(RunResult result, Path dir) throws IOException {
+    Files.createDirectories(dir);
+    Map<String, String> hlogs = HlogReport.write(result.points, dir);
+    JsonReport.write(result, dir.resolve("results.json"), hlogs);
+    CsvReport.write(result.points, dir.resolve("results.csv"));
+    HtmlReport.write(result, dir.resolve("report.html"));
+  }
+}

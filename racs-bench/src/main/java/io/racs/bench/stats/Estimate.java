@@ -1,0 +1,62 @@
+package io.racs.bench.stats;
+
+import java.util.Arrays;
+
+/**
+ * A mean over iterations with its two-sided Student-t confidence interval: {@code mean ± t(1-α/2,
+ * n-1) · s/√n}. With one sample the interval is unknown ({@code NaN} half-width), never zero: one
+ * iteration proves nothing about noise.
+ *
+ * @param mean the sample mean
+ * @param halfWidth the interval's half-width, {@code NaN} when {@code n < 2}
+ * @param stddev the sample standard deviation (n-1), {@code NaN} when {@code n < 2}
+ * @param n the number of samples
+ * @param confidence the confidence level, e.g. 0.999
+ */
+public record Estimate(double mean, double halfWidth, double stddev, int n, double confidence) {
+  /** The default confidence level: 99.9%, as JMH reports. */
+  public static final double CONFIDENCE = 0.999;
+
+  /** The estimate of {@code samples} at {@link #CONFIDENCE}. */
+  public static Estimate of(double... samples) {
+    return atConfidence(CONFIDENCE, samples);
+  }
+
+  /**
+   * The estimate of {@code samples} at {@code confidence}.
+   *
+   * @throws IllegalArgumentException when there are no samples
+   */
+  public static Estimate atConfidence(double confidence, double... samples) {
+    if (samples.length == 0) {
+      throw new IllegalArgumentException("samples: [] (expected: at least one)");
+    }
+    int n = samples.length;
+    double mean = Arrays.stream(samples).sum() / n;
+    if (n < 2) {
+      return new Estimate(mean, Double.NaN, Double.NaN, 1, confidence);
+    }
+    double squares = 0;
+    for (double s : samples) {
+      squares += (s - mean) * (s - mean);
+    }
+    double stddev = Math.sqrt(squares / (n - 1));
+    double half = StudentT.critical(confidence, n - 1) * stddev / Math.sqrt(n);
+    return new Estimate(mean, half, stddev, n, confidence);
+  }
+
+  /** Lower end of the interval ({@code NaN} when unknown). */
+  public double low() {
+    return mean - halfWidth;
+  }
+
+  /** Upper end of the interval ({@code NaN} when unknown). */
+  public double high() {
+    return mean + halfWidth;
+  }
+
+  /** The squared standard error of the mean, s²/n ({@code NaN} when {@code n < 2}). */
+  public double varianceOfMean() {
+    return stddev * stddev / n;
+  }
+}

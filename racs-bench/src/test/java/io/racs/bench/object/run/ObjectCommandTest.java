@@ -1,0 +1,374 @@
+package io.racs.bench.object.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.racs.bench.cli.BenchMain;
+import io.racs.proxy.cli.ExitCodes;
+import java.io.File;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.HistogramLogReader;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Proves {@code racs bench object} end to end on real memory and fs repositories with tiny
+ * iterations: the results.json schema, verified GETs equal to counted GETs, monotone percentiles,
+ * errors of a faulty repository counted by kind, injected latency visible in p50, open-loop
+ * correction, exact mixes, the report files, compare, and one-line errors for bad input.
+ */
+class ObjectCommandTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
+  private Path config;
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  @BeforeEach
+  void writeConfig() throws Exception {
+    Path fs = Files.createDirectories(dir.resolve("fs"));
+    config = dir.resolve("racs.yaml");
+    Files.writeString(
+        config,
+        """
+        repositories:
+          - name: mem
+            type: memory
+          - name: disk
+            type: fs
+            path: %s
+            durable: false
+          - name: slow
+            type: memory
+            decorators:
+              - latency: {delay: 10ms}
+          - name: broken
+            type: memory
+            decorators:
+              - faulty: {failRate: 0.25, kind: UNAVAILABLE, seed: 3}
+        """
+            .formatted(fs));
+  }
+
+  private int run(String... args) {
+    List<String> all = new ArrayList<>(List.of("object", "--config", config.toString(), "--quiet"));
+    all.addAll(List.of(args));
+    return BenchMain.run(
+        new PrintWriter(out, true), new PrintWriter(err, true), all.toArray(String[]::new));
+  }
+
+  private static JsonNode results(Path out) throws Exception {
+    return JSON.readTree(out.resolve("results.json").toFile());
+  }
+
+  private static JsonNode point(JsonNode root, String id) {
+    for (JsonNode p : root.get("points")) {
+      if (p.get("id").asText().equals(id)) {
+        return p;
+      }
+    }
+    throw new AssertionError("no point " + id + " in " + root.get("points"));
+  }
+
+  private static void assertMonotone(JsonNode latency) {
+    double[] v = {
+      latency.get("p50").asDouble(),
+      latency.get("p90").asDouble(),
+      latency.get("p99").asDouble(),
+      latency.get("p999").asDouble(),
+      latency.get("p9999").asDouble(),
+      latency.get("max").asDouble()
+    };
+    for (int i = 1; i < v.length; i++) {
+      assertThat(v[i]).as("percentile %d of %s", i, latency).isGreaterThanOrEqualTo(v[i - 1]);
+    }
+    assertThat(v[0]).isPositive();
+  }
+
+  @Test
+  void object_whenGetAndPutOnMemoryAndFs_writesTheSchemaAndVerifiesEveryGet() throws Exception {
+    Path o = dir.resolve("out");
+    int code =
+        run(
+            "--repository",
+            "mem,disk",
+            "--op",
+            "get,put",
+            "--sizes",
+            "4KiB",
+            "--clients",
+            "1,2",
+            "--warmup",
+            "1",
+            "--iterations",
+            "3",
+            "--duration",
+            "150ms",
+            "--objects",
+            "16",
+            "--verify",
+            "--out",
+            o.toString());
+    assertThat(code).as(err.toString()).isEqualTo(ExitCodes.OK);
+    JsonNode root = results(o);
+    assertThat(root.get("schemaVersion").asInt()).isEqualTo(1);
+    assertThat(root.get("kind").asText()).isEqualTo("object");
+    assertThat(root.get("targets")).hasSize(2);
+    assertThat(root.get("points")).hasSize(8);
+    for (JsonNode p : root.get("points")) {
+      assertThat(p.get("iterations")).hasSize(3);
+      assertThat(p.get("errorsTotal").asLong()).as(p.get("id").asText()).isZero();
+      assertThat(p.get("ops").asLong()).isPositive();
+      assertThat(p.at("/throughput/opsPerSecond/mean").asDouble()).isPositive();
+      assertThat(p.at("/throughput/opsPerSecond/ciLow").isNumber()).isTrue();
+      assertMonotone(p.get("latencyMillis"));
+      long iterationOps = 0;
+      for (JsonNode i : p.get("iterations")) {
+        iterationOps += i.get("ops").asLong();
+        // The window ends when the first client stops, at its first completion after the
+        // deadline: at most one request (which the window includes) past the 150 ms.
+        double maxSeconds = p.at("/latencyMillis/max").asDouble() / 1000;
+        assertThat(i.get("windowSeconds").asDouble()).isBetween(0.01, 0.15 + maxSeconds + 0.01);
+      }
+      assertThat(iterationOps).isEqualTo(p.get("ops").asLong());
+      // The hlog holds exactly the measured requests.
+      long logged = 0;
+      HistogramLogReader reader =
+          new HistogramLogReader(new File(o.toFile(), p.get("hlog").asText()));
+      for (EncodableHistogram h = reader.nextIntervalHistogram();
+          h != null;
+          h = reader.nextIntervalHistogram()) {
+        if ("latency".equals(h.getTag())) {
+          logged += ((org.HdrHistogram.Histogram) h).getTotalCount();
+        }
+      }
+      assertThat(logged).isEqualTo(p.get("ops").asLong());
+      if (p.get("workload").asText().equals("get")) {
+        assertThat(p.get("verifiedObjects").asLong()).isEqualTo(p.get("ops").asLong());
+        assertMonotone(p.get("ttfbMillis"));
+      }
+    }
+    assertThat(point(root, "disk/get/4KiB/c2/d0ms").get("targetKind").asText())
+        .isEqualTo("repository");
+    List<String> kinds = new ArrayList<>();
+    root.get("ratios").forEach(r -> kinds.add(r.get("kind").asText()));
+    assertThat(kinds).containsOnly("parallelismImpact").hasSize(4);
+    assertThat(Files.readAllLines(o.resolve("results.csv"))).hasSize(9);
+    String html = Files.readString(o.resolve("report.html"));
+    assertThat(html).contains("<svg", "Throughput against clients", "parallelismImpact");
+    assertThat(html).doesNotContain("<script", "http://cdn", "https://");
+    assertThat(out.toString()).contains("mem/get/4KiB/c1/d0ms", "ops/s (99.9% CI)", "results: ");
+  }
+
+  @Test
+  void object_whenFaultyRepository_countsItsErrorsByKind() throws Exception {
+    Path o = dir.resolve("out");
+    assertThat(
+            run(
+                "--repository",
+                "broken",
+                "--op",
+                "put",
+                "--clients",
+                "2",
+                "--warmup",
+                "0",
+                "--iterations",
+                "2",
+                "--count",
+                "400",
+                "--out",
+                o.toString()))
+        .as(err.toString())
+        .isEqualTo(ExitCodes.OK);
+    JsonNode p = point(results(o), "broken/put/4KiB/c2/d0ms");
+    long errors = p.at("/errors/UNAVAILABLE").asLong();
+    assertThat(errors).isEqualTo(p.get("errorsTotal").asLong()).isPositive();
+    // Roughly a quarter of the measured requests fail; the ramp cut drops a few of the 800.
+    double share = errors / (double) (errors + p.get("ops").asLong());
+    assertThat(share).isBetween(0.15, 0.35);
+    assertThat(out.toString()).contains("UNAVAILABLE");
+  }
+
+  @Test
+  void object_whenLatencyDecoratorAndInjectedDelay_showTheDelayInP50() throws Exception {
+    Path o = dir.resolve("out");
+    assertThat(
+            run(
+                "--repository",
+                "slow,mem",
+                "--op",
+                "head",
+                "--objects",
+                "8",
+                "--clients",
+                "2",
+                "--delay",
+                "0ms,10ms",
+                "--warmup",
+                "0",
+                "--iterations",
+                "2",
+                "--duration",
+                "200ms",
+                "--out",
+                o.toString()))
+        .as(err.toString())
+        .isEqualTo(ExitCodes.OK);
+    JsonNode root = results(o);
+    assertThat(point(root, "slow/head/4KiB/c2/d0ms").at("/latencyMillis/p50").asDouble())
+        .isGreaterThanOrEqualTo(10.0);
+    assertThat(point(root, "mem/head/4KiB/c2/d10ms").at("/latencyMillis/p50").asDouble())
+        .isGreaterThanOrEqualTo(10.0);
+    assertThat(point(root, "mem/head/4KiB/c2/d0ms").at("/latencyMillis/p50").asDouble())
+        .isLessThan(10.0);
+    List<String> latencyImpact = new ArrayList<>();
+    for (JsonNode r : root.get("ratios")) {
+      if (r.get("kind").asText().equals("latencyImpact")) {
+        latencyImpact.add(r.get("numerator").asText());
+        assertThat(r.get("value").asDouble()).isLessThan(1.0);
+      }
+    }
+    assertThat(latencyImpact).contains("mem/head/4KiB/c2/d10ms", "slow/head/4KiB/c2/d10ms");
+  }
+
+  @Test
+  void object_whenOpenLoop_reportsCorrectedLatencyNextToUncorrected() throws Exception {
+    Path o = dir.resolve("out");
+    assertThat(
+            run(
+                "--repository",
+                "slow",
+                "--op",
+                "head",
+                "--objects",
+                "4",
+                "--clients",
+                "2",
+                "--rate",
+                "400",
+                "--arrivals",
+                "poisson",
+                "--warmup",
+                "0",
+                "--iterations",
+                "2",
+                "--duration",
+                "300ms",
+                "--out",
+                o.toString()))
+        .as(err.toString())
+        .isEqualTo(ExitCodes.OK);
+    JsonNode p = point(results(o), "slow/head/4KiB/c2/d0ms/r400");
+    assertThat(p.get("loop").asText()).isEqualTo("open");
+    // Two clients of 10 ms cannot keep up with 400/s: the queue shows only when corrected.
+    assertMonotone(p.get("correctedLatencyMillis"));
+    assertThat(p.at("/correctedLatencyMillis/p99").asDouble())
+        .isGreaterThan(2 * p.at("/latencyMillis/p99").asDouble());
+    assertThat(out.toString()).contains("corrected for coordinated omission");
+  }
+
+  @Test
+  void object_whenMixedWithVerify_runsEveryOperationWithoutMismatch() throws Exception {
+    Path o = dir.resolve("out");
+    assertThat(
+            run(
+                "--repository",
+                "disk",
+                "--mix",
+                "get=60,put=30,delete=10",
+                "--sizes",
+                "uniform:1KiB-8KiB",
+                "--range",
+                "random",
+                "--keys",
+                "zipf",
+                "--clients",
+                "2",
+                "--warmup",
+                "0",
+                "--iterations",
+                "2",
+                "--count",
+                "300",
+                "--verify",
+                "--out",
+                o.toString()))
+        .as(err.toString())
+        .isEqualTo(ExitCodes.OK);
+    JsonNode p = point(results(o), "disk/mixed/uniform:1KiB-8KiB/c2/d0ms");
+    assertThat(p.get("mix").asText()).isEqualTo("put=3,get=6,delete=1");
+    assertThat(p.at("/errors/VERIFY_MISMATCH").isMissingNode()).isTrue();
+    assertThat(p.get("perOperation").has("get")).isTrue();
+    assertThat(p.get("perOperation").has("put")).isTrue();
+    assertThat(p.get("perOperation").has("delete")).isTrue();
+    assertThat(p.get("verifiedObjects").asLong()).isPositive();
+  }
+
+  @Test
+  void compare_whenTwoRuns_printsRatiosWithVerdicts() throws Exception {
+    Path a = dir.resolve("a");
+    Path b = dir.resolve("b");
+    for (Path o : List.of(a, b)) {
+      assertThat(
+              run(
+                  "--repository",
+                  "mem",
+                  "--op",
+                  "head",
+                  "--warmup",
+                  "0",
+                  "--iterations",
+                  "3",
+                  "--duration",
+                  "100ms",
+                  "--out",
+                  o.toString()))
+          .isEqualTo(ExitCodes.OK);
+    }
+    StringWriter compared = new StringWriter();
+    int code =
+        BenchMain.run(
+            new PrintWriter(compared, true),
+            new PrintWriter(err, true),
+            "compare",
+            a.resolve("results.json").toString(),
+            b.resolve("results.json").toString());
+    assertThat(code).isEqualTo(ExitCodes.OK);
+    assertThat(compared.toString()).contains("mem/head/4KiB/c1/d0ms", "ops/s", "new/old");
+    assertThat(compared.toString()).containsAnyOf("faster", "slower", "within noise");
+  }
+
+  @Test
+  void object_whenInputIsBad_failsWithOneLineAndUsageCode() {
+    assertThat(run("--repository", "mem", "--sizes", "4KB")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString())
+        .startsWith("racs bench object: sizes: 4KB (expected: sizes such as 4KiB,1MiB")
+        .hasLineCount(1);
+    err.getBuffer().setLength(0);
+    assertThat(run("--repository", "nope")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString())
+        .isEqualTo(
+            "racs bench object: --repository: nope (expected one of: mem, disk, slow, broken)"
+                + System.lineSeparator());
+    err.getBuffer().setLength(0);
+    assertThat(
+            BenchMain.run(
+                new PrintWriter(out),
+                new PrintWriter(err, true),
+                "compare",
+                dir.resolve("missing.json").toString(),
+                dir.resolve("missing.json").toString()))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("missing.json: no such file");
+  }
+}
