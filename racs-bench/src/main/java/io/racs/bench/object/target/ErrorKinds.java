@@ -1,0 +1,39 @@
+package io.racs.bench.object.target;
+
+import io.racs.repos.RepositoryException;
+import java.io.IOException;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * Names a failure for the error counts of a report: the repository kind ({@code NOT_FOUND}, {@code
+ * UNAVAILABLE}, ...), {@code S3_<status>_<code>} for an S3 error answer, {@code S3_CLIENT} for an
+ * SDK failure without an answer, {@code IO} for a broken body, {@code VERIFY_MISMATCH} for bytes
+ * that are not the object's content, else the exception's simple class name.
+ */
+public final class ErrorKinds {
+  /** A GET returned bytes other than the object's content. */
+  public static final String VERIFY_MISMATCH = "VERIFY_MISMATCH";
+
+  private ErrorKinds() {}
+
+  /** The kind of {@code failure}. */
+  public static String of(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof RepositoryException r) {
+        return r.kind().name();
+      }
+      if (t instanceof S3Exception s3) {
+        String code = s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorCode();
+        return "S3_" + s3.statusCode() + (code == null ? "" : "_" + code);
+      }
+    }
+    if (failure instanceof SdkClientException) {
+      return "S3_CLIENT";
+    }
+    if (failure instanceof IOException || failure instanceof java.io.UncheckedIOException) {
+      return "IO";
+    }
+    return failure.getClass().getSimpleName();
+  }
+}
