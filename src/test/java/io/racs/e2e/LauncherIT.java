@@ -70,9 +70,9 @@ class LauncherIT {
 
   @Test
   void racs_whenCommandNotBuiltYet_saysSoAndExits3() {
-    Launcher.Result result = Launcher.run(NONE, "demo");
+    Launcher.Result result = Launcher.run(NONE, "bench", "block", "dd");
     assertThat(result.exitCode()).isEqualTo(3);
-    assertThat(result.stderr()).contains("not built yet", "issue #9");
+    assertThat(result.stderr()).contains("not built yet", "issue #8");
   }
 
   @Test

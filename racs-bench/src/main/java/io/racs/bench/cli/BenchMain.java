@@ -47,6 +47,7 @@ public final class BenchMain implements Callable<Integer> {
     cli.addSubcommand("jmh", new JmhCommand());
     cli.addSubcommand("compare", new CompareCommand());
     cli.addSubcommand("agent", new AgentCommand());
+    cli.addSubcommand("demo", new io.racs.bench.demo.DemoCommand());
     return ExitCodes.document(cli);
   }
 

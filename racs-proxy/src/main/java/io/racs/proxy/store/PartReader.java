@@ -163,7 +163,7 @@ final class PartReader extends InputStream {
       stats.degradedStripes.increment();
       if (!warned) {
         warned = true;
-        LOG.warn("read of {} repaired from parity: {}", part.dataId(), describeBad());
+        warnRateLimited(part.dataId(), describeBad());
       }
     }
     long stripeStart = stripe * stripeBytes;
@@ -178,6 +178,31 @@ final class PartReader extends InputStream {
     dataStart = (int) Math.max(0, from - stripeStart);
     dataEnd = (int) Math.min(stripeLength, to - stripeStart);
     stripe++;
+  }
+
+  private static final long WARN_EVERY_NANOS = 10_000_000_000L;
+  private static final java.util.concurrent.atomic.AtomicLong LAST_WARN =
+      new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
+  private static final java.util.concurrent.atomic.LongAdder SUPPRESSED =
+      new java.util.concurrent.atomic.LongAdder();
+
+  /**
+   * Repaired reads are worth a warning (the client never sees them), but during an outage every
+   * read is one: warn at most every ten seconds, counting the ones in between.
+   */
+  private static void warnRateLimited(String dataId, String why) {
+    long now = System.nanoTime();
+    long last = LAST_WARN.get();
+    if (now - last >= WARN_EVERY_NANOS && LAST_WARN.compareAndSet(last, now)) {
+      LOG.warn(
+          "read of {} repaired from parity ({} more repaired reads since the last warning): {}",
+          dataId,
+          SUPPRESSED.sumThenReset(),
+          why);
+    } else {
+      SUPPRESSED.increment();
+      LOG.debug("read of {} repaired from parity: {}", dataId, why);
+    }
   }
 
   private String describeBad() {

@@ -199,6 +199,15 @@ public final class FsRepository implements Repository {
 
   /** Creates (or checks) the directories of a key's path and returns the innermost. */
   private Path makeDirectories(Path base, String[] components, String key) {
+    return makeDirectories(base, components, key, 1);
+  }
+
+  private Path makeDirectories(Path base, String[] components, String key, int attempt) {
+    if (!Files.isDirectory(base, LinkOption.NOFOLLOW_LINKS)) {
+      // The root itself is gone (a disk unmounted or a directory moved away): nothing to retry.
+      throw new RepositoryException(
+          Kind.NOT_FOUND, name + ": root directory " + configuredRoot + " does not exist");
+    }
     Path directory = base;
     for (int i = 0; i < components.length - 1; i++) {
       Path next = directory.resolve(components[i]);
@@ -209,7 +218,10 @@ public final class FsRepository implements Repository {
         requireDirectory(next, key);
       } catch (NoSuchFileException e) {
         // A concurrent delete removed a parent we had just checked; start over from the root.
-        return makeDirectories(base, components, key);
+        if (attempt >= WRITE_ATTEMPTS) {
+          throw translate(e, "put", key);
+        }
+        return makeDirectories(base, components, key, attempt + 1);
       } catch (IOException e) {
         throw translate(e, "put", key);
       }

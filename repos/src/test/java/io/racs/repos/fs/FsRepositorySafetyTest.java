@@ -53,6 +53,23 @@ class FsRepositorySafetyTest {
   }
 
   @Test
+  void put_whenRootMovedAwayAfterUse_failsNotFoundAndWorksAgainOnceBack() throws IOException {
+    try (FsRepository repository = repository()) {
+      repository.put("a/b", new ByteArrayInputStream(new byte[] {1}), 1);
+      Path away = Files.move(root, temp.resolve("away"));
+      assertThatThrownBy(() -> repository.put("a/c", new ByteArrayInputStream(new byte[] {2}), 1))
+          .isInstanceOfSatisfying(
+              RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NOT_FOUND));
+      assertThatThrownBy(() -> repository.get("a/b"))
+          .isInstanceOfSatisfying(
+              RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NOT_FOUND));
+      Files.move(away, root);
+      repository.put("a/c", new ByteArrayInputStream(new byte[] {2}), 1);
+      assertThat(repository.list("a/", "", 10).objects()).hasSize(2);
+    }
+  }
+
+  @Test
   void put_whenTraversalKeys_staysUnderRoot() throws IOException {
     List<String> keys =
         List.of(

@@ -1,0 +1,408 @@
+package io.racs.bench.demo;
+
+import io.racs.bench.cli.BenchMain;
+import io.racs.proxy.cli.ExitCodes;
+import io.racs.proxy.cli.VersionProvider;
+import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.server.RacsServer;
+import io.racs.proxy.server.ServerConfig;
+import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.Healer;
+import io.racs.proxy.store.StoreConfig;
+import io.racs.repos.Repository;
+import io.racs.repos.fs.FsRepository;
+import io.racs.repos.s3.S3Credentials;
+import io.racs.repos.s3.S3Options;
+import io.racs.repos.s3.S3Repository;
+import io.racs.testkit.MinioServer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * {@code racs demo}: the main job, end to end on one machine. It starts the proxy over six
+ * repositories in 4x2 (local directories, or with {@code --minio 6} real MinIO processes — the
+ * Compose topology without Docker), runs a short object bench against the repositories directly and
+ * through the proxy, takes two repositories away and shows that reads and writes go on, replaces
+ * them with empty ones and heals, and leaves the proxy serving with an {@code aws} command line to
+ * try (Ctrl-C stops it).
+ */
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = "Run the proxy over local repositories, bench it, break two repositories, heal.")
+public final class DemoCommand implements Callable<Integer> {
+  private static final String ACCESS_KEY = "racs-demo";
+  private static final String BUCKET = "racs";
+  private static final int OBJECTS = 16;
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--dir",
+      paramLabel = "DIR",
+      description = "demo directory, recreated each run (default: ./racs-demo)")
+  Path dir = Path.of("racs-demo");
+
+  @Option(
+      names = "--minio",
+      paramLabel = "N",
+      description = "run N (= 6) real MinIO servers as the repositories")
+  int minio;
+
+  @Option(
+      names = "--listen",
+      paramLabel = "HOST:PORT",
+      description = "S3 address of the proxy (default: 127.0.0.1:9000)")
+  String listen = "127.0.0.1:9000";
+
+  @Option(
+      names = "--duration",
+      paramLabel = "D",
+      description = "bench iteration length (default: 1s)")
+  String duration = "1s";
+
+  @Option(
+      names = "--no-wait",
+      description = "stop when the demo is done instead of serving until Ctrl-C")
+  boolean noWait;
+
+  private PrintWriter out;
+  private final List<MinioServer> servers = new ArrayList<>();
+
+  @Override
+  public Integer call() throws Exception {
+    out = spec.commandLine().getOut();
+    Geometry geometry = Geometry.of(4, 2);
+    if (minio != 0 && minio != geometry.totalShards()) {
+      throw new IllegalArgumentException(
+          "--minio: " + minio + " (expected: 6, one per shard of 4x2)");
+    }
+    long started = System.nanoTime();
+    prepareDirectory();
+    String secret = "demo-" + Long.toHexString(new Random().nextLong() | 1L << 62);
+    step(
+        1,
+        minio > 0
+            ? "starting 6 MinIO servers as repositories"
+            : "creating 6 local-directory repositories");
+    List<Repository> repositories = minio > 0 ? minioRepositories() : fsRepositories();
+    Path config = writeConfig(geometry);
+    step(2, "starting the proxy (" + geometry + ")");
+    ErasureStore store =
+        ErasureStore.open(
+            StoreConfig.builder(geometry)
+                .slowShardTimeout(Duration.ofSeconds(5))
+                .gcGrace(Duration.ZERO)
+                .build(),
+            repositories);
+    RacsServer server =
+        RacsServer.start(
+            store,
+            ServerConfig.defaults()
+                .with(listen, Map.of(ACCESS_KEY, secret))
+                .withAdmin("127.0.0.1:0"));
+    URI endpoint =
+        URI.create(
+            "http://"
+                + ServerConfig.address(listen, "--listen").getHostString()
+                + ":"
+                + server.port());
+    out.printf(
+        "      S3 at %s, health at http://127.0.0.1:%d/health/ready%n",
+        endpoint, server.adminPort());
+    try {
+      step(3, "object bench: repositories directly and through the proxy (1 MiB, 1 and 8 clients)");
+      Path report = dir.resolve("report");
+      int code =
+          BenchMain.run(
+              out,
+              new PrintWriter(System.err, true),
+              "object",
+              "--config",
+              config.toString(),
+              "--repository",
+              "repo-0,repo-1",
+              "--endpoint",
+              endpoint.toString(),
+              "--access-key",
+              ACCESS_KEY,
+              "--secret-key",
+              secret,
+              "--name",
+              "racs-proxy",
+              "--mix",
+              "put=30,get=50,list=10,delete=10",
+              "--sizes",
+              "1MiB",
+              "--objects",
+              "32",
+              "--clients",
+              "1,8",
+              "--warmup",
+              "1",
+              "--iterations",
+              "2",
+              "--duration",
+              duration,
+              "--overhead",
+              "racs-proxy/repo-0",
+              "--quiet",
+              "--out",
+              report.toString());
+      if (code != ExitCodes.OK) {
+        throw new IllegalStateException("the object bench failed (exit " + code + ")");
+      }
+      try (S3Client s3 = client(endpoint, secret)) {
+        s3.createBucket(b -> b.bucket("demo"));
+        List<byte[]> bodies = new ArrayList<>();
+        for (int i = 0; i < OBJECTS; i++) {
+          byte[] body = new byte[256 * 1024 + i];
+          new Random(i).nextBytes(body);
+          bodies.add(body);
+          int n = i;
+          s3.putObject(b -> b.bucket("demo").key("photo-" + n), RequestBody.fromBytes(body));
+        }
+        step(4, "taking two repositories away (slots 1 and 4)");
+        breakSlots(1, 4);
+        int good = verify(s3, bodies);
+        out.printf("      %d/%d GETs byte-exact with 2 of 6 repositories gone%n", good, OBJECTS);
+        byte[] extra = new byte[100_000];
+        new Random(99).nextBytes(extra);
+        s3.putObject(
+            b -> b.bucket("demo").key("written-during-outage"), RequestBody.fromBytes(extra));
+        out.println("      PUT during the outage: ok (a write quorum of 4 is up)");
+        step(5, "replacing them with empty repositories and healing");
+        replaceSlots(1, 4);
+        Healer.Report healed =
+            Healer.heal(store, new Healer.Options(null, false, false, 0, null, line -> {}));
+        healed.lines().forEach(line -> out.println("      " + line));
+        breakSlots(0, 5);
+        int after = verify(s3, bodies);
+        out.printf(
+            "      %d/%d GETs byte-exact with two *other* repositories gone: redundancy restored%n",
+            after, OBJECTS);
+        restoreSlots(0, 5);
+        if (good != OBJECTS || after != OBJECTS || !healed.unrecoverable().isEmpty()) {
+          throw new IllegalStateException("the array lost data: see above");
+        }
+      }
+      step(6, String.format("done in %.0f s", (System.nanoTime() - started) / 1e9));
+      out.printf("      report: %s%n", report.resolve("report.html").toAbsolutePath());
+      out.printf("      heal:    ./racs heal --config %s%n", config.toAbsolutePath());
+      out.printf(
+          "      recover: ./racs recover --config %s --bucket demo --key photo-0 --out photo-0%n",
+          config.toAbsolutePath());
+      out.printf(
+          "      try: AWS_ACCESS_KEY_ID=%s AWS_SECRET_ACCESS_KEY=%s aws --endpoint-url %s s3 ls s3://demo%n",
+          ACCESS_KEY, secret, endpoint);
+      if (noWait) {
+        return ExitCodes.OK;
+      }
+      out.println("      serving until Ctrl-C");
+      out.flush();
+      CountDownLatch stop = new CountDownLatch(1);
+      Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
+      stop.await();
+      return ExitCodes.OK;
+    } finally {
+      server.close();
+      servers.forEach(MinioServer::kill);
+    }
+  }
+
+  private void step(int n, String what) {
+    out.printf("[%d/6] %s%n", n, what);
+    out.flush();
+  }
+
+  private void prepareDirectory() throws IOException {
+    Path marker = dir.resolve(".racs-demo");
+    if (Files.exists(dir)) {
+      if (!Files.exists(marker)) {
+        throw new IllegalArgumentException(
+            "--dir: "
+                + dir
+                + " exists and is not a demo directory (expected: a new or earlier demo directory)");
+      }
+      deleteTree(dir);
+    }
+    Files.createDirectories(dir);
+    Files.writeString(marker, "created by racs demo; deleted and recreated by each run\n");
+  }
+
+  private List<Repository> fsRepositories() throws IOException {
+    List<Repository> repositories = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      Path root = Files.createDirectories(dir.resolve("repos").resolve("repo-" + i));
+      repositories.add(FsRepository.builder(root).name("repo-" + i).build());
+    }
+    return repositories;
+  }
+
+  private List<Repository> minioRepositories() {
+    List<Repository> repositories = new ArrayList<>();
+    for (int i = 0; i < minio; i++) {
+      MinioServer server = MinioServer.builder(dir.resolve("minio").resolve("node-" + i)).build();
+      servers.add(server);
+      server.start();
+      createBucket(server);
+      repositories.add(
+          S3Repository.create(
+              "repo-" + i,
+              S3Options.builder(BUCKET)
+                  .endpoint(server.endpoint())
+                  .pathStyle(true)
+                  .credentials(S3Credentials.of(server.accessKey(), server.secretKey()))
+                  .connectTimeout(Duration.ofSeconds(1))
+                  .maxAttempts(1)
+                  .build()));
+    }
+    return repositories;
+  }
+
+  private static void createBucket(MinioServer server) {
+    try (S3Client s3 =
+        S3Client.builder()
+            .endpointOverride(server.endpoint())
+            .region(Region.US_EAST_1)
+            .forcePathStyle(true)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(server.accessKey(), server.secretKey())))
+            .httpClientBuilder(Apache5HttpClient.builder())
+            .build()) {
+      s3.createBucket(b -> b.bucket(BUCKET));
+    }
+  }
+
+  private Path writeConfig(Geometry geometry) throws IOException {
+    StringBuilder yaml =
+        new StringBuilder(
+            "# Written by racs demo: the demo's array, for racs heal / recover / bench.\n");
+    yaml.append("array:\n  geometry: ").append(geometry).append("\nrepositories:\n");
+    for (int i = 0; i < 6; i++) {
+      if (minio > 0) {
+        MinioServer s = servers.get(i);
+        yaml.append("  - {name: repo-")
+            .append(i)
+            .append(", type: minio, endpoint: ")
+            .append(s.endpoint())
+            .append(", bucket: ")
+            .append(BUCKET)
+            .append(", credentials: {accessKey: ")
+            .append(s.accessKey())
+            .append(", secretKey: ")
+            .append(s.secretKey())
+            .append("}}\n");
+      } else {
+        yaml.append("  - {name: repo-")
+            .append(i)
+            .append(", type: fs, path: ")
+            .append(dir.resolve("repos").resolve("repo-" + i).toAbsolutePath())
+            .append("}\n");
+      }
+    }
+    Path file = dir.resolve("racs.yaml");
+    Files.writeString(file, yaml);
+    return file;
+  }
+
+  private void breakSlots(int... slots) throws IOException {
+    for (int slot : slots) {
+      if (minio > 0) {
+        servers.get(slot).stop();
+      } else {
+        Path root = dir.resolve("repos").resolve("repo-" + slot);
+        Files.move(
+            root, root.resolveSibling("repo-" + slot + ".away"), StandardCopyOption.ATOMIC_MOVE);
+      }
+    }
+  }
+
+  private void restoreSlots(int... slots) throws IOException {
+    for (int slot : slots) {
+      if (minio > 0) {
+        servers.get(slot).start();
+      } else {
+        Path root = dir.resolve("repos").resolve("repo-" + slot);
+        Files.move(
+            root.resolveSibling("repo-" + slot + ".away"), root, StandardCopyOption.ATOMIC_MOVE);
+      }
+    }
+  }
+
+  /** The slots' storage comes back empty, as a replaced disk or a new provider would. */
+  private void replaceSlots(int... slots) throws IOException {
+    for (int slot : slots) {
+      if (minio > 0) {
+        MinioServer server = servers.get(slot);
+        for (Path drive : server.drives()) {
+          deleteTree(drive);
+        }
+        server.start();
+        createBucket(server);
+      } else {
+        Path root = dir.resolve("repos").resolve("repo-" + slot);
+        deleteTree(root.resolveSibling("repo-" + slot + ".away"));
+        Files.createDirectories(root);
+      }
+    }
+  }
+
+  private int verify(S3Client s3, List<byte[]> bodies) {
+    int good = 0;
+    for (int i = 0; i < bodies.size(); i++) {
+      int n = i;
+      byte[] got = s3.getObjectAsBytes(b -> b.bucket("demo").key("photo-" + n)).asByteArray();
+      good += Arrays.equals(got, bodies.get(i)) ? 1 : 0;
+    }
+    return good;
+  }
+
+  private static S3Client client(URI endpoint, String secret) {
+    return S3Client.builder()
+        .endpointOverride(endpoint)
+        .region(Region.US_EAST_1)
+        .forcePathStyle(true)
+        .credentialsProvider(
+            StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, secret)))
+        .httpClientBuilder(Apache5HttpClient.builder())
+        .build();
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(root)) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+}
