@@ -30,8 +30,9 @@ import java.util.concurrent.Future;
  * future, so all agents load the targets together. The merged iteration adds every agent's counts
  * and histograms exactly; its throughput is computed over the window all agents share (the latest
  * window start to the earliest window end) from the agents' 50 ms slices. An agent that fails is
- * dropped from the rest of the run and named in the notes, as is one that starts late or whose
- * window is much shorter than the others'.
+ * dropped from the rest of the run and named in the notes, as is one that received its start
+ * request after the start instant (by more than {@link #LATE}). Agents' clocks are assumed to be
+ * synchronised (NTP); the offset between hosts is not measured.
  */
 public final class RemoteEngine implements Engine {
   /** How far ahead of "now" an iteration's start instant is set. */

@@ -1,7 +1,6 @@
 package io.racs.bench.cli;
 
 import io.racs.proxy.cli.ExitCodes;
-import io.racs.proxy.cli.RacsMain;
 import io.racs.proxy.cli.VersionProvider;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -40,10 +39,7 @@ public final class BenchMain implements Callable<Integer> {
   public static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new BenchMain());
     cli.addSubcommand("object", new ObjectCommand());
-    cli.addSubcommand(
-        "block",
-        RacsMain.notBuilt(
-            "block direct-I/O workloads", 8, "dd, IOzone-style matrix, sweeps, vdbench files."));
+    cli.addSubcommand("block", BlockCommand.commandLine());
     cli.addSubcommand("jmh", new JmhCommand());
     cli.addSubcommand("compare", new CompareCommand());
     cli.addSubcommand("agent", new AgentCommand());

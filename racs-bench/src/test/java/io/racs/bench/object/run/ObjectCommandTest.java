@@ -129,7 +129,16 @@ class ObjectCommandTest {
       assertThat(p.get("errorsTotal").asLong()).as(p.get("id").asText()).isZero();
       assertThat(p.get("ops").asLong()).isPositive();
       assertThat(p.at("/throughput/opsPerSecond/mean").asDouble()).isPositive();
-      assertThat(p.at("/throughput/opsPerSecond/ciLow").isNumber()).isTrue();
+      // On a loaded machine an iteration can lack a window (a client stopped before another
+      // completed a request); it is then excluded and said so, and the interval needs two.
+      int valid = 0;
+      for (JsonNode i : p.get("iterations")) {
+        valid += i.get("valid").asBoolean() ? 1 : 0;
+      }
+      if (valid < 3) {
+        assertThat(p.get("notes").toString()).contains("no measurement window");
+      }
+      assertThat(p.at("/throughput/opsPerSecond/ciLow").isNumber()).isEqualTo(valid >= 2);
       assertMonotone(p.get("latencyMillis"));
       long iterationOps = 0;
       for (JsonNode i : p.get("iterations")) {

@@ -1,0 +1,144 @@
+package io.racs.bench.cli;
+
+import io.racs.bench.block.DdRun;
+import io.racs.bench.stats.Estimate;
+import io.racs.proxy.cli.ExitCodes;
+import io.racs.proxy.cli.RacsMain;
+import io.racs.repos.config.Units;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code racs bench block}: block direct-I/O workloads (dd so far; sweep, matrix, run later). */
+@Command(
+    name = "block",
+    description = "Block direct-I/O workloads: dd (sweep, matrix and run are not built yet).")
+public final class BlockCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  /** The command with its subcommands. */
+  public static CommandLine commandLine() {
+    CommandLine block = new CommandLine(new BlockCommand());
+    block.addSubcommand("dd", new Dd());
+    block.addSubcommand(
+        "sweep", RacsMain.notBuilt("block sweep", 8, "Sequential/random x read/write sweep."));
+    block.addSubcommand(
+        "matrix", RacsMain.notBuilt("block matrix", 8, "IOzone-style file x record matrix."));
+    block.addSubcommand("run", RacsMain.notBuilt("block run", 8, "vdbench-style parameter files."));
+    return block;
+  }
+
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return ExitCodes.USAGE;
+  }
+
+  /** {@code racs bench block dd}. */
+  @Command(
+      name = "dd",
+      description = {
+        "Sequential write or read of --bs x --count, like dd, --runs times; MB/s with a 99.9% CI.",
+        "Example: racs bench block dd --file /mnt/disk/f --mode write --bs 1MiB --count 256"
+            + " --direct --sync --runs 5"
+      })
+  static final class Dd implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(names = "--file", required = true, description = "The file to write or read.")
+    Path file;
+
+    @Option(names = "--mode", defaultValue = "write", description = "write or read.")
+    String mode;
+
+    @Option(names = "--bs", defaultValue = "1MiB", description = "Block size.")
+    String bs;
+
+    @Option(names = "--count", defaultValue = "64", description = "Blocks per run.")
+    long count;
+
+    @Option(names = "--direct", description = "O_DIRECT with aligned buffers.")
+    boolean direct;
+
+    @Option(names = "--allow-buffered", description = "Fall back to buffered I/O if refused.")
+    boolean allowBuffered;
+
+    @Option(names = "--sync", description = "fsync after writing (timed).")
+    boolean sync;
+
+    @Option(names = "--dsync", description = "Open with O_DSYNC.")
+    boolean dsync;
+
+    @Option(names = "--runs", defaultValue = "3", description = "Runs.")
+    int runs;
+
+    @Override
+    public Integer call() throws Exception {
+      PrintWriter out = spec.commandLine().getOut();
+      DdRun.Mode m =
+          switch (mode) {
+            case "write" -> DdRun.Mode.WRITE;
+            case "read" -> DdRun.Mode.READ;
+            default ->
+                throw new IllegalArgumentException(
+                    "--mode: " + mode + " (expected: write or read)");
+          };
+      long block =
+          Units.size(bs)
+              .orElseThrow(
+                  () -> new IllegalArgumentException("--bs: " + bs + " (expected: e.g. 1MiB)"));
+      if (block < 1 || block > 1 << 30) {
+        throw new IllegalArgumentException("--bs: " + bs + " (expected: 1B to 1GiB)");
+      }
+      if (count < 1) {
+        throw new IllegalArgumentException("--count: " + count + " (expected: >= 1)");
+      }
+      if (runs < 1) {
+        throw new IllegalArgumentException("--runs: " + runs + " (expected: >= 1)");
+      }
+      boolean useDirect = direct;
+      double[] rates = new double[runs];
+      for (int r = 0; r < runs; r++) {
+        DdRun.Result result;
+        try {
+          result = DdRun.run(file, m, (int) block, count, useDirect, sync, dsync);
+        } catch (DdRun.DirectIoRefusedException e) {
+          if (!allowBuffered) {
+            throw e;
+          }
+          useDirect = false;
+          out.println("note: O_DIRECT refused by the filesystem; runs are BUFFERED");
+          result = DdRun.run(file, m, (int) block, count, false, sync, dsync);
+        }
+        rates[r] = result.megabytesPerSecond();
+        out.printf(
+            Locale.ROOT,
+            "run %d: %d bytes (%d x %d) %s in %.6f s, %.1f MB/s (%s)%n",
+            r + 1,
+            result.bytes(),
+            count,
+            block,
+            m == DdRun.Mode.WRITE ? "written" : "read",
+            result.seconds(),
+            result.megabytesPerSecond(),
+            result.direct() ? "direct" : "buffered");
+      }
+      Estimate e = Estimate.of(rates);
+      out.printf(
+          Locale.ROOT,
+          "mean %.1f MB/s ± %s (99.9%% CI, %d runs, %s)%n",
+          e.mean(),
+          Double.isNaN(e.halfWidth()) ? "n/a" : String.format(Locale.ROOT, "%.1f", e.halfWidth()),
+          runs,
+          useDirect ? "direct" : "buffered");
+      out.flush();
+      return ExitCodes.OK;
+    }
+  }
+}
