@@ -26,25 +26,29 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * Proves the zero-configuration {@code ./racs server} of the README: it serves 4x2 over six
- * local directories, generates credentials on first start (saved with mode 0600, printed with an
- * aws command line that works), keeps them across restarts, and refuses a non-loopback address
- * with generated credentials unless told.
+ * Proves the zero-configuration {@code ./racs server} of the README: it serves 4x2 over six local
+ * directories, generates credentials on first start (saved with mode 0600, printed with an aws
+ * command line that works), keeps them across restarts, and refuses a non-loopback address with
+ * generated credentials unless told.
  */
 class ServerCommandIT {
   private static final Pattern TRY =
-      Pattern.compile("try: AWS_ACCESS_KEY_ID=(\\S+) AWS_SECRET_ACCESS_KEY=(\\S+) aws --endpoint-url (\\S+) s3 ls");
+      Pattern.compile(
+          "try: AWS_ACCESS_KEY_ID=(\\S+) AWS_SECRET_ACCESS_KEY=(\\S+) aws --endpoint-url (\\S+) s3 ls");
 
   private record Started(Process process, List<String> lines) {}
 
   private static Started start(Path cwd, String... args) throws IOException {
-    List<String> command = new ArrayList<>(List.of(Launcher.root().resolve("racs").toString(), "server"));
+    List<String> command =
+        new ArrayList<>(List.of(Launcher.root().resolve("racs").toString(), "server"));
     command.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(command).directory(cwd.toFile()).redirectErrorStream(true);
+    ProcessBuilder pb =
+        new ProcessBuilder(command).directory(cwd.toFile()).redirectErrorStream(true);
     pb.environment().put("RACS_NO_BUILD", "1");
     Process process = pb.start();
     List<String> lines = new ArrayList<>();
-    BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     for (String line; (line = in.readLine()) != null; ) {
       lines.add(line);
       if (line.equals("ready")) {
@@ -69,13 +73,16 @@ class ServerCommandIT {
     Path credentials = cwd.resolve("racs-data/credentials");
     assertThat(Files.getPosixFilePermissions(credentials))
         .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
-    try (S3Client s3 = S3Client.builder()
-        .endpointOverride(URI.create(m.group(3)))
-        .region(Region.US_EAST_1)
-        .forcePathStyle(true)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(m.group(1), m.group(2))))
-        .httpClientBuilder(Apache5HttpClient.builder())
-        .build()) {
+    try (S3Client s3 =
+        S3Client.builder()
+            .endpointOverride(URI.create(m.group(3)))
+            .region(Region.US_EAST_1)
+            .forcePathStyle(true)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(m.group(1), m.group(2))))
+            .httpClientBuilder(Apache5HttpClient.builder())
+            .build()) {
       s3.createBucket(b -> b.bucket("first"));
       s3.putObject(b -> b.bucket("first").key("k"), RequestBody.fromString("kept"));
     } finally {
@@ -89,14 +96,18 @@ class ServerCommandIT {
     Matcher again = TRY.matcher(String.join("\n", second.lines()));
     assertThat(again.find()).isTrue();
     assertThat(again.group(1)).isEqualTo(m.group(1));
-    try (S3Client s3 = S3Client.builder()
-        .endpointOverride(URI.create(again.group(3)))
-        .region(Region.US_EAST_1)
-        .forcePathStyle(true)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(again.group(1), again.group(2))))
-        .httpClientBuilder(Apache5HttpClient.builder())
-        .build()) {
-      assertThat(s3.getObjectAsBytes(b -> b.bucket("first").key("k")).asUtf8String()).isEqualTo("kept");
+    try (S3Client s3 =
+        S3Client.builder()
+            .endpointOverride(URI.create(again.group(3)))
+            .region(Region.US_EAST_1)
+            .forcePathStyle(true)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(again.group(1), again.group(2))))
+            .httpClientBuilder(Apache5HttpClient.builder())
+            .build()) {
+      assertThat(s3.getObjectAsBytes(b -> b.bucket("first").key("k")).asUtf8String())
+          .isEqualTo("kept");
     } finally {
       stop(second.process());
     }
@@ -106,8 +117,15 @@ class ServerCommandIT {
   void server_whenNonLoopbackWithGeneratedCredentials_refuses(@TempDir Path cwd) {
     Launcher.Result result =
         Launcher.exec(
-            List.of(Launcher.root().resolve("racs").toString(), "server", "--data-dir", cwd.resolve("data").toString(),
-                "--listen", "0.0.0.0:0", "--admin-listen", "off"),
+            List.of(
+                Launcher.root().resolve("racs").toString(),
+                "server",
+                "--data-dir",
+                cwd.resolve("data").toString(),
+                "--listen",
+                "0.0.0.0:0",
+                "--admin-listen",
+                "off"),
             Map.of("RACS_NO_BUILD", "1"));
     assertThat(result.exitCode()).isEqualTo(2);
     assertThat(result.stderr())
