@@ -36,8 +36,8 @@ class RepositoryFailureIT {
   @RegisterExtension static final MinioExtension MINIO = MinioExtension.servers(6);
   private static final String BUCKET = "failover";
   private static final int SEEDED = 8;
-  private static final int ITERATIONS = 30;
-  private static final int STOP_AT = 8;
+  private static final int ITERATIONS = 20;
+  private static final int STOP_AT = 6;
   private static final int STREAM_WRITES_DURING_OUTAGE_MIN = 6;
   private static final int[] STOPPED = {1, 4};
   @TempDir static Path dir;
@@ -71,10 +71,10 @@ class RepositoryFailureIT {
         .build();
   }
 
-  /** Seeded object bodies: sizes from empty to a few stripes of 1 MiB. */
+  /** Seeded object bodies: sizes from empty to two stripes of 1 MiB. */
   private static byte[] body(long seed) {
     Random random = new Random(seed);
-    int size = seed % 7 == 0 ? 0 : random.nextInt(3 * 1024 * 1024);
+    int size = seed % 7 == 0 ? 0 : random.nextInt(2 * 1024 * 1024);
     byte[] data = new byte[size];
     random.nextBytes(data);
     return data;
