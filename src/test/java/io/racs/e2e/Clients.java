@@ -1,0 +1,185 @@
+package io.racs.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import software.amazon.awssdk.http.SdkHttpMethod;
+import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4FamilyHttpSigner;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
+import software.amazon.awssdk.http.auth.spi.signer.HttpSigner;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
+
+/**
+ * What the external-client tests share: a clean environment for client processes, seeded files,
+ * digests, and SigV4 presigned URLs made by the SDK's own signer at a chosen signing time.
+ */
+final class Clients {
+  static final long MIB = 1024 * 1024;
+
+  /** The sizes every client round-trips; the last goes multipart in every client. */
+  static final List<Long> SIZES = List.of(0L, 1L, 5 * MIB + 1, 70 * MIB);
+
+  /** Variables a developer's shell may carry that would change what a client does. */
+  private static final List<String> INHERITED =
+      List.of(
+          "AWS_CA_BUNDLE",
+          "AWS_PROFILE",
+          "AWS_DEFAULT_PROFILE",
+          "AWS_SESSION_TOKEN",
+          "AWS_SECURITY_TOKEN",
+          "AWS_REGION",
+          "AWS_ENDPOINT_URL",
+          "AWS_ENDPOINT_URL_S3",
+          "AWS_REQUEST_CHECKSUM_CALCULATION",
+          "AWS_RESPONSE_CHECKSUM_VALIDATION",
+          "AWS_USE_FIPS_ENDPOINT",
+          "HTTP_PROXY",
+          "HTTPS_PROXY",
+          "http_proxy",
+          "https_proxy",
+          "RCLONE_CONFIG");
+
+  private Clients() {}
+
+  /**
+   * A clean environment for a client process: the proxy's credentials, us-east-1, empty AWS config
+   * and credentials files under {@code dir}, and nothing inherited that could redirect or re-sign
+   * requests (a null value removes a variable, as {@link Launcher#exec} does).
+   */
+  static Map<String, String> cleanEnv(Path dir) {
+    try {
+      Files.createDirectories(dir);
+      Path config = dir.resolve("aws-config");
+      Path credentials = dir.resolve("aws-credentials");
+      Files.writeString(config, "");
+      Files.writeString(credentials, "");
+      Map<String, String> env = new HashMap<>();
+      INHERITED.forEach(name -> env.put(name, null));
+      System.getenv().keySet().stream()
+          .filter(name -> name.startsWith("RCLONE_"))
+          .forEach(name -> env.put(name, null));
+      env.put("AWS_ACCESS_KEY_ID", ProxyProcess.ACCESS_KEY);
+      env.put("AWS_SECRET_ACCESS_KEY", ProxyProcess.SECRET_KEY);
+      env.put("AWS_DEFAULT_REGION", "us-east-1");
+      env.put("AWS_CONFIG_FILE", config.toString());
+      env.put("AWS_SHARED_CREDENTIALS_FILE", credentials.toString());
+      env.put("HOME", dir.toString());
+      return env;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Runs {@code command} and asserts it succeeded, showing what it printed when it did not. */
+  static Launcher.Result ok(List<String> command, Map<String, String> env) {
+    Launcher.Result result = Launcher.exec(command, env);
+    assertThat(result.exitCode())
+        .as("%s\nstdout:\n%s\nstderr:\n%s", command, result.stdout(), result.stderr())
+        .isZero();
+    return result;
+  }
+
+  /** Writes {@code size} bytes from {@code new Random(seed)} to {@code file}. */
+  static Path seededFile(Path file, long seed, long size) {
+    try {
+      Files.createDirectories(file.getParent());
+      Random random = new Random(seed);
+      byte[] buffer = new byte[1 << 16];
+      try (OutputStream out = Files.newOutputStream(file)) {
+        for (long left = size; left > 0; left -= buffer.length) {
+          random.nextBytes(buffer);
+          out.write(buffer, 0, (int) Math.min(buffer.length, left));
+        }
+      }
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** {@code size} bytes from {@code new Random(seed)}. */
+  static byte[] seededBytes(long seed, int size) {
+    byte[] data = new byte[size];
+    new Random(seed).nextBytes(data);
+    return data;
+  }
+
+  static String md5Hex(InputStream in) throws IOException {
+    MessageDigest md5 = digest("MD5");
+    byte[] buffer = new byte[1 << 16];
+    for (int n; (n = in.read(buffer)) > 0; ) {
+      md5.update(buffer, 0, n);
+    }
+    return HexFormat.of().formatHex(md5.digest());
+  }
+
+  static String md5Hex(Path file) {
+    try (InputStream in = Files.newInputStream(file)) {
+      return md5Hex(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static String md5Hex(byte[] data) {
+    return HexFormat.of().formatHex(digest("MD5").digest(data));
+  }
+
+  static MessageDigest digest(String algorithm) {
+    try {
+      return MessageDigest.getInstance(algorithm);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * A presigned GET URL for {@code bucket/key} made by the AWS SDK's SigV4 signer as if it were
+   * {@code signedAt}, valid for {@code validFor}. A signing time in the past gives a URL that has
+   * already expired, whatever the clocks do while the test runs.
+   */
+  static URI presignGet(
+      URI endpoint, String bucket, String key, String secret, Instant signedAt, Duration validFor) {
+    SdkHttpRequest request =
+        SdkHttpRequest.builder()
+            .method(SdkHttpMethod.GET)
+            .uri(endpoint.resolve("/" + bucket + "/" + key))
+            .build();
+    var signed =
+        AwsV4HttpSigner.create()
+            .sign(
+                r ->
+                    r.identity(AwsCredentialsIdentity.create(ProxyProcess.ACCESS_KEY, secret))
+                        .request(request)
+                        .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
+                        .putProperty(AwsV4HttpSigner.REGION_NAME, "us-east-1")
+                        .putProperty(
+                            AwsV4HttpSigner.AUTH_LOCATION,
+                            AwsV4FamilyHttpSigner.AuthLocation.QUERY_STRING)
+                        .putProperty(AwsV4HttpSigner.EXPIRATION_DURATION, validFor)
+                        .putProperty(AwsV4HttpSigner.PAYLOAD_SIGNING_ENABLED, false)
+                        .putProperty(AwsV4HttpSigner.DOUBLE_URL_ENCODE, false)
+                        .putProperty(AwsV4HttpSigner.NORMALIZE_PATH, false)
+                        .putProperty(
+                            HttpSigner.SIGNING_CLOCK, Clock.fixed(signedAt, ZoneOffset.UTC)));
+    return signed.request().getUri();
+  }
+}
