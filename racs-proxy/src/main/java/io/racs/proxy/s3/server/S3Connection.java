@@ -151,7 +151,15 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     ChecksumVerifier verifier = null;
     try {
       head = RequestHead.of(request.method().name(), request.uri(), headers.build());
-      route = settings.router().route(head);
+      try {
+        route = settings.router().route(head);
+      } catch (S3Exception e) {
+        if (e.code() == S3ErrorCode.NOT_IMPLEMENTED) {
+          // Who is asking comes first: an unsigned request for an unsupported feature is a 403.
+          settings.authenticator().authenticate(head, null);
+        }
+        throw e;
+      }
       exchange.operation = route.operation().name();
       auth =
           settings.authenticator().authenticate(head, route.virtualHost() ? route.bucket() : null);
