@@ -26,8 +26,7 @@ public final class BlockCommand implements Callable<Integer> {
   public static CommandLine commandLine() {
     CommandLine block = new CommandLine(new BlockCommand());
     block.addSubcommand("dd", new Dd());
-    block.addSubcommand(
-        "sweep", RacsMain.notBuilt("block sweep", 8, "Sequential/random x read/write sweep."));
+    block.addSubcommand("sweep", new BlockSweepCommand());
     block.addSubcommand(
         "matrix", RacsMain.notBuilt("block matrix", 8, "IOzone-style file x record matrix."));
     block.addSubcommand("run", RacsMain.notBuilt("block run", 8, "vdbench-style parameter files."));
