@@ -29,7 +29,7 @@ public final class BlockCommand implements Callable<Integer> {
     block.addSubcommand("sweep", new BlockSweepCommand());
     block.addSubcommand(
         "matrix", RacsMain.notBuilt("block matrix", 8, "IOzone-style file x record matrix."));
-    block.addSubcommand("run", RacsMain.notBuilt("block run", 8, "vdbench-style parameter files."));
+    block.addSubcommand("run", new BlockRunCommand());
     return block;
   }
 
