@@ -137,4 +137,19 @@ class VdbenchRunTest {
     assertThat(s.get(2).rate()).isBetween(0.0, max * 0.50 * 1.5 + 20);
     assertThat(out.toString()).contains("avg_2-3");
   }
+
+  @Test
+  void runAll_whenVerifyWithMixedReadsAndWrites_checksReadsCleanly() throws Exception {
+    VdbenchParams p =
+        VdbenchParams.parse(
+            "p",
+            List.of(
+                "sd=sd1,lun=" + lun() + ",size=1m,openflags=o_direct",
+                "wd=wd1,sd=sd1,xfersize=8k,rdpct=50,seekpct=50",
+                "rd=rd1,wd=wd1,iorate=max,elapsed=0.2,interval=0.1,threads=2"));
+    List<VdbenchRun.Summary> s =
+        new VdbenchRun(new PrintWriter(new StringWriter(), true), true, 9).runAll(p);
+    assertThat(s.get(0).rate()).isPositive();
+    assertThat(s.get(0).failures()).isEmpty();
+  }
 }
