@@ -1,7 +1,10 @@
 /**
- * Block-level workloads on files: so far the dd-style sequential run ({@link
- * io.racs.bench.block.DdRun}), with O_DIRECT on buffers aligned to the filesystem's block size, and
- * a clear refusal where the filesystem does not allow O_DIRECT (unless buffered I/O is explicitly
- * accepted, and then labelled so).
+ * Block-level workloads on files: the dd-style sequential run ({@link io.racs.bench.block.DdRun}),
+ * the records × threads × patterns sweep ({@link io.racs.bench.block.Sweep}), the IOzone-style
+ * matrix ({@link io.racs.bench.block.Matrix}) and vdbench-style parameter files ({@link
+ * io.racs.bench.block.VdbenchParams}, {@link io.racs.bench.block.VdbenchRun}), with O_DIRECT on
+ * buffers aligned to the filesystem's block size, a clear refusal where the filesystem does not
+ * allow O_DIRECT (unless buffered I/O is explicitly accepted, and then labelled so), and write
+ * stamps that reads verify ({@link io.racs.bench.block.Stamp}).
  */
 package io.racs.bench.block;

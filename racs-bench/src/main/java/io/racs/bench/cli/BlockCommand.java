@@ -3,7 +3,6 @@ package io.racs.bench.cli;
 import io.racs.bench.block.DdRun;
 import io.racs.bench.stats.Estimate;
 import io.racs.proxy.cli.ExitCodes;
-import io.racs.proxy.cli.RacsMain;
 import io.racs.repos.config.Units;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -15,10 +14,11 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code racs bench block}: block direct-I/O workloads (dd so far; sweep, matrix, run later). */
+/** {@code racs bench block}: block direct-I/O workloads: dd, sweep, matrix and run. */
 @Command(
     name = "block",
-    description = "Block direct-I/O workloads: dd (sweep, matrix and run are not built yet).")
+    description =
+        "Block direct-I/O workloads: dd, sweep, matrix (IOzone-style) and run (vdbench-style).")
 public final class BlockCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -26,11 +26,9 @@ public final class BlockCommand implements Callable<Integer> {
   public static CommandLine commandLine() {
     CommandLine block = new CommandLine(new BlockCommand());
     block.addSubcommand("dd", new Dd());
-    block.addSubcommand(
-        "sweep", RacsMain.notBuilt("block sweep", 8, "Sequential/random x read/write sweep."));
-    block.addSubcommand(
-        "matrix", RacsMain.notBuilt("block matrix", 8, "IOzone-style file x record matrix."));
-    block.addSubcommand("run", RacsMain.notBuilt("block run", 8, "vdbench-style parameter files."));
+    block.addSubcommand("sweep", new BlockSweepCommand());
+    block.addSubcommand("matrix", new BlockMatrixCommand());
+    block.addSubcommand("run", new BlockRunCommand());
     return block;
   }
 
