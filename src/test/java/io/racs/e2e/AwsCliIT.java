@@ -39,31 +39,20 @@ class AwsCliIT {
   private static ProxyProcess https;
   private static Tls tls;
 
+  private static ProxyPair proxies;
+
   @BeforeAll
   static void start() throws Exception {
-    for (int i = 0; i < 6; i++) {
-      MINIO.client(i).createBucket(b -> b.bucket("racs-http"));
-      MINIO.client(i).createBucket(b -> b.bucket("racs-https"));
-    }
-    Path httpDir = Files.createDirectories(dir.resolve("http"));
-    http =
-        ProxyProcess.start(
-            httpDir, ProxyProcess.minioConfig(MINIO.servers(), "racs-http", "4x2", null));
-    Path httpsDir = Files.createDirectories(dir.resolve("https"));
-    tls = Tls.create(httpsDir);
-    https =
-        ProxyProcess.start(
-            httpsDir,
-            ProxyProcess.minioConfig(MINIO.servers(), "racs-https", "4x2", tls.serverYaml()));
+    proxies = ProxyPair.start(MINIO, dir);
+    http = proxies.http();
+    https = proxies.https();
+    tls = proxies.tls();
   }
 
   @AfterAll
   static void stop() {
-    if (http != null) {
-      http.close();
-    }
-    if (https != null) {
-      https.close();
+    if (proxies != null) {
+      proxies.close();
     }
   }
 

@@ -69,13 +69,6 @@ class LauncherIT {
   }
 
   @Test
-  void racs_whenCommandNotBuiltYet_saysSoAndExits3() {
-    Launcher.Result result = Launcher.run(NONE, "bench", "block", "dd");
-    assertThat(result.exitCode()).isEqualTo(3);
-    assertThat(result.stderr()).contains("not built yet", "issue #8");
-  }
-
-  @Test
   void racs_whenBench_dispatchesToTheBenchJar() {
     Launcher.Result result = Launcher.run(NONE, "bench", "--help");
     assertThat(result.exitCode()).as(result.stderr()).isZero();

@@ -16,9 +16,6 @@ public final class ExitCodes {
   /** The command line or a configuration file is invalid; nothing was changed. */
   public static final int USAGE = 2;
 
-  /** The command exists in the interface but is not implemented yet. */
-  public static final int NOT_BUILT = 3;
-
   private ExitCodes() {}
 
   /** The exit codes with their meaning, for every command's help. */
@@ -28,7 +25,6 @@ public final class ExitCodes {
     codes.put(
         Integer.toString(FAILURE), "failure (I/O error, unreachable repository, failed check)");
     codes.put(Integer.toString(USAGE), "invalid command line or configuration; nothing changed");
-    codes.put(Integer.toString(NOT_BUILT), "command not built yet");
     return codes;
   }
 

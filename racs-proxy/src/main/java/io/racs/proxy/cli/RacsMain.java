@@ -43,13 +43,6 @@ public final class RacsMain implements Callable<Integer> {
     return ExitCodes.document(cli);
   }
 
-  /** A placeholder subcommand for work tracked in {@code issue}. */
-  public static CommandLine notBuilt(String what, int issue, String description) {
-    CommandLine sub = new CommandLine(new NotBuiltCommand(what, issue));
-    sub.getCommandSpec().usageMessage().description(description + " (not built yet)");
-    return sub;
-  }
-
   @Override
   public Integer call() {
     // "racs" alone is a usage error: say which commands exist.
