@@ -48,7 +48,10 @@ public final class IterationResult {
   /** The iteration's start instant, nanoseconds since the epoch (for logs and merging). */
   public long startEpochNanos;
 
-  /** False when no window existed (a client completed nothing before another stopped). */
+  /**
+   * False when no usable window existed: a client completed nothing before another stopped, or the
+   * window was shorter than a median request.
+   */
   public boolean valid = true;
 
   /** Client CPU utilisation during the iteration (0 to 1, NaN unknown). */

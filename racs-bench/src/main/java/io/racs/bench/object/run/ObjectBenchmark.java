@@ -170,8 +170,9 @@ public final class ObjectBenchmark {
             point.notes.add(
                 "iteration "
                     + (i - plan.warmup() + 1)
-                    + ": no measurement window (a client stopped before every client completed"
-                    + " a request); excluded");
+                    + ": no usable measurement window (a client stopped before every client"
+                    + " completed a request, or the window was shorter than a median request);"
+                    + " excluded (raise --duration)");
           }
           point.iterations.add(r);
         }
