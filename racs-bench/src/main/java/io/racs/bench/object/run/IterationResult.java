@@ -48,10 +48,7 @@ public final class IterationResult {
   /** The iteration's start instant, nanoseconds since the epoch (for logs and merging). */
   public long startEpochNanos;
 
-  /**
-   * False when no usable window existed: a client completed nothing before another stopped, or the
-   * window was shorter than a median request.
-   */
+  /** False when no window existed (a client completed nothing before another stopped). */
   public boolean valid = true;
 
   /** Client CPU utilisation during the iteration (0 to 1, NaN unknown). */

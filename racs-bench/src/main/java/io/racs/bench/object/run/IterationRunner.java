@@ -95,14 +95,6 @@ public final class IterationRunner {
         recorder.settle(window);
         result.add(recorder.result);
       }
-      // A window shorter than a typical request (long requests, few clients finishing) measures
-      // nothing: one completion over a few microseconds would read as thousands per second.
-      if (result.valid
-          && result.latency.getTotalCount() > 0
-          && result.windowEndNanos - result.windowStartNanos
-              < result.latency.getValueAtPercentile(50)) {
-        result.valid = false;
-      }
       return result;
     } finally {
       for (Target.Client handle : handles) {

@@ -170,9 +170,8 @@ public final class ObjectBenchmark {
             point.notes.add(
                 "iteration "
                     + (i - plan.warmup() + 1)
-                    + ": no usable measurement window (a client stopped before every client"
-                    + " completed a request, or the window was shorter than a median request);"
-                    + " excluded (raise --duration)");
+                    + ": no measurement window (a client stopped before every client completed"
+                    + " a request); excluded");
           }
           point.iterations.add(r);
         }
