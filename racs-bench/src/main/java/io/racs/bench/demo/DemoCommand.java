@@ -141,7 +141,7 @@ public final class DemoCommand implements Callable<Integer> {
       int code =
           BenchMain.run(
               out,
-              new PrintWriter(System.err, true),
+              spec.commandLine().getErr(),
               "object",
               "--config",
               config.toString(),

@@ -66,6 +66,22 @@ public final class ErasureStore implements ObjectStore {
    */
   public static ErasureStore open(StoreConfig config, List<Repository> repositories) {
     Geometry geometry = config.geometry();
+    checkCount(geometry, repositories);
+    String id = Identity.check(repositories, geometry, config.slowShardTimeout(), false);
+    return new ErasureStore(config, repositories, id);
+  }
+
+  /**
+   * Opens the array for reading only: writes no identity marker and tolerates missing or empty
+   * repositories, as {@code racs recover} needs when the proxy and some repositories are gone.
+   */
+  public static ErasureStore openReadOnly(StoreConfig config, List<Repository> repositories) {
+    checkCount(config.geometry(), repositories);
+    String id = Identity.check(repositories, config.geometry(), config.slowShardTimeout(), true);
+    return new ErasureStore(config, repositories, id);
+  }
+
+  private static void checkCount(Geometry geometry, List<Repository> repositories) {
     if (repositories.size() != geometry.totalShards()) {
       throw new IllegalArgumentException(
           "repositories: "
@@ -76,25 +92,6 @@ public final class ErasureStore implements ObjectStore {
               + geometry
               + ")");
     }
-    String id = Identity.check(repositories, geometry, config.slowShardTimeout(), false);
-    return new ErasureStore(config, repositories, id);
-  }
-
-  /**
-   * Opens the array for reading only: writes no identity marker and tolerates missing or empty
-   * repositories, as {@code racs recover} needs when the proxy and some repositories are gone.
-   */
-  public static ErasureStore openReadOnly(StoreConfig config, List<Repository> repositories) {
-    if (repositories.size() != config.geometry().totalShards()) {
-      throw new IllegalArgumentException(
-          "repositories: "
-              + repositories.size()
-              + " (expected: "
-              + config.geometry().totalShards()
-              + ")");
-    }
-    String id = Identity.check(repositories, config.geometry(), config.slowShardTimeout(), true);
-    return new ErasureStore(config, repositories, id);
   }
 
   /** The array id (written in every repository's identity marker). */

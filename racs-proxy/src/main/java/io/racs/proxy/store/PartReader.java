@@ -70,8 +70,10 @@ final class PartReader extends InputStream {
     this.sources = new Source[n];
     this.bad = new String[n];
     this.lastProblem = new String[n];
-    this.pieces = new byte[n][part.pieceBytes()];
-    this.data = new byte[(int) Math.min(stripeBytes, Integer.MAX_VALUE)];
+    // The first stripe is the largest; a small object needs far less than a full stripe.
+    int largestPiece = part.sizeBytes() == 0 ? 0 : part.pieceBytes(k, 0);
+    this.pieces = new byte[n][largestPiece];
+    this.data = new byte[(int) Math.min(stripeBytes, part.sizeBytes())];
   }
 
   /** Loads the first stripe, so that a read that cannot succeed fails before any byte is sent. */

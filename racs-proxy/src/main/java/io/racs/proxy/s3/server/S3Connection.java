@@ -346,8 +346,9 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
 
   private long stream(InputStream body) throws IOException {
     long sent = 0;
-    byte[] buffer = new byte[CHUNK_BYTES];
     while (true) {
+      // A fresh array per chunk: Netty keeps it until written, so no second copy is needed.
+      byte[] buffer = new byte[CHUNK_BYTES];
       int n = body.readNBytes(buffer, 0, buffer.length);
       if (n <= 0) {
         return sent;
@@ -356,7 +357,7 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
       if (!ctx.channel().isActive()) {
         throw new IOException("client closed the connection");
       }
-      ctx.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(buffer, 0, n)));
+      ctx.writeAndFlush(new DefaultHttpContent(Unpooled.wrappedBuffer(buffer, 0, n)));
       sent += n;
       if (n < buffer.length) {
         return sent;

@@ -112,11 +112,7 @@ public final class S3Server implements AutoCloseable {
   public void close() {
     try {
       channel.close().sync();
-      long deadline = System.nanoTime() + settings.drainTimeout().toNanos();
-      while (settings.metrics().inFlight() > 0 && System.nanoTime() < deadline) {
-        // Requests finish on their own threads; poll their count until the drain deadline.
-        Thread.sleep(20);
-      }
+      settings.metrics().awaitIdle(System.nanoTime() + settings.drainTimeout().toNanos());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {

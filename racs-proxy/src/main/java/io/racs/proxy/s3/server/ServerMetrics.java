@@ -33,9 +33,27 @@ public final class ServerMetrics {
     inFlight.incrementAndGet();
   }
 
+  /** Waits until no request is in flight or the deadline passes; true when none is. */
+  boolean awaitIdle(long deadlineNanos) throws InterruptedException {
+    synchronized (inFlight) {
+      while (inFlight.get() > 0) {
+        long left = deadlineNanos - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(inFlight, left);
+      }
+      return true;
+    }
+  }
+
   /** Records a finished request. */
   void finished(String operation, int status, long in, long out, long nanos) {
-    inFlight.decrementAndGet();
+    if (inFlight.decrementAndGet() == 0) {
+      synchronized (inFlight) {
+        inFlight.notifyAll();
+      }
+    }
     requests.computeIfAbsent(operation + "|" + status, k -> new LongAdder()).increment();
     bytesIn.add(in);
     bytesOut.add(out);
