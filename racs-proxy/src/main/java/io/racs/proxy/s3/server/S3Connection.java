@@ -39,6 +39,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayDeque;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.Map;
@@ -56,8 +57,11 @@ import org.slf4j.MDC;
  * there (answering {@code 100 Continue} only after both pass, and the final error at once when they
  * do not), then runs the handler on a virtual thread while the body streams in with backpressure
  * ({@code autoRead} is off; more is read only as the handler consumes it), and writes the response,
- * streaming object bodies no faster than the socket drains. One request at a time per connection;
- * the next head is read only after the response is written.
+ * streaming object bodies no faster than the socket drains. One request at a time per connection:
+ * the next head is read only after the response is written, and a request that arrives earlier (a
+ * pipelining client, or bytes read together with the previous body) waits in {@link #deferred}
+ * until then. Without that wait its response could be written while the previous one is still being
+ * encoded, and the two would interleave on the wire.
  */
 final class S3Connection extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LoggerFactory.getLogger(S3Connection.class);
@@ -76,6 +80,8 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
   private ChannelHandlerContext ctx;
   private Exchange current;
   private boolean discardingBody;
+  // Messages of requests that arrived before the current response was written, in order.
+  private final ArrayDeque<Object> deferred = new ArrayDeque<>();
 
   S3Connection(S3Server.Settings settings) {
     this.settings = settings;
@@ -108,6 +114,24 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (!deferred.isEmpty() || (msg instanceof HttpRequest && current != null)) {
+      deferred.add(msg); // released when replayed or when the connection closes
+      return;
+    }
+    process(ctx, msg);
+  }
+
+  /** Replays deferred messages until one must wait for the exchange that started meanwhile. */
+  private void replayDeferred() {
+    while (!deferred.isEmpty()) {
+      if (deferred.peekFirst() instanceof HttpRequest && current != null) {
+        return;
+      }
+      process(ctx, deferred.pollFirst());
+    }
+  }
+
+  private void process(ChannelHandlerContext ctx, Object msg) {
     try {
       if (msg instanceof HttpRequest request) {
         begin(request);
@@ -187,7 +211,9 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     long length = contentLength(head.headers());
     S3Request s3 = new S3Request(exchange.id, head, route, auth, exchange.body, length);
     Thread.ofVirtual().name("s3-" + exchange.id).start(() -> serve(exchange, s3));
-    ctx.read();
+    if (exchange.bodyExpected) {
+      ctx.read(); // a body-less request's end came with its head; the next head waits
+    }
   }
 
   private static long contentLength(Headers headers) {
@@ -337,7 +363,10 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
                 current = null;
               }
               if (keep) {
-                ctx.read();
+                replayDeferred();
+                if (current == null) {
+                  ctx.read();
+                }
               } else {
                 ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
               }
@@ -391,6 +420,10 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
+    for (Object msg : deferred) {
+      ReferenceCountUtil.release(msg);
+    }
+    deferred.clear();
     Exchange exchange = current;
     if (exchange != null && exchange.body != null && !exchange.done) {
       exchange.body.fail(RequestBody.incomplete());
