@@ -18,6 +18,7 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -47,6 +48,12 @@ public final class ErasureStore implements ObjectStore {
   private final RepositoryArray array;
   private final StoreStats stats = new StoreStats();
   private final String arrayId;
+  // Buckets seen to exist, until when (System.nanoTime): writes check their bucket here instead of
+  // listing bucket records on every repository each time. A bucket deleted through another proxy
+  // can take BUCKET_CACHE_NANOS to be refused here; one deleted through this store is forgotten
+  // at once.
+  private final ConcurrentHashMap<String, Long> bucketsSeen = new ConcurrentHashMap<>();
+  private static final long BUCKET_CACHE_NANOS = 1_000_000_000L;
 
   private ErasureStore(StoreConfig config, List<Repository> repositories, String arrayId) {
     this.config = config;
@@ -154,6 +161,7 @@ public final class ErasureStore implements ObjectStore {
         Layout.bucketRecord(bucket, VersionId.next()),
         Layout.encode(new BucketRecord(bucket, true, System.currentTimeMillis())),
         "delete bucket " + bucket);
+    bucketsSeen.remove(bucket);
   }
 
   @Override
@@ -191,9 +199,15 @@ public final class ErasureStore implements ObjectStore {
 
   private void requireBucket(String bucket) {
     checkBucketName(bucket);
+    Long until = bucketsSeen.get(bucket);
+    if (until != null && until - System.nanoTime() > 0) {
+      return;
+    }
     if (!bucketExists(bucket)) {
+      bucketsSeen.remove(bucket);
       throw new StoreException(StoreException.Code.NO_SUCH_BUCKET, "bucket " + bucket);
     }
+    bucketsSeen.put(bucket, System.nanoTime() + BUCKET_CACHE_NANOS);
   }
 
   private static void checkBucketName(String bucket) {
@@ -404,11 +418,16 @@ public final class ErasureStore implements ObjectStore {
   }
 
   private VersionMeta current(String bucket, String key) {
-    requireBucket(bucket);
+    checkBucketName(bucket);
     checkKey(key);
-    return newest(bucket, key)
-        .filter(meta -> !meta.deleteMarker())
-        .orElseThrow(() -> new StoreException(StoreException.Code.NO_SUCH_KEY, bucket + "/" + key));
+    // A live version proves its bucket exists (a bucket is deleted only when empty), so the
+    // bucket is looked up only to tell a missing bucket from a missing key.
+    Optional<VersionMeta> newest = newest(bucket, key).filter(meta -> !meta.deleteMarker());
+    if (newest.isEmpty()) {
+      requireBucket(bucket);
+      throw new StoreException(StoreException.Code.NO_SUCH_KEY, bucket + "/" + key);
+    }
+    return newest.get();
   }
 
   @Override
@@ -419,32 +438,40 @@ public final class ErasureStore implements ObjectStore {
   @Override
   public ObjectReader get(String bucket, String key, long offset, long length, int partNumber) {
     VersionMeta meta = current(bucket, key);
-    long start;
-    long end;
-    List<PartMeta> parts = meta.parts();
-    if (partNumber > 0) {
-      if (partNumber > parts.size()) {
-        throw new StoreException(
-            StoreException.Code.INVALID_RANGE,
-            "part number " + partNumber + " of " + parts.size() + " parts");
-      }
-      start = 0;
-      for (int i = 0; i < partNumber - 1; i++) {
-        start += parts.get(i).sizeBytes();
-      }
-      end = start + parts.get(partNumber - 1).sizeBytes();
-    } else {
-      start = offset;
-      end = length < 0 ? meta.sizeBytes() : Math.min(meta.sizeBytes(), offset + length);
-      if (offset < 0
-          || (offset >= meta.sizeBytes() && meta.sizeBytes() > 0)
-          || (meta.sizeBytes() == 0 && offset > 0)) {
-        throw new StoreException(
-            StoreException.Code.INVALID_RANGE,
-            "range start " + offset + " of an object of " + meta.sizeBytes() + " bytes");
-      }
+    if (partNumber <= 0) {
+      return read(meta, offset, length);
     }
-    InputStream body = openRange(parts, start, end);
+    List<PartMeta> parts = meta.parts();
+    if (partNumber > parts.size()) {
+      throw new StoreException(
+          StoreException.Code.INVALID_RANGE,
+          "part number " + partNumber + " of " + parts.size() + " parts");
+    }
+    long start = 0;
+    for (int i = 0; i < partNumber - 1; i++) {
+      start += parts.get(i).sizeBytes();
+    }
+    return reader(meta, start, start + parts.get(partNumber - 1).sizeBytes());
+  }
+
+  @Override
+  public ObjectReader read(VersionMeta meta, long offset, long length) {
+    if (meta.deleteMarker()) {
+      throw new StoreException(
+          StoreException.Code.NO_SUCH_KEY, meta.bucket() + "/" + meta.key() + " (delete marker)");
+    }
+    long size = meta.sizeBytes();
+    if (offset < 0 || (offset >= size && size > 0) || (size == 0 && offset > 0)) {
+      throw new StoreException(
+          StoreException.Code.INVALID_RANGE,
+          "range start " + offset + " of an object of " + size + " bytes");
+    }
+    long end = length < 0 ? size : Math.min(size, offset + length);
+    return reader(meta, offset, end);
+  }
+
+  private ObjectReader reader(VersionMeta meta, long start, long end) {
+    InputStream body = openRange(meta.parts(), start, end);
     long rangeStart = start;
     long rangeLength = end - start;
     return new ObjectReader() {
@@ -891,9 +918,8 @@ public final class ErasureStore implements ObjectStore {
     IndexMerge merge = new IndexMerge(array, Layout.uploadPrefix(bucket) + p, "", 1000);
     List<UploadInfo> uploads = new ArrayList<>();
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
-      String tail = e.name().substring(e.name().lastIndexOf(Layout.SEPARATOR) + 1);
-      if (tail.contains("/")) {
-        continue; // a part record
+      if (Layout.isPartRecord(e.name())) {
+        continue;
       }
       read(e, UploadRecord.class)
           .ifPresent(

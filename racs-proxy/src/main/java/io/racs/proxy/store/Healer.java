@@ -300,7 +300,7 @@ public final class Healer {
   private void collectUploadReferences(String bucket) {
     IndexMerge merge = new IndexMerge(array, Layout.uploadPrefix(bucket), "", 1000);
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
-      if (e.name().substring(e.name().lastIndexOf(Layout.SEPARATOR)).contains("/p")) {
+      if (Layout.isPartRecord(e.name())) {
         store
             .read(e, ErasureStore.PartRecord.class)
             .ifPresent(r -> referenced.add(r.part().dataId()));

@@ -1,5 +1,6 @@
 package io.racs.proxy.store;
 
+import io.racs.repos.Keys;
 import io.racs.repos.ListPage;
 import io.racs.repos.ObjectInfo;
 import io.racs.repos.Repository;
@@ -47,7 +48,7 @@ final class IndexMerge {
     for (Cursor cursor : cursors) {
       if (!cursor.failed && !cursor.buffer.isEmpty()) {
         String head = cursor.buffer.peekFirst();
-        if (smallest == null || head.compareTo(smallest) < 0) {
+        if (smallest == null || Keys.compare(head, smallest) < 0) { // UTF-8 order, as listed
           smallest = head;
         }
       }

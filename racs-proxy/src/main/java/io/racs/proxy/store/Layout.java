@@ -21,14 +21,17 @@ import java.util.zip.CRC32C;
  * <ul>
  *   <li>{@code racs/identity}: the identity marker (array id, slot, geometry).
  *   <li>{@code b/<bucket>\0<version>}: bucket records; the newest decides (created or deleted).
- *   <li>{@code i/<bucket>/<key>\0<version>}: index entries, one per committed object version,
+ *   <li>{@code i/<bucket>/<key>\0/<version>}: index entries, one per committed object version,
  *       holding its {@link VersionMeta}. Newest versions sort first (see {@link VersionId}), and a
- *       listing of {@code i/<bucket>/} visits keys in S3 (UTF-8 binary) order. A key whose entry
- *       name would pass the repository's 1024-byte limit is stored under its first bytes, {@code
- *       \u0001} and a hash; such keys (over ~950 bytes) list in order except among themselves when
- *       they share those first bytes.
- *   <li>{@code u/<bucket>/<key>\0<uploadId>}: multipart upload records; {@code
- *       u/<bucket>/<key>\0<uploadId>/p<00001>} their parts.
+ *       listing of {@code i/<bucket>/} visits keys in S3 (UTF-8 binary) order ({@code \0} sorts
+ *       before any character that could continue the key). The {@code /} after {@code \0} gives
+ *       each key's versions a directory of their own on an {@code fs} repository, so finding a
+ *       key's newest version reads that small directory, not one that holds every key of the
+ *       bucket. A key whose entry name would pass the repository's 1024-byte limit is stored under
+ *       its first bytes, {@code \u0001} and a hash; such keys (over ~950 bytes) list in order
+ *       except among themselves when they share those first bytes.
+ *   <li>{@code u/<bucket>/<key>\0/<uploadId>}: multipart upload records; {@code
+ *       u/<bucket>/<key>\0/<uploadId>/p<00001>} their parts.
  *   <li>{@code v/<dataId>/s<i>}: shard {@code i} of a run of data: for each stripe, the piece
  *       followed by its CRC32C (4 bytes, big-endian).
  * </ul>
@@ -40,6 +43,10 @@ final class Layout {
   static final String IDENTITY = "racs/identity";
   static final int CRC_BYTES = 4;
   static final char SEPARATOR = '\0';
+
+  /** What ends a key in index and upload names: the separator, then a directory level. */
+  static final String KEY_END = SEPARATOR + "/";
+
   private static final int MAX_NAME_BYTES = 1024;
   private static final String CRC_LINE = "\n#crc32c=";
 
@@ -66,7 +73,7 @@ final class Layout {
    * #nameKey name form}.
    */
   static String indexKeyPrefix(String bucket, String nameKey) {
-    return indexPrefix(bucket) + nameKey + SEPARATOR;
+    return indexPrefix(bucket) + nameKey + KEY_END;
   }
 
   static String indexEntry(String bucket, String nameKey, String versionId) {
@@ -78,7 +85,12 @@ final class Layout {
   }
 
   static String uploadRecord(String bucket, String nameKey, String uploadId) {
-    return uploadPrefix(bucket) + nameKey + SEPARATOR + uploadId;
+    return uploadPrefix(bucket) + nameKey + KEY_END + uploadId;
+  }
+
+  /** True for a part record's name, false for an upload record's. */
+  static boolean isPartRecord(String name) {
+    return name.indexOf('/', name.lastIndexOf(SEPARATOR) + KEY_END.length()) >= 0;
   }
 
   static String partRecord(String bucket, String nameKey, String uploadId, int partNumber) {
@@ -132,7 +144,11 @@ final class Layout {
 
   /** The version id at the end of an index entry or bucket record name. */
   static String versionOf(String name) {
-    return name.substring(name.lastIndexOf(SEPARATOR) + 1);
+    int start = name.lastIndexOf(SEPARATOR) + 1;
+    if (start < name.length() && name.charAt(start) == '/') {
+      start++; // an index entry: KEY_END
+    }
+    return name.substring(start);
   }
 
   /** The repository slot of shard {@code i} for {@code key}: a rotation so load spreads. */

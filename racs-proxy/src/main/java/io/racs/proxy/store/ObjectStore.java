@@ -119,6 +119,15 @@ public interface ObjectStore extends AutoCloseable {
    */
   ObjectReader get(String bucket, String key, long offset, long length, int partNumber);
 
+  /**
+   * Opens bytes {@code [offset, offset + length)} (length -1: to the end) of exactly the version
+   * {@code version}, as returned by {@link #head}: so that a caller that sent that version's
+   * headers streams that version's bytes, even when a newer one was written meanwhile. If the
+   * version was superseded and collected since, opening fails ({@code INSUFFICIENT_SHARDS}, which
+   * clients retry) rather than returning other bytes.
+   */
+  ObjectReader read(VersionMeta version, long offset, long length);
+
   /** The current version's metadata; {@code NO_SUCH_KEY} if none. */
   VersionMeta head(String bucket, String key);
 

@@ -67,6 +67,34 @@ class ErasureStoreTest {
   }
 
   @Test
+  void read_whenVersionSupersededAfterHead_neverReturnsTheNewerBytes() throws IOException {
+    f.store.createBucket("bkt");
+    byte[] first = StoreFixture.bytes(1, 10_000);
+    f.put("bkt", "k", first);
+    VersionMeta headed = f.store.head("bkt", "k");
+    try (ObjectStore.ObjectReader reader = f.store.read(headed, 100, 50)) {
+      assertThat(reader.meta().versionId()).isEqualTo(headed.versionId());
+      assertThat(reader.body().readAllBytes()).isEqualTo(Arrays.copyOfRange(first, 100, 150));
+    }
+    f.put("bkt", "k", StoreFixture.bytes(2, 10_000)); // collects the first version's shards
+    assertThatThrownBy(() -> f.store.read(headed, 0, -1).body().readAllBytes())
+        .isInstanceOf(StoreException.class)
+        .extracting(e -> ((StoreException) e).code())
+        .isEqualTo(StoreException.Code.INSUFFICIENT_SHARDS);
+  }
+
+  @Test
+  void get_whenBucketOrKeyMissing_tellsWhichOne() {
+    f.store.createBucket("bkt");
+    assertThatThrownBy(() -> f.store.head("bkt", "nothing"))
+        .extracting(e -> ((StoreException) e).code())
+        .isEqualTo(StoreException.Code.NO_SUCH_KEY);
+    assertThatThrownBy(() -> f.store.get("nobucket", "k", 0, -1, 0))
+        .extracting(e -> ((StoreException) e).code())
+        .isEqualTo(StoreException.Code.NO_SUCH_BUCKET);
+  }
+
+  @Test
   void overwriteAndDelete_createNewVersionsAndCollectOldOnes() {
     f.store.createBucket("bkt");
     f.put("bkt", "k", StoreFixture.bytes(1, 10_000));

@@ -391,13 +391,33 @@ public final class FsRepository implements Repository {
     Keys.checkBound(startAfter, "startAfter");
     Keys.checkMaxKeys(maxKeys);
     Path base = root();
+    String encodedPrefix = KeyCodec.encodePrefix(prefix);
     Walk walk =
         new Walk(
-            KeyCodec.encodePrefix(prefix),
-            startAfter.isEmpty() ? null : KeyCodec.encode(startAfter),
-            maxKeys + 1);
+            encodedPrefix, startAfter.isEmpty() ? null : KeyCodec.encode(startAfter), maxKeys + 1);
     try {
-      walk.visit(base, "");
+      // Every name with the prefix lies under the directories the prefix names in full: start
+      // there rather than reading (and sorting) every directory on the way down, which for a
+      // prefix like "bucket/key" would mean reading a directory that holds every key.
+      int cut = encodedPrefix.lastIndexOf('/') + 1;
+      Path start = base;
+      for (String component : encodedPrefix.substring(0, cut).split("/")) {
+        if (component.isEmpty()) {
+          continue;
+        }
+        start = start.resolve(component);
+        BasicFileAttributes attributes;
+        try {
+          attributes =
+              Files.readAttributes(start, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException | NotDirectoryException e) {
+          return new ListPage(List.of(), false);
+        }
+        if (!attributes.isDirectory()) {
+          return new ListPage(List.of(), false); // a planted link or a file: nothing listed
+        }
+      }
+      walk.visit(start, encodedPrefix.substring(0, cut));
     } catch (IOException e) {
       throw translate(e, "list", prefix);
     }

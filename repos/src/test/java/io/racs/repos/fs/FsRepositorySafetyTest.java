@@ -129,6 +129,9 @@ class FsRepositorySafetyTest {
         assertThat(repository.head(key)).isEmpty();
       }
       assertThat(repository.list("", "", 100).objects()).isEmpty();
+      // A prefix naming the link's directory is resolved straight to it: still not followed.
+      assertThat(repository.list("evil/", "", 100).objects()).isEmpty();
+      assertThat(repository.list("evil/sec", "", 100).objects()).isEmpty();
 
       assertThatThrownBy(
               () -> repository.put("evil/new", new ByteArrayInputStream(new byte[] {1}), 1))

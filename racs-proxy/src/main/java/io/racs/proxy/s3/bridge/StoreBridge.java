@@ -75,6 +75,11 @@ public final class StoreBridge {
     return call(resource(bucket, key), () -> store.get(bucket, key, offset, length, partNumber));
   }
 
+  public ObjectStore.ObjectReader read(VersionMeta version, long offset, long length) {
+    return call(
+        resource(version.bucket(), version.key()), () -> store.read(version, offset, length));
+  }
+
   public void delete(String bucket, String key) {
     run(resource(bucket, key), () -> store.delete(bucket, key));
   }

@@ -164,8 +164,8 @@ final class ObjectHandler {
     if (headOnly) {
       return response.stream(java.io.InputStream.nullInputStream(), length, () -> {});
     }
-    ObjectStore.ObjectReader reader =
-        length == 0 ? null : store.get(request.bucket(), request.key(), start, length, 0);
+    // The version whose headers were just chosen, not whatever is newest by now.
+    ObjectStore.ObjectReader reader = length == 0 ? null : store.read(meta, start, length);
     if (reader == null) {
       return response.stream(java.io.InputStream.nullInputStream(), 0, () -> {});
     }
