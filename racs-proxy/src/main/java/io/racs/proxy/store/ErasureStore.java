@@ -19,6 +19,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -54,6 +58,12 @@ public final class ErasureStore implements ObjectStore {
   // at once.
   private final ConcurrentHashMap<String, Long> bucketsSeen = new ConcurrentHashMap<>();
   private static final long BUCKET_CACHE_NANOS = 1_000_000_000L;
+  // Superseded versions are deleted off the request path, by at most MAX_COLLECTIONS tasks at a
+  // time; a write that finds them all busy collects on its own thread, so a backlog cannot grow
+  // without bound. Whatever a crash or a failure leaves behind, heal collects.
+  private static final int MAX_COLLECTIONS = 64;
+  private final ExecutorService collector = Executors.newVirtualThreadPerTaskExecutor();
+  private final Semaphore collections = new Semaphore(MAX_COLLECTIONS);
 
   private ErasureStore(StoreConfig config, List<Repository> repositories, String arrayId) {
     this.config = config;
@@ -368,9 +378,37 @@ public final class ErasureStore implements ObjectStore {
           array.failures(outcomes),
           dataFailures);
     }
-    // Superseded versions go now, so storage does not grow with overwrites; a reader still
+    // Superseded versions go soon, so storage does not grow with overwrites; a reader still
     // streaming one may lose it (heal collects whatever this misses).
-    collectOlderVersions(meta.bucket(), meta.key(), meta.versionId());
+    collectLater(meta.bucket(), meta.key(), meta.versionId());
+  }
+
+  private void collectLater(String bucket, String key, String newest) {
+    if (!collections.tryAcquire()) {
+      collectOlderVersions(bucket, key, newest);
+      return;
+    }
+    try {
+      collector.execute(
+          () -> {
+            try {
+              collectOlderVersions(bucket, key, newest);
+            } finally {
+              collections.release();
+            }
+          });
+    } catch (RejectedExecutionException e) {
+      collections.release(); // closing: heal collects it
+    }
+  }
+
+  /**
+   * Waits until the collections of superseded versions started so far have finished: heal calls it
+   * so that it does not race the store's own collector, and so can tests that count what is left.
+   */
+  void awaitCollections() {
+    collections.acquireUninterruptibly(MAX_COLLECTIONS);
+    collections.release(MAX_COLLECTIONS);
   }
 
   /** Deletes every version of a key older than {@code newest}: data first, then entries. */
@@ -1009,6 +1047,8 @@ public final class ErasureStore implements ObjectStore {
 
   @Override
   public void close() {
+    awaitCollections();
+    collector.shutdown();
     array.close();
     for (int i = 0; i < array.size(); i++) {
       array.slot(i).close();

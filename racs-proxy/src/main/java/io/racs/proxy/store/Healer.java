@@ -108,6 +108,7 @@ public final class Healer {
   }
 
   private Report run() {
+    store.awaitCollections(); // what the store is still collecting is not a leftover
     for (int slot = 0; slot < n; slot++) {
       try {
         array.slot(slot).probe();
@@ -330,8 +331,7 @@ public final class Healer {
       Repository repository = array.slot(slot);
       for (ObjectInfo info : RepositoryArray.listAll(repository, Layout.dataPrefix())) {
         String name = info.key();
-        int end = name.indexOf('/', 2);
-        String dataId = end < 0 ? "" : name.substring(2, end);
+        String dataId = Layout.dataIdOfShard(name);
         if (referenced.contains(dataId)) {
           continue;
         }

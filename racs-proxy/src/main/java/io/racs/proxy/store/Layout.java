@@ -32,8 +32,10 @@ import java.util.zip.CRC32C;
  *       except among themselves when they share those first bytes.
  *   <li>{@code u/<bucket>/<key>\0/<uploadId>}: multipart upload records; {@code
  *       u/<bucket>/<key>\0/<uploadId>/p<00001>} their parts.
- *   <li>{@code v/<dataId>/s<i>}: shard {@code i} of a run of data: for each stripe, the piece
- *       followed by its CRC32C (4 bytes, big-endian).
+ *   <li>{@code v/<first 10 digits of dataId>/<dataId>-s<i>}: shard {@code i} of a run of data: for
+ *       each stripe, the piece followed by its CRC32C (4 bytes, big-endian). Data ids are version
+ *       ids, so the directory level groups the shards written in one ~17-second span: a PUT does
+ *       not create (and sync) a directory of its own, and no directory grows without bound.
  * </ul>
  *
  * <p>Records are JSON followed by a line {@code #crc32c=<hex>} over the JSON, so a damaged record
@@ -49,6 +51,7 @@ final class Layout {
 
   private static final int MAX_NAME_BYTES = 1024;
   private static final String CRC_LINE = "\n#crc32c=";
+  private static final int SHARD_GROUP_DIGITS = 10;
 
   static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
@@ -103,7 +106,19 @@ final class Layout {
   }
 
   static String shard(String dataId, int index) {
-    return "v/" + dataId + "/s" + index;
+    return "v/"
+        + dataId.substring(0, Math.min(SHARD_GROUP_DIGITS, dataId.length()))
+        + "/"
+        + dataId
+        + "-s"
+        + index;
+  }
+
+  /** The data id of a shard's name, or "" when the name is not a shard's. */
+  static String dataIdOfShard(String name) {
+    int slash = name.lastIndexOf('/');
+    int end = name.lastIndexOf("-s");
+    return name.startsWith("v/") && end > slash ? name.substring(slash + 1, end) : "";
   }
 
   /**

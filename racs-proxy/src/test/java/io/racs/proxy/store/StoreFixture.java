@@ -57,7 +57,11 @@ final class StoreFixture implements AutoCloseable {
   }
 
   VersionMeta put(String bucket, String key, byte[] data) {
-    return store.put(bucket, key, stream(data), data.length, ObjectStore.PutOptions.defaults());
+    VersionMeta meta =
+        store.put(bucket, key, stream(data), data.length, ObjectStore.PutOptions.defaults());
+    store.awaitCollections(); // so that tests see superseded versions gone, and fault scripts
+    // count only the calls of the operations they drive
+    return meta;
   }
 
   byte[] get(String bucket, String key) {
@@ -74,6 +78,7 @@ final class StoreFixture implements AutoCloseable {
 
   /** Every name on slot {@code slot} under {@code prefix}. */
   List<String> names(int slot, String prefix) {
+    store.awaitCollections();
     List<String> names = new ArrayList<>();
     RepositoryArray.listAll(memories.get(slot), prefix).forEach(info -> names.add(info.key()));
     return names;
