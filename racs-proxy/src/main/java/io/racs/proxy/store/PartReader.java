@@ -40,8 +40,10 @@ final class PartReader extends InputStream {
   private final Source[] sources;
   private final String[] bad;
   private final String[] lastProblem;
+  // This stripe's pieces; a piece that arrived is used where the source left it (no copy), so
+  // the stripe's data is read straight out of the k data pieces.
   private final byte[][] pieces;
-  private final byte[] data;
+  private int pieceLength;
   private long stripe;
   private int dataStart;
   private int dataEnd;
@@ -73,7 +75,6 @@ final class PartReader extends InputStream {
     // The first stripe is the largest; a small object needs far less than a full stripe.
     int largestPiece = part.sizeBytes() == 0 ? 0 : part.pieceBytes(k, 0);
     this.pieces = new byte[n][largestPiece];
-    this.data = new byte[(int) Math.min(stripeBytes, part.sizeBytes())];
   }
 
   /** Loads the first stripe, so that a read that cannot succeed fails before any byte is sent. */
@@ -96,14 +97,16 @@ final class PartReader extends InputStream {
     if (len == 0) {
       return 0;
     }
-    if (dataStart == dataEnd) {
+    while (dataStart == dataEnd) {
       if (stripe > lastStripe) {
         return -1;
       }
       loadStripe();
     }
-    int count = Math.min(len, dataEnd - dataStart);
-    System.arraycopy(data, dataStart, b, off, count);
+    int piece = dataStart / pieceLength;
+    int at = dataStart - piece * pieceLength;
+    int count = Math.min(len, Math.min(dataEnd - dataStart, pieceLength - at));
+    System.arraycopy(pieces[piece], at, b, off, count);
     dataStart += count;
     return count;
   }
@@ -170,13 +173,7 @@ final class PartReader extends InputStream {
     }
     long stripeStart = stripe * stripeBytes;
     int stripeLength = (int) Math.min(stripeBytes, part.sizeBytes() - stripeStart);
-    for (int i = 0; i < k; i++) {
-      int at = i * pieceLength;
-      int len = Math.min(pieceLength, stripeLength - at);
-      if (len > 0) {
-        System.arraycopy(pieces[i], 0, data, at, len);
-      }
-    }
+    this.pieceLength = pieceLength;
     dataStart = (int) Math.max(0, from - stripeStart);
     dataEnd = (int) Math.min(stripeLength, to - stripeStart);
     stripe++;
@@ -231,7 +228,7 @@ final class PartReader extends InputStream {
       throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
     }
     if (piece != null && piece.failure == null) {
-      System.arraycopy(piece.bytes, 0, pieces[i], 0, pieceLength);
+      pieces[i] = piece.bytes; // pieceLength bytes and the CRC: the source made it for us
       return true;
     }
     if (piece != null && piece.corrupt) {
