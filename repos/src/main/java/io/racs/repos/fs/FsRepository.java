@@ -172,8 +172,14 @@ public final class FsRepository implements Repository {
         }
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
         renamed = true;
-        syncer.syncDirectory(directory);
-        return ObjectInfo.of(key, size, Files.getLastModifiedTime(target).toInstant());
+        try {
+          syncer.syncDirectory(directory);
+          return ObjectInfo.of(key, size, Files.getLastModifiedTime(target).toInstant());
+        } catch (NoSuchFileException e) {
+          // A concurrent delete of this very key removed the object we had just renamed into
+          // place and then its emptied directory: the put happened, and the delete after it.
+          return ObjectInfo.of(key, size, Instant.now());
+        }
       } catch (IOException e) {
         throw translate(e, "put", key);
       } finally {

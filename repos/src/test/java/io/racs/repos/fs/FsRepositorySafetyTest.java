@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -263,6 +264,35 @@ class FsRepositorySafetyTest {
         assertThat(head.length + rest.length).isEqualTo(first.length);
         assertThat(rest[rest.length - 1]).isEqualTo(first[first.length - 1]);
       }
+    }
+  }
+
+  @Test
+  void put_whenConcurrentDeleteRemovesItsDirectoryBeforeTheSync_succeeds() throws IOException {
+    // The store's collector deletes superseded versions while a newer put of the same name's
+    // directory is committing: the delete can empty and remove the directory between the put's
+    // rename and its directory sync. That put happened (and the delete after it).
+    AtomicReference<FsRepository> self = new AtomicReference<>();
+    Syncer deleteFirst =
+        new Syncer() {
+          @Override
+          public void syncFile(FileChannel file) {}
+
+          @Override
+          public void syncDirectory(Path directory) throws IOException {
+            if (directory.endsWith("dir") && Files.exists(directory.resolve("obj!"))) {
+              self.get().delete("dir/obj"); // removes the file, then the emptied directory
+            }
+            Syncer.FSYNC.syncDirectory(directory);
+          }
+        };
+    try (FsRepository repository = FsRepository.builder(root).syncer(deleteFirst).build()) {
+      self.set(repository);
+      repository.put("dir/obj", new ByteArrayInputStream(new byte[] {7}), 1);
+      assertThat(repository.head("dir/obj")).isEmpty();
+      assertThat(root.resolve("dir")).doesNotExist();
+      repository.put("dir/other", new ByteArrayInputStream(new byte[] {8}), 1);
+      assertThat(repository.head("dir/other")).isPresent();
     }
   }
 
