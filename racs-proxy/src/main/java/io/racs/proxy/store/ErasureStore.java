@@ -64,6 +64,7 @@ public final class ErasureStore implements ObjectStore {
   private static final int MAX_COLLECTIONS = 64;
   private final ExecutorService collector = Executors.newVirtualThreadPerTaskExecutor();
   private final Semaphore collections = new Semaphore(MAX_COLLECTIONS);
+  private final VersionCache versions = new VersionCache(16_384);
 
   private ErasureStore(StoreConfig config, List<Repository> repositories, String arrayId) {
     this.config = config;
@@ -434,6 +435,7 @@ public final class ErasureStore implements ObjectStore {
               repository.delete(entryName);
               return null;
             });
+        versions.remove(entryName);
       }
     } catch (RuntimeException e) {
       // Best effort: heal collects what is left.
@@ -974,12 +976,22 @@ public final class ErasureStore implements ObjectStore {
 
   /** Reads a record listed at {@code e} from any slot that has an intact copy. */
   <T> Optional<T> read(IndexMerge.Entry e, Class<T> type) {
+    boolean version = type == VersionMeta.class;
+    if (version) {
+      VersionMeta cached = versions.get(e.name());
+      if (cached != null) {
+        return Optional.of(type.cast(cached));
+      }
+    }
     for (int slot : e.slots()) {
       try {
         Optional<byte[]> bytes = RepositoryArray.getBytes(array.slot(slot), e.name());
         if (bytes.isPresent()) {
           Optional<T> record = Layout.decode(bytes.get(), type);
           if (record.isPresent()) {
+            if (version) {
+              versions.put(e.name(), (VersionMeta) record.get());
+            }
             return record;
           }
           LOG.warn("damaged record {} on slot {}; using another copy", e.name(), slot);

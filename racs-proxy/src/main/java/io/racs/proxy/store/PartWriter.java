@@ -8,7 +8,6 @@ import java.io.InputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -76,7 +75,6 @@ final class PartWriter {
     }
 
     BlockDigester md5 = new BlockDigester(array.executor(), k * pieceBytes);
-    byte[][] stripe = new byte[n][pieceBytes];
     CRC32C crc = new CRC32C();
     long total = 0;
     byte[] etag;
@@ -98,23 +96,24 @@ final class PartWriter {
               "body longer than its declared length " + lengthBytes);
         }
         int piece = (read + k - 1) / k;
+        // Each piece is built in the array handed to its shard's pipe (piece, then its CRC), so
+        // the data is copied once out of the block and parity is encoded in place.
+        byte[][] stripe = new byte[n][piece + Layout.CRC_BYTES];
         for (int i = 0; i < k; i++) {
           int from = i * piece;
           int len = Math.max(0, Math.min(piece, read - from));
           if (len > 0) {
-            System.arraycopy(block, from, stripe[i], 0, len);
+            System.arraycopy(block, from, stripe[i], 0, len); // the rest stays zero
           }
-          Arrays.fill(stripe[i], len, piece, (byte) 0);
         }
         codec.encodeParity(stripe, 0, piece);
         for (int i = 0; i < n; i++) {
           if (dropped[i] != null) {
             continue;
           }
-          byte[] chunk = new byte[piece + Layout.CRC_BYTES];
-          System.arraycopy(stripe[i], 0, chunk, 0, piece);
+          byte[] chunk = stripe[i];
           crc.reset();
-          crc.update(stripe[i], 0, piece);
+          crc.update(chunk, 0, piece);
           int value = (int) crc.getValue();
           chunk[piece] = (byte) (value >>> 24);
           chunk[piece + 1] = (byte) (value >>> 16);

@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.repos.RepositoryException.Kind;
+import io.racs.repos.decorator.FaultyRepository;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -81,6 +83,23 @@ class ErasureStoreTest {
         .isInstanceOf(StoreException.class)
         .extracting(e -> ((StoreException) e).code())
         .isEqualTo(StoreException.Code.INSUFFICIENT_SHARDS);
+  }
+
+  @Test
+  void get_whenVersionReadBefore_takesItsRecordFromTheCacheNotTheRepositories() {
+    f.store.createBucket("bkt");
+    byte[] data = StoreFixture.bytes(3, 5_000);
+    f.put("bkt", "k", data);
+    assertThat(f.get("bkt", "k")).isEqualTo(data);
+    for (FaultyRepository repository : f.faulty) {
+      repository.failKeys(Pattern.compile("i/.*"), Kind.UNAVAILABLE);
+    }
+    // Listings still name the version; its record is immutable, so the copy read first serves.
+    assertThat(f.get("bkt", "k")).isEqualTo(data);
+    assertThatThrownBy(() -> f.reopen().head("bkt", "k"))
+        .as("a store that never read the record must read it")
+        .extracting(e -> ((StoreException) e).code())
+        .isEqualTo(StoreException.Code.NO_SUCH_KEY);
   }
 
   @Test

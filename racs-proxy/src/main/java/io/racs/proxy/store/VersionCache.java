@@ -1,0 +1,46 @@
+package io.racs.proxy.store;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Recently read version records, by index entry name. An index entry is written once and never
+ * changed (every mutation writes a new version under a new, unique name), so a cached record can
+ * never be stale: it is either the record under that name or the name is gone, in which case no
+ * listing offers it any more. This saves a repository read per GET of a key read before; finding
+ * which version is newest still takes a listing every time.
+ *
+ * <p>Thread-safe; least recently used entries go first once {@code capacity} is reached.
+ */
+final class VersionCache {
+  private final Map<String, VersionMeta> entries;
+
+  VersionCache(int capacity) {
+    if (capacity < 1) {
+      throw new IllegalArgumentException("capacity: " + capacity + " (expected: >= 1)");
+    }
+    this.entries =
+        new LinkedHashMap<>(16, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<String, VersionMeta> eldest) {
+            return size() > capacity;
+          }
+        };
+  }
+
+  synchronized VersionMeta get(String entryName) {
+    return entries.get(entryName);
+  }
+
+  synchronized void put(String entryName, VersionMeta meta) {
+    entries.put(entryName, meta);
+  }
+
+  synchronized void remove(String entryName) {
+    entries.remove(entryName);
+  }
+
+  synchronized int size() {
+    return entries.size();
+  }
+}
