@@ -5,8 +5,8 @@ import java.util.Map;
 
 /**
  * One erasure-coded run of bytes: a whole single-PUT object, or one part of a multipart object. Its
- * shards live under {@code v/<dataId>/s<i>}; shard {@code i} is on the repository in slot {@code
- * slots[i]}, a layout recorded when the data was written and never recomputed.
+ * shards live under {@code Layout.shard(dataId, i)}; shard {@code i} is on the repository in slot
+ * {@code slots[i]}, a layout recorded when the data was written and never recomputed.
  *
  * @param partNumber 1 for a single PUT; the S3 part number for multipart parts
  * @param dataId the id the shard objects are stored under
