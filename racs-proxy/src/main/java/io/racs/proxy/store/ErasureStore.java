@@ -18,7 +18,9 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -65,6 +67,15 @@ public final class ErasureStore implements ObjectStore {
   private final ExecutorService collector = Executors.newVirtualThreadPerTaskExecutor();
   private final Semaphore collections = new Semaphore(MAX_COLLECTIONS);
   private final VersionCache versions = new VersionCache(16_384);
+  // The version each recently read key had when it was last served (a hint for getWhole).
+  private final Map<String, VersionMeta> lastServed =
+      java.util.Collections.synchronizedMap(
+          new java.util.LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, VersionMeta> eldest) {
+              return size() > 16_384;
+            }
+          });
 
   private ErasureStore(StoreConfig config, List<Repository> repositories, String arrayId) {
     this.config = config;
@@ -477,6 +488,9 @@ public final class ErasureStore implements ObjectStore {
 
   @Override
   public ObjectReader get(String bucket, String key, long offset, long length, int partNumber) {
+    if (partNumber <= 0 && offset == 0 && length < 0) {
+      return getWhole(bucket, key);
+    }
     VersionMeta meta = current(bucket, key);
     if (partNumber <= 0) {
       return read(meta, offset, length);
@@ -492,6 +506,61 @@ public final class ErasureStore implements ObjectStore {
       start += parts.get(i).sizeBytes();
     }
     return reader(meta, start, start + parts.get(partNumber - 1).sizeBytes());
+  }
+
+  /**
+   * A whole-object GET. Finding the newest version takes a listing on every repository; when this
+   * store served the key before, it starts reading the version it served then at the same time, and
+   * keeps that read if the listing confirms the version is still the newest (versions never change,
+   * so the bytes are right), or drops it if not. A hot key then costs about one round of repository
+   * calls rather than two.
+   */
+  private ObjectReader getWhole(String bucket, String key) {
+    String hintKey = bucket + "/" + key;
+    VersionMeta hint = lastServed.get(hintKey);
+    CompletableFuture<ObjectReader> early = null;
+    if (hint != null) {
+      try {
+        early = CompletableFuture.supplyAsync(() -> read(hint, 0, -1), collector);
+      } catch (RejectedExecutionException e) {
+        early = null; // closing
+      }
+    }
+    VersionMeta meta;
+    try {
+      meta = current(bucket, key);
+    } catch (RuntimeException e) {
+      discard(early);
+      lastServed.remove(hintKey);
+      throw e;
+    }
+    lastServed.put(hintKey, meta);
+    if (early != null && hint.versionId().equals(meta.versionId())) {
+      try {
+        return early.get();
+      } catch (ExecutionException e) {
+        // Read it again below: the early read may have met a repository that has recovered since.
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        discard(early);
+        throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
+      }
+    } else {
+      discard(early);
+    }
+    return read(meta, 0, -1);
+  }
+
+  /** Closes an early read whenever it finishes, without waiting for it. */
+  private static void discard(CompletableFuture<ObjectReader> early) {
+    if (early != null) {
+      early.whenComplete(
+          (reader, failure) -> {
+            if (reader != null) {
+              reader.close();
+            }
+          });
+    }
   }
 
   @Override

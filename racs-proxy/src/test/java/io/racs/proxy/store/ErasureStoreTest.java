@@ -103,6 +103,28 @@ class ErasureStoreTest {
   }
 
   @Test
+  void get_whenKeyChangesBetweenReads_neverServesTheVersionReadEarlier() {
+    // A whole GET starts reading the version it served last time while it lists; the listing
+    // decides, so an overwrite, a delete and a re-creation in between are all seen.
+    f.store.createBucket("bkt");
+    byte[] first = StoreFixture.bytes(11, 9_000);
+    f.put("bkt", "k", first);
+    assertThat(f.get("bkt", "k")).isEqualTo(first);
+    assertThat(f.get("bkt", "k")).isEqualTo(first);
+    byte[] second = StoreFixture.bytes(12, 3_000);
+    f.put("bkt", "k", second); // collects the first version's shards
+    assertThat(f.get("bkt", "k")).isEqualTo(second);
+    f.store.delete("bkt", "k");
+    assertThatThrownBy(() -> f.get("bkt", "k"))
+        .extracting(e -> ((StoreException) e).code())
+        .isEqualTo(StoreException.Code.NO_SUCH_KEY);
+    byte[] third = StoreFixture.bytes(13, 0);
+    f.put("bkt", "k", third);
+    assertThat(f.get("bkt", "k")).isEqualTo(third);
+    assertThat(f.get("bkt", "k")).isEqualTo(third);
+  }
+
+  @Test
   void get_whenBucketOrKeyMissing_tellsWhichOne() {
     f.store.createBucket("bkt");
     assertThatThrownBy(() -> f.store.head("bkt", "nothing"))

@@ -114,6 +114,11 @@ final class ObjectHandler {
   }
 
   private S3Response get(S3Request request, boolean headOnly) {
+    if (!headOnly
+        && request.headers().first("Range").isEmpty()
+        && request.query().first("partNumber").isEmpty()) {
+      return getWhole(request);
+    }
     VersionMeta meta = store.head(request.bucket(), request.key());
     Preconditions.checkRead(
         request.headers(), meta.etag(), Instant.ofEpochMilli(meta.lastModifiedMillis()));
@@ -168,6 +173,33 @@ final class ObjectHandler {
     ObjectStore.ObjectReader reader = length == 0 ? null : store.read(meta, start, length);
     if (reader == null) {
       return response.stream(java.io.InputStream.nullInputStream(), 0, () -> {});
+    }
+    return response.stream(reader.body(), reader.rangeLength(), reader::close);
+  }
+
+  /**
+   * A GET of a whole object opens the body together with the version lookup (the store can then
+   * overlap the two), and checks the preconditions against the version it opened.
+   */
+  private S3Response getWhole(S3Request request) {
+    ObjectStore.ObjectReader reader = store.get(request.bucket(), request.key(), 0, -1, 0);
+    VersionMeta meta = reader.meta();
+    try {
+      Preconditions.checkRead(
+          request.headers(), meta.etag(), Instant.ofEpochMilli(meta.lastModifiedMillis()));
+    } catch (RuntimeException e) {
+      reader.close();
+      throw e;
+    }
+    boolean checksums =
+        request.headers().first("x-amz-checksum-mode").orElse("").equalsIgnoreCase("ENABLED");
+    S3Response response = S3Response.status(200);
+    Responses.objectHeaders(response, meta, checksums);
+    for (Map.Entry<String, String> override : RESPONSE_OVERRIDES.entrySet()) {
+      request
+          .query()
+          .first(override.getKey())
+          .ifPresent(v -> response.header(override.getValue(), v));
     }
     return response.stream(reader.body(), reader.rangeLength(), reader::close);
   }
