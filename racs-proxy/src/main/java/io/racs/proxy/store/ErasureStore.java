@@ -81,7 +81,11 @@ public final class ErasureStore implements ObjectStore {
     this.config = config;
     this.geometry = config.geometry();
     this.codec = ErasureCodec.create(geometry);
-    this.array = new RepositoryArray(repositories, config.slowShardTimeout().toNanos());
+    this.array =
+        new RepositoryArray(
+            repositories,
+            config.slowShardTimeout().toNanos(),
+            geometry.totalShards() - config.writeQuorum() + 1);
     this.arrayId = arrayId;
   }
 

@@ -104,10 +104,14 @@ final class IndexMerge {
     for (Cursor cursor : empty) {
       slots.add(cursor.slot);
     }
+    // Listings from a read quorum name every committed record, so a slot that answers much later
+    // than that quorum is left out (as if it had failed) rather than waited for.
+    int needed = Math.max(1, array.readQuorum() - (healthySlots() - empty.size()));
     List<RepositoryArray.Outcome<ListPage>> pages =
-        array.fanOut(
+        array.fanOutQuorum(
             slots,
-            (slot, repository) -> repository.list(prefix, cursors.get(slot).after, pageSize));
+            (slot, repository) -> repository.list(prefix, cursors.get(slot).after, pageSize),
+            needed);
     for (RepositoryArray.Outcome<ListPage> page : pages) {
       Cursor cursor = cursors.get(page.slot());
       if (!page.ok()) {

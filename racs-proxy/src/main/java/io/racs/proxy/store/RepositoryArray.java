@@ -9,9 +9,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -28,10 +32,25 @@ final class RepositoryArray implements AutoCloseable {
   private final List<Repository> slots;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final long timeoutNanos;
+  private final int readQuorum;
+  private static final long HEDGE_MIN_MILLIS = 20;
 
   RepositoryArray(List<Repository> slots, long timeoutNanos) {
+    this(slots, timeoutNanos, slots.size());
+  }
+
+  /**
+   * @param readQuorum how many slots' listings together are sure to name every committed record
+   *     ({@code n - writeQuorum + 1}): {@link IndexMerge} waits for that many, then hedges
+   */
+  RepositoryArray(List<Repository> slots, long timeoutNanos, int readQuorum) {
     this.slots = List.copyOf(slots);
     this.timeoutNanos = timeoutNanos;
+    this.readQuorum = readQuorum;
+  }
+
+  int readQuorum() {
+    return readQuorum;
   }
 
   int size() {
@@ -93,6 +112,67 @@ final class RepositoryArray implements AutoCloseable {
       }
     }
     return outcomes;
+  }
+
+  /**
+   * Like {@link #fanOut(List, BiFunction)}, but once {@code needed} slots have answered it waits
+   * only a little longer for the rest (as long again as the quorum took, at least {@value
+   * #HEDGE_MIN_MILLIS} ms), and reports the ones still out as timed out, so that one slow
+   * repository does not hold up a read that a quorum can answer. The calls still out are cancelled.
+   */
+  <T> List<Outcome<T>> fanOutQuorum(
+      List<Integer> which, BiFunction<Integer, Repository, T> call, int needed) {
+    List<Integer> targets = which != null ? which : allSlots();
+    long start = System.nanoTime();
+    long deadline = start + timeoutNanos;
+    CompletionService<T> done = new ExecutorCompletionService<>(executor);
+    Map<Future<T>, Integer> pending = new HashMap<>();
+    for (int slot : targets) {
+      Repository repository = slots.get(slot);
+      pending.put(done.submit(() -> call.apply(slot, repository)), slot);
+    }
+    Map<Integer, Outcome<T>> outcomes = new HashMap<>();
+    int answered = 0;
+    try {
+      while (!pending.isEmpty()) {
+        long now = System.nanoTime();
+        long until = deadline;
+        if (answered >= needed) {
+          long quorumNanos = now - start;
+          until = Math.min(deadline, now + Math.max(quorumNanos, HEDGE_MIN_MILLIS * 1_000_000L));
+          deadline = until; // the hedge is set once, when the quorum is reached
+        }
+        Future<T> next = done.poll(Math.max(0, until - now), TimeUnit.NANOSECONDS);
+        if (next == null) {
+          break;
+        }
+        int slot = pending.remove(next);
+        try {
+          outcomes.put(slot, new Outcome<>(slot, next.get(), null));
+          answered++;
+        } catch (ExecutionException e) {
+          outcomes.put(slot, new Outcome<>(slot, null, e.getCause()));
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
+    }
+    for (Map.Entry<Future<T>, Integer> late : pending.entrySet()) {
+      late.getKey().cancel(true);
+      outcomes.put(
+          late.getValue(),
+          new Outcome<>(
+              late.getValue(),
+              null,
+              new RepositoryException(
+                  RepositoryException.Kind.TIMEOUT, "no answer while the others had")));
+    }
+    List<Outcome<T>> ordered = new ArrayList<>();
+    for (int slot : targets) {
+      ordered.add(outcomes.get(slot));
+    }
+    return ordered;
   }
 
   /** Runs {@code call} on every slot. */

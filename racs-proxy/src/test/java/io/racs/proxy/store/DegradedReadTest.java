@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -129,6 +131,26 @@ class DegradedReadTest {
       stall.awaitStalled();
       stall.release();
       assertThat(f.store.stats().unavailablePieces()).isPositive();
+    }
+  }
+
+  @Test
+  @Timeout(120) // without the hedge the GET would wait out the hour-long slow-shard timeout
+  void get_whenARepositoryStallsItsListing_answersFromAQuorumOfListings()
+      throws InterruptedException {
+    StoreConfig config =
+        StoreConfig.builder(Geometry.parse("4x2"))
+            .blockBytes(BLOCK)
+            .slowShardTimeout(Duration.ofHours(1))
+            .build();
+    try (StoreFixture f = new StoreFixture(config)) {
+      f.store.createBucket("bkt");
+      byte[] data = StoreFixture.bytes(4, 3 * BLOCK + 7);
+      f.put("bkt", "k", data);
+      FaultyRepository.Stall stall = f.faulty.get(0).stall(Operation.LIST);
+      assertThat(f.get("bkt", "k")).isEqualTo(data);
+      stall.awaitStalled();
+      stall.release();
     }
   }
 
