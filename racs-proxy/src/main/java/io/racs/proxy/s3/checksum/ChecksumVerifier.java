@@ -10,16 +10,19 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Computes a body's MD5 and announced checksum as it streams, and compares them with what the
- * request announced once the body (and its trailers) has ended. Not thread-safe.
+ * Computes a body's announced checksum (and its MD5 when {@code Content-MD5} was sent) as it
+ * streams, and compares them with what the request announced once the body (and its trailers) has
+ * ended. The MD5 is not computed otherwise: the store computes the ETag itself, and a second MD5
+ * pass would cost as much CPU as the rest of a PUT's data path. Not thread-safe.
  */
 public final class ChecksumVerifier {
   private final ChecksumSpec spec;
-  private final MessageDigest md5 = ChecksumAlgorithm.digest("MD5");
+  private final MessageDigest md5; // null unless Content-MD5 was announced
   private final StreamingChecksum checksum;
 
   private ChecksumVerifier(ChecksumSpec spec) {
     this.spec = Objects.requireNonNull(spec, "spec");
+    this.md5 = spec.contentMd5().isPresent() ? ChecksumAlgorithm.digest("MD5") : null;
     this.checksum = spec.algorithm().map(ChecksumAlgorithm::newChecksum).orElse(null);
   }
 
@@ -30,7 +33,9 @@ public final class ChecksumVerifier {
 
   /** Adds the remaining bytes of {@code data} without moving its position. */
   public void update(ByteBuffer data) {
-    md5.update(data.duplicate());
+    if (md5 != null) {
+      md5.update(data.duplicate());
+    }
     if (checksum != null) {
       checksum.update(data);
     }
@@ -38,7 +43,9 @@ public final class ChecksumVerifier {
 
   /** Adds {@code length} bytes of {@code data} from {@code offset}. */
   public void update(byte[] data, int offset, int length) {
-    md5.update(data, offset, length);
+    if (md5 != null) {
+      md5.update(data, offset, length);
+    }
     if (checksum != null) {
       checksum.update(data, offset, length);
     }
@@ -53,8 +60,8 @@ public final class ChecksumVerifier {
    *     trailer checksum is missing or malformed
    */
   public ComputedChecksums verify(Map<String, String> trailers) {
-    byte[] bodyMd5 = md5.digest();
-    if (spec.contentMd5().isPresent() && !MessageDigest.isEqual(spec.contentMd5().get(), bodyMd5)) {
+    Optional<byte[]> bodyMd5 = Optional.ofNullable(md5).map(MessageDigest::digest);
+    if (bodyMd5.isPresent() && !MessageDigest.isEqual(spec.contentMd5().get(), bodyMd5.get())) {
       throw S3Exception.of(S3ErrorCode.BAD_DIGEST);
     }
     if (checksum == null) {

@@ -4,17 +4,17 @@ import java.util.HexFormat;
 import java.util.Optional;
 
 /**
- * The checksums of a body that passed verification: its MD5 (the ETag of a single-part object) and,
- * when one was announced, the {@code x-amz-checksum-*} value to store and return.
+ * The checksums of a body that passed verification: its MD5 when {@code Content-MD5} was announced
+ * and, when one was announced, the {@code x-amz-checksum-*} value to store and return.
  *
- * @param md5 the body's MD5
+ * @param md5 the body's MD5, if {@code Content-MD5} was announced (and matched)
  * @param algorithm the announced algorithm, if any
  * @param base64Value its verified value, if any
  */
 public record ComputedChecksums(
-    byte[] md5, Optional<ChecksumAlgorithm> algorithm, Optional<String> base64Value) {
-  /** The quoted-less ETag: lower-case hex MD5. */
-  public String md5Hex() {
-    return HexFormat.of().formatHex(md5);
+    Optional<byte[]> md5, Optional<ChecksumAlgorithm> algorithm, Optional<String> base64Value) {
+  /** The MD5 in lower-case hex, if it was computed. */
+  public Optional<String> md5Hex() {
+    return md5.map(HexFormat.of()::formatHex);
   }
 }
