@@ -9,9 +9,11 @@ import java.io.SequenceInputStream;
 import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Enumeration;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -64,13 +66,14 @@ public final class ErasureStore implements ObjectStore {
   // time; a write that finds them all busy collects on its own thread, so a backlog cannot grow
   // without bound. Whatever a crash or a failure leaves behind, heal collects.
   private static final int MAX_COLLECTIONS = 64;
-  private final ExecutorService collector = Executors.newVirtualThreadPerTaskExecutor();
+  // Runs collections and the early reads of whole-object GETs.
+  private final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
   private final Semaphore collections = new Semaphore(MAX_COLLECTIONS);
   private final VersionCache versions = new VersionCache(16_384);
   // The version each recently read key had when it was last served (a hint for getWhole).
   private final Map<String, VersionMeta> lastServed =
-      java.util.Collections.synchronizedMap(
-          new java.util.LinkedHashMap<>(16, 0.75f, true) {
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, VersionMeta> eldest) {
               return size() > 16_384;
@@ -405,7 +408,7 @@ public final class ErasureStore implements ObjectStore {
       return;
     }
     try {
-      collector.execute(
+      background.execute(
           () -> {
             try {
               collectOlderVersions(bucket, key, newest);
@@ -522,10 +525,13 @@ public final class ErasureStore implements ObjectStore {
   private ObjectReader getWhole(String bucket, String key) {
     String hintKey = bucket + "/" + key;
     VersionMeta hint = lastServed.get(hintKey);
-    CompletableFuture<ObjectReader> early = null;
-    if (hint != null) {
+    CompletableFuture<PartReader> early = null;
+    if (hint != null && hint.parts().size() == 1 && hint.sizeBytes() > 0) {
+      PartReader tentative =
+          new PartReader(array, codec, config, stats, hint.parts().get(0), 0, hint.sizeBytes())
+              .tentative();
       try {
-        early = CompletableFuture.supplyAsync(() -> read(hint, 0, -1), collector);
+        early = CompletableFuture.supplyAsync(tentative::open, background);
       } catch (RejectedExecutionException e) {
         early = null; // closing
       }
@@ -541,7 +547,9 @@ public final class ErasureStore implements ObjectStore {
     lastServed.put(hintKey, meta);
     if (early != null && hint.versionId().equals(meta.versionId())) {
       try {
-        return early.get();
+        PartReader opened = early.get();
+        opened.confirm(stats);
+        return wrap(meta, opened, 0, meta.sizeBytes());
       } catch (ExecutionException e) {
         // Read it again below: the early read may have met a repository that has recovered since.
       } catch (InterruptedException e) {
@@ -556,7 +564,7 @@ public final class ErasureStore implements ObjectStore {
   }
 
   /** Closes an early read whenever it finishes, without waiting for it. */
-  private static void discard(CompletableFuture<ObjectReader> early) {
+  private static void discard(CompletableFuture<PartReader> early) {
     if (early != null) {
       early.whenComplete(
           (reader, failure) -> {
@@ -584,7 +592,10 @@ public final class ErasureStore implements ObjectStore {
   }
 
   private ObjectReader reader(VersionMeta meta, long start, long end) {
-    InputStream body = openRange(meta.parts(), start, end);
+    return wrap(meta, openRange(meta.parts(), start, end), start, end);
+  }
+
+  private static ObjectReader wrap(VersionMeta meta, InputStream body, long start, long end) {
     long rangeStart = start;
     long rangeLength = end - start;
     return new ObjectReader() {
@@ -1133,7 +1144,7 @@ public final class ErasureStore implements ObjectStore {
   @Override
   public void close() {
     awaitCollections();
-    collector.shutdown();
+    background.shutdown();
     array.close();
     for (int i = 0; i < array.size(); i++) {
       array.slot(i).close();

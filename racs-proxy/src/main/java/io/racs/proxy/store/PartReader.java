@@ -29,7 +29,8 @@ final class PartReader extends InputStream {
   private final RepositoryArray array;
   private final ErasureCodec codec;
   private final PartMeta part;
-  private final StoreStats stats;
+  private StoreStats stats;
+  private boolean tentative;
   private final long timeoutNanos;
   private final int k;
   private final int n;
@@ -75,6 +76,31 @@ final class PartReader extends InputStream {
     // The first stripe is the largest; a small object needs far less than a full stripe.
     int largestPiece = part.sizeBytes() == 0 ? 0 : part.pieceBytes(k, 0);
     this.pieces = new byte[n][largestPiece];
+  }
+
+  /**
+   * Makes this a read that may be thrown away (a GET that starts reading before it knows the
+   * version is current): until {@link #confirm} it counts into its own statistics and warns of
+   * nothing, so that dropped reads of collected versions do not show up as degraded reads.
+   */
+  PartReader tentative() {
+    tentative = true;
+    stats = new StoreStats();
+    return this;
+  }
+
+  /** The read is kept: what it met so far counts, and warns, as any read's would. */
+  void confirm(StoreStats real) {
+    real.degradedStripes.add(stats.degradedStripes.sum());
+    real.corruptPieces.add(stats.corruptPieces.sum());
+    real.unavailablePieces.add(stats.unavailablePieces.sum());
+    boolean degraded = stats.degradedStripes.sum() > 0;
+    stats = real;
+    tentative = false;
+    if (degraded && !warned) {
+      warned = true;
+      warnRateLimited(part.dataId(), describeBad());
+    }
   }
 
   /** Loads the first stripe, so that a read that cannot succeed fails before any byte is sent. */
@@ -166,7 +192,7 @@ final class PartReader extends InputStream {
     if (degraded) {
       codec.reconstructData(pieces, present, 0, pieceLength);
       stats.degradedStripes.increment();
-      if (!warned) {
+      if (!warned && !tentative) {
         warned = true;
         warnRateLimited(part.dataId(), describeBad());
       }
