@@ -1,27 +1,81 @@
 package io.racs.bench.block;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
 
 /**
- * The outputs of {@code block matrix}: {@code matrix.csv} with one IOzone-style table per test (a
- * title line, a header of record sizes in KiB, one row per file size in KiB; cells in KB/s, {@code
- * skipped} for cells not run, empty where the record is larger than the file) and {@code
- * report.html} with the same tables as heat maps (colour on a log scale per test).
+ * The outputs of {@code block matrix}: {@code results.json} ({@code kind: block-matrix} in {@code
+ * racs-bench/RESULTS-SCHEMA.md}, one point per cell), {@code matrix.csv} with one IOzone-style
+ * table per test (a title line, a header of record sizes in KiB, one row per file size in KiB;
+ * cells in KB/s, {@code skipped} for cells not run, empty where the record is larger than the file)
+ * and {@code report.html} with the same tables as heat maps (colour on a log scale per test).
  */
 public final class MatrixReport {
   private MatrixReport() {}
 
-  /** Writes matrix.csv and report.html into {@code dir}. */
-  public static void write(List<Matrix.Cell> cells, Path dir, String title) throws IOException {
-    Files.createDirectories(dir);
+  /** Writes results.json, matrix.csv and report.html into {@code dir}. */
+  public static void write(
+      Matrix.Config config,
+      List<Matrix.Cell> cells,
+      Path dir,
+      String title,
+      List<String> command,
+      Instant startedAt)
+      throws IOException {
+    BlockJson.write(dir, json(config, cells, command, startedAt));
     Files.write(dir.resolve("matrix.csv"), csv(cells));
     Files.writeString(dir.resolve("report.html"), html(cells, title));
+  }
+
+  /** The id of a cell, e.g. {@code randread/1MiB/4KiB} (test, file size, record size). */
+  public static String id(Matrix.Cell c) {
+    return c.test().label() + "/" + Sizes.label(c.fileBytes()) + "/" + Sizes.label(c.recordBytes());
+  }
+
+  static ObjectNode json(
+      Matrix.Config config, List<Matrix.Cell> cells, List<String> command, Instant startedAt) {
+    ObjectNode root = BlockJson.root("block-matrix", startedAt, command);
+    ObjectNode plan = root.putObject("plan");
+    plan.put("file", config.file().toString());
+    ArrayNode files = plan.putArray("fileSizesBytes");
+    config.fileSizes().forEach(files::add);
+    ArrayNode records = plan.putArray("recordSizesBytes");
+    config.recordSizes().forEach(records::add);
+    ArrayNode tests = plan.putArray("tests");
+    for (Matrix.Test t : Matrix.Test.values()) {
+      if (config.tests().contains(t)) {
+        tests.add(t.label());
+      }
+    }
+    plan.put("maxCells", config.maxCells());
+    BlockJson.number(
+        plan,
+        "budgetSeconds",
+        config.budget() == null ? Double.NaN : config.budget().toNanos() / 1e9);
+    plan.put("direct", config.direct());
+    plan.put("fsync", config.fsync());
+    plan.put("seed", config.seed());
+    ArrayNode points = root.putArray("points");
+    for (Matrix.Cell c : cells) {
+      ObjectNode o = points.addObject();
+      o.put("id", id(c));
+      o.put("test", c.test().label());
+      o.put("column", c.test().column());
+      o.put("fileBytes", c.fileBytes());
+      o.put("recordBytes", c.recordBytes());
+      o.put("skipped", c.skipped());
+      BlockJson.number(o, "kilobytesPerSecond", c.kilobytesPerSecond());
+    }
+    root.putArray("notes");
+    return root;
   }
 
   private static List<Matrix.Test> tests(List<Matrix.Cell> cells) {

@@ -1,7 +1,5 @@
 package io.racs.bench.block;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.racs.bench.report.SvgChart;
@@ -31,9 +29,6 @@ public final class SweepReport {
       "id,pattern,recordBytes,threads,direct,ops,bytes,seconds,megabytesPerSecond,iops,"
           + "p50Millis,p90Millis,p99Millis,p999Millis,maxMillis,efficiency,verifiedBlocks,"
           + "verifyFailures";
-
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /**
    * What the reports describe besides the points.
@@ -127,7 +122,7 @@ public final class SweepReport {
   /** Writes results.json, results.csv and report.html into {@code dir}. */
   public static void write(Run run, List<Sweep.Point> points, Path dir) throws IOException {
     Files.createDirectories(dir);
-    MAPPER.writeValue(dir.resolve("results.json").toFile(), json(run, points));
+    BlockJson.write(dir, json(run, points));
     List<String> csv = new ArrayList<>();
     csv.add(CSV_HEADER);
     for (Sweep.Point p : points) {
@@ -164,19 +159,7 @@ public final class SweepReport {
 
   /** The JSON tree of the run. */
   static ObjectNode json(Run run, List<Sweep.Point> points) {
-    ObjectNode root = MAPPER.createObjectNode();
-    root.put("schemaVersion", SCHEMA_VERSION);
-    root.put("kind", "block-sweep");
-    root.put("tool", "racs-bench");
-    root.put("startedAt", run.startedAt().toString());
-    root.put("finishedAt", Instant.now().toString());
-    ObjectNode host = root.putObject("host");
-    host.put("cores", Runtime.getRuntime().availableProcessors());
-    host.put("physicalMemoryBytes", BlockFile.physicalMemoryBytes());
-    host.put("jvm", Runtime.version().toString());
-    host.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
-    ArrayNode command = root.putArray("command");
-    run.command().forEach(command::add);
+    ObjectNode root = BlockJson.root("block-sweep", run.startedAt(), run.command());
     ObjectNode plan = root.putObject("plan");
     plan.put("file", run.file().toString());
     plan.put("fileSizeBytes", run.fileSizeBytes());
@@ -208,14 +191,7 @@ public final class SweepReport {
       lat.put("p99", l.p99());
       lat.put("p999", l.p999());
       lat.put("max", l.max());
-      o.put("verifiedBlocks", p.verifiedBlocks());
-      ArrayNode failures = o.putArray("verifyFailures");
-      for (Stamp.Failure f : p.failures()) {
-        ObjectNode fo = failures.addObject();
-        fo.put("offsetBytes", f.offsetBytes());
-        fo.put("kind", f.kind().name().toLowerCase(Locale.ROOT));
-        fo.put("detail", f.detail());
-      }
+      BlockJson.failures(o, p.verifiedBlocks(), p.failures());
     }
     ArrayNode notes = root.putArray("notes");
     run.notes().forEach(notes::add);
@@ -223,11 +199,7 @@ public final class SweepReport {
   }
 
   private static void putNumber(ObjectNode o, String field, double value) {
-    if (Double.isNaN(value)) {
-      o.putNull(field);
-    } else {
-      o.put(field, value);
-    }
+    BlockJson.number(o, field, value);
   }
 
   /** The HTML report: one chart per pattern (MB/s against threads, a series per record size). */

@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
@@ -34,24 +35,82 @@ import org.HdrHistogram.Recorder;
  */
 public final class VdbenchRun {
   /**
-   * One run's summary over the intervals after the warmup.
+   * One printed line: an interval, or the average over the measured ones.
    *
-   * @param label the run's label, e.g. {@code rd1 (threads=4,xfersize=4k,iorate=max)}
+   * @param name {@code 1}, {@code 2}, ... or {@code avg_F-L}
+   * @param seconds its length
+   * @param ios I/Os completed in it
    * @param rate I/Os per second
    * @param megabytesPerSecond in 1024² bytes per second, as vdbench
    * @param readPercent share of reads
    * @param meanResponseMillis mean response time
+   * @param readResponseMillis mean read response time (0 without reads)
+   * @param writeResponseMillis mean write response time (0 without writes)
    * @param maxResponseMillis max response time
-   * @param failures verification failures
    */
-  public record Summary(
-      String label,
+  public record Line(
+      String name,
+      double seconds,
+      long ios,
       double rate,
       double megabytesPerSecond,
       double readPercent,
       double meanResponseMillis,
-      double maxResponseMillis,
-      List<Stamp.Failure> failures) {}
+      double readResponseMillis,
+      double writeResponseMillis,
+      double maxResponseMillis) {}
+
+  /**
+   * One run's summary over the intervals after the warmup.
+   *
+   * @param label the run's label, e.g. {@code rd=rd1,wd=wd1,threads=4,xfersize=4KiB,iorate=max}
+   * @param id a stable id, e.g. {@code rd1/wd1/t4/4KiB/max} ({@code 50%} for a curve point, the
+   *     rate for a fixed one)
+   * @param threads threads
+   * @param xferBytes bytes per I/O
+   * @param requestedRate the rate asked for, 0 for max
+   * @param direct whether the storage was opened with O_DIRECT
+   * @param average the average over the measured intervals
+   * @param measured the measured intervals (those after the warmup)
+   * @param verifiedBlocks reads checked against their stamps ({@code --verify})
+   * @param failures verification failures
+   */
+  public record Summary(
+      String label,
+      String id,
+      int threads,
+      int xferBytes,
+      double requestedRate,
+      boolean direct,
+      Line average,
+      List<Line> measured,
+      long verifiedBlocks,
+      List<Stamp.Failure> failures) {
+    /** I/Os per second over the measured intervals. */
+    public double rate() {
+      return average.rate();
+    }
+
+    /** 1024² bytes per second over the measured intervals, as vdbench. */
+    public double megabytesPerSecond() {
+      return average.megabytesPerSecond();
+    }
+
+    /** Share of reads. */
+    public double readPercent() {
+      return average.readPercent();
+    }
+
+    /** Mean response time. */
+    public double meanResponseMillis() {
+      return average.meanResponseMillis();
+    }
+
+    /** Max response time. */
+    public double maxResponseMillis() {
+      return average.maxResponseMillis();
+    }
+  }
 
   private final PrintWriter out;
   private final boolean verify;
@@ -81,7 +140,7 @@ public final class VdbenchRun {
       for (int threads : rd.threads()) {
         for (int xfer : rd.xferBytes()) {
           if (rd.rateMode() == VdbenchParams.RateMode.CURVE) {
-            Summary max = run(rd, threads, xfer, 0, "max");
+            Summary max = run(rd, threads, xfer, 0, "max", "max");
             summaries.add(max);
             for (double pct : rd.curvePercents()) {
               double rate = max.rate() * pct / 100;
@@ -91,17 +150,13 @@ public final class VdbenchRun {
                       threads,
                       xfer,
                       rate,
-                      String.format(Locale.ROOT, "%.0f%%=%.1f", pct, rate)));
+                      String.format(Locale.ROOT, "%.0f%%=%.1f", pct, rate),
+                      String.format(Locale.ROOT, "%s%%", number(pct))));
             }
           } else {
             double rate = rd.rateMode() == VdbenchParams.RateMode.FIXED ? rd.iorate() : 0;
-            summaries.add(
-                run(
-                    rd,
-                    threads,
-                    xfer,
-                    rate,
-                    rate > 0 ? String.format(Locale.ROOT, "%.1f", rate) : "max"));
+            String label = rate > 0 ? String.format(Locale.ROOT, "%.1f", rate) : "max";
+            summaries.add(run(rd, threads, xfer, rate, label, rate > 0 ? number(rate) : "max"));
           }
         }
       }
@@ -158,8 +213,17 @@ public final class VdbenchRun {
     return p;
   }
 
-  /** Runs one definition at one thread count, transfer size and rate (0: max). */
-  Summary run(VdbenchParams.Rd rd, int threads, int xfer, double rate, String rateLabel)
+  /** {@code 50}, {@code 12.5}: a number without a needless fraction, for ids. */
+  private static String number(double d) {
+    return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+  }
+
+  /**
+   * Runs one definition at one thread count, transfer size and rate (0: max); {@code rateLabel} is
+   * printed, {@code rateId} ends the summary's id.
+   */
+  Summary run(
+      VdbenchParams.Rd rd, int threads, int xfer, double rate, String rateLabel, String rateId)
       throws IOException, InterruptedException {
     VdbenchParams.Wd wd = rd.wd();
     VdbenchParams.Sd sd = wd.sd();
@@ -218,6 +282,8 @@ public final class VdbenchRun {
     AtomicBoolean stop = new AtomicBoolean();
     AtomicReference<Throwable> error = new AtomicReference<>();
     ConcurrentLinkedQueue<Stamp.Failure> failures = new ConcurrentLinkedQueue<>();
+    AtomicLong verified = new AtomicLong();
+    List<Line> measured = new ArrayList<>();
     CountDownLatch start = new CountDownLatch(1);
     long[] startNanos = new long[1];
     List<Thread> workers = new ArrayList<>();
@@ -247,7 +313,8 @@ public final class VdbenchRun {
                             stop,
                             start,
                             startNanos,
-                            failures);
+                            failures,
+                            verified);
                       } catch (Throwable e) {
                         error.compareAndSet(null, e);
                       }
@@ -278,11 +345,12 @@ public final class VdbenchRun {
         Histogram w = writes.getIntervalHistogram();
         interval++;
         double seconds = (now - previous) / 1e9;
-        printLine(Integer.toString(interval), r, w, xfer, seconds);
+        Line line = printLine(Integer.toString(interval), r, w, xfer, seconds);
         if (previous - startNanos[0] >= warmupNanos) {
           if (firstMeasured == 0) {
             firstMeasured = interval;
           }
+          measured.add(line);
           totalReads.add(r);
           totalWrites.add(w);
           measuredSeconds += seconds;
@@ -309,7 +377,7 @@ public final class VdbenchRun {
       if (firstMeasured == 0) {
         firstMeasured = interval;
       }
-      Summary s =
+      Line average =
           printLine(
               "avg_" + firstMeasured + "-" + interval,
               totalReads,
@@ -324,16 +392,19 @@ public final class VdbenchRun {
       out.flush();
       return new Summary(
           label,
-          s.rate(),
-          s.megabytesPerSecond(),
-          s.readPercent(),
-          s.meanResponseMillis(),
-          s.maxResponseMillis(),
+          rd.name() + "/" + wd.name() + "/t" + threads + "/" + Sizes.label(xfer) + "/" + rateId,
+          threads,
+          xfer,
+          rate,
+          sd.direct(),
+          average,
+          List.copyOf(measured),
+          verified.get(),
           List.copyOf(sorted));
     }
   }
 
-  private Summary printLine(String name, Histogram r, Histogram w, int xfer, double seconds) {
+  private Line printLine(String name, Histogram r, Histogram w, int xfer, double seconds) {
     long n = r.getTotalCount() + w.getTotalCount();
     double rate = n / seconds;
     double mb = rate * xfer / 1048576.0;
@@ -341,6 +412,8 @@ public final class VdbenchRun {
     double mean =
         n == 0 ? 0 : (r.getMean() * r.getTotalCount() + w.getMean() * w.getTotalCount()) / n / 1e6;
     double max = Math.max(r.getMaxValue(), w.getMaxValue()) / 1e6;
+    double readMillis = r.getTotalCount() == 0 ? 0 : r.getMean() / 1e6;
+    double writeMillis = w.getTotalCount() == 0 ? 0 : w.getMean() / 1e6;
     out.printf(
         Locale.ROOT,
         "%-10s %10.1f %9.2f %9d %7.1f %9.3f %9.3f %9.3f %9.3f%n",
@@ -350,11 +423,11 @@ public final class VdbenchRun {
         xfer,
         readPct,
         mean,
-        r.getTotalCount() == 0 ? 0 : r.getMean() / 1e6,
-        w.getTotalCount() == 0 ? 0 : w.getMean() / 1e6,
+        readMillis,
+        writeMillis,
         max);
     out.flush();
-    return new Summary(name, rate, mb, readPct, mean, max, List.of());
+    return new Line(name, seconds, n, rate, mb, readPct, mean, readMillis, writeMillis, max);
   }
 
   private void work(
@@ -374,7 +447,8 @@ public final class VdbenchRun {
       AtomicBoolean stop,
       CountDownLatch start,
       long[] startNanos,
-      ConcurrentLinkedQueue<Stamp.Failure> failures)
+      ConcurrentLinkedQueue<Stamp.Failure> failures,
+      AtomicLong verified)
       throws IOException, InterruptedException {
     SplittableRandom random = new SplittableRandom(seed * 31 + index);
     ByteBuffer buffer = BlockFile.aligned(xfer, p.align());
@@ -433,6 +507,7 @@ public final class VdbenchRun {
           Stamp.Failure f =
               Stamp.check(
                   buffer, offset, p.runId(), o -> p.generations()[(int) (o / Stamp.UNIT_BYTES)]);
+          verified.incrementAndGet();
           if (f != null && failures.size() < 100) {
             failures.add(f);
           }

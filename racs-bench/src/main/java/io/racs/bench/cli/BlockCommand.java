@@ -1,11 +1,19 @@
 package io.racs.bench.cli;
 
+import io.racs.bench.block.DdReport;
 import io.racs.bench.block.DdRun;
+import io.racs.bench.block.Stamp;
 import io.racs.bench.stats.Estimate;
 import io.racs.proxy.cli.ExitCodes;
 import io.racs.repos.config.Units;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -76,9 +84,27 @@ public final class BlockCommand implements Callable<Integer> {
     @Option(names = "--runs", defaultValue = "3", description = "Runs.")
     int runs;
 
+    @Option(
+        names = "--verify",
+        description = {
+          "write: stamp each block with its offset and a run key (printed);",
+          "read: check each block's stamp; lost, misplaced or stale blocks fail the run."
+        })
+    boolean verify;
+
+    @Option(
+        names = "--run-key",
+        paramLabel = "HEX",
+        description = "read --verify: the key a write printed (default: the one block 0 holds).")
+    String runKey;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Default: ./bench-out/<timestamp>.")
+    Path out;
+
     @Override
     public Integer call() throws Exception {
       PrintWriter out = spec.commandLine().getOut();
+      Instant startedAt = Instant.now();
       DdRun.Mode m =
           switch (mode) {
             case "write" -> DdRun.Mode.WRITE;
@@ -100,20 +126,41 @@ public final class BlockCommand implements Callable<Integer> {
       if (runs < 1) {
         throw new IllegalArgumentException("--runs: " + runs + " (expected: >= 1)");
       }
+      long expectedKey = 0;
+      if (runKey != null) {
+        if (!verify || m != DdRun.Mode.READ) {
+          throw new IllegalArgumentException(
+              "--run-key: " + runKey + " (expected: only with --mode read --verify)");
+        }
+        try {
+          expectedKey = Long.parseUnsignedLong(runKey, 16);
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException(
+              "--run-key: " + runKey + " (expected: 16 hex digits, as a write printed)");
+        }
+      }
+      int runId = verify ? DdRun.freshRunId() : 0;
       boolean useDirect = direct;
+      List<String> notes = new ArrayList<>();
+      List<DdRun.Result> results = new ArrayList<>();
       double[] rates = new double[runs];
       for (int r = 0; r < runs; r++) {
+        // Each write run stamps a new generation, so a block a later run failed to write reads
+        // back stale.
+        long key = m == DdRun.Mode.WRITE ? Stamp.key(runId, r + 1) : expectedKey;
         DdRun.Result result;
         try {
-          result = DdRun.run(file, m, (int) block, count, useDirect, sync, dsync);
+          result = pass(m, (int) block, useDirect, key);
         } catch (DdRun.DirectIoRefusedException e) {
           if (!allowBuffered) {
             throw e;
           }
           useDirect = false;
           out.println("note: O_DIRECT refused by the filesystem; runs are BUFFERED");
-          result = DdRun.run(file, m, (int) block, count, false, sync, dsync);
+          notes.add("O_DIRECT refused by the filesystem; every run is BUFFERED");
+          result = pass(m, (int) block, false, key);
         }
+        results.add(result);
         rates[r] = result.megabytesPerSecond();
         out.printf(
             Locale.ROOT,
@@ -126,6 +173,25 @@ public final class BlockCommand implements Callable<Integer> {
             result.seconds(),
             result.megabytesPerSecond(),
             result.direct() ? "direct" : "buffered");
+        if (verify && m == DdRun.Mode.WRITE) {
+          out.println("  stamped with run key " + DdReport.key(result.runKey()));
+        } else if (verify) {
+          for (Stamp.Failure f : result.failures()) {
+            out.println("  VERIFY FAILED: " + f);
+          }
+          out.printf(
+              Locale.ROOT,
+              "  verified %d blocks against run key %s: %s%n",
+              result.verifiedBlocks(),
+              DdReport.key(result.runKey()),
+              result.failedBlocks() == 0
+                  ? "all good"
+                  : result.failedBlocks()
+                      + " bad"
+                      + (result.failedBlocks() > result.failures().size()
+                          ? " (first " + result.failures().size() + " listed)"
+                          : ""));
+        }
       }
       Estimate e = Estimate.of(rates);
       out.printf(
@@ -135,8 +201,35 @@ public final class BlockCommand implements Callable<Integer> {
           Double.isNaN(e.halfWidth()) ? "n/a" : String.format(Locale.ROOT, "%.1f", e.halfWidth()),
           runs,
           useDirect ? "direct" : "buffered");
+      List<String> command = new ArrayList<>(List.of("racs", "bench", "block", "dd"));
+      command.addAll(spec.commandLine().getParseResult().originalArgs());
+      Path dir =
+          this.out != null
+              ? this.out
+              : Path.of(
+                  "bench-out",
+                  LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+      DdReport.write(
+          new DdReport.Run(
+              file, m, (int) block, count, sync, dsync, verify, command, notes, startedAt),
+          results,
+          dir);
+      out.println("results: " + dir.toAbsolutePath().normalize());
+      long failed = results.stream().mapToLong(DdRun.Result::failedBlocks).sum();
+      if (failed > 0) {
+        out.println("verification FAILED: " + failed + " bad blocks (listed above)");
+        out.flush();
+        return ExitCodes.FAILURE;
+      }
       out.flush();
       return ExitCodes.OK;
+    }
+
+    private DdRun.Result pass(DdRun.Mode m, int block, boolean useDirect, long key)
+        throws IOException {
+      return verify
+          ? DdRun.runVerified(file, m, block, count, useDirect, sync, dsync, key)
+          : DdRun.run(file, m, block, count, useDirect, sync, dsync);
     }
   }
 }

@@ -7,6 +7,7 @@ import io.racs.proxy.cli.ExitCodes;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -71,6 +72,7 @@ final class BlockMatrixCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter stdout = spec.commandLine().getOut();
+    Instant startedAt = Instant.now();
     List<Long> files = doubling("--min-file", minFile, "--max-file", maxFile);
     List<Integer> records = new ArrayList<>();
     for (long r : doubling("--min-record", minRecord, "--max-record", maxRecord)) {
@@ -109,8 +111,15 @@ final class BlockMatrixCommand implements Callable<Integer> {
             : Path.of(
                 "bench-out",
                 LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    List<String> command = new ArrayList<>(List.of("racs", "bench", "block", "matrix"));
+    command.addAll(spec.commandLine().getParseResult().originalArgs());
     MatrixReport.write(
-        cells, d, (direct ? "O_DIRECT" : "buffered") + (fsync ? ", fsync in write times" : ""));
+        config,
+        cells,
+        d,
+        (direct ? "O_DIRECT" : "buffered") + (fsync ? ", fsync in write times" : ""),
+        command,
+        startedAt);
     stdout.println("results: " + d.toAbsolutePath().normalize());
     stdout.flush();
     return ExitCodes.OK;

@@ -1,10 +1,15 @@
 package io.racs.bench.cli;
 
+import io.racs.bench.block.RunReport;
 import io.racs.bench.block.VdbenchParams;
 import io.racs.bench.block.VdbenchRun;
 import io.racs.proxy.cli.ExitCodes;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -36,9 +41,13 @@ final class BlockRunCommand implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "1", description = "Seed of data, offsets and gaps.")
   long seed;
 
+  @Option(names = "--out", paramLabel = "DIR", description = "Default: ./bench-out/<timestamp>.")
+  Path out;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
+    Instant startedAt = Instant.now();
     VdbenchParams params = VdbenchParams.read(file);
     List<VdbenchRun.Summary> summaries = new VdbenchRun(out, verify, seed).runAll(params);
     out.println();
@@ -64,6 +73,16 @@ final class BlockRunCommand implements Callable<Integer> {
           s.maxResponseMillis());
       failed += s.failures().size();
     }
+    List<String> command = new ArrayList<>(List.of("racs", "bench", "block", "run"));
+    command.addAll(spec.commandLine().getParseResult().originalArgs());
+    Path dir =
+        this.out != null
+            ? this.out
+            : Path.of(
+                "bench-out",
+                LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    RunReport.write(file, verify, seed, summaries, command, startedAt, dir);
+    out.println("results: " + dir.toAbsolutePath().normalize());
     if (failed > 0) {
       out.println("verification FAILED: " + failed + " bad blocks (listed above)");
       out.flush();

@@ -32,7 +32,10 @@ import picocli.CommandLine.Spec;
 final class BlockSweepCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--file", required = true, description = "The file (created and filled).")
+  @Option(
+      names = "--file",
+      required = true,
+      description = "The file (created and filled, unless --reuse-file).")
   Path file;
 
   @Option(names = "--file-size", required = true, description = "File size, e.g. 8GiB.")
@@ -74,6 +77,11 @@ final class BlockSweepCommand implements Callable<Integer> {
   @Option(names = "--verify", description = "Stamp writes; check every read block.")
   boolean verify;
 
+  @Option(
+      names = "--reuse-file",
+      description = "Keep the data of a file already >= --file-size (no fill; not with --verify).")
+  boolean reuseFile;
+
   @Option(names = "--out", paramLabel = "DIR", description = "Default: ./bench-out/<timestamp>.")
   Path out;
 
@@ -114,7 +122,8 @@ final class BlockSweepCommand implements Callable<Integer> {
             passes == null ? 0 : passes,
             useDirect,
             seed,
-            verify);
+            verify,
+            reuseFile);
     try {
       sweep = Sweep.prepare(config);
     } catch (DdRun.DirectIoRefusedException e) {
@@ -134,8 +143,12 @@ final class BlockSweepCommand implements Callable<Integer> {
               config.passes(),
               false,
               seed,
-              verify);
+              verify,
+              reuseFile);
       sweep = Sweep.prepare(config);
+    }
+    if (reuseFile && !sweep.filled()) {
+      notes.add("the file's existing data was reused (--reuse-file), not filled by this run");
     }
     String cache = BlockFile.pageCacheWarning(sweep.sizeBytes(), useDirect);
     if (cache != null) {

@@ -1,6 +1,7 @@
 package io.racs.bench.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.racs.bench.report.BlockCompare;
 import io.racs.bench.report.Compare;
 import io.racs.proxy.cli.ExitCodes;
 import java.nio.file.Path;
@@ -14,8 +15,9 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "compare",
     description = {
-      "Compare two results.json files: new/old per point and metric, with the 99.9% CI,",
-      "and whether the new run is faster, slower or within noise."
+      "Compare two results.json files of one command (bench object, or bench block sweep, dd,",
+      "run or matrix): new/old per point and metric, with the 99.9% CI where both runs measured",
+      "iterations, and whether the new run is faster, slower or within noise."
     })
 public final class CompareCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -30,7 +32,26 @@ public final class CompareCommand implements Callable<Integer> {
   public Integer call() {
     JsonNode a = Compare.read(old);
     JsonNode b = Compare.read(current);
-    int matched = Compare.print(a, b, spec.commandLine().getOut());
+    String kind = a.path("kind").asText();
+    if (!kind.equals(b.path("kind").asText())) {
+      throw new IllegalArgumentException(
+          "NEW: kind "
+              + b.path("kind").asText()
+              + " (expected: "
+              + kind
+              + ", the kind of OLD: compare runs of one command)");
+    }
+    int matched;
+    if (kind.equals("object")) {
+      matched = Compare.print(a, b, spec.commandLine().getOut());
+    } else if (BlockCompare.handles(kind)) {
+      matched = BlockCompare.print(kind, a, b, spec.commandLine().getOut());
+    } else {
+      throw new IllegalArgumentException(
+          "OLD: kind "
+              + kind
+              + " (expected: object, block-sweep, block-dd, block-run or block-matrix)");
+    }
     if (matched == 0) {
       throw new IllegalArgumentException(
           "points: no point id is in both files (expected: runs of the same workloads)");

@@ -70,7 +70,9 @@ class DdRunTest {
             "--direct",
             "--sync",
             "--runs",
-            "3");
+            "3",
+            "--out",
+            dir.resolve("out").toString());
     assertThat(code).as(err.toString()).isEqualTo(ExitCodes.OK);
     assertThat(out.toString())
         .contains("run 1: 524288 bytes (8 x 65536) written in", "(direct)", "run 3:", "mean ")

@@ -2,6 +2,8 @@ package io.racs.bench.block;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.racs.bench.cli.BenchMain;
 import io.racs.proxy.cli.ExitCodes;
 import java.io.PrintWriter;
@@ -74,5 +76,18 @@ class MatrixTest {
         .allSatisfy(l -> assertThat(l).isEqualTo("128,skipped,skipped,skipped,skipped,skipped"));
     assertThat(Files.readString(results.resolve("report.html")))
         .contains("<h2>write</h2>", "hsl(", "skipped");
+    JsonNode json = new ObjectMapper().readTree(results.resolve("results.json").toFile());
+    assertThat(json.get("kind").asText()).isEqualTo("block-matrix");
+    assertThat(json.at("/plan/tests"))
+        .extracting(JsonNode::asText)
+        .containsExactly("write", "read", "randread");
+    JsonNode points = json.get("points");
+    assertThat(points).hasSize(30);
+    assertThat(points.get(0).get("id").asText()).isEqualTo("write/64KiB/4KiB");
+    assertThat(points.get(0).get("kilobytesPerSecond").asDouble()).isPositive();
+    assertThat(points)
+        .filteredOn(p -> p.get("skipped").asBoolean())
+        .hasSize(20)
+        .allSatisfy(p -> assertThat(p.get("kilobytesPerSecond").isNull()).isTrue());
   }
 }

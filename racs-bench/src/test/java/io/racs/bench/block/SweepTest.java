@@ -48,6 +48,56 @@ class SweepTest {
   }
 
   @Test
+  void prepare_whenReuseFileAndFileBigEnough_keepsItsDataElseFills() throws Exception {
+    Path file = dir.resolve("f");
+    byte[] data = new byte[1 << 20];
+    new java.util.SplittableRandom(42).nextBytes(data);
+    Files.write(file, data);
+    Sweep kept = Sweep.prepare(config(file, 1 << 20, true));
+    assertThat(kept.filled()).isFalse();
+    assertThat(Files.readAllBytes(file)).isEqualTo(data);
+    Sweep filled = Sweep.prepare(config(file, 2 << 20, true));
+    assertThat(filled.filled()).isTrue();
+    assertThat(Files.size(file)).isEqualTo(2 << 20);
+    assertThat(java.util.Arrays.copyOf(Files.readAllBytes(file), data.length)).isNotEqualTo(data);
+  }
+
+  @Test
+  void prepare_whenReuseFileWithVerify_failsAsUsage() {
+    Sweep.Config verifying =
+        new Sweep.Config(
+            dir.resolve("f"),
+            1 << 20,
+            List.of(65536),
+            List.of(1),
+            List.of(Sweep.Pattern.SEQREAD),
+            null,
+            1,
+            true,
+            7,
+            true,
+            true);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Sweep.prepare(verifying))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("--reuse-file:");
+  }
+
+  private static Sweep.Config config(Path file, long size, boolean reuse) {
+    return new Sweep.Config(
+        file,
+        size,
+        List.of(65536),
+        List.of(1),
+        List.of(Sweep.Pattern.SEQREAD),
+        null,
+        1,
+        true,
+        7,
+        false,
+        reuse);
+  }
+
+  @Test
   void sweep_whenCommandLine_printsTableAndWritesJsonCsvHtml() throws Exception {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();

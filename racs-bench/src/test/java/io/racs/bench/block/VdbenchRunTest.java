@@ -3,6 +3,8 @@ package io.racs.bench.block;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.racs.bench.cli.BenchMain;
 import io.racs.proxy.cli.ExitCodes;
 import java.io.PrintWriter;
@@ -108,13 +110,35 @@ class VdbenchRunTest {
             new PrintWriter(err, true),
             "block",
             "run",
-            file.toString());
+            file.toString(),
+            "--out",
+            dir.resolve("out").toString());
     assertThat(code).as(err.toString()).isEqualTo(ExitCodes.OK);
     assertThat(out.toString())
         .contains("interval", "i/o rate", "MB/sec", "bytes/io", "read%", "resp ms", "max ms")
         .contains("avg_1-2")
         .contains("rd=rd1,wd=wd1,threads=1,xfersize=4KiB,iorate=max")
         .contains("rd=rd1,wd=wd1,threads=2,xfersize=64KiB,iorate=max");
+    JsonNode json = new ObjectMapper().readTree(dir.resolve("out/results.json").toFile());
+    assertThat(json.get("kind").asText()).isEqualTo("block-run");
+    assertThat(json.get("points"))
+        .extracting(p -> p.get("id").asText())
+        .containsExactly(
+            "rd1/wd1/t1/4KiB/max",
+            "rd1/wd1/t1/64KiB/max",
+            "rd1/wd1/t2/4KiB/max",
+            "rd1/wd1/t2/64KiB/max");
+    JsonNode first = json.get("points").get(0);
+    // 0.2 s at 0.1 s intervals without a warmup: two measured intervals, the estimates' samples.
+    assertThat(first.get("intervals")).hasSize(2);
+    assertThat(first.at("/iops/n").asInt()).isEqualTo(2);
+    assertThat(first.at("/iops/mean").asDouble()).isPositive();
+    assertThat(first.at("/iops/halfWidth").isNumber()).isTrue();
+    assertThat(first.at("/average/name").asText()).isEqualTo("avg_1-2");
+    assertThat(first.at("/megabytesPerSecond/mean").asDouble())
+        .isCloseTo(
+            first.at("/iops/mean").asDouble() * 4096 / 1e6,
+            org.assertj.core.data.Percentage.withPercentage(1));
   }
 
   @Test
@@ -132,6 +156,8 @@ class VdbenchRunTest {
     assertThat(s).hasSize(3);
     double max = s.get(0).rate();
     assertThat(s.get(1).label()).contains("iorate=10%=");
+    assertThat(s.get(1).id()).isEqualTo("rd1/wd1/t1/4KiB/10%");
+    assertThat(s.get(0).id()).isEqualTo("rd1/wd1/t1/4KiB/max");
     // Paced runs cannot exceed their target by much; the max run is unpaced.
     assertThat(s.get(1).rate()).isBetween(0.0, max * 0.10 * 1.5 + 20);
     assertThat(s.get(2).rate()).isBetween(0.0, max * 0.50 * 1.5 + 20);
