@@ -204,6 +204,12 @@ public final class ObjectCommand implements Callable<Integer> {
     ConsoleTable.print(result, stdout);
     stdout.println("results: " + dir.toAbsolutePath().normalize());
     stdout.flush();
+    PrintWriter stderr = spec.commandLine().getErr();
+    for (io.racs.bench.object.run.PointResult p : result.points) {
+      p.warning()
+          .ifPresent(w -> stderr.println("racs bench object: warning: " + p.id() + ": " + w));
+    }
+    stderr.flush();
     return ExitCodes.OK;
   }
 

@@ -5,6 +5,7 @@ import io.racs.bench.object.workload.KeySpace;
 import io.racs.bench.object.workload.Op;
 import io.racs.bench.stats.ClientCpu;
 import io.racs.bench.stats.MeasurementWindow;
+import io.racs.bench.stats.WindowCheck;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -13,8 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs one iteration of a workload on one target: opens a handle per client, releases all clients
- * at one start instant, joins them, settles the ramp cut and merges the clients' histograms
- * exactly.
+ * at one start instant, joins them, settles the ramp cut, merges the clients' histograms exactly
+ * and judges the window ({@link WindowCheck}).
  */
 public final class IterationRunner {
   private IterationRunner() {}
@@ -86,8 +87,7 @@ public final class IterationRunner {
       IterationResult result = new IterationResult();
       result.cpuUtilisation = cpu.utilisation();
       result.startEpochNanos = nowEpoch + (startNanos - nowNanos);
-      result.valid = window.isValid();
-      if (result.valid) {
+      if (window.isValid()) {
         result.windowStartNanos = window.startNanos() - startNanos;
         result.windowEndNanos = window.endNanos() - startNanos;
       }
@@ -95,6 +95,13 @@ public final class IterationRunner {
         recorder.settle(window);
         result.add(recorder.result);
       }
+      result.invalidReason =
+          WindowCheck.invalidReason(
+                  window.isValid(),
+                  result.windowEndNanos - result.windowStartNanos,
+                  result.requestNanosP50(),
+                  workload.count() > 0 ? "--count" : "--duration")
+              .orElse(null);
       return result;
     } finally {
       for (Target.Client handle : handles) {
