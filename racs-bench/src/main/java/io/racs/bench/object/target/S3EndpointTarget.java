@@ -7,12 +7,29 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.http.auth.aws.scheme.AwsV4AuthScheme;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4FamilyHttpSigner;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
+import software.amazon.awssdk.http.auth.spi.scheme.AuthScheme;
+import software.amazon.awssdk.http.auth.spi.signer.AsyncSignRequest;
+import software.amazon.awssdk.http.auth.spi.signer.AsyncSignedRequest;
+import software.amazon.awssdk.http.auth.spi.signer.HttpSigner;
+import software.amazon.awssdk.http.auth.spi.signer.SignRequest;
+import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
+import software.amazon.awssdk.identity.spi.IdentityProvider;
+import software.amazon.awssdk.identity.spi.IdentityProviders;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -21,12 +38,79 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * An S3 endpoint (the RACS proxy, a MinIO server) driven with the AWS SDK v2, path-style, with one
  * SDK client and connection pool per benchmark client, and SDK retries off so that every failure is
  * counted. The bucket is created on first use when missing. Delay injection is not available:
- * {@link #withDelay(Duration)} answers empty for any non-zero delay.
+ * {@link #withDelay(Duration)} answers empty for any non-zero delay. How PUT bodies are signed and
+ * checksummed is the endpoint's {@link Payload}.
  */
 public final class S3EndpointTarget implements Target {
-  /** How to reach the endpoint. */
+  /**
+   * How PUT bodies are signed and checksummed, and whether GETs check a stored checksum. It decides
+   * what the client computes for every byte (and what the server verifies), so it is part of what a
+   * point measures; reports show it in the target's description.
+   */
+  public enum Payload {
+    /**
+     * {@code STREAMING-AWS4-HMAC-SHA256-PAYLOAD}: aws-chunked, a SigV4 signature over the SHA-256
+     * of every chunk (128 KiB; minio-go's are 64 KiB), no checksum trailer, no {@code Expect:
+     * 100-continue}; GETs check nothing. What warp v1.0.0 (minio-go) sends over plain HTTP by
+     * default. The default.
+     */
+    SIGNED("signed", "STREAMING-AWS4-HMAC-SHA256-PAYLOAD, no checksum, no Expect: 100-continue"),
+    /**
+     * {@code UNSIGNED-PAYLOAD}: the body as it is with its Content-Length, no checksum, no {@code
+     * Expect: 100-continue}; GETs check nothing. The least client CPU; what warp sends with {@code
+     * --disable-sha256-payload}, and over HTTPS.
+     */
+    UNSIGNED("unsigned", "UNSIGNED-PAYLOAD, no checksum, no Expect: 100-continue"),
+    /**
+     * The AWS SDK for Java v2's own defaults, as an application built on it sends: over HTTP,
+     * aws-chunked with signed chunks and a CRC32 trailer, {@code Expect: 100-continue} for bodies
+     * of 1 MiB and more; GETs ask for the stored checksum and check it.
+     */
+    SDK("sdk", "AWS SDK v2 defaults: CRC32 trailer, Expect: 100-continue, GET checksum validation");
+
+    private final String label;
+    private final String description;
+
+    Payload(String label, String description) {
+      this.label = label;
+      this.description = description;
+    }
+
+    /** The option value: {@code signed}, {@code unsigned} or {@code sdk}. */
+    public String label() {
+      return label;
+    }
+
+    /** What goes on the wire, for reports. */
+    public String description() {
+      return description;
+    }
+
+    /**
+     * The payload named {@code label}.
+     *
+     * @throws IllegalArgumentException when there is none
+     */
+    public static Payload parse(String label) {
+      for (Payload p : values()) {
+        if (p.label.equals(label)) {
+          return p;
+        }
+      }
+      throw new IllegalArgumentException(
+          "--payload: " + label + " (expected: signed, unsigned or sdk)");
+    }
+  }
+
+  /** How to reach the endpoint, and how to sign what is sent to it. */
   public record Endpoint(
-      String name, URI uri, String accessKey, String secretKey, String region, String bucket) {
+      String name,
+      URI uri,
+      String accessKey,
+      String secretKey,
+      String region,
+      String bucket,
+      Payload payload) {
     /** Checks the fields. */
     public Endpoint {
       Objects.requireNonNull(name, "name");
@@ -35,11 +119,20 @@ public final class S3EndpointTarget implements Target {
       Objects.requireNonNull(secretKey, "secretKey");
       Objects.requireNonNull(region, "region");
       Objects.requireNonNull(bucket, "bucket");
+      Objects.requireNonNull(payload, "payload");
     }
 
     @Override
     public String toString() {
-      return "Endpoint[name=" + name + ", uri=" + uri + ", bucket=" + bucket + "]";
+      return "Endpoint[name="
+          + name
+          + ", uri="
+          + uri
+          + ", bucket="
+          + bucket
+          + ", payload="
+          + payload.label()
+          + "]";
     }
   }
 
@@ -72,6 +165,7 @@ public final class S3EndpointTarget implements Target {
     d.put("location", endpoint.uri() + "/" + endpoint.bucket());
     d.put("region", endpoint.region());
     d.put("addressing", "path-style");
+    d.put("payload", endpoint.payload().label() + " (" + endpoint.payload().description() + ")");
     d.put("delayInjection", "not applied");
     return d;
   }
@@ -82,16 +176,76 @@ public final class S3EndpointTarget implements Target {
   }
 
   private S3Client newClient() {
-    return S3Client.builder()
-        .endpointOverride(endpoint.uri())
-        .region(Region.of(endpoint.region()))
-        .forcePathStyle(true)
-        .credentialsProvider(
-            StaticCredentialsProvider.create(
-                AwsBasicCredentials.create(endpoint.accessKey(), endpoint.secretKey())))
-        .httpClientBuilder(Apache5HttpClient.builder().maxConnections(4))
-        .overrideConfiguration(c -> c.retryStrategy(r -> r.maxAttempts(1)))
+    S3ClientBuilder builder =
+        S3Client.builder()
+            .endpointOverride(endpoint.uri())
+            .region(Region.of(endpoint.region()))
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(endpoint.accessKey(), endpoint.secretKey())))
+            .httpClientBuilder(Apache5HttpClient.builder().maxConnections(4))
+            .overrideConfiguration(c -> c.retryStrategy(r -> r.maxAttempts(1)));
+    if (endpoint.payload() == Payload.SDK) {
+      return builder.forcePathStyle(true).build();
+    }
+    return builder
+        .serviceConfiguration(c -> c.pathStyleAccessEnabled(true).expectContinueEnabled(false))
+        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+        .putAuthScheme(new PayloadAuthScheme(endpoint.payload() == Payload.SIGNED))
         .build();
+  }
+
+  /** SigV4 with the payload signed or not, whatever the endpoint's scheme. */
+  private record PayloadAuthScheme(boolean signed) implements AuthScheme<AwsCredentialsIdentity> {
+    @Override
+    public String schemeId() {
+      return AwsV4AuthScheme.SCHEME_ID;
+    }
+
+    @Override
+    public IdentityProvider<AwsCredentialsIdentity> identityProvider(IdentityProviders providers) {
+      return providers.identityProvider(AwsCredentialsIdentity.class);
+    }
+
+    @Override
+    public HttpSigner<AwsCredentialsIdentity> signer() {
+      return new PayloadSigner(signed);
+    }
+  }
+
+  /**
+   * The SDK's SigV4 signer with payload signing forced on or off. Off needs more than the {@code
+   * PAYLOAD_SIGNING_ENABLED} property: the SDK signs every payload sent over plain HTTP whatever
+   * the property says. So the request is signed as if its scheme were HTTPS, then sent with its own
+   * scheme: a SigV4 signature covers the method, path, query and signed headers (Host included),
+   * never the scheme, so the server checks it the same way.
+   */
+  private record PayloadSigner(boolean signed) implements HttpSigner<AwsCredentialsIdentity> {
+    private static final AwsV4HttpSigner SIGV4 = AwsV4HttpSigner.create();
+
+    @Override
+    public SignedRequest sign(SignRequest<? extends AwsCredentialsIdentity> request) {
+      if (signed) {
+        return SIGV4.sign(
+            request.copy(b -> b.putProperty(AwsV4FamilyHttpSigner.PAYLOAD_SIGNING_ENABLED, true)));
+      }
+      SdkHttpRequest http = request.request();
+      SignedRequest result =
+          SIGV4.sign(
+              request.copy(
+                  b ->
+                      b.request(http.toBuilder().protocol("https").build())
+                          .putProperty(AwsV4FamilyHttpSigner.PAYLOAD_SIGNING_ENABLED, false)));
+      return result.copy(
+          b -> b.request(result.request().toBuilder().protocol(http.protocol()).build()));
+    }
+
+    @Override
+    public CompletableFuture<AsyncSignedRequest> signAsync(
+        AsyncSignRequest<? extends AwsCredentialsIdentity> request) {
+      throw new UnsupportedOperationException("the bench drives S3 with the synchronous client");
+    }
   }
 
   private synchronized void ensureBucket(S3Client s3) {
