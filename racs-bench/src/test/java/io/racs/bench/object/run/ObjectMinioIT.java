@@ -1,10 +1,12 @@
 package io.racs.bench.object.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.racs.bench.cli.BenchMain;
+import io.racs.bench.object.target.ErrorKinds;
 import io.racs.bench.object.target.S3EndpointTarget;
 import io.racs.bench.object.target.Target;
 import io.racs.bench.object.workload.Content;
@@ -28,7 +30,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Proves one run measures a MinIO server twice side by side — as a {@code minio} repository through
  * the SPI and as an S3 endpoint through the SDK — next to an fs repository, with every GET
  * verified, the overhead ratio of the pair, and the endpoint's missing delay injection said
- * plainly; and that MinIO accepts the PUT of every payload signing mode and returns its bytes.
+ * plainly; and that MinIO accepts every payload signing mode's requests (PUT, whole and ranged GET,
+ * LIST, DELETE, HEAD) and that a missing key is named as S3 names it.
  */
 class ObjectMinioIT {
   @RegisterExtension static final MinioExtension MINIO = MinioExtension.servers(1);
@@ -61,8 +64,14 @@ class ObjectMinioIT {
       try (InputStream in = client.get("k", 0, -1)) {
         assertThat(in.readAllBytes()).isEqualTo(expected);
       }
+      try (InputStream in = client.get("k", 1000, 5000)) {
+        assertThat(in.readAllBytes()).isEqualTo(java.util.Arrays.copyOfRange(expected, 1000, 6000));
+      }
+      assertThat(client.list("", 10)).isEqualTo(1);
       client.delete("k");
       assertThat(client.head("k")).isFalse();
+      assertThatThrownBy(() -> client.get("k", 0, -1).close())
+          .satisfies(e -> assertThat(ErrorKinds.of(e)).isEqualTo("S3_404_NoSuchKey"));
     }
   }
 
