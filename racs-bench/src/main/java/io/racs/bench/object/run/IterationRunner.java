@@ -13,12 +13,25 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Runs one iteration of a workload on one target: opens a handle per client, releases all clients
- * at one start instant, joins them, settles the ramp cut, merges the clients' histograms exactly
- * and judges the window ({@link WindowCheck}).
+ * Runs one iteration of a workload on one target: opens a handle per client, starts a thread per
+ * client ({@link #clientThread}), releases all clients at one start instant, joins them, settles
+ * the ramp cut, merges the clients' histograms exactly and judges the window ({@link WindowCheck}).
  */
 public final class IterationRunner {
   private IterationRunner() {}
+
+  /**
+   * Up to this many clients, each client is a platform thread; beyond, a virtual thread. A platform
+   * thread's blocking socket read is one system call, where a virtual thread parks, goes through
+   * the poller and is scheduled again: against MinIO, 1 MiB GETs at 8 clients cost about a third
+   * less client CPU on platform threads (0.39 against 0.63 ms per GET). Thousands of clients are
+   * what virtual threads are for.
+   */
+  static final int PLATFORM_THREAD_CLIENTS = 512;
+
+  static Thread.Builder clientThread(int clients) {
+    return clients <= PLATFORM_THREAD_CLIENTS ? Thread.ofPlatform() : Thread.ofVirtual();
+  }
 
   /** The current time as nanoseconds since the epoch. */
   public static long epochNanos() {
@@ -78,7 +91,7 @@ public final class IterationRunner {
                 quota,
                 deleteCursor,
                 iterationSeed);
-        threads.add(Thread.ofVirtual().name("bench-client-" + i).start(loop));
+        threads.add(clientThread(n).name("bench-client-" + i).start(loop));
       }
       for (Thread t : threads) {
         t.join();

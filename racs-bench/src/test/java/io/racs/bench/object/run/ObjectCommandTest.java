@@ -155,9 +155,10 @@ class ObjectCommandTest {
         }
         assertThat(i.get("invalidReason").isNull()).isTrue();
         // The window ends when the first client stops, at its first completion after the
-        // deadline: at most one request (which the window includes) past the 150 ms.
+        // deadline: at most one request (which the window includes) past the 150 ms, plus however
+        // long a loaded machine keeps the client's thread off a core (50 ms allowed).
         double maxSeconds = p.at("/latencyMillis/max").asDouble() / 1000;
-        assertThat(i.get("windowSeconds").asDouble()).isBetween(0.01, 0.15 + maxSeconds + 0.01);
+        assertThat(i.get("windowSeconds").asDouble()).isBetween(0.01, 0.15 + maxSeconds + 0.05);
         assertThat(i.get("windowSeconds").asDouble() * 1000)
             .isGreaterThanOrEqualTo(i.get("requestP50Millis").asDouble());
       }
