@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "compare",
     description = {
-      "Compare two results.json files: new/old per point and metric, with the 99.9% CI,",
+      "Compare two results.json files: new/old per point and metric, with the 99.9%% CI,",
       "and whether the new run is faster, slower or within noise."
     })
 public final class CompareCommand implements Callable<Integer> {
