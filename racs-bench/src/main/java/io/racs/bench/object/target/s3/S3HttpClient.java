@@ -42,7 +42,6 @@ public final class S3HttpClient implements Target.Client {
   private static final Pattern CODE = Pattern.compile("<Code>([^<]*)</Code>");
   private static final Pattern MESSAGE = Pattern.compile("<Message>([^<]*)</Message>");
   private static final Pattern KEY_COUNT = Pattern.compile("<KeyCount>(\\d+)</KeyCount>");
-  private static final byte[] CRLF = {'\r', '\n'};
 
   private final Http1Connection connection;
   private final S3Signer signer;
@@ -50,6 +49,11 @@ public final class S3HttpClient implements Target.Client {
   private final String bucket;
   private final boolean signedPayload;
   private final byte[] buffer = new byte[CHUNK_BYTES];
+
+  /** Room for the longest chunk head: five hex digits, the extension, 64 hex digits, CRLF. */
+  private static final int FRAME_HEAD_BYTES = 5 + 17 + 64 + 2;
+
+  private final byte[] frame = new byte[FRAME_HEAD_BYTES + CHUNK_BYTES + 2];
 
   /**
    * A client of the bucket {@code bucket} at {@code endpoint} ({@code http} or {@code https}, with
@@ -287,6 +291,11 @@ public final class S3HttpClient implements Target.Client {
     }
   }
 
+  /**
+   * Writes the body as signed chunks. Each frame ({@code size;chunk-signature=...}, the data, CRLF)
+   * is assembled in one array and written at once: the data is read in after room for the longest
+   * head, and the head is put right before it.
+   */
   private void writeChunks(
       OutputStream out, InputStream body, long length, String amzDate, String seedSignature)
       throws IOException {
@@ -295,18 +304,21 @@ public final class S3HttpClient implements Target.Client {
     while (true) {
       int n = (int) Math.min(CHUNK_BYTES, left);
       for (int filled = 0; filled < n; ) {
-        int r = body.read(buffer, filled, n - filled);
+        int r = body.read(frame, FRAME_HEAD_BYTES + filled, n - filled);
         if (r < 0) {
           throw new IOException("the body ended " + (left - filled) + " bytes early");
         }
         filled += r;
       }
-      previous = signer.chunkSignature(amzDate, previous, buffer, 0, n);
-      out.write(
+      previous = signer.chunkSignature(amzDate, previous, frame, FRAME_HEAD_BYTES, n);
+      byte[] head =
           (Integer.toHexString(n) + ";chunk-signature=" + previous + "\r\n")
-              .getBytes(StandardCharsets.US_ASCII));
-      out.write(buffer, 0, n);
-      out.write(CRLF);
+              .getBytes(StandardCharsets.US_ASCII);
+      int start = FRAME_HEAD_BYTES - head.length;
+      System.arraycopy(head, 0, frame, start, head.length);
+      frame[FRAME_HEAD_BYTES + n] = '\r';
+      frame[FRAME_HEAD_BYTES + n + 1] = '\n';
+      out.write(frame, start, head.length + n + 2);
       if (n == 0) {
         return;
       }
