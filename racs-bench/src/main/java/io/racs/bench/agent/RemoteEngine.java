@@ -8,6 +8,7 @@ import io.racs.bench.object.run.IterationResult;
 import io.racs.bench.object.run.IterationRunner;
 import io.racs.bench.object.run.Progress;
 import io.racs.bench.object.run.Workload;
+import io.racs.bench.stats.WindowCheck;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -171,8 +172,10 @@ public final class RemoteEngine implements Engine {
             },
             timeout);
     List<IterationResult> parts = new ArrayList<>();
+    List<String> partNames = new ArrayList<>();
     for (Map.Entry<Integer, JsonNode> e : answers.entrySet()) {
       IterationResult part = Wire.result(e.getValue());
+      partNames.add(names.get(e.getKey()));
       long late = e.getValue().path("lateNanos").asLong();
       if (late > LATE.toNanos()) {
         note(
@@ -188,40 +191,73 @@ public final class RemoteEngine implements Engine {
       throw new IllegalStateException("every agent is lost; nothing left to measure");
     }
     lastParts = List.copyOf(parts);
-    IterationResult merged = merge(parts);
+    IterationResult merged =
+        merge(parts, partNames, workload.count() > 0 ? "--count" : "--duration");
     progress.completed(false);
     return merged;
   }
 
   /**
    * Adds the parts exactly and sets the window to the one all parts share; throughput over that
-   * window comes from the parts' slices ({@link IterationResult#sharedWindowOps}).
+   * window comes from the parts' slices ({@link IterationResult#sharedWindowOps}). The merged
+   * iteration is invalid when a part is, when the parts share no window, when the shared window is
+   * shorter than a request ({@link WindowCheck}), or when it holds no whole slice.
+   *
+   * @param names the agents of {@code parts}, in the same order (for the reasons)
+   * @param knob the option that lengthens an iteration, for the reasons
    */
-  static IterationResult merge(List<IterationResult> parts) {
+  static IterationResult merge(List<IterationResult> parts, List<String> names, String knob) {
     IterationResult merged = new IterationResult();
     long startEpoch = parts.getFirst().startEpochNanos;
     merged.startEpochNanos = startEpoch;
     long sharedStart = Long.MIN_VALUE;
     long sharedEnd = Long.MAX_VALUE;
     double cpu = Double.NaN;
-    for (IterationResult p : parts) {
+    String partReason = null;
+    for (int i = 0; i < parts.size(); i++) {
+      IterationResult p = parts.get(i);
       merged.add(p);
       long shift = p.startEpochNanos - startEpoch;
       sharedStart = Math.max(sharedStart, p.windowStartNanos + shift);
       sharedEnd = Math.min(sharedEnd, p.windowEndNanos + shift);
-      merged.valid &= p.valid;
+      if (partReason == null && !p.isValid()) {
+        partReason = "agent " + names.get(i) + ": " + p.invalidReason;
+      }
       if (!Double.isNaN(p.cpuUtilisation)) {
         cpu = Double.isNaN(cpu) ? p.cpuUtilisation : Math.max(cpu, p.cpuUtilisation);
       }
     }
     merged.cpuUtilisation = cpu;
+    merged.windowStartNanos = Math.max(0, sharedStart);
+    merged.windowEndNanos = Math.max(merged.windowStartNanos, sharedEnd);
+    if (partReason != null) {
+      merged.invalidReason = partReason;
+      return merged;
+    }
+    if (sharedEnd < sharedStart) {
+      merged.invalidReason =
+          "no window: the agents' windows do not overlap (agents started late or stopped early):"
+              + " raise "
+              + knob;
+      return merged;
+    }
+    merged.invalidReason =
+        WindowCheck.invalidReason(true, sharedEnd - sharedStart, merged.requestNanosP50(), knob)
+            .orElse(null);
+    if (merged.invalidReason != null) {
+      return merged;
+    }
     long firstSlice = Math.floorDiv(sharedStart - 1, IterationResult.SLICE_NANOS) + 1;
     long endSlice = Math.floorDiv(sharedEnd, IterationResult.SLICE_NANOS);
-    if (!merged.valid || endSlice - firstSlice < 1) {
-      // The shared window holds no whole slice: fall back to each part's own window.
-      merged.windowStartNanos = Math.max(0, sharedStart);
-      merged.windowEndNanos = Math.max(merged.windowStartNanos, sharedEnd);
-      merged.valid = merged.valid && sharedEnd > sharedStart;
+    if (endSlice - firstSlice < 1) {
+      // Throughput over the shared window comes from whole slices; without one there is none.
+      merged.invalidReason =
+          "the agents' shared window of "
+              + WindowCheck.duration(sharedEnd - sharedStart)
+              + " holds no whole "
+              + IterationResult.SLICE_NANOS / 1_000_000
+              + " ms slice: raise "
+              + knob;
       return merged;
     }
     long ops = 0;

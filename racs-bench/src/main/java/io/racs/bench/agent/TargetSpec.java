@@ -22,6 +22,7 @@ import java.net.URI;
  * @param secretKey endpoint secret key
  * @param region endpoint region
  * @param bucket endpoint bucket
+ * @param payload endpoint payload signing ({@link S3EndpointTarget.Payload#label()})
  */
 public record TargetSpec(
     String kind,
@@ -32,11 +33,12 @@ public record TargetSpec(
     String accessKey,
     String secretKey,
     String region,
-    String bucket) {
+    String bucket,
+    String payload) {
   /** A repository of a repository-set file. */
   public static TargetSpec repository(String name, String configText, String configSource) {
     return new TargetSpec(
-        "repository", name, configText, configSource, null, null, null, null, null);
+        "repository", name, configText, configSource, null, null, null, null, null, null);
   }
 
   /** An S3 endpoint. */
@@ -50,7 +52,8 @@ public record TargetSpec(
         e.accessKey(),
         e.secretKey(),
         e.region(),
-        e.bucket());
+        e.bucket(),
+        e.payload().label());
   }
 
   /** Builds the target (no I/O). */
@@ -58,7 +61,13 @@ public record TargetSpec(
     if (kind.equals("endpoint")) {
       return S3EndpointTarget.of(
           new S3EndpointTarget.Endpoint(
-              name, URI.create(uri), accessKey, secretKey, region, bucket));
+              name,
+              URI.create(uri),
+              accessKey,
+              secretKey,
+              region,
+              bucket,
+              S3EndpointTarget.Payload.parse(payload)));
     }
     RepositorySetConfig set = RepositoryConfigLoader.create().parse(configText, configSource);
     return RepositoryTarget.of(

@@ -24,7 +24,7 @@ import org.HdrHistogram.Histogram;
  */
 public final class Wire {
   /** The protocol version; agents refuse sessions of another. */
-  public static final int PROTOCOL = 1;
+  public static final int PROTOCOL = 2;
 
   static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -85,6 +85,7 @@ public final class Wire {
     ObjectNode errors = n.putObject("errors");
     r.errors.forEach(errors::put);
     n.put("latency", encode(r.latency));
+    n.put("requests", encode(r.requests));
     n.put("corrected", encode(r.corrected));
     n.put("ttfb", encode(r.ttfb));
     ObjectNode perOp = n.putObject("perOp");
@@ -92,7 +93,11 @@ public final class Wire {
     n.put("windowStartNanos", r.windowStartNanos);
     n.put("windowEndNanos", r.windowEndNanos);
     n.put("startEpochNanos", r.startEpochNanos);
-    n.put("valid", r.valid);
+    if (r.invalidReason == null) {
+      n.putNull("invalidReason");
+    } else {
+      n.put("invalidReason", r.invalidReason);
+    }
     n.put("cpuUtilisation", Double.isNaN(r.cpuUtilisation) ? -1 : r.cpuUtilisation);
     ArrayNode ops = n.putArray("sliceOps");
     for (long s : r.sliceOps) {
@@ -115,6 +120,7 @@ public final class Wire {
       r.errors.put(e.getKey(), e.getValue().asLong());
     }
     r.latency.add(decode(n.get("latency").asText()));
+    r.requests.add(decode(n.get("requests").asText()));
     r.corrected.add(decode(n.get("corrected").asText()));
     r.ttfb.add(decode(n.get("ttfb").asText()));
     for (Map.Entry<String, JsonNode> e : n.get("perOp").properties()) {
@@ -123,7 +129,8 @@ public final class Wire {
     r.windowStartNanos = n.get("windowStartNanos").asLong();
     r.windowEndNanos = n.get("windowEndNanos").asLong();
     r.startEpochNanos = n.get("startEpochNanos").asLong();
-    r.valid = n.get("valid").asBoolean();
+    JsonNode reason = n.get("invalidReason");
+    r.invalidReason = reason == null || reason.isNull() ? null : reason.asText();
     double cpu = n.get("cpuUtilisation").asDouble();
     r.cpuUtilisation = cpu < 0 ? Double.NaN : cpu;
     r.sliceOps = longs(n.get("sliceOps"));

@@ -50,7 +50,7 @@ public final class BlockCommand implements Callable<Integer> {
   @Command(
       name = "dd",
       description = {
-        "Sequential write or read of --bs x --count, like dd, --runs times; MB/s with a 99.9% CI.",
+        "Sequential write or read of --bs x --count, like dd, --runs times; MB/s with a 99.9%% CI.",
         "Example: racs bench block dd --file /mnt/disk/f --mode write --bs 1MiB --count 256"
             + " --direct --sync --runs 5"
       })

@@ -154,6 +154,16 @@ public final class ObjectCommand implements Callable<Integer> {
   @Option(names = "--overhead", paramLabel = "A/B", description = "Overhead ratio of A over B.")
   String overhead;
 
+  @Option(
+      names = "--payload",
+      defaultValue = "signed",
+      description =
+          "How PUT bodies are signed on S3 endpoints: signed (aws-chunked SigV4 chunk signatures,"
+              + " no checksum: what warp and minio-go send over HTTP), unsigned (UNSIGNED-PAYLOAD:"
+              + " the least client CPU) or sdk (the AWS SDK's defaults: CRC32 trailer,"
+              + " Expect: 100-continue, GET checksum validation). Default: signed.")
+  String payload;
+
   @Option(names = "--verify", description = "Check every GET byte-exact.")
   boolean verify;
 
@@ -204,6 +214,12 @@ public final class ObjectCommand implements Callable<Integer> {
     ConsoleTable.print(result, stdout);
     stdout.println("results: " + dir.toAbsolutePath().normalize());
     stdout.flush();
+    PrintWriter stderr = spec.commandLine().getErr();
+    for (io.racs.bench.object.run.PointResult p : result.points) {
+      p.warning()
+          .ifPresent(w -> stderr.println("racs bench object: warning: " + p.id() + ": " + w));
+    }
+    stderr.flush();
     return ExitCodes.OK;
   }
 
@@ -353,7 +369,13 @@ public final class ObjectCommand implements Callable<Integer> {
       specs.add(
           io.racs.bench.agent.TargetSpec.endpoint(
               new S3EndpointTarget.Endpoint(
-                  name, uri, e.accessKey, e.secretKey, e.region, e.bucket)));
+                  name,
+                  uri,
+                  e.accessKey,
+                  e.secretKey,
+                  e.region,
+                  e.bucket,
+                  S3EndpointTarget.Payload.parse(payload))));
     }
     if (plan.overhead().isPresent()) {
       for (String n : plan.overhead().get()) {

@@ -18,6 +18,12 @@ import java.util.Map;
  * so latency ratios carry no verdict).
  */
 public final class Compare {
+  /**
+   * The oldest schema version read: version 1 differs from 2 only in fields compare does not read
+   * (which iterations are valid, and how invalid ones are written).
+   */
+  static final int OLDEST_SCHEMA_VERSION = 1;
+
   private Compare() {}
 
   /**
@@ -34,12 +40,15 @@ public final class Compare {
     } catch (IOException e) {
       throw new IllegalArgumentException(file + ": not a results.json file: " + e.getMessage());
     }
-    if (root == null || root.path("schemaVersion").asInt(-1) != JsonReport.SCHEMA_VERSION) {
+    int version = root == null ? -1 : root.path("schemaVersion").asInt(-1);
+    if (version < OLDEST_SCHEMA_VERSION || version > JsonReport.SCHEMA_VERSION) {
       throw new IllegalArgumentException(
           file
               + ": schemaVersion "
               + (root == null ? "missing" : root.path("schemaVersion"))
               + " (expected: "
+              + OLDEST_SCHEMA_VERSION
+              + " to "
               + JsonReport.SCHEMA_VERSION
               + ")");
     }
@@ -67,6 +76,18 @@ public final class Compare {
         JsonNode ea = a.path("throughput").path(metric);
         JsonNode eb = b.path("throughput").path(metric);
         if (!ea.isObject() || !eb.isObject()) {
+          if (metric.equals("opsPerSecond")) {
+            out.printf(
+                Locale.ROOT,
+                format,
+                e.getKey(),
+                "ops/s",
+                ea.isObject() ? Format.number(estimate(ea).mean()) : "none",
+                eb.isObject() ? Format.number(estimate(eb).mean()) : "none",
+                "n/a",
+                "n/a",
+                "no throughput in one run (no valid iteration)");
+          }
           continue;
         }
         Estimate oldE = estimate(ea);

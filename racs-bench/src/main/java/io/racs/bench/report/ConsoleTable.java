@@ -34,7 +34,7 @@ public final class ConsoleTable {
           Locale.ROOT,
           format,
           p.id(),
-          p.opsPerSecond().map(Format::estimate).orElse("no window"),
+          p.opsPerSecond().map(Format::estimate).orElse("no valid window"),
           p.megabytesPerSecond().map(Format::estimate).orElse("-"),
           Format.number(l.p50()),
           Format.number(l.p99()),
@@ -57,6 +57,9 @@ public final class ConsoleTable {
       }
       if (!all.errors.isEmpty()) {
         out.printf(Locale.ROOT, "%-40s errors by kind: %s%n", "", all.errors);
+      }
+      for (String note : p.notes) {
+        out.printf(Locale.ROOT, "%-40s %s%n", "", note);
       }
     }
     if (!result.ratios.isEmpty()) {

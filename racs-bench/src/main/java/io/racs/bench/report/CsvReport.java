@@ -12,7 +12,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** Writes {@code results.csv}: one row per point, the columns of the console table and more. */
+/**
+ * Writes {@code results.csv}: one row per point, the columns of the console table and more.
+ * Throughput cells are empty when no iteration of the point is valid; {@code warning} says why.
+ */
 public final class CsvReport {
   /** The header row. */
   public static final String HEADER =
@@ -20,7 +23,7 @@ public final class CsvReport {
           + "opsPerSecond,opsPerSecondCiLow,opsPerSecondCiHigh,megabytesPerSecond,"
           + "megabytesPerSecondCiLow,megabytesPerSecondCiHigh,ops,bytes,errors,verifiedObjects,"
           + "p50Millis,p90Millis,p99Millis,p999Millis,p9999Millis,maxMillis,"
-          + "correctedP99Millis,ttfbP50Millis,clientCpuMax";
+          + "correctedP99Millis,ttfbP50Millis,clientCpuMax,validIterations,warning";
 
   private CsvReport() {}
 
@@ -62,7 +65,9 @@ public final class CsvReport {
               n(l.max()),
               p.workload.openLoop() ? n(LatencySummary.of(all.corrected).p99()) : "",
               all.ttfb.getTotalCount() > 0 ? n(LatencySummary.of(all.ttfb).p50()) : "",
-              n(p.maxCpuUtilisation()));
+              n(p.maxCpuUtilisation()),
+              p.validIterations().size(),
+              Format.csv(p.warning().orElse("")));
       lines.add(row.stream().map(String::valueOf).collect(Collectors.joining(",")));
     }
     Files.write(file, lines);

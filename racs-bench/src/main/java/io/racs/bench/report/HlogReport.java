@@ -40,7 +40,9 @@ public final class HlogReport {
         writer.setBaseTime(base);
         writer.outputLegend();
         for (IterationResult i : p.iterations) {
-          if (!i.valid) {
+          // An iteration excluded for its short window still measured the latency of the requests
+          // in it, which the point's percentiles include; one without a window measured nothing.
+          if (!i.isValid() && i.latency.getTotalCount() == 0) {
             continue;
           }
           long start = (i.startEpochNanos + i.windowStartNanos) / 1_000_000;

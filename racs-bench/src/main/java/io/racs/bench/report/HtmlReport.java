@@ -142,14 +142,15 @@ public final class HtmlReport {
     }
     h.append("<h2>Points</h2>\n<table><tr><th>point</th><th>ops/s (99.9% CI)</th><th>MB/s</th>")
         .append("<th>p50 ms</th><th>p90</th><th>p99</th><th>p99.9</th><th>p99.99</th><th>max</th>")
-        .append("<th>errors</th><th>verified</th><th>client CPU</th></tr>\n");
+        .append("<th>errors</th><th>verified</th><th>client CPU</th><th>valid iterations</th>")
+        .append("<th>notes</th></tr>\n");
     for (PointResult p : result.points) {
       IterationResult all = p.merged();
       LatencySummary l = LatencySummary.of(all.latency);
       h.append("<tr><td>")
           .append(Format.html(p.id()))
           .append("</td><td>")
-          .append(p.opsPerSecond().map(Format::estimate).orElse("no window"))
+          .append(p.opsPerSecond().map(Format::estimate).orElse("no valid window"))
           .append("</td><td>")
           .append(p.megabytesPerSecond().map(Format::estimate).orElse("-"));
       for (double v : l.ascending()) {
@@ -165,6 +166,12 @@ public final class HtmlReport {
               Double.isNaN(p.maxCpuUtilisation())
                   ? "n/a"
                   : String.format(Locale.ROOT, "%.0f%%", 100 * p.maxCpuUtilisation()))
+          .append("</td><td>")
+          .append(p.validIterations().size())
+          .append(" of ")
+          .append(p.iterations.size())
+          .append("</td><td style=\"text-align:left\">")
+          .append(Format.html(String.join("; ", p.notes)))
           .append("</td></tr>\n");
     }
     h.append("</table>\n");

@@ -25,7 +25,7 @@ import org.HdrHistogram.Histogram;
  */
 public final class JsonReport {
   /** The schema version this writer produces; bumped on any incompatible change. */
-  public static final int SCHEMA_VERSION = 1;
+  public static final int SCHEMA_VERSION = 2;
 
   /** The shared mapper (pretty output, no NaN). */
   public static final ObjectMapper MAPPER =
@@ -121,6 +121,8 @@ public final class JsonReport {
         .ifPresentOrElse(
             e -> estimate(throughput.putObject("megabytesPerSecond"), e),
             () -> throughput.putNull("megabytesPerSecond"));
+    node.put("validIterations", p.validIterations().size());
+    nullable(node, "warning", p.warning().orElse(null));
     node.put("ops", all.ops);
     node.put("bytes", all.bytes);
     node.put("verifiedObjects", all.verified);
@@ -149,14 +151,17 @@ public final class JsonReport {
     for (IterationResult i : p.iterations) {
       ObjectNode it = iterations.addObject();
       it.put("index", index++);
-      it.put("valid", i.valid);
+      it.put("valid", i.isValid());
+      nullable(it, "invalidReason", i.invalidReason);
       it.put("startEpochMillis", i.startEpochNanos / 1_000_000);
       it.put("windowStartSeconds", i.windowStartNanos / 1e9);
       it.put("windowSeconds", i.windowSeconds());
       it.put("ops", i.ops);
       it.put("bytes", i.bytes);
-      it.put("opsPerSecond", i.opsPerSecond());
-      it.put("megabytesPerSecond", i.megabytesPerSecond());
+      number(it, "opsPerSecond", i.opsPerSecond());
+      number(it, "megabytesPerSecond", i.megabytesPerSecond());
+      long p50 = i.requestNanosP50();
+      number(it, "requestP50Millis", p50 < 0 ? Double.NaN : p50 / 1e6);
       it.put("errorsTotal", i.errorCount());
       ObjectNode ie = it.putObject("errors");
       i.errors.forEach(ie::put);
@@ -207,6 +212,14 @@ public final class JsonReport {
     node.put("p999", s.p999());
     node.put("p9999", s.p9999());
     node.put("max", s.max());
+  }
+
+  private static void nullable(ObjectNode node, String name, String value) {
+    if (value == null) {
+      node.putNull(name);
+    } else {
+      node.put(name, value);
+    }
   }
 
   /** Puts {@code value}, or null when it is NaN or infinite. */

@@ -89,11 +89,11 @@ class AgentTest {
       long verified = 0;
       long bytes = 0;
       for (IterationResult p : parts) {
-        assertThat(p.valid)
+        assertThat(p.invalidReason)
             .as(
                 "ops %d errors %s window %d-%d",
                 p.ops, p.errors, p.windowStartNanos, p.windowEndNanos)
-            .isTrue();
+            .isNull();
         assertThat(p.ops).isPositive();
         sum.add(p.latency);
         ops += p.ops;
@@ -109,6 +109,7 @@ class AgentTest {
       assertThat(parts.get(0).startEpochNanos).isEqualTo(parts.get(1).startEpochNanos);
       assertThat(merged.sharedWindowOps).isPositive().isLessThanOrEqualTo(ops);
       assertThat(merged.windowSeconds()).isGreaterThan(0.1);
+      assertThat(merged.invalidReason).isNull();
       assertThat(merged.opsPerSecond()).isPositive();
       assertThat(engine.notes()).isEmpty();
       engine.cleanUp(0, "t/");

@@ -142,9 +142,10 @@ final class ClientLoop implements Runnable {
               outcome.error);
       recorder.accept(sample, window.classify(end));
       progress.completed(outcome.error != null);
-      // Virtual threads are not time-sliced: against a CPU-bound target (memory) a client that
-      // never blocks would keep its carrier, and clients beyond the carrier count would not start
-      // until it stopped. Yielding after each request shares the carriers round-robin.
+      // Virtual threads (beyond IterationRunner.PLATFORM_THREAD_CLIENTS clients) are not
+      // time-sliced: against a CPU-bound target (memory) a client that never blocks would keep its
+      // carrier, and clients beyond the carrier count would not start until it stopped. Yielding
+      // after each request shares the carriers round-robin.
       Thread.yield();
     }
   }

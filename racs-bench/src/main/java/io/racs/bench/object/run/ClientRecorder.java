@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * One client's measurements during an iteration: requests the window already includes are recorded
  * at once into the client's own histograms (no sharing, no locks); undecided ones are kept aside
- * and settled by {@link #settle(MeasurementWindow)} once the window closes.
+ * and settled by {@link #settle(MeasurementWindow)} once the window closes. Every completed
+ * request, in the window or not, goes into {@link IterationResult#requests}.
  */
 final class ClientRecorder {
   /** One completed request. */
@@ -35,6 +36,7 @@ final class ClientRecorder {
   }
 
   void accept(Sample sample, MeasurementWindow.Decision decision) {
+    result.requests.recordValue(Math.max(0, sample.latencyNanos()));
     switch (decision) {
       case INCLUDE -> record(sample);
       case UNDECIDED -> undecided.add(sample);

@@ -30,6 +30,13 @@ public final class IterationResult {
   /** Service-time latency of successful requests (from actual start to completion). */
   public final Histogram latency = newHistogram();
 
+  /**
+   * Service time of every request the iteration completed, inside the window or not, successful or
+   * not: how long a request takes, which the window is checked against ({@link
+   * io.racs.bench.stats.WindowCheck}).
+   */
+  public final Histogram requests = newHistogram();
+
   /** Open loop only: latency from the intended start (coordinated-omission corrected). */
   public final Histogram corrected = newHistogram();
 
@@ -48,8 +55,11 @@ public final class IterationResult {
   /** The iteration's start instant, nanoseconds since the epoch (for logs and merging). */
   public long startEpochNanos;
 
-  /** False when no window existed (a client completed nothing before another stopped). */
-  public boolean valid = true;
+  /**
+   * Why this iteration cannot give a throughput (no window, or a window shorter than a request), or
+   * null when it can. An invalid iteration is excluded from the point's throughput estimate.
+   */
+  public String invalidReason;
 
   /** Client CPU utilisation during the iteration (0 to 1, NaN unknown). */
   public double cpuUtilisation = Double.NaN;
@@ -81,16 +91,28 @@ public final class IterationResult {
     return (windowEndNanos - windowStartNanos) / 1e9;
   }
 
-  /** Successful requests per second over the window (0 when invalid or empty). */
-  public double opsPerSecond() {
-    double s = windowSeconds();
-    return valid && s > 0 ? (sharedWindowOps >= 0 ? sharedWindowOps : ops) / s : 0;
+  /** True when the window holds a measurement ({@link #invalidReason} is null). */
+  public boolean isValid() {
+    return invalidReason == null;
   }
 
-  /** Megabytes (10^6 bytes) per second over the window. */
+  /** The median of {@link #requests} in nanoseconds, or -1 when no request completed. */
+  public long requestNanosP50() {
+    return requests.getTotalCount() == 0 ? -1 : requests.getValueAtPercentile(50);
+  }
+
+  /** Successful requests per second over the window; NaN when the iteration is invalid. */
+  public double opsPerSecond() {
+    double s = windowSeconds();
+    return isValid() && s > 0 ? (sharedWindowOps >= 0 ? sharedWindowOps : ops) / s : Double.NaN;
+  }
+
+  /** Megabytes (10^6 bytes) per second over the window; NaN when the iteration is invalid. */
   public double megabytesPerSecond() {
     double s = windowSeconds();
-    return valid && s > 0 ? (sharedWindowBytes >= 0 ? sharedWindowBytes : bytes) / s / 1e6 : 0;
+    return isValid() && s > 0
+        ? (sharedWindowBytes >= 0 ? sharedWindowBytes : bytes) / s / 1e6
+        : Double.NaN;
   }
 
   /** Failed requests in the window. */
@@ -98,13 +120,17 @@ public final class IterationResult {
     return errors.values().stream().mapToLong(Long::longValue).sum();
   }
 
-  /** Adds {@code other}'s counts, histograms and slices (window and start are not touched). */
+  /**
+   * Adds {@code other}'s counts, histograms and slices (window, start and validity are not
+   * touched).
+   */
   public void add(IterationResult other) {
     ops += other.ops;
     bytes += other.bytes;
     verified += other.verified;
     other.errors.forEach((k, v) -> errors.merge(k, v, Long::sum));
     latency.add(other.latency);
+    requests.add(other.requests);
     corrected.add(other.corrected);
     ttfb.add(other.ttfb);
     other.perOp.forEach((op, h) -> perOp.computeIfAbsent(op, o -> newHistogram()).add(h));

@@ -98,6 +98,9 @@ public final class ObjectBenchmark {
     result.ratios.addAll(Ratios.compute(result.points, plan.overhead()));
     result.notes.addAll(engine.notes());
     for (PointResult p : result.points) {
+      p.warning().ifPresent(w -> result.notes.add(p.id() + ": " + w));
+    }
+    for (PointResult p : result.points) {
       if (p.maxCpuUtilisation() > ClientCpu.SATURATED) {
         result.notes.add(
             String.format(
@@ -150,7 +153,7 @@ public final class ObjectBenchmark {
         IterationResult r = engine.iterate(t, prefix, workload, delay, seed, progress);
         if (pureDelete) {
           if (workload.count() == 0
-              && r.valid
+              && r.isValid()
               && r.windowSeconds() < 0.9 * workload.duration().toNanos() / 1e9) {
             point.notes.add(
                 "iteration "
@@ -166,12 +169,9 @@ public final class ObjectBenchmark {
           }
         }
         if (!warm) {
-          if (!r.valid) {
+          if (!r.isValid()) {
             point.notes.add(
-                "iteration "
-                    + (i - plan.warmup() + 1)
-                    + ": no measurement window (a client stopped before every client completed"
-                    + " a request); excluded");
+                "iteration " + (i - plan.warmup() + 1) + " excluded: " + r.invalidReason);
           }
           point.iterations.add(r);
         }

@@ -57,9 +57,24 @@ public final class PointResult {
             : "");
   }
 
-  /** The valid iterations. */
+  /** The valid iterations: those whose window holds a measurement. */
   public List<IterationResult> validIterations() {
-    return iterations.stream().filter(i -> i.valid).toList();
+    return iterations.stream().filter(IterationResult::isValid).toList();
+  }
+
+  /**
+   * What the reader must know when the point has measured iterations but no valid one, and so no
+   * throughput: why its first iteration was excluded (the notes list every iteration's reason).
+   */
+  public java.util.Optional<String> warning() {
+    if (iterations.isEmpty() || !validIterations().isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(
+        "no throughput: every iteration ("
+            + iterations.size()
+            + ") was excluded; iteration 1: "
+            + iterations.getFirst().invalidReason);
   }
 
   /** Successful requests per second over iterations, or empty when none is valid. */

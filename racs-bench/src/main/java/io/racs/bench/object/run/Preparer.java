@@ -37,12 +37,19 @@ public final class Preparer {
         "prepare");
   }
 
-  /** Deletes every key of {@code keys} (missing ones are fine). */
+  /**
+   * Deletes every key of {@code keys} that was ever written (prepared, or a put started; missing
+   * ones are fine). Keys never written cannot exist, so a PUT workload over a large key space (one
+   * that writes new objects, as warp does) cleans up only what it wrote.
+   */
   public static void cleanUp(Target target, KeySpace keys) throws InterruptedException {
     forEachKey(
         target,
         keys,
         (client, i) -> {
+          if (keys.startedVersion(i) == 0) {
+            return;
+          }
           keys.beginDelete(i);
           client.delete(keys.key(i));
         },

@@ -1,5 +1,7 @@
 package io.racs.bench.object.target;
 
+import io.racs.bench.object.target.s3.S3ErrorException;
+import io.racs.bench.object.target.s3.S3TransportException;
 import io.racs.repos.RepositoryException;
 import java.io.IOException;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -7,9 +9,9 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * Names a failure for the error counts of a report: the repository kind ({@code NOT_FOUND}, {@code
- * UNAVAILABLE}, ...), {@code S3_<status>_<code>} for an S3 error answer, {@code S3_CLIENT} for an
- * SDK failure without an answer, {@code IO} for a broken body, {@code VERIFY_MISMATCH} for bytes
- * that are not the object's content, else the exception's simple class name.
+ * UNAVAILABLE}, ...), {@code S3_<status>_<code>} for an S3 error answer, {@code S3_CLIENT} for a
+ * request without an answer, {@code IO} for a broken body, {@code VERIFY_MISMATCH} for bytes that
+ * are not the object's content, else the exception's simple class name.
  */
 public final class ErrorKinds {
   /** A GET returned bytes other than the object's content. */
@@ -23,12 +25,15 @@ public final class ErrorKinds {
       if (t instanceof RepositoryException r) {
         return r.kind().name();
       }
+      if (t instanceof S3ErrorException s3) {
+        return "S3_" + s3.status() + (s3.code() == null ? "" : "_" + s3.code());
+      }
       if (t instanceof S3Exception s3) {
         String code = s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorCode();
         return "S3_" + s3.statusCode() + (code == null ? "" : "_" + code);
       }
     }
-    if (failure instanceof SdkClientException) {
+    if (failure instanceof SdkClientException || failure instanceof S3TransportException) {
       return "S3_CLIENT";
     }
     if (failure instanceof IOException || failure instanceof java.io.UncheckedIOException) {

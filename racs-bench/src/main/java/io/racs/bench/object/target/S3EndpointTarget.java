@@ -1,5 +1,6 @@
 package io.racs.bench.object.target;
 
+import io.racs.bench.object.target.s3.S3HttpClient;
 import java.io.InputStream;
 import java.net.URI;
 import java.time.Duration;
@@ -18,15 +19,83 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * An S3 endpoint (the RACS proxy, a MinIO server) driven with the AWS SDK v2, path-style, with one
- * SDK client and connection pool per benchmark client, and SDK retries off so that every failure is
- * counted. The bucket is created on first use when missing. Delay injection is not available:
+ * An S3 endpoint (the RACS proxy, a MinIO server), path-style, with one client and connection per
+ * benchmark client and no retries, so that every failure is counted. How PUT bodies are signed and
+ * checksummed is the endpoint's {@link Payload}: {@code signed} and {@code unsigned} go through the
+ * bench's own {@link S3HttpClient} (no more client CPU per operation than warp), {@code sdk}
+ * through the AWS SDK v2 with its defaults (one SDK client and connection pool per benchmark
+ * client). The bucket is created on first use when missing. Delay injection is not available:
  * {@link #withDelay(Duration)} answers empty for any non-zero delay.
  */
 public final class S3EndpointTarget implements Target {
-  /** How to reach the endpoint. */
+  /**
+   * How PUT bodies are signed and checksummed, and whether GETs check a stored checksum. It decides
+   * what the client computes for every byte (and what the server verifies), so it is part of what a
+   * point measures; reports show it in the target's description.
+   */
+  public enum Payload {
+    /**
+     * {@code STREAMING-AWS4-HMAC-SHA256-PAYLOAD}: aws-chunked, a SigV4 signature over the SHA-256
+     * of every 64 KiB chunk, no checksum trailer, no {@code Expect: 100-continue}; GETs check
+     * nothing. What warp v1.0.0 (minio-go) sends over plain HTTP by default. The default.
+     */
+    SIGNED("signed", "STREAMING-AWS4-HMAC-SHA256-PAYLOAD, no checksum, no Expect: 100-continue"),
+    /**
+     * {@code UNSIGNED-PAYLOAD}: the body as it is with its Content-Length, no checksum, no {@code
+     * Expect: 100-continue}; GETs check nothing. The least client CPU; what warp sends with {@code
+     * --disable-sha256-payload}, and over HTTPS.
+     */
+    UNSIGNED("unsigned", "UNSIGNED-PAYLOAD, no checksum, no Expect: 100-continue"),
+    /**
+     * The AWS SDK for Java v2's own defaults, as an application built on it sends: over HTTP,
+     * aws-chunked with signed chunks and a CRC32 trailer, {@code Expect: 100-continue} for bodies
+     * of 1 MiB and more; GETs ask for the stored checksum and check it.
+     */
+    SDK("sdk", "AWS SDK v2 defaults: CRC32 trailer, Expect: 100-continue, GET checksum validation");
+
+    private final String label;
+    private final String description;
+
+    Payload(String label, String description) {
+      this.label = label;
+      this.description = description;
+    }
+
+    /** The option value: {@code signed}, {@code unsigned} or {@code sdk}. */
+    public String label() {
+      return label;
+    }
+
+    /** What goes on the wire, for reports. */
+    public String description() {
+      return description;
+    }
+
+    /**
+     * The payload named {@code label}.
+     *
+     * @throws IllegalArgumentException when there is none
+     */
+    public static Payload parse(String label) {
+      for (Payload p : values()) {
+        if (p.label.equals(label)) {
+          return p;
+        }
+      }
+      throw new IllegalArgumentException(
+          "--payload: " + label + " (expected: signed, unsigned or sdk)");
+    }
+  }
+
+  /** How to reach the endpoint, and how to sign what is sent to it. */
   public record Endpoint(
-      String name, URI uri, String accessKey, String secretKey, String region, String bucket) {
+      String name,
+      URI uri,
+      String accessKey,
+      String secretKey,
+      String region,
+      String bucket,
+      Payload payload) {
     /** Checks the fields. */
     public Endpoint {
       Objects.requireNonNull(name, "name");
@@ -35,11 +104,20 @@ public final class S3EndpointTarget implements Target {
       Objects.requireNonNull(secretKey, "secretKey");
       Objects.requireNonNull(region, "region");
       Objects.requireNonNull(bucket, "bucket");
+      Objects.requireNonNull(payload, "payload");
     }
 
     @Override
     public String toString() {
-      return "Endpoint[name=" + name + ", uri=" + uri + ", bucket=" + bucket + "]";
+      return "Endpoint[name="
+          + name
+          + ", uri="
+          + uri
+          + ", bucket="
+          + bucket
+          + ", payload="
+          + payload.label()
+          + "]";
     }
   }
 
@@ -72,6 +150,7 @@ public final class S3EndpointTarget implements Target {
     d.put("location", endpoint.uri() + "/" + endpoint.bucket());
     d.put("region", endpoint.region());
     d.put("addressing", "path-style");
+    d.put("payload", endpoint.payload().label() + " (" + endpoint.payload().description() + ")");
     d.put("delayInjection", "not applied");
     return d;
   }
@@ -115,6 +194,28 @@ public final class S3EndpointTarget implements Target {
 
   @Override
   public Client client(int index) {
+    if (endpoint.payload() != Payload.SDK) {
+      S3HttpClient client =
+          new S3HttpClient(
+              endpoint.uri(),
+              endpoint.bucket(),
+              endpoint.accessKey(),
+              endpoint.secretKey(),
+              endpoint.region(),
+              endpoint.payload() == Payload.SIGNED);
+      synchronized (this) {
+        if (!bucketChecked) {
+          try {
+            client.ensureBucket();
+          } catch (RuntimeException e) {
+            client.close();
+            throw e;
+          }
+          bucketChecked = true;
+        }
+      }
+      return client;
+    }
     S3Client s3 = newClient();
     ensureBucket(s3);
     String bucket = endpoint.bucket();

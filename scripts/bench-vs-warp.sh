@@ -1,0 +1,263 @@
+#!/usr/bin/env bash
+# Checks racs-bench's S3 client against warp (minio/warp v1.0.0) on one MinIO server on this
+# machine: the same workload (PUT and GET of 1 MiB objects, 8 clients, 30 s measured), the two tools
+# alternated round by round (warp first in odd rounds, racs-bench first in even ones) so drift hits
+# both. For every run it reports the tool's own throughput and the client's CPU per operation:
+# user+system CPU of the tool's process (from /proc/PID/stat, sampled every 100 ms; MinIO's CPU is
+# not counted) over its steady measurement interval, divided by the operations that completed in
+# that interval. For warp that interval is its run from 1 s after the first operation started to
+# 1 s before the last one ended, with the operations counted from its --benchdata file; for
+# racs-bench it is the windows of its measured iterations, with their counts from results.json.
+#
+# warp is built from the Go module proxy into the racs tools cache (never into this repository):
+# `go install github.com/minio/warp@v1.0.0` fails because the proxy answers 403 to the version
+# list it asks for (deprecation check), so the module is downloaded with `go mod download` and
+# built with `go build`.
+#
+# Usage: scripts/bench-vs-warp.sh [OUT_DIR]
+# Environment: ROUNDS (3), DURATION_SECONDS (30), ITERATIONS (racs-bench iterations sharing the
+# duration, 5), WARMUP_ITERATIONS (racs-bench warmup iterations of the same length, 2),
+# CLIENTS (8), SIZE (1MiB), OBJECTS (GET key space, 64), WARP_BIN (a warp to use),
+# WARP_ARGS and RACS_ARGS (extra options for each tool, e.g. WARP_ARGS=--disable-sha256-payload
+# RACS_ARGS="--payload unsigned"), MINIO_CPUS and CLIENT_CPUS (taskset CPU lists, e.g. 0 and 1, so
+# that the client's CPU does not compete with the server's).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="${1:-$ROOT/bench-out/vs-warp-$(date +%Y%m%d-%H%M%S)}"
+ROUNDS="${ROUNDS:-3}"
+DURATION_SECONDS="${DURATION_SECONDS:-30}"
+ITERATIONS="${ITERATIONS:-5}"
+WARMUP_ITERATIONS="${WARMUP_ITERATIONS:-2}"
+CLIENTS="${CLIENTS:-8}"
+SIZE="${SIZE:-1MiB}"
+OBJECTS="${OBJECTS:-64}"
+WARP_ARGS="${WARP_ARGS:-}"
+RACS_ARGS="${RACS_ARGS:-}"
+MINIO_CPUS="${MINIO_CPUS:-}"
+CLIENT_CPUS="${CLIENT_CPUS:-}"
+pin() { # pin CPUS COMMAND...: runs COMMAND on those CPUs when CPUS is set
+  local cpus="$1"
+  shift
+  if [ -n "$cpus" ]; then exec taskset -c "$cpus" "$@"; else exec "$@"; fi
+}
+WARP_VERSION=v1.0.0
+CACHE="${RACS_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/racs}"
+WARP_BIN="${WARP_BIN:-$CACHE/tools/warp-$WARP_VERSION/warp}"
+ACCESS_KEY=benchadmin
+SECRET_KEY=benchadmin-secret
+
+mkdir -p "$OUT"
+OUT="$(cd "$OUT" && pwd)"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/racs-vs-warp.XXXXXX")"
+cleanup() {
+  [ -n "${MINIO_PID:-}" ] && kill "$MINIO_PID" 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+build_warp() {
+  command -v go >/dev/null || { echo "bench-vs-warp: needs Go to build warp (or WARP_BIN)" >&2; exit 1; }
+  echo "bench-vs-warp: building warp $WARP_VERSION into $(dirname "$WARP_BIN")" >&2
+  local dir
+  dir="$(GOFLAGS=-mod=mod GONOSUMDB=github.com/minio/warp \
+    go mod download -json "github.com/minio/warp@$WARP_VERSION" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
+  [ -d "$dir" ] || { echo "bench-vs-warp: go mod download gave no module directory" >&2; exit 1; }
+  rm -rf "$WORK/warp-src"
+  cp -r "$dir" "$WORK/warp-src"
+  chmod -R u+w "$WORK/warp-src"
+  mkdir -p "$(dirname "$WARP_BIN")"
+  (cd "$WORK/warp-src" && GONOSUMDB=github.com/minio/warp go build \
+    -ldflags "-X github.com/minio/warp/pkg.Version=${WARP_VERSION#v} -X github.com/minio/warp/pkg.ReleaseTag=$WARP_VERSION" \
+    -o "$WARP_BIN" .)
+}
+[ -x "$WARP_BIN" ] || build_warp
+
+"$ROOT/scripts/provision.sh" --minio-only >&2
+MINIO_BIN="$(sed -n 's/^RACS_MINIO_BIN=//p' "$CACHE/env")"
+"$ROOT/racs" bench --help >/dev/null # builds the jars when the sources are newer
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+PORT="$(free_port)"
+mkdir -p "$WORK/minio"
+(MINIO_ROOT_USER="$ACCESS_KEY" MINIO_ROOT_PASSWORD="$SECRET_KEY" MINIO_CI_CD=1 MINIO_BROWSER=off \
+  pin "$MINIO_CPUS" "$MINIO_BIN" server --quiet --address "127.0.0.1:$PORT" "$WORK/minio") \
+  >"$WORK/minio.log" 2>&1 &
+MINIO_PID=$!
+for _ in $(seq 1 600); do curl -fs "http://127.0.0.1:$PORT/minio/health/ready" >/dev/null 2>&1 && break; sleep 0.1; done
+curl -fs "http://127.0.0.1:$PORT/minio/health/ready" >/dev/null || { cat "$WORK/minio.log" >&2; exit 1; }
+
+# Samples a process's user+system CPU (clock ticks) every 100 ms until it exits.
+cat >"$WORK/sample.py" <<'EOF'
+import os, sys, time
+pid, out = sys.argv[1], open(sys.argv[2], "w")
+tick = os.sysconf("SC_CLK_TCK")
+while True:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        break
+    # fields[0] is field 3 (state): utime and stime are fields 14 and 15.
+    out.write(f"{time.time():.4f} {(int(fields[11]) + int(fields[12])) / tick:.2f}\n")
+    out.flush()
+    time.sleep(0.1)
+EOF
+
+# Runs one measured command in the background, sampling its CPU; waits for it.
+measure() {
+  local name="$1"
+  shift
+  (pin "$CLIENT_CPUS" "$@") >"$OUT/$name.out" 2>&1 &
+  local pid=$!
+  python3 "$WORK/sample.py" "$pid" "$OUT/$name.cpu" &
+  local sampler=$!
+  local rc=0
+  wait "$pid" || rc=$?
+  wait "$sampler" || true
+  [ "$rc" -eq 0 ] || { echo "bench-vs-warp: $name failed ($rc); see $OUT/$name.out" >&2; exit 1; }
+}
+
+run_warp() {
+  local op="$1" round="$2"
+  local extra=()
+  [ "$op" = get ] && extra+=(--objects "$OBJECTS")
+  # shellcheck disable=SC2086
+  measure "warp-$op-r$round" "$WARP_BIN" "$op" --host "127.0.0.1:$PORT" \
+    --access-key "$ACCESS_KEY" --secret-key "$SECRET_KEY" --bucket warp-vs-racs \
+    --obj.size "$SIZE" --concurrent "$CLIENTS" --duration "${DURATION_SECONDS}s" --no-color \
+    --benchdata "$OUT/warp-$op-r$round" "${extra[@]}" $WARP_ARGS
+}
+
+run_racs() {
+  local op="$1" round="$2"
+  local per=$((DURATION_SECONDS * 1000 / ITERATIONS))
+  # warp's PUTs create new objects; so do these, drawn from a million keys (an overwrite costs
+  # MinIO more than a new object). GETs read OBJECTS objects, as warp's do.
+  local objects="$OBJECTS"
+  [ "$op" = put ] && objects=1000000
+  # `racs` execs the JVM, so the sampled pid is the bench's own process.
+  # shellcheck disable=SC2086
+  measure "racs-$op-r$round" env RACS_NO_BUILD=1 "$ROOT/racs" bench object \
+    --endpoint "http://127.0.0.1:$PORT" --access-key "$ACCESS_KEY" --secret-key "$SECRET_KEY" \
+    --bucket racs-vs-warp --name minio --op "$op" --sizes "$SIZE" --clients "$CLIENTS" \
+    --objects "$objects" --warmup "$WARMUP_ITERATIONS" --iterations "$ITERATIONS" --duration "${per}ms" --quiet \
+    --out "$OUT/racs-$op-r$round" $RACS_ARGS
+}
+
+{
+  echo "warp: $("$WARP_BIN" --version 2>&1 | head -1)"
+  echo "racs-bench: $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown)"
+  echo "minio: $("$MINIO_BIN" --version 2>&1 | head -1)"
+  echo "host: $(nproc) cores, $(uname -sr)"
+  echo "workload: $SIZE PUT and GET, $CLIENTS clients, ${DURATION_SECONDS}s measured, GET over $OBJECTS objects, $ROUNDS rounds"
+  echo "warp args: ${WARP_ARGS:-(none)}; racs-bench args: ${RACS_ARGS:-(none)}"
+  echo "CPUs: MinIO ${MINIO_CPUS:-any}, clients ${CLIENT_CPUS:-any}"
+} >"$OUT/setup.txt"
+
+for round in $(seq 1 "$ROUNDS"); do
+  for op in put get; do
+    if [ $((round % 2)) -eq 1 ]; then
+      run_warp "$op" "$round"
+      run_racs "$op" "$round"
+    else
+      run_racs "$op" "$round"
+      run_warp "$op" "$round"
+    fi
+  done
+done
+
+cat >"$WORK/analyze.py" <<'EOF'
+import glob, json, os, re, subprocess, sys
+from datetime import datetime, timezone
+
+out, rounds = sys.argv[1], int(sys.argv[2])
+
+def cpu_at(samples, t):
+    """CPU seconds at time t, interpolated between the 100 ms samples."""
+    for (t0, c0), (t1, c1) in zip(samples, samples[1:]):
+        if t0 <= t <= t1:
+            return c0 + (c1 - c0) * (t - t0) / (t1 - t0) if t1 > t0 else c0
+    raise ValueError(f"no CPU sample around {t}")
+
+def samples(name):
+    with open(os.path.join(out, name + ".cpu")) as f:
+        return [tuple(map(float, line.split())) for line in f if line.strip()]
+
+def epoch(ts):
+    # 2026-11-23T20:09:30.817688639Z, nanoseconds kept
+    head, _, frac = ts.rstrip("Z").partition(".")
+    base = datetime.strptime(head, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=timezone.utc).timestamp()
+    return base + (float("0." + frac) if frac else 0.0)
+
+def warp(op, r):
+    name = f"warp-{op}-r{r}"
+    text = open(os.path.join(out, name + ".out"), errors="replace").read()
+    m = re.search(r"Operation: %s\b.*?\* Average: ([\d.]+) MiB/s, ([\d.]+) obj/s" % op.upper(), text, re.S)
+    reported = float(m.group(2))
+    rows = subprocess.run(["zstd", "-dc", os.path.join(out, name + ".csv.zst")],
+                          capture_output=True, text=True, check=True).stdout.splitlines()
+    head = rows[0].split("\t")
+    ci = {k: i for i, k in enumerate(head)}
+    ops = []
+    for line in rows[1:]:
+        f = line.split("\t")
+        if len(f) < len(head) or f[ci["op"]] != op.upper() or f[ci["error"]]:
+            continue
+        ops.append((epoch(f[ci["start"]]), epoch(f[ci["end"]])))
+    a = min(s for s, _ in ops) + 1.0
+    b = max(e for _, e in ops) - 1.0
+    n = sum(1 for _, e in ops if a <= e <= b)
+    s = samples(name)
+    cpu = cpu_at(s, b) - cpu_at(s, a)
+    return reported, n / (b - a), cpu / n, cpu / (b - a)
+
+def racs(op, r):
+    name = f"racs-{op}-r{r}"
+    res = json.load(open(os.path.join(out, name, "results.json")))
+    p = res["points"][0]
+    t = p["throughput"]["opsPerSecond"]
+    s = samples(name)
+    cpu = ops = secs = 0.0
+    for it in p["iterations"]:
+        if not it["valid"]:
+            continue
+        a = it["startEpochMillis"] / 1000 + it["windowStartSeconds"]
+        b = a + it["windowSeconds"]
+        cpu += cpu_at(s, b) - cpu_at(s, a)
+        ops += it["ops"]
+        secs += it["windowSeconds"]
+    return t["mean"], t["halfWidth"], ops / secs, cpu / ops, cpu / secs
+
+lines = []
+fmt = "%-4s %-6s %10s %10s %8s %12s %12s %8s %10s %10s"
+lines.append(fmt % ("op", "round", "warp op/s", "racs op/s", "ratio", "warp CPU/op", "racs CPU/op",
+                    "ratio", "warp CPU", "racs CPU"))
+lines.append(fmt % ("", "", "(reported)", "(mean)", "racs/warp", "(ms)", "(ms)", "racs/warp",
+                    "(cores)", "(cores)"))
+summary = {}
+for op in ("put", "get"):
+    tr, cr = [], []
+    for r in range(1, rounds + 1):
+        wrep, wcalc, wcpu, wcores = warp(op, r)
+        rmean, rhalf, rcalc, rcpu, rcores = racs(op, r)
+        tr.append(rmean / wrep)
+        cr.append(rcpu / wcpu)
+        lines.append(fmt % (op, r, "%.1f" % wrep, "%.1f" % rmean, "%.3f" % (rmean / wrep),
+                            "%.2f" % (wcpu * 1e3), "%.2f" % (rcpu * 1e3), "%.3f" % (rcpu / wcpu),
+                            "%.2f" % wcores, "%.2f" % rcores))
+        summary.setdefault(op, []).append({
+            "round": r, "warpOpsPerSecond": wrep, "warpOpsPerSecondSteady": wcalc,
+            "warpCpuMillisPerOp": wcpu * 1e3, "warpCpuCores": wcores,
+            "racsOpsPerSecond": rmean, "racsOpsPerSecondHalfWidth": rhalf,
+            "racsOpsPerSecondWindows": rcalc, "racsCpuMillisPerOp": rcpu * 1e3,
+            "racsCpuCores": rcores})
+    gm = lambda xs: __import__("math").prod(xs) ** (1 / len(xs))
+    lines.append(fmt % (op, "geomean", "", "", "%.3f" % gm(tr), "", "", "%.3f" % gm(cr), "", ""))
+text = "\n".join(lines)
+print(text)
+open(os.path.join(out, "summary.txt"), "w").write(text + "\n")
+json.dump(summary, open(os.path.join(out, "summary.json"), "w"), indent=2)
+EOF
+python3 "$WORK/analyze.py" "$OUT" "$ROUNDS"
+echo "results: $OUT"
