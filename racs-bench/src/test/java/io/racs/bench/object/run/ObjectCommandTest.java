@@ -224,6 +224,12 @@ class ObjectCommandTest {
     for (JsonNode i : p.get("iterations")) {
       assertThat(i.get("valid").asBoolean()).isFalse();
       assertThat(i.get("opsPerSecond").isNull()).isTrue();
+      if (i.get("requestP50Millis").isNull()) {
+        // On a loaded machine neither client may have started a request within the 50 ms.
+        assertThat(i.get("invalidReason").asText())
+            .isEqualTo("no window: no request completed: raise --duration");
+        continue;
+      }
       assertThat(i.get("requestP50Millis").asDouble()).isGreaterThanOrEqualTo(300.0);
       assertThat(i.get("invalidReason").asText())
           .matches(
