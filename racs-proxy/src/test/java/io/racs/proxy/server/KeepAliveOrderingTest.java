@@ -126,6 +126,35 @@ class KeepAliveOrderingTest {
     }
   }
 
+  @Test
+  void headThenGet_backToBackOnOneConnection_eachAnsweredCompletely() throws IOException {
+    // A HEAD's response has a Content-Length but no body: the next request follows at once.
+    try (Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.setSoTimeout(30_000);
+      OutputStream out = socket.getOutputStream();
+      InputStream in = socket.getInputStream();
+      byte[] both =
+          (headRequest("small") + getRequest("small")).getBytes(StandardCharsets.US_ASCII);
+      for (int i = 0; i < 500; i++) {
+        out.write(both);
+        out.flush();
+        assertThat(readHead(in)).as("HEAD %d", i).isEqualTo((long) SMALL.length);
+        assertThat(digest(readResponse(in))).as("GET %d", i).isEqualTo(digest(SMALL));
+      }
+    }
+  }
+
+  private static String headRequest(String key) {
+    URL url =
+        presigner
+            .presignHeadObject(
+                p ->
+                    p.signatureDuration(Duration.ofMinutes(10))
+                        .headObjectRequest(h -> h.bucket("pipe").key(key)))
+            .url();
+    return "HEAD " + url.getFile() + " HTTP/1.1\r\nHost: 127.0.0.1:" + server.port() + "\r\n\r\n";
+  }
+
   private static String getRequest(String key) {
     URL url =
         presigner
@@ -139,6 +168,11 @@ class KeepAliveOrderingTest {
 
   /** Reads one response with a Content-Length body and returns the body; 200 only. */
   private static byte[] readResponse(InputStream in) throws IOException {
+    return in.readNBytes((int) readHead(in));
+  }
+
+  /** Reads one 200 response's head and returns its Content-Length. */
+  private static long readHead(InputStream in) throws IOException {
     ByteArrayOutputStream head = new ByteArrayOutputStream();
     int matched = 0;
     while (matched < 4) {
@@ -157,7 +191,7 @@ class KeepAliveOrderingTest {
             .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(':') + 1).trim()))
             .findFirst()
             .orElseThrow(() -> new AssertionError("no Content-Length in " + head));
-    return in.readNBytes((int) length);
+    return length;
   }
 
   /** Length and SHA-256, so a mismatch prints two lines rather than a megabyte. */
