@@ -9,11 +9,9 @@ import java.io.SequenceInputStream;
 import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Enumeration;
 import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -71,14 +69,7 @@ public final class ErasureStore implements ObjectStore {
   private final Semaphore collections = new Semaphore(MAX_COLLECTIONS);
   private final VersionCache versions = new VersionCache(16_384);
   // The version each recently read key had when it was last served (a hint for getWhole).
-  private final Map<String, VersionMeta> lastServed =
-      Collections.synchronizedMap(
-          new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, VersionMeta> eldest) {
-              return size() > 16_384;
-            }
-          });
+  private final VersionCache lastServed = new VersionCache(16_384);
 
   private ErasureStore(StoreConfig config, List<Repository> repositories, String arrayId) {
     this.config = config;

@@ -4,11 +4,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Recently read version records, by index entry name. An index entry is written once and never
- * changed (every mutation writes a new version under a new, unique name), so a cached record can
- * never be stale: it is either the record under that name or the name is gone, in which case no
- * listing offers it any more. This saves a repository read per GET of a key read before; finding
- * which version is newest still takes a listing every time.
+ * A bounded map of version records, least recently used out first. The store keeps two: the records
+ * it read, by index entry name, and the version each key had when last served (a hint, which the
+ * listing confirms or overrides). An index entry is written once and never changed (every mutation
+ * writes a new version under a new, unique name), so a cached record can never be stale: it is
+ * either the record under that name or the name is gone, in which case no listing offers it any
+ * more. This saves a repository read per GET of a key read before; finding which version is newest
+ * still takes a listing every time.
  *
  * <p>Thread-safe; least recently used entries go first once {@code capacity} is reached.
  */

@@ -160,12 +160,7 @@ final class ObjectHandler {
     S3Response response = S3Response.status(range.isPresent() ? 206 : 200);
     Responses.objectHeaders(response, meta, checksums);
     range.ifPresent(r -> response.header("Content-Range", r.contentRange(meta.sizeBytes())));
-    for (Map.Entry<String, String> override : RESPONSE_OVERRIDES.entrySet()) {
-      request
-          .query()
-          .first(override.getKey())
-          .ifPresent(v -> response.header(override.getValue(), v));
-    }
+    overrideHeaders(request, response);
     if (headOnly) {
       return response.stream(java.io.InputStream.nullInputStream(), length, () -> {});
     }
@@ -195,13 +190,18 @@ final class ObjectHandler {
         request.headers().first("x-amz-checksum-mode").orElse("").equalsIgnoreCase("ENABLED");
     S3Response response = S3Response.status(200);
     Responses.objectHeaders(response, meta, checksums);
+    overrideHeaders(request, response);
+    return response.stream(reader.body(), reader.rangeLength(), reader::close);
+  }
+
+  /** The {@code response-*} query parameters replace the headers they name. */
+  private static void overrideHeaders(S3Request request, S3Response response) {
     for (Map.Entry<String, String> override : RESPONSE_OVERRIDES.entrySet()) {
       request
           .query()
           .first(override.getKey())
           .ifPresent(v -> response.header(override.getValue(), v));
     }
-    return response.stream(reader.body(), reader.rangeLength(), reader::close);
   }
 
   private S3Response delete(S3Request request) {
