@@ -34,6 +34,7 @@ import java.util.Set;
  *   writeQuorum: 4           # default max(d, p + 1)
  *   slowShardTimeout: 30s    # a repository this slow counts as failed for the operation
  *   gcGrace: 1h              # heal leaves younger unreferenced data alone
+ *   inlineSize: 128KiB       # objects this small live in their records (0: never)
  * }</pre>
  *
  * <p>Errors are one line naming the file, the section and the field.
@@ -41,7 +42,14 @@ import java.util.Set;
 public record ArrayConfig(
     RepositorySetConfig file, StoreConfig store, List<RepositoryConfig> slots) {
   private static final Set<String> FIELDS =
-      Set.of("geometry", "slots", "blockSize", "writeQuorum", "slowShardTimeout", "gcGrace");
+      Set.of(
+          "geometry",
+          "slots",
+          "blockSize",
+          "writeQuorum",
+          "slowShardTimeout",
+          "gcGrace",
+          "inlineSize");
 
   /** Loads and checks {@code path}. */
   public static ArrayConfig load(Path path) {
@@ -112,6 +120,11 @@ public record ArrayConfig(
     text(file, array, "slowShardTimeout")
         .ifPresent(t -> builder.slowShardTimeout(duration(file, "slowShardTimeout", t)));
     text(file, array, "gcGrace").ifPresent(t -> builder.gcGrace(duration(file, "gcGrace", t)));
+    text(file, array, "inlineSize")
+        .ifPresent(
+            t ->
+                builder.inlineBytes(
+                    t.trim().equals("0") ? 0 : (int) size(file, "inlineSize", t, 1L << 30)));
     StoreConfig store;
     try {
       store = builder.build();

@@ -3,6 +3,7 @@ package io.racs.proxy.store;
 import io.racs.proxy.codec.ErasureCodec;
 import io.racs.proxy.codec.Geometry;
 import io.racs.repos.Repository;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
@@ -26,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -275,30 +277,105 @@ public final class ErasureStore implements ObjectStore {
     requireBucket(bucket);
     checkKey(key);
     String versionId = VersionId.next();
+    List<Integer> slots = slotsFor(bucket, key);
+    InputStream rest = body;
+    if (config.inlines(lengthBytes) || (lengthBytes < 0 && config.inlines(0))) {
+      byte[] head = readHead(body, lengthBytes);
+      if (config.inlines(head.length)) {
+        return putInline(bucket, key, versionId, slots, head, options);
+      }
+      rest = new SequenceInputStream(new ByteArrayInputStream(head), body);
+    }
     PartWriter.Result written =
-        PartWriter.write(
-            array, codec, config, 1, versionId, slotsFor(bucket, key), body, lengthBytes);
+        PartWriter.write(array, codec, config, 1, versionId, slots, rest, lengthBytes);
     Map<String, String> checksums = options.checksums().get();
     PartMeta part = withChecksums(written.part(), checksums);
-    VersionMeta meta =
-        new VersionMeta(
-            1,
-            arrayId,
-            bucket,
-            key,
-            versionId,
-            false,
-            part.sizeBytes(),
-            part.etag(),
-            options.contentType(),
-            options.userMetadata(),
-            checksums,
-            System.currentTimeMillis(),
-            geometry.toString(),
-            false,
-            List.of(part));
-    commit(meta, written.failures().isEmpty() ? List.of() : written.failures());
+    VersionMeta meta = singlePartVersion(bucket, key, part, options, checksums);
+    commit(meta, recordOf(meta), written.failures());
     return meta;
+  }
+
+  /**
+   * Reads a body that may be small enough to inline: all of it when its length is known (checking
+   * that length), else up to one byte more than the inline limit.
+   */
+  private byte[] readHead(InputStream body, long lengthBytes) {
+    try {
+      if (lengthBytes >= 0) {
+        byte[] head = body.readNBytes((int) lengthBytes);
+        if (head.length < lengthBytes) {
+          throw new StoreException(
+              StoreException.Code.INCOMPLETE_BODY,
+              "body ended after " + head.length + " of " + lengthBytes + " bytes");
+        }
+        if (body.read() >= 0) {
+          throw new StoreException(
+              StoreException.Code.INCOMPLETE_BODY,
+              "body longer than its declared length " + lengthBytes);
+        }
+        return head;
+      }
+      return body.readNBytes(Math.min(config.inlineBytes(), config.blockBytes()) + 1);
+    } catch (IOException | RuntimeException e) {
+      if (e instanceof StoreException store) {
+        throw store;
+      }
+      throw new StoreException(StoreException.Code.INCOMPLETE_BODY, "request body failed: " + e, e);
+    }
+  }
+
+  /** The same record on every slot. */
+  private static IntFunction<byte[]> recordOf(VersionMeta meta) {
+    byte[] record = Layout.encode(meta);
+    return slot -> record;
+  }
+
+  /** A small object: one stripe, each shard inside the version's record on its repository. */
+  private VersionMeta putInline(
+      String bucket,
+      String key,
+      String versionId,
+      List<Integer> slots,
+      byte[] data,
+      PutOptions options) {
+    byte[][] shards =
+        data.length == 0
+            ? new byte[geometry.totalShards()][0]
+            : PartWriter.encodeStripe(codec, data, data.length);
+    Map<String, String> checksums = options.checksums().get();
+    PartMeta part =
+        new PartMeta(
+            1,
+            versionId,
+            data.length,
+            HexFormat.of().formatHex(PartWriter.md5().digest(data)),
+            config.pieceBytes(),
+            slots,
+            checksums,
+            true);
+    VersionMeta meta = singlePartVersion(bucket, key, part, options, checksums);
+    commit(meta, slot -> Layout.encodeInline(meta, shards[slots.indexOf(slot)]), List.of());
+    return meta;
+  }
+
+  private VersionMeta singlePartVersion(
+      String bucket, String key, PartMeta part, PutOptions options, Map<String, String> checksums) {
+    return new VersionMeta(
+        1,
+        arrayId,
+        bucket,
+        key,
+        part.dataId(),
+        false,
+        part.sizeBytes(),
+        part.etag(),
+        options.contentType(),
+        options.userMetadata(),
+        checksums,
+        System.currentTimeMillis(),
+        geometry.toString(),
+        false,
+        List.of(part));
   }
 
   private static PartMeta withChecksums(PartMeta part, Map<String, String> checksums) {
@@ -309,7 +386,8 @@ public final class ErasureStore implements ObjectStore {
         part.etag(),
         part.pieceBytes(),
         part.slots(),
-        checksums);
+        checksums,
+        part.inline());
   }
 
   /** The form of {@code key} in entry names, fitting every repository of the array. */
@@ -346,14 +424,16 @@ public final class ErasureStore implements ObjectStore {
    * of them. On failure the entries written are removed again and the data deleted, so nothing new
    * is visible.
    */
-  private void commit(VersionMeta meta, List<StoreException.ShardFailure> dataFailures) {
+  private void commit(
+      VersionMeta meta,
+      IntFunction<byte[]> recordOnSlot,
+      List<StoreException.ShardFailure> dataFailures) {
     String name =
         Layout.indexEntry(meta.bucket(), nameKey(meta.bucket(), meta.key()), meta.versionId());
-    byte[] record = Layout.encode(meta);
     List<RepositoryArray.Outcome<Object>> outcomes =
         array.fanOut(
             (slot, repository) -> {
-              RepositoryArray.putBytes(repository, name, record);
+              RepositoryArray.putBytes(repository, name, recordOnSlot.apply(slot));
               return null;
             });
     int ok = RepositoryArray.successes(outcomes);
@@ -364,9 +444,7 @@ public final class ErasureStore implements ObjectStore {
             repository.delete(name);
             return null;
           });
-      for (PartMeta part : meta.parts()) {
-        PartWriter.deleteShards(array, part.slots(), part.dataId());
-      }
+      deleteData(meta);
       throw new StoreException(
           StoreException.Code.INSUFFICIENT_SHARDS,
           "committed on "
@@ -432,13 +510,7 @@ public final class ErasureStore implements ObjectStore {
           continue;
         }
         String entryName = e.name();
-        read(e, VersionMeta.class)
-            .ifPresent(
-                old -> {
-                  for (PartMeta part : old.parts()) {
-                    PartWriter.deleteShards(array, part.slots(), part.dataId());
-                  }
-                });
+        read(e, VersionMeta.class).ifPresent(this::deleteData);
         array.fanOut(
             (slot, repository) -> {
               repository.delete(entryName);
@@ -452,13 +524,36 @@ public final class ErasureStore implements ObjectStore {
     }
   }
 
+  /** Deletes the shard objects of a version's parts (an inline version has none). */
+  void deleteData(VersionMeta version) {
+    for (PartMeta part : version.parts()) {
+      if (!part.inline()) {
+        PartWriter.deleteShards(array, part.slots(), part.dataId());
+      }
+    }
+  }
+
+  /**
+   * Whether an entry is an inline version that certainly never committed: its records (which hold
+   * its shards) are on fewer than k repositories even counting every one that did not answer. A
+   * write that crashed while committing leaves such an entry; it must not hide the version before
+   * it, and heal collects it.
+   */
+  boolean uncommittedInline(IndexMerge merge, IndexMerge.Entry e, VersionMeta meta) {
+    return meta.parts().size() == 1
+        && meta.parts().get(0).inline()
+        && e.slots().size() + (array.size() - merge.healthySlots()) < geometry.dataShards();
+  }
+
   /** The newest visible version of a key (possibly a delete marker), if any. */
   Optional<VersionMeta> newest(String bucket, String key) {
     IndexMerge merge =
         new IndexMerge(array, Layout.indexKeyPrefix(bucket, nameKey(bucket, key)), "", 10);
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
       Optional<VersionMeta> meta = read(e, VersionMeta.class);
-      if (meta.isPresent() && meta.get().key().equals(key)) {
+      if (meta.isPresent()
+          && meta.get().key().equals(key)
+          && !uncommittedInline(merge, e, meta.get())) {
         return meta;
       }
     }
@@ -518,9 +613,7 @@ public final class ErasureStore implements ObjectStore {
     VersionMeta hint = lastServed.get(hintKey);
     CompletableFuture<PartReader> early = null;
     if (hint != null && hint.parts().size() == 1 && hint.sizeBytes() > 0) {
-      PartReader tentative =
-          new PartReader(array, codec, config, stats, hint.parts().get(0), 0, hint.sizeBytes())
-              .tentative();
+      PartReader tentative = partReader(hint, hint.parts().get(0), 0, hint.sizeBytes()).tentative();
       try {
         early = CompletableFuture.supplyAsync(tentative::open, background);
       } catch (RejectedExecutionException e) {
@@ -554,6 +647,17 @@ public final class ErasureStore implements ObjectStore {
     return read(meta, 0, -1);
   }
 
+  /** A reader of bytes {@code [from, to)} of one part of {@code meta}. */
+  private PartReader partReader(VersionMeta meta, PartMeta part, long from, long to) {
+    PartReader reader = new PartReader(array, codec, config, stats, part, from, to);
+    return part.inline() ? reader.inlineIn(inlineRecord(meta)) : reader;
+  }
+
+  /** The index entry that holds an inline version's shards. */
+  String inlineRecord(VersionMeta meta) {
+    return Layout.indexEntry(meta.bucket(), nameKey(meta.bucket(), meta.key()), meta.versionId());
+  }
+
   /** Closes an early read whenever it finishes, without waiting for it. */
   private static void discard(CompletableFuture<PartReader> early) {
     if (early != null) {
@@ -583,7 +687,7 @@ public final class ErasureStore implements ObjectStore {
   }
 
   private ObjectReader reader(VersionMeta meta, long start, long end) {
-    return wrap(meta, openRange(meta.parts(), start, end), start, end);
+    return wrap(meta, openRange(meta, start, end), start, end);
   }
 
   private static ObjectReader wrap(VersionMeta meta, InputStream body, long start, long end) {
@@ -622,7 +726,8 @@ public final class ErasureStore implements ObjectStore {
   }
 
   /** Bytes {@code [start, end)} across parts; the first part is opened (and checked) now. */
-  private InputStream openRange(List<PartMeta> parts, long start, long end) {
+  private InputStream openRange(VersionMeta meta, long start, long end) {
+    List<PartMeta> parts = meta.parts();
     List<long[]> pieces = new ArrayList<>();
     long partStart = 0;
     for (int i = 0; i < parts.size(); i++) {
@@ -638,9 +743,7 @@ public final class ErasureStore implements ObjectStore {
       return InputStream.nullInputStream();
     }
     long[] first = pieces.get(0);
-    PartReader opened =
-        new PartReader(array, codec, config, stats, parts.get((int) first[0]), first[1], first[2])
-            .open();
+    PartReader opened = partReader(meta, parts.get((int) first[0]), first[1], first[2]).open();
     if (pieces.size() == 1) {
       return opened;
     }
@@ -660,10 +763,7 @@ public final class ErasureStore implements ObjectStore {
             }
             long[] p = pieces.get(next);
             InputStream stream =
-                next == 0
-                    ? opened
-                    : new PartReader(array, codec, config, stats, parts.get((int) p[0]), p[1], p[2])
-                        .open();
+                next == 0 ? opened : partReader(meta, parts.get((int) p[0]), p[1], p[2]).open();
             next++;
             return stream;
           }
@@ -697,7 +797,7 @@ public final class ErasureStore implements ObjectStore {
             geometry.toString(),
             false,
             List.of());
-    commit(marker, List.of());
+    commit(marker, recordOf(marker), List.of());
   }
 
   @Override
@@ -726,8 +826,12 @@ public final class ErasureStore implements ObjectStore {
         e = merge.next(); // an older version of a key already handled
         continue;
       }
-      lastKeyName = keyName;
       Optional<VersionMeta> meta = read(e, VersionMeta.class);
+      if (meta.isPresent() && uncommittedInline(merge, e, meta.get())) {
+        e = merge.next(); // not a version: the key's next one decides
+        continue;
+      }
+      lastKeyName = keyName;
       if (meta.isEmpty() || meta.get().deleteMarker()) {
         e = merge.next();
         continue;
@@ -981,7 +1085,7 @@ public final class ErasureStore implements ObjectStore {
             geometry.toString(),
             true,
             chosen);
-    commit(meta, List.of());
+    commit(meta, recordOf(meta), List.of());
     Set<String> kept = new java.util.HashSet<>();
     for (PartMeta part : chosen) {
       kept.add(part.dataId());

@@ -172,8 +172,16 @@ public final class Healer {
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
       String keyName = e.name().substring(0, e.name().lastIndexOf(Layout.SEPARATOR));
       boolean newest = !keyName.equals(lastKeyName);
-      lastKeyName = keyName;
       Optional<VersionMeta> meta = store.read(e, VersionMeta.class);
+      if (newest && meta.isPresent() && store.uncommittedInline(merge, e, meta.get())) {
+        // A write that crashed while committing (or one still committing, left alone for the
+        // GC grace); either way the key's next version decides.
+        if (VersionId.time(meta.get().versionId()).isBefore(graceCutoff())) {
+          collectVersion(e, meta);
+        }
+        continue;
+      }
+      lastKeyName = keyName;
       if (!newest) {
         collectVersion(e, meta);
         continue;
@@ -185,10 +193,14 @@ public final class Healer {
         continue;
       }
       VersionMeta version = meta.get();
-      replicate(e);
-      for (PartMeta part : version.parts()) {
-        referenced.add(part.dataId());
-        healPart(version, part);
+      if (isInline(version)) {
+        healInline(e, version);
+      } else {
+        replicate(e);
+        for (PartMeta part : version.parts()) {
+          referenced.add(part.dataId());
+          healPart(version, part);
+        }
       }
       writeState(bucket, e.name());
       progress();
@@ -236,6 +248,59 @@ public final class Healer {
       shards += result.shardsRebuilt();
       read += result.bytesRead();
       written += result.bytesWritten();
+    } catch (StoreException ex) {
+      unrecoverable.add(version.bucket() + "/" + version.key() + " (" + ex.getMessage() + ")");
+    }
+  }
+
+  private Instant graceCutoff() {
+    return Instant.now().minus(store.config().gcGrace());
+  }
+
+  private static boolean isInline(VersionMeta version) {
+    return version.parts().size() == 1 && version.parts().get(0).inline();
+  }
+
+  /**
+   * An inline version's records each hold a different shard, so a missing or damaged one is rebuilt
+   * from k others rather than copied.
+   */
+  private void healInline(IndexMerge.Entry e, VersionMeta version) {
+    PartMeta part = version.parts().get(0);
+    Set<Integer> bad = new TreeSet<>();
+    Set<Integer> unreadable = new TreeSet<>();
+    for (int i = 0; i < n; i++) {
+      int slot = part.slots().get(i);
+      if (unreachable.contains(slot)) {
+        unreadable.add(i);
+      } else if (!e.slots().contains(slot)) {
+        bad.add(i);
+      } else if (options.deep()) {
+        Optional<byte[]> stored = RepositoryArray.getBytes(array.slot(slot), e.name());
+        read += stored.map(b -> (long) b.length).orElse(0L);
+        if (stored.isEmpty()
+            || Layout.decode(stored.get(), VersionMeta.class).isEmpty()
+            || ShardRebuilder.inlineShard(stored.get(), part, k).isEmpty()) {
+          bad.add(i);
+        }
+      }
+    }
+    if (bad.isEmpty()) {
+      return;
+    }
+    if (options.dryRun()) {
+      shards += bad.size();
+      records += bad.size();
+      return;
+    }
+    try {
+      ShardRebuilder.Result result =
+          ShardRebuilder.rebuildInline(array, store.codec(), version, e.name(), bad, unreadable);
+      shards += result.shardsRebuilt();
+      records += result.shardsRebuilt();
+      read += result.bytesRead();
+      written += result.bytesWritten();
+      throttle.consume(result.bytesRead() + result.bytesWritten());
     } catch (StoreException ex) {
       unrecoverable.add(version.bucket() + "/" + version.key() + " (" + ex.getMessage() + ")");
     }
@@ -315,8 +380,7 @@ public final class Healer {
     if (options.dryRun()) {
       return;
     }
-    meta.ifPresent(
-        old -> old.parts().forEach(p -> PartWriter.deleteShards(array, p.slots(), p.dataId())));
+    meta.ifPresent(store::deleteData);
     array.fanOut(
         (slot, repository) -> {
           repository.delete(e.name());

@@ -10,6 +10,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Predicate;
 import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
@@ -39,7 +40,10 @@ import java.util.zip.CRC32C;
  * </ul>
  *
  * <p>Records are JSON followed by a line {@code #crc32c=<hex>} over the JSON, so a damaged record
- * reads as missing on that repository and heal restores it from another.
+ * reads as missing on that repository and heal restores it from another. The index record of an
+ * inline version (see {@link PartMeta#inline}) starts with {@code #inline=<length>\n} and that many
+ * bytes: the repository's shard of the object, in the shard-object format (piece, then its CRC32C),
+ * so the record differs from repository to repository while its JSON does not.
  */
 final class Layout {
   static final String IDENTITY = "racs/identity";
@@ -51,6 +55,7 @@ final class Layout {
 
   private static final int MAX_NAME_BYTES = 1024;
   private static final String CRC_LINE = "\n#crc32c=";
+  private static final String INLINE_HEADER = "#inline=";
   private static final int SHARD_GROUP_DIGITS = 10;
 
   static final ObjectMapper JSON =
@@ -173,6 +178,18 @@ final class Layout {
     return (int) (crc.getValue() % totalShards);
   }
 
+  private static boolean startsWith(byte[] bytes, String ascii) {
+    if (bytes.length < ascii.length()) {
+      return false;
+    }
+    for (int i = 0; i < ascii.length(); i++) {
+      if (bytes[i] != ascii.charAt(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   static int utf8Length(String s) {
     return s.getBytes(StandardCharsets.UTF_8).length;
   }
@@ -200,9 +217,63 @@ final class Layout {
     }
   }
 
+  /** Serialises an inline version's record on one repository: its shard, then the record. */
+  static byte[] encodeInline(Object record, byte[] shard) {
+    byte[] header = (INLINE_HEADER + shard.length + "\n").getBytes(StandardCharsets.US_ASCII);
+    byte[] body = encode(record);
+    byte[] stored = new byte[header.length + shard.length + body.length];
+    System.arraycopy(header, 0, stored, 0, header.length);
+    System.arraycopy(shard, 0, stored, header.length, shard.length);
+    System.arraycopy(body, 0, stored, header.length + shard.length, body.length);
+    return stored;
+  }
+
+  /** Where the shard of {@code shardBytes} starts in an inline record. */
+  static int inlineOffset(long shardBytes) {
+    return (INLINE_HEADER + shardBytes + "\n").length();
+  }
+
+  /**
+   * The shard length an inline record declares, or empty when {@code stored} is not an inline
+   * record (or its header is damaged, or declares more bytes than there are).
+   */
+  static OptionalInt inlineLength(byte[] stored) {
+    if (!startsWith(stored, INLINE_HEADER)) {
+      return OptionalInt.empty();
+    }
+    int newline = INLINE_HEADER.length();
+    while (newline < stored.length && newline < 32 && stored[newline] != '\n') {
+      newline++;
+    }
+    int length;
+    try {
+      length =
+          Integer.parseInt(
+              new String(
+                  stored,
+                  INLINE_HEADER.length(),
+                  newline - INLINE_HEADER.length(),
+                  StandardCharsets.US_ASCII));
+    } catch (NumberFormatException e) {
+      return OptionalInt.empty();
+    }
+    if (length < 0 || (long) newline + 1 + length > stored.length) {
+      return OptionalInt.empty();
+    }
+    return OptionalInt.of(length);
+  }
+
   /** Parses a record, or empty when it is damaged (bad CRC, bad JSON). */
   static <T> Optional<T> decode(byte[] stored, Class<T> type) {
-    String text = new String(stored, StandardCharsets.UTF_8);
+    int start = 0;
+    if (startsWith(stored, INLINE_HEADER)) {
+      OptionalInt length = inlineLength(stored);
+      if (length.isEmpty()) {
+        return Optional.empty();
+      }
+      start = inlineOffset(length.getAsInt()) + length.getAsInt();
+    }
+    String text = new String(stored, start, stored.length - start, StandardCharsets.UTF_8);
     int at = text.lastIndexOf(CRC_LINE);
     if (at < 0) {
       return Optional.empty();

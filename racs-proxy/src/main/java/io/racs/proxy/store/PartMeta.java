@@ -6,7 +6,9 @@ import java.util.Map;
 /**
  * One erasure-coded run of bytes: a whole single-PUT object, or one part of a multipart object. Its
  * shards live under {@code Layout.shard(dataId, i)}; shard {@code i} is on the repository in slot
- * {@code slots[i]}, a layout recorded when the data was written and never recomputed.
+ * {@code slots[i]}, a layout recorded when the data was written and never recomputed. An inline
+ * part (a small single-PUT object, one stripe) has no shard objects: shard {@code i} is stored
+ * inside the version's index record on slot {@code slots[i]} (see {@link Layout#encodeInline}).
  *
  * @param partNumber 1 for a single PUT; the S3 part number for multipart parts
  * @param dataId the id the shard objects are stored under
@@ -15,6 +17,7 @@ import java.util.Map;
  * @param pieceBytes bytes per shard piece in a full stripe (a stripe holds k pieces of data)
  * @param slots shard index to repository slot
  * @param checksums client checksums of the part (algorithm name to base64 value)
+ * @param inline whether the shards live in the version's records rather than in shard objects
  */
 public record PartMeta(
     int partNumber,
@@ -23,7 +26,8 @@ public record PartMeta(
     String etag,
     int pieceBytes,
     List<Integer> slots,
-    Map<String, String> checksums) {
+    Map<String, String> checksums,
+    boolean inline) {
   /** Copies the collections. */
   public PartMeta {
     slots = List.copyOf(slots);

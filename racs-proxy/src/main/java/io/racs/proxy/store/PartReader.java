@@ -49,6 +49,7 @@ final class PartReader extends InputStream {
   private int dataStart;
   private int dataEnd;
   private boolean warned;
+  private String inlineRecord;
 
   PartReader(
       RepositoryArray array,
@@ -86,6 +87,12 @@ final class PartReader extends InputStream {
   PartReader tentative() {
     tentative = true;
     stats = new StoreStats();
+    return this;
+  }
+
+  /** Reads an inline part: shard i is inside the record {@code name} on slot {@code slots[i]}. */
+  PartReader inlineIn(String name) {
+    inlineRecord = name;
     return this;
   }
 
@@ -289,9 +296,11 @@ final class PartReader extends InputStream {
 
     Source(int shard, long firstStripe) {
       Repository repository = array.slot(part.slots().get(shard));
-      String name = Layout.shard(part.dataId(), shard);
-      long offset = part.shardOffset(firstStripe);
-      long end = part.shardOffset(lastStripe) + part.pieceBytes(k, lastStripe) + Layout.CRC_BYTES;
+      String name = inlineRecord != null ? inlineRecord : Layout.shard(part.dataId(), shard);
+      long base = inlineRecord != null ? Layout.inlineOffset(part.shardObjectBytes(k)) : 0;
+      long offset = base + part.shardOffset(firstStripe);
+      long end =
+          base + part.shardOffset(lastStripe) + part.pieceBytes(k, lastStripe) + Layout.CRC_BYTES;
       task =
           array
               .executor()

@@ -49,7 +49,8 @@ final class PartWriter {
     int pieceBytes = config.pieceBytes();
     long timeoutNanos = config.slowShardTimeout().toNanos();
     PartMeta sizing =
-        new PartMeta(partNumber, dataId, Math.max(0, lengthBytes), "", pieceBytes, slots, null);
+        new PartMeta(
+            partNumber, dataId, Math.max(0, lengthBytes), "", pieceBytes, slots, null, false);
     long shardLength = lengthBytes >= 0 ? sizing.shardObjectBytes(k) : -1;
 
     ShardPipe[] pipes = new ShardPipe[n];
@@ -75,7 +76,6 @@ final class PartWriter {
     }
 
     BlockDigester md5 = new BlockDigester(array.executor(), k * pieceBytes);
-    CRC32C crc = new CRC32C();
     long total = 0;
     byte[] etag;
     try {
@@ -95,30 +95,12 @@ final class PartWriter {
               StoreException.Code.INCOMPLETE_BODY,
               "body longer than its declared length " + lengthBytes);
         }
-        int piece = (read + k - 1) / k;
-        // Each piece is built in the array handed to its shard's pipe (piece, then its CRC), so
-        // the data is copied once out of the block and parity is encoded in place.
-        byte[][] stripe = new byte[n][piece + Layout.CRC_BYTES];
-        for (int i = 0; i < k; i++) {
-          int from = i * piece;
-          int len = Math.max(0, Math.min(piece, read - from));
-          if (len > 0) {
-            System.arraycopy(block, from, stripe[i], 0, len); // the rest stays zero
-          }
-        }
-        codec.encodeParity(stripe, 0, piece);
+        byte[][] stripe = encodeStripe(codec, block, read);
         for (int i = 0; i < n; i++) {
           if (dropped[i] != null) {
             continue;
           }
           byte[] chunk = stripe[i];
-          crc.reset();
-          crc.update(chunk, 0, piece);
-          int value = (int) crc.getValue();
-          chunk[piece] = (byte) (value >>> 24);
-          chunk[piece + 1] = (byte) (value >>> 16);
-          chunk[piece + 2] = (byte) (value >>> 8);
-          chunk[piece + 3] = (byte) value;
           if (!pipes[i].offer(chunk, timeoutNanos)) {
             drop(pipes, dropped, i, "took no data for " + config.slowShardTimeout());
           }
@@ -193,8 +175,42 @@ final class PartWriter {
     }
     PartMeta part =
         new PartMeta(
-            partNumber, dataId, total, HexFormat.of().formatHex(etag), pieceBytes, slots, null);
+            partNumber,
+            dataId,
+            total,
+            HexFormat.of().formatHex(etag),
+            pieceBytes,
+            slots,
+            null,
+            false);
     return new Result(part, written, failures);
+  }
+
+  /**
+   * Encodes one stripe of {@code length} data bytes from {@code block}: n arrays, each a piece
+   * followed by its CRC32C, ready to append to shard {@code i}. Each piece is built in the array
+   * that is handed on, so the data is copied once out of the block and parity is encoded in place.
+   */
+  static byte[][] encodeStripe(ErasureCodec codec, byte[] block, int length) {
+    int k = codec.geometry().dataShards();
+    int n = codec.geometry().totalShards();
+    int piece = (length + k - 1) / k;
+    byte[][] stripe = new byte[n][piece + Layout.CRC_BYTES];
+    for (int i = 0; i < k; i++) {
+      int from = i * piece;
+      int len = Math.max(0, Math.min(piece, length - from));
+      if (len > 0) {
+        System.arraycopy(block, from, stripe[i], 0, len); // the rest stays zero
+      }
+    }
+    codec.encodeParity(stripe, 0, piece);
+    CRC32C crc = new CRC32C();
+    for (byte[] chunk : stripe) {
+      crc.update(chunk, 0, piece);
+      ShardRebuilder.writeInt(chunk, piece, (int) crc.getValue());
+      crc.reset();
+    }
+    return stripe;
   }
 
   private static void checkQuorum(

@@ -6,7 +6,9 @@ import io.racs.repos.ObjectStream;
 import io.racs.repos.Repository;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
@@ -198,6 +200,97 @@ final class ShardRebuilder {
         }
       }
     }
+  }
+
+  /**
+   * Rebuilds the records of an inline version that are missing or damaged on the repositories of
+   * {@code badShards}, from k good ones: reads each source record's shard (checking its CRC32C; a
+   * damaged one joins the bad set), reconstructs, and writes each rebuilt shard in a new record.
+   */
+  static Result rebuildInline(
+      RepositoryArray array,
+      ErasureCodec codec,
+      VersionMeta version,
+      String recordName,
+      Set<Integer> badShards,
+      Set<Integer> unreadable) {
+    PartMeta part = version.parts().get(0);
+    int k = codec.geometry().dataShards();
+    int n = codec.geometry().totalShards();
+    int length = part.pieceBytes(k, 0);
+    Set<Integer> bad = new TreeSet<>(badShards);
+    byte[][] buffers = new byte[n][length];
+    boolean[] present = new boolean[n];
+    int found = 0;
+    long bytesRead = 0;
+    for (int i = 0; i < n && found < k; i++) {
+      if (bad.contains(i) || unreadable.contains(i)) {
+        continue;
+      }
+      Optional<byte[]> stored;
+      try {
+        stored = RepositoryArray.getBytes(array.slot(part.slots().get(i)), recordName);
+      } catch (RuntimeException e) {
+        stored = Optional.empty();
+      }
+      Optional<byte[]> piece = stored.flatMap(b -> inlineShard(b, part, k));
+      if (piece.isEmpty()) {
+        bad.add(i);
+        continue;
+      }
+      bytesRead += stored.get().length;
+      System.arraycopy(piece.get(), 0, buffers[i], 0, length);
+      present[i] = true;
+      found++;
+    }
+    if (found < k) {
+      throw new StoreException(
+          StoreException.Code.INSUFFICIENT_SHARDS,
+          "inline version " + part.dataId() + ": only " + found + " good shards (need " + k + ")");
+    }
+    if (length > 0) {
+      codec.reconstruct(buffers, present, 0, length);
+    }
+    int rebuilt = 0;
+    long bytesWritten = 0;
+    CRC32C crc = new CRC32C();
+    for (int i : bad) {
+      if (unreadable.contains(i)) {
+        continue;
+      }
+      byte[] shard = new byte[part.sizeBytes() == 0 ? 0 : length + Layout.CRC_BYTES];
+      if (shard.length > 0) {
+        System.arraycopy(buffers[i], 0, shard, 0, length);
+        crc.reset();
+        crc.update(shard, 0, length);
+        writeInt(shard, length, (int) crc.getValue());
+      }
+      byte[] record = Layout.encodeInline(version, shard);
+      RepositoryArray.putBytes(array.slot(part.slots().get(i)), recordName, record);
+      bytesWritten += record.length;
+      rebuilt++;
+    }
+    return new Result(rebuilt, bytesRead, bytesWritten);
+  }
+
+  /** The shard inside an inline record, if it is whole and its CRC32C matches. */
+  static Optional<byte[]> inlineShard(byte[] stored, PartMeta part, int k) {
+    int shardBytes = (int) part.shardObjectBytes(k);
+    int offset = Layout.inlineOffset(shardBytes);
+    if (stored.length < offset + shardBytes
+        || Layout.inlineLength(stored).orElse(-1) != shardBytes) {
+      return Optional.empty();
+    }
+    if (shardBytes == 0) {
+      return Optional.of(new byte[0]);
+    }
+    int length = shardBytes - Layout.CRC_BYTES;
+    CRC32C crc = new CRC32C();
+    crc.update(stored, offset, length);
+    if ((int) crc.getValue() != readInt(stored, offset + length)) {
+      return Optional.empty();
+    }
+    return Optional.of(Arrays.copyOfRange(stored, offset, offset + length));
   }
 
   static int readInt(byte[] b, int at) {

@@ -18,6 +18,10 @@ import java.util.Objects;
  * @param minPartBytes the smallest multipart part other than the last (S3: 5 MiB)
  * @param gcGrace leftovers of failed writes younger than this are left alone by heal, since they
  *     may belong to writes still running
+ * @param inlineBytes objects of at most this many bytes (and at most one block) keep each shard in
+ *     the version's record on its repository instead of a shard object of its own: one write per
+ *     repository instead of two, committed in one step (MinIO inlines below 128 KiB too); default
+ *     128 KiB, 0 turns it off
  */
 public record StoreConfig(
     Geometry geometry,
@@ -25,7 +29,8 @@ public record StoreConfig(
     int writeQuorum,
     Duration slowShardTimeout,
     long minPartBytes,
-    Duration gcGrace) {
+    Duration gcGrace,
+    int inlineBytes) {
   /** Checks the values. */
   public StoreConfig {
     Objects.requireNonNull(geometry, "geometry");
@@ -45,6 +50,14 @@ public record StoreConfig(
     }
     Objects.requireNonNull(slowShardTimeout, "slowShardTimeout");
     Objects.requireNonNull(gcGrace, "gcGrace");
+    if (inlineBytes < 0) {
+      throw new IllegalArgumentException("inlineBytes: " + inlineBytes + " (expected: >= 0)");
+    }
+  }
+
+  /** Whether an object of {@code lengthBytes} is stored in its records (one stripe at most). */
+  public boolean inlines(long lengthBytes) {
+    return inlineBytes > 0 && lengthBytes >= 0 && lengthBytes <= Math.min(inlineBytes, blockBytes);
   }
 
   /** Bytes per shard piece of a full stripe. */
@@ -65,6 +78,7 @@ public record StoreConfig(
     private Duration slowShardTimeout = Duration.ofSeconds(30);
     private long minPartBytes = 5L << 20;
     private Duration gcGrace = Duration.ofHours(1);
+    private int inlineBytes = 128 << 10;
 
     private Builder(Geometry geometry) {
       this.geometry = Objects.requireNonNull(geometry, "geometry");
@@ -101,10 +115,16 @@ public record StoreConfig(
       return this;
     }
 
+    /** Objects up to this size live in their records; 0 turns inlining off. */
+    public Builder inlineBytes(int bytes) {
+      this.inlineBytes = bytes;
+      return this;
+    }
+
     /** The config. */
     public StoreConfig build() {
       return new StoreConfig(
-          geometry, blockBytes, writeQuorum, slowShardTimeout, minPartBytes, gcGrace);
+          geometry, blockBytes, writeQuorum, slowShardTimeout, minPartBytes, gcGrace, inlineBytes);
     }
   }
 }

@@ -35,9 +35,15 @@ class HealRecoverCommandTest {
   }
 
   private Path config() throws IOException {
+    return config("");
+  }
+
+  private Path config(String extraArrayLines) throws IOException {
     StringBuilder yaml =
         new StringBuilder(
-            "array:\n  geometry: 4x2\n  blockSize: 64KiB\n  gcGrace: 0s\nrepositories:\n");
+            "array:\n  geometry: 4x2\n  blockSize: 64KiB\n  gcGrace: 0s\n"
+                + extraArrayLines
+                + "repositories:\n");
     for (int i = 0; i < 6; i++) {
       yaml.append("  - name: r")
           .append(i)
@@ -131,6 +137,88 @@ class HealRecoverCommandTest {
     assertThat(Files.readAllBytes(recovered)).as("seed %d", seed).isEqualTo(data);
     assertThat(out.toString()).contains("recovered photos/cat.jpg (300000 bytes");
     assertThat(dir.resolve("r0")).doesNotExist(); // recover wrote nothing
+  }
+
+  /** The record files under {@code root} (index entries: an inline object's shards live there). */
+  private static List<Path> recordFiles(Path root) throws IOException {
+    try (Stream<Path> files = Files.walk(root.resolve("i"))) {
+      return files.filter(Files::isRegularFile).toList();
+    }
+  }
+
+  @Test
+  void healAndRecover_inlineObject_onFsRepositories() throws IOException {
+    long seed = System.nanoTime();
+    byte[] data = new byte[20_000];
+    new Random(seed).nextBytes(data);
+    Path config = config("  inlineSize: 32KiB\n");
+    ArrayConfig array = ArrayConfig.load(config);
+    assertThat(array.store().inlineBytes()).isEqualTo(32 << 10);
+    try (ErasureStore store = array.open()) {
+      store.createBucket("docs");
+      store.put(
+          "docs",
+          "note.txt",
+          new ByteArrayInputStream(data),
+          data.length,
+          ObjectStore.PutOptions.defaults());
+    }
+    for (int i = 0; i < 6; i++) {
+      assertThat(shardFiles(dir.resolve("r" + i))).as("r%d shard files", i).isEmpty();
+      assertThat(recordFiles(dir.resolve("r" + i))).as("r%d records", i).hasSize(1);
+    }
+
+    // Bitrot inside the shard a record carries: reads still exact and counted; a deep heal
+    // rebuilds that record from four others.
+    Path victim = recordFiles(dir.resolve("r2")).getFirst();
+    byte[] clean = Files.readAllBytes(victim);
+    byte[] rotten = clean.clone();
+    rotten[100] ^= 0x40;
+    Files.write(victim, rotten);
+    try (ErasureStore store = array.open();
+        ObjectStore.ObjectReader reader = store.get("docs", "note.txt", 0, -1, 0)) {
+      assertThat(reader.body().readAllBytes()).as("seed %d", seed).isEqualTo(data);
+    }
+    assertThat(racs("heal", "--config", config.toString(), "--deep")).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("shards rebuilt: 1", "unrecoverable objects: none");
+    assertThat(Files.readAllBytes(victim)).isEqualTo(clean);
+
+    // An empty disk in slot 4: heal writes its record, shard included.
+    deleteTree(dir.resolve("r4"));
+    Files.createDirectories(dir.resolve("r4"));
+    assertThat(racs("heal", "--config", config.toString())).as(err.toString()).isZero();
+    assertThat(recordFiles(dir.resolve("r4"))).hasSize(1);
+
+    // The proxy is gone and two repositories are lost: recover still rebuilds the object.
+    deleteTree(dir.resolve("r0"));
+    deleteTree(dir.resolve("r5"));
+    Path recovered = dir.resolve("out/note.txt");
+    assertThat(
+            racs(
+                "recover",
+                "--config",
+                config.toString(),
+                "--bucket",
+                "docs",
+                "--key",
+                "note.txt",
+                "--out",
+                recovered.toString()))
+        .as(err.toString())
+        .isZero();
+    assertThat(Files.readAllBytes(recovered)).as("seed %d", seed).isEqualTo(data);
+  }
+
+  @Test
+  void heal_whenInlineSizeInvalid_exitsWithUsageAndOneLine() throws IOException {
+    Path config = config("  inlineSize: lots\n");
+    assertThat(racs("heal", "--config", config.toString())).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString().strip())
+        .isEqualTo(
+            "racs heal: "
+                + config
+                + ": array: field 'inlineSize': expected a size such as 1MiB (at most 1GiB), got"
+                + " 'lots'");
   }
 
   @Test

@@ -41,9 +41,13 @@ class ErasureStoreTest {
     assertThat(meta.etag()).hasSize(32);
     assertThat(f.get("bkt", "k")).isEqualTo(data);
     assertThat(f.store.head("bkt", "k").etag()).isEqualTo(meta.etag());
-    // Every repository holds exactly one shard of the version.
+    // Every repository holds exactly one shard of the version: in its record when the object is
+    // at most one block (inline, the default for up to 128 KiB), else in a shard object.
+    boolean inline = size <= 4096;
+    assertThat(meta.parts().getFirst().inline()).isEqualTo(inline);
     for (int slot = 0; slot < 6; slot++) {
-      assertThat(f.names(slot, "v/")).hasSize(1);
+      assertThat(f.names(slot, "v/")).hasSize(inline ? 0 : 1);
+      assertThat(f.names(slot, "i/")).hasSize(1);
     }
   }
 

@@ -119,7 +119,8 @@ class HealTest {
           .get(slot)
           .put(Layout.shard(orphan, slot), new ByteArrayInputStream(new byte[100]), 100);
     }
-    VersionMeta lost = f.put("bkt", "lost", StoreFixture.bytes(2, BLOCK));
+    // Two stripes, so its shards are shard objects (not inline).
+    VersionMeta lost = f.put("bkt", "lost", StoreFixture.bytes(2, BLOCK + 1));
     PartMeta part = lost.parts().getFirst();
     for (int i = 0; i < 3; i++) {
       f.memories.get(part.slots().get(i)).delete(Layout.shard(part.dataId(), i));
