@@ -71,7 +71,15 @@ public final class MemoryRepository implements Repository {
     checkOpen();
     byte[] data;
     try {
-      data = Bodies.checked(body, lengthBytes, name, key).readAllBytes();
+      InputStream checked = Bodies.checked(body, lengthBytes, name, key);
+      if (lengthBytes >= 0 && lengthBytes < Integer.MAX_VALUE - 8) {
+        // The size is known: one copy into an array of that size (readAllBytes makes two).
+        data = new byte[(int) lengthBytes];
+        Bodies.readFully(checked, data, 0, data.length);
+        checked.read(); // the checked body ends here, or throws: shorter or longer than declared
+      } else {
+        data = checked.readAllBytes();
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e); // CheckedBody reports body failures unchecked.
     }
