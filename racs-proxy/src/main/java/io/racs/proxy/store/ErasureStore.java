@@ -10,12 +10,10 @@ import java.io.SequenceInputStream;
 import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Enumeration;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -747,28 +745,13 @@ public final class ErasureStore implements ObjectStore {
     if (pieces.size() == 1) {
       return opened;
     }
-    Enumeration<InputStream> streams =
-        new Enumeration<>() {
-          private int next = 0;
-
-          @Override
-          public boolean hasMoreElements() {
-            return next < pieces.size();
-          }
-
-          @Override
-          public InputStream nextElement() {
-            if (next >= pieces.size()) {
-              throw new NoSuchElementException();
-            }
-            long[] p = pieces.get(next);
-            InputStream stream =
-                next == 0 ? opened : partReader(meta, parts.get((int) p[0]), p[1], p[2]).open();
-            next++;
-            return stream;
-          }
-        };
-    return new SequenceInputStream(streams);
+    return new PartSequence(
+        opened,
+        pieces.size() - 1,
+        next -> {
+          long[] p = pieces.get(next + 1);
+          return partReader(meta, parts.get((int) p[0]), p[1], p[2]).open();
+        });
   }
 
   @Override

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * virtual thread a couple of pieces ahead, so a slow repository does not stall the read while k
  * others answer.
  */
-final class PartReader extends InputStream {
+final class PartReader extends InputStream implements ChunkedBody {
   private static final Logger LOG = LoggerFactory.getLogger(PartReader.class);
   private static final int PREFETCH_PIECES = 2;
 
@@ -74,9 +74,7 @@ final class PartReader extends InputStream {
     this.sources = new Source[n];
     this.bad = new String[n];
     this.lastProblem = new String[n];
-    // The first stripe is the largest; a small object needs far less than a full stripe.
-    int largestPiece = part.sizeBytes() == 0 ? 0 : part.pieceBytes(k, 0);
-    this.pieces = new byte[n][largestPiece];
+    this.pieces = new byte[n][];
   }
 
   /**
@@ -144,6 +142,26 @@ final class PartReader extends InputStream {
     return count;
   }
 
+  /**
+   * The next run of this stripe's data straight out of the piece that holds it: pieces are fresh
+   * arrays for every stripe (made by the sources, or here for reconstructed ones), so the caller
+   * may keep it.
+   */
+  @Override
+  public Chunk nextChunk() {
+    while (dataStart == dataEnd) {
+      if (stripe > lastStripe) {
+        return null;
+      }
+      loadStripe();
+    }
+    int piece = dataStart / pieceLength;
+    int at = dataStart - piece * pieceLength;
+    int count = Math.min(dataEnd - dataStart, pieceLength - at);
+    dataStart += count;
+    return new Chunk(pieces[piece], at, count);
+  }
+
   private void loadStripe() {
     int pieceLength = part.pieceBytes(k, stripe);
     boolean[] present = new boolean[n];
@@ -197,6 +215,12 @@ final class PartReader extends InputStream {
       degraded |= !present[i];
     }
     if (degraded) {
+      for (int i = 0; i < n; i++) {
+        if (!present[i]) {
+          // Never into an array handed out by nextChunk for an earlier stripe.
+          pieces[i] = new byte[pieceLength + Layout.CRC_BYTES];
+        }
+      }
       codec.reconstructData(pieces, present, 0, pieceLength);
       stats.degradedStripes.increment();
       if (!warned && !tentative) {

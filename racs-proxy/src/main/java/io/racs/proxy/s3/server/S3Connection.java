@@ -35,6 +35,7 @@ import io.racs.proxy.s3.http.RequestHead;
 import io.racs.proxy.s3.route.S3Operation;
 import io.racs.proxy.s3.route.S3Route;
 import io.racs.proxy.s3.xml.ErrorXml;
+import io.racs.proxy.store.ChunkedBody;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.ZonedDateTime;
@@ -374,6 +375,9 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
   }
 
   private long stream(InputStream body) throws IOException {
+    if (body instanceof ChunkedBody chunks) {
+      return stream(chunks);
+    }
     long sent = 0;
     while (true) {
       // A fresh array per chunk: Netty keeps it until written, so no second copy is needed.
@@ -392,6 +396,22 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
         return sent;
       }
     }
+  }
+
+  /** Writes the store's pieces as they are: they are the caller's to keep, so no copy. */
+  private long stream(ChunkedBody chunks) throws IOException {
+    long sent = 0;
+    for (ChunkedBody.Chunk chunk = chunks.nextChunk(); chunk != null; chunk = chunks.nextChunk()) {
+      awaitWritable();
+      if (!ctx.channel().isActive()) {
+        throw new IOException("client closed the connection");
+      }
+      ctx.writeAndFlush(
+          new DefaultHttpContent(
+              Unpooled.wrappedBuffer(chunk.array(), chunk.offset(), chunk.length())));
+      sent += chunk.length();
+    }
+    return sent;
   }
 
   private void awaitWritable() {
