@@ -34,6 +34,19 @@ class HealRecoverCommandTest {
     return RacsMain.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
   }
 
+  private int recover(Path config, String bucket, String key, Path out) {
+    return racs(
+        "recover",
+        "--config",
+        config.toString(),
+        "--bucket",
+        bucket,
+        "--key",
+        key,
+        "--out",
+        out.toString());
+  }
+
   private Path config() throws IOException {
     return config("");
   }
@@ -121,19 +134,7 @@ class HealRecoverCommandTest {
     deleteTree(dir.resolve("r0"));
     deleteTree(dir.resolve("r5"));
     Path recovered = dir.resolve("out/cat.jpg");
-    assertThat(
-            racs(
-                "recover",
-                "--config",
-                config.toString(),
-                "--bucket",
-                "photos",
-                "--key",
-                "cat.jpg",
-                "--out",
-                recovered.toString()))
-        .as(err.toString())
-        .isZero();
+    assertThat(recover(config, "photos", "cat.jpg", recovered)).as(err.toString()).isZero();
     assertThat(Files.readAllBytes(recovered)).as("seed %d", seed).isEqualTo(data);
     assertThat(out.toString()).contains("recovered photos/cat.jpg (300000 bytes");
     assertThat(dir.resolve("r0")).doesNotExist(); // recover wrote nothing
@@ -193,19 +194,7 @@ class HealRecoverCommandTest {
     deleteTree(dir.resolve("r0"));
     deleteTree(dir.resolve("r5"));
     Path recovered = dir.resolve("out/note.txt");
-    assertThat(
-            racs(
-                "recover",
-                "--config",
-                config.toString(),
-                "--bucket",
-                "docs",
-                "--key",
-                "note.txt",
-                "--out",
-                recovered.toString()))
-        .as(err.toString())
-        .isZero();
+    assertThat(recover(config, "docs", "note.txt", recovered)).as(err.toString()).isZero();
     assertThat(Files.readAllBytes(recovered)).as("seed %d", seed).isEqualTo(data);
   }
 

@@ -28,22 +28,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 class DegradedReadTest {
   private static final int BLOCK = 3 * 1024 * 4; // 4 KiB pieces for k = 3, 3 KiB for k = 4
 
-  private static List<List<Integer>> subsets(int n, int maxSize) {
-    List<List<Integer>> all = new ArrayList<>();
-    for (int mask = 0; mask < (1 << n); mask++) {
-      if (Integer.bitCount(mask) <= maxSize) {
-        List<Integer> set = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-          if ((mask & (1 << i)) != 0) {
-            set.add(i);
-          }
-        }
-        all.add(set);
-      }
-    }
-    return all;
-  }
-
   @ParameterizedTest
   @ValueSource(strings = {"4x2", "3x3"})
   void get_whenEveryRepositoryOutagePatternUpToM_isExact(String geometry) {
@@ -52,12 +36,13 @@ class DegradedReadTest {
       f.store.createBucket("bkt");
       byte[] data = StoreFixture.bytes(geometry.hashCode(), 5 * BLOCK + 77);
       f.put("bkt", "k", data);
-      for (List<Integer> down : subsets(g.totalShards(), g.parityShards())) {
+      for (List<Integer> down : StoreFixture.subsetsUpTo(g.totalShards(), g.parityShards())) {
         down.forEach(slot -> f.faulty.get(slot).outage(true));
         assertThat(f.get("bkt", "k")).as("%s with slots %s down", geometry, down).isEqualTo(data);
         down.forEach(slot -> f.faulty.get(slot).outage(false));
       }
-      List<Integer> tooMany = subsets(g.totalShards(), g.parityShards() + 1).getLast();
+      List<Integer> tooMany =
+          StoreFixture.subsetsUpTo(g.totalShards(), g.parityShards() + 1).getLast();
       tooMany.forEach(slot -> f.faulty.get(slot).outage(true));
       assertThatThrownBy(() -> f.get("bkt", "k"))
           .isInstanceOf(StoreException.class)
@@ -76,7 +61,7 @@ class DegradedReadTest {
     long seed = System.nanoTime();
     Random random = new Random(seed);
     Geometry g = Geometry.parse(geometry);
-    List<List<Integer>> patterns = subsets(g.totalShards(), g.parityShards());
+    List<List<Integer>> patterns = StoreFixture.subsetsUpTo(g.totalShards(), g.parityShards());
     try (StoreFixture f = new StoreFixture(geometry, BLOCK)) {
       f.store.createBucket("bkt");
       int stripes = patterns.size();

@@ -12,7 +12,6 @@ import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -44,22 +43,6 @@ class InlineObjectTest {
 
   private static String md5(byte[] data) throws NoSuchAlgorithmException {
     return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(data));
-  }
-
-  private static List<List<Integer>> subsets(int n, int size) {
-    List<List<Integer>> all = new ArrayList<>();
-    for (int mask = 0; mask < (1 << n); mask++) {
-      if (Integer.bitCount(mask) == size) {
-        List<Integer> set = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-          if ((mask & (1 << i)) != 0) {
-            set.add(i);
-          }
-        }
-        all.add(set);
-      }
-    }
-    return all;
   }
 
   private static String recordName(StoreFixture f, VersionMeta meta) {
@@ -137,28 +120,20 @@ class InlineObjectTest {
     try (StoreFixture f = fixture("4x2")) {
       f.store.createBucket("bkt");
       byte[] data = StoreFixture.bytes(6, 2000);
-      assertThatThrownBy(
-              () ->
-                  f.store.put(
-                      "bkt",
-                      "k",
-                      new ByteArrayInputStream(data),
-                      2001,
-                      ObjectStore.PutOptions.defaults()))
-          .isInstanceOfSatisfying(
-              StoreException.class,
-              e -> assertThat(e.code()).isEqualTo(StoreException.Code.INCOMPLETE_BODY));
-      assertThatThrownBy(
-              () ->
-                  f.store.put(
-                      "bkt",
-                      "k",
-                      new ByteArrayInputStream(data),
-                      1999,
-                      ObjectStore.PutOptions.defaults()))
-          .isInstanceOfSatisfying(
-              StoreException.class,
-              e -> assertThat(e.code()).isEqualTo(StoreException.Code.INCOMPLETE_BODY));
+      for (long declared : new long[] {2001, 1999}) {
+        assertThatThrownBy(
+                () ->
+                    f.store.put(
+                        "bkt",
+                        "k",
+                        new ByteArrayInputStream(data),
+                        declared,
+                        ObjectStore.PutOptions.defaults()))
+            .as("declared %d, sent 2000", declared)
+            .isInstanceOfSatisfying(
+                StoreException.class,
+                e -> assertThat(e.code()).isEqualTo(StoreException.Code.INCOMPLETE_BODY));
+      }
       for (int slot = 0; slot < 6; slot++) {
         assertThat(f.names(slot, "i/")).isEmpty();
       }
@@ -190,21 +165,19 @@ class InlineObjectTest {
       f.store.createBucket("bkt");
       byte[] data = StoreFixture.bytes(geometry.hashCode(), 9000 + 7);
       f.put("bkt", "k", data);
-      for (int bad = 0; bad <= m; bad++) {
-        for (List<Integer> set : subsets(n, bad)) {
-          // Down and rotted alternate across the set, so mixed patterns are covered too.
-          for (int i = 0; i < set.size(); i++) {
-            if (i % 2 == 0) {
-              f.faulty.get(set.get(i)).outage(true);
-            } else {
-              f.faulty.get(set.get(i)).corruptReads(true);
-            }
+      for (List<Integer> set : StoreFixture.subsetsUpTo(n, m)) {
+        // Down and rotted alternate across the set, so mixed patterns are covered too.
+        for (int i = 0; i < set.size(); i++) {
+          if (i % 2 == 0) {
+            f.faulty.get(set.get(i)).outage(true);
+          } else {
+            f.faulty.get(set.get(i)).corruptReads(true);
           }
-          assertThat(f.get("bkt", "k")).as("%s with slots %s bad", geometry, set).isEqualTo(data);
-          set.forEach(slot -> f.faulty.get(slot).heal());
         }
+        assertThat(f.get("bkt", "k")).as("%s with slots %s bad", geometry, set).isEqualTo(data);
+        set.forEach(slot -> f.faulty.get(slot).heal());
       }
-      List<Integer> tooMany = subsets(n, m + 1).getFirst();
+      List<Integer> tooMany = StoreFixture.subsetsUpTo(n, m + 1).getLast();
       tooMany.forEach(slot -> f.faulty.get(slot).outage(true));
       assertThatThrownBy(() -> f.get("bkt", "k"))
           .isInstanceOfSatisfying(

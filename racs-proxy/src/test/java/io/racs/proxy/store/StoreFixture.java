@@ -46,6 +46,23 @@ final class StoreFixture implements AutoCloseable {
     return store;
   }
 
+  /** Every subset of {@code 0..n-1} with at most {@code maxSize} members (slot patterns). */
+  static List<List<Integer>> subsetsUpTo(int n, int maxSize) {
+    List<List<Integer>> all = new ArrayList<>();
+    for (int mask = 0; mask < (1 << n); mask++) {
+      if (Integer.bitCount(mask) <= maxSize) {
+        List<Integer> set = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+          if ((mask & (1 << i)) != 0) {
+            set.add(i);
+          }
+        }
+        all.add(set);
+      }
+    }
+    return all;
+  }
+
   static byte[] bytes(long seed, int size) {
     byte[] data = new byte[size];
     new Random(seed).nextBytes(data);
