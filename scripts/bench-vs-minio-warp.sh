@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The RACS-vs-MinIO comparison of scripts/bench-vs-minio.sh, driven by warp instead of racs-bench:
+# the proxy (4x2 over six durable fs repositories) and MinIO (EC:2 over six directories) on this
+# machine, warp PUT and GET at each size, 8 concurrent clients, the two targets alternated within
+# each round (MinIO first in odd rounds, RACS first in even ones) so drift hits both.
+# Prints warp's own throughput (obj/s) per run and the RACS/MinIO ratio per round; writes
+# OUT_DIR/summary.txt and warp's output per run.
+#
+# Usage: scripts/bench-vs-minio-warp.sh [OUT_DIR]
+# Environment: SIZES ("4KiB 1MiB"), ROUNDS (2), DURATION_SECONDS (15), CLIENTS (8), OBJECTS (GET
+#   key space, 64), WARP_BIN (default: the warp scripts/bench-vs-warp.sh builds; run that once).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="${1:-$ROOT/bench-out/vs-minio-warp-$(date +%Y%m%d-%H%M%S)}"
+SIZES="${SIZES:-4KiB 1MiB}"
+ROUNDS="${ROUNDS:-2}"
+DURATION_SECONDS="${DURATION_SECONDS:-15}"
+CLIENTS="${CLIENTS:-8}"
+OBJECTS="${OBJECTS:-64}"
+CACHE="${RACS_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/racs}"
+WARP_BIN="${WARP_BIN:-$CACHE/tools/warp-v1.0.0/warp}"
+[ -x "$WARP_BIN" ] || {
+  echo "bench-vs-minio-warp: no warp at $WARP_BIN (scripts/bench-vs-warp.sh builds it)" >&2
+  exit 1
+}
+mkdir -p "$OUT"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/racs-vs-minio-warp.XXXXXX")"
+cleanup() {
+  [ -n "${MINIO_PID:-}" ] && kill "$MINIO_PID" 2>/dev/null || true
+  [ -n "${RACS_PID:-}" ] && kill "$RACS_PID" 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+"$ROOT/scripts/provision.sh" --minio-only
+MINIO_BIN="$(sed -n 's/^RACS_MINIO_BIN=//p' "$CACHE/env")"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+
+MINIO_PORT="$(free_port)"
+mkdir -p "$WORK"/minio/d{1..6}
+MINIO_ROOT_USER=benchadmin MINIO_ROOT_PASSWORD=benchadmin-secret MINIO_CI_CD=1 MINIO_BROWSER=off \
+  MINIO_STORAGE_CLASS_STANDARD=EC:2 "$MINIO_BIN" server --quiet --address "127.0.0.1:$MINIO_PORT" \
+  "$WORK"/minio/d{1..6} >"$WORK/minio.log" 2>&1 &
+MINIO_PID=$!
+RACS_PORT="$(free_port)"
+"$ROOT/racs" server --data-dir "$WORK/racs" --listen "127.0.0.1:$RACS_PORT" --admin-listen off \
+  --access-key benchracs --secret-key benchracs-secret >"$WORK/racs.log" 2>&1 &
+RACS_PID=$!
+for _ in $(seq 1 600); do
+  curl -fs "http://127.0.0.1:$MINIO_PORT/minio/health/ready" >/dev/null 2>&1 \
+    && grep -q '^ready' "$WORK/racs.log" && break
+  sleep 0.1
+done
+grep -q '^ready' "$WORK/racs.log" || { cat "$WORK/racs.log"; echo "racs server did not start" >&2; exit 1; }
+
+# One warp run; prints its average obj/s.
+warp_run() {
+  local name="$1" target="$2" op="$3" size="$4" port key secret extra=()
+  if [ "$target" = racs ]; then port=$RACS_PORT key=benchracs secret=benchracs-secret
+  else port=$MINIO_PORT key=benchadmin secret=benchadmin-secret; fi
+  [ "$op" = get ] && extra+=(--objects "$OBJECTS")
+  "$WARP_BIN" "$op" --host "127.0.0.1:$port" --access-key "$key" --secret-key "$secret" \
+    --bucket "warp-$target" --obj.size "$size" --concurrent "$CLIENTS" \
+    --duration "${DURATION_SECONDS}s" --no-color --benchdata "$WORK/$name" "${extra[@]}" \
+    >"$OUT/$name.out" 2>&1 || { echo "warp failed: $OUT/$name.out" >&2; exit 1; }
+  # "* Average: 1.23 MiB/s, 315.02 obj/s"
+  sed -n 's/.*Average: .*, \([0-9.]*\) obj\/s.*/\1/p' "$OUT/$name.out" | head -1
+}
+
+{
+  echo "warp: $("$WARP_BIN" --version 2>&1 | head -1); racs: $(git -C "$ROOT" rev-parse --short HEAD)"
+  echo "workload: ${CLIENTS} clients, ${DURATION_SECONDS}s per run, GET over $OBJECTS objects, $ROUNDS rounds"
+  printf '%-4s %-6s %-6s %12s %12s %10s\n' op size round "MinIO obj/s" "RACS obj/s" RACS/MinIO
+  for size in $SIZES; do
+    for op in put get; do
+      for round in $(seq 1 "$ROUNDS"); do
+        if [ $((round % 2)) -eq 1 ]; then
+          m=$(warp_run "minio-$op-$size-r$round" minio "$op" "$size")
+          r=$(warp_run "racs-$op-$size-r$round" racs "$op" "$size")
+        else
+          r=$(warp_run "racs-$op-$size-r$round" racs "$op" "$size")
+          m=$(warp_run "minio-$op-$size-r$round" minio "$op" "$size")
+        fi
+        printf '%-4s %-6s %-6s %12s %12s %10s\n' "$op" "$size" "$round" "$m" "$r" \
+          "$(python3 -c "print(f'{$r/$m:.3f}' if $m else 'n/a')")"
+      done
+    done
+  done
+} | tee "$OUT/summary.txt"
