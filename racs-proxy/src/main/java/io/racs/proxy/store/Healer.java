@@ -276,8 +276,17 @@ public final class Healer {
       } else if (!e.slots().contains(slot)) {
         bad.add(i);
       } else if (options.deep()) {
-        Optional<byte[]> stored = RepositoryArray.getBytes(array.slot(slot), e.name());
-        read += stored.map(b -> (long) b.length).orElse(0L);
+        Optional<byte[]> stored;
+        try {
+          stored = RepositoryArray.getBytes(array.slot(slot), e.name());
+        } catch (RepositoryException | UncheckedIOException ex) {
+          unreachable.add(slot);
+          unreadable.add(i);
+          continue;
+        }
+        long length = stored.map(b -> (long) b.length).orElse(0L);
+        read += length;
+        throttle.consume(length);
         if (stored.isEmpty()
             || Layout.decode(stored.get(), VersionMeta.class).isEmpty()
             || ShardRebuilder.inlineShard(stored.get(), part, k).isEmpty()) {

@@ -266,7 +266,14 @@ final class ShardRebuilder {
         writeInt(shard, length, (int) crc.getValue());
       }
       byte[] record = Layout.encodeInline(version, shard);
-      RepositoryArray.putBytes(array.slot(part.slots().get(i)), recordName, record);
+      try {
+        RepositoryArray.putBytes(array.slot(part.slots().get(i)), recordName, record);
+      } catch (RuntimeException e) {
+        throw new StoreException(
+            StoreException.Code.INSUFFICIENT_SHARDS,
+            "slot " + part.slots().get(i) + " did not take the rebuilt record: " + e,
+            e);
+      }
       bytesWritten += record.length;
       rebuilt++;
     }

@@ -230,6 +230,36 @@ class InlineObjectTest {
   }
 
   @Test
+  void deepHeal_whenOneRecordCannotBeRead_rebuildsFromTheOthersAndReportsTheSlot() {
+    try (StoreFixture f = fixture("4x2")) {
+      f.store.createBucket("bkt");
+      VersionMeta meta = f.put("bkt", "k", StoreFixture.bytes(13, 6000));
+      PartMeta part = meta.parts().getFirst();
+      String name = recordName(f, meta);
+      int failing = part.slots().get(0);
+      int rotted = part.slots().get(5);
+      byte[] rottedBytes = read(f.memories.get(rotted), name);
+      rottedBytes[Layout.inlineOffset(part.shardObjectBytes(4)) + 3] ^= 0x01;
+      f.memories.get(rotted).put(name, new ByteArrayInputStream(rottedBytes), rottedBytes.length);
+      // Slot 0 lists the record but fails to read it.
+      f.faulty
+          .get(failing)
+          .failKeys(
+              java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(name)),
+              io.racs.repos.RepositoryException.Kind.UNAVAILABLE);
+
+      Healer.Report report =
+          Healer.heal(f.store, new Healer.Options(null, false, true, 0, null, l -> {}));
+
+      assertThat(report.shardsRebuilt()).isOne();
+      assertThat(report.unrecoverable()).isEmpty();
+      assertThat(report.unreachableSlots()).singleElement().asString().startsWith(failing + " ");
+      assertThat(ShardRebuilder.inlineShard(read(f.memories.get(rotted), name), part, 4))
+          .isPresent();
+    }
+  }
+
+  @Test
   void commitCrashedOnFewerThanK_hidesNothing_andHealCollectsIt() {
     try (StoreFixture f = fixture("4x2")) {
       f.store.createBucket("bkt");
