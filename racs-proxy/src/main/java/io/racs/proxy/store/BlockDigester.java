@@ -17,8 +17,8 @@ final class BlockDigester implements AutoCloseable {
   private static final int BUFFERS = 3;
 
   /**
-   * Blocks kept from one PUT for the next: allocating (and so zeroing) up to three blocks per PUT
-   * cost a fifth of hashing a 1 MiB object. At most this many are kept (16 MiB at 1 MiB blocks).
+   * Blocks kept from one PUT for the next, so that a PUT does not allocate (and zero) up to three
+   * fresh blocks. At most this many are kept (16 MiB at 1 MiB blocks).
    */
   private static final ArrayBlockingQueue<byte[]> POOL = new ArrayBlockingQueue<>(16);
 

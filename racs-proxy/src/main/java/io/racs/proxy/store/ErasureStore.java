@@ -277,7 +277,7 @@ public final class ErasureStore implements ObjectStore {
     String versionId = VersionId.next();
     List<Integer> slots = slotsFor(bucket, key);
     InputStream rest = body;
-    if (config.inlines(lengthBytes) || (lengthBytes < 0 && config.inlines(0))) {
+    if (config.inlineLimit() > 0 && (lengthBytes < 0 || config.inlines(lengthBytes))) {
       byte[] head = readHead(body, lengthBytes);
       if (config.inlines(head.length)) {
         return putInline(bucket, key, versionId, slots, head, options);
@@ -313,7 +313,7 @@ public final class ErasureStore implements ObjectStore {
         }
         return head;
       }
-      return body.readNBytes(Math.min(config.inlineBytes(), config.blockBytes()) + 1);
+      return body.readNBytes(config.inlineLimit() + 1);
     } catch (IOException | RuntimeException e) {
       if (e instanceof StoreException store) {
         throw store;

@@ -154,11 +154,7 @@ final class ShardRebuilder {
         codec.reconstruct(buffers, present, 0, length);
         for (int t = 0; t < targets.size(); t++) {
           int shard = targets.get(t);
-          byte[] out = new byte[length + Layout.CRC_BYTES];
-          System.arraycopy(buffers[shard], 0, out, 0, length);
-          crc.reset();
-          crc.update(out, 0, length);
-          writeInt(out, length, (int) crc.getValue());
+          byte[] out = withCrc(buffers[shard], length, crc);
           if (!pipes.get(t).offer(out, timeoutNanos)) {
             throw new StoreException(
                 StoreException.Code.INSUFFICIENT_SHARDS,
@@ -258,13 +254,7 @@ final class ShardRebuilder {
       if (unreadable.contains(i)) {
         continue;
       }
-      byte[] shard = new byte[part.sizeBytes() == 0 ? 0 : length + Layout.CRC_BYTES];
-      if (shard.length > 0) {
-        System.arraycopy(buffers[i], 0, shard, 0, length);
-        crc.reset();
-        crc.update(shard, 0, length);
-        writeInt(shard, length, (int) crc.getValue());
-      }
+      byte[] shard = part.sizeBytes() == 0 ? new byte[0] : withCrc(buffers[i], length, crc);
       byte[] record = Layout.encodeInline(version, shard);
       try {
         RepositoryArray.putBytes(array.slot(part.slots().get(i)), recordName, record);
@@ -278,6 +268,15 @@ final class ShardRebuilder {
       rebuilt++;
     }
     return new Result(rebuilt, bytesRead, bytesWritten);
+  }
+
+  /** A copy of {@code piece}'s first {@code length} bytes followed by their CRC32C. */
+  static byte[] withCrc(byte[] piece, int length, CRC32C crc) {
+    byte[] out = Arrays.copyOf(piece, length + Layout.CRC_BYTES);
+    crc.reset();
+    crc.update(out, 0, length);
+    writeInt(out, length, (int) crc.getValue());
+    return out;
   }
 
   /** The shard inside an inline record, if it is whole and its CRC32C matches. */

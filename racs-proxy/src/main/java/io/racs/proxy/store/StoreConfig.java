@@ -55,9 +55,14 @@ public record StoreConfig(
     }
   }
 
-  /** Whether an object of {@code lengthBytes} is stored in its records (one stripe at most). */
+  /** The largest object stored in its records: one stripe at most; 0 when inlining is off. */
+  public int inlineLimit() {
+    return Math.min(inlineBytes, blockBytes);
+  }
+
+  /** Whether an object of {@code lengthBytes} is stored in its records. */
   public boolean inlines(long lengthBytes) {
-    return inlineBytes > 0 && lengthBytes >= 0 && lengthBytes <= Math.min(inlineBytes, blockBytes);
+    return inlineLimit() > 0 && lengthBytes >= 0 && lengthBytes <= inlineLimit();
   }
 
   /** Bytes per shard piece of a full stripe. */

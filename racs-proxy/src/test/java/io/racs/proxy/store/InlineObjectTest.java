@@ -294,11 +294,7 @@ class InlineObjectTest {
                     crashed.parts().getFirst(),
                     4)
                 .orElseThrow();
-        byte[] withCrc = new byte[shard.length + Layout.CRC_BYTES];
-        System.arraycopy(shard, 0, withCrc, 0, shard.length);
-        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
-        crc.update(shard);
-        ShardRebuilder.writeInt(withCrc, shard.length, (int) crc.getValue());
+        byte[] withCrc = ShardRebuilder.withCrc(shard, shard.length, new java.util.zip.CRC32C());
         RepositoryArray.putBytes(
             f.memories.get(part.slots().get(i)), movedName, Layout.encodeInline(moved, withCrc));
       }
