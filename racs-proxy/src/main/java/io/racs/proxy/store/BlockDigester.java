@@ -5,13 +5,16 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * Computes the MD5 of a PUT's blocks (its ETag) on a thread of its own, so that hashing overlaps
- * with encoding and sending instead of adding to them: MD5 cannot be split, and on this path it
- * costs more than the erasure coding. The caller fills buffers taken from {@link #take()} and hands
- * them over in order with {@link #submit}; a buffer comes back to the free list once hashed, so the
- * caller may keep reading it (for encoding) until it takes it again.
+ * with receiving, encoding and sending instead of adding to them: MD5 cannot be split, and on this
+ * path it costs more than the erasure coding. The caller fills buffers taken from {@link #take()},
+ * hands over each range as soon as it has arrived with {@link #update} (so hashing a block starts
+ * before the block is complete), in order, and ends each buffer with {@link #release}; a buffer
+ * comes back to the free list once hashed, so the caller may keep reading it (for encoding) until
+ * it takes it again.
  */
 final class BlockDigester implements AutoCloseable {
   private static final int BUFFERS = 3;
@@ -22,12 +25,14 @@ final class BlockDigester implements AutoCloseable {
    */
   private static final ArrayBlockingQueue<byte[]> POOL = new ArrayBlockingQueue<>(16);
 
-  private record Block(byte[] bytes, int length) {}
+  /** Bytes [from, to) of a buffer; {@code last} gives the buffer back once they are hashed. */
+  private record Range(byte[] bytes, int from, int to, boolean last) {}
 
-  private static final Block END = new Block(new byte[0], 0);
+  private static final Range END = new Range(new byte[0], 0, 0, false);
 
   private final ArrayBlockingQueue<byte[]> free = new ArrayBlockingQueue<>(BUFFERS);
-  private final ArrayBlockingQueue<Block> work = new ArrayBlockingQueue<>(BUFFERS + 1);
+  // Unbounded, but at most BUFFERS buffers' ranges are ever in it.
+  private final LinkedBlockingQueue<Range> work = new LinkedBlockingQueue<>();
   private final MessageDigest md5 = PartWriter.md5();
   private final Future<?> task;
   private final int blockBytes;
@@ -39,12 +44,14 @@ final class BlockDigester implements AutoCloseable {
         executor.submit(
             () -> {
               while (true) {
-                Block block = work.take();
-                if (block == END) {
+                Range range = work.take();
+                if (range == END) {
                   return null;
                 }
-                md5.update(block.bytes(), 0, block.length());
-                free.put(block.bytes());
+                md5.update(range.bytes(), range.from(), range.to() - range.from());
+                if (range.last()) {
+                  free.put(range.bytes());
+                }
               }
             });
   }
@@ -71,9 +78,16 @@ final class BlockDigester implements AutoCloseable {
     return new byte[blockBytes];
   }
 
-  /** Hands over a filled buffer, in order. */
-  void submit(byte[] block, int length) throws InterruptedException {
-    work.put(new Block(block, length));
+  /** Hands over bytes [from, to) of a buffer, in order. */
+  void update(byte[] block, int from, int to) throws InterruptedException {
+    if (to > from) {
+      work.put(new Range(block, from, to, false));
+    }
+  }
+
+  /** Ends a buffer: it comes back to the free list once everything handed over is hashed. */
+  void release(byte[] block) throws InterruptedException {
+    work.put(new Range(block, 0, 0, true));
   }
 
   /** Waits for every block submitted and returns their MD5. */

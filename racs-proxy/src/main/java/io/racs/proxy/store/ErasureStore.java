@@ -339,7 +339,7 @@ public final class ErasureStore implements ObjectStore {
     byte[][] shards =
         data.length == 0
             ? new byte[geometry.totalShards()][0]
-            : PartWriter.encodeStripe(codec, data, data.length);
+            : PartWriter.encodeStripe(codec, data, data.length, byte[]::new);
     Map<String, String> checksums = options.checksums().get();
     PartMeta part =
         new PartMeta(

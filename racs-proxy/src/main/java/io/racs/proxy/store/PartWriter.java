@@ -8,12 +8,14 @@ import java.io.InputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntFunction;
 import java.util.zip.CRC32C;
 
 /**
@@ -28,6 +30,9 @@ import java.util.zip.CRC32C;
  */
 final class PartWriter {
   private static final int PIPE_PIECES = 2;
+
+  /** Bytes read from the body at a time, and handed to MD5 as soon as they are in. */
+  private static final int HASH_CHUNK = 128 * 1024;
 
   /** What was written: the part's record, and which slots hold its shards. */
   record Result(
@@ -57,7 +62,7 @@ final class PartWriter {
     List<Future<ObjectInfo>> puts = new ArrayList<>();
     String[] dropped = new String[n];
     for (int i = 0; i < n; i++) {
-      ShardPipe pipe = new ShardPipe(PIPE_PIECES);
+      ShardPipe pipe = new ShardPipe(PIPE_PIECES, PiecePool::give);
       pipes[i] = pipe;
       Repository repository = array.slot(slots.get(i));
       String name = Layout.shard(dataId, i);
@@ -81,27 +86,23 @@ final class PartWriter {
     try {
       while (true) {
         byte[] block = md5.take();
-        int read = readFully(body, block);
-        if (read == 0 && total > 0) {
-          break;
-        }
+        int read = readHashing(body, block, md5);
         if (read == 0) {
-          break; // empty object: no stripes, empty shard objects
+          break; // the end, or an empty object: no stripes, empty shard objects
         }
-        md5.submit(block, read);
         total += read;
         if (lengthBytes >= 0 && total > lengthBytes) {
           throw new StoreException(
               StoreException.Code.INCOMPLETE_BODY,
               "body longer than its declared length " + lengthBytes);
         }
-        byte[][] stripe = encodeStripe(codec, block, read);
+        byte[][] stripe = encodeStripe(codec, block, read, PiecePool::take);
         for (int i = 0; i < n; i++) {
           if (dropped[i] != null) {
+            PiecePool.give(stripe[i]); // never offered: still ours
             continue;
           }
-          byte[] chunk = stripe[i];
-          if (!pipes[i].offer(chunk, timeoutNanos)) {
+          if (!pipes[i].offer(stripe[i], timeoutNanos)) {
             drop(pipes, dropped, i, "took no data for " + config.slowShardTimeout());
           }
         }
@@ -110,17 +111,18 @@ final class PartWriter {
           break;
         }
       }
-      etag = md5.digest();
       if (lengthBytes >= 0 && total != lengthBytes) {
         throw new StoreException(
             StoreException.Code.INCOMPLETE_BODY,
             "body ended after " + total + " of " + lengthBytes + " bytes");
       }
+      // The shards do not depend on the ETag: let the repositories finish while MD5 catches up.
       for (int i = 0; i < n; i++) {
         if (dropped[i] == null && !pipes[i].finish(timeoutNanos)) {
           drop(pipes, dropped, i, "took no data for " + config.slowShardTimeout());
         }
       }
+      etag = md5.digest();
     } catch (StoreException e) {
       abortAll(pipes, dropped, e.getMessage());
       cleanUp(array, slots, dataId, puts);
@@ -190,17 +192,25 @@ final class PartWriter {
    * Encodes one stripe of {@code length} data bytes from {@code block}: n arrays, each a piece
    * followed by its CRC32C, ready to append to shard {@code i}. Each piece is built in the array
    * that is handed on, so the data is copied once out of the block and parity is encoded in place.
+   * The arrays come from {@code allocate}, which may return used ones: every byte is written.
    */
-  static byte[][] encodeStripe(ErasureCodec codec, byte[] block, int length) {
+  static byte[][] encodeStripe(
+      ErasureCodec codec, byte[] block, int length, IntFunction<byte[]> allocate) {
     int k = codec.geometry().dataShards();
     int n = codec.geometry().totalShards();
     int piece = (length + k - 1) / k;
-    byte[][] stripe = new byte[n][piece + Layout.CRC_BYTES];
+    byte[][] stripe = new byte[n][];
+    for (int i = 0; i < n; i++) {
+      stripe[i] = allocate.apply(piece + Layout.CRC_BYTES);
+    }
     for (int i = 0; i < k; i++) {
       int from = i * piece;
       int len = Math.max(0, Math.min(piece, length - from));
       if (len > 0) {
-        System.arraycopy(block, from, stripe[i], 0, len); // the rest stays zero
+        System.arraycopy(block, from, stripe[i], 0, len);
+      }
+      if (len < piece) {
+        Arrays.fill(stripe[i], len, piece, (byte) 0); // the short stripe's padding
       }
     }
     codec.encodeParity(stripe, 0, piece);
@@ -302,14 +312,29 @@ final class PartWriter {
         });
   }
 
-  private static int readFully(InputStream in, byte[] buffer) throws IOException {
+  /**
+   * Fills {@code block} from {@code in} (less only at the end of the body), handing each range to
+   * {@code md5} as it arrives so that hashing runs alongside receiving, then releases the block.
+   */
+  private static int readHashing(InputStream in, byte[] block, BlockDigester md5)
+      throws IOException, InterruptedException {
     int total = 0;
-    while (total < buffer.length) {
-      int n = in.read(buffer, total, buffer.length - total);
-      if (n < 0) {
-        break;
+    int hashed = 0;
+    try {
+      while (total < block.length) {
+        int n = in.read(block, total, Math.min(block.length - total, HASH_CHUNK));
+        if (n < 0) {
+          break;
+        }
+        total += n;
+        if (total - hashed >= HASH_CHUNK) {
+          md5.update(block, hashed, total);
+          hashed = total;
+        }
       }
-      total += n;
+      md5.update(block, hashed, total);
+    } finally {
+      md5.release(block);
     }
     return total;
   }

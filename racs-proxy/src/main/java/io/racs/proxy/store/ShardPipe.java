@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * A bounded hand-off of shard pieces from the encoding thread to the thread running one
@@ -13,19 +14,30 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Either side can give up: {@link #abort} makes the reader fail (so the repository stores
  * nothing), and {@link #readerFailed} makes later {@link #offer}s return false at once.
+ *
+ * <p>The reader only ever copies out of a piece, so once it has moved past one the piece is handed
+ * to the {@code consumed} callback (a pool), and the writer must not touch a piece it has offered.
  */
 final class ShardPipe extends InputStream {
   private static final byte[] END = new byte[0];
+  private static final byte[] EMPTY = new byte[0];
 
   private final ArrayBlockingQueue<byte[]> queue;
+  private final Consumer<byte[]> consumed;
   private volatile String abortReason;
   private volatile boolean readerFailed;
-  private byte[] current = new byte[0];
+  private byte[] current = EMPTY;
   private int position;
   private boolean ended;
 
   ShardPipe(int capacity) {
+    this(capacity, piece -> {});
+  }
+
+  /** A pipe that hands every piece its reader has finished to {@code consumed}. */
+  ShardPipe(int capacity, Consumer<byte[]> consumed) {
     this.queue = new ArrayBlockingQueue<>(capacity + 1);
+    this.consumed = consumed;
   }
 
   /**
@@ -71,6 +83,11 @@ final class ShardPipe extends InputStream {
       return 0;
     }
     while (position == current.length) {
+      if (current != EMPTY) {
+        consumed.accept(current); // copied out entirely: the writer's pool may reuse it
+        current = EMPTY;
+        position = 0;
+      }
       if (ended) {
         return -1;
       }
