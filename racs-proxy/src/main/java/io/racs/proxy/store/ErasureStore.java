@@ -67,6 +67,10 @@ public final class ErasureStore implements ObjectStore {
   // Runs collections and the early reads of whole-object GETs.
   private final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
   private final Semaphore collections = new Semaphore(MAX_COLLECTIONS);
+  // Keys (bucket/key) whose collection is queued or running, each with the version everything
+  // older than which goes: a write to such a key only moves the target, so the collections of one
+  // key never race each other over the same records.
+  private final ConcurrentHashMap<String, String> collecting = new ConcurrentHashMap<>();
   private final VersionCache versions = new VersionCache(16_384);
   // The version each recently read key had when it was last served (a hint for getWhole).
   private final VersionCache lastServed = new VersionCache(16_384);
@@ -470,21 +474,47 @@ public final class ErasureStore implements ObjectStore {
   }
 
   private void collectLater(String bucket, String key, String newest) {
+    String id = bucket + "/" + key;
+    boolean[] first = {false};
+    collecting.compute(
+        id,
+        (k, target) -> {
+          if (target == null) {
+            first[0] = true;
+            return newest;
+          }
+          return VersionId.newer(newest, target) ? newest : target;
+        });
+    if (!first[0]) {
+      return; // the collection of this key under way goes on up to this version
+    }
     if (!collections.tryAcquire()) {
-      collectOlderVersions(bucket, key, newest);
+      collectUntilSettled(bucket, key, id);
       return;
     }
     try {
       background.execute(
           () -> {
             try {
-              collectOlderVersions(bucket, key, newest);
+              collectUntilSettled(bucket, key, id);
             } finally {
               collections.release();
             }
           });
     } catch (RejectedExecutionException e) {
+      collecting.remove(id);
       collections.release(); // closing: heal collects it
+    }
+  }
+
+  /** Collects a key's superseded versions until no newer write has moved the target meanwhile. */
+  private void collectUntilSettled(String bucket, String key, String id) {
+    while (true) {
+      String target = collecting.get(id);
+      collectOlderVersions(bucket, key, target);
+      if (collecting.remove(id, target)) {
+        return;
+      }
     }
   }
 

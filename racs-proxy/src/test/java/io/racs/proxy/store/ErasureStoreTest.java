@@ -5,12 +5,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.repos.RepositoryException.Kind;
 import io.racs.repos.decorator.FaultyRepository;
+import io.racs.repos.decorator.Operation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -154,6 +160,88 @@ class ErasureStoreTest {
   }
 
   @Test
+  void aWriteDuringTheCollectionOfItsKey_movesThatCollectionOn() throws Exception {
+    f.store.createBucket("bkt");
+    f.put("bkt", "k", StoreFixture.bytes(1, 10_000));
+    FaultyRepository.Stall stall = f.faulty.get(0).stall(Operation.DELETE);
+    f.store.put(
+        "bkt",
+        "k",
+        StoreFixture.stream(StoreFixture.bytes(2, 10_000)),
+        10_000,
+        ObjectStore.PutOptions.defaults());
+    stall.awaitStalled(); // the second write's collection of the first is under way, held
+    byte[] third = StoreFixture.bytes(3, 10_000);
+    VersionMeta newest =
+        f.store.put(
+            "bkt",
+            "k",
+            StoreFixture.stream(third),
+            third.length,
+            ObjectStore.PutOptions.defaults());
+    stall.release();
+    assertThat(f.get("bkt", "k")).isEqualTo(third);
+    for (int slot = 0; slot < 6; slot++) {
+      assertThat(f.names(slot, "v/")).as("superseded shards collected on slot %d", slot).hasSize(1);
+      assertThat(f.names(slot, "i/bkt/"))
+          .as("superseded entries collected on slot %d", slot)
+          .singleElement()
+          .asString()
+          .endsWith(newest.versionId());
+    }
+  }
+
+  @Test
+  void concurrentOverwrites_ofOneKey_leaveOnlyTheNewestVersion() throws Exception {
+    f.store.createBucket("bkt");
+    int threads = 4;
+    int perThread = 15;
+    Map<String, byte[]> written = new ConcurrentHashMap<>();
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    List<Future<?>> done = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      done.add(
+          pool.submit(
+              () -> {
+                for (int i = 0; i < perThread; i++) {
+                  byte[] data = StoreFixture.bytes(thread * 1000L + i, 10_000 + i);
+                  VersionMeta meta =
+                      f.store.put(
+                          "bkt",
+                          "hot",
+                          StoreFixture.stream(data),
+                          data.length,
+                          ObjectStore.PutOptions.defaults());
+                  written.put(meta.versionId(), data);
+                }
+                return null;
+              }));
+    }
+    try {
+      for (Future<?> d : done) {
+        d.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
+    String newest =
+        written.keySet().stream()
+            .filter(v -> written.keySet().stream().noneMatch(other -> VersionId.newer(other, v)))
+            .findFirst()
+            .orElseThrow();
+    assertThat(f.get("bkt", "hot")).isEqualTo(written.get(newest));
+    for (int slot = 0; slot < 6; slot++) {
+      assertThat(f.names(slot, "v/")).as("superseded shards collected on slot %d", slot).hasSize(1);
+      assertThat(f.names(slot, "i/bkt/"))
+          .as("superseded entries collected on slot %d", slot)
+          .singleElement()
+          .asString()
+          .endsWith(newest);
+    }
+  }
+
+  @Test
   void overwriteAndDelete_createNewVersionsAndCollectOldOnes() {
     f.store.createBucket("bkt");
     f.put("bkt", "k", StoreFixture.bytes(1, 10_000));
@@ -288,18 +376,14 @@ class ErasureStoreTest {
         "src",
         StoreFixture.stream(data),
         data.length,
-        new ObjectStore.PutOptions("text/plain", java.util.Map.of("color", "blue"), null));
+        new ObjectStore.PutOptions("text/plain", Map.of("color", "blue"), null));
     VersionMeta copied = f.store.copy("bkt", "src", "bkt", "dst", null);
     assertThat(f.get("bkt", "dst")).isEqualTo(data);
     assertThat(copied.contentType()).isEqualTo("text/plain");
     assertThat(copied.userMetadata()).containsEntry("color", "blue");
     VersionMeta replaced =
         f.store.copy(
-            "bkt",
-            "src",
-            "bkt",
-            "dst2",
-            new ObjectStore.PutOptions("image/png", java.util.Map.of(), null));
+            "bkt", "src", "bkt", "dst2", new ObjectStore.PutOptions("image/png", Map.of(), null));
     assertThat(replaced.contentType()).isEqualTo("image/png");
     assertThat(replaced.userMetadata()).isEmpty();
   }
