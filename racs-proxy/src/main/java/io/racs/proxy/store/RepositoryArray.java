@@ -14,13 +14,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionService;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BiFunction;
 
 /**
@@ -82,34 +83,52 @@ final class RepositoryArray implements AutoCloseable {
     }
   }
 
-  /** Runs {@code call} on every slot in {@code which} (null: all), in parallel. */
+  /**
+   * Runs {@code call} on every slot in {@code which} (null: all), in parallel. The caller sleeps
+   * once, until the last call has ended or the timeout has passed, rather than once per call; a
+   * call still running then is cancelled and reported as timed out.
+   */
   <T> List<Outcome<T>> fanOut(List<Integer> which, BiFunction<Integer, Repository, T> call) {
     List<Integer> targets = which != null ? which : allSlots();
-    List<Future<T>> futures = new ArrayList<>();
-    for (int slot : targets) {
+    int count = targets.size();
+    AtomicReferenceArray<Outcome<T>> ended = new AtomicReferenceArray<>(count);
+    CountDownLatch running = new CountDownLatch(count);
+    List<Future<?>> futures = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      int index = i;
+      int slot = targets.get(i);
       Repository repository = slots.get(slot);
-      futures.add(executor.submit(() -> call.apply(slot, repository)));
+      futures.add(
+          executor.submit(
+              () -> {
+                Outcome<T> outcome;
+                try {
+                  outcome = new Outcome<>(slot, call.apply(slot, repository), null);
+                } catch (RuntimeException | Error e) {
+                  outcome = new Outcome<>(slot, null, e);
+                }
+                ended.set(index, outcome);
+                running.countDown();
+              }));
+    }
+    try {
+      running.await(timeoutNanos, TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
     }
     List<Outcome<T>> outcomes = new ArrayList<>();
-    long deadline = System.nanoTime() + timeoutNanos;
-    for (int i = 0; i < targets.size(); i++) {
-      Future<T> future = futures.get(i);
-      try {
-        long left = Math.max(0, deadline - System.nanoTime());
-        outcomes.add(new Outcome<>(targets.get(i), future.get(left, TimeUnit.NANOSECONDS), null));
-      } catch (ExecutionException e) {
-        outcomes.add(new Outcome<>(targets.get(i), null, e.getCause()));
-      } catch (TimeoutException e) {
-        future.cancel(true);
-        outcomes.add(
+    for (int i = 0; i < count; i++) {
+      Outcome<T> outcome = ended.get(i);
+      if (outcome == null) {
+        futures.get(i).cancel(true);
+        outcome =
             new Outcome<>(
                 targets.get(i),
                 null,
-                new RepositoryException(RepositoryException.Kind.TIMEOUT, "no answer in time")));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
+                new RepositoryException(RepositoryException.Kind.TIMEOUT, "no answer in time"));
       }
+      outcomes.add(outcome);
     }
     return outcomes;
   }

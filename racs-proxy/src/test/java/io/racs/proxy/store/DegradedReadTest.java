@@ -120,6 +120,35 @@ class DegradedReadTest {
   }
 
   @Test
+  @Timeout(60) // a commit that waited for the stalled repository would never end
+  void put_whenARepositoryStallsTheCommit_succeedsOnTheOthersAsUnderReplicated()
+      throws InterruptedException {
+    StoreConfig config =
+        StoreConfig.builder(Geometry.parse("4x2"))
+            .blockBytes(BLOCK)
+            .slowShardTimeout(Duration.ofMillis(300))
+            .build();
+    try (StoreFixture f = new StoreFixture(config)) {
+      f.store.createBucket("bkt");
+      // A small object is only its records: the commit's fan-out is the whole write.
+      byte[] data = StoreFixture.bytes(4, 100);
+      FaultyRepository.Stall stall = f.faulty.get(2).stall(Operation.PUT);
+      VersionMeta meta =
+          f.store.put(
+              "bkt",
+              "k",
+              StoreFixture.stream(data),
+              data.length,
+              ObjectStore.PutOptions.defaults());
+      stall.awaitStalled(); // still held: the write went on without it
+      assertThat(meta.parts().getFirst().inline()).isTrue();
+      assertThat(f.store.stats().underReplicatedWrites()).isEqualTo(1);
+      assertThat(f.get("bkt", "k")).isEqualTo(data);
+      stall.release();
+    }
+  }
+
+  @Test
   @Timeout(120) // without the hedge the GET would wait out the hour-long slow-shard timeout
   void get_whenARepositoryStallsItsListing_answersFromAQuorumOfListings()
       throws InterruptedException {
