@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -279,7 +278,7 @@ final class PartReader extends InputStream implements ChunkedBody {
   private boolean take(int i, int pieceLength) {
     Piece piece;
     try {
-      piece = sources[i].queue.poll(timeoutNanos, TimeUnit.NANOSECONDS);
+      piece = Waits.poll(sources[i].queue, timeoutNanos);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);

@@ -20,7 +20,6 @@ import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BiFunction;
 
@@ -112,7 +111,7 @@ final class RepositoryArray implements AutoCloseable {
               }));
     }
     try {
-      running.await(timeoutNanos, TimeUnit.NANOSECONDS);
+      Waits.await(running, timeoutNanos);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
@@ -161,7 +160,7 @@ final class RepositoryArray implements AutoCloseable {
           until = Math.min(deadline, now + Math.max(quorumNanos, HEDGE_MIN_MILLIS * 1_000_000L));
           deadline = until; // the hedge is set once, when the quorum is reached
         }
-        Future<T> next = done.poll(Math.max(0, until - now), TimeUnit.NANOSECONDS);
+        Future<T> next = Waits.poll(done, Math.max(0, until - now));
         if (next == null) {
           break;
         }
