@@ -119,6 +119,19 @@ public interface Repository extends AutoCloseable {
   void delete(String key);
 
   /**
+   * Removes the object under {@code key} like {@link #delete}, except that the removal need not be
+   * durable when this returns: after a crash the object may be back. For garbage whose return is
+   * harmless (superseded versions, abandoned writes), so that collecting it does not add syncs to
+   * the writes it runs beside. A repository with nothing cheaper simply deletes.
+   *
+   * @throws RepositoryException on any storage failure; the object is then either still there or
+   *     gone
+   */
+  default void discard(String key) {
+    delete(key);
+  }
+
+  /**
    * Lists up to {@code maxKeys} objects whose keys start with {@code prefix} and sort strictly
    * after {@code startAfter}, in UTF-8 binary order. To page, pass the page's {@link
    * ListPage#nextStartAfter()} as the next {@code startAfter}. A listing reflects every put and

@@ -327,6 +327,18 @@ public abstract class RepositoryContract {
   }
 
   @Test
+  void discard_removesLikeDelete_andAMissingKeySucceeds() {
+    putAll(List.of("g", "g/h", "gh"));
+    repository.discard("g/h");
+    repository.discard("never/was");
+    assertThat(repository.head("g/h")).isEmpty();
+    assertThat(keys(repository.list("", "", 10))).containsExactly("g", "gh");
+    repository.discard("g");
+    repository.discard("g");
+    assertThat(keys(repository.list("", "", 10))).containsExactly("gh");
+  }
+
+  @Test
   void put_whenDeletedThenPutAgain_isVisibleAgain() throws IOException {
     for (int i = 0; i < 3; i++) {
       byte[] body = SeededBytes.bytes(SEED + i, 10 + i);

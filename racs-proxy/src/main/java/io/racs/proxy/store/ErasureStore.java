@@ -541,7 +541,7 @@ public final class ErasureStore implements ObjectStore {
         read(e, VersionMeta.class).ifPresent(this::deleteData);
         array.fanOut(
             (slot, repository) -> {
-              repository.delete(entryName);
+              repository.discard(entryName); // a superseded entry coming back is harmless
               return null;
             });
         versions.remove(entryName);

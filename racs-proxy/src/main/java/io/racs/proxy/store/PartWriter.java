@@ -298,14 +298,19 @@ final class PartWriter {
     deleteShards(array, slots, dataId);
   }
 
-  /** Deletes every shard object of {@code dataId}, best effort. */
+  /**
+   * Deletes every shard object of {@code dataId}, best effort and without waiting for the deletes
+   * to be durable: these are garbage (superseded, abandoned or replaced data), and shards that come
+   * back after a crash belong to a version that is superseded or never committed, or to a part no
+   * upload lists, all of which heal collects.
+   */
   static void deleteShards(RepositoryArray array, List<Integer> slots, String dataId) {
     array.fanOut(
         slots,
         (slot, repository) -> {
           for (int i = 0; i < slots.size(); i++) {
             if (slots.get(i) == slot) {
-              repository.delete(Layout.shard(dataId, i));
+              repository.discard(Layout.shard(dataId, i));
             }
           }
           return null;

@@ -177,6 +177,12 @@ public final class FaultyRepository extends ForwardingRepository {
   }
 
   @Override
+  public void discard(String key) {
+    before(Operation.DELETE, key); // a discard is a delete to every fault rule
+    super.discard(key);
+  }
+
+  @Override
   public ListPage list(String prefix, String startAfter, int maxKeys) {
     before(Operation.LIST, null);
     return super.list(prefix, startAfter, maxKeys);

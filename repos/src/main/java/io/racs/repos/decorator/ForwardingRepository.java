@@ -74,6 +74,11 @@ public abstract class ForwardingRepository implements Repository {
   }
 
   @Override
+  public void discard(String key) {
+    delegate.discard(key);
+  }
+
+  @Override
   public ListPage list(String prefix, String startAfter, int maxKeys) {
     return delegate.list(prefix, startAfter, maxKeys);
   }

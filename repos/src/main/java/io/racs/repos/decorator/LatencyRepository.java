@@ -94,6 +94,15 @@ public final class LatencyRepository extends ForwardingRepository {
   }
 
   @Override
+  public void discard(String key) {
+    around(
+        () -> {
+          super.discard(key);
+          return null;
+        });
+  }
+
+  @Override
   public ListPage list(String prefix, String startAfter, int maxKeys) {
     return around(() -> super.list(prefix, startAfter, maxKeys));
   }

@@ -116,6 +116,16 @@ public final class MeteredRepository extends ForwardingRepository {
   }
 
   @Override
+  public void discard(String key) {
+    timed(
+        meters.get(Operation.DELETE),
+        () -> {
+          super.discard(key);
+          return null;
+        });
+  }
+
+  @Override
   public ListPage list(String prefix, String startAfter, int maxKeys) {
     return timed(meters.get(Operation.LIST), () -> super.list(prefix, startAfter, maxKeys));
   }

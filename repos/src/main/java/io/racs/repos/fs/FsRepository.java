@@ -351,6 +351,16 @@ public final class FsRepository implements Repository {
 
   @Override
   public void delete(String key) {
+    remove(key, true);
+  }
+
+  /** Deletes without syncing the directory: the name may come back after a crash. */
+  @Override
+  public void discard(String key) {
+    remove(key, false);
+  }
+
+  private void remove(String key, boolean durably) {
     Keys.check(key);
     Path base = root();
     Optional<Path> file = locate(key);
@@ -364,22 +374,26 @@ public final class FsRepository implements Repository {
         return; // Not an object: object names never name directories.
       }
       Files.delete(file.get());
-      syncer.syncDirectory(file.get().getParent());
+      if (durably) {
+        syncer.syncDirectory(file.get().getParent());
+      }
     } catch (NoSuchFileException e) {
       return;
     } catch (IOException e) {
       throw translate(e, "delete", key);
     }
-    removeEmptyDirectories(base, file.get().getParent());
+    removeEmptyDirectories(base, file.get().getParent(), durably);
   }
 
   /** Removes {@code directory} and its ancestors below {@code base} while they are empty. */
-  private void removeEmptyDirectories(Path base, Path directory) {
+  private void removeEmptyDirectories(Path base, Path directory, boolean durably) {
     Path current = directory;
     while (current != null && !current.equals(base) && current.startsWith(base)) {
       try {
         Files.delete(current);
-        syncer.syncDirectory(current.getParent());
+        if (durably) {
+          syncer.syncDirectory(current.getParent());
+        }
       } catch (DirectoryNotEmptyException | NoSuchFileException e) {
         return; // In use again, or already gone: either way we are done.
       } catch (IOException e) {
@@ -570,7 +584,7 @@ public final class FsRepository implements Repository {
       try {
         if (Files.deleteIfExists(file)) {
           deleted++;
-          removeEmptyDirectories(base, file.getParent());
+          removeEmptyDirectories(base, file.getParent(), true);
         }
       } catch (IOException e) {
         throw translate(e, "purge", "");

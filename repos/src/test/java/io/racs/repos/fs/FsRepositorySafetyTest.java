@@ -196,6 +196,19 @@ class FsRepositorySafetyTest {
   }
 
   @Test
+  void discard_whenDurable_removesWithoutSyncingAnyDirectory() {
+    CountingSyncer syncer = new CountingSyncer();
+    try (FsRepository repository = FsRepository.builder(root).syncer(syncer).build()) {
+      repository.put("a/b/c", new ByteArrayInputStream(new byte[] {1, 2}), 2);
+      int directories = syncer.directories.get();
+      repository.discard("a/b/c");
+      assertThat(repository.head("a/b/c")).isEmpty();
+      assertThat(root.resolve("a")).doesNotExist(); // emptied directories are tidied all the same
+      assertThat(syncer.directories.get()).isEqualTo(directories);
+    }
+  }
+
+  @Test
   void put_whenNotDurable_neverSyncsAndSaysSo() {
     CountingSyncer syncer = new CountingSyncer();
     try (FsRepository repository =
