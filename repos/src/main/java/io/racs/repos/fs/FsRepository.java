@@ -81,6 +81,7 @@ public final class FsRepository implements Repository {
 
   private static final int MAX_ROOT_BYTES = 900;
   private static final int COPY_BUFFER_BYTES = 128 * 1024;
+  private static final long WRITEBACK_BYTES = 4L << 20;
   private static final int WRITE_ATTEMPTS = 32;
 
   private final String name;
@@ -190,15 +191,26 @@ public final class FsRepository implements Repository {
     }
   }
 
-  private static long copy(InputStream in, FileChannel out) throws IOException {
+  /**
+   * Copies the body into the file. Every {@value #WRITEBACK_BYTES} bytes it has the data written
+   * out, so that a large object reaches the disk while it is still arriving instead of all at the
+   * final sync (which then has little left to do).
+   */
+  private long copy(InputStream in, FileChannel out) throws IOException {
     byte[] buffer = new byte[COPY_BUFFER_BYTES];
     long total = 0;
+    long unflushed = 0;
     for (int n; (n = in.read(buffer)) >= 0; ) {
       ByteBuffer chunk = ByteBuffer.wrap(buffer, 0, n);
       while (chunk.hasRemaining()) {
         out.write(chunk);
       }
       total += n;
+      unflushed += n;
+      if (unflushed >= WRITEBACK_BYTES) {
+        syncer.syncData(out);
+        unflushed = 0;
+      }
     }
     return total;
   }

@@ -21,6 +21,11 @@ public interface Syncer {
         }
 
         @Override
+        public void syncData(FileChannel file) throws IOException {
+          file.force(false);
+        }
+
+        @Override
         public void syncDirectory(Path directory) throws IOException {
           // On Linux a directory opened read-only can be fsynced, which persists its entries.
           try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
@@ -51,6 +56,14 @@ public interface Syncer {
 
   /** Forces a written file's data and metadata to stable storage. */
   void syncFile(FileChannel file) throws IOException;
+
+  /**
+   * Forces the data written so far to stable storage, midway through a large file (its metadata
+   * follows with {@link #syncFile} at the end). By default the same as {@link #syncFile}.
+   */
+  default void syncData(FileChannel file) throws IOException {
+    syncFile(file);
+  }
 
   /** Forces a directory's entries (created, renamed, removed names) to stable storage. */
   void syncDirectory(Path directory) throws IOException;

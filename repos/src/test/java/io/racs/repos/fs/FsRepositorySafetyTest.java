@@ -196,6 +196,22 @@ class FsRepositorySafetyTest {
   }
 
   @Test
+  void put_ofALargeObject_writesItsDataOutEveryFourMebibytesAsItArrives() throws IOException {
+    CountingSyncer syncer = new CountingSyncer();
+    try (FsRepository repository = FsRepository.builder(root).syncer(syncer).build()) {
+      repository.put("small", new ByteArrayInputStream(new byte[4096]), 4096);
+      assertThat(syncer.data.get()).isZero();
+      byte[] large = SeededBytes.bytes(7, (10 << 20) + 1);
+      repository.put("large", new ByteArrayInputStream(large), -1);
+      assertThat(syncer.data.get()).isEqualTo(2); // at 4 and 8 MiB; the rest with the file
+      assertThat(syncer.files.get()).isEqualTo(2); // one final sync per object
+      try (ObjectStream in = repository.get("large")) {
+        assertThat(in.readAllBytes()).isEqualTo(large);
+      }
+    }
+  }
+
+  @Test
   void discard_whenDurable_removesWithoutSyncingAnyDirectory() {
     CountingSyncer syncer = new CountingSyncer();
     try (FsRepository repository = FsRepository.builder(root).syncer(syncer).build()) {
@@ -312,11 +328,17 @@ class FsRepositorySafetyTest {
   /** Counts sync calls instead of making them. */
   static final class CountingSyncer implements Syncer {
     final AtomicInteger files = new AtomicInteger();
+    final AtomicInteger data = new AtomicInteger();
     final AtomicInteger directories = new AtomicInteger();
 
     @Override
     public void syncFile(FileChannel file) {
       files.incrementAndGet();
+    }
+
+    @Override
+    public void syncData(FileChannel file) {
+      data.incrementAndGet();
     }
 
     @Override
