@@ -101,12 +101,7 @@ class DegradedReadTest {
   @ParameterizedTest
   @ValueSource(strings = {"4x2"})
   void get_whenARepositoryStalls_answersFromTheOthers(String geometry) throws InterruptedException {
-    StoreConfig config =
-        StoreConfig.builder(Geometry.parse(geometry))
-            .blockBytes(BLOCK)
-            .slowShardTimeout(Duration.ofMillis(300))
-            .build();
-    try (StoreFixture f = new StoreFixture(config)) {
+    try (StoreFixture f = stalling(geometry, Duration.ofMillis(300))) {
       f.store.createBucket("bkt");
       byte[] data = StoreFixture.bytes(3, 4 * BLOCK);
       VersionMeta meta = f.put("bkt", "k", data);
@@ -123,12 +118,7 @@ class DegradedReadTest {
   @Timeout(60) // a commit that waited for the stalled repository would never end
   void put_whenARepositoryStallsTheCommit_succeedsOnTheOthersAsUnderReplicated()
       throws InterruptedException {
-    StoreConfig config =
-        StoreConfig.builder(Geometry.parse("4x2"))
-            .blockBytes(BLOCK)
-            .slowShardTimeout(Duration.ofMillis(300))
-            .build();
-    try (StoreFixture f = new StoreFixture(config)) {
+    try (StoreFixture f = stalling("4x2", Duration.ofMillis(300))) {
       f.store.createBucket("bkt");
       // A small object is only its records: the commit's fan-out is the whole write.
       byte[] data = StoreFixture.bytes(4, 100);
@@ -152,12 +142,7 @@ class DegradedReadTest {
   @Timeout(120) // without the hedge the GET would wait out the hour-long slow-shard timeout
   void get_whenARepositoryStallsItsListing_answersFromAQuorumOfListings()
       throws InterruptedException {
-    StoreConfig config =
-        StoreConfig.builder(Geometry.parse("4x2"))
-            .blockBytes(BLOCK)
-            .slowShardTimeout(Duration.ofHours(1))
-            .build();
-    try (StoreFixture f = new StoreFixture(config)) {
+    try (StoreFixture f = stalling("4x2", Duration.ofHours(1))) {
       f.store.createBucket("bkt");
       byte[] data = StoreFixture.bytes(4, 3 * BLOCK + 7);
       f.put("bkt", "k", data);
@@ -182,5 +167,14 @@ class DegradedReadTest {
     int at = (int) part.shardOffset(s) + random.nextInt(part.pieceBytes(g.dataShards(), s));
     bytes[at] ^= (byte) (1 + random.nextInt(255));
     repository.put(name, new ByteArrayInputStream(bytes), bytes.length);
+  }
+
+  /** A fixture whose slow-shard timeout is {@code slowShardTimeout}, for the stall tests. */
+  private static StoreFixture stalling(String geometry, Duration slowShardTimeout) {
+    return new StoreFixture(
+        StoreConfig.builder(Geometry.parse(geometry))
+            .blockBytes(BLOCK)
+            .slowShardTimeout(slowShardTimeout)
+            .build());
   }
 }

@@ -181,13 +181,18 @@ class ErasureStoreTest {
             ObjectStore.PutOptions.defaults());
     stall.release();
     assertThat(f.get("bkt", "k")).isEqualTo(third);
+    assertOnlyVersionLeft(newest.versionId());
+  }
+
+  /** Every slot holds one shard object and one index entry, the entry of {@code versionId}. */
+  private void assertOnlyVersionLeft(String versionId) {
     for (int slot = 0; slot < 6; slot++) {
       assertThat(f.names(slot, "v/")).as("superseded shards collected on slot %d", slot).hasSize(1);
       assertThat(f.names(slot, "i/bkt/"))
           .as("superseded entries collected on slot %d", slot)
           .singleElement()
           .asString()
-          .endsWith(newest.versionId());
+          .endsWith(versionId);
     }
   }
 
@@ -231,14 +236,7 @@ class ErasureStoreTest {
             .findFirst()
             .orElseThrow();
     assertThat(f.get("bkt", "hot")).isEqualTo(written.get(newest));
-    for (int slot = 0; slot < 6; slot++) {
-      assertThat(f.names(slot, "v/")).as("superseded shards collected on slot %d", slot).hasSize(1);
-      assertThat(f.names(slot, "i/bkt/"))
-          .as("superseded entries collected on slot %d", slot)
-          .singleElement()
-          .asString()
-          .endsWith(newest);
-    }
+    assertOnlyVersionLeft(newest);
   }
 
   @Test
