@@ -7,14 +7,16 @@
 # OUT_DIR/summary.txt and warp's output per run.
 #
 # Usage: scripts/bench-vs-minio-warp.sh [OUT_DIR]
-# Environment: SIZES ("4KiB 1MiB"), ROUNDS (2), DURATION_SECONDS (15), CLIENTS (8), OBJECTS (GET
-#   key space, 64), WARP_BIN (default: the warp scripts/bench-vs-warp.sh builds; run that once).
+# Environment: SIZES ("4KiB 1MiB"), ROUNDS (2), DURATION_SECONDS (15), WARMUP_SECONDS (10; 0 for
+#   none), CLIENTS (8), OBJECTS (GET key space, 64), WARP_BIN (default: the warp
+#   scripts/bench-vs-warp.sh builds; run that once).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${1:-$ROOT/bench-out/vs-minio-warp-$(date +%Y%m%d-%H%M%S)}"
 SIZES="${SIZES:-4KiB 1MiB}"
 ROUNDS="${ROUNDS:-2}"
 DURATION_SECONDS="${DURATION_SECONDS:-15}"
+WARMUP_SECONDS="${WARMUP_SECONDS:-10}"
 CLIENTS="${CLIENTS:-8}"
 OBJECTS="${OBJECTS:-64}"
 CACHE="${RACS_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/racs}"
@@ -68,9 +70,22 @@ warp_run() {
   sed -n 's/.*Average: .*, \([0-9.]*\) obj\/s.*/\1/p' "$OUT/$name.out" | head -1
 }
 
+# The proxy is a JVM: its first seconds under load run while the JIT compiles the hot paths, and
+# MinIO (Go) has no such phase. So first one unreported warp run of each operation and size
+# against each target; the rounds then compare the two in their steady state.
+if [ "$WARMUP_SECONDS" -gt 0 ]; then
+  for size in $SIZES; do
+    for op in put get; do
+      for target in racs minio; do
+        DURATION_SECONDS="$WARMUP_SECONDS" warp_run "warmup-$target-$op-$size" "$target" "$op" "$size" >/dev/null
+      done
+    done
+  done
+fi
+
 {
   echo "warp: $("$WARP_BIN" --version 2>&1 | head -1); racs: $(git -C "$ROOT" rev-parse --short HEAD)"
-  echo "workload: ${CLIENTS} clients, ${DURATION_SECONDS}s per run, GET over $OBJECTS objects, $ROUNDS rounds"
+  echo "workload: ${CLIENTS} clients, ${DURATION_SECONDS}s per run, GET over $OBJECTS objects, $ROUNDS rounds, after ${WARMUP_SECONDS}s warmup runs"
   printf '%-4s %-6s %-6s %12s %12s %10s\n' op size round "MinIO obj/s" "RACS obj/s" RACS/MinIO
   for size in $SIZES; do
     for op in put get; do
