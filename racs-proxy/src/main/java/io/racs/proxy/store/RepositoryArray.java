@@ -103,7 +103,8 @@ final class RepositoryArray implements AutoCloseable {
                 Outcome<T> outcome;
                 try {
                   outcome = new Outcome<>(slot, call.apply(slot, repository), null);
-                } catch (RuntimeException | Error e) {
+                } catch (
+                    Throwable e) { // whatever it is, the caller hears of it now, not at timeout
                   outcome = new Outcome<>(slot, null, e);
                 }
                 ended.set(index, outcome);
