@@ -19,12 +19,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 final class BlockDigester implements AutoCloseable {
   private static final int BUFFERS = 3;
 
-  /**
-   * Blocks kept from one PUT for the next, so that a PUT does not allocate (and zero) up to three
-   * fresh blocks. At most this many are kept (16 MiB at 1 MiB blocks).
-   */
-  private static final ArrayBlockingQueue<byte[]> POOL = new ArrayBlockingQueue<>(16);
-
   /** Bytes [from, to) of a buffer; {@code last} gives the buffer back once they are hashed. */
   private record Range(byte[] bytes, int from, int to, boolean last) {}
 
@@ -64,18 +58,9 @@ final class BlockDigester implements AutoCloseable {
     }
     if (created < BUFFERS) {
       created++;
-      return pooled();
+      return ArrayPool.BLOCKS.take(blockBytes); // kept from an earlier PUT when there is one
     }
     return free.take();
-  }
-
-  private byte[] pooled() {
-    for (byte[] b = POOL.poll(); b != null; b = POOL.poll()) {
-      if (b.length == blockBytes) {
-        return b;
-      }
-    }
-    return new byte[blockBytes];
   }
 
   /** Hands over bytes [from, to) of a buffer, in order. */
@@ -107,7 +92,7 @@ final class BlockDigester implements AutoCloseable {
     task.cancel(true);
     if (task.state() == Future.State.SUCCESS) {
       for (byte[] b = free.poll(); b != null; b = free.poll()) {
-        POOL.offer(b);
+        ArrayPool.BLOCKS.give(b);
       }
     }
   }

@@ -62,7 +62,7 @@ final class PartWriter {
     List<Future<ObjectInfo>> puts = new ArrayList<>();
     String[] dropped = new String[n];
     for (int i = 0; i < n; i++) {
-      ShardPipe pipe = new ShardPipe(PIPE_PIECES, PiecePool::give);
+      ShardPipe pipe = new ShardPipe(PIPE_PIECES, ArrayPool.PIECES::give);
       pipes[i] = pipe;
       Repository repository = array.slot(slots.get(i));
       String name = Layout.shard(dataId, i);
@@ -96,10 +96,10 @@ final class PartWriter {
               StoreException.Code.INCOMPLETE_BODY,
               "body longer than its declared length " + lengthBytes);
         }
-        byte[][] stripe = encodeStripe(codec, block, read, PiecePool::take);
+        byte[][] stripe = encodeStripe(codec, block, read, ArrayPool.PIECES::take);
         for (int i = 0; i < n; i++) {
           if (dropped[i] != null) {
-            PiecePool.give(stripe[i]); // never offered: still ours
+            ArrayPool.PIECES.give(stripe[i]); // never offered: still ours
             continue;
           }
           if (!pipes[i].offer(stripe[i], timeoutNanos)) {

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * leave on every repository exactly the shard bytes (pieces and CRCs) that encoding the object
  * afresh gives — data and parity alike, so a piece reused too early cannot hide behind parity.
  */
-class PiecePoolTest {
+class ArrayPoolTest {
   private static final int BLOCK = 4 * 1024;
   private static final int PIECE = BLOCK / 4;
   private final StoreFixture f = new StoreFixture("4x2", BLOCK);
