@@ -2,6 +2,7 @@ package io.racs.repos;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 
 /** Helpers for backends that consume {@link Repository#put} bodies. */
 public final class Bodies {
@@ -35,6 +36,29 @@ public final class Bodies {
       total += n;
     }
     return total;
+  }
+
+  /**
+   * Carries a failure of the backend's sink (or the body's excess) through the body's {@code
+   * transferTo}, so that it is not taken for a failure of the body.
+   */
+  private static final class SinkFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    SinkFailure(Throwable cause) {
+      super(cause.getMessage(), cause, false, false);
+    }
+
+    IOException rethrow() {
+      Throwable cause = getCause();
+      if (cause instanceof IOException e) {
+        return e;
+      }
+      if (cause instanceof RuntimeException e) {
+        throw e;
+      }
+      throw (Error) cause;
+    }
   }
 
   private static final class CheckedBody extends InputStream {
@@ -97,6 +121,70 @@ public final class Bodies {
       }
       readBytes += n;
       return n;
+    }
+
+    /**
+     * Hands the body to {@code out} as the body's own {@code transferTo} writes it (a body that
+     * holds its bytes in arrays passes them on without a copy into a buffer of ours), with the same
+     * checks as {@link #read}. A failure of {@code out} is the backend's own and comes out as
+     * {@code out} threw it; every problem with the body is a {@link RepositoryException}.
+     */
+    @Override
+    public long transferTo(OutputStream out) throws IOException {
+      if (ended) {
+        return 0;
+      }
+      long before = readBytes;
+      Limit limit = new Limit(out);
+      try {
+        body.transferTo(limit);
+      } catch (IOException | RuntimeException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+          if (t instanceof SinkFailure sink) { // possibly wrapped by the body on its way out
+            throw sink.rethrow();
+          }
+        }
+        throw failure("the body failed after " + readBytes + " bytes", e);
+      }
+      ended = true;
+      if (lengthBytes >= 0 && readBytes != lengthBytes) {
+        throw failure(
+            "the body ended after " + readBytes + " bytes (expected: " + lengthBytes + ")", null);
+      }
+      return readBytes - before;
+    }
+
+    /**
+     * Counts what the body writes, refuses more than its length, and marks {@code out}'s own
+     * failures.
+     */
+    private final class Limit extends OutputStream {
+      private final OutputStream out;
+
+      Limit(OutputStream out) {
+        this.out = out;
+      }
+
+      @Override
+      public void write(int b) {
+        write(new byte[] {(byte) b}, 0, 1);
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) {
+        if (lengthBytes >= 0 && len > lengthBytes - readBytes) {
+          throw new SinkFailure(
+              failure(
+                  "the body is longer than lengthBytes (expected: " + lengthBytes + " bytes)",
+                  null));
+        }
+        try {
+          out.write(b, off, len);
+        } catch (IOException | RuntimeException | Error e) {
+          throw new SinkFailure(e);
+        }
+        readBytes += len;
+      }
     }
 
     private void checkNoMore() {

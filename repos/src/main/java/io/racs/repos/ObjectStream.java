@@ -2,6 +2,7 @@ package io.racs.repos;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.Objects;
 
 /**
@@ -32,6 +33,11 @@ public final class ObjectStream extends InputStream {
   @Override
   public int read(byte[] b, int off, int len) throws IOException {
     return body.read(b, off, len);
+  }
+
+  @Override
+  public long transferTo(OutputStream out) throws IOException {
+    return body.transferTo(out); // a body holding its bytes in arrays writes them without a copy
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.racs.proxy.store;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -15,8 +16,9 @@ import java.util.function.Consumer;
  * <p>Either side can give up: {@link #abort} makes the reader fail (so the repository stores
  * nothing), and {@link #readerFailed} makes later {@link #offer}s return false at once.
  *
- * <p>The reader only ever copies out of a piece, so once it has moved past one the piece is handed
- * to the {@code consumed} callback (a pool), and the writer must not touch a piece it has offered.
+ * <p>The reader only ever copies out of a piece (or has it written by {@link #transferTo}), so once
+ * it has moved past one the piece is handed to the {@code consumed} callback (a pool), and the
+ * writer must not touch a piece it has offered.
  */
 final class ShardPipe extends InputStream {
   private static final byte[] END = new byte[0];
@@ -82,6 +84,38 @@ final class ShardPipe extends InputStream {
     if (len == 0) {
       return 0;
     }
+    if (!fill()) {
+      return -1;
+    }
+    int n = Math.min(len, current.length - position);
+    System.arraycopy(current, position, b, off, n);
+    position += n;
+    return n;
+  }
+
+  /**
+   * Writes the pieces themselves to {@code out} (no copy into a reader's buffer), each handed to
+   * the {@code consumed} callback once {@code out} has returned from writing it: {@code out} must
+   * not keep the array, as no {@code OutputStream} should.
+   */
+  @Override
+  public long transferTo(OutputStream out) throws IOException {
+    long total = 0;
+    while (fill()) {
+      int n = current.length - position;
+      out.write(current, position, n);
+      position = current.length;
+      total += n;
+    }
+    return total;
+  }
+
+  /**
+   * Makes {@code current} a piece with bytes left to read, giving back the one used up.
+   *
+   * @return false at the end of the body
+   */
+  private boolean fill() throws IOException {
     while (position == current.length) {
       if (current != EMPTY) {
         consumed.accept(current); // copied out entirely: the writer's pool may reuse it
@@ -89,7 +123,7 @@ final class ShardPipe extends InputStream {
         position = 0;
       }
       if (ended) {
-        return -1;
+        return false;
       }
       byte[] next;
       try {
@@ -103,14 +137,11 @@ final class ShardPipe extends InputStream {
       }
       if (next == END) {
         ended = true;
-        return -1;
+        return false;
       }
       current = next;
       position = 0;
     }
-    int n = Math.min(len, current.length - position);
-    System.arraycopy(current, position, b, off, n);
-    position += n;
-    return n;
+    return true;
   }
 }

@@ -1,6 +1,7 @@
 package io.racs.proxy.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.codec.ErasureCodec;
 import io.racs.proxy.codec.Geometry;
@@ -8,6 +9,7 @@ import io.racs.repos.ObjectStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -19,9 +21,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Proves that reusing shard pieces is safe: a {@link ShardPipe} gives a piece back only once its
- * reader has copied all of it, and concurrent PUTs whose stripes come out of one shared pool still
- * leave on every repository exactly the shard bytes (pieces and CRCs) that encoding the object
- * afresh gives — data and parity alike, so a piece reused too early cannot hide behind parity.
+ * reader has copied all of it (or its {@code transferTo} has returned from writing it), and
+ * concurrent PUTs whose stripes come out of one shared pool still leave on every repository exactly
+ * the shard bytes (pieces and CRCs) that encoding the object afresh gives — data and parity alike,
+ * so a piece reused too early cannot hide behind parity.
  */
 class ArrayPoolTest {
   private static final int BLOCK = 4 * 1024;
@@ -53,6 +56,48 @@ class ArrayPoolTest {
     assertThat(pipe.read(into, 5, 3)).isEqualTo(-1);
     assertThat(consumed).containsExactly(a, b);
     assertThat(into).startsWith(1, 2, 3, 4, 5);
+  }
+
+  @Test
+  void pipe_transferTo_writesThePiecesAndGivesEachBackOnlyAfterItsWrite() throws Exception {
+    List<byte[]> consumed = new ArrayList<>();
+    ShardPipe pipe = new ShardPipe(4, consumed::add);
+    byte[] a = {1, 2, 3};
+    byte[] b = {4, 5};
+    assertThat(pipe.offer(a, 1_000_000_000L)).isTrue();
+    assertThat(pipe.offer(b, 1_000_000_000L)).isTrue();
+    assertThat(pipe.finish(1_000_000_000L)).isTrue();
+    byte[] first = new byte[1];
+    assertThat(pipe.read(first, 0, 1)).isEqualTo(1);
+    List<String> writes = new ArrayList<>();
+    OutputStream out =
+        new OutputStream() {
+          @Override
+          public void write(int x) {
+            throw new AssertionError("a piece is written whole");
+          }
+
+          @Override
+          public void write(byte[] piece, int off, int len) {
+            assertThat(consumed).as("given back while being written").doesNotContain(piece);
+            writes.add((piece == a ? "a" : piece == b ? "b" : "copy") + off + "+" + len);
+          }
+        };
+
+    assertThat(pipe.transferTo(out)).isEqualTo(4);
+    assertThat(writes).containsExactly("a1+2", "b0+2"); // the pieces themselves, a's rest first
+    assertThat(consumed).containsExactly(a, b);
+    assertThat(pipe.read(first, 0, 1)).isEqualTo(-1);
+  }
+
+  @Test
+  void pipe_transferTo_whenAborted_fails() throws Exception {
+    ShardPipe pipe = new ShardPipe(4);
+    assertThat(pipe.offer(new byte[] {1}, 1_000_000_000L)).isTrue();
+    pipe.abort("a quorum was lost");
+    assertThatThrownBy(() -> pipe.transferTo(OutputStream.nullOutputStream()))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("a quorum was lost");
   }
 
   @Test

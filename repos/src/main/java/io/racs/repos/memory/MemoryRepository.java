@@ -7,13 +7,15 @@ import io.racs.repos.ObjectInfo;
 import io.racs.repos.ObjectStream;
 import io.racs.repos.Repository;
 import io.racs.repos.RepositoryException;
-import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +36,8 @@ public final class MemoryRepository implements Repository {
       new ConcurrentSkipListMap<>(Keys.ORDER);
   private volatile boolean closed;
 
-  private record Entry(byte[] data, Instant lastModified) {}
+  /** An object: its bytes in the arrays they were written in (none empty), never copied again. */
+  private record Entry(byte[][] chunks, long size, Instant lastModified) {}
 
   private MemoryRepository(String name, Clock clock) {
     this.name = Objects.requireNonNull(name, "name");
@@ -69,21 +72,14 @@ public final class MemoryRepository implements Repository {
     Keys.check(key);
     Keys.checkLength(lengthBytes);
     checkOpen();
-    byte[] data;
+    Chunks content = new Chunks();
     try {
-      InputStream checked = Bodies.checked(body, lengthBytes, name, key);
-      if (lengthBytes >= 0 && lengthBytes < Integer.MAX_VALUE - 8) {
-        // The size is known: one copy into an array of that size (readAllBytes makes two).
-        data = new byte[(int) lengthBytes];
-        Bodies.readFully(checked, data, 0, data.length);
-        checked.read(); // the checked body ends here, or throws: shorter or longer than declared
-      } else {
-        data = checked.readAllBytes();
-      }
+      // The body writes its arrays into ours: one copy, and no zero-filling of an array first.
+      Bodies.checked(body, lengthBytes, name, key).transferTo(content);
     } catch (IOException e) {
-      throw new UncheckedIOException(e); // CheckedBody reports body failures unchecked.
+      throw new UncheckedIOException(e); // Chunks never throws; CheckedBody reports unchecked.
     }
-    Entry entry = new Entry(data, clock.instant());
+    Entry entry = new Entry(content.chunks(), content.size, clock.instant());
     objects.put(key, entry);
     return info(key, entry);
   }
@@ -98,11 +94,9 @@ public final class MemoryRepository implements Repository {
       throw new RepositoryException(
           RepositoryException.Kind.NOT_FOUND, name + ": no object " + Keys.abbreviate(key));
     }
-    int size = entry.data.length;
-    int from = (int) Math.min(offset, size);
-    int to = lengthBytes < 0 ? size : (int) Math.min(size, from + lengthBytes);
-    return new ObjectStream(
-        info(key, entry), new ByteArrayInputStream(entry.data, from, to - from));
+    long from = Math.min(offset, entry.size);
+    long to = lengthBytes < 0 ? entry.size : Math.min(entry.size, from + lengthBytes);
+    return new ObjectStream(info(key, entry), new ChunkStream(entry.chunks, from, to));
   }
 
   @Override
@@ -159,6 +153,126 @@ public final class MemoryRepository implements Repository {
   }
 
   private static ObjectInfo info(String key, Entry entry) {
-    return ObjectInfo.of(key, entry.data.length, entry.lastModified);
+    return ObjectInfo.of(key, entry.size, entry.lastModified);
+  }
+
+  /**
+   * Collects a body's writes. A large write becomes a chunk of its own by {@link
+   * Arrays#copyOfRange} (which the JIT does not zero-fill before copying); small writes are
+   * gathered into shared chunks, so a body written a byte at a time does not become a chunk per
+   * byte.
+   */
+  private static final class Chunks extends OutputStream {
+    private static final int SMALL_BYTES = 8192;
+    private static final int GATHER_BYTES = 64 * 1024;
+
+    private final List<byte[]> chunks = new ArrayList<>();
+    private final ByteArrayOutputStream gathered = new ByteArrayOutputStream();
+    private long size;
+
+    @Override
+    public void write(int b) {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      Objects.checkFromIndexSize(off, len, b.length);
+      if (len == 0) {
+        return;
+      }
+      if (len >= SMALL_BYTES) {
+        endGathered();
+        chunks.add(Arrays.copyOfRange(b, off, off + len));
+      } else {
+        gathered.write(b, off, len);
+        if (gathered.size() >= GATHER_BYTES) {
+          endGathered();
+        }
+      }
+      size += len;
+    }
+
+    private void endGathered() {
+      if (gathered.size() > 0) {
+        chunks.add(gathered.toByteArray());
+        gathered.reset();
+      }
+    }
+
+    byte[][] chunks() {
+      endGathered();
+      return chunks.toArray(new byte[0][]);
+    }
+  }
+
+  /** Reads {@code [from, to)} of an object's chunks, sharing them. */
+  private static final class ChunkStream extends InputStream {
+    private final byte[][] chunks;
+    private int index;
+    private int position;
+    private long remaining;
+
+    ChunkStream(byte[][] chunks, long from, long to) {
+      this.chunks = chunks;
+      this.remaining = to - from;
+      long skip = from;
+      while (index < chunks.length && skip >= chunks[index].length) {
+        skip -= chunks[index].length;
+        index++;
+      }
+      this.position = (int) skip;
+    }
+
+    @Override
+    public int read() {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) {
+      Objects.checkFromIndexSize(off, len, b.length);
+      if (len == 0) {
+        return 0;
+      }
+      if (remaining == 0) {
+        return -1;
+      }
+      byte[] chunk = current();
+      int n = (int) Math.min(Math.min(len, chunk.length - position), remaining);
+      System.arraycopy(chunk, position, b, off, n);
+      position += n;
+      remaining -= n;
+      return n;
+    }
+
+    @Override
+    public long transferTo(OutputStream out) throws IOException {
+      long total = 0;
+      while (remaining > 0) {
+        byte[] chunk = current();
+        int n = (int) Math.min(chunk.length - position, remaining);
+        out.write(chunk, position, n);
+        position += n;
+        remaining -= n;
+        total += n;
+      }
+      return total;
+    }
+
+    @Override
+    public int available() {
+      return remaining == 0 ? 0 : (int) Math.min(current().length - position, remaining);
+    }
+
+    /** The chunk holding the next byte; only while bytes remain. */
+    private byte[] current() {
+      while (position == chunks[index].length) {
+        index++;
+        position = 0;
+      }
+      return chunks[index];
+    }
   }
 }
