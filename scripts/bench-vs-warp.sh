@@ -2,11 +2,13 @@
 # Checks racs-bench's S3 client against warp (minio/warp v1.0.0) on one MinIO server on this
 # machine: the same workload (PUT and GET of 1 MiB objects, 8 clients, 30 s measured), the two tools
 # alternated round by round (warp first in odd rounds, racs-bench first in even ones) so drift hits
-# both. For every run it reports the tool's own throughput and the client's CPU per operation:
-# user+system CPU of the tool's process (from /proc/PID/stat, sampled every 100 ms; MinIO's CPU is
-# not counted) over its steady measurement interval, divided by the operations that completed in
-# that interval. For warp that interval is its run from 1 s after the first operation started to
-# 1 s before the last one ended, with the operations counted from its --benchdata file; for
+# both, each run on a fresh MinIO server with an empty drive, and both measured after the same
+# time under load (racs-bench's warmup iterations; warp runs that much longer and skips it with
+# --analyze.skip). For every run it reports the tool's own throughput and the client's CPU per
+# operation: user+system CPU of the tool's process (from /proc/PID/stat, sampled every 100 ms;
+# MinIO's CPU is not counted) over its steady measurement interval, divided by the operations that
+# completed in that interval. For warp that interval is its run from 1 s after the warm-up to 1 s
+# before the last operation ended, with the operations counted from its --benchdata file; for
 # racs-bench it is the windows of its measured iterations, with their counts from results.json.
 #
 # warp is built from the Go module proxy into the racs tools cache (never into this repository):
@@ -78,14 +80,27 @@ MINIO_BIN="$(sed -n 's/^RACS_MINIO_BIN=//p' "$CACHE/env")"
 "$ROOT/racs" bench --help >/dev/null # builds the jars when the sources are newer
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-PORT="$(free_port)"
-mkdir -p "$WORK/minio"
-(MINIO_ROOT_USER="$ACCESS_KEY" MINIO_ROOT_PASSWORD="$SECRET_KEY" MINIO_CI_CD=1 MINIO_BROWSER=off \
-  pin "$MINIO_CPUS" "$MINIO_BIN" server --quiet --address "127.0.0.1:$PORT" "$WORK/minio") \
-  >"$WORK/minio.log" 2>&1 &
-MINIO_PID=$!
-for _ in $(seq 1 600); do curl -fs "http://127.0.0.1:$PORT/minio/health/ready" >/dev/null 2>&1 && break; sleep 0.1; done
-curl -fs "http://127.0.0.1:$PORT/minio/health/ready" >/dev/null || { cat "$WORK/minio.log" >&2; exit 1; }
+
+# Every measured run gets a fresh server on an empty drive. One server for the whole script drifted:
+# a tool's clean-up after a PUT run deletes ~5 GB, which MinIO moves into .minio.sys/tmp/.trash and
+# purges in the background for minutes (9.5 GB took about 3), on the server's core, through the
+# runs that follow; the GET rates then fell from round to round.
+fresh_minio() {
+  if [ -n "${MINIO_PID:-}" ]; then
+    kill "$MINIO_PID" 2>/dev/null || true
+    wait "$MINIO_PID" 2>/dev/null || true
+  fi
+  rm -rf "$WORK/minio"
+  sync # the removed drive's metadata is on disk before the next run starts
+  mkdir -p "$WORK/minio"
+  PORT="$(free_port)"
+  (MINIO_ROOT_USER="$ACCESS_KEY" MINIO_ROOT_PASSWORD="$SECRET_KEY" MINIO_CI_CD=1 MINIO_BROWSER=off \
+    pin "$MINIO_CPUS" "$MINIO_BIN" server --quiet --address "127.0.0.1:$PORT" "$WORK/minio") \
+    >>"$WORK/minio.log" 2>&1 &
+  MINIO_PID=$!
+  for _ in $(seq 1 600); do curl -fs "http://127.0.0.1:$PORT/minio/health/ready" >/dev/null 2>&1 && break; sleep 0.1; done
+  curl -fs "http://127.0.0.1:$PORT/minio/health/ready" >/dev/null || { cat "$WORK/minio.log" >&2; exit 1; }
+}
 
 # Samples a process's user+system CPU (clock ticks) every 100 ms until it exits.
 cat >"$WORK/sample.py" <<'EOF'
@@ -118,19 +133,27 @@ measure() {
   [ "$rc" -eq 0 ] || { echo "bench-vs-warp: $name failed ($rc); see $OUT/$name.out" >&2; exit 1; }
 }
 
+# racs-bench measures after WARMUP_ITERATIONS discarded iterations; warp gets the same time under
+# load first and leaves it out of its figures (--analyze.skip), so that both measure a server that
+# has been serving the workload for as long (a fresh MinIO's first seconds are slower).
+WARMUP_SECONDS=$((DURATION_SECONDS * WARMUP_ITERATIONS / ITERATIONS))
+
 run_warp() {
   local op="$1" round="$2"
+  fresh_minio
   local extra=()
   [ "$op" = get ] && extra+=(--objects "$OBJECTS")
   # shellcheck disable=SC2086
   measure "warp-$op-r$round" "$WARP_BIN" "$op" --host "127.0.0.1:$PORT" \
     --access-key "$ACCESS_KEY" --secret-key "$SECRET_KEY" --bucket warp-vs-racs \
-    --obj.size "$SIZE" --concurrent "$CLIENTS" --duration "${DURATION_SECONDS}s" --no-color \
+    --obj.size "$SIZE" --concurrent "$CLIENTS" --no-color \
+    --duration "$((DURATION_SECONDS + WARMUP_SECONDS))s" --analyze.skip "${WARMUP_SECONDS}s" \
     --benchdata "$OUT/warp-$op-r$round" "${extra[@]}" $WARP_ARGS
 }
 
 run_racs() {
   local op="$1" round="$2"
+  fresh_minio
   local per=$((DURATION_SECONDS * 1000 / ITERATIONS))
   # warp's PUTs create new objects; so do these, drawn from a million keys (an overwrite costs
   # MinIO more than a new object). GETs read OBJECTS objects, as warp's do.
@@ -150,7 +173,7 @@ run_racs() {
   echo "racs-bench: $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown)"
   echo "minio: $("$MINIO_BIN" --version 2>&1 | head -1)"
   echo "host: $(nproc) cores, $(uname -sr)"
-  echo "workload: $SIZE PUT and GET, $CLIENTS clients, ${DURATION_SECONDS}s measured, GET over $OBJECTS objects, $ROUNDS rounds"
+  echo "workload: $SIZE PUT and GET, $CLIENTS clients, ${DURATION_SECONDS}s measured after ${WARMUP_SECONDS}s of warm-up, GET over $OBJECTS objects, $ROUNDS rounds, a fresh MinIO per run"
   echo "warp args: ${WARP_ARGS:-(none)}; racs-bench args: ${RACS_ARGS:-(none)}"
   echo "CPUs: MinIO ${MINIO_CPUS:-any}, clients ${CLIENT_CPUS:-any}"
 } >"$OUT/setup.txt"
@@ -171,7 +194,7 @@ cat >"$WORK/analyze.py" <<'EOF'
 import glob, json, os, re, subprocess, sys
 from datetime import datetime, timezone
 
-out, rounds = sys.argv[1], int(sys.argv[2])
+out, rounds, warmup = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 
 def cpu_at(samples, t):
     """CPU seconds at time t, interpolated between the 100 ms samples."""
@@ -205,7 +228,7 @@ def warp(op, r):
         if len(f) < len(head) or f[ci["op"]] != op.upper() or f[ci["error"]]:
             continue
         ops.append((epoch(f[ci["start"]]), epoch(f[ci["end"]])))
-    a = min(s for s, _ in ops) + 1.0
+    a = min(s for s, _ in ops) + warmup + 1.0
     b = max(e for _, e in ops) - 1.0
     n = sum(1 for _, e in ops if a <= e <= b)
     s = samples(name)
@@ -259,5 +282,5 @@ print(text)
 open(os.path.join(out, "summary.txt"), "w").write(text + "\n")
 json.dump(summary, open(os.path.join(out, "summary.json"), "w"), indent=2)
 EOF
-python3 "$WORK/analyze.py" "$OUT" "$ROUNDS"
+python3 "$WORK/analyze.py" "$OUT" "$ROUNDS" "$WARMUP_SECONDS"
 echo "results: $OUT"
