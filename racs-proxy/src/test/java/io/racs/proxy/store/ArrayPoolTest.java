@@ -39,12 +39,9 @@ class ArrayPoolTest {
   @Test
   void pipe_givesBackAPieceOnlyAfterItsLastByteWasRead() throws Exception {
     List<byte[]> consumed = new ArrayList<>();
-    ShardPipe pipe = new ShardPipe(4, consumed::add);
     byte[] a = {1, 2, 3};
     byte[] b = {4, 5};
-    assertThat(pipe.offer(a, 1_000_000_000L)).isTrue();
-    assertThat(pipe.offer(b, 1_000_000_000L)).isTrue();
-    assertThat(pipe.finish(1_000_000_000L)).isTrue();
+    ShardPipe pipe = finishedPipe(consumed, a, b);
     byte[] into = new byte[8];
 
     assertThat(pipe.read(into, 0, 2)).isEqualTo(2);
@@ -61,12 +58,9 @@ class ArrayPoolTest {
   @Test
   void pipe_transferTo_writesThePiecesAndGivesEachBackOnlyAfterItsWrite() throws Exception {
     List<byte[]> consumed = new ArrayList<>();
-    ShardPipe pipe = new ShardPipe(4, consumed::add);
     byte[] a = {1, 2, 3};
     byte[] b = {4, 5};
-    assertThat(pipe.offer(a, 1_000_000_000L)).isTrue();
-    assertThat(pipe.offer(b, 1_000_000_000L)).isTrue();
-    assertThat(pipe.finish(1_000_000_000L)).isTrue();
+    ShardPipe pipe = finishedPipe(consumed, a, b);
     byte[] first = new byte[1];
     assertThat(pipe.read(first, 0, 1)).isEqualTo(1);
     List<String> writes = new ArrayList<>();
@@ -135,6 +129,17 @@ class ArrayPoolTest {
             .isEqualTo(expected[i]);
       }
     }
+  }
+
+  /** A pipe holding {@code pieces} and its end, handing finished pieces to {@code consumed}. */
+  private static ShardPipe finishedPipe(List<byte[]> consumed, byte[]... pieces)
+      throws InterruptedException {
+    ShardPipe pipe = new ShardPipe(4, consumed::add);
+    for (byte[] piece : pieces) {
+      assertThat(pipe.offer(piece, 1_000_000_000L)).isTrue();
+    }
+    assertThat(pipe.finish(1_000_000_000L)).isTrue();
+    return pipe;
   }
 
   private record Stored(VersionMeta meta, byte[] data) {}
