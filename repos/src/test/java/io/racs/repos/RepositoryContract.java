@@ -147,9 +147,26 @@ public abstract class RepositoryContract {
     byte[] body = SeededBytes.bytes(SEED + 7, size);
     repository.put("r", new ByteArrayInputStream(body), size);
     long[][] ranges = {
-      {0, 0}, {0, 1}, {0, size - 1}, {0, size}, {0, size + 1}, {0, Long.MAX_VALUE}, {0, -1},
-      {1, -1}, {1, 1}, {499, 2}, {size - 1, 1}, {size - 1, 2}, {size - 1, -1}, {size, 0},
-      {size, 1}, {size, -1}, {size + 1, 5}, {Long.MAX_VALUE / 2, 1},
+      {0, 0},
+      {0, 1},
+      {0, size - 1},
+      {0, size},
+      {0, size + 1},
+      {0, Long.MAX_VALUE},
+      {0, -1},
+      {1, -1},
+      {1, 1},
+      {499, 2},
+      {size - 1, 1},
+      {size - 1, 2},
+      {size - 1, -1},
+      {size, 0},
+      {size, 1},
+      {size, -1},
+      {size + 1, 5},
+      {Long.MAX_VALUE / 2, 1},
+      {1, Long.MAX_VALUE},
+      {size - 1, Long.MAX_VALUE},
     };
     for (long[] range : ranges) {
       int from = (int) Math.min(range[0], size);

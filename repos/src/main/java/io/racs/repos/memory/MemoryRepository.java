@@ -95,7 +95,7 @@ public final class MemoryRepository implements Repository {
           RepositoryException.Kind.NOT_FOUND, name + ": no object " + Keys.abbreviate(key));
     }
     long from = Math.min(offset, entry.size);
-    long to = lengthBytes < 0 ? entry.size : Math.min(entry.size, from + lengthBytes);
+    long to = lengthBytes < 0 ? entry.size : from + Math.min(lengthBytes, entry.size - from);
     return new ObjectStream(info(key, entry), new ChunkStream(entry.chunks, from, to));
   }
 
@@ -259,6 +259,19 @@ public final class MemoryRepository implements Repository {
         total += n;
       }
       return total;
+    }
+
+    @Override
+    public long skip(long n) {
+      long skipped = Math.clamp(n, 0, remaining);
+      for (long left = skipped; left > 0; ) {
+        byte[] chunk = current();
+        int step = (int) Math.min(chunk.length - position, left);
+        position += step;
+        left -= step;
+      }
+      remaining -= skipped;
+      return skipped;
     }
 
     @Override

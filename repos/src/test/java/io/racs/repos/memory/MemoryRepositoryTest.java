@@ -78,5 +78,13 @@ class MemoryRepositoryTest extends RepositoryContract {
     try (ObjectStream in = repository.get("mixed", 0, -1)) {
       assertThat(in.readAllBytes()).isEqualTo(data);
     }
+    for (int from : cuts) {
+      try (ObjectStream in = repository.get("mixed", 1, -1)) {
+        assertThat(in.skip(from - 1L)).isEqualTo(Math.max(0, from - 1));
+        assertThat(in.readAllBytes())
+            .as("skip to %d seed %d", from, seed)
+            .isEqualTo(Arrays.copyOfRange(data, Math.max(1, from), total));
+      }
+    }
   }
 }
