@@ -136,7 +136,8 @@ measure() {
 # racs-bench measures after WARMUP_ITERATIONS discarded iterations; warp gets the same time under
 # load first and leaves it out of its figures (--analyze.skip), so that both measure a server that
 # has been serving the workload for as long (a fresh MinIO's first seconds are slower).
-WARMUP_SECONDS=$((DURATION_SECONDS * WARMUP_ITERATIONS / ITERATIONS))
+ITERATION_MS=$((DURATION_SECONDS * 1000 / ITERATIONS))
+WARMUP_MS=$((ITERATION_MS * WARMUP_ITERATIONS))
 
 run_warp() {
   local op="$1" round="$2"
@@ -147,14 +148,14 @@ run_warp() {
   measure "warp-$op-r$round" "$WARP_BIN" "$op" --host "127.0.0.1:$PORT" \
     --access-key "$ACCESS_KEY" --secret-key "$SECRET_KEY" --bucket warp-vs-racs \
     --obj.size "$SIZE" --concurrent "$CLIENTS" --no-color \
-    --duration "$((DURATION_SECONDS + WARMUP_SECONDS))s" --analyze.skip "${WARMUP_SECONDS}s" \
+    --duration "$((DURATION_SECONDS * 1000 + WARMUP_MS))ms" --analyze.skip "${WARMUP_MS}ms" \
     --benchdata "$OUT/warp-$op-r$round" "${extra[@]}" $WARP_ARGS
 }
 
 run_racs() {
   local op="$1" round="$2"
   fresh_minio
-  local per=$((DURATION_SECONDS * 1000 / ITERATIONS))
+  local per="$ITERATION_MS"
   # warp's PUTs create new objects; so do these, drawn from a million keys (an overwrite costs
   # MinIO more than a new object). GETs read OBJECTS objects, as warp's do.
   local objects="$OBJECTS"
@@ -173,7 +174,7 @@ run_racs() {
   echo "racs-bench: $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown)"
   echo "minio: $("$MINIO_BIN" --version 2>&1 | head -1)"
   echo "host: $(nproc) cores, $(uname -sr)"
-  echo "workload: $SIZE PUT and GET, $CLIENTS clients, ${DURATION_SECONDS}s measured after ${WARMUP_SECONDS}s of warm-up, GET over $OBJECTS objects, $ROUNDS rounds, a fresh MinIO per run"
+  echo "workload: $SIZE PUT and GET, $CLIENTS clients, ${DURATION_SECONDS}s measured after ${WARMUP_MS}ms of warm-up, GET over $OBJECTS objects, $ROUNDS rounds, a fresh MinIO per run"
   echo "warp args: ${WARP_ARGS:-(none)}; racs-bench args: ${RACS_ARGS:-(none)}"
   echo "CPUs: MinIO ${MINIO_CPUS:-any}, clients ${CLIENT_CPUS:-any}"
 } >"$OUT/setup.txt"
@@ -282,5 +283,5 @@ print(text)
 open(os.path.join(out, "summary.txt"), "w").write(text + "\n")
 json.dump(summary, open(os.path.join(out, "summary.json"), "w"), indent=2)
 EOF
-python3 "$WORK/analyze.py" "$OUT" "$ROUNDS" "$WARMUP_SECONDS"
+python3 "$WORK/analyze.py" "$OUT" "$ROUNDS" "$(python3 -c "print($WARMUP_MS / 1000)")"
 echo "results: $OUT"
