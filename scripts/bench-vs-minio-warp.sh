@@ -39,12 +39,31 @@ trap cleanup EXIT
 MINIO_BIN="$(sed -n 's/^RACS_MINIO_BIN=//p' "$CACHE/env")"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 
-MINIO_PORT="$(free_port)"
-mkdir -p "$WORK"/minio/d{1..6}
-MINIO_ROOT_USER=benchadmin MINIO_ROOT_PASSWORD=benchadmin-secret MINIO_CI_CD=1 MINIO_BROWSER=off \
-  MINIO_STORAGE_CLASS_STANDARD=EC:2 "$MINIO_BIN" server --quiet --address "127.0.0.1:$MINIO_PORT" \
-  "$WORK"/minio/d{1..6} >"$WORK/minio.log" 2>&1 &
-MINIO_PID=$!
+# A MinIO on six empty drives. Every measured MinIO run gets a fresh one: MinIO purges deleted
+# objects in the background (warp's clean-up after each run moves them into .minio.sys/tmp/.trash),
+# in bursts of its own timing, and a long-lived server purged earlier runs' gigabytes in the middle
+# of later measured runs.
+fresh_minio() {
+  if [ -n "${MINIO_PID:-}" ]; then
+    kill "$MINIO_PID" 2>/dev/null || true
+    wait "$MINIO_PID" 2>/dev/null || true
+  fi
+  rm -rf "$WORK/minio"
+  sync
+  mkdir -p "$WORK"/minio/d{1..6}
+  MINIO_PORT="$(free_port)"
+  MINIO_ROOT_USER=benchadmin MINIO_ROOT_PASSWORD=benchadmin-secret MINIO_CI_CD=1 MINIO_BROWSER=off \
+    MINIO_STORAGE_CLASS_STANDARD=EC:2 "$MINIO_BIN" server --quiet --address "127.0.0.1:$MINIO_PORT" \
+    "$WORK"/minio/d{1..6} >>"$WORK/minio.log" 2>&1 &
+  MINIO_PID=$!
+  for _ in $(seq 1 600); do
+    curl -fs "http://127.0.0.1:$MINIO_PORT/minio/health/ready" >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  cat "$WORK/minio.log" >&2
+  exit 1
+}
+fresh_minio
 RACS_PORT="$(free_port)"
 "$ROOT/racs" server --data-dir "$WORK/racs" --listen "127.0.0.1:$RACS_PORT" --admin-listen off \
   --access-key benchracs --secret-key benchracs-secret >"$WORK/racs.log" 2>&1 &
@@ -83,18 +102,37 @@ if [ "$WARMUP_SECONDS" -gt 0 ]; then
   done
 fi
 
+# A fresh MinIO, then the same unreported warm-up run of the operation and size (its objects kept,
+# --noclear, so that no deletion is left for the server to purge during the measured run).
+fresh_minio_warmed() {
+  fresh_minio
+  if [ "$WARMUP_SECONDS" -gt 0 ]; then
+    local extra=()
+    [ "$1" = get ] && extra+=(--objects "$OBJECTS")
+    "$WARP_BIN" "$1" --host "127.0.0.1:$MINIO_PORT" --access-key benchadmin \
+      --secret-key benchadmin-secret --bucket warp-warmup --obj.size "$2" --concurrent "$CLIENTS" \
+      --duration "${WARMUP_SECONDS}s" --no-color --noclear --benchdata "$WORK/warmup-fresh" "${extra[@]}" \
+      >"$OUT/warmup-fresh-minio.out" 2>&1 || { echo "warp failed: $OUT/warmup-fresh-minio.out" >&2; exit 1; }
+  fi
+}
+
 {
+  # This group is a subshell (it is piped to tee): the MinIO servers it starts are its own to stop,
+  # as the script's clean-up knows only the first one.
+  trap '[ -n "${MINIO_PID:-}" ] && kill "$MINIO_PID" 2>/dev/null; wait' EXIT
   echo "warp: $("$WARP_BIN" --version 2>&1 | head -1); racs: $(git -C "$ROOT" rev-parse --short HEAD)"
-  echo "workload: ${CLIENTS} clients, ${DURATION_SECONDS}s per run, GET over $OBJECTS objects, $ROUNDS rounds, after ${WARMUP_SECONDS}s warmup runs"
+  echo "workload: ${CLIENTS} clients, ${DURATION_SECONDS}s per run, GET over $OBJECTS objects, $ROUNDS rounds, after ${WARMUP_SECONDS}s warmup runs; a fresh MinIO, warmed, for every MinIO run"
   printf '%-4s %-6s %-6s %12s %12s %10s\n' op size round "MinIO obj/s" "RACS obj/s" RACS/MinIO
   for size in $SIZES; do
     for op in put get; do
       for round in $(seq 1 "$ROUNDS"); do
         if [ $((round % 2)) -eq 1 ]; then
+          fresh_minio_warmed "$op" "$size"
           m=$(warp_run "minio-$op-$size-r$round" minio "$op" "$size")
           r=$(warp_run "racs-$op-$size-r$round" racs "$op" "$size")
         else
           r=$(warp_run "racs-$op-$size-r$round" racs "$op" "$size")
+          fresh_minio_warmed "$op" "$size"
           m=$(warp_run "minio-$op-$size-r$round" minio "$op" "$size")
         fi
         printf '%-4s %-6s %-6s %12s %12s %10s\n' "$op" "$size" "$round" "$m" "$r" \
