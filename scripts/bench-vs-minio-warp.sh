@@ -28,7 +28,6 @@ WARP_BIN="${WARP_BIN:-$CACHE/tools/warp-v1.0.0/warp}"
 mkdir -p "$OUT"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/racs-vs-minio-warp.XXXXXX")"
 cleanup() {
-  [ -n "${MINIO_PID:-}" ] && kill "$MINIO_PID" 2>/dev/null || true
   [ -n "${RACS_PID:-}" ] && kill "$RACS_PID" 2>/dev/null || true
   wait 2>/dev/null || true
   rm -rf "$WORK"
@@ -63,19 +62,17 @@ fresh_minio() {
   cat "$WORK/minio.log" >&2
   exit 1
 }
-fresh_minio
 RACS_PORT="$(free_port)"
 "$ROOT/racs" server --data-dir "$WORK/racs" --listen "127.0.0.1:$RACS_PORT" --admin-listen off \
   --access-key benchracs --secret-key benchracs-secret >"$WORK/racs.log" 2>&1 &
 RACS_PID=$!
 for _ in $(seq 1 600); do
-  curl -fs "http://127.0.0.1:$MINIO_PORT/minio/health/ready" >/dev/null 2>&1 \
-    && grep -q '^ready' "$WORK/racs.log" && break
+  grep -q '^ready' "$WORK/racs.log" && break
   sleep 0.1
 done
 grep -q '^ready' "$WORK/racs.log" || { cat "$WORK/racs.log"; echo "racs server did not start" >&2; exit 1; }
 
-# One warp run; prints its average obj/s.
+# One warp run; prints its average obj/s. WARP_EXTRA: more warp options (a word list).
 warp_run() {
   local name="$1" target="$2" op="$3" size="$4" port key secret extra=()
   if [ "$target" = racs ]; then port=$RACS_PORT key=benchracs secret=benchracs-secret
@@ -84,20 +81,18 @@ warp_run() {
   "$WARP_BIN" "$op" --host "127.0.0.1:$port" --access-key "$key" --secret-key "$secret" \
     --bucket "warp-$target" --obj.size "$size" --concurrent "$CLIENTS" \
     --duration "${DURATION_SECONDS}s" --no-color --benchdata "$WORK/$name" "${extra[@]}" \
-    >"$OUT/$name.out" 2>&1 || { echo "warp failed: $OUT/$name.out" >&2; exit 1; }
+    ${WARP_EXTRA:-} >"$OUT/$name.out" 2>&1 || { echo "warp failed: $OUT/$name.out" >&2; exit 1; }
   # "* Average: 1.23 MiB/s, 315.02 obj/s"
   sed -n 's/.*Average: .*, \([0-9.]*\) obj\/s.*/\1/p' "$OUT/$name.out" | head -1
 }
 
-# The proxy is a JVM: its first seconds under load run while the JIT compiles the hot paths, and
-# MinIO (Go) has no such phase. So first one unreported warp run of each operation and size
-# against each target; the rounds then compare the two in their steady state.
+# The proxy is a JVM: its first seconds under load run while the JIT compiles the hot paths. So
+# first one unreported warp run of each operation and size against it; the rounds then compare it
+# in its steady state with a MinIO warmed the same way (fresh_minio_warmed).
 if [ "$WARMUP_SECONDS" -gt 0 ]; then
   for size in $SIZES; do
     for op in put get; do
-      for target in racs minio; do
-        DURATION_SECONDS="$WARMUP_SECONDS" warp_run "warmup-$target-$op-$size" "$target" "$op" "$size" >/dev/null
-      done
+      DURATION_SECONDS="$WARMUP_SECONDS" warp_run "warmup-racs-$op-$size" racs "$op" "$size" >/dev/null
     done
   done
 fi
@@ -107,18 +102,14 @@ fi
 fresh_minio_warmed() {
   fresh_minio
   if [ "$WARMUP_SECONDS" -gt 0 ]; then
-    local extra=()
-    [ "$1" = get ] && extra+=(--objects "$OBJECTS")
-    "$WARP_BIN" "$1" --host "127.0.0.1:$MINIO_PORT" --access-key benchadmin \
-      --secret-key benchadmin-secret --bucket warp-warmup --obj.size "$2" --concurrent "$CLIENTS" \
-      --duration "${WARMUP_SECONDS}s" --no-color --noclear --benchdata "$WORK/warmup-fresh" "${extra[@]}" \
-      >"$OUT/warmup-fresh-minio.out" 2>&1 || { echo "warp failed: $OUT/warmup-fresh-minio.out" >&2; exit 1; }
+    WARP_EXTRA=--noclear DURATION_SECONDS="$WARMUP_SECONDS" \
+      warp_run "warmup-minio-$1-$2" minio "$1" "$2" >/dev/null
   fi
 }
 
 {
-  # This group is a subshell (it is piped to tee): the MinIO servers it starts are its own to stop,
-  # as the script's clean-up knows only the first one.
+  # This group is a subshell (it is piped to tee): the MinIO servers it starts are its own to stop;
+  # the script's clean-up never sees them.
   trap '[ -n "${MINIO_PID:-}" ] && kill "$MINIO_PID" 2>/dev/null; wait' EXIT
   echo "warp: $("$WARP_BIN" --version 2>&1 | head -1); racs: $(git -C "$ROOT" rev-parse --short HEAD)"
   echo "workload: ${CLIENTS} clients, ${DURATION_SECONDS}s per run, GET over $OBJECTS objects, $ROUNDS rounds, after ${WARMUP_SECONDS}s warmup runs; a fresh MinIO, warmed, for every MinIO run"
