@@ -72,14 +72,15 @@ for _ in $(seq 1 600); do
 done
 grep -q '^ready' "$WORK/racs.log" || { cat "$WORK/racs.log"; echo "racs server did not start" >&2; exit 1; }
 
-# One warp run; prints its average obj/s. WARP_EXTRA: more warp options (a word list).
+# One warp run; prints its average obj/s. WARP_BUCKET: another bucket than warp-TARGET;
+# WARP_EXTRA: more warp options (a word list).
 warp_run() {
   local name="$1" target="$2" op="$3" size="$4" port key secret extra=()
   if [ "$target" = racs ]; then port=$RACS_PORT key=benchracs secret=benchracs-secret
   else port=$MINIO_PORT key=benchadmin secret=benchadmin-secret; fi
   [ "$op" = get ] && extra+=(--objects "$OBJECTS")
   "$WARP_BIN" "$op" --host "127.0.0.1:$port" --access-key "$key" --secret-key "$secret" \
-    --bucket "warp-$target" --obj.size "$size" --concurrent "$CLIENTS" \
+    --bucket "${WARP_BUCKET:-warp-$target}" --obj.size "$size" --concurrent "$CLIENTS" \
     --duration "${DURATION_SECONDS}s" --no-color --benchdata "$WORK/$name" "${extra[@]}" \
     ${WARP_EXTRA:-} >"$OUT/$name.out" 2>&1 || { echo "warp failed: $OUT/$name.out" >&2; exit 1; }
   # "* Average: 1.23 MiB/s, 315.02 obj/s"
@@ -102,7 +103,8 @@ fi
 fresh_minio_warmed() {
   fresh_minio
   if [ "$WARMUP_SECONDS" -gt 0 ]; then
-    WARP_EXTRA=--noclear DURATION_SECONDS="$WARMUP_SECONDS" \
+    # Its own bucket: warp clears the bucket it measures in before it starts.
+    WARP_BUCKET=warp-warmup WARP_EXTRA=--noclear DURATION_SECONDS="$WARMUP_SECONDS" \
       warp_run "warmup-minio-$1-$2" minio "$1" "$2" >/dev/null
   fi
 }
