@@ -77,6 +77,7 @@ public final class Healer {
   }
 
   private final ErasureStore store;
+  private final StoreContext context;
   private final RepositoryArray array;
   private final Options options;
   private final Throttle throttle;
@@ -95,7 +96,8 @@ public final class Healer {
 
   private Healer(ErasureStore store, Options options) {
     this.store = store;
-    this.array = store.array();
+    this.context = store.context();
+    this.array = context.array;
     this.options = options;
     this.throttle = Throttle.megabytesPerSecond(options.megabytesPerSecond());
     this.k = store.config().geometry().dataShards();
@@ -172,8 +174,8 @@ public final class Healer {
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
       String keyName = e.name().substring(0, e.name().lastIndexOf(Layout.SEPARATOR));
       boolean newest = !keyName.equals(lastKeyName);
-      Optional<VersionMeta> meta = store.read(e, VersionMeta.class);
-      if (newest && meta.isPresent() && store.uncommittedInline(merge, e, meta.get())) {
+      Optional<VersionMeta> meta = context.read(e, VersionMeta.class);
+      if (newest && meta.isPresent() && store.resolver().uncommittedInline(merge, e, meta.get())) {
         // A write that crashed while committing (or one still committing, left alone for the
         // GC grace); either way the key's next version decides.
         if (VersionId.time(meta.get().versionId()).isBefore(graceCutoff())) {
@@ -244,7 +246,7 @@ public final class Healer {
     try {
       ShardRebuilder.Result result =
           ShardRebuilder.rebuild(
-              array, store.codec(), store.config(), part, bad, unreadable, throttle);
+              array, context.codec, context.config, part, bad, unreadable, throttle);
       shards += result.shardsRebuilt();
       read += result.bytesRead();
       written += result.bytesWritten();
@@ -304,7 +306,7 @@ public final class Healer {
     }
     try {
       ShardRebuilder.Result result =
-          ShardRebuilder.rebuildInline(array, store.codec(), version, e.name(), bad, unreadable);
+          ShardRebuilder.rebuildInline(array, context.codec, version, e.name(), bad, unreadable);
       shards += result.shardsRebuilt();
       records += result.shardsRebuilt();
       read += result.bytesRead();
@@ -376,8 +378,8 @@ public final class Healer {
     IndexMerge merge = new IndexMerge(array, Layout.uploadPrefix(bucket), "", 1000);
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
       if (Layout.isPartRecord(e.name())) {
-        store
-            .read(e, ErasureStore.PartRecord.class)
+        context
+            .read(e, MultipartUploads.PartRecord.class)
             .ifPresent(r -> referenced.add(r.part().dataId()));
       }
     }
@@ -389,12 +391,7 @@ public final class Healer {
     if (options.dryRun()) {
       return;
     }
-    meta.ifPresent(store::deleteData);
-    array.fanOut(
-        (slot, repository) -> {
-          repository.delete(e.name());
-          return null;
-        });
+    store.collector().removeVersion(e.name(), meta);
   }
 
   /** Deletes shard objects no record refers to, once they are older than the GC grace. */

@@ -34,6 +34,11 @@ public record PartMeta(
     checksums = checksums == null ? Map.of() : Map.copyOf(checksums);
   }
 
+  /** This part with the client checksums it was stored with. */
+  PartMeta withChecksums(Map<String, String> checksums) {
+    return new PartMeta(partNumber, dataId, sizeBytes, etag, pieceBytes, slots, checksums, inline);
+  }
+
   /** Data bytes per full stripe. */
   long stripeBytes(int dataShards) {
     return (long) pieceBytes * dataShards;

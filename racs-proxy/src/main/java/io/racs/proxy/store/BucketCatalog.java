@@ -1,0 +1,114 @@
+package io.racs.proxy.store;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * Buckets: their records on the repositories (each create or delete writes a new record; the newest
+ * one of a bucket decides whether it exists) and a short cache of buckets seen to exist, so that
+ * writes need not list bucket records on every repository each time.
+ *
+ * <p>Thread-safe. A bucket deleted through another proxy can take {@link #CACHE_NANOS} to be
+ * refused here; one deleted through this store is forgotten at once.
+ */
+final class BucketCatalog {
+  private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
+  private static final long CACHE_NANOS = 1_000_000_000L;
+
+  /** A bucket record: the newest one of a bucket decides whether it exists. */
+  record BucketRecord(String bucket, boolean deleted, long createdMillis) {}
+
+  private final StoreContext context;
+  private final QuorumWriter writer;
+  // Buckets seen to exist, until when (System.nanoTime).
+  private final ConcurrentHashMap<String, Long> seen = new ConcurrentHashMap<>();
+
+  BucketCatalog(StoreContext context, QuorumWriter writer) {
+    this.context = context;
+    this.writer = writer;
+  }
+
+  void create(String bucket) {
+    checkName(bucket);
+    if (exists(bucket)) {
+      throw new StoreException(StoreException.Code.BUCKET_ALREADY_EXISTS, "bucket " + bucket);
+    }
+    writeRecord(new BucketRecord(bucket, false, System.currentTimeMillis()), "create bucket ");
+  }
+
+  /** Writes the record that deletes a bucket; the caller has checked that it is empty. */
+  void markDeleted(String bucket) {
+    writeRecord(new BucketRecord(bucket, true, System.currentTimeMillis()), "delete bucket ");
+    seen.remove(bucket);
+  }
+
+  private void writeRecord(BucketRecord record, String what) {
+    writer.write(
+        Layout.bucketRecord(record.bucket(), VersionId.next()),
+        Layout.encode(record),
+        what + record.bucket());
+  }
+
+  boolean exists(String bucket) {
+    return newestRecord(bucket).filter(r -> !r.deleted()).isPresent();
+  }
+
+  List<ObjectStore.BucketInfo> list() {
+    Map<String, IndexMerge.Entry> newest = new TreeMap<>();
+    IndexMerge merge =
+        new IndexMerge(context.array, Layout.bucketPrefix(), "", IndexMerge.maxPage());
+    for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
+      String name = e.name().substring(2, e.name().lastIndexOf(Layout.SEPARATOR));
+      newest.putIfAbsent(name, e); // newest version sorts first
+    }
+    context.requireReadQuorum(merge, "list buckets");
+    List<ObjectStore.BucketInfo> buckets = new ArrayList<>();
+    for (IndexMerge.Entry e : newest.values()) {
+      context
+          .read(e, BucketRecord.class)
+          .filter(r -> !r.deleted())
+          .ifPresent(
+              r ->
+                  buckets.add(
+                      new ObjectStore.BucketInfo(
+                          r.bucket(), Instant.ofEpochMilli(r.createdMillis()))));
+    }
+    return buckets;
+  }
+
+  private Optional<BucketRecord> newestRecord(String bucket) {
+    IndexMerge merge =
+        new IndexMerge(context.array, Layout.bucketPrefix() + bucket + Layout.SEPARATOR, "", 10);
+    IndexMerge.Entry newest = merge.next();
+    context.requireReadQuorum(merge, "read bucket " + bucket);
+    return newest == null ? Optional.empty() : context.read(newest, BucketRecord.class);
+  }
+
+  /** Throws {@code NO_SUCH_BUCKET} unless the bucket exists (or was seen to exist just now). */
+  void require(String bucket) {
+    checkName(bucket);
+    Long until = seen.get(bucket);
+    if (until != null && until - System.nanoTime() > 0) {
+      return;
+    }
+    if (!exists(bucket)) {
+      seen.remove(bucket);
+      throw new StoreException(StoreException.Code.NO_SUCH_BUCKET, "bucket " + bucket);
+    }
+    seen.put(bucket, System.nanoTime() + CACHE_NANOS);
+  }
+
+  static void checkName(String bucket) {
+    if (bucket == null || !BUCKET.matcher(bucket).matches() || bucket.contains("..")) {
+      throw new StoreException(
+          StoreException.Code.INVALID_ARGUMENT,
+          "bucket name: " + bucket + " (expected: 3-63 of a-z, 0-9, '.', '-')");
+    }
+  }
+}

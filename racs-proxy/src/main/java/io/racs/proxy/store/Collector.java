@@ -1,0 +1,133 @@
+package io.racs.proxy.store;
+
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Deletes what no reader needs any more: the versions a commit superseded (soon after the commit,
+ * off the request path), the data of a write that failed, and for heal the versions and leftovers
+ * it finds. Data always goes before the entry that refers to it, so an entry never points at
+ * nothing it could still need.
+ *
+ * <p>Thread-safe. At most {@link #MAX_COLLECTIONS} collections run in the background at a time; a
+ * write that finds them all busy collects on its own thread, so a backlog cannot grow without
+ * bound. Whatever a crash or a failure leaves behind, heal collects.
+ */
+final class Collector {
+  private static final Logger LOG = LoggerFactory.getLogger(Collector.class);
+  private static final int MAX_COLLECTIONS = 64;
+
+  private final StoreContext context;
+  private final ExecutorService background;
+  private final Semaphore collections = new Semaphore(MAX_COLLECTIONS);
+  // Keys (bucket/key) whose collection is queued or running, each with the version everything
+  // older than which goes: a write to such a key only moves the target, so the collections of one
+  // key never race each other over the same records.
+  private final ConcurrentHashMap<String, String> collecting = new ConcurrentHashMap<>();
+
+  Collector(StoreContext context, ExecutorService background) {
+    this.context = context;
+    this.background = background;
+  }
+
+  /** Collects, in the background, every version of a key older than {@code newest}. */
+  void collectLater(String bucket, String key, String newest) {
+    String id = bucket + "/" + key;
+    boolean[] first = {false};
+    collecting.compute(
+        id,
+        (k, target) -> {
+          if (target == null) {
+            first[0] = true;
+            return newest;
+          }
+          return VersionId.newer(newest, target) ? newest : target;
+        });
+    if (!first[0]) {
+      return; // the collection of this key under way goes on up to this version
+    }
+    if (!collections.tryAcquire()) {
+      collectUntilSettled(bucket, key, id);
+      return;
+    }
+    try {
+      background.execute(
+          () -> {
+            try {
+              collectUntilSettled(bucket, key, id);
+            } finally {
+              collections.release();
+            }
+          });
+    } catch (RejectedExecutionException e) {
+      collecting.remove(id);
+      collections.release(); // closing: heal collects it
+    }
+  }
+
+  /** Collects a key's superseded versions until no newer write has moved the target meanwhile. */
+  private void collectUntilSettled(String bucket, String key, String id) {
+    while (true) {
+      String target = collecting.get(id);
+      collectOlderVersions(bucket, key, target);
+      if (collecting.remove(id, target)) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * Waits until the collections started so far have finished: heal calls it so that it does not
+   * race the store's own collector, and so can tests that count what is left.
+   */
+  void awaitCollections() {
+    collections.acquireUninterruptibly(MAX_COLLECTIONS);
+    collections.release(MAX_COLLECTIONS);
+  }
+
+  /** Deletes every version of a key older than {@code newest}: data first, then entries. */
+  private void collectOlderVersions(String bucket, String key, String newest) {
+    try {
+      IndexMerge merge =
+          new IndexMerge(
+              context.array, Layout.indexKeyPrefix(bucket, context.nameKey(bucket, key)), "", 100);
+      for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
+        if (VersionId.newer(newest, Layout.versionOf(e.name()))) {
+          removeVersion(e.name(), context.read(e, VersionMeta.class));
+        }
+      }
+    } catch (RuntimeException e) {
+      // Best effort: heal collects what is left.
+      LOG.debug("collecting old versions of {}/{} stopped: {}", bucket, key, e.toString());
+    }
+  }
+
+  /**
+   * Removes one version: its data, then its index entry on every repository. The entry is discarded
+   * rather than durably deleted: a superseded entry that comes back is harmless, as the newer
+   * version still decides, and heal collects it again.
+   */
+  void removeVersion(String entryName, Optional<VersionMeta> meta) {
+    meta.ifPresent(this::deleteData);
+    context.array.fanOut(
+        (slot, repository) -> {
+          repository.discard(entryName);
+          return null;
+        });
+    context.forget(entryName);
+  }
+
+  /** Deletes the shard objects of a version's parts (an inline version has none). */
+  void deleteData(VersionMeta version) {
+    for (PartMeta part : version.parts()) {
+      if (!part.inline()) {
+        PartWriter.deleteShards(context.array, part.slots(), part.dataId());
+      }
+    }
+  }
+}

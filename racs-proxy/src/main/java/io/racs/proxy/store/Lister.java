@@ -1,0 +1,110 @@
+package io.racs.proxy.store;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * S3's listing rules over the merged index: keys in UTF-8 binary order, each shown as its current
+ * version (as the {@link VersionResolver} decides it), with a prefix, a delimiter that rolls keys
+ * up into common prefixes, and pagination after a key or a common prefix.
+ *
+ * <p>Thread-safe; calls block on repository listings.
+ */
+final class Lister {
+  private static final int MAX_KEYS = 1000;
+
+  private final StoreContext context;
+  private final VersionResolver resolver;
+
+  Lister(StoreContext context, VersionResolver resolver) {
+    this.context = context;
+    this.resolver = resolver;
+  }
+
+  ObjectStore.ListResult list(String bucket, ObjectStore.ListRequest request) {
+    String prefix = request.prefix() == null ? "" : request.prefix();
+    String delimiter =
+        request.delimiter() == null || request.delimiter().isEmpty() ? null : request.delimiter();
+    int maxKeys = Math.max(0, Math.min(request.maxKeys(), MAX_KEYS));
+    String indexPrefix = Layout.indexPrefix(bucket);
+    String startAfter = request.startAfter() == null ? "" : request.startAfter();
+    String seekName = "";
+    if (!startAfter.isEmpty()) {
+      seekName = afterKey(indexPrefix, startAfter, prefix, delimiter);
+    }
+    IndexMerge merge = new IndexMerge(context.array, indexPrefix + prefix, seekName, MAX_KEYS);
+    List<VersionMeta> objects = new ArrayList<>();
+    List<String> prefixes = new ArrayList<>();
+    String lastKeyName = null;
+    String lastReturned = null;
+    boolean truncated = false;
+    IndexMerge.Entry e = merge.next();
+    while (e != null) {
+      String keyName = e.name().substring(0, e.name().lastIndexOf(Layout.SEPARATOR));
+      if (keyName.equals(lastKeyName)) {
+        e = merge.next(); // an older version of a key already handled
+        continue;
+      }
+      Optional<VersionMeta> meta = context.read(e, VersionMeta.class);
+      if (meta.isPresent() && resolver.uncommittedInline(merge, e, meta.get())) {
+        e = merge.next(); // not a version: the key's next one decides
+        continue;
+      }
+      lastKeyName = keyName;
+      if (meta.isEmpty() || meta.get().deleteMarker()) {
+        e = merge.next();
+        continue;
+      }
+      String key = meta.get().key();
+      if (delimiter != null) {
+        int at = key.indexOf(delimiter, prefix.length());
+        if (at >= 0) {
+          String common = key.substring(0, at + delimiter.length());
+          if (objects.size() + prefixes.size() >= maxKeys) {
+            truncated = true;
+            break;
+          }
+          prefixes.add(common);
+          lastReturned = common;
+          merge.seek(pastPrefix(indexPrefix, common));
+          lastKeyName = null;
+          e = merge.next();
+          continue;
+        }
+      }
+      if (objects.size() + prefixes.size() >= maxKeys) {
+        truncated = true;
+        break;
+      }
+      objects.add(meta.get());
+      lastReturned = key;
+      e = merge.next();
+    }
+    context.requireReadQuorum(merge, "list " + bucket);
+    return new ObjectStore.ListResult(
+        objects,
+        prefixes,
+        truncated,
+        truncated ? Optional.ofNullable(lastReturned) : Optional.empty());
+  }
+
+  /** The index name to list after so that keys after {@code startAfter} come next. */
+  private static String afterKey(
+      String indexPrefix, String startAfter, String prefix, String delimiter) {
+    if (delimiter != null
+        && startAfter.startsWith(prefix)
+        && startAfter.endsWith(delimiter)
+        && startAfter.indexOf(delimiter, prefix.length())
+            == startAfter.length() - delimiter.length()) {
+      return pastPrefix(indexPrefix, startAfter); // a common prefix: skip all keys under it
+    }
+    // Every version of startAfter sorts before startAfter + "\0g" (version ids are hex).
+    return indexPrefix + startAfter + Layout.SEPARATOR + "g";
+  }
+
+  /** An index name after every key that starts with {@code common}. */
+  private static String pastPrefix(String indexPrefix, String common) {
+    return indexPrefix + common + "\uDBFF\uDFFF"; // U+10FFFF, the largest code point
+  }
+}

@@ -1,0 +1,277 @@
+package io.racs.proxy.store;
+
+import java.io.InputStream;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Multipart uploads: an upload record, one part record per uploaded part (each part's data striped
+ * like a PUT's), and the completion that commits the chosen parts as one version without writing
+ * their data again.
+ *
+ * <p>Thread-safe; part bodies are read on the calling thread.
+ */
+final class MultipartUploads {
+  /** The most parts an upload may have (S3's limit). */
+  static final int MAX_PARTS = 10_000;
+
+  /** A multipart upload in progress. */
+  record UploadRecord(
+      String bucket,
+      String key,
+      String uploadId,
+      long initiatedMillis,
+      String contentType,
+      Map<String, String> userMetadata) {}
+
+  /** One uploaded part. */
+  record PartRecord(PartMeta part, long uploadedMillis) {}
+
+  private final StoreContext context;
+  private final QuorumWriter writer;
+  private final BucketCatalog buckets;
+
+  MultipartUploads(StoreContext context, QuorumWriter writer, BucketCatalog buckets) {
+    this.context = context;
+    this.writer = writer;
+    this.buckets = buckets;
+  }
+
+  String create(String bucket, String key, ObjectStore.PutOptions options) {
+    String uploadId = VersionId.next();
+    writer.write(
+        uploadRecordName(bucket, key, uploadId),
+        Layout.encode(
+            new UploadRecord(
+                bucket,
+                key,
+                uploadId,
+                System.currentTimeMillis(),
+                options.contentType(),
+                options.userMetadata())),
+        "create upload for " + bucket + "/" + key);
+    return uploadId;
+  }
+
+  private String uploadRecordName(String bucket, String key, String uploadId) {
+    return Layout.uploadRecord(bucket, context.nameKey(bucket, key), uploadId);
+  }
+
+  /** The upload's record; {@code NO_SUCH_UPLOAD} if there is none for this key. */
+  UploadRecord upload(String bucket, String key, String uploadId) {
+    buckets.require(bucket);
+    StoreContext.checkKey(key);
+    if (!VersionId.valid(uploadId)) {
+      throw new StoreException(StoreException.Code.NO_SUCH_UPLOAD, "upload " + uploadId);
+    }
+    String name = uploadRecordName(bucket, key, uploadId);
+    IndexMerge merge = new IndexMerge(context.array, name, "", 1);
+    IndexMerge.Entry e = merge.next();
+    context.requireReadQuorum(merge, "read upload " + uploadId);
+    if (e == null || !e.name().equals(name)) {
+      throw new StoreException(StoreException.Code.NO_SUCH_UPLOAD, "upload " + uploadId);
+    }
+    return context
+        .read(e, UploadRecord.class)
+        .filter(r -> r.key().equals(key))
+        .orElseThrow(
+            () -> new StoreException(StoreException.Code.NO_SUCH_UPLOAD, "upload " + uploadId));
+  }
+
+  ObjectStore.PartInfo uploadPart(
+      String bucket,
+      String key,
+      String uploadId,
+      int partNumber,
+      InputStream body,
+      long length,
+      Supplier<Map<String, String>> checksums) {
+    if (partNumber < 1 || partNumber > MAX_PARTS) {
+      throw new StoreException(
+          StoreException.Code.INVALID_ARGUMENT,
+          "part number: " + partNumber + " (expected: 1 to " + MAX_PARTS + ")");
+    }
+    upload(bucket, key, uploadId);
+    Optional<PartRecord> previous =
+        partRecords(bucket, key, uploadId).stream()
+            .filter(r -> r.part().partNumber() == partNumber)
+            .findFirst();
+    String dataId = VersionId.next();
+    PartWriter.Result written =
+        PartWriter.write(
+            context.array,
+            context.codec,
+            context.config,
+            partNumber,
+            dataId,
+            context.slotsFor(bucket, key),
+            body,
+            length);
+    long now = System.currentTimeMillis();
+    PartMeta part = written.part().withChecksums(checksums.get());
+    writer.write(
+        Layout.partRecord(bucket, context.nameKey(bucket, key), uploadId, partNumber),
+        Layout.encode(new PartRecord(part, now)),
+        "record part " + partNumber);
+    previous.ifPresent(
+        old -> PartWriter.deleteShards(context.array, old.part().slots(), old.part().dataId()));
+    return new ObjectStore.PartInfo(
+        partNumber, part.sizeBytes(), part.etag(), Instant.ofEpochMilli(now), part.checksums());
+  }
+
+  private List<PartRecord> partRecords(String bucket, String key, String uploadId) {
+    String prefix = uploadRecordName(bucket, key, uploadId) + "/p";
+    IndexMerge merge = new IndexMerge(context.array, prefix, "", 1000);
+    List<PartRecord> parts = new ArrayList<>();
+    for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
+      context.read(e, PartRecord.class).ifPresent(parts::add);
+    }
+    context.requireReadQuorum(merge, "list parts of " + uploadId);
+    return parts;
+  }
+
+  List<ObjectStore.PartInfo> listParts(String bucket, String key, String uploadId) {
+    upload(bucket, key, uploadId);
+    List<ObjectStore.PartInfo> parts = new ArrayList<>();
+    for (PartRecord r : partRecords(bucket, key, uploadId)) {
+      parts.add(
+          new ObjectStore.PartInfo(
+              r.part().partNumber(),
+              r.part().sizeBytes(),
+              r.part().etag(),
+              Instant.ofEpochMilli(r.uploadedMillis()),
+              r.part().checksums()));
+    }
+    return parts;
+  }
+
+  VersionMeta complete(
+      String bucket,
+      String key,
+      String uploadId,
+      List<ObjectStore.CompletedPart> parts,
+      Function<List<PartMeta>, Map<String, String>> objectChecksums) {
+    UploadRecord upload = upload(bucket, key, uploadId);
+    if (parts.isEmpty()) {
+      throw new StoreException(StoreException.Code.INVALID_PART, "no parts named");
+    }
+    Map<Integer, PartRecord> uploaded = new HashMap<>();
+    for (PartRecord r : partRecords(bucket, key, uploadId)) {
+      uploaded.put(r.part().partNumber(), r);
+    }
+    int last = 0;
+    for (ObjectStore.CompletedPart p : parts) {
+      if (p.partNumber() <= last) {
+        throw new StoreException(
+            StoreException.Code.INVALID_PART_ORDER,
+            "part " + p.partNumber() + " after part " + last);
+      }
+      last = p.partNumber();
+    }
+    List<PartMeta> chosen = new ArrayList<>();
+    MessageDigest md5s = PartWriter.md5();
+    long size = 0;
+    for (int i = 0; i < parts.size(); i++) {
+      ObjectStore.CompletedPart p = parts.get(i);
+      PartRecord r = uploaded.get(p.partNumber());
+      if (r == null || !r.part().etag().equalsIgnoreCase(stripQuotes(p.etag()))) {
+        throw new StoreException(
+            StoreException.Code.INVALID_PART, "part " + p.partNumber() + " with ETag " + p.etag());
+      }
+      if (i < parts.size() - 1 && r.part().sizeBytes() < context.config.minPartBytes()) {
+        throw new StoreException(
+            StoreException.Code.ENTITY_TOO_SMALL,
+            "part "
+                + p.partNumber()
+                + " is "
+                + r.part().sizeBytes()
+                + " bytes (minimum "
+                + context.config.minPartBytes()
+                + ")");
+      }
+      chosen.add(r.part());
+      md5s.update(HexFormat.of().parseHex(r.part().etag()));
+      size += r.part().sizeBytes();
+    }
+    String etag = HexFormat.of().formatHex(md5s.digest()) + "-" + chosen.size();
+    VersionMeta meta =
+        new VersionMeta(
+            1,
+            context.arrayId,
+            bucket,
+            key,
+            VersionId.next(),
+            false,
+            size,
+            etag,
+            upload.contentType(),
+            upload.userMetadata(),
+            objectChecksums.apply(chosen),
+            System.currentTimeMillis(),
+            context.geometry.toString(),
+            true,
+            chosen);
+    writer.commit(meta, ObjectWrites.recordOf(meta), List.of());
+    Set<String> kept = new HashSet<>();
+    for (PartMeta part : chosen) {
+      kept.add(part.dataId());
+    }
+    remove(bucket, key, uploadId, uploaded.values(), kept);
+    return meta;
+  }
+
+  private static String stripQuotes(String etag) {
+    String e = etag == null ? "" : etag.trim();
+    if (e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"")) {
+      e = e.substring(1, e.length() - 1);
+    }
+    return e;
+  }
+
+  void abort(String bucket, String key, String uploadId) {
+    upload(bucket, key, uploadId);
+    remove(bucket, key, uploadId, partRecords(bucket, key, uploadId), Set.of());
+  }
+
+  private void remove(
+      String bucket, String key, String uploadId, Iterable<PartRecord> parts, Set<String> keep) {
+    for (PartRecord r : parts) {
+      if (!keep.contains(r.part().dataId())) {
+        PartWriter.deleteShards(context.array, r.part().slots(), r.part().dataId());
+      }
+      writer.deleteEverywhere(
+          Layout.partRecord(bucket, context.nameKey(bucket, key), uploadId, r.part().partNumber()));
+    }
+    writer.deleteEverywhere(uploadRecordName(bucket, key, uploadId));
+  }
+
+  List<ObjectStore.UploadInfo> list(String bucket, String prefix) {
+    String p = prefix == null ? "" : prefix;
+    IndexMerge merge = new IndexMerge(context.array, Layout.uploadPrefix(bucket) + p, "", 1000);
+    List<ObjectStore.UploadInfo> uploads = new ArrayList<>();
+    for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
+      if (Layout.isPartRecord(e.name())) {
+        continue;
+      }
+      context
+          .read(e, UploadRecord.class)
+          .ifPresent(
+              r ->
+                  uploads.add(
+                      new ObjectStore.UploadInfo(
+                          r.key(), r.uploadId(), Instant.ofEpochMilli(r.initiatedMillis()))));
+    }
+    context.requireReadQuorum(merge, "list uploads");
+    return uploads;
+  }
+}

@@ -1,0 +1,231 @@
+package io.racs.proxy.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * Reads object versions: HEAD, whole and ranged GETs, a part of a multipart object, and the bytes
+ * of one exact version. Which version is current is the {@link VersionResolver}'s answer; this
+ * class only opens it, across parts, degraded when it must.
+ *
+ * <p>Thread-safe. Failures that can be known before the first byte are thrown when opening.
+ */
+final class ObjectReads {
+  private final StoreContext context;
+  private final VersionResolver resolver;
+  private final BucketCatalog buckets;
+  private final ExecutorService background;
+  // The version each recently read key had when it was last served (a hint for getWhole).
+  private final VersionCache lastServed = new VersionCache(16_384);
+
+  ObjectReads(
+      StoreContext context,
+      VersionResolver resolver,
+      BucketCatalog buckets,
+      ExecutorService background) {
+    this.context = context;
+    this.resolver = resolver;
+    this.buckets = buckets;
+    this.background = background;
+  }
+
+  /** The current version of a key; {@code NO_SUCH_KEY} when there is none or it is deleted. */
+  VersionMeta current(String bucket, String key) {
+    BucketCatalog.checkName(bucket);
+    StoreContext.checkKey(key);
+    // A live version proves its bucket exists (a bucket is deleted only when empty), so the
+    // bucket is looked up only to tell a missing bucket from a missing key.
+    Optional<VersionMeta> newest =
+        resolver.newest(bucket, key).filter(meta -> !meta.deleteMarker());
+    if (newest.isEmpty()) {
+      buckets.require(bucket);
+      throw new StoreException(StoreException.Code.NO_SUCH_KEY, bucket + "/" + key);
+    }
+    return newest.get();
+  }
+
+  ObjectStore.ObjectReader get(
+      String bucket, String key, long offset, long length, int partNumber) {
+    if (partNumber <= 0 && offset == 0 && length < 0) {
+      return getWhole(bucket, key);
+    }
+    VersionMeta meta = current(bucket, key);
+    if (partNumber <= 0) {
+      return read(meta, offset, length);
+    }
+    List<PartMeta> parts = meta.parts();
+    if (partNumber > parts.size()) {
+      throw new StoreException(
+          StoreException.Code.INVALID_RANGE,
+          "part number " + partNumber + " of " + parts.size() + " parts");
+    }
+    long start = 0;
+    for (int i = 0; i < partNumber - 1; i++) {
+      start += parts.get(i).sizeBytes();
+    }
+    return reader(meta, start, start + parts.get(partNumber - 1).sizeBytes());
+  }
+
+  /**
+   * A whole-object GET. Finding the newest version takes a listing on every repository; when this
+   * store served the key before, it starts reading the version it served then at the same time, and
+   * keeps that read if the listing confirms the version is still the newest (versions never change,
+   * so the bytes are right), or drops it if not. A hot key then costs about one round of repository
+   * calls rather than two.
+   */
+  private ObjectStore.ObjectReader getWhole(String bucket, String key) {
+    String hintKey = bucket + "/" + key;
+    VersionMeta hint = lastServed.get(hintKey);
+    CompletableFuture<PartReader> early = null;
+    if (hint != null && hint.parts().size() == 1 && hint.sizeBytes() > 0) {
+      PartReader tentative = partReader(hint, hint.parts().get(0), 0, hint.sizeBytes()).tentative();
+      try {
+        early = CompletableFuture.supplyAsync(tentative::open, background);
+      } catch (RejectedExecutionException e) {
+        early = null; // closing
+      }
+    }
+    VersionMeta meta;
+    try {
+      meta = current(bucket, key);
+    } catch (RuntimeException e) {
+      discard(early);
+      lastServed.remove(hintKey);
+      throw e;
+    }
+    lastServed.put(hintKey, meta);
+    if (early != null && hint.versionId().equals(meta.versionId())) {
+      try {
+        PartReader opened = early.get();
+        opened.confirm(context.stats);
+        return wrap(meta, opened, 0, meta.sizeBytes());
+      } catch (ExecutionException e) {
+        // Read it again below: the early read may have met a repository that has recovered since.
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        discard(early);
+        throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
+      }
+    } else {
+      discard(early);
+    }
+    return read(meta, 0, -1);
+  }
+
+  /** A reader of bytes {@code [from, to)} of one part of {@code meta}. */
+  private PartReader partReader(VersionMeta meta, PartMeta part, long from, long to) {
+    PartReader reader =
+        new PartReader(context.array, context.codec, context.config, context.stats, part, from, to);
+    return part.inline() ? reader.inlineIn(inlineRecord(meta)) : reader;
+  }
+
+  /** The index entry that holds an inline version's shards. */
+  String inlineRecord(VersionMeta meta) {
+    return context.indexEntry(meta.bucket(), meta.key(), meta.versionId());
+  }
+
+  /** Closes an early read whenever it finishes, without waiting for it. */
+  private static void discard(CompletableFuture<PartReader> early) {
+    if (early != null) {
+      early.whenComplete(
+          (reader, failure) -> {
+            if (reader != null) {
+              reader.close();
+            }
+          });
+    }
+  }
+
+  ObjectStore.ObjectReader read(VersionMeta meta, long offset, long length) {
+    if (meta.deleteMarker()) {
+      throw new StoreException(
+          StoreException.Code.NO_SUCH_KEY, meta.bucket() + "/" + meta.key() + " (delete marker)");
+    }
+    long size = meta.sizeBytes();
+    if (offset < 0 || (offset >= size && size > 0) || (size == 0 && offset > 0)) {
+      throw new StoreException(
+          StoreException.Code.INVALID_RANGE,
+          "range start " + offset + " of an object of " + size + " bytes");
+    }
+    long end = length < 0 ? size : Math.min(size, offset + length);
+    return reader(meta, offset, end);
+  }
+
+  private ObjectStore.ObjectReader reader(VersionMeta meta, long start, long end) {
+    return wrap(meta, openRange(meta, start, end), start, end);
+  }
+
+  private static ObjectStore.ObjectReader wrap(
+      VersionMeta meta, InputStream body, long start, long end) {
+    long rangeStart = start;
+    long rangeLength = end - start;
+    return new ObjectStore.ObjectReader() {
+      @Override
+      public VersionMeta meta() {
+        return meta;
+      }
+
+      @Override
+      public long rangeStart() {
+        return rangeStart;
+      }
+
+      @Override
+      public long rangeLength() {
+        return rangeLength;
+      }
+
+      @Override
+      public InputStream body() {
+        return body;
+      }
+
+      @Override
+      public void close() {
+        try {
+          body.close();
+        } catch (IOException e) {
+          // Part readers do not fail on close.
+        }
+      }
+    };
+  }
+
+  /** Bytes {@code [start, end)} across parts; the first part is opened (and checked) now. */
+  private InputStream openRange(VersionMeta meta, long start, long end) {
+    List<PartMeta> parts = meta.parts();
+    List<long[]> pieces = new ArrayList<>();
+    long partStart = 0;
+    for (int i = 0; i < parts.size(); i++) {
+      long size = parts.get(i).sizeBytes();
+      long from = Math.max(start, partStart);
+      long to = Math.min(end, partStart + size);
+      if (from < to) {
+        pieces.add(new long[] {i, from - partStart, to - partStart});
+      }
+      partStart += size;
+    }
+    if (pieces.isEmpty()) {
+      return InputStream.nullInputStream();
+    }
+    long[] first = pieces.get(0);
+    PartReader opened = partReader(meta, parts.get((int) first[0]), first[1], first[2]).open();
+    if (pieces.size() == 1) {
+      return opened;
+    }
+    return new PartSequence(
+        opened,
+        pieces.size() - 1,
+        next -> {
+          long[] p = pieces.get(next + 1);
+          return partReader(meta, parts.get((int) p[0]), p[1], p[2]).open();
+        });
+  }
+}

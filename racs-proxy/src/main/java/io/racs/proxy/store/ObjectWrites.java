@@ -1,0 +1,169 @@
+package io.racs.proxy.store;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.IntFunction;
+
+/**
+ * Writes new versions of single keys: a PUT (striped into shard objects, or for a small object
+ * inline in its records) and a delete marker. Each ends in one {@link QuorumWriter#commit}.
+ *
+ * <p>Thread-safe; bodies are read on the calling thread.
+ */
+final class ObjectWrites {
+  private final StoreContext context;
+  private final QuorumWriter writer;
+  private final VersionResolver resolver;
+
+  ObjectWrites(StoreContext context, QuorumWriter writer, VersionResolver resolver) {
+    this.context = context;
+    this.writer = writer;
+    this.resolver = resolver;
+  }
+
+  VersionMeta put(
+      String bucket,
+      String key,
+      InputStream body,
+      long lengthBytes,
+      ObjectStore.PutOptions options) {
+    StoreConfig config = context.config;
+    String versionId = VersionId.next();
+    List<Integer> slots = context.slotsFor(bucket, key);
+    InputStream rest = body;
+    if (config.inlineLimit() > 0 && (lengthBytes < 0 || config.inlines(lengthBytes))) {
+      byte[] head = readHead(body, lengthBytes);
+      if (config.inlines(head.length)) {
+        return putInline(bucket, key, versionId, slots, head, options);
+      }
+      rest = new SequenceInputStream(new ByteArrayInputStream(head), body);
+    }
+    PartWriter.Result written =
+        PartWriter.write(
+            context.array, context.codec, config, 1, versionId, slots, rest, lengthBytes);
+    Map<String, String> checksums = options.checksums().get();
+    PartMeta part = written.part().withChecksums(checksums);
+    VersionMeta meta = singlePartVersion(bucket, key, part, options, checksums);
+    writer.commit(meta, recordOf(meta), written.failures());
+    return meta;
+  }
+
+  /**
+   * Reads a body that may be small enough to inline: all of it when its length is known (checking
+   * that length), else up to one byte more than the inline limit.
+   */
+  private byte[] readHead(InputStream body, long lengthBytes) {
+    try {
+      if (lengthBytes >= 0) {
+        byte[] head = body.readNBytes((int) lengthBytes);
+        if (head.length < lengthBytes) {
+          throw new StoreException(
+              StoreException.Code.INCOMPLETE_BODY,
+              "body ended after " + head.length + " of " + lengthBytes + " bytes");
+        }
+        if (body.read() >= 0) {
+          throw new StoreException(
+              StoreException.Code.INCOMPLETE_BODY,
+              "body longer than its declared length " + lengthBytes);
+        }
+        return head;
+      }
+      return body.readNBytes(context.config.inlineLimit() + 1);
+    } catch (IOException | RuntimeException e) {
+      if (e instanceof StoreException store) {
+        throw store;
+      }
+      throw new StoreException(StoreException.Code.INCOMPLETE_BODY, "request body failed: " + e, e);
+    }
+  }
+
+  /** The same record on every slot. */
+  static IntFunction<byte[]> recordOf(VersionMeta meta) {
+    byte[] record = Layout.encode(meta);
+    return slot -> record;
+  }
+
+  /** A small object: one stripe, each shard inside the version's record on its repository. */
+  private VersionMeta putInline(
+      String bucket,
+      String key,
+      String versionId,
+      List<Integer> slots,
+      byte[] data,
+      ObjectStore.PutOptions options) {
+    byte[][] shards =
+        data.length == 0
+            ? new byte[context.geometry.totalShards()][0]
+            : PartWriter.encodeStripe(context.codec, data, data.length, byte[]::new);
+    Map<String, String> checksums = options.checksums().get();
+    PartMeta part =
+        new PartMeta(
+            1,
+            versionId,
+            data.length,
+            HexFormat.of().formatHex(PartWriter.md5().digest(data)),
+            context.config.pieceBytes(),
+            slots,
+            checksums,
+            true);
+    VersionMeta meta = singlePartVersion(bucket, key, part, options, checksums);
+    writer.commit(meta, slot -> Layout.encodeInline(meta, shards[slots.indexOf(slot)]), List.of());
+    return meta;
+  }
+
+  private VersionMeta singlePartVersion(
+      String bucket,
+      String key,
+      PartMeta part,
+      ObjectStore.PutOptions options,
+      Map<String, String> checksums) {
+    return new VersionMeta(
+        1,
+        context.arrayId,
+        bucket,
+        key,
+        part.dataId(),
+        false,
+        part.sizeBytes(),
+        part.etag(),
+        options.contentType(),
+        options.userMetadata(),
+        checksums,
+        System.currentTimeMillis(),
+        context.geometry.toString(),
+        false,
+        List.of(part));
+  }
+
+  /** Writes a delete marker, unless the key has no live version to hide. */
+  void delete(String bucket, String key) {
+    Optional<VersionMeta> newest = resolver.newest(bucket, key);
+    if (newest.isEmpty() || newest.get().deleteMarker()) {
+      return; // nothing to hide
+    }
+    VersionMeta marker =
+        new VersionMeta(
+            1,
+            context.arrayId,
+            bucket,
+            key,
+            VersionId.next(),
+            true,
+            0,
+            "",
+            null,
+            null,
+            null,
+            System.currentTimeMillis(),
+            context.geometry.toString(),
+            false,
+            List.of());
+    writer.commit(marker, recordOf(marker), List.of());
+  }
+}

@@ -1,0 +1,112 @@
+package io.racs.proxy.store;
+
+import java.util.List;
+import java.util.function.IntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one commit-and-rollback routine: writes a record under one name on every repository and
+ * succeeds once a write quorum holds it. When fewer do, it removes the copies written, runs the
+ * caller's rollback (deleting the data a version referred to, say) and throws {@code
+ * INSUFFICIENT_SHARDS} naming each repository's cause, so a failed write leaves nothing visible.
+ * Every record the store writes (versions, bucket records, upload and part records) goes through
+ * here.
+ *
+ * <p>Thread-safe; calls block until every repository has answered or timed out.
+ */
+final class QuorumWriter {
+  private static final Logger LOG = LoggerFactory.getLogger(QuorumWriter.class);
+
+  private final StoreContext context;
+  private final Collector collector;
+
+  QuorumWriter(StoreContext context, Collector collector) {
+    this.context = context;
+    this.collector = collector;
+  }
+
+  /** Writes a small record (a bucket, upload or part record) on a write quorum. */
+  void write(String name, byte[] record, String what) {
+    List<StoreException.ShardFailure> failures =
+        writeOnQuorum(name, slot -> record, what, () -> {});
+    if (!failures.isEmpty()) {
+      context.stats.underReplicatedWrites.increment();
+    }
+  }
+
+  /**
+   * Makes {@code meta} visible: writes its index entry ({@code recordOnSlot}: the bytes for each
+   * slot, which differ for inline versions) and needs a write quorum. On failure the data of the
+   * version is deleted as well. On success the versions it superseded are collected in the
+   * background.
+   *
+   * @param dataFailures repositories that did not take the version's data, so that a version
+   *     missing some of it is counted (and logged) as under-replicated
+   */
+  void commit(
+      VersionMeta meta,
+      IntFunction<byte[]> recordOnSlot,
+      List<StoreException.ShardFailure> dataFailures) {
+    String name = context.indexEntry(meta.bucket(), meta.key(), meta.versionId());
+    List<StoreException.ShardFailure> failures =
+        writeOnQuorum(
+            name,
+            recordOnSlot,
+            "commit " + meta.bucket() + "/" + meta.key(),
+            () -> collector.deleteData(meta));
+    if (!failures.isEmpty() || !dataFailures.isEmpty()) {
+      context.stats.underReplicatedWrites.increment();
+      LOG.info(
+          "{}/{} version {} is under-replicated until heal: {} {}",
+          meta.bucket(),
+          meta.key(),
+          meta.versionId(),
+          failures,
+          dataFailures);
+    }
+    // Superseded versions go soon, so storage does not grow with overwrites; a reader still
+    // streaming one may lose it (heal collects whatever this misses).
+    collector.collectLater(meta.bucket(), meta.key(), meta.versionId());
+  }
+
+  /** Deletes a record on every repository that answers. */
+  void deleteEverywhere(String name) {
+    context.array.fanOut(
+        (slot, repository) -> {
+          repository.delete(name);
+          return null;
+        });
+  }
+
+  /** Writes the record everywhere; returns the failures of a success, or rolls back and throws. */
+  private List<StoreException.ShardFailure> writeOnQuorum(
+      String name, IntFunction<byte[]> recordOnSlot, String what, Runnable rollback) {
+    RepositoryArray array = context.array;
+    List<RepositoryArray.Outcome<Object>> outcomes =
+        array.fanOut(
+            (slot, repository) -> {
+              RepositoryArray.putBytes(repository, name, recordOnSlot.apply(slot));
+              return null;
+            });
+    int ok = RepositoryArray.successes(outcomes);
+    int quorum = context.config.writeQuorum();
+    if (ok < quorum) {
+      List<StoreException.ShardFailure> failures = array.failures(outcomes);
+      deleteEverywhere(name);
+      rollback.run();
+      throw new StoreException(
+          StoreException.Code.INSUFFICIENT_SHARDS,
+          what
+              + ": written on "
+              + ok
+              + " of "
+              + array.size()
+              + " repositories, fewer than the write quorum "
+              + quorum,
+          failures,
+          null);
+    }
+    return ok < array.size() ? array.failures(outcomes) : List.of();
+  }
+}
