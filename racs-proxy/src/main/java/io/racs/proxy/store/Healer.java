@@ -174,8 +174,9 @@ public final class Healer {
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
       String keyName = e.name().substring(0, e.name().lastIndexOf(Layout.SEPARATOR));
       boolean newest = !keyName.equals(lastKeyName);
-      Optional<VersionMeta> meta = context.read(e, VersionMeta.class);
-      if (newest && meta.isPresent() && store.resolver().uncommittedInline(merge, e, meta.get())) {
+      VersionResolver.Judgement judged = store.resolver().judge(merge, e, null);
+      Optional<VersionMeta> meta = judged.meta();
+      if (newest && judged.standing() == VersionResolver.Standing.NOT_A_VERSION) {
         // A write that crashed while committing (or one still committing, left alone for the
         // GC grace); either way the key's next version decides.
         if (VersionId.time(meta.get().versionId()).isBefore(graceCutoff())) {
@@ -190,8 +191,7 @@ public final class Healer {
       }
       objects++;
       if (meta.isEmpty()) {
-        unrecoverable.add(
-            bucket + ": index entry " + e.name() + " is unreadable on every repository");
+        unreadableNewest(bucket, keyName, e);
         continue;
       }
       VersionMeta version = meta.get();
@@ -207,6 +207,41 @@ public final class Healer {
       writeState(bucket, e.name());
       progress();
     }
+  }
+
+  /**
+   * The newest entry of a key whose record no repository could read: a version collected under this
+   * heal (superseded by a write during the run, which is no failure) unless a fresh resolution of
+   * the key still finds it unreadable.
+   */
+  private void unreadableNewest(String bucket, String keyName, IndexMerge.Entry e) {
+    String versionId = Layout.versionOf(e.name());
+    try {
+      Optional<VersionMeta> now = store.resolver().newestOfIndexKey(keyName);
+      if (now.isEmpty() || !now.get().versionId().equals(versionId)) {
+        return; // superseded or deleted during the run
+      }
+    } catch (StoreException ex) {
+      // Still unreadable: reported below.
+    }
+    unrecoverable.add(
+        bucket + ": the record of version " + versionId + " is unreadable on every repository");
+  }
+
+  /**
+   * Reports a version heal could not repair, unless it was superseded during the run: then its data
+   * may have been collected under the repair, and the key's new version needs no repair.
+   */
+  private void failedRepair(VersionMeta version, StoreException cause) {
+    try {
+      Optional<VersionMeta> now = store.resolver().newest(version.bucket(), version.key());
+      if (now.isEmpty() || !now.get().versionId().equals(version.versionId())) {
+        return;
+      }
+    } catch (StoreException ex) {
+      // The key cannot be resolved now either: report the repair's own cause.
+    }
+    unrecoverable.add(version.bucket() + "/" + version.key() + " (" + cause.getMessage() + ")");
   }
 
   private void healPart(VersionMeta version, PartMeta part) {
@@ -251,7 +286,7 @@ public final class Healer {
       read += result.bytesRead();
       written += result.bytesWritten();
     } catch (StoreException ex) {
-      unrecoverable.add(version.bucket() + "/" + version.key() + " (" + ex.getMessage() + ")");
+      failedRepair(version, ex);
     }
   }
 
@@ -313,7 +348,7 @@ public final class Healer {
       written += result.bytesWritten();
       throttle.consume(result.bytesRead() + result.bytesWritten());
     } catch (StoreException ex) {
-      unrecoverable.add(version.bucket() + "/" + version.key() + " (" + ex.getMessage() + ")");
+      failedRepair(version, ex);
     }
   }
 

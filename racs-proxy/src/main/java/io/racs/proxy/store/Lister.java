@@ -46,10 +46,16 @@ final class Lister {
         e = merge.next(); // an older version of a key already handled
         continue;
       }
-      Optional<VersionMeta> meta = context.read(e, VersionMeta.class);
-      if (meta.isPresent() && resolver.uncommittedInline(merge, e, meta.get())) {
-        e = merge.next(); // not a version: the key's next one decides
+      VersionResolver.Judgement judged = resolver.judge(merge, e, null);
+      if (judged.standing() == VersionResolver.Standing.NOT_A_VERSION) {
+        e = merge.next(); // the key's next entry decides
         continue;
+      }
+      Optional<VersionMeta> meta = judged.meta();
+      if (judged.standing() == VersionResolver.Standing.UNREADABLE) {
+        // Collected under this listing, most likely: the key's fresh listing shows what is
+        // current now (or fails, rather than leave the key out).
+        meta = resolver.newestOfIndexKey(keyName);
       }
       lastKeyName = keyName;
       if (meta.isEmpty() || meta.get().deleteMarker()) {

@@ -56,7 +56,37 @@ final class ObjectReads {
     if (partNumber <= 0 && offset == 0 && length < 0) {
       return getWhole(bucket, key);
     }
-    VersionMeta meta = current(bucket, key);
+    return open(bucket, key, current(bucket, key), offset, length, partNumber);
+  }
+
+  /**
+   * Opens the current version {@code meta} of a key. A version superseded after it was resolved may
+   * have been collected (by this proxy or another) before its shards could be read: then the key is
+   * resolved again and the version that replaced it is read, so the reader gets the newest version
+   * or an error that says why, never "no such key" for a key that always had one.
+   */
+  private ObjectStore.ObjectReader open(
+      String bucket, String key, VersionMeta meta, long offset, long length, int partNumber) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return open(meta, offset, length, partNumber);
+      } catch (StoreException e) {
+        if (e.code() != StoreException.Code.INSUFFICIENT_SHARDS
+            || attempt == VersionResolver.ATTEMPTS) {
+          throw e;
+        }
+        VersionMeta now = current(bucket, key);
+        if (now.versionId().equals(meta.versionId())) {
+          throw e; // still current: the failure is the answer
+        }
+        meta = now;
+      }
+    }
+  }
+
+  /** Opens a range, or one part ({@code partNumber} > 0), of one version. */
+  private ObjectStore.ObjectReader open(
+      VersionMeta meta, long offset, long length, int partNumber) {
     if (partNumber <= 0) {
       return read(meta, offset, length);
     }
@@ -116,7 +146,7 @@ final class ObjectReads {
     } else {
       discard(early);
     }
-    return read(meta, 0, -1);
+    return open(bucket, key, meta, 0, -1, 0);
   }
 
   /** A reader of bytes {@code [from, to)} of one part of {@code meta}. */

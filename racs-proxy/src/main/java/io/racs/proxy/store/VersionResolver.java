@@ -3,16 +3,46 @@ package io.racs.proxy.store;
 import java.util.Optional;
 
 /**
- * Decides which version of a key readers see: GET, HEAD, DELETE, LIST and heal all ask here.
+ * The one visibility rule: which version of a key GET, HEAD, DELETE, LIST and heal see.
  *
- * <p>An index entry is written only once its data is on a write quorum, so any listed entry is a
- * committed version, newest first, except an inline version whose records are on too few
- * repositories to have ever reached a quorum (a write that crashed while committing): that one must
- * not hide the version before it.
+ * <p>A key's index entries list newest first. An entry is written only once its data is on a write
+ * quorum, so every listed entry is a committed version, with one exception: an inline version whose
+ * records are on too few repositories to have ever reached a quorum (a write that crashed while
+ * committing) is not a version, and must not hide the one before it. The first entry that is a
+ * version decides the key: it is the current version (a delete marker hides the key).
+ *
+ * <p>The answer must never be stale and never "no such key" by mistake, so:
+ *
+ * <ul>
+ *   <li>An answer that rests on fewer than a read quorum of repositories' listings is {@code
+ *       INSUFFICIENT_SHARDS} (a 503 that clients retry), found or not: a newer version may sit on
+ *       the repositories that did not answer.
+ *   <li>When the newest entry's record cannot be read from any repository that lists it, the key is
+ *       resolved again from a fresh listing: a collector (this proxy's or another's) removes a
+ *       superseded version's record only after a newer version committed, and the fresh listing
+ *       shows that one. If the record is still unreadable after {@link #ATTEMPTS} listings, the
+ *       answer is {@code INSUFFICIENT_SHARDS}: never the older version, never a key left out.
+ * </ul>
  *
  * <p>Thread-safe; calls block on repository listings.
  */
 final class VersionResolver {
+  /** Listings tried before an unreadable newest record is reported. */
+  static final int ATTEMPTS = 3;
+
+  /** What one index entry is to a reader. */
+  enum Standing {
+    /** A committed version (or delete marker): it decides its key. */
+    VERSION,
+    /** Not a version of the key asked for (an uncommitted inline write): the next entry decides. */
+    NOT_A_VERSION,
+    /** Its record could not be read from any repository that lists it. */
+    UNREADABLE
+  }
+
+  /** An entry judged: its standing and, unless unreadable, its record. */
+  record Judgement(Standing standing, Optional<VersionMeta> meta) {}
+
   private final StoreContext context;
 
   VersionResolver(StoreContext context) {
@@ -20,32 +50,77 @@ final class VersionResolver {
   }
 
   /**
-   * Whether an entry is an inline version that certainly never committed: its records (which hold
-   * its shards) are on fewer than k repositories even counting every one that did not answer. A
-   * write that crashed while committing leaves such an entry; it must not hide the version before
-   * it, and heal collects it.
+   * Judges one index entry met in {@code merge}. With {@code key} null any key's entry counts (a
+   * listing, or heal, which meet keys only through their entries).
    */
-  boolean uncommittedInline(IndexMerge merge, IndexMerge.Entry e, VersionMeta meta) {
+  Judgement judge(IndexMerge merge, IndexMerge.Entry e, String key) {
+    Optional<VersionMeta> meta = context.read(e, VersionMeta.class);
+    if (meta.isEmpty()) {
+      return new Judgement(Standing.UNREADABLE, meta);
+    }
+    if ((key != null && !meta.get().key().equals(key)) || uncommittedInline(merge, e, meta.get())) {
+      return new Judgement(Standing.NOT_A_VERSION, meta);
+    }
+    return new Judgement(Standing.VERSION, meta);
+  }
+
+  /**
+   * Whether an entry is an inline version that certainly never committed: its records (which hold
+   * its shards) are on fewer than k repositories even counting every one that did not answer.
+   */
+  private boolean uncommittedInline(IndexMerge merge, IndexMerge.Entry e, VersionMeta meta) {
     return meta.parts().size() == 1
         && meta.parts().get(0).inline()
         && e.slots().size() + (context.array.size() - merge.healthySlots())
             < context.geometry.dataShards();
   }
 
-  /** The newest visible version of a key (possibly a delete marker), if any. */
+  /** The current version of a key (possibly a delete marker), if it has one. */
   Optional<VersionMeta> newest(String bucket, String key) {
-    IndexMerge merge =
-        new IndexMerge(
-            context.array, Layout.indexKeyPrefix(bucket, context.nameKey(bucket, key)), "", 10);
-    for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
-      Optional<VersionMeta> meta = context.read(e, VersionMeta.class);
-      if (meta.isPresent()
-          && meta.get().key().equals(key)
-          && !uncommittedInline(merge, e, meta.get())) {
-        return meta;
+    return resolve(
+        Layout.indexKeyPrefix(bucket, context.nameKey(bucket, key)), key, bucket + "/" + key);
+  }
+
+  /**
+   * The current version of the key whose entries are named {@code keyName} + a version id (the
+   * index name of a key as a listing meets it), resolved from a fresh listing.
+   */
+  Optional<VersionMeta> newestOfIndexKey(String keyName) {
+    return resolve(keyName + Layout.KEY_END, null, "list");
+  }
+
+  private Optional<VersionMeta> resolve(String entryPrefix, String key, String what) {
+    for (int attempt = 1; ; attempt++) {
+      IndexMerge merge = new IndexMerge(context.array, entryPrefix, "", 10);
+      IndexMerge.Entry unreadable = null;
+      for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
+        Judgement judged = judge(merge, e, key);
+        if (judged.standing() == Standing.VERSION) {
+          context.requireReadQuorum(merge, "read " + what);
+          return judged.meta();
+        }
+        if (judged.standing() == Standing.UNREADABLE) {
+          unreadable = e;
+          break;
+        }
+      }
+      context.requireReadQuorum(merge, "read " + what);
+      if (unreadable == null) {
+        return Optional.empty();
+      }
+      if (attempt == ATTEMPTS) {
+        throw new StoreException(
+            StoreException.Code.INSUFFICIENT_SHARDS,
+            "read "
+                + what
+                + ": the record of version "
+                + Layout.versionOf(unreadable.name())
+                + " cannot be read from any of the "
+                + unreadable.slots().size()
+                + " repositories that list it",
+            merge.failures(),
+            null);
       }
     }
-    context.requireReadQuorum(merge, "read " + bucket + "/" + key);
-    return Optional.empty();
   }
 }

@@ -3,9 +3,9 @@
  * commits, degraded reads, garbage collection and heal.
  *
  * <p>{@link io.racs.proxy.store.ErasureStore} is a facade over parts that each own one concern:
- * {@code BucketCatalog} (bucket records and their cache), {@code ObjectWrites} (PUT, inline objects,
- * delete markers), {@code QuorumWriter} (the one commit-and-rollback routine every record goes
- * through), {@code VersionResolver} (which version of a key readers see), {@code ObjectReads}
+ * {@code BucketCatalog} (bucket records and their cache), {@code ObjectWrites} (PUT, inline
+ * objects, delete markers), {@code QuorumWriter} (the one commit-and-rollback routine every record
+ * goes through), {@code VersionResolver} (which version of a key readers see), {@code ObjectReads}
  * (opening versions, ranges and parts), {@code Lister} (S3's listing rules), {@code
  * MultipartUploads}, and {@code Collector} (deleting superseded versions and leftovers, shared with
  * {@link io.racs.proxy.store.Healer}). Below them, {@code PartWriter}, {@code PartReader} and

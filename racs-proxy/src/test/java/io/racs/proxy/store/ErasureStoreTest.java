@@ -107,9 +107,9 @@ class ErasureStoreTest {
     // Listings still name the version; its record is immutable, so the copy read first serves.
     assertThat(f.get("bkt", "k")).isEqualTo(data);
     assertThatThrownBy(() -> f.reopen().head("bkt", "k"))
-        .as("a store that never read the record must read it")
+        .as("a store that never read the record must read it, and cannot: that is no 404")
         .extracting(e -> ((StoreException) e).code())
-        .isEqualTo(StoreException.Code.NO_SUCH_KEY);
+        .isEqualTo(StoreException.Code.INSUFFICIENT_SHARDS);
   }
 
   @Test

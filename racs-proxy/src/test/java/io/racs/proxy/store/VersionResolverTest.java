@@ -1,0 +1,111 @@
+package io.racs.proxy.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.racs.repos.decorator.FaultyRepository;
+import io.racs.repos.decorator.Operation;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Proves the one visibility rule on a 4x2 array of memory repositories: an answer that rests on
+ * fewer than a read quorum of listings, or on a newest record no repository can read, is {@code
+ * INSUFFICIENT_SHARDS} for GET, HEAD, DELETE and LIST alike, never an older version, a missing key
+ * or a short listing; and a reader whose version is collected under it reads the version that
+ * replaced it. Heal reports such a record once, in words a terminal can print.
+ */
+@Timeout(60)
+class VersionResolverTest {
+  private final StoreFixture f = new StoreFixture("4x2", 4096);
+  private final List<FaultyRepository.Stall> stalls = new ArrayList<>();
+
+  @AfterEach
+  void close() {
+    stalls.forEach(FaultyRepository.Stall::release);
+    f.close();
+  }
+
+  @Test
+  void everyRead_whenNewestRecordUnreadableEverywhere_failsInsteadOfServingTheOlderVersion()
+      throws Exception {
+    f.store.createBucket("bkt");
+    f.put("bkt", "k", StoreFixture.bytes(1, 1_000)); // inline: its record holds the data
+    f.put("bkt", "other", StoreFixture.bytes(2, 100));
+    // Hold the collection of the first version, so it is still there under the second.
+    for (FaultyRepository repository : f.faulty) {
+      stalls.add(repository.stall(Operation.DELETE));
+    }
+    VersionMeta second =
+        f.store.put(
+            "bkt",
+            "k",
+            new ByteArrayInputStream(StoreFixture.bytes(3, 1_000)),
+            1_000,
+            ObjectStore.PutOptions.defaults());
+    stalls.get(0).awaitStalled();
+    String entry = f.store.inlineRecord(second);
+    for (var memory : f.memories) {
+      RepositoryArray.putBytes(memory, entry, "damaged".getBytes(StandardCharsets.UTF_8));
+    }
+    ErasureStore fresh = f.reopen(); // a proxy that never read the second record
+
+    assertInsufficientShards(() -> fresh.head("bkt", "k"));
+    assertInsufficientShards(() -> fresh.get("bkt", "k", 0, -1, 0));
+    assertInsufficientShards(() -> fresh.delete("bkt", "k"));
+    assertInsufficientShards(
+        () -> fresh.list("bkt", new ObjectStore.ListRequest("", null, "", 10)));
+    assertThat(fresh.head("bkt", "other").sizeBytes()).isEqualTo(100);
+    Healer.Report report = Healer.heal(fresh, Healer.Options.defaults());
+    assertThat(report.unrecoverable())
+        .containsExactly(
+            "bkt: the record of version "
+                + second.versionId()
+                + " is unreadable on every repository");
+  }
+
+  @Test
+  void headAndList_whenFewerThanReadQuorumAnswer_failEvenWhenAVersionIsListed() {
+    f.store.createBucket("bkt");
+    f.put("bkt", "k", StoreFixture.bytes(4, 10_000));
+    // 4x2 with write quorum 4: a committed record is on at least 4 repositories, so only 3
+    // listings together are sure to name the newest version. Two answer here.
+    for (int slot = 0; slot < 4; slot++) {
+      f.faulty.get(slot).outage(true);
+    }
+    assertInsufficientShards(() -> f.store.head("bkt", "k"));
+    assertInsufficientShards(
+        () -> f.store.list("bkt", new ObjectStore.ListRequest("", null, "", 10)));
+  }
+
+  @Test
+  void get_whenItsVersionIsCollectedBeforeItsShardsAreRead_readsTheVersionThatReplacedIt()
+      throws Exception {
+    f.store.createBucket("bkt");
+    VersionMeta first = f.put("bkt", "k", StoreFixture.bytes(5, 20_000));
+    f.get("bkt", "k"); // its record is cached now: what the reader stalls on is shard data
+    for (FaultyRepository repository : f.faulty) {
+      stalls.add(repository.stall(Operation.GET));
+    }
+    CompletableFuture<byte[]> reading = CompletableFuture.supplyAsync(() -> f.get("bkt", "k"));
+    // The reader has resolved the first version and is reading its first data shard.
+    stalls.get(first.parts().get(0).slots().get(0)).awaitStalled();
+    byte[] second = StoreFixture.bytes(6, 30_000);
+    f.put("bkt", "k", second); // commits, then collects the first version's shards
+    stalls.forEach(FaultyRepository.Stall::release);
+    assertThat(reading.get()).isEqualTo(second);
+  }
+
+  private static void assertInsufficientShards(Runnable call) {
+    assertThatThrownBy(call::run)
+        .isInstanceOfSatisfying(
+            StoreException.class,
+            e -> assertThat(e.code()).isEqualTo(StoreException.Code.INSUFFICIENT_SHARDS));
+  }
+}
