@@ -20,7 +20,7 @@ DURATION_SECONDS="${DURATION_SECONDS:-15}"
 WARMUP_SECONDS="${WARMUP_SECONDS:-10}"
 CLIENTS="${CLIENTS:-8}"
 OBJECTS="${OBJECTS:-64}"
-WARP_BIN="${WARP_BIN:-$CACHE/tools/warp-v1.0.0/warp}"
+WARP_BIN="${WARP_BIN:-$CACHE/tools/warp-$WARP_VERSION/warp}"
 [ -x "$WARP_BIN" ] || {
   echo "bench-vs-minio-warp: no warp at $WARP_BIN (scripts/bench-vs-warp.sh builds it)" >&2
   exit 1

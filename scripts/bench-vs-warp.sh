@@ -13,8 +13,9 @@
 #
 # warp is built from the Go module proxy into the racs tools cache (never into this repository):
 # `go install github.com/minio/warp@v1.0.0` fails because the proxy answers 403 to the version
-# list it asks for (deprecation check), so the module is downloaded with `go mod download` and
-# built with `go build`.
+# list it asks for (deprecation check), so the module is downloaded with `go mod download`, checked
+# against the hash pinned in scripts/versions.env (WARP_SUM: the checksum database has no record of
+# it that is reachable here) and built with `go build`.
 #
 # Usage: scripts/bench-vs-warp.sh [OUT_DIR]
 # Environment: ROUNDS (3), DURATION_SECONDS (30), ITERATIONS (racs-bench iterations sharing the
@@ -38,7 +39,6 @@ WARP_ARGS="${WARP_ARGS:-}"
 RACS_ARGS="${RACS_ARGS:-}"
 MINIO_CPUS="${MINIO_CPUS:-}"
 CLIENT_CPUS="${CLIENT_CPUS:-}"
-WARP_VERSION=v1.0.0
 WARP_BIN="${WARP_BIN:-$CACHE/tools/warp-$WARP_VERSION/warp}"
 
 mkdir -p "$OUT"
@@ -48,16 +48,12 @@ init_work vs-warp
 build_warp() {
   command -v go >/dev/null || { echo "bench-vs-warp: needs Go to build warp (or WARP_BIN)" >&2; exit 1; }
   echo "bench-vs-warp: building warp $WARP_VERSION into $(dirname "$WARP_BIN")" >&2
-  local dir
-  dir="$(GOFLAGS=-mod=mod GONOSUMDB=github.com/minio/warp \
-    go mod download -json "github.com/minio/warp@$WARP_VERSION" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
-  [ -d "$dir" ] || { echo "bench-vs-warp: go mod download gave no module directory" >&2; exit 1; }
   rm -rf "$WORK/warp-src"
-  cp -r "$dir" "$WORK/warp-src"
-  chmod -R u+w "$WORK/warp-src"
+  go_module_source "$WARP_MODULE" "$WARP_VERSION" "$WARP_SUM" "$WORK/warp-src"
   mkdir -p "$(dirname "$WARP_BIN")"
-  (cd "$WORK/warp-src" && GONOSUMDB=github.com/minio/warp go build \
-    -ldflags "-X github.com/minio/warp/pkg.Version=${WARP_VERSION#v} -X github.com/minio/warp/pkg.ReleaseTag=$WARP_VERSION" \
+  # warp's own go.sum verifies every module it depends on.
+  (cd "$WORK/warp-src" && go build \
+    -ldflags "-X $WARP_MODULE/pkg.Version=${WARP_VERSION#v} -X $WARP_MODULE/pkg.ReleaseTag=$WARP_VERSION" \
     -o "$WARP_BIN" .)
 }
 [ -x "$WARP_BIN" ] || build_warp

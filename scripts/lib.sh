@@ -1,10 +1,13 @@
 # Shell functions shared by the scripts/bench-vs-*.sh comparisons: sourced, never run.
 #   . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-# Sets ROOT (the repository) and CACHE (the racs tools cache, as scripts/provision.sh uses it).
-# The servers a script starts through these functions, and its work directory, go when it exits.
+# Sets ROOT (the repository) and CACHE (the racs tools cache, as scripts/provision.sh uses it), and
+# reads the pinned versions of scripts/versions.env. The servers a script starts through these
+# functions, and its work directory, go when it exits.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE="${RACS_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/racs}"
+# shellcheck source=versions.env
+. "$ROOT/scripts/versions.env"
 
 # MinIO's root credentials in every comparison.
 MINIO_ACCESS_KEY=benchadmin
@@ -114,4 +117,42 @@ wait_racs_ready() {
   cat "$WORK/racs.log" >&2
   echo "racs server did not start" >&2
   exit 1
+}
+
+# go_module_source MODULE VERSION SUM DEST: downloads MODULE@VERSION from the Go module proxy
+# (skipping the checksum database for MODULE alone), checks that the module zip hashes to SUM, the
+# go.sum hash recorded in scripts/versions.env, and extracts that zip into DEST. The hash is
+# computed here from the zip's bytes, as the go command's dirhash.HashZip does (SHA-256 over the
+# sorted "sha256  name" lines of the zip's files), rather than taken from the module cache, and
+# the build then uses the bytes it was computed from. A mismatch is one line on stderr and exit 1.
+go_module_source() {
+  local module="$1" version="$2" sum="$3" dest="$4" json zip
+  json="$(GOFLAGS=-mod=mod GONOSUMDB="$module" go mod download -json "$module@$version")" || {
+    echo "go mod download $module@$version failed: $(sed -n 's/^\t"Error": "\(.*\)",\{0,1\}$/\1/p' <<<"$json")" >&2
+    exit 1
+  }
+  zip="$(sed -n 's/^\t"Zip": "\(.*\)",$/\1/p' <<<"$json")"
+  [ -f "$zip" ] || {
+    echo "go mod download $module@$version gave no module zip" >&2
+    exit 1
+  }
+  python3 - "$zip" "$module@$version" "$sum" "$dest" <<'PY' || exit 1
+import base64, hashlib, os, sys, zipfile
+
+zip_path, prefix, expected, dest = sys.argv[1:]
+with zipfile.ZipFile(zip_path) as z:
+    names = sorted(z.namelist())
+    lines = "".join(f"{hashlib.sha256(z.read(n)).hexdigest()}  {n}\n" for n in names)
+    actual = "h1:" + base64.b64encode(hashlib.sha256(lines.encode()).digest()).decode()
+    if actual != expected:
+        sys.exit(f"{prefix}: the module zip hashes to {actual}, expected {expected} "
+                 "(scripts/versions.env); refusing to build it")
+    for n in names:
+        if not n.startswith(prefix + "/") or ".." in n.split("/") or n.endswith("/"):
+            sys.exit(f"{prefix}: unexpected entry in the module zip: {n}")
+        path = os.path.join(dest, n[len(prefix) + 1:])
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(z.read(n))
+PY
 }
