@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the integration and end-to-end tests need, when it is missing, and records where
-# it is in $RACS_CACHE_DIR/env (read by the test kit's ProvisionedTools):
+# it is in $RACS_CACHE_DIR/env (read by io.racs.repos.minio.ProvisionedTools):
 #   - the MinIO server, built with 'go install' of a pinned module version (cached: ~9 minutes
 #     the first time on 2 cores, instant afterwards);
 #   - a Python virtualenv with aws-cli v1 and boto3 from PyPI;
@@ -104,7 +104,7 @@ main() {
   debian_tools rclone fio openssl
   local env_file="$CACHE/env"
   {
-    echo "# Written by scripts/provision.sh; read by io.racs.testkit.ProvisionedTools."
+    echo "# Written by scripts/provision.sh; read by io.racs.repos.minio.ProvisionedTools."
     echo "RACS_MINIO_BIN=$minio"
     echo "RACS_PYTHON=$venv/bin/python"
     echo "RACS_AWS_CLI=$venv/bin/aws"

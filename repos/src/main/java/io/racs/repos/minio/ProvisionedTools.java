@@ -1,4 +1,4 @@
-package io.racs.testkit;
+package io.racs.repos.minio;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,9 +9,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Locates the external tools that {@code scripts/provision.sh} installs for the integration and
- * end-to-end tests (the MinIO server binary, the Python virtualenv with aws-cli and boto3, rclone,
- * fio).
+ * Locates the external tools that {@code scripts/provision.sh} ({@code ./racs provision}) installs:
+ * the MinIO server binary that {@code racs demo --minio} and the integration tests run ({@link
+ * #minio()}), and by their variable names in its {@code env} file the client tools the tests drive
+ * ({@code RACS_PYTHON}, {@code RACS_AWS_CLI}, {@code RACS_RCLONE}, {@code RACS_FIO}).
  *
  * <p>Each tool is looked up, in order, as a system property ({@code racs.minio.bin}), an
  * environment variable ({@code RACS_MINIO_BIN}) and finally the {@code env} file the provisioning
@@ -22,7 +23,7 @@ import java.util.Optional;
 public final class ProvisionedTools {
   private ProvisionedTools() {}
 
-  /** The cache directory shared by the provisioning script and the tests. */
+  /** The cache directory the provisioning script installs into and this class reads. */
   public static Path cacheDir() {
     String explicit = System.getenv("RACS_CACHE_DIR");
     if (explicit != null && !explicit.isBlank()) {
@@ -38,26 +39,6 @@ public final class ProvisionedTools {
   /** The MinIO server binary. */
   public static Path minio() {
     return require("RACS_MINIO_BIN");
-  }
-
-  /** The Python interpreter of the virtualenv that holds aws-cli and boto3. */
-  public static Path python() {
-    return require("RACS_PYTHON");
-  }
-
-  /** The aws-cli entry point inside the virtualenv. */
-  public static Path awsCli() {
-    return require("RACS_AWS_CLI");
-  }
-
-  /** The rclone binary. */
-  public static Path rclone() {
-    return require("RACS_RCLONE");
-  }
-
-  /** The fio binary. */
-  public static Path fio() {
-    return require("RACS_FIO");
   }
 
   /**

@@ -1,4 +1,4 @@
-package io.racs.testkit;
+package io.racs.repos.minio;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,12 +18,14 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One real MinIO server process on 127.0.0.1, with its own data directories and log file.
+ * One real MinIO server process on 127.0.0.1, with its own data directories and log file, run from
+ * the provisioned binary ({@link ProvisionedTools#minio()}) unless told another.
  *
  * <p>Lifecycle: {@link #start()} picks a free port the first time and reuses it on every restart,
  * so clients built against {@link #endpoint()} keep working across {@link #stop()} / {@link
  * #start()}. {@link #stop()} terminates the process by PID and waits for it; {@link #kill()}
- * simulates a crash (SIGKILL). Not thread-safe: one test drives one server at a time.
+ * simulates a crash (SIGKILL). Not thread-safe: one caller (a test, the demo) drives one server at
+ * a time.
  */
 public final class MinioServer implements AutoCloseable {
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
