@@ -1,4 +1,4 @@
-package io.racs.proxy.server;
+package io.racs.proxy.runtime;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;

@@ -1,4 +1,4 @@
-package io.racs.proxy.server;
+package io.racs.proxy.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.racs.repos.config.ConfigException;

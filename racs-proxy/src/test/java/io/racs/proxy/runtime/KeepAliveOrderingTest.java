@@ -1,4 +1,4 @@
-package io.racs.proxy.server;
+package io.racs.proxy.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
