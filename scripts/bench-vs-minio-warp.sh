@@ -11,7 +11,8 @@
 #   none), CLIENTS (8), OBJECTS (GET key space, 64), WARP_BIN (default: the warp
 #   scripts/bench-vs-warp.sh builds; run that once).
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 OUT="${1:-$ROOT/bench-out/vs-minio-warp-$(date +%Y%m%d-%H%M%S)}"
 SIZES="${SIZES:-4KiB 1MiB}"
 ROUNDS="${ROUNDS:-2}"
@@ -19,65 +20,24 @@ DURATION_SECONDS="${DURATION_SECONDS:-15}"
 WARMUP_SECONDS="${WARMUP_SECONDS:-10}"
 CLIENTS="${CLIENTS:-8}"
 OBJECTS="${OBJECTS:-64}"
-CACHE="${RACS_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/racs}"
-WARP_BIN="${WARP_BIN:-$CACHE/tools/warp-v1.0.0/warp}"
+WARP_BIN="${WARP_BIN:-$CACHE/tools/warp-$WARP_VERSION/warp}"
 [ -x "$WARP_BIN" ] || {
   echo "bench-vs-minio-warp: no warp at $WARP_BIN (scripts/bench-vs-warp.sh builds it)" >&2
   exit 1
 }
 mkdir -p "$OUT"
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/racs-vs-minio-warp.XXXXXX")"
-cleanup() {
-  [ -n "${RACS_PID:-}" ] && kill "$RACS_PID" 2>/dev/null || true
-  wait 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+init_work vs-minio-warp
 
-"$ROOT/scripts/provision.sh" --minio-only
-MINIO_BIN="$(sed -n 's/^RACS_MINIO_BIN=//p' "$CACHE/env")"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-
-# A MinIO on six empty drives. Every measured MinIO run gets a fresh one: MinIO purges deleted
-# objects in the background (warp's clean-up after each run moves them into .minio.sys/tmp/.trash),
-# in bursts of its own timing, and a long-lived server purged earlier runs' gigabytes in the middle
-# of later measured runs.
-fresh_minio() {
-  if [ -n "${MINIO_PID:-}" ]; then
-    kill "$MINIO_PID" 2>/dev/null || true
-    wait "$MINIO_PID" 2>/dev/null || true
-  fi
-  rm -rf "$WORK/minio"
-  sync
-  mkdir -p "$WORK"/minio/d{1..6}
-  MINIO_PORT="$(free_port)"
-  MINIO_ROOT_USER=benchadmin MINIO_ROOT_PASSWORD=benchadmin-secret MINIO_CI_CD=1 MINIO_BROWSER=off \
-    MINIO_STORAGE_CLASS_STANDARD=EC:2 "$MINIO_BIN" server --quiet --address "127.0.0.1:$MINIO_PORT" \
-    "$WORK"/minio/d{1..6} >>"$WORK/minio.log" 2>&1 &
-  MINIO_PID=$!
-  for _ in $(seq 1 600); do
-    curl -fs "http://127.0.0.1:$MINIO_PORT/minio/health/ready" >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  cat "$WORK/minio.log" >&2
-  exit 1
-}
-RACS_PORT="$(free_port)"
-"$ROOT/racs" server --data-dir "$WORK/racs" --listen "127.0.0.1:$RACS_PORT" --admin-listen off \
-  --access-key benchracs --secret-key benchracs-secret >"$WORK/racs.log" 2>&1 &
-RACS_PID=$!
-for _ in $(seq 1 600); do
-  grep -q '^ready' "$WORK/racs.log" && break
-  sleep 0.1
-done
-grep -q '^ready' "$WORK/racs.log" || { cat "$WORK/racs.log"; echo "racs server did not start" >&2; exit 1; }
+find_minio
+start_racs
+wait_racs_ready
 
 # One warp run; prints its average obj/s. WARP_BUCKET: another bucket than warp-TARGET;
 # WARP_EXTRA: more warp options (a word list).
 warp_run() {
   local name="$1" target="$2" op="$3" size="$4" port key secret extra=()
   if [ "$target" = racs ]; then port=$RACS_PORT key=benchracs secret=benchracs-secret
-  else port=$MINIO_PORT key=benchadmin secret=benchadmin-secret; fi
+  else port=$MINIO_PORT key=$MINIO_ACCESS_KEY secret=$MINIO_SECRET_KEY; fi
   [ "$op" = get ] && extra+=(--objects "$OBJECTS")
   "$WARP_BIN" "$op" --host "127.0.0.1:$port" --access-key "$key" --secret-key "$secret" \
     --bucket "${WARP_BUCKET:-warp-$target}" --obj.size "$size" --concurrent "$CLIENTS" \
@@ -98,10 +58,14 @@ if [ "$WARMUP_SECONDS" -gt 0 ]; then
   done
 fi
 
-# A fresh MinIO, then the same unreported warm-up run of the operation and size (its objects kept,
-# --noclear, so that no deletion is left for the server to purge during the measured run).
+# A fresh MinIO on six empty drives (EC:2), then the same unreported warm-up run of the operation
+# and size (its objects kept, --noclear, so that no deletion is left for the server to purge during
+# the measured run). Every measured MinIO run gets a fresh server: MinIO purges deleted objects in
+# the background (warp's clean-up after each run moves them into .minio.sys/tmp/.trash), in bursts
+# of its own timing, and a long-lived server purged earlier runs' gigabytes in the middle of later
+# measured runs.
 fresh_minio_warmed() {
-  fresh_minio
+  fresh_minio 6 EC:2
   if [ "$WARMUP_SECONDS" -gt 0 ]; then
     # Its own bucket: warp clears the bucket it measures in before it starts.
     WARP_BUCKET=warp-warmup WARP_EXTRA=--noclear DURATION_SECONDS="$WARMUP_SECONDS" \

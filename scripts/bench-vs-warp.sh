@@ -13,8 +13,9 @@
 #
 # warp is built from the Go module proxy into the racs tools cache (never into this repository):
 # `go install github.com/minio/warp@v1.0.0` fails because the proxy answers 403 to the version
-# list it asks for (deprecation check), so the module is downloaded with `go mod download` and
-# built with `go build`.
+# list it asks for (deprecation check), so the module is downloaded with `go mod download`, checked
+# against the hash pinned in scripts/versions.env (WARP_SUM: the checksum database has no record of
+# it that is reachable here) and built with `go build`.
 #
 # Usage: scripts/bench-vs-warp.sh [OUT_DIR]
 # Environment: ROUNDS (3), DURATION_SECONDS (30), ITERATIONS (racs-bench iterations sharing the
@@ -24,7 +25,8 @@
 # RACS_ARGS="--payload unsigned"), MINIO_CPUS and CLIENT_CPUS (taskset CPU lists, e.g. 0 and 1, so
 # that the client's CPU does not compete with the server's).
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 OUT="${1:-$ROOT/bench-out/vs-warp-$(date +%Y%m%d-%H%M%S)}"
 ROUNDS="${ROUNDS:-3}"
 DURATION_SECONDS="${DURATION_SECONDS:-30}"
@@ -37,70 +39,32 @@ WARP_ARGS="${WARP_ARGS:-}"
 RACS_ARGS="${RACS_ARGS:-}"
 MINIO_CPUS="${MINIO_CPUS:-}"
 CLIENT_CPUS="${CLIENT_CPUS:-}"
-pin() { # pin CPUS COMMAND...: runs COMMAND on those CPUs when CPUS is set
-  local cpus="$1"
-  shift
-  if [ -n "$cpus" ]; then exec taskset -c "$cpus" "$@"; else exec "$@"; fi
-}
-WARP_VERSION=v1.0.0
-CACHE="${RACS_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/racs}"
 WARP_BIN="${WARP_BIN:-$CACHE/tools/warp-$WARP_VERSION/warp}"
-ACCESS_KEY=benchadmin
-SECRET_KEY=benchadmin-secret
 
 mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)"
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/racs-vs-warp.XXXXXX")"
-cleanup() {
-  [ -n "${MINIO_PID:-}" ] && kill "$MINIO_PID" 2>/dev/null || true
-  wait 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+init_work vs-warp
 
 build_warp() {
   command -v go >/dev/null || { echo "bench-vs-warp: needs Go to build warp (or WARP_BIN)" >&2; exit 1; }
   echo "bench-vs-warp: building warp $WARP_VERSION into $(dirname "$WARP_BIN")" >&2
-  local dir
-  dir="$(GOFLAGS=-mod=mod GONOSUMDB=github.com/minio/warp \
-    go mod download -json "github.com/minio/warp@$WARP_VERSION" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
-  [ -d "$dir" ] || { echo "bench-vs-warp: go mod download gave no module directory" >&2; exit 1; }
   rm -rf "$WORK/warp-src"
-  cp -r "$dir" "$WORK/warp-src"
-  chmod -R u+w "$WORK/warp-src"
+  go_module_source "$WARP_MODULE" "$WARP_VERSION" "$WARP_SUM" "$WORK/warp-src"
   mkdir -p "$(dirname "$WARP_BIN")"
-  (cd "$WORK/warp-src" && GONOSUMDB=github.com/minio/warp go build \
-    -ldflags "-X github.com/minio/warp/pkg.Version=${WARP_VERSION#v} -X github.com/minio/warp/pkg.ReleaseTag=$WARP_VERSION" \
+  # warp's own go.sum verifies every module it depends on.
+  (cd "$WORK/warp-src" && go build \
+    -ldflags "-X $WARP_MODULE/pkg.Version=${WARP_VERSION#v} -X $WARP_MODULE/pkg.ReleaseTag=$WARP_VERSION" \
     -o "$WARP_BIN" .)
 }
 [ -x "$WARP_BIN" ] || build_warp
 
-"$ROOT/scripts/provision.sh" --minio-only >&2
-MINIO_BIN="$(sed -n 's/^RACS_MINIO_BIN=//p' "$CACHE/env")"
+find_minio
 "$ROOT/racs" bench --help >/dev/null # builds the jars when the sources are newer
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-
-# Every measured run gets a fresh server on an empty drive. One server for the whole script drifted:
-# a tool's clean-up after a PUT run deletes ~5 GB, which MinIO moves into .minio.sys/tmp/.trash and
-# purges in the background for minutes (9.5 GB took about 3), on the server's core, through the
-# runs that follow; the GET rates then fell from round to round.
-fresh_minio() {
-  if [ -n "${MINIO_PID:-}" ]; then
-    kill "$MINIO_PID" 2>/dev/null || true
-    wait "$MINIO_PID" 2>/dev/null || true
-  fi
-  rm -rf "$WORK/minio"
-  sync # the removed drive's metadata is on disk before the next run starts
-  mkdir -p "$WORK/minio"
-  PORT="$(free_port)"
-  (MINIO_ROOT_USER="$ACCESS_KEY" MINIO_ROOT_PASSWORD="$SECRET_KEY" MINIO_CI_CD=1 MINIO_BROWSER=off \
-    pin "$MINIO_CPUS" "$MINIO_BIN" server --quiet --address "127.0.0.1:$PORT" "$WORK/minio") \
-    >>"$WORK/minio.log" 2>&1 &
-  MINIO_PID=$!
-  for _ in $(seq 1 600); do curl -fs "http://127.0.0.1:$PORT/minio/health/ready" >/dev/null 2>&1 && break; sleep 0.1; done
-  curl -fs "http://127.0.0.1:$PORT/minio/health/ready" >/dev/null || { cat "$WORK/minio.log" >&2; exit 1; }
-}
+# Every measured run gets a fresh server on an empty drive (fresh_minio 1 "" "$MINIO_CPUS"). One
+# server for the whole script drifted: a tool's clean-up after a PUT run deletes ~5 GB, which MinIO
+# moves into .minio.sys/tmp/.trash and purges in the background for minutes (9.5 GB took about 3),
+# on the server's core, through the runs that follow; the GET rates then fell from round to round.
 
 # Samples a process's user+system CPU (clock ticks) every 100 ms until it exits.
 cat >"$WORK/sample.py" <<'EOF'
@@ -141,12 +105,12 @@ WARMUP_MS=$((ITERATION_MS * WARMUP_ITERATIONS))
 
 run_warp() {
   local op="$1" round="$2"
-  fresh_minio
+  fresh_minio 1 "" "$MINIO_CPUS"
   local extra=()
   [ "$op" = get ] && extra+=(--objects "$OBJECTS")
   # shellcheck disable=SC2086
-  measure "warp-$op-r$round" "$WARP_BIN" "$op" --host "127.0.0.1:$PORT" \
-    --access-key "$ACCESS_KEY" --secret-key "$SECRET_KEY" --bucket warp-vs-racs \
+  measure "warp-$op-r$round" "$WARP_BIN" "$op" --host "127.0.0.1:$MINIO_PORT" \
+    --access-key "$MINIO_ACCESS_KEY" --secret-key "$MINIO_SECRET_KEY" --bucket warp-vs-racs \
     --obj.size "$SIZE" --concurrent "$CLIENTS" --no-color \
     --duration "$((DURATION_SECONDS * 1000 + WARMUP_MS))ms" --analyze.skip "${WARMUP_MS}ms" \
     --benchdata "$OUT/warp-$op-r$round" "${extra[@]}" $WARP_ARGS
@@ -154,7 +118,7 @@ run_warp() {
 
 run_racs() {
   local op="$1" round="$2"
-  fresh_minio
+  fresh_minio 1 "" "$MINIO_CPUS"
   local per="$ITERATION_MS"
   # warp's PUTs create new objects; so do these, drawn from a million keys (an overwrite costs
   # MinIO more than a new object). GETs read OBJECTS objects, as warp's do.
@@ -163,7 +127,7 @@ run_racs() {
   # `racs` execs the JVM, so the sampled pid is the bench's own process.
   # shellcheck disable=SC2086
   measure "racs-$op-r$round" env RACS_NO_BUILD=1 "$ROOT/racs" bench object \
-    --endpoint "http://127.0.0.1:$PORT" --access-key "$ACCESS_KEY" --secret-key "$SECRET_KEY" \
+    --endpoint "http://127.0.0.1:$MINIO_PORT" --access-key "$MINIO_ACCESS_KEY" --secret-key "$MINIO_SECRET_KEY" \
     --bucket racs-vs-warp --name minio --op "$op" --sizes "$SIZE" --clients "$CLIENTS" \
     --objects "$objects" --warmup "$WARMUP_ITERATIONS" --iterations "$ITERATIONS" --duration "${per}ms" --quiet \
     --out "$OUT/racs-$op-r$round" $RACS_ARGS

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the integration and end-to-end tests need, when it is missing, and records where
-# it is in $RACS_CACHE_DIR/env (read by the test kit's ProvisionedTools):
+# it is in $RACS_CACHE_DIR/env (read by io.racs.repos.minio.ProvisionedTools):
 #   - the MinIO server, built with 'go install' of a pinned module version (cached: ~9 minutes
 #     the first time on 2 cores, instant afterwards);
 #   - a Python virtualenv with aws-cli v1 and boto3 from PyPI;
@@ -35,6 +35,8 @@ minio_bin() {
     say "building MinIO $MINIO_VERSION with go install (takes several minutes the first time) ..."
     local tmp
     tmp="$(mktemp -d "$CACHE/tools/.minio-build.XXXXXX")"
+    # go install checks the module against the checksum database (reached through GOPROXY) and
+    # its dependencies against MinIO's go.sum; nothing here turns that off (no GONOSUMDB).
     if ! GOBIN="$tmp" GOFLAGS="${GOFLAGS:-} -trimpath" go install "$MINIO_MODULE@$MINIO_VERSION" >"$tmp.log" 2>&1; then
       tail -20 "$tmp.log" >&2
       rm -rf "$tmp"
@@ -102,7 +104,7 @@ main() {
   debian_tools rclone fio openssl
   local env_file="$CACHE/env"
   {
-    echo "# Written by scripts/provision.sh; read by io.racs.testkit.ProvisionedTools."
+    echo "# Written by scripts/provision.sh; read by io.racs.repos.minio.ProvisionedTools."
     echo "RACS_MINIO_BIN=$minio"
     echo "RACS_PYTHON=$venv/bin/python"
     echo "RACS_AWS_CLI=$venv/bin/aws"

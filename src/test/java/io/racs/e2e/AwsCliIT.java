@@ -3,7 +3,7 @@ package io.racs.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.testkit.MinioExtension;
-import io.racs.testkit.ProvisionedTools;
+import io.racs.testkit.TestTools;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -59,7 +59,7 @@ class AwsCliIT {
   /** Runs {@code aws <args> --endpoint-url ...} against the HTTP or HTTPS proxy; must succeed. */
   private static Launcher.Result aws(boolean secure, String... args) {
     List<String> command = new ArrayList<>();
-    command.add(ProvisionedTools.awsCli().toString());
+    command.add(TestTools.awsCli().toString());
     command.addAll(Arrays.asList(args));
     command.add("--endpoint-url");
     command.add((secure ? https : http).endpoint().toString());

@@ -3,7 +3,7 @@ package io.racs.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.testkit.MinioExtension;
-import io.racs.testkit.ProvisionedTools;
+import io.racs.testkit.TestTools;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -92,7 +92,7 @@ class Boto3IT {
     Path script = Launcher.root().resolve("src/test/resources/clients/boto3_roundtrip.py");
     Launcher.Result result =
         Clients.ok(
-            List.of(ProvisionedTools.python().toString(), script.toString(), configFile.toString()),
+            List.of(TestTools.python().toString(), script.toString(), configFile.toString()),
             Clients.cleanEnv(work.resolve("home")));
     Map<String, String> out = new LinkedHashMap<>();
     Matcher m = PAIR.matcher(result.stdout());

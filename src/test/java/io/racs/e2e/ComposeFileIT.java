@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.racs.proxy.config.ArrayConfig;
-import io.racs.proxy.server.ServerConfig;
+import io.racs.proxy.runtime.ServerConfig;
 import io.racs.repos.config.BackendConfig;
 import io.racs.repos.config.RepositoryConfig;
 import io.racs.repos.config.RepositoryConfigLoader;

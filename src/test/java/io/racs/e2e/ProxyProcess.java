@@ -1,6 +1,6 @@
 package io.racs.e2e;
 
-import io.racs.testkit.MinioServer;
+import io.racs.repos.minio.MinioServer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -3,7 +3,7 @@ package io.racs.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.testkit.MinioExtension;
-import io.racs.testkit.ProvisionedTools;
+import io.racs.testkit.TestTools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -50,7 +50,7 @@ class RcloneIT {
   /** Runs {@code rclone <args>} with the remote {@code racs:}; must succeed. */
   private static Launcher.Result rclone(boolean secure, String... args) {
     List<String> command = new ArrayList<>();
-    command.add(ProvisionedTools.rclone().toString());
+    command.add(TestTools.rclone().toString());
     command.addAll(Arrays.asList(args));
     if (secure) {
       command.add("--ca-cert");

@@ -1,5 +1,6 @@
 package io.racs.testkit;
 
+import io.racs.repos.minio.MinioServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.racs.testkit.ProvisionedTools;
+import io.racs.testkit.TestTools;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +42,7 @@ class FioCrossCheckTest {
                 false));
     Process fio =
         new ProcessBuilder(
-                ProvisionedTools.fio().toString(),
+                TestTools.fio().toString(),
                 "--name=crosscheck",
                 "--filename=" + file,
                 "--direct=1",

@@ -2,8 +2,8 @@ package io.racs.proxy.cli;
 
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.config.ArrayConfig;
-import io.racs.proxy.server.RacsServer;
-import io.racs.proxy.server.ServerConfig;
+import io.racs.proxy.runtime.RacsServer;
+import io.racs.proxy.runtime.ServerConfig;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.StoreConfig;
 import io.racs.repos.Repository;

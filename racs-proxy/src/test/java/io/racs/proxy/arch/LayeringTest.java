@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Keeps the codec and the striping store free of HTTP: they may not touch Netty, the AWS SDK, the
  * JDK HTTP client or the S3 layer, so that only the S3 layer knows the wire (DESIGN.md, "Layout").
- * A fixture that breaks the rule proves the rule can fail.
+ * A fixture that breaks the rule proves the rule can fail. And keeps the running proxy's assembly
+ * ({@code io.racs.proxy.runtime}) on top: the layers it wires together never reach back into it.
  */
 class LayeringTest {
   private static ArchRule noHttpIn(String... packages) {
@@ -36,6 +37,23 @@ class LayeringTest {
     assertThat(production.containPackage("io.racs.proxy.codec")).isTrue();
     assertThat(production.containPackage("io.racs.proxy.store")).isTrue();
     noHttpIn("io.racs.proxy.codec..", "io.racs.proxy.store..").check(production);
+  }
+
+  @Test
+  void layers_whenProductionClassesImported_doNotDependOnTheRuntime() {
+    JavaClasses production =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.racs.proxy");
+    assertThat(production.containPackage("io.racs.proxy.runtime")).isTrue();
+    noClasses()
+        .that()
+        .resideInAnyPackage("io.racs.proxy.codec..", "io.racs.proxy.store..", "io.racs.proxy.s3..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.racs.proxy.runtime..")
+        .because("the runtime assembles the codec, the store and the S3 layer, not the reverse")
+        .check(production);
   }
 
   @Test

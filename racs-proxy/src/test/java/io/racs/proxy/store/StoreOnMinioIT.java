@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.codec.Geometry;
 import io.racs.repos.Repository;
+import io.racs.repos.minio.MinioServer;
 import io.racs.repos.s3.S3Credentials;
 import io.racs.repos.s3.S3Options;
 import io.racs.repos.s3.S3Repository;
 import io.racs.testkit.MinioExtension;
-import io.racs.testkit.MinioServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;

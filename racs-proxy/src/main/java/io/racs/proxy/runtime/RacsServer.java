@@ -1,0 +1,221 @@
+package io.racs.proxy.runtime;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.racs.proxy.s3.auth.S3Authenticator;
+import io.racs.proxy.s3.auth.StaticCredentialStore;
+import io.racs.proxy.s3.bridge.StoreBridge;
+import io.racs.proxy.s3.handler.S3Dispatcher;
+import io.racs.proxy.s3.route.S3Router;
+import io.racs.proxy.s3.server.S3Server;
+import io.racs.proxy.s3.server.ServerMetrics;
+import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.Healer;
+import io.racs.repos.Repository;
+import io.racs.repos.RepositoryException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running proxy: the store, the S3 server in front of it, the admin endpoints (health and
+ * Prometheus metrics) and the background scrub. Closing it drains requests, then closes the
+ * repositories.
+ */
+public final class RacsServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RacsServer.class);
+
+  private final ErasureStore store;
+  private final S3Server s3;
+  private final ServerMetrics metrics;
+  private HttpServer admin;
+  private ScheduledExecutorService scrubber;
+  private volatile Healer.Report lastScrub;
+
+  private RacsServer(ErasureStore store, S3Server s3, ServerMetrics metrics) {
+    this.store = store;
+    this.s3 = s3;
+    this.metrics = metrics;
+  }
+
+  /** Starts serving {@code store} as configured. */
+  public static RacsServer start(ErasureStore store, ServerConfig config)
+      throws InterruptedException, IOException {
+    if (config.credentials().isEmpty()) {
+      throw new IllegalArgumentException(
+          "server: no credentials (expected: at least one access key)");
+    }
+    ServerMetrics metrics = new ServerMetrics();
+    InetSocketAddress listen = ServerConfig.address(config.listen(), "listen");
+    S3Server s3 =
+        S3Server.start(
+            new S3Server.Settings(
+                listen.getHostString(),
+                listen.getPort(),
+                config.baseDomain() == null
+                    ? S3Router.pathStyle()
+                    : S3Router.withBaseDomain(config.baseDomain()),
+                S3Authenticator.builder(StaticCredentialStore.of(config.credentials()))
+                    .region(config.region())
+                    .build(),
+                new S3Dispatcher(new StoreBridge(store), config.region()),
+                ssl(config),
+                config.maxHeaderBytes(),
+                config.idleTimeout(),
+                config.drainTimeout(),
+                metrics));
+    RacsServer server = new RacsServer(store, s3, metrics);
+    if (config.adminListen() != null) {
+      server.admin = server.startAdmin(config.adminListen());
+    }
+    if (!config.scrubInterval().isZero()) {
+      long every = config.scrubInterval().toMillis();
+      server.scrubber =
+          Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("scrub").factory());
+      server.scrubber.scheduleWithFixedDelay(server::scrub, every, every, TimeUnit.MILLISECONDS);
+    }
+    return server;
+  }
+
+  private static SslContext ssl(ServerConfig config) {
+    if (config.tlsCert() == null) {
+      return null;
+    }
+    try {
+      return SslContextBuilder.forServer(config.tlsCert().toFile(), config.tlsKey().toFile())
+          .build();
+    } catch (SSLException | IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "tls: cannot load " + config.tlsCert() + " and its key: " + e.getMessage(), e);
+    }
+  }
+
+  private void scrub() {
+    try {
+      lastScrub =
+          Healer.heal(
+              store, new Healer.Options(null, false, true, 50, null, line -> LOG.debug(line)));
+      if (lastScrub.shardsRebuilt() > 0 || !lastScrub.unrecoverable().isEmpty()) {
+        LOG.warn("scrub: {}", String.join("; ", lastScrub.lines()));
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("scrub failed: {}", e.toString());
+    }
+  }
+
+  private HttpServer startAdmin(String address) throws IOException {
+    InetSocketAddress at = ServerConfig.address(address, "adminListen");
+    HttpServer http =
+        HttpServer.create(new InetSocketAddress(at.getHostString(), at.getPort()), 16);
+    http.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+    http.createContext("/health/live", exchange -> reply(exchange, 200, "text/plain", "ok\n"));
+    http.createContext("/health/ready", this::ready);
+    http.createContext(
+        "/metrics", exchange -> reply(exchange, 200, "text/plain; version=0.0.4", metrics()));
+    http.start();
+    return http;
+  }
+
+  private void ready(HttpExchange exchange) throws IOException {
+    List<Repository> repositories = store.repositories();
+    StringBuilder json = new StringBuilder("{\"repositories\":[");
+    int healthy = 0;
+    for (int slot = 0; slot < repositories.size(); slot++) {
+      Repository r = repositories.get(slot);
+      String state;
+      try {
+        r.probe();
+        state = "up";
+        healthy++;
+      } catch (RepositoryException e) {
+        state = e.kind().name().toLowerCase(java.util.Locale.ROOT);
+      }
+      json.append(slot == 0 ? "" : ",")
+          .append("{\"slot\":")
+          .append(slot)
+          .append(",\"name\":\"")
+          .append(r.name().replace("\"", "'"))
+          .append("\",\"state\":\"")
+          .append(state)
+          .append("\"}");
+    }
+    boolean ready = healthy >= store.config().writeQuorum();
+    json.append("],\"healthy\":")
+        .append(healthy)
+        .append(",\"writeQuorum\":")
+        .append(store.config().writeQuorum())
+        .append(",\"ready\":")
+        .append(ready)
+        .append("}\n");
+    reply(exchange, ready ? 200 : 503, "application/json", json.toString());
+  }
+
+  private String metrics() {
+    StringBuilder out = new StringBuilder(metrics.render());
+    out.append("# TYPE racs_store_degraded_stripes_total counter\n")
+        .append("racs_store_degraded_stripes_total ")
+        .append(store.stats().degradedStripes())
+        .append('\n');
+    out.append("# TYPE racs_store_corrupt_pieces_total counter\n")
+        .append("racs_store_corrupt_pieces_total ")
+        .append(store.stats().corruptPieces())
+        .append('\n');
+    out.append("# TYPE racs_store_unavailable_pieces_total counter\n")
+        .append("racs_store_unavailable_pieces_total ")
+        .append(store.stats().unavailablePieces())
+        .append('\n');
+    out.append("# TYPE racs_store_under_replicated_writes_total counter\n")
+        .append("racs_store_under_replicated_writes_total ")
+        .append(store.stats().underReplicatedWrites())
+        .append('\n');
+    Healer.Report scrub = lastScrub;
+    out.append("# HELP racs_heal_backlog_objects Objects the last scrub could not repair.\n")
+        .append("# TYPE racs_heal_backlog_objects gauge\n")
+        .append("racs_heal_backlog_objects ")
+        .append(scrub == null ? 0 : scrub.unrecoverable().size())
+        .append('\n');
+    return out.toString();
+  }
+
+  private static void reply(HttpExchange exchange, int status, String type, String body)
+      throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", type);
+    exchange.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  /** The S3 port. */
+  public int port() {
+    return s3.port();
+  }
+
+  /** The admin port, or -1 when there is none. */
+  public int adminPort() {
+    return admin == null ? -1 : admin.getAddress().getPort();
+  }
+
+  @Override
+  public void close() {
+    if (scrubber != null) {
+      scrubber.shutdownNow();
+    }
+    s3.close();
+    if (admin != null) {
+      admin.stop(0);
+    }
+    store.close();
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * The S3 front end's HTTP server on Netty: {@link io.racs.proxy.s3.server.S3Server} (listening,
+ * optional TLS, header and idle limits, and a graceful drain on close), one connection handler per
+ * client that reads a request head on the event loop, checks its route and signature there
+ * (answering {@code 100 Continue} only after both pass), runs the handler on a virtual thread while
+ * the body streams in with backpressure, writes the response no faster than the socket drains, and
+ * keeps one request at a time per keep-alive connection; the request body that decodes aws-chunked
+ * framing and verifies checksums as the handler reads it; and the request metrics ({@link
+ * io.racs.proxy.s3.server.ServerMetrics}).
+ *
+ * <p>It is the only place that owns channels and the event loop. It must not know what an operation
+ * does (the handlers decide, through the dispatcher) nor the store behind them. Two crossings
+ * remain today: a store failure is translated here through {@code StoreBridge.translate}, and an
+ * object body the store hands out as a {@code ChunkedBody} is written chunk by chunk.
+ */
+package io.racs.proxy.s3.server;

@@ -1,0 +1,34 @@
+package io.racs.testkit;
+
+import io.racs.repos.minio.ProvisionedTools;
+import java.nio.file.Path;
+
+/**
+ * The client tools the end-to-end and cross-check tests drive, as {@code scripts/provision.sh}
+ * installs them: the Python virtualenv with aws-cli and boto3, rclone and fio. Each is found by
+ * {@link ProvisionedTools#require(String)}, so a missing one fails the test with the command that
+ * installs it.
+ */
+public final class TestTools {
+  private TestTools() {}
+
+  /** The Python interpreter of the virtualenv that holds aws-cli and boto3. */
+  public static Path python() {
+    return ProvisionedTools.require("RACS_PYTHON");
+  }
+
+  /** The aws-cli entry point inside the virtualenv. */
+  public static Path awsCli() {
+    return ProvisionedTools.require("RACS_AWS_CLI");
+  }
+
+  /** The rclone binary. */
+  public static Path rclone() {
+    return ProvisionedTools.require("RACS_RCLONE");
+  }
+
+  /** The fio binary. */
+  public static Path fio() {
+    return ProvisionedTools.require("RACS_FIO");
+  }
+}

@@ -1,0 +1,158 @@
+# Shell functions shared by the scripts/bench-vs-*.sh comparisons: sourced, never run.
+#   . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# Sets ROOT (the repository) and CACHE (the racs tools cache, as scripts/provision.sh uses it), and
+# reads the pinned versions of scripts/versions.env. The servers a script starts through these
+# functions, and its work directory, go when it exits.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CACHE="${RACS_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/racs}"
+# shellcheck source=versions.env
+. "$ROOT/scripts/versions.env"
+
+# MinIO's root credentials in every comparison.
+MINIO_ACCESS_KEY=benchadmin
+MINIO_SECRET_KEY=benchadmin-secret
+
+# free_port: prints a TCP port of 127.0.0.1 that is free now.
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+# pin CPUS COMMAND...: replaces the shell with COMMAND, on those CPUs (a taskset list) when CPUS
+# is set. Call it in a subshell.
+pin() {
+  local cpus="$1"
+  shift
+  if [ -n "$cpus" ]; then exec taskset -c "$cpus" "$@"; else exec "$@"; fi
+}
+
+# init_work NAME: creates the work directory WORK ($TMPDIR/racs-NAME.XXXXXX) and arranges for
+# cleanup to run on exit.
+init_work() {
+  WORK="$(mktemp -d "${TMPDIR:-/tmp}/racs-$1.XXXXXX")"
+  trap cleanup EXIT
+}
+
+# cleanup: stops the MinIO and racs servers this shell started, waits for its background jobs and
+# removes WORK.
+cleanup() {
+  [ -n "${MINIO_PID:-}" ] && kill "$MINIO_PID" 2>/dev/null || true
+  [ -n "${RACS_PID:-}" ] && kill "$RACS_PID" 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+
+# find_minio: builds the pinned MinIO server if it is not built yet (scripts/provision.sh, which
+# waits for a build already under way) and sets MINIO_BIN to it.
+find_minio() {
+  "$ROOT/scripts/provision.sh" --minio-only >&2
+  MINIO_BIN="$(sed -n 's/^RACS_MINIO_BIN=//p' "$CACHE/env")"
+  [ -x "$MINIO_BIN" ] || {
+    echo "no MinIO server recorded in $CACHE/env after scripts/provision.sh --minio-only" >&2
+    exit 1
+  }
+}
+
+# wait_minio_ready PORT LOG: waits up to 60 s for the MinIO server on PORT to report ready;
+# otherwise prints its LOG and exits.
+wait_minio_ready() {
+  local port="$1" log="$2"
+  for _ in $(seq 1 600); do
+    curl -fs "http://127.0.0.1:$port/minio/health/ready" >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  cat "$log" >&2
+  echo "MinIO on 127.0.0.1:$port did not become ready in 60 s" >&2
+  exit 1
+}
+
+# fresh_minio DRIVES [STORAGE_CLASS [CPUS]]: stops the MinIO server started by the last call, if
+# any, and starts a new one on DRIVES empty directories under WORK/minio (WORK/minio itself when
+# DRIVES is 1) with the standard storage class STORAGE_CLASS (e.g. EC:2; MinIO's default when
+# empty), on CPUS (see pin) when set. Appends its output to WORK/minio.log, sets MINIO_PORT and
+# MINIO_PID, and returns once it is ready.
+fresh_minio() {
+  local drives="$1" storage_class="${2:-}" cpus="${3:-}" dirs=() i
+  if [ -n "${MINIO_PID:-}" ]; then
+    kill "$MINIO_PID" 2>/dev/null || true
+    wait "$MINIO_PID" 2>/dev/null || true
+  fi
+  rm -rf "$WORK/minio"
+  sync # the removed drives' metadata is on disk before the next run starts
+  if [ "$drives" -eq 1 ]; then
+    dirs=("$WORK/minio")
+  else
+    for i in $(seq 1 "$drives"); do dirs+=("$WORK/minio/d$i"); done
+  fi
+  mkdir -p "${dirs[@]}"
+  MINIO_PORT="$(free_port)"
+  (
+    export MINIO_ROOT_USER="$MINIO_ACCESS_KEY" MINIO_ROOT_PASSWORD="$MINIO_SECRET_KEY" MINIO_CI_CD=1 \
+      MINIO_BROWSER=off
+    [ -z "$storage_class" ] || export MINIO_STORAGE_CLASS_STANDARD="$storage_class"
+    pin "$cpus" "$MINIO_BIN" server --quiet --address "127.0.0.1:$MINIO_PORT" "${dirs[@]}"
+  ) >>"$WORK/minio.log" 2>&1 &
+  MINIO_PID=$!
+  wait_minio_ready "$MINIO_PORT" "$WORK/minio.log"
+}
+
+# start_racs: starts `racs server` in the background, 4x2 over its default six fs repositories in
+# WORK/racs, on a free port (credentials benchracs / benchracs-secret, no admin port), logging to
+# WORK/racs.log; sets RACS_PORT and RACS_PID. wait_racs_ready waits for it, so that a MinIO can
+# start meanwhile.
+start_racs() {
+  RACS_PORT="$(free_port)"
+  "$ROOT/racs" server --data-dir "$WORK/racs" --listen "127.0.0.1:$RACS_PORT" --admin-listen off \
+    --access-key benchracs --secret-key benchracs-secret >"$WORK/racs.log" 2>&1 &
+  RACS_PID=$!
+}
+
+# wait_racs_ready: waits up to 60 s for the server start_racs started to print its ready line;
+# otherwise prints its log and exits.
+wait_racs_ready() {
+  for _ in $(seq 1 600); do
+    grep -q '^ready' "$WORK/racs.log" && return 0
+    sleep 0.1
+  done
+  cat "$WORK/racs.log" >&2
+  echo "racs server did not start" >&2
+  exit 1
+}
+
+# go_module_source MODULE VERSION SUM DEST: downloads MODULE@VERSION from the Go module proxy
+# (skipping the checksum database for MODULE alone), checks that the module zip hashes to SUM, the
+# go.sum hash recorded in scripts/versions.env, and extracts that zip into DEST. The hash is
+# computed here from the zip's bytes, as the go command's dirhash.HashZip does (SHA-256 over the
+# sorted "sha256  name" lines of the zip's files), rather than taken from the module cache, and
+# the build then uses the bytes it was computed from. A mismatch is one line on stderr and exit 1.
+go_module_source() {
+  local module="$1" version="$2" sum="$3" dest="$4" json zip
+  json="$(GOFLAGS=-mod=mod GONOSUMDB="$module" go mod download -json "$module@$version")" || {
+    echo "go mod download $module@$version failed: $(sed -n 's/^\t"Error": "\(.*\)",\{0,1\}$/\1/p' <<<"$json")" >&2
+    exit 1
+  }
+  zip="$(sed -n 's/^\t"Zip": "\(.*\)",$/\1/p' <<<"$json")"
+  [ -f "$zip" ] || {
+    echo "go mod download $module@$version gave no module zip" >&2
+    exit 1
+  }
+  python3 - "$zip" "$module@$version" "$sum" "$dest" <<'PY' || exit 1
+import base64, hashlib, os, sys, zipfile
+
+zip_path, prefix, expected, dest = sys.argv[1:]
+with zipfile.ZipFile(zip_path) as z:
+    names = sorted(z.namelist())
+    lines = "".join(f"{hashlib.sha256(z.read(n)).hexdigest()}  {n}\n" for n in names)
+    actual = "h1:" + base64.b64encode(hashlib.sha256(lines.encode()).digest()).decode()
+    if actual != expected:
+        sys.exit(f"{prefix}: the module zip hashes to {actual}, expected {expected} "
+                 "(scripts/versions.env); refusing to build it")
+    for n in names:
+        if not n.startswith(prefix + "/") or ".." in n.split("/") or n.endswith("/"):
+            sys.exit(f"{prefix}: unexpected entry in the module zip: {n}")
+        path = os.path.join(dest, n[len(prefix) + 1:])
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(z.read(n))
+PY
+}
