@@ -65,6 +65,15 @@ class ArrayConfigTest {
     assertThat(array.store().inlineBytes()).isEqualTo(32 << 10);
   }
 
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("malformed")
+  void from_whenMalformed_failsWithOneLineNamingFileSectionAndField(String yaml, String message) {
+    // The file itself is well formed: only the array section fails.
+    assertThatThrownBy(() -> ArrayConfig.from(file(yaml)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage(message);
+  }
+
   static Stream<Arguments> malformed() {
     return Stream.of(
         Arguments.of(
@@ -103,14 +112,5 @@ class ArrayConfigTest {
         Arguments.of(
             "array: {geometry: 2x1, gcGrace: later}\n",
             "racs.yaml: array: field 'gcGrace': expected a duration such as 30s, got 'later'"));
-  }
-
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("malformed")
-  void from_whenMalformed_failsWithOneLineNamingFileSectionAndField(String yaml, String message) {
-    RepositorySetConfig file = file(yaml);
-    assertThatThrownBy(() -> ArrayConfig.from(file))
-        .isInstanceOf(ConfigException.class)
-        .hasMessage(message);
   }
 }

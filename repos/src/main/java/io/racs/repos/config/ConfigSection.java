@@ -128,13 +128,10 @@ public final class ConfigSection {
     } catch (BadValue e) {
       throw error(path(field, e), e.problem);
     } catch (UnrecognizedPropertyException e) {
-      String at = path(field, e);
-      if (!at.endsWith(e.getPropertyName())) {
-        at = join(at, e.getPropertyName());
-      }
+      // Jackson's path ends with the unknown field itself.
       List<String> known = e.getKnownPropertyIds().stream().map(Object::toString).toList();
       throw error(
-          at,
+          path(field, e),
           "unknown "
               + noun
               + " (expected one of: "
