@@ -65,19 +65,6 @@ class ComposeFileIT {
     return Files.readString(ComposeFile.dockerDir().resolve("racs.yaml"));
   }
 
-  /** Replaces {@code ${env:X}} the way the proxy does, from {@code env}; unknown names fail. */
-  private static String resolveEnv(String text, Map<String, String> env) {
-    Matcher m = ENV_REFERENCE.matcher(text);
-    StringBuilder out = new StringBuilder();
-    while (m.find()) {
-      String value = env.get(m.group(1));
-      assertThat(value).as("${env:%s} in racs.yaml", m.group(1)).isNotNull();
-      m.appendReplacement(out, Matcher.quoteReplacement(value));
-    }
-    m.appendTail(out);
-    return out.toString();
-  }
-
   /** racs.yaml as the proxy container loads it: ${env:...} from the proxy service's environment. */
   private static RepositorySetConfig proxyConfig(ComposeFile compose) throws IOException {
     Map<String, String> env = compose.environment("proxy");
@@ -85,15 +72,9 @@ class ComposeFileIT {
         .parse(racsYaml(), "docker/racs.yaml (environment of service 'proxy')");
   }
 
-  /**
-   * ServerConfig resolves ${env:...} from the process environment only, so the server section is
-   * read from the text with the proxy service's environment already substituted.
-   */
+  /** The server section as the proxy container reads it, from the same loaded file. */
   private static ServerConfig serverConfig(ComposeFile compose) throws IOException {
-    String resolved = resolveEnv(racsYaml(), compose.environment("proxy"));
-    return ServerConfig.from(
-        RepositoryConfigLoader.withEnvironment(name -> null)
-            .parse(resolved, "docker/racs.yaml (resolved)"));
+    return ServerConfig.from(proxyConfig(compose));
   }
 
   private static int port(String hostPort) {

@@ -139,7 +139,7 @@ public final class ServerCommand implements Callable<Integer> {
     }
     server = server.with(listen != null ? listen : server.listen(), credentials);
     if (adminListen != null) {
-      server = server.withAdmin(adminListen.equals("off") ? null : adminListen);
+      server = server.withAdmin(adminListen.equals(ServerConfig.OFF) ? null : adminListen);
     }
     InetSocketAddress address = ServerConfig.address(server.listen(), "--listen");
     if (generated && !allowRemote && !loopback(address.getHostString())) {

@@ -1,24 +1,18 @@
 package io.racs.proxy.config;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.StoreConfig;
 import io.racs.repos.Repository;
-import io.racs.repos.config.ConfigException;
+import io.racs.repos.config.ConfigSection;
 import io.racs.repos.config.RepositoryConfig;
 import io.racs.repos.config.RepositoryConfigLoader;
 import io.racs.repos.config.RepositoryFactory;
 import io.racs.repos.config.RepositorySetConfig;
-import io.racs.repos.config.Units;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -41,15 +35,17 @@ import java.util.Set;
  */
 public record ArrayConfig(
     RepositorySetConfig file, StoreConfig store, List<RepositoryConfig> slots) {
-  private static final Set<String> FIELDS =
-      Set.of(
-          "geometry",
-          "slots",
-          "blockSize",
-          "writeQuorum",
-          "slowShardTimeout",
-          "gcGrace",
-          "inlineSize");
+  /** The fields of the section, as written. */
+  private record Section(
+      String geometry,
+      List<String> slots,
+      String blockSize,
+      Integer writeQuorum,
+      String slowShardTimeout,
+      String gcGrace,
+      String inlineSize) {}
+
+  private static final String SIZE = "a size such as 1MiB (at most 1GiB)";
 
   /** Loads and checks {@code path}. */
   public static ArrayConfig load(Path path) {
@@ -58,45 +54,33 @@ public record ArrayConfig(
 
   /** Reads the array section of an already loaded file. */
   public static ArrayConfig from(RepositorySetConfig file) {
-    JsonNode array =
-        file.section("array")
-            .orElseThrow(
-                () -> error(file, "", "missing section 'array' (expected: geometry, slots...)"));
-    for (Iterator<String> names = array.fieldNames(); names.hasNext(); ) {
-      String name = names.next();
-      if (!FIELDS.contains(name)) {
-        throw error(
-            file, name, "unknown field (expected one of " + new java.util.TreeSet<>(FIELDS) + ")");
-      }
+    ConfigSection section = file.configSection("array");
+    if (section.node() == null) {
+      throw section.error("", "missing section 'array' (expected: geometry, slots...)");
     }
+    Section array = section.bind(Section.class);
     Geometry geometry;
     try {
-      geometry = Geometry.parse(text(file, array, "geometry").orElse(null));
+      geometry = Geometry.parse(array.geometry());
     } catch (IllegalArgumentException e) {
-      throw error(file, "geometry", e.getMessage());
+      throw section.error("geometry", e.getMessage());
     }
     List<RepositoryConfig> slots = new ArrayList<>();
-    JsonNode slotNames = array.get("slots");
-    if (slotNames == null) {
+    if (array.slots() == null) {
       slots.addAll(file.repositories());
     } else {
-      if (!slotNames.isArray()) {
-        throw error(file, "slots", "expected a list of repository names");
-      }
       Set<String> seen = new HashSet<>();
-      for (JsonNode name : slotNames) {
-        String text = name.asText();
-        if (!seen.add(text)) {
-          throw error(file, "slots", "repository '" + text + "' named twice");
+      for (String name : array.slots()) {
+        if (!seen.add(name)) {
+          throw section.error("slots", "repository '" + name + "' named twice");
         }
         slots.add(
-            file.repository(text)
-                .orElseThrow(() -> error(file, "slots", "no repository named '" + text + "'")));
+            file.repository(name)
+                .orElseThrow(() -> section.error("slots", "no repository named '" + name + "'")));
       }
     }
     if (slots.size() != geometry.totalShards()) {
-      throw error(
-          file,
+      throw section.error(
           "slots",
           slots.size()
               + " repositories (expected: "
@@ -106,30 +90,29 @@ public record ArrayConfig(
               + ")");
     }
     StoreConfig.Builder builder = StoreConfig.builder(geometry);
-    text(file, array, "blockSize")
-        .ifPresent(t -> builder.blockBytes((int) size(file, "blockSize", t, 1L << 30)));
-    text(file, array, "writeQuorum")
-        .ifPresent(
-            t -> {
-              try {
-                builder.writeQuorum(Integer.parseInt(t));
-              } catch (NumberFormatException e) {
-                throw error(file, "writeQuorum", "expected a whole number, got '" + t + "'");
-              }
-            });
-    text(file, array, "slowShardTimeout")
-        .ifPresent(t -> builder.slowShardTimeout(duration(file, "slowShardTimeout", t)));
-    text(file, array, "gcGrace").ifPresent(t -> builder.gcGrace(duration(file, "gcGrace", t)));
-    text(file, array, "inlineSize")
-        .ifPresent(
-            t ->
-                builder.inlineBytes(
-                    t.trim().equals("0") ? 0 : (int) size(file, "inlineSize", t, 1L << 30)));
+    section
+        .size("blockSize", array.blockSize(), 1, 1L << 30, SIZE)
+        .ifPresent(bytes -> builder.blockBytes((int) bytes));
+    if (array.writeQuorum() != null) {
+      builder.writeQuorum(array.writeQuorum());
+    }
+    section
+        .duration("slowShardTimeout", array.slowShardTimeout(), "30s")
+        .ifPresent(builder::slowShardTimeout);
+    section.duration("gcGrace", array.gcGrace(), "30s").ifPresent(builder::gcGrace);
+    if (array.inlineSize() != null) {
+      // 0 turns inlining off; any other size must be a real one.
+      builder.inlineBytes(
+          array.inlineSize().trim().equals("0")
+              ? 0
+              : (int)
+                  section.size("inlineSize", array.inlineSize(), 1, 1L << 30, SIZE).orElseThrow());
+    }
     StoreConfig store;
     try {
       store = builder.build();
     } catch (IllegalArgumentException e) {
-      throw error(file, "", e.getMessage());
+      throw section.error("", e.getMessage());
     }
     return new ArrayConfig(file, store, List.copyOf(slots));
   }
@@ -151,39 +134,5 @@ public record ArrayConfig(
   /** Opens the store without writing anything, as recovery does. */
   public ErasureStore openReadOnly() {
     return ErasureStore.openReadOnly(store, openRepositories());
-  }
-
-  private static Optional<String> text(RepositorySetConfig file, JsonNode array, String field) {
-    JsonNode node = array.get(field);
-    if (node == null || node.isNull()) {
-      return Optional.empty();
-    }
-    if (!node.isValueNode()) {
-      throw error(file, field, "expected a value");
-    }
-    return Optional.of(node.asText());
-  }
-
-  private static long size(RepositorySetConfig file, String field, String text, long max) {
-    OptionalLong bytes = Units.size(text);
-    if (bytes.isEmpty() || bytes.getAsLong() < 1 || bytes.getAsLong() > max) {
-      throw error(file, field, "expected a size such as 1MiB (at most 1GiB), got '" + text + "'");
-    }
-    return bytes.getAsLong();
-  }
-
-  private static Duration duration(RepositorySetConfig file, String field, String text) {
-    return Units.duration(text)
-        .orElseThrow(
-            () -> error(file, field, "expected a duration such as 30s, got '" + text + "'"));
-  }
-
-  private static ConfigException error(RepositorySetConfig file, String field, String problem) {
-    return new ConfigException(
-        file.source()
-            + ": array"
-            + (field.isEmpty() ? "" : ": field '" + field + "'")
-            + ": "
-            + problem);
   }
 }

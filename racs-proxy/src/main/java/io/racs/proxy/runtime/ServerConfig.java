@@ -1,18 +1,12 @@
 package io.racs.proxy.runtime;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.racs.repos.config.ConfigException;
+import io.racs.repos.config.ConfigSection;
 import io.racs.repos.config.RepositorySetConfig;
-import io.racs.repos.config.Units;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The {@code server:} section of a RACS configuration file: how {@code racs server} listens and
@@ -21,7 +15,7 @@ import java.util.TreeSet;
  * <pre>{@code
  * server:
  *   listen: 127.0.0.1:9000      # a non-loopback address must be asked for explicitly
- *   adminListen: 127.0.0.1:9001 # /health/live, /health/ready, /metrics (Prometheus)
+ *   adminListen: 127.0.0.1:9001 # /health/live, /health/ready, /metrics (Prometheus); off: none
  *   region: us-east-1
  *   baseDomain: s3.example.test # enables virtual-host style requests
  *   credentials:
@@ -57,18 +51,25 @@ public record ServerConfig(
     Duration idleTimeout,
     Duration drainTimeout,
     Duration scrubInterval) {
-  private static final Set<String> FIELDS =
-      Set.of(
-          "listen",
-          "adminListen",
-          "region",
-          "baseDomain",
-          "credentials",
-          "tls",
-          "maxHeaderSize",
-          "idleTimeout",
-          "drainTimeout",
-          "scrubInterval");
+  /** The fields of the section, as written. */
+  private record Section(
+      String listen,
+      String adminListen,
+      String region,
+      String baseDomain,
+      List<Credential> credentials,
+      Tls tls,
+      String maxHeaderSize,
+      String idleTimeout,
+      String drainTimeout,
+      String scrubInterval) {}
+
+  private record Credential(String accessKey, String secretKey) {}
+
+  private record Tls(String cert, String key) {}
+
+  /** The word that turns the admin listener off, in the file and on the command line. */
+  public static final String OFF = "off";
 
   /** The defaults: loopback, no credentials yet. */
   public static ServerConfig defaults() {
@@ -89,56 +90,46 @@ public record ServerConfig(
   /** Reads the section (absent: the defaults) from a loaded file. */
   public static ServerConfig from(RepositorySetConfig file) {
     ServerConfig d = defaults();
-    Optional<JsonNode> section = file.section("server");
-    if (section.isEmpty()) {
-      return d;
-    }
-    JsonNode s = section.get();
-    for (Iterator<String> names = s.fieldNames(); names.hasNext(); ) {
-      String name = names.next();
-      if (!FIELDS.contains(name)) {
-        throw error(file, name, "unknown field (expected one of " + new TreeSet<>(FIELDS) + ")");
-      }
-    }
+    ConfigSection section = file.configSection("server");
+    Section s = section.bind(Section.class);
     Map<String, String> credentials = new LinkedHashMap<>();
-    JsonNode list = s.get("credentials");
-    if (list != null) {
-      if (!list.isArray()) {
-        throw error(file, "credentials", "expected a list of {accessKey, secretKey}");
+    for (Credential c : s.credentials() == null ? List.<Credential>of() : s.credentials()) {
+      if (c == null || empty(c.accessKey()) || empty(c.secretKey())) {
+        throw section.error("credentials", "each entry needs accessKey and secretKey");
       }
-      for (JsonNode c : list) {
-        String access = env(file, "credentials", c.path("accessKey").asText(""));
-        String secret = env(file, "credentials", c.path("secretKey").asText(""));
-        if (access.isEmpty() || secret.isEmpty()) {
-          throw error(file, "credentials", "each entry needs accessKey and secretKey");
-        }
-        if (credentials.put(access, secret) != null) {
-          throw error(file, "credentials", "access key '" + access + "' listed twice");
-        }
+      if (credentials.put(c.accessKey(), c.secretKey()) != null) {
+        throw section.error("credentials", "access key '" + c.accessKey() + "' listed twice");
       }
     }
     Path cert = null;
     Path key = null;
-    JsonNode tls = s.get("tls");
-    if (tls != null) {
-      cert = Path.of(tls.path("cert").asText(""));
-      key = Path.of(tls.path("key").asText(""));
-      if (cert.toString().isEmpty() || key.toString().isEmpty()) {
-        throw error(file, "tls", "expected {cert: FILE, key: FILE}");
+    if (s.tls() != null) {
+      if (empty(s.tls().cert()) || empty(s.tls().key())) {
+        throw section.error("tls", "expected {cert: FILE, key: FILE}");
       }
+      cert = Path.of(s.tls().cert());
+      key = Path.of(s.tls().key());
     }
+    String adminListen = s.adminListen() == null ? d.adminListen() : s.adminListen();
     return new ServerConfig(
-        text(s, "listen").orElse(d.listen()),
-        text(s, "adminListen").orElse(d.adminListen()),
-        text(s, "region").orElse(d.region()),
-        text(s, "baseDomain").orElse(null),
+        s.listen() == null ? d.listen() : s.listen(),
+        adminListen.equals(OFF) ? null : adminListen,
+        s.region() == null ? d.region() : s.region(),
+        s.baseDomain(),
         credentials,
         cert,
         key,
-        (int) size(file, s, "maxHeaderSize", d.maxHeaderBytes()),
-        duration(file, s, "idleTimeout", d.idleTimeout()),
-        duration(file, s, "drainTimeout", d.drainTimeout()),
-        duration(file, s, "scrubInterval", d.scrubInterval()));
+        (int)
+            section
+                .size("maxHeaderSize", s.maxHeaderSize(), 1024, 1 << 20, "a size from 1KiB to 1MiB")
+                .orElse(d.maxHeaderBytes()),
+        section.duration("idleTimeout", s.idleTimeout(), "30s").orElse(d.idleTimeout()),
+        section.duration("drainTimeout", s.drainTimeout(), "30s").orElse(d.drainTimeout()),
+        section.duration("scrubInterval", s.scrubInterval(), "30s").orElse(d.scrubInterval()));
+  }
+
+  private static boolean empty(String value) {
+    return value == null || value.isEmpty();
   }
 
   /** A copy with other fields. */
@@ -171,56 +162,6 @@ public record ServerConfig(
         idleTimeout,
         drainTimeout,
         scrubInterval);
-  }
-
-  private static final java.util.regex.Pattern ENV =
-      java.util.regex.Pattern.compile("\\$\\{env:([A-Za-z_][A-Za-z0-9_]*)}");
-
-  /** Resolves {@code ${env:NAME}} references, as the repositories section does. */
-  private static String env(RepositorySetConfig file, String field, String value) {
-    java.util.regex.Matcher m = ENV.matcher(value);
-    StringBuilder out = new StringBuilder();
-    while (m.find()) {
-      String resolved = System.getenv(m.group(1));
-      if (resolved == null) {
-        throw error(file, field, "environment variable " + m.group(1) + " is not set");
-      }
-      m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(resolved));
-    }
-    m.appendTail(out);
-    return out.toString();
-  }
-
-  private static Optional<String> text(JsonNode s, String field) {
-    JsonNode node = s.get(field);
-    return node == null || node.isNull() ? Optional.empty() : Optional.of(node.asText());
-  }
-
-  private static long size(RepositorySetConfig file, JsonNode s, String field, long fallback) {
-    Optional<String> text = text(s, field);
-    if (text.isEmpty()) {
-      return fallback;
-    }
-    OptionalLong value = Units.size(text.get());
-    if (value.isEmpty() || value.getAsLong() < 1024 || value.getAsLong() > (1 << 20)) {
-      throw error(file, field, "expected a size from 1KiB to 1MiB, got '" + text.get() + "'");
-    }
-    return value.getAsLong();
-  }
-
-  private static Duration duration(
-      RepositorySetConfig file, JsonNode s, String field, Duration fallback) {
-    Optional<String> text = text(s, field);
-    if (text.isEmpty()) {
-      return fallback;
-    }
-    return Units.duration(text.get())
-        .orElseThrow(
-            () -> error(file, field, "expected a duration such as 30s, got '" + text.get() + "'"));
-  }
-
-  private static ConfigException error(RepositorySetConfig file, String field, String problem) {
-    return new ConfigException(file.source() + ": server: field '" + field + "': " + problem);
   }
 
   /** Host and port of a {@code host:port} text. */

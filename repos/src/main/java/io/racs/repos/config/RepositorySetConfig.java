@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * A repository set: the {@code repositories:} section of a RACS configuration file, in file order
@@ -19,11 +20,13 @@ public final class RepositorySetConfig {
   private final String source;
   private final List<RepositoryConfig> repositories;
   private final JsonNode document;
+  private final Function<String, String> environment;
 
   private RepositorySetConfig(Builder builder) {
     this.source = builder.source;
     this.repositories = List.copyOf(builder.repositories);
     this.document = builder.document.deepCopy();
+    this.environment = builder.environment;
     Set<String> names = new HashSet<>();
     for (RepositoryConfig repository : repositories) {
       if (!names.add(repository.name())) {
@@ -55,7 +58,8 @@ public final class RepositorySetConfig {
 
   /**
    * The whole parsed document, other sections included, before environment references are resolved
-   * (so it never holds secrets from the environment). A copy: changing it changes nothing here.
+   * (so it never holds secrets from the environment). Scalars are text, as written in the file. A
+   * copy: changing it changes nothing here.
    */
   public JsonNode document() {
     return document.deepCopy();
@@ -65,6 +69,14 @@ public final class RepositorySetConfig {
   public Optional<JsonNode> section(String name) {
     JsonNode node = document.get(name);
     return node == null ? Optional.empty() : Optional.of(node.deepCopy());
+  }
+
+  /**
+   * The top-level section {@code name} (its node null when absent), to bind to a record; its
+   * environment references resolve as the repositories' do.
+   */
+  public ConfigSection configSection(String name) {
+    return new ConfigSection(source, name, section(name).orElse(null), environment);
   }
 
   @Override
@@ -77,6 +89,7 @@ public final class RepositorySetConfig {
     private final String source;
     private final List<RepositoryConfig> repositories = new ArrayList<>();
     private JsonNode document = JsonNodeFactory.instance.objectNode();
+    private Function<String, String> environment = System::getenv;
 
     private Builder(String source) {
       this.source = Objects.requireNonNull(source, "source");
@@ -91,6 +104,15 @@ public final class RepositorySetConfig {
     /** The whole document the set was read from; defaults to an empty object. */
     public Builder document(JsonNode document) {
       this.document = Objects.requireNonNull(document, "document");
+      return this;
+    }
+
+    /**
+     * Where {@code ${env:NAME}} references in the document's other sections resolve; defaults to
+     * the process environment.
+     */
+    public Builder environment(Function<String, String> environment) {
+      this.environment = Objects.requireNonNull(environment, "environment");
       return this;
     }
 

@@ -116,6 +116,68 @@ class RepositoryConfigLoaderTest {
     }
   }
 
+  @Test
+  void parse_whenYaml11WordsOrNumbersWhereTextIsExpected_keepsTheTextAsWritten() {
+    String yaml =
+        """
+        repositories:
+          - name: no
+            type: s3
+            bucket: yes
+            region: off
+            prefix: on
+            credentials: {accessKey: 0123, secretKey: 1.10}
+          - {name: d, type: fs, path: /x, durable: 'false'}
+        """;
+    RepositorySetConfig set = loader.parse(yaml, "words.yaml");
+
+    S3Options s3 = ((BackendConfig.S3) set.repository("no").orElseThrow().backend()).options();
+    assertThat(s3.bucket()).isEqualTo("yes");
+    assertThat(s3.region()).isEqualTo("off");
+    assertThat(s3.keyPrefix()).isEqualTo("on");
+    assertThat(s3.credentials()).isEqualTo(S3Credentials.of("0123", "1.10"));
+    assertThat(set.repository("d").orElseThrow().backend())
+        .isEqualTo(new BackendConfig.Fs(Path.of("/x"), false));
+  }
+
+  @ParameterizedTest(name = "durable: {0}")
+  @MethodSource("booleanWords")
+  void parse_whenBooleanFieldHoldsYaml11Word_readsItsMeaning(String word, boolean meaning) {
+    String yaml = "repositories:\n  - {name: d, type: fs, path: /x, durable: " + word + "}\n";
+    assertThat(loader.parse(yaml, "b.yaml").repository("d").orElseThrow().backend())
+        .isEqualTo(new BackendConfig.Fs(Path.of("/x"), meaning));
+  }
+
+  static Stream<Arguments> booleanWords() {
+    return Stream.of(
+        Arguments.of("true", true),
+        Arguments.of("TRUE", true),
+        Arguments.of("yes", true),
+        Arguments.of("On", true),
+        Arguments.of("false", false),
+        Arguments.of("No", false),
+        Arguments.of("OFF", false),
+        Arguments.of("'no'", false));
+  }
+
+  @Test
+  void parse_whenAnyValueReferencesEnvironment_resolvesItBeforeReadingTheValue() {
+    Map<String, String> env = Map.of("RETRIES", "7", "DURABLE", "no", "BUCKET", "from-env");
+    String yaml =
+        """
+        repositories:
+          - {name: s, type: s3, bucket: '${env:BUCKET}', retries: '${env:RETRIES}'}
+          - {name: d, type: fs, path: /x, durable: '${env:DURABLE}'}
+        """;
+    RepositorySetConfig set =
+        RepositoryConfigLoader.withEnvironment(env::get).parse(yaml, "e.yaml");
+    S3Options s3 = ((BackendConfig.S3) set.repository("s").orElseThrow().backend()).options();
+    assertThat(s3.bucket()).isEqualTo("from-env");
+    assertThat(s3.maxAttempts()).isEqualTo(8);
+    assertThat(set.repository("d").orElseThrow().backend())
+        .isEqualTo(new BackendConfig.Fs(Path.of("/x"), false));
+  }
+
   static Stream<Arguments> malformed() {
     return Stream.of(
         Arguments.of(
@@ -166,6 +228,30 @@ class RepositoryConfigLoaderTest {
             "part size too small",
             "repositories:\n  - {name: s, type: s3, bucket: b, partSize: 1MiB}\n",
             "bad.yaml: repository 's': field 'partSize': 1048576 bytes (expected: 5MiB to 1GiB)"),
+        Arguments.of(
+            "unknown credentials field",
+            "repositories:\n  - {name: s, type: s3, bucket: b, credentials: {accessKey: a, secret: b}}\n",
+            "bad.yaml: repository 's': field 'credentials.secret': unknown field (expected one of: accessKey, profile, secretKey)"),
+        Arguments.of(
+            "unknown faulty option",
+            "repositories:\n  - {name: a, type: memory, decorators: [{faulty: {rate: 1}}]}\n",
+            "bad.yaml: repository 'a': field 'decorators[0].faulty.rate': unknown option (expected one of: corruptReads, failCall, failKeys, failRate, kind, outage, seed)"),
+        Arguments.of(
+            "metered with options",
+            "repositories:\n  - {name: a, type: memory, decorators: [{metered: {x: 1}}]}\n",
+            "bad.yaml: repository 'a': field 'decorators[0].metered.x': unknown option (metered takes none)"),
+        Arguments.of(
+            "bad decorator seed",
+            "repositories:\n  - {name: a, type: memory, decorators: [{latency: {seed: x1}}]}\n",
+            "bad.yaml: repository 'a': field 'decorators[0].latency.seed': expected a whole number, got 'x1'"),
+        Arguments.of(
+            "mapping where a value is expected",
+            "repositories:\n  - {name: s, type: s3, bucket: {name: b}}\n",
+            "bad.yaml: repository 's': field 'bucket': expected a single value"),
+        Arguments.of(
+            "retries out of range",
+            "repositories:\n  - {name: s, type: s3, bucket: b, retries: 101}\n",
+            "bad.yaml: repository 's': field 'retries': 101 (expected: 0 to 100)"),
         Arguments.of(
             "no repositories",
             "geometry: 4x2\n",
