@@ -27,6 +27,7 @@ import java.util.Set;
  *   blockSize: 1MiB          # data bytes per stripe
  *   writeQuorum: 4           # default max(d, p + 1)
  *   slowShardTimeout: 30s    # a repository this slow counts as failed for the operation
+ *   stallGrace: 1s           # a repository this far behind its peers counts as stalled
  *   gcGrace: 1h              # heal leaves younger unreferenced data alone
  *   inlineSize: 128KiB       # objects this small live in their records (0: never)
  * }</pre>
@@ -42,6 +43,7 @@ public record ArrayConfig(
       String blockSize,
       Integer writeQuorum,
       String slowShardTimeout,
+      String stallGrace,
       String gcGrace,
       String inlineSize) {}
 
@@ -99,6 +101,7 @@ public record ArrayConfig(
     section
         .duration("slowShardTimeout", array.slowShardTimeout(), "30s")
         .ifPresent(builder::slowShardTimeout);
+    section.duration("stallGrace", array.stallGrace(), "1s").ifPresent(builder::stallGrace);
     section.duration("gcGrace", array.gcGrace(), "30s").ifPresent(builder::gcGrace);
     if (array.inlineSize() != null) {
       // 0 turns inlining off; any other size must be a real one.

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +40,8 @@ final class PartReader extends InputStream implements ChunkedBody {
   private final long to;
   private final long lastStripe;
   private final Source[] sources;
+  // Released whenever a source delivers a piece: what a stripe waits on.
+  private final Semaphore arrivals = new Semaphore(0);
   private final String[] bad;
   private final String[] lastProblem;
   // This stripe's pieces; a piece that arrived is used where the source left it (no copy), so
@@ -164,50 +168,97 @@ final class PartReader extends InputStream implements ChunkedBody {
   private void loadStripe() {
     int pieceLength = part.pieceBytes(k, stripe);
     boolean[] present = new boolean[n];
+    boolean[] settled = new boolean[n]; // this stripe's piece taken (present or not)
     int have = 0;
-    // Every open source yields one piece per stripe, so take from each to keep them in step.
-    for (int i = 0; i < n; i++) {
-      if (sources[i] != null && bad[i] == null) {
-        if (take(i, pieceLength)) {
-          present[i] = true;
-          have++;
+    long start = System.nanoTime();
+    long firstArrival = -1;
+    boolean hedged = false;
+    try {
+      while (true) {
+        for (int i = 0; i < n; i++) {
+          if (sources[i] != null && bad[i] == null && !settled[i]) {
+            Piece piece = sources[i].next(stripe);
+            if (piece != null) {
+              settled[i] = true;
+              if (accept(i, piece)) {
+                present[i] = true;
+                have++;
+                firstArrival = firstArrival < 0 ? System.nanoTime() : firstArrival;
+              }
+            }
+          }
         }
-      }
-    }
-    for (int i = 0; i < n && have < k; i++) {
-      if (sources[i] == null && bad[i] == null) {
-        sources[i] = new Source(i, stripe);
-        if (take(i, pieceLength)) {
-          present[i] = true;
-          have++;
+        if (have >= k) {
+          break;
         }
-      }
-    }
-    if (have < k) {
-      List<StoreException.ShardFailure> failures = new ArrayList<>();
-      for (int i = 0; i < n; i++) {
-        if (!present[i] && lastProblem[i] != null) {
-          int slot = part.slots().get(i);
-          failures.add(
-              new StoreException.ShardFailure(slot, array.slot(slot).name(), lastProblem[i]));
+        int pending = 0;
+        int openable = 0;
+        for (int i = 0; i < n; i++) {
+          if (bad[i] == null && sources[i] != null && !settled[i]) {
+            pending++;
+          } else if (bad[i] == null && sources[i] == null) {
+            openable++;
+          }
         }
+        if (have + pending + openable < k) {
+          fail(present, have);
+        }
+        if (have + pending < k) {
+          openSources(k - have - pending);
+          continue;
+        }
+        long now = System.nanoTime();
+        long stallAt =
+            firstArrival < 0 ? start + timeoutNanos : array.stallDeadline(start, firstArrival);
+        if (now - stallAt >= 0) {
+          for (int i = 0; i < n; i++) {
+            if (bad[i] == null && sources[i] != null && !settled[i]) {
+              String why =
+                  firstArrival < 0
+                      ? "no data within " + timeoutNanos / 1_000_000 + " ms"
+                      : "stalled: no data "
+                          + (now - start) / 1_000_000
+                          + " ms in, while others sent";
+              markBad(i, why);
+              array.health().stalled(part.slots().get(i), why);
+            }
+          }
+          continue;
+        }
+        // Past the hedge point, one more shard is asked for: whichever of it and the late ones
+        // arrives first completes the stripe.
+        long hedgeAt =
+            firstArrival < 0
+                ? Long.MAX_VALUE
+                : firstArrival + Math.max(array.stallNanos() / 4, 2 * (firstArrival - start));
+        if (!hedged && openable > 0 && firstArrival >= 0 && now - hedgeAt >= 0) {
+          hedged = true;
+          openSources(1);
+          continue;
+        }
+        long until =
+            !hedged && openable > 0 && firstArrival >= 0 ? Math.min(hedgeAt, stallAt) : stallAt;
+        arrivals.tryAcquire(Math.max(0, until - now), TimeUnit.NANOSECONDS);
+        arrivals.drainPermits();
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
       close();
-      throw new StoreException(
-          StoreException.Code.INSUFFICIENT_SHARDS,
-          "only "
-              + have
-              + " of "
-              + n
-              + " shards readable for stripe "
-              + stripe
-              + " of "
-              + part.dataId()
-              + " (need "
-              + k
-              + ")",
-          failures,
-          null);
+      throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
+    }
+    if (hedged) {
+      // The ones parity had to stand in for are dropped for the rest of the read, so that later
+      // stripes do not wait for them again; one that still sends nothing by the stall deadline is
+      // suspended, so that later reads do not wait for it either.
+      long stallAt = array.stallDeadline(start, firstArrival);
+      for (int i = 0; i < n; i++) {
+        if (bad[i] == null && sources[i] != null && !settled[i]) {
+          stats.unavailablePieces.increment();
+          bad[i] = "slower than parity";
+          lastProblem[i] = bad[i];
+          sources[i].watchThenClose(part.slots().get(i), start, stallAt);
+        }
+      }
     }
     boolean degraded = false;
     for (int i = 0; i < k; i++) {
@@ -272,31 +323,75 @@ final class PartReader extends InputStream implements ChunkedBody {
 
   /**
    * Takes shard {@code i}'s piece of the current stripe. A corrupt piece only costs this stripe:
-   * the shard keeps streaming and its next pieces are used. A failed or silent shard is dropped for
-   * the rest of the read.
+   * the shard keeps streaming and its next pieces are used. A failed shard is dropped for the rest
+   * of the read.
    */
-  private boolean take(int i, int pieceLength) {
-    Piece piece;
-    try {
-      piece = Waits.poll(sources[i].queue, timeoutNanos);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
-    }
-    if (piece != null && piece.failure == null) {
+  private boolean accept(int i, Piece piece) {
+    if (piece.failure == null) {
       pieces[i] = piece.bytes; // pieceLength bytes and the CRC: the source made it for us
       return true;
     }
-    if (piece != null && piece.corrupt) {
+    if (piece.corrupt) {
       stats.corruptPieces.increment();
       lastProblem[i] = piece.failure;
       return false;
     }
-    stats.unavailablePieces.increment();
-    bad[i] = piece == null ? "no data within " + timeoutNanos / 1_000_000 + " ms" : piece.failure;
-    lastProblem[i] = bad[i];
-    sources[i].close();
+    markBad(i, piece.failure);
     return false;
+  }
+
+  /** Drops shard {@code i} for the rest of the read. */
+  private void markBad(int i, String why) {
+    stats.unavailablePieces.increment();
+    bad[i] = why;
+    lastProblem[i] = why;
+    sources[i].close();
+  }
+
+  /**
+   * Opens up to {@code count} more shards, in shard order (data before parity), from the current
+   * stripe; a shard on a suspended repository is passed over as bad.
+   */
+  private void openSources(int count) {
+    for (int i = 0; i < n && count > 0; i++) {
+      if (sources[i] == null && bad[i] == null) {
+        int slot = part.slots().get(i);
+        if (!array.health().usable(slot)) {
+          bad[i] = "suspended (" + array.health().suspension(slot) + ")";
+          lastProblem[i] = bad[i];
+          continue;
+        }
+        sources[i] = new Source(i, stripe);
+        count--;
+      }
+    }
+  }
+
+  private void fail(boolean[] present, int have) {
+    List<StoreException.ShardFailure> failures = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      if (!present[i] && lastProblem[i] != null) {
+        int slot = part.slots().get(i);
+        failures.add(
+            new StoreException.ShardFailure(slot, array.slot(slot).name(), lastProblem[i]));
+      }
+    }
+    close();
+    throw new StoreException(
+        StoreException.Code.INSUFFICIENT_SHARDS,
+        "only "
+            + have
+            + " of "
+            + n
+            + " shards readable for stripe "
+            + stripe
+            + " of "
+            + part.dataId()
+            + " (need "
+            + k
+            + ")",
+        failures,
+        null);
   }
 
   @Override
@@ -308,11 +403,14 @@ final class PartReader extends InputStream implements ChunkedBody {
     }
   }
 
-  private record Piece(byte[] bytes, String failure, boolean corrupt) {}
+  /** One stripe's piece of a shard, or why there is none. */
+  private record Piece(long stripe, byte[] bytes, String failure, boolean corrupt) {}
 
   /** Streams one shard from a starting stripe into a small queue, on a virtual thread. */
   private final class Source {
     final ArrayBlockingQueue<Piece> queue = new ArrayBlockingQueue<>(PREFETCH_PIECES);
+    // Released for every piece sent: what watchThenClose waits on.
+    private final Semaphore delivered = new Semaphore(0);
     private final Future<?> task;
     private volatile ObjectStream stream;
     private volatile boolean closed;
@@ -344,7 +442,7 @@ final class PartReader extends InputStream implements ChunkedBody {
           byte[] bytes = new byte[pieceLength + Layout.CRC_BYTES];
           int got = in.readNBytes(bytes, 0, bytes.length);
           if (got < bytes.length) {
-            queue.put(new Piece(null, "shard object ends early at stripe " + s, false));
+            deliver(new Piece(s, null, "shard object ends early at stripe " + s, false));
             return;
           }
           crc.reset();
@@ -355,16 +453,68 @@ final class PartReader extends InputStream implements ChunkedBody {
                   | ((bytes[pieceLength + 2] & 0xFF) << 8)
                   | (bytes[pieceLength + 3] & 0xFF);
           if ((int) crc.getValue() != expected) {
-            queue.put(new Piece(null, "CRC32C mismatch at stripe " + s, true));
+            deliver(new Piece(s, null, "CRC32C mismatch at stripe " + s, true));
             continue;
           }
-          queue.put(new Piece(bytes, null, false));
+          deliver(new Piece(s, bytes, null, false));
         }
       } catch (IOException | RuntimeException e) {
         if (!closed) {
-          queue.put(new Piece(null, String.valueOf(e), false));
+          deliver(new Piece(Long.MAX_VALUE, null, String.valueOf(e), false));
         }
       }
+    }
+
+    private void deliver(Piece piece) throws InterruptedException {
+      queue.put(piece);
+      delivered.release();
+      arrivals.release();
+    }
+
+    /**
+     * Closes this source once it has sent a piece or the stall deadline has passed, in the
+     * background; in the second case its repository is suspended as stalled.
+     */
+    void watchThenClose(int slot, long startedAt, long stallAt) {
+      delivered.drainPermits();
+      try {
+        array
+            .executor()
+            .execute(
+                () -> {
+                  try {
+                    if (!delivered.tryAcquire(
+                        Math.max(0, stallAt - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                      array
+                          .health()
+                          .stalled(
+                              slot,
+                              "stalled: no data "
+                                  + (System.nanoTime() - startedAt) / 1_000_000
+                                  + " ms into a read that others answered");
+                    }
+                  } catch (InterruptedException e) {
+                    // Closing.
+                  } finally {
+                    close();
+                  }
+                });
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        close();
+      }
+    }
+
+    /**
+     * This shard's piece of {@code wanted}, if it has arrived: pieces of earlier stripes (which a
+     * shard that lagged behind delivers after the stripe was completed without it) are skipped.
+     */
+    Piece next(long wanted) {
+      for (Piece piece = queue.poll(); piece != null; piece = queue.poll()) {
+        if (piece.stripe() >= wanted) {
+          return piece;
+        }
+      }
+      return null;
     }
 
     void close() {

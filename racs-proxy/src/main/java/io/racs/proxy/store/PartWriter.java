@@ -10,9 +10,14 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.IntFunction;
@@ -24,9 +29,13 @@ import java.util.zip.CRC32C;
  * {@link ShardPipe}, and lets one virtual thread per repository stream its shard with {@link
  * Repository#put}. Memory stays at a few stripes whatever the size.
  *
- * <p>A repository that fails, or takes no data for the slow-shard timeout, is dropped; the write
- * goes on while a write quorum remains, and fails with {@code INSUFFICIENT_SHARDS} (deleting what
- * it wrote) when it does not.
+ * <p>A repository that fails is dropped, and so is one that stalls: one that takes no data for the
+ * stall deadline while its peers do (see {@link RepositoryArray#stallDeadline}), or for the
+ * slow-shard timeout when none does, or that has not finished when a write quorum has; it is
+ * suspended for later operations too, and a suspended one is not written to at all. The write goes
+ * on while a write quorum remains, and fails with {@code INSUFFICIENT_SHARDS} (deleting what it
+ * wrote, in the background) as soon as it does not, so that losing more than m repositories ends a
+ * PUT in about the stall grace rather than the slow-shard timeout.
  */
 final class PartWriter {
   private static final int PIPE_PIECES = 2;
@@ -52,7 +61,6 @@ final class PartWriter {
     int k = codec.geometry().dataShards();
     int n = codec.geometry().totalShards();
     int pieceBytes = config.pieceBytes();
-    long timeoutNanos = config.slowShardTimeout().toNanos();
     PartMeta sizing =
         new PartMeta(
             partNumber, dataId, Math.max(0, lengthBytes), "", pieceBytes, slots, null, false);
@@ -61,10 +69,19 @@ final class PartWriter {
     ShardPipe[] pipes = new ShardPipe[n];
     List<Future<ObjectInfo>> puts = new ArrayList<>();
     String[] dropped = new String[n];
+    // Released whenever a repository takes a piece or ends its put: what the waits below wait on.
+    Semaphore progress = new Semaphore(0);
     for (int i = 0; i < n; i++) {
-      ShardPipe pipe = new ShardPipe(PIPE_PIECES, ArrayPool.PIECES::give);
+      ShardPipe pipe = new ShardPipe(PIPE_PIECES, ArrayPool.PIECES::give, progress::release);
       pipes[i] = pipe;
-      Repository repository = array.slot(slots.get(i));
+      int slot = slots.get(i);
+      Repository repository = array.slot(slot);
+      if (!array.health().usable(slot)) {
+        dropped[i] = "suspended (" + array.health().suspension(slot) + ")";
+        pipe.abort(dropped[i]);
+        puts.add(CompletableFuture.failedFuture(new IllegalStateException(dropped[i])));
+        continue;
+      }
       String name = Layout.shard(dataId, i);
       puts.add(
           array
@@ -76,6 +93,8 @@ final class PartWriter {
                     } catch (RuntimeException e) {
                       pipe.readerFailed();
                       throw e;
+                    } finally {
+                      progress.release();
                     }
                   }));
     }
@@ -84,6 +103,7 @@ final class PartWriter {
     long total = 0;
     byte[] etag;
     try {
+      checkQuorum(array, config, slots, dropped, pipes, puts);
       while (true) {
         byte[] block = md5.take();
         int read = readHashing(body, block, md5);
@@ -97,15 +117,7 @@ final class PartWriter {
               "body longer than its declared length " + lengthBytes);
         }
         byte[][] stripe = encodeStripe(codec, block, read, ArrayPool.PIECES::take);
-        for (int i = 0; i < n; i++) {
-          if (dropped[i] != null) {
-            ArrayPool.PIECES.give(stripe[i]); // never offered: still ours
-            continue;
-          }
-          if (!pipes[i].offer(stripe[i], timeoutNanos)) {
-            drop(pipes, dropped, i, "took no data for " + config.slowShardTimeout());
-          }
-        }
+        offerAll(array, slots, pipes, dropped, puts, progress, i -> stripe[i], true);
         checkQuorum(array, config, slots, dropped, pipes, puts);
         if (read < block.length) {
           break;
@@ -117,11 +129,8 @@ final class PartWriter {
             "body ended after " + total + " of " + lengthBytes + " bytes");
       }
       // The shards do not depend on the ETag: let the repositories finish while MD5 catches up.
-      for (int i = 0; i < n; i++) {
-        if (dropped[i] == null && !pipes[i].finish(timeoutNanos)) {
-          drop(pipes, dropped, i, "took no data for " + config.slowShardTimeout());
-        }
-      }
+      offerAll(array, slots, pipes, dropped, puts, progress, i -> ShardPipe.END, false);
+      checkQuorum(array, config, slots, dropped, pipes, puts);
       etag = md5.digest();
     } catch (StoreException e) {
       abortAll(pipes, dropped, e.getMessage());
@@ -140,25 +149,18 @@ final class PartWriter {
       md5.close();
     }
 
+    awaitPuts(array, config, slots, dropped, puts, progress);
     List<Integer> written = new ArrayList<>();
     List<StoreException.ShardFailure> failures = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       int slot = slots.get(i);
       String cause = dropped[i];
       if (cause == null) {
-        try {
-          puts.get(i).get(timeoutNanos, TimeUnit.NANOSECONDS);
+        if (succeeded(puts.get(i))) {
           written.add(slot);
           continue;
-        } catch (ExecutionException e) {
-          cause = String.valueOf(e.getCause());
-        } catch (TimeoutException e) {
-          puts.get(i).cancel(true);
-          cause = "did not finish in " + config.slowShardTimeout();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          cause = "interrupted";
         }
+        cause = failureOf(puts.get(i));
       }
       failures.add(new StoreException.ShardFailure(slot, array.slot(slot).name(), cause));
     }
@@ -223,6 +225,135 @@ final class PartWriter {
     return stripe;
   }
 
+  /**
+   * Hands each live pipe its piece ({@code pieceOf}: this stripe's, or the end marker). Pipes with
+   * room take it at once; the rest are waited for until the stall deadline counted from when the
+   * first pipe took its piece, or the slow-shard timeout if none has, and then dropped as stalled.
+   */
+  private static void offerAll(
+      RepositoryArray array,
+      List<Integer> slots,
+      ShardPipe[] pipes,
+      String[] dropped,
+      List<Future<ObjectInfo>> puts,
+      Semaphore progress,
+      IntFunction<byte[]> pieceOf,
+      boolean pooled)
+      throws InterruptedException {
+    long start = System.nanoTime();
+    long firstTaken = -1;
+    List<Integer> waiting = new ArrayList<>();
+    for (int i = 0; i < pipes.length; i++) {
+      if (dropped[i] != null) {
+        if (pooled) {
+          ArrayPool.PIECES.give(pieceOf.apply(i)); // never offered: still ours
+        }
+      } else if (pipes[i].offer(pieceOf.apply(i), 0)) {
+        firstTaken = firstTaken < 0 ? start : firstTaken;
+      } else {
+        waiting.add(i);
+      }
+    }
+    while (!waiting.isEmpty()) {
+      long deadline =
+          firstTaken < 0 ? start + array.timeoutNanos() : array.stallDeadline(start, firstTaken);
+      long now = System.nanoTime();
+      if (now - deadline >= 0) {
+        for (int i : waiting) {
+          String reason =
+              firstTaken < 0
+                  ? "took no data for " + (now - start) / 1_000_000 + " ms"
+                  : "stalled: took no data for "
+                      + (now - start) / 1_000_000
+                      + " ms while others did";
+          drop(pipes, dropped, i, reason);
+          array.health().stalled(slots.get(i), reason);
+          if (pooled) {
+            ArrayPool.PIECES.give(pieceOf.apply(i));
+          }
+        }
+        return;
+      }
+      progress.tryAcquire(deadline - now, TimeUnit.NANOSECONDS);
+      progress.drainPermits();
+      for (Iterator<Integer> it = waiting.iterator(); it.hasNext(); ) {
+        int i = it.next();
+        if (puts.get(i).isDone()) {
+          it.remove(); // its put ended without taking the piece: checkQuorum reports why
+          if (pooled) {
+            ArrayPool.PIECES.give(pieceOf.apply(i));
+          }
+        } else if (pipes[i].offer(pieceOf.apply(i), 0)) {
+          it.remove();
+          firstTaken = firstTaken < 0 ? System.nanoTime() : firstTaken;
+        }
+      }
+    }
+  }
+
+  /**
+   * Waits for the live puts to end: all of them, or a write quorum and then the others until the
+   * stall deadline. A put still running then is reported stalled (its slot suspended) and left to
+   * finish in the background when a quorum succeeded: its shard is then complete when it ends.
+   */
+  private static void awaitPuts(
+      RepositoryArray array,
+      StoreConfig config,
+      List<Integer> slots,
+      String[] dropped,
+      List<Future<ObjectInfo>> puts,
+      Semaphore progress) {
+    long start = System.nanoTime();
+    long deadline = start + array.timeoutNanos();
+    boolean relative = false;
+    try {
+      while (true) {
+        int live = 0;
+        int done = 0;
+        int ok = 0;
+        for (int i = 0; i < puts.size(); i++) {
+          if (dropped[i] == null) {
+            live++;
+            if (puts.get(i).isDone()) {
+              done++;
+              ok += succeeded(puts.get(i)) ? 1 : 0;
+            }
+          }
+        }
+        long now = System.nanoTime();
+        if (done == live) {
+          return;
+        }
+        if (!relative && ok >= config.writeQuorum()) {
+          relative = true;
+          deadline = array.stallDeadline(start, now);
+        }
+        if (now - deadline >= 0) {
+          for (int i = 0; i < puts.size(); i++) {
+            if (dropped[i] == null && !puts.get(i).isDone()) {
+              dropped[i] =
+                  (relative ? "stalled: " : "")
+                      + "did not finish its shard in "
+                      + (now - start) / 1_000_000
+                      + " ms"
+                      + (relative ? " while a write quorum did" : "");
+              array.health().stalled(slots.get(i), dropped[i]);
+              if (!relative) {
+                puts.get(i).cancel(true);
+              }
+            }
+          }
+          return;
+        }
+        progress.tryAcquire(deadline - now, TimeUnit.NANOSECONDS);
+        progress.drainPermits();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
+    }
+  }
+
   private static void checkQuorum(
       RepositoryArray array,
       StoreConfig config,
@@ -282,20 +413,32 @@ final class PartWriter {
     }
   }
 
-  /** Waits for the puts to end, then deletes whatever shard objects they left. */
+  /**
+   * In the background, so that a failed write answers at once: waits for the puts to end, then
+   * deletes whatever shard objects they left (a put that never ends leaves a leftover heal
+   * collects).
+   */
   static void cleanUp(
       RepositoryArray array, List<Integer> slots, String dataId, List<Future<ObjectInfo>> puts) {
-    for (Future<ObjectInfo> put : puts) {
-      try {
-        put.get(30, TimeUnit.SECONDS);
-      } catch (ExecutionException | TimeoutException e) {
-        // Failed or stuck: nothing, or a leftover heal collects.
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
+    try {
+      array
+          .executor()
+          .execute(
+              () -> {
+                for (Future<ObjectInfo> put : puts) {
+                  try {
+                    put.get(array.timeoutNanos(), TimeUnit.NANOSECONDS);
+                  } catch (ExecutionException | TimeoutException | CancellationException e) {
+                    // Failed or stuck: nothing, or a leftover heal collects.
+                  } catch (InterruptedException e) {
+                    return;
+                  }
+                }
+                deleteShards(array, slots, dataId);
+              });
+    } catch (RejectedExecutionException e) {
+      // Closing: heal collects the leftovers.
     }
-    deleteShards(array, slots, dataId);
   }
 
   /**

@@ -73,24 +73,28 @@ final class QuorumWriter {
   /** Deletes a record on every repository that answers. */
   void deleteEverywhere(String name) {
     context.array.fanOut(
+        null,
         (slot, repository) -> {
           repository.delete(name);
           return null;
-        });
+        },
+        context.config.writeQuorum());
   }
 
   /** Writes the record everywhere; returns the failures of a success, or rolls back and throws. */
   private List<StoreException.ShardFailure> writeOnQuorum(
       String name, IntFunction<byte[]> recordOnSlot, String what, Runnable rollback) {
     RepositoryArray array = context.array;
+    int quorum = context.config.writeQuorum();
     List<RepositoryArray.Outcome<Object>> outcomes =
         array.fanOut(
+            null,
             (slot, repository) -> {
               RepositoryArray.putBytes(repository, name, recordOnSlot.apply(slot));
               return null;
-            });
+            },
+            quorum);
     int ok = RepositoryArray.successes(outcomes);
-    int quorum = context.config.writeQuorum();
     if (ok < quorum) {
       List<StoreException.ShardFailure> failures = array.failures(outcomes);
       deleteEverywhere(name);

@@ -14,12 +14,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionService;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BiFunction;
 
@@ -27,26 +29,39 @@ import java.util.function.BiFunction;
  * The repositories of one array, by slot, and the fan-out every store operation uses: run a call on
  * each slot in parallel (virtual threads) and collect a per-slot {@link Outcome}, never throwing
  * for a single slot's failure.
+ *
+ * <p>Stalls cost an operation little and later ones nothing: once enough slots have answered, a
+ * slot still out after the stall grace (or four times as long as the others took, if longer) is
+ * reported as stalled and suspended in {@link SlotHealth}, and while suspended it is skipped (an
+ * immediate {@code UNAVAILABLE} outcome) until a background probe finds it answering again.
  */
 final class RepositoryArray implements AutoCloseable {
   private final List<Repository> slots;
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final long timeoutNanos;
+  private final long stallNanos;
   private final int readQuorum;
+  private final SlotHealth health;
   private static final long HEDGE_MIN_MILLIS = 20;
 
   RepositoryArray(List<Repository> slots, long timeoutNanos) {
-    this(slots, timeoutNanos, slots.size());
+    this(slots, timeoutNanos, slots.size(), timeoutNanos);
   }
 
   /**
    * @param readQuorum how many slots' listings together are sure to name every committed record
    *     ({@code n - writeQuorum + 1}): {@link IndexMerge} waits for that many, then hedges
+   * @param stallNanos how long a slot may lag once enough others answered before it counts as
+   *     stalled (at least; four times the others' time if that is longer)
    */
-  RepositoryArray(List<Repository> slots, long timeoutNanos, int readQuorum) {
+  RepositoryArray(List<Repository> slots, long timeoutNanos, int readQuorum, long stallNanos) {
     this.slots = List.copyOf(slots);
     this.timeoutNanos = timeoutNanos;
+    this.stallNanos = Math.min(stallNanos, timeoutNanos);
     this.readQuorum = readQuorum;
+    this.health =
+        new SlotHealth(
+            this.slots, executor, Math.max(2 * this.stallNanos, TimeUnit.SECONDS.toNanos(1)));
   }
 
   int readQuorum() {
@@ -63,6 +78,30 @@ final class RepositoryArray implements AutoCloseable {
 
   ExecutorService executor() {
     return executor;
+  }
+
+  SlotHealth health() {
+    return health;
+  }
+
+  /** The stall grace: how long at least a slot may lag once enough others answered. */
+  long stallNanos() {
+    return stallNanos;
+  }
+
+  /** The absolute limit on any one repository call. */
+  long timeoutNanos() {
+    return timeoutNanos;
+  }
+
+  /**
+   * When slots still out count as stalled, given that enough others answered by {@code answeredAt}
+   * after the operation began at {@code startedAt}: the stall grace, or four times as long as the
+   * others took if longer, and never past the absolute timeout.
+   */
+  long stallDeadline(long startedAt, long answeredAt) {
+    long relative = answeredAt + Math.max(stallNanos, 4 * (answeredAt - startedAt));
+    return Math.min(relative, startedAt + timeoutNanos);
   }
 
   /** A slot's result: a value, or the failure that stands in its place. */
@@ -82,20 +121,53 @@ final class RepositoryArray implements AutoCloseable {
     }
   }
 
-  /**
-   * Runs {@code call} on every slot in {@code which} (null: all), in parallel. The caller sleeps
-   * once, until the last call has ended or the timeout has passed, rather than once per call; a
-   * call still running then is cancelled and reported as timed out.
-   */
+  /** The outcome of a slot that is suspended: it is not asked. */
+  private <T> Outcome<T> skipped(int slot) {
+    return new Outcome<>(
+        slot,
+        null,
+        new RepositoryException(
+            RepositoryException.Kind.UNAVAILABLE,
+            slots.get(slot).name() + ": suspended (" + health.suspension(slot) + ")"));
+  }
+
+  /** Runs {@code call} on every slot in {@code which} (null: all) and waits for every one. */
   <T> List<Outcome<T>> fanOut(List<Integer> which, BiFunction<Integer, Repository, T> call) {
+    return fanOut(which, call, Integer.MAX_VALUE);
+  }
+
+  /**
+   * Runs {@code call} on every usable slot in {@code which} (null: all), in parallel. The caller
+   * sleeps until every call has ended, or until {@code needed} calls have succeeded and the rest
+   * are past their {@linkplain #stallDeadline stall deadline}, or until the absolute timeout. A
+   * call still out then is reported as timed out and its slot suspended; it is cancelled only when
+   * fewer than {@code needed} succeeded (a write that will be rolled back must not land later), and
+   * otherwise left to finish in the background, where it completes what it was doing.
+   */
+  <T> List<Outcome<T>> fanOut(
+      List<Integer> which, BiFunction<Integer, Repository, T> call, int needed) {
     List<Integer> targets = which != null ? which : allSlots();
     int count = targets.size();
     AtomicReferenceArray<Outcome<T>> ended = new AtomicReferenceArray<>(count);
-    CountDownLatch running = new CountDownLatch(count);
     List<Future<?>> futures = new ArrayList<>();
+    int usable = 0;
+    for (int slot : targets) {
+      usable += health.usable(slot) ? 1 : 0;
+    }
+    // The caller wakes at most twice: when the needed successes are in (to set the stall
+    // deadline), and when the last call has ended; never once per call.
+    int running = usable;
+    Semaphore wake = new Semaphore(0);
+    AtomicInteger finished = new AtomicInteger();
+    AtomicInteger succeeded = new AtomicInteger();
     for (int i = 0; i < count; i++) {
       int index = i;
       int slot = targets.get(i);
+      if (!health.usable(slot)) {
+        ended.set(index, skipped(slot));
+        futures.add(null);
+        continue;
+      }
       Repository repository = slots.get(slot);
       futures.add(
           executor.submit(
@@ -108,25 +180,46 @@ final class RepositoryArray implements AutoCloseable {
                   outcome = new Outcome<>(slot, null, e);
                 }
                 ended.set(index, outcome);
-                running.countDown();
+                boolean quorum = outcome.ok() && succeeded.incrementAndGet() == needed;
+                boolean last = finished.incrementAndGet() == running;
+                if (quorum || last) {
+                  wake.release();
+                }
               }));
     }
+    long start = System.nanoTime();
+    boolean relative = false;
     try {
-      Waits.await(running, timeoutNanos);
+      if (running > 0 && Waits.acquire(wake, timeoutNanos) && finished.get() < running) {
+        relative = true; // woken by the quorum: the rest get until the stall deadline
+        long now = System.nanoTime();
+        Waits.acquire(wake, Math.max(0, stallDeadline(start, now) - now));
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
     }
+    boolean keepStragglers = succeeded.get() >= needed;
     List<Outcome<T>> outcomes = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       Outcome<T> outcome = ended.get(i);
       if (outcome == null) {
-        futures.get(i).cancel(true);
+        int slot = targets.get(i);
+        if (!keepStragglers) {
+          futures.get(i).cancel(true);
+        }
+        String why =
+            relative
+                ? "stalled: no answer "
+                    + (System.nanoTime() - start) / 1_000_000
+                    + " ms into a call that "
+                    + succeeded.get()
+                    + " others answered"
+                : "no answer in " + timeoutNanos / 1_000_000 + " ms";
+        health.stalled(slot, why);
         outcome =
             new Outcome<>(
-                targets.get(i),
-                null,
-                new RepositoryException(RepositoryException.Kind.TIMEOUT, "no answer in time"));
+                slot, null, new RepositoryException(RepositoryException.Kind.TIMEOUT, why));
       }
       outcomes.add(outcome);
     }
@@ -137,7 +230,8 @@ final class RepositoryArray implements AutoCloseable {
    * Like {@link #fanOut(List, BiFunction)}, but once {@code needed} slots have answered it waits
    * only a little longer for the rest (as long again as the quorum took, at least {@value
    * #HEDGE_MIN_MILLIS} ms), and reports the ones still out as timed out, so that one slow
-   * repository does not hold up a read that a quorum can answer. The calls still out are cancelled.
+   * repository does not hold up a read that a quorum can answer. The calls still out are cancelled;
+   * suspended slots are not asked.
    */
   <T> List<Outcome<T>> fanOutQuorum(
       List<Integer> which, BiFunction<Integer, Repository, T> call, int needed) {
@@ -146,11 +240,15 @@ final class RepositoryArray implements AutoCloseable {
     long deadline = start + timeoutNanos;
     CompletionService<T> done = new ExecutorCompletionService<>(executor);
     Map<Future<T>, Integer> pending = new HashMap<>();
+    Map<Integer, Outcome<T>> outcomes = new HashMap<>();
     for (int slot : targets) {
+      if (!health.usable(slot)) {
+        outcomes.put(slot, skipped(slot));
+        continue;
+      }
       Repository repository = slots.get(slot);
       pending.put(done.submit(() -> call.apply(slot, repository)), slot);
     }
-    Map<Integer, Outcome<T>> outcomes = new HashMap<>();
     int answered = 0;
     try {
       while (!pending.isEmpty()) {
@@ -263,6 +361,7 @@ final class RepositoryArray implements AutoCloseable {
 
   @Override
   public void close() {
+    health.close();
     executor.shutdownNow();
   }
 }

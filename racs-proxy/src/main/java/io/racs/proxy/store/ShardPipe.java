@@ -21,11 +21,14 @@ import java.util.function.Consumer;
  * writer must not touch a piece it has offered.
  */
 final class ShardPipe extends InputStream {
-  private static final byte[] END = new byte[0];
+  /** The end marker: offering it ends the body. */
+  static final byte[] END = new byte[0];
+
   private static final byte[] EMPTY = new byte[0];
 
   private final ArrayBlockingQueue<byte[]> queue;
   private final Consumer<byte[]> consumed;
+  private final Runnable took;
   private volatile String abortReason;
   private volatile boolean readerFailed;
   private byte[] current = EMPTY;
@@ -33,13 +36,18 @@ final class ShardPipe extends InputStream {
   private boolean ended;
 
   ShardPipe(int capacity) {
-    this(capacity, piece -> {});
+    this(capacity, piece -> {}, () -> {});
   }
 
-  /** A pipe that hands every piece its reader has finished to {@code consumed}. */
-  ShardPipe(int capacity, Consumer<byte[]> consumed) {
+  /**
+   * A pipe that hands every piece its reader has finished to {@code consumed}, and runs {@code
+   * took} each time its reader takes a piece (so a writer waiting on several pipes learns that one
+   * has room).
+   */
+  ShardPipe(int capacity, Consumer<byte[]> consumed, Runnable took) {
     this.queue = new ArrayBlockingQueue<>(capacity + 1);
     this.consumed = consumed;
+    this.took = took;
   }
 
   /**
@@ -128,6 +136,7 @@ final class ShardPipe extends InputStream {
       byte[] next;
       try {
         next = queue.take();
+        took.run();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted", e);

@@ -14,7 +14,11 @@ import java.util.Objects;
  *     m + 1)}, so that any m repositories lost later still leave one copy of the index entry and k
  *     shards
  * @param slowShardTimeout a repository that takes no data for this long during a PUT, or sends none
- *     during a GET, is treated as failed for that operation
+ *     during a GET, is treated as failed for that operation, whatever the others do
+ * @param stallGrace a repository that has not answered this long (or four times as long as its
+ *     peers took, if that is longer) after enough of its peers answered is treated as stalled:
+ *     failed for that operation, and suspended for later ones until a background probe answers;
+ *     default 1 s
  * @param minPartBytes the smallest multipart part other than the last (S3: 5 MiB)
  * @param gcGrace leftovers of failed writes younger than this are left alone by heal, since they
  *     may belong to writes still running
@@ -28,6 +32,7 @@ public record StoreConfig(
     int blockBytes,
     int writeQuorum,
     Duration slowShardTimeout,
+    Duration stallGrace,
     long minPartBytes,
     Duration gcGrace,
     int inlineBytes) {
@@ -49,6 +54,10 @@ public record StoreConfig(
               + ")");
     }
     Objects.requireNonNull(slowShardTimeout, "slowShardTimeout");
+    Objects.requireNonNull(stallGrace, "stallGrace");
+    if (stallGrace.isNegative() || stallGrace.isZero()) {
+      throw new IllegalArgumentException("stallGrace: " + stallGrace + " (expected: > 0)");
+    }
     Objects.requireNonNull(gcGrace, "gcGrace");
     if (inlineBytes < 0) {
       throw new IllegalArgumentException("inlineBytes: " + inlineBytes + " (expected: >= 0)");
@@ -81,6 +90,7 @@ public record StoreConfig(
     private int blockBytes = 1 << 20;
     private int writeQuorum;
     private Duration slowShardTimeout = Duration.ofSeconds(30);
+    private Duration stallGrace = Duration.ofSeconds(1);
     private long minPartBytes = 5L << 20;
     private Duration gcGrace = Duration.ofHours(1);
     private int inlineBytes = 128 << 10;
@@ -108,6 +118,12 @@ public record StoreConfig(
       return this;
     }
 
+    /** How long a repository may lag behind its peers before it counts as stalled. */
+    public Builder stallGrace(Duration grace) {
+      this.stallGrace = grace;
+      return this;
+    }
+
     /** The smallest multipart part other than the last. */
     public Builder minPartBytes(long bytes) {
       this.minPartBytes = bytes;
@@ -129,7 +145,14 @@ public record StoreConfig(
     /** The config. */
     public StoreConfig build() {
       return new StoreConfig(
-          geometry, blockBytes, writeQuorum, slowShardTimeout, minPartBytes, gcGrace, inlineBytes);
+          geometry,
+          blockBytes,
+          writeQuorum,
+          slowShardTimeout,
+          stallGrace,
+          minPartBytes,
+          gcGrace,
+          inlineBytes);
     }
   }
 }

@@ -36,7 +36,8 @@ final class StoreContext {
         new RepositoryArray(
             repositories,
             config.slowShardTimeout().toNanos(),
-            geometry.totalShards() - config.writeQuorum() + 1);
+            geometry.totalShards() - config.writeQuorum() + 1,
+            config.stallGrace().toNanos());
     this.arrayId = arrayId;
   }
 

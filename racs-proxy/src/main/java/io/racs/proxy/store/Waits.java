@@ -4,6 +4,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -34,6 +35,17 @@ final class Waits {
       Thread.yield();
     }
     return latch.getCount() == 0 || latch.await(timeoutNanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Like {@link Semaphore#tryAcquire(long, TimeUnit)}. */
+  static boolean acquire(Semaphore semaphore, long timeoutNanos) throws InterruptedException {
+    for (int i = 0; i < YIELDS; i++) {
+      if (semaphore.tryAcquire()) {
+        return true;
+      }
+      Thread.yield();
+    }
+    return semaphore.tryAcquire(timeoutNanos, TimeUnit.NANOSECONDS);
   }
 
   /** Like {@link CompletionService#poll(long, TimeUnit)}. */

@@ -46,6 +46,7 @@ class ArrayConfigTest {
                   blockSize: 64KiB
                   writeQuorum: 3
                   slowShardTimeout: 2s
+                  stallGrace: 300ms
                   gcGrace: 1h
                   inlineSize: 0
                 """));
@@ -54,6 +55,7 @@ class ArrayConfigTest {
     assertThat(array.store().blockBytes()).isEqualTo(64 << 10);
     assertThat(array.store().writeQuorum()).isEqualTo(3);
     assertThat(array.store().slowShardTimeout()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(array.store().stallGrace()).isEqualTo(Duration.ofMillis(300));
     assertThat(array.store().gcGrace()).isEqualTo(Duration.ofHours(1));
     assertThat(array.store().inlineBytes()).isZero();
   }
@@ -82,7 +84,7 @@ class ArrayConfigTest {
         Arguments.of(
             "array: {geometry: 2x1, blocksize: 1MiB}\n",
             "racs.yaml: array: field 'blocksize': unknown field (expected one of: blockSize,"
-                + " gcGrace, geometry, inlineSize, slots, slowShardTimeout, writeQuorum)"),
+                + " gcGrace, geometry, inlineSize, slots, slowShardTimeout, stallGrace, writeQuorum)"),
         Arguments.of(
             "array: {geometry: 2y1}\n",
             "racs.yaml: array: field 'geometry': geometry: 2y1 (expected: DxP, data x parity"

@@ -134,7 +134,7 @@ class ArrayPoolTest {
   /** A pipe holding {@code pieces} and its end, handing finished pieces to {@code consumed}. */
   private static ShardPipe finishedPipe(List<byte[]> consumed, byte[]... pieces)
       throws InterruptedException {
-    ShardPipe pipe = new ShardPipe(4, consumed::add);
+    ShardPipe pipe = new ShardPipe(4, consumed::add, () -> {});
     for (byte[] piece : pieces) {
       assertThat(pipe.offer(piece, 1_000_000_000L)).isTrue();
     }

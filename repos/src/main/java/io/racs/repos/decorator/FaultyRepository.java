@@ -34,7 +34,9 @@ import java.util.regex.Pattern;
  *   <li>{@link #corruptReads(boolean)}: gets return bodies with flipped bytes (the first, and one
  *       every 4096 after), as bitrot would, without any error;
  *   <li>{@link #stall(Operation)}: the next call of an operation blocks until the test releases it,
- *       to force races without sleeping.
+ *       to force races without sleeping;
+ *   <li>{@link #freeze()}: every call blocks until {@link #thaw()}, as calls to a stopped process
+ *       (SIGSTOP) or a hung mount do.
  * </ul>
  *
  * <p>Failing calls fail before reaching the delegate, so nothing changes behind them. Faults can be
@@ -49,6 +51,7 @@ public final class FaultyRepository extends ForwardingRepository {
   private final Map<Pattern, Kind> failingKeys = new ConcurrentHashMap<>();
   private final ConcurrentLinkedQueue<Stall> stalls = new ConcurrentLinkedQueue<>();
   private volatile boolean outage;
+  private volatile CountDownLatch frozen;
   private volatile boolean corruptReads;
   private volatile RandomFailures randomFailures;
 
@@ -108,6 +111,24 @@ public final class FaultyRepository extends ForwardingRepository {
   /** The number of calls so far. */
   public long calls() {
     return calls.get();
+  }
+
+  /** Makes every call block, before reaching the delegate, until {@link #thaw()}. */
+  public FaultyRepository freeze() {
+    if (frozen == null) {
+      frozen = new CountDownLatch(1);
+    }
+    return this;
+  }
+
+  /** Lets every call blocked by {@link #freeze()} proceed, and later ones run. */
+  public FaultyRepository thaw() {
+    CountDownLatch latch = frozen;
+    frozen = null;
+    if (latch != null) {
+      latch.countDown();
+    }
+    return this;
   }
 
   /**
@@ -196,6 +217,15 @@ public final class FaultyRepository extends ForwardingRepository {
 
   private void before(Operation operation, String key) {
     long n = calls.incrementAndGet();
+    CountDownLatch latch = frozen;
+    if (latch != null) {
+      try {
+        latch.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw fail(Kind.UNEXPECTED, operation, key, "interrupted while frozen");
+      }
+    }
     for (Stall stall : stalls) {
       if (stall.operation == operation && stalls.remove(stall)) {
         stall.arrived.countDown();
