@@ -76,6 +76,7 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
           S3Operation.CREATE_BUCKET);
 
   private final S3Server.Settings settings;
+  private final HandlerStarter handlers;
   private final ReentrantLock writability = new ReentrantLock();
   private final Condition writable = writability.newCondition();
   private ChannelHandlerContext ctx;
@@ -84,8 +85,22 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
   // Messages of requests that arrived before the current response was written, in order.
   private final ArrayDeque<Object> deferred = new ArrayDeque<>();
 
+  /** Starts the handler of each request. */
+  @FunctionalInterface
+  interface HandlerStarter {
+    /** Runs {@code task}, which may block (it reads the body), off the event loop. */
+    void start(String requestId, Runnable task);
+  }
+
+  /** A connection whose handlers each run on a new virtual thread. */
   S3Connection(S3Server.Settings settings) {
+    this(settings, (id, task) -> Thread.ofVirtual().name("s3-" + id).start(task));
+  }
+
+  /** A connection whose handlers {@code handlers} starts (tests run them on their own thread). */
+  S3Connection(S3Server.Settings settings, HandlerStarter handlers) {
     this.settings = settings;
+    this.handlers = handlers;
   }
 
   /** The request being served on this connection. */
@@ -136,11 +151,16 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     try {
       if (msg instanceof HttpRequest request) {
         begin(request);
+        if (request.decoderResult().isFailure()) {
+          return; // answered by begin; the decoder discards the rest of the connection's bytes
+        }
       }
       if (msg instanceof HttpContent content) {
         boolean last = content instanceof LastHttpContent;
         Exchange exchange = current;
-        if (exchange != null && exchange.body != null && !discardingBody) {
+        if (content.decoderResult().isFailure()) {
+          malformedBody(exchange);
+        } else if (exchange != null && exchange.body != null && !discardingBody) {
           boolean more = exchange.body.offer(content.content().retain(), last);
           if (more) {
             ctx.read();
@@ -151,6 +171,23 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
       }
     } finally {
       ReferenceCountUtil.release(msg);
+    }
+  }
+
+  /**
+   * The HTTP decoder could not frame the body (a malformed chunk size or delimiter, bad trailers):
+   * it ends the content with a failed {@link LastHttpContent} and discards every later byte. The
+   * body must not look complete to the handler, or the store would commit what arrived before the
+   * break: it fails instead, so the handler answers {@code IncompleteBody}. The body never ended,
+   * so the response closes the connection. No more is read: nothing after the break can be framed.
+   */
+  private void malformedBody(Exchange exchange) {
+    discardingBody = true;
+    if (exchange != null && exchange.body != null) {
+      exchange.body.fail(
+          S3Exception.of(
+              S3ErrorCode.INCOMPLETE_BODY,
+              "The request body's chunked transfer encoding is malformed; nothing was stored."));
     }
   }
 
@@ -211,7 +248,7 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
             () -> ctx.channel().eventLoop().execute(ctx::read));
     long length = contentLength(head.headers());
     S3Request s3 = new S3Request(exchange.id, head, route, auth, exchange.body, length);
-    Thread.ofVirtual().name("s3-" + exchange.id).start(() -> serve(exchange, s3));
+    handlers.start(exchange.id, () -> serve(exchange, s3));
     if (exchange.bodyExpected) {
       ctx.read(); // a body-less request's end came with its head; the next head waits
     }

@@ -1,0 +1,116 @@
+package io.racs.proxy.s3.server;
+
+import static io.racs.proxy.s3.server.WireRequests.ascii;
+import static io.racs.proxy.s3.server.WireRequests.concat;
+import static io.racs.proxy.s3.server.WireRequests.httpChunk;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.racs.proxy.s3.auth.ContentSha256;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Proves, through the real HTTP codec in an {@link io.netty.channel.embedded.EmbeddedChannel} and a
+ * real erasure-coded store, how {@link S3Connection} treats each request: a body whose HTTP or
+ * aws-chunked framing breaks is never stored, whatever arrived before the break.
+ */
+class S3ConnectionTest {
+  private static final byte[] HELLO = "hello".getBytes(StandardCharsets.US_ASCII);
+  private final S3Fixture fixture = new S3Fixture();
+
+  @AfterEach
+  void close() {
+    fixture.close();
+  }
+
+  private byte[] victim() {
+    byte[] earlier = S3Fixture.random(16, 100_000);
+    fixture.put("victim", earlier);
+    return earlier;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"1 0", "zz", "FFFFFFFFFFFFFFFFF", "-1", ""})
+  void put_whenHttpChunkSizeLineMalformed_answersIncompleteBodyAndKeepsObject(String sizeLine) {
+    byte[] earlier = victim();
+    try (S3Fixture.Connection c = fixture.connect()) {
+      WireRequests.Head head =
+          WireRequests.head(
+              "PUT", "/bucket/victim", "UNSIGNED-PAYLOAD", Map.of(), "Transfer-Encoding: chunked");
+      c.send(concat(head.bytes(), ascii("5\r\nhello\r\n" + sizeLine + "\r\nworld\r\n0\r\n\r\n")));
+      c.runHandlers();
+
+      WireResponse response = c.response();
+      assertThat(response.status()).as("%s", response).isEqualTo(400);
+      assertThat(response.errorCode()).isEqualTo("IncompleteBody");
+      assertThat(c.open()).isFalse();
+      assertThat(c.allReleased()).isTrue();
+    }
+    assertThat(fixture.get("victim")).isEqualTo(earlier);
+  }
+
+  @ParameterizedTest
+  @EnumSource(ContentSha256.Mode.class)
+  void put_whenHttpChunkingBreaksAfterACompletePayload_answersIncompleteBodyAndKeepsObject(
+      ContentSha256.Mode mode) {
+    byte[] earlier = victim();
+    WireRequests.Put put =
+        WireRequests.put("/bucket/victim", mode, HELLO, "Transfer-Encoding: chunked");
+    try (S3Fixture.Connection c = fixture.connect()) {
+      c.send(concat(put.head().bytes(), httpChunk(put.body()), ascii("zz\r\n")));
+      c.runHandlers();
+
+      WireResponse response = c.response();
+      assertThat(response.status()).as("%s", response).isEqualTo(400);
+      assertThat(response.errorCode()).isEqualTo("IncompleteBody");
+      assertThat(c.open()).isFalse();
+      assertThat(c.allReleased()).isTrue();
+    }
+    assertThat(fixture.get("victim")).isEqualTo(earlier);
+  }
+
+  @ParameterizedTest
+  @EnumSource(ContentSha256.Mode.class)
+  void put_whenHttpChunkedInAnyMode_storesPayloadAndKeepsConnection(ContentSha256.Mode mode) {
+    victim();
+    WireRequests.Put put =
+        WireRequests.put("/bucket/victim", mode, HELLO, "Transfer-Encoding: chunked");
+    try (S3Fixture.Connection c = fixture.connect()) {
+      c.send(concat(put.head().bytes(), httpChunk(put.body()), ascii("0\r\n\r\n")));
+      c.runHandlers();
+
+      WireResponse response = c.response();
+      assertThat(response.status()).as("%s", response).isEqualTo(200);
+      assertThat(c.open()).isTrue();
+    }
+    assertThat(fixture.get("victim")).isEqualTo(HELLO);
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = ContentSha256.Mode.class,
+      names = {"STREAMING_SIGNED", "STREAMING_SIGNED_TRAILER", "STREAMING_UNSIGNED_TRAILER"})
+  void put_whenAwsChunkSizeLineMalformed_answersInvalidRequestAndKeepsObject(
+      ContentSha256.Mode mode) {
+    byte[] earlier = victim();
+    int length = WireRequests.put("/bucket/victim", mode, HELLO).body().length;
+    WireRequests.Put put =
+        WireRequests.put("/bucket/victim", mode, HELLO, "Content-Length: " + length);
+    byte[] body = put.body().clone();
+    body[0] = 'z'; // the size line "5..." of the first chunk
+    try (S3Fixture.Connection c = fixture.connect()) {
+      c.send(concat(put.head().bytes(), body));
+      c.runHandlers();
+
+      WireResponse response = c.response();
+      assertThat(response.status()).as("%s", response).isEqualTo(400);
+      assertThat(response.errorCode()).isEqualTo("InvalidRequest");
+      assertThat(c.allReleased()).isTrue();
+    }
+    assertThat(fixture.get("victim")).isEqualTo(earlier);
+  }
+}
