@@ -6,9 +6,11 @@ import static io.racs.proxy.s3.server.WireRequests.httpChunk;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.s3.auth.ContentSha256;
+import io.racs.proxy.s3.auth.SigV4;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -112,5 +114,19 @@ class S3ConnectionTest {
       assertThat(c.allReleased()).isTrue();
     }
     assertThat(fixture.get("victim")).isEqualTo(earlier);
+  }
+
+  @Test
+  void get_whenKeyHasNul_answersErrorAsParseableXml() {
+    try (S3Fixture.Connection c = fixture.connect()) {
+      c.send(WireRequests.head("GET", "/bucket/a%00b", SigV4.EMPTY_SHA256, Map.of()).bytes());
+      c.runHandlers();
+
+      WireResponse response = c.response();
+      // The store refuses NUL in keys today (InvalidArgument); whatever the error, it must parse.
+      assertThat(response.status()).as("%s", response).isGreaterThanOrEqualTo(400);
+      assertThat(response.xmlText("Resource")).isEqualTo("/bucket/a\uFFFDb");
+      assertThat(c.open()).isTrue();
+    }
   }
 }
