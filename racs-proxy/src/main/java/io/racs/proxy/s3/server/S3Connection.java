@@ -43,6 +43,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayDeque;
 import java.util.EnumSet;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -74,6 +75,12 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
           S3Operation.DELETE_OBJECTS,
           S3Operation.COMPLETE_MULTIPART_UPLOAD,
           S3Operation.CREATE_BUCKET);
+
+  /** The most a single PUT may store, and the most one part may hold: 5 GiB, as in S3. */
+  static final long MAX_UPLOAD_BYTES = 5L << 30;
+
+  private static final Set<S3Operation> SIZE_LIMITED =
+      EnumSet.of(S3Operation.PUT_OBJECT, S3Operation.UPLOAD_PART);
 
   private final S3Server.Settings settings;
   private final HandlerStarter handlers;
@@ -117,8 +124,27 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     Exchange(HttpRequest request) {
       this.request = request;
       this.head = request.method().equals(HttpMethod.HEAD);
-      this.bodyExpected =
-          HttpUtil.getContentLength(request, 0L) > 0 || HttpUtil.isTransferEncodingChunked(request);
+      this.bodyExpected = bodyExpected(request);
+    }
+  }
+
+  /**
+   * Whether body bytes may follow the head. A {@code Content-Length} that is not a number counts as
+   * a body of unknown size: such a request is refused and its connection closed, and the check must
+   * not throw before the refusal is written.
+   */
+  private static boolean bodyExpected(HttpRequest request) {
+    if (HttpUtil.isTransferEncodingChunked(request)) {
+      return true;
+    }
+    String length = request.headers().get(HttpHeaderNames.CONTENT_LENGTH);
+    if (length == null) {
+      return false;
+    }
+    try {
+      return Long.parseLong(length.strip()) != 0;
+    } catch (NumberFormatException e) {
+      return true;
     }
   }
 
@@ -197,12 +223,7 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     discardingBody = false;
     settings.metrics().started();
     if (request.decoderResult().isFailure()) {
-      Throwable cause = request.decoderResult().cause();
-      S3Exception error =
-          cause instanceof TooLongFrameException
-              ? S3Exception.of(S3ErrorCode.INVALID_REQUEST, "Request header or line too long")
-              : S3Exception.of(S3ErrorCode.INVALID_REQUEST, "Malformed HTTP request");
-      respondAtOnce(exchange, error);
+      respondAtOnce(exchange, malformedHead(request));
       return;
     }
     Headers.Builder headers = Headers.builder();
@@ -211,6 +232,7 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     S3Route route;
     Authentication auth;
     ChecksumVerifier verifier = null;
+    long length;
     try {
       head = RequestHead.of(request.method().name(), request.uri(), headers.build());
       try {
@@ -228,6 +250,25 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
       if (VERIFIED_BODIES.contains(route.operation())) {
         verifier = ChecksumVerifier.create(ChecksumSpec.fromHeaders(head.headers()));
       }
+      // Everything that can refuse the request is checked before 100 Continue, so a client told
+      // to send its body is never refused for what its head already said.
+      length = contentLength(head.headers());
+      long maxBytes = Long.MAX_VALUE;
+      if (SIZE_LIMITED.contains(route.operation())) {
+        maxBytes = MAX_UPLOAD_BYTES;
+        if (length > MAX_UPLOAD_BYTES) {
+          throw entityTooLarge(length);
+        }
+      }
+      Authentication authenticated = auth;
+      exchange.body =
+          new RequestBody(
+              sink ->
+                  BodyDecoders.forRequest(
+                      head.headers(), authenticated, sink, ChunkedLimits.DEFAULT),
+              verifier,
+              () -> ctx.channel().eventLoop().execute(ctx::read),
+              maxBytes);
     } catch (S3Exception e) {
       respondAtOnce(exchange, e);
       return;
@@ -239,14 +280,6 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
       ctx.writeAndFlush(
           new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
     }
-    Authentication authenticated = auth;
-    exchange.body =
-        new RequestBody(
-            sink ->
-                BodyDecoders.forRequest(head.headers(), authenticated, sink, ChunkedLimits.DEFAULT),
-            verifier,
-            () -> ctx.channel().eventLoop().execute(ctx::read));
-    long length = contentLength(head.headers());
     S3Request s3 = new S3Request(exchange.id, head, route, auth, exchange.body, length);
     handlers.start(exchange.id, () -> serve(exchange, s3));
     if (exchange.bodyExpected) {
@@ -254,21 +287,77 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     }
   }
 
+  /**
+   * The payload length the head declares: {@code x-amz-decoded-content-length} when present (the
+   * payload of an aws-chunked body), else {@code Content-Length} unless the body is aws-chunked; -1
+   * when neither says.
+   */
   private static long contentLength(Headers headers) {
-    try {
-      String decoded = headers.get("x-amz-decoded-content-length");
-      if (decoded != null) {
-        return Long.parseLong(decoded.trim());
-      }
-      String sha = headers.get("x-amz-content-sha256");
-      if (sha != null && sha.startsWith("STREAMING-")) {
-        return -1;
-      }
-      String length = headers.get("content-length");
-      return length == null ? -1 : Long.parseLong(length.trim());
-    } catch (NumberFormatException e) {
-      throw S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Invalid content length");
+    String decoded = headers.get("x-amz-decoded-content-length");
+    if (decoded != null) {
+      return parseLength("x-amz-decoded-content-length", decoded);
     }
+    String sha = headers.get("x-amz-content-sha256");
+    if (sha != null && sha.startsWith("STREAMING-")) {
+      return -1;
+    }
+    String length = headers.get("content-length");
+    return length == null ? -1 : parseLength("Content-Length", length);
+  }
+
+  private static long parseLength(String header, String value) {
+    try {
+      long n = Long.parseLong(value.strip());
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // Reported below.
+    }
+    throw invalidLength(header, value);
+  }
+
+  private static S3Exception invalidLength(String header, String value) {
+    return S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, header + " is not a valid length.")
+        .withDetail("ArgumentName", header)
+        .withDetail("ArgumentValue", value);
+  }
+
+  static S3Exception entityTooLarge(long proposedBytes) {
+    return S3Exception.of(S3ErrorCode.ENTITY_TOO_LARGE)
+        .withDetail("ProposedSize", Long.toString(proposedBytes))
+        .withDetail("MaxSizeAllowed", Long.toString(MAX_UPLOAD_BYTES));
+  }
+
+  /**
+   * The error for a head the HTTP decoder refused. An unusable {@code Content-Length} (not a
+   * number, negative, beyond 2^63, or several different values) is named, since it is the client's
+   * most likely mistake; anything else is a malformed request.
+   */
+  private static S3Exception malformedHead(HttpRequest request) {
+    Throwable cause = request.decoderResult().cause();
+    if (cause instanceof TooLongFrameException) {
+      return S3Exception.of(S3ErrorCode.INVALID_REQUEST, "Request header or line too long");
+    }
+    List<String> lengths = request.headers().getAll(HttpHeaderNames.CONTENT_LENGTH);
+    if (!lengths.isEmpty()) {
+      String joined = String.join(", ", lengths);
+      try {
+        long first = -1;
+        for (String value : lengths) {
+          for (String part : value.split(",", -1)) {
+            long n = parseLength("Content-Length", part);
+            if (first >= 0 && n != first) {
+              throw invalidLength("Content-Length", joined);
+            }
+            first = n;
+          }
+        }
+      } catch (S3Exception e) {
+        return invalidLength("Content-Length", joined);
+      }
+    }
+    return S3Exception.of(S3ErrorCode.INVALID_REQUEST, "Malformed HTTP request");
   }
 
   /** Runs on the request's virtual thread. */

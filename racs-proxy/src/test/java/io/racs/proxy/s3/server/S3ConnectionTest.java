@@ -129,4 +129,160 @@ class S3ConnectionTest {
       assertThat(c.open()).isTrue();
     }
   }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"1180591620717411303424", "-1", "abc", "0x10", "5, 6"})
+  void put_whenContentLengthInvalid_answersInvalidArgumentThenCloses(String contentLength) {
+    byte[] earlier = victim();
+    try (S3Fixture.Connection c = fixture.connect()) {
+      WireRequests.Head head =
+          WireRequests.head(
+              "PUT",
+              "/bucket/victim",
+              "UNSIGNED-PAYLOAD",
+              Map.of(),
+              "Content-Length: " + contentLength);
+      c.send(concat(head.bytes(), HELLO));
+      c.runHandlers();
+
+      WireResponse response = c.response();
+      assertThat(response).as("a response before the connection closes").isNotNull();
+      assertThat(response.status()).as("%s", response).isEqualTo(400);
+      assertThat(response.errorCode()).isEqualTo("InvalidArgument");
+      assertThat(response.xmlText("ArgumentName")).isEqualTo("Content-Length");
+      assertThat(c.pendingHandlers()).isZero();
+      assertThat(c.open()).isFalse();
+      assertThat(c.allReleased()).isTrue();
+    }
+    assertThat(fixture.get("victim")).isEqualTo(earlier);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"x-amz-decoded-content-length: abc", "x-amz-decoded-content-length: -5"})
+  void put_whenDecodedContentLengthInvalid_answersInvalidArgumentWithoutContinue(String header) {
+    byte[] earlier = victim();
+    try (S3Fixture.Connection c = fixture.connect()) {
+      String[] nameValue = header.split(": ");
+      WireRequests.Head head =
+          WireRequests.head(
+              "PUT",
+              "/bucket/victim",
+              ContentSha256.Mode.STREAMING_UNSIGNED_TRAILER.headerValue(),
+              Map.of(
+                  "content-encoding",
+                  "aws-chunked",
+                  "x-amz-trailer",
+                  WireRequests.TRAILER,
+                  nameValue[0],
+                  nameValue[1]),
+              "Content-Length: 100",
+              "Expect: 100-continue");
+      c.send(head.bytes());
+      c.runHandlers();
+
+      WireResponse response = c.response();
+      assertThat(response).as("a response before the connection closes").isNotNull();
+      assertThat(response.status()).as("%s", response).isEqualTo(400);
+      assertThat(response.errorCode()).isEqualTo("InvalidArgument");
+      assertThat(c.pendingHandlers()).isZero();
+      assertThat(c.open()).isFalse();
+    }
+    assertThat(fixture.get("victim")).isEqualTo(earlier);
+  }
+
+  @Test
+  void put_whenAwsChunkedWithoutDecodedLength_answersMissingContentLengthWithoutContinue() {
+    try (S3Fixture.Connection c = fixture.connect()) {
+      WireRequests.Head head =
+          WireRequests.head(
+              "PUT",
+              "/bucket/victim",
+              ContentSha256.Mode.STREAMING_UNSIGNED_TRAILER.headerValue(),
+              Map.of("content-encoding", "aws-chunked", "x-amz-trailer", WireRequests.TRAILER),
+              "Content-Length: 100",
+              "Expect: 100-continue");
+      c.send(head.bytes());
+      c.runHandlers();
+
+      WireResponse response = c.response();
+      assertThat(response).as("a response before the connection closes").isNotNull();
+      assertThat(response.status()).as("%s", response).isEqualTo(411);
+      assertThat(response.errorCode()).isEqualTo("MissingContentLength");
+      assertThat(c.open()).isFalse();
+    }
+  }
+
+  /**
+   * A signed head declaring {@code bytes} for {@code target}, with {@code Expect: 100-continue}.
+   */
+  private static WireRequests.Head declaring(String target, long bytes, boolean awsChunked) {
+    if (awsChunked) {
+      return WireRequests.head(
+          "PUT",
+          target,
+          ContentSha256.Mode.STREAMING_UNSIGNED_TRAILER.headerValue(),
+          Map.of(
+              "content-encoding",
+              "aws-chunked",
+              "x-amz-trailer",
+              WireRequests.TRAILER,
+              "x-amz-decoded-content-length",
+              Long.toString(bytes)),
+          "Content-Length: " + (bytes + 1000),
+          "Expect: 100-continue");
+    }
+    return WireRequests.head(
+        "PUT",
+        target,
+        "UNSIGNED-PAYLOAD",
+        Map.of(),
+        "Content-Length: " + bytes,
+        "Expect: 100-continue");
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void put_whenDeclaring10TiBWithExpectContinue_answersEntityTooLargeWithout100(
+      boolean awsChunked) {
+    try (S3Fixture.Connection c = fixture.connect()) {
+      c.send(declaring("/bucket/huge", 10L << 40, awsChunked).bytes());
+      c.runHandlers();
+
+      WireResponse response = c.response();
+      assertThat(response.status()).as("the first response: %s", response).isEqualTo(400);
+      assertThat(response.errorCode()).isEqualTo("EntityTooLarge");
+      assertThat(response.xmlText("MaxSizeAllowed")).isEqualTo(Long.toString(5L << 30));
+      assertThat(c.pendingHandlers()).isZero();
+      assertThat(c.open()).isFalse();
+    }
+  }
+
+  @Test
+  void uploadPart_whenDeclaring10TiBWithExpectContinue_answersEntityTooLargeWithout100() {
+    String uploadId =
+        fixture.store.createMultipartUpload(
+            S3Fixture.BUCKET, "parts", io.racs.proxy.store.ObjectStore.PutOptions.defaults());
+    try (S3Fixture.Connection c = fixture.connect()) {
+      c.send(
+          declaring("/bucket/parts?partNumber=1&uploadId=" + uploadId, 10L << 40, false).bytes());
+      c.runHandlers();
+
+      WireResponse response = c.response();
+      assertThat(response.status()).as("the first response: %s", response).isEqualTo(400);
+      assertThat(response.errorCode()).isEqualTo("EntityTooLarge");
+      assertThat(c.open()).isFalse();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void put_whenDeclaringExactly5GiBWithExpectContinue_answers100(boolean awsChunked) {
+    try (S3Fixture.Connection c = fixture.connect()) {
+      c.send(declaring("/bucket/big", 5L << 30, awsChunked).bytes());
+
+      WireResponse response = c.response();
+      assertThat(response.status()).as("%s", response).isEqualTo(100);
+      assertThat(c.pendingHandlers()).isOne();
+    }
+  }
 }

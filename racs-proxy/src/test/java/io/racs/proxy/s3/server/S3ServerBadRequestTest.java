@@ -96,4 +96,58 @@ class S3ServerBadRequestTest {
     assertThat(response.errorCode()).isEqualTo("IncompleteBody");
     assertThat(fixture.get("nested-" + mode)).isEqualTo(earlier);
   }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"1180591620717411303424", "-1", "abc"})
+  void put_whenContentLengthInvalid_answersInvalidArgumentThenCloses(String contentLength)
+      throws IOException {
+    byte[] earlier = victim("bad-length");
+    WireRequests.Head head =
+        WireRequests.head(
+            "PUT",
+            "/bucket/bad-length",
+            "UNSIGNED-PAYLOAD",
+            Map.of(),
+            "Content-Length: " + contentLength);
+
+    WireResponse response = exchangeThenClosed(concat(head.bytes(), HELLO));
+
+    assertThat(response.status()).as("%s", response).isEqualTo(400);
+    assertThat(response.errorCode()).isEqualTo("InvalidArgument");
+    assertThat(fixture.get("bad-length")).isEqualTo(earlier);
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void put_whenDeclaring10TiBWithExpectContinue_answersEntityTooLargeWithout100(boolean awsChunked)
+      throws IOException {
+    long tenTiB = 10L << 40;
+    WireRequests.Head head =
+        awsChunked
+            ? WireRequests.head(
+                "PUT",
+                "/bucket/huge",
+                ContentSha256.Mode.STREAMING_UNSIGNED_TRAILER.headerValue(),
+                Map.of(
+                    "content-encoding",
+                    "aws-chunked",
+                    "x-amz-trailer",
+                    WireRequests.TRAILER,
+                    "x-amz-decoded-content-length",
+                    Long.toString(tenTiB)),
+                "Content-Length: " + (tenTiB + 1000),
+                "Expect: 100-continue")
+            : WireRequests.head(
+                "PUT",
+                "/bucket/huge",
+                "UNSIGNED-PAYLOAD",
+                Map.of(),
+                "Content-Length: " + tenTiB,
+                "Expect: 100-continue");
+
+    WireResponse response = exchangeThenClosed(head.bytes());
+
+    assertThat(response.status()).as("the first response: %s", response).isEqualTo(400);
+    assertThat(response.errorCode()).isEqualTo("EntityTooLarge");
+  }
 }
