@@ -285,4 +285,31 @@ class S3ConnectionTest {
       assertThat(c.pendingHandlers()).isOne();
     }
   }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"10001", "0", "-1", "abc"})
+  void uploadPart_whenPartNumberOutOfRange_answersInvalidArgumentWithout100(String partNumber) {
+    String uploadId =
+        fixture.store.createMultipartUpload(
+            S3Fixture.BUCKET, "parts", io.racs.proxy.store.ObjectStore.PutOptions.defaults());
+    try (S3Fixture.Connection c = fixture.connect()) {
+      WireRequests.Head head =
+          WireRequests.head(
+              "PUT",
+              "/bucket/parts?partNumber=" + partNumber + "&uploadId=" + uploadId,
+              "UNSIGNED-PAYLOAD",
+              Map.of(),
+              "Content-Length: 5",
+              "Expect: 100-continue");
+      c.send(head.bytes());
+      c.runHandlers();
+
+      WireResponse response = c.response();
+      assertThat(response.status()).as("the first response: %s", response).isEqualTo(400);
+      assertThat(response.errorCode()).isEqualTo("InvalidArgument");
+      assertThat(c.pendingHandlers()).isZero();
+      assertThat(c.open()).isFalse();
+    }
+    assertThat(fixture.store.listParts(S3Fixture.BUCKET, "parts", uploadId)).isEmpty();
+  }
 }

@@ -59,6 +59,18 @@ class S3ServerBadRequestTest {
     }
   }
 
+  /** Sends {@code request} on a new connection and returns the first response. */
+  private static WireResponse exchange(byte[] request) throws IOException {
+    try (Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.setSoTimeout(10_000);
+      socket.getOutputStream().write(request);
+      socket.getOutputStream().flush();
+      WireResponse response = WireResponse.read(socket.getInputStream());
+      assertThat(response).as("a response").isNotNull();
+      return response;
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"1 0", "zz", "FFFFFFFFFFFFFFFFF"})
   void put_whenHttpChunkSizeLineMalformed_answersIncompleteBodyAndKeepsObject(String sizeLine)
@@ -149,5 +161,27 @@ class S3ServerBadRequestTest {
 
     assertThat(response.status()).as("the first response: %s", response).isEqualTo(400);
     assertThat(response.errorCode()).isEqualTo("EntityTooLarge");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"10001", "0", "-1", "abc"})
+  void uploadPart_whenPartNumberOutOfRange_answersInvalidArgumentAndStoresNothing(String partNumber)
+      throws IOException {
+    String uploadId =
+        fixture.store.createMultipartUpload(
+            S3Fixture.BUCKET, "parts", io.racs.proxy.store.ObjectStore.PutOptions.defaults());
+    WireRequests.Head head =
+        WireRequests.head(
+            "PUT",
+            "/bucket/parts?partNumber=" + partNumber + "&uploadId=" + uploadId,
+            "UNSIGNED-PAYLOAD",
+            Map.of(),
+            "Content-Length: 5");
+
+    WireResponse response = exchange(concat(head.bytes(), HELLO));
+
+    assertThat(response.status()).as("%s", response).isEqualTo(400);
+    assertThat(response.errorCode()).isEqualTo("InvalidArgument");
+    assertThat(fixture.store.listParts(S3Fixture.BUCKET, "parts", uploadId)).isEmpty();
   }
 }
