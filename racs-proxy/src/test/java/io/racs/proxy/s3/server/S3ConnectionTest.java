@@ -312,4 +312,158 @@ class S3ConnectionTest {
     }
     assertThat(fixture.store.listParts(S3Fixture.BUCKET, "parts", uploadId)).isEmpty();
   }
+
+  @Test
+  void expect100_whenHeadPasses_sends100ThenReadsBodyAndStores() {
+    byte[] payload = S3Fixture.random(3, 70_000);
+    try (S3Fixture.Connection c = fixture.connect()) {
+      c.send(
+          WireRequests.head(
+                  "PUT",
+                  "/bucket/continued",
+                  "UNSIGNED-PAYLOAD",
+                  Map.of(),
+                  "Content-Length: " + payload.length,
+                  "Expect: 100-Continue")
+              .bytes());
+      assertThat(c.response().status()).isEqualTo(100);
+      assertThat(c.response()).as("nothing but 100 before the body").isNull();
+
+      c.send(payload).runHandlers();
+
+      WireResponse response = c.response();
+      assertThat(response.status()).as("%s", response).isEqualTo(200);
+      assertThat(c.open()).isTrue();
+      assertThat(c.allReleased()).isTrue();
+    }
+    assertThat(fixture.get("continued")).isEqualTo(payload);
+  }
+
+  @Test
+  void expect100_whenSignatureWrong_answers403WithoutContinueAndCloses() {
+    try (S3Fixture.Connection c = fixture.connect()) {
+      String head =
+          WireRequests.head(
+                  "PUT",
+                  "/bucket/forged",
+                  "UNSIGNED-PAYLOAD",
+                  Map.of(),
+                  "Content-Length: 5",
+                  "Expect: 100-continue")
+              .text()
+              .replaceFirst("Signature=[0-9a-f]", "Signature=x");
+      c.send(head);
+
+      WireResponse response = c.response();
+      assertThat(response.status()).as("the first response: %s", response).isEqualTo(403);
+      assertThat(response.errorCode()).isEqualTo("SignatureDoesNotMatch");
+      assertThat(c.pendingHandlers()).isZero();
+      assertThat(c.open()).isFalse();
+    }
+  }
+
+  @Test
+  void request_whenHeadTooLong_answersInvalidRequestAndCloses() {
+    try (S3Fixture.Connection c = fixture.connect()) {
+      c.send("GET /bucket/k HTTP/1.1\r\nHost: h\r\nx-long: " + "a".repeat(20_000) + "\r\n\r\n");
+
+      WireResponse response = c.response();
+      assertThat(response.status()).as("%s", response).isEqualTo(400);
+      assertThat(response.errorCode()).isEqualTo("InvalidRequest");
+      assertThat(c.open()).isFalse();
+      assertThat(c.allReleased()).isTrue();
+    }
+  }
+
+  @Test
+  void keepAlive_whenErrorAfterWholeBody_servesTheNextRequest() {
+    byte[] stored = S3Fixture.random(4, 3000);
+    fixture.put("kept", stored);
+    try (S3Fixture.Connection c = fixture.connect()) {
+      c.send(
+          concat(
+              WireRequests.head(
+                      "PUT", "/nobucket/k", "UNSIGNED-PAYLOAD", Map.of(), "Content-Length: 5")
+                  .bytes(),
+              HELLO));
+      c.runHandlers();
+      WireResponse error = c.response();
+      assertThat(error.status()).as("%s", error).isEqualTo(404);
+      assertThat(error.errorCode()).isEqualTo("NoSuchBucket");
+      assertThat(c.open()).isTrue();
+
+      c.send(WireRequests.head("GET", "/bucket/missing", SigV4.EMPTY_SHA256, Map.of()).bytes());
+      c.runHandlers();
+      WireResponse missing = c.response();
+      assertThat(missing.status()).as("%s", missing).isEqualTo(404);
+      assertThat(missing.errorCode()).isEqualTo("NoSuchKey");
+      assertThat(c.open()).isTrue();
+
+      c.send(WireRequests.head("GET", "/bucket/kept", SigV4.EMPTY_SHA256, Map.of()).bytes());
+      c.runHandlers();
+      WireResponse found = c.response();
+      assertThat(found.status()).as("%s", found).isEqualTo(200);
+      assertThat(found.body()).isEqualTo(stored);
+      assertThat(c.open()).isTrue();
+      assertThat(c.allReleased()).isTrue();
+    }
+  }
+
+  @Test
+  void pipelining_whenTwoRequestsInOneRead_answersEachInOrder() {
+    byte[] first = S3Fixture.random(5, 1000);
+    byte[] second = S3Fixture.random(6, 2000);
+    fixture.put("first", first);
+    fixture.put("second", second);
+    try (S3Fixture.Connection c = fixture.connect()) {
+      c.send(
+          concat(
+              WireRequests.head("GET", "/bucket/first", SigV4.EMPTY_SHA256, Map.of()).bytes(),
+              WireRequests.head("GET", "/bucket/second", SigV4.EMPTY_SHA256, Map.of()).bytes()));
+      assertThat(c.pendingHandlers()).as("the second waits for the first").isOne();
+      c.runHandlers();
+
+      assertThat(c.response().body()).isEqualTo(first);
+      assertThat(c.response().body()).isEqualTo(second);
+      assertThat(c.open()).isTrue();
+      assertThat(c.allReleased()).isTrue();
+    }
+  }
+
+  @Test
+  void backpressure_whenBodyOutrunsTheHandler_stopsReadingUntilItDrains() {
+    int piece = 64 * 1024;
+    int pieces = 2 * RequestBody.HIGH_WATER_BYTES / piece;
+    byte[] payload = S3Fixture.random(7, pieces * piece);
+    try (S3Fixture.Connection c = fixture.connect()) {
+      c.send(
+          WireRequests.head(
+                  "PUT",
+                  "/bucket/pressed",
+                  "UNSIGNED-PAYLOAD",
+                  Map.of(),
+                  "Content-Length: " + payload.length)
+              .bytes());
+      int[] readsAfter = new int[pieces + 1];
+      readsAfter[0] = c.reads;
+      for (int i = 0; i < pieces; i++) {
+        c.send(java.util.Arrays.copyOfRange(payload, i * piece, (i + 1) * piece));
+        readsAfter[i + 1] = c.reads;
+      }
+      int highWater = RequestBody.HIGH_WATER_BYTES / piece;
+      // Below the high-water mark each piece asks for the next; from there on, none does.
+      assertThat(readsAfter[highWater - 1]).isEqualTo(readsAfter[0] + highWater - 1);
+      assertThat(readsAfter[pieces]).isEqualTo(readsAfter[highWater - 1]);
+
+      c.runHandlers();
+
+      assertThat(c.reads)
+          .as("reads resume once the handler drained the body")
+          .isGreaterThan(readsAfter[pieces]);
+      WireResponse response = c.response();
+      assertThat(response.status()).as("%s", response).isEqualTo(200);
+      assertThat(c.allReleased()).isTrue();
+    }
+    assertThat(fixture.get("pressed")).isEqualTo(payload);
+  }
 }
