@@ -17,9 +17,9 @@ import java.util.Set;
  *
  * <p>Thread-safe and pure. Errors: {@code InvalidURI} (malformed escapes, non-UTF-8), {@code
  * InvalidBucketName}, {@code KeyTooLongError}, {@code InvalidArgument} (half of {@code
- * partNumber}/{@code uploadId}, a bad {@code list-type}), {@code MethodNotAllowed} (a method the
- * resource does not have), {@code NotImplemented} (sub-resources such as {@code ?acl} or {@code
- * ?tagging}, and methods S3 does not know).
+ * partNumber}/{@code uploadId}, a {@code partNumber} outside 1 to 10,000, a bad {@code list-type}),
+ * {@code MethodNotAllowed} (a method the resource does not have), {@code NotImplemented}
+ * (sub-resources such as {@code ?acl} or {@code ?tagging}, and methods S3 does not know).
  */
 public final class S3Router {
   /** Sub-resources of S3 that the proxy does not implement. */
@@ -55,6 +55,9 @@ public final class S3Router {
           "torrent",
           "versioning",
           "website");
+
+  /** The highest part number of a multipart upload, as in S3. */
+  public static final int MAX_PART_NUMBER = 10_000;
 
   private final String baseDomain;
 
@@ -206,10 +209,33 @@ public final class S3Router {
     };
   }
 
+  /**
+   * A {@code partNumber} (of UploadPart, UploadPartCopy, or a GET or HEAD of one part) must be a
+   * decimal integer from 1 to 10,000. Checked here, with the request's head, so that a bad one is
+   * refused before {@code 100 Continue} and before any body byte is read or stored.
+   */
+  private static void checkPartNumber(String value) {
+    boolean digits = !value.isEmpty() && value.length() <= 9;
+    for (int i = 0; digits && i < value.length(); i++) {
+      digits = value.charAt(i) >= '0' && value.charAt(i) <= '9';
+    }
+    int n = digits ? Integer.parseInt(value) : 0;
+    if (n < 1 || n > MAX_PART_NUMBER) {
+      throw S3Exception.of(
+              S3ErrorCode.INVALID_ARGUMENT,
+              "Part number must be an integer between 1 and " + MAX_PART_NUMBER + ", inclusive")
+          .withDetail("ArgumentName", "partNumber")
+          .withDetail("ArgumentValue", value);
+    }
+  }
+
   private static S3Operation classifyObject(String method, QueryParams query, RequestHead head) {
     boolean uploadId = query.contains("uploadId");
     boolean partNumber = query.contains("partNumber");
     boolean copy = head.headers().contains("x-amz-copy-source");
+    if (partNumber) {
+      checkPartNumber(query.get("partNumber"));
+    }
     return switch (method) {
       case "PUT" -> {
         if (uploadId != partNumber) {

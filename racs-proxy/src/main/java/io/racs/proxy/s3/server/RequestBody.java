@@ -37,6 +37,8 @@ final class RequestBody extends InputStream implements S3Request.Payload {
   private final BodyDecoder decoder;
   private final ChecksumVerifier verifier;
   private final Runnable requestMore;
+  private final long maxBytes;
+  private long payloadBytes;
   private final ArrayDeque<ByteBuffer> decoded = new ArrayDeque<>();
   private long queuedBytes;
   private boolean lastReceived;
@@ -51,11 +53,17 @@ final class RequestBody extends InputStream implements S3Request.Payload {
    * @param decoder turns raw content into payload (its sink must call {@link #payload})
    * @param verifier checks the payload's checksums; null for none
    * @param requestMore asks the event loop to read more from the socket
+   * @param maxBytes the most payload the body may carry ({@code EntityTooLarge} beyond), for bodies
+   *     whose length the head does not declare
+   * @throws S3Exception when the headers call for a decoder they do not configure (a missing or
+   *     malformed length)
    */
-  RequestBody(BodyDecoderFactory decoder, ChecksumVerifier verifier, Runnable requestMore) {
+  RequestBody(
+      BodyDecoderFactory decoder, ChecksumVerifier verifier, Runnable requestMore, long maxBytes) {
     this.decoder = decoder.create(this::payload);
     this.verifier = verifier;
     this.requestMore = requestMore;
+    this.maxBytes = maxBytes;
   }
 
   /** Makes the body decoder for a sink. */
@@ -136,6 +144,10 @@ final class RequestBody extends InputStream implements S3Request.Payload {
   }
 
   private void payload(ByteBuffer payload) {
+    payloadBytes += payload.remaining();
+    if (payloadBytes > maxBytes) {
+      throw S3Connection.entityTooLarge(payloadBytes);
+    }
     if (payload.hasRemaining()) {
       ByteBuffer copy = ByteBuffer.allocate(payload.remaining());
       copy.put(payload).flip();

@@ -43,6 +43,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayDeque;
 import java.util.EnumSet;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -75,7 +76,14 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
           S3Operation.COMPLETE_MULTIPART_UPLOAD,
           S3Operation.CREATE_BUCKET);
 
+  /** The most a single PUT may store, and the most one part may hold: 5 GiB, as in S3. */
+  static final long MAX_UPLOAD_BYTES = 5L << 30;
+
+  private static final Set<S3Operation> SIZE_LIMITED =
+      EnumSet.of(S3Operation.PUT_OBJECT, S3Operation.UPLOAD_PART);
+
   private final S3Server.Settings settings;
+  private final HandlerStarter handlers;
   private final ReentrantLock writability = new ReentrantLock();
   private final Condition writable = writability.newCondition();
   private ChannelHandlerContext ctx;
@@ -84,8 +92,22 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
   // Messages of requests that arrived before the current response was written, in order.
   private final ArrayDeque<Object> deferred = new ArrayDeque<>();
 
+  /** Starts the handler of each request. */
+  @FunctionalInterface
+  interface HandlerStarter {
+    /** Runs {@code task}, which may block (it reads the body), off the event loop. */
+    void start(String requestId, Runnable task);
+  }
+
+  /** A connection whose handlers each run on a new virtual thread. */
   S3Connection(S3Server.Settings settings) {
+    this(settings, (id, task) -> Thread.ofVirtual().name("s3-" + id).start(task));
+  }
+
+  /** A connection whose handlers {@code handlers} starts (tests run them on their own thread). */
+  S3Connection(S3Server.Settings settings, HandlerStarter handlers) {
     this.settings = settings;
+    this.handlers = handlers;
   }
 
   /** The request being served on this connection. */
@@ -102,8 +124,27 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     Exchange(HttpRequest request) {
       this.request = request;
       this.head = request.method().equals(HttpMethod.HEAD);
-      this.bodyExpected =
-          HttpUtil.getContentLength(request, 0L) > 0 || HttpUtil.isTransferEncodingChunked(request);
+      this.bodyExpected = bodyExpected(request);
+    }
+  }
+
+  /**
+   * Whether body bytes may follow the head. A {@code Content-Length} that is not a number counts as
+   * a body of unknown size: such a request is refused and its connection closed, and the check must
+   * not throw before the refusal is written.
+   */
+  private static boolean bodyExpected(HttpRequest request) {
+    if (HttpUtil.isTransferEncodingChunked(request)) {
+      return true;
+    }
+    String length = request.headers().get(HttpHeaderNames.CONTENT_LENGTH);
+    if (length == null) {
+      return false;
+    }
+    try {
+      return Long.parseLong(length.strip()) != 0;
+    } catch (NumberFormatException e) {
+      return true;
     }
   }
 
@@ -136,11 +177,16 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     try {
       if (msg instanceof HttpRequest request) {
         begin(request);
+        if (request.decoderResult().isFailure()) {
+          return; // answered by begin; the decoder discards the rest of the connection's bytes
+        }
       }
       if (msg instanceof HttpContent content) {
         boolean last = content instanceof LastHttpContent;
         Exchange exchange = current;
-        if (exchange != null && exchange.body != null && !discardingBody) {
+        if (content.decoderResult().isFailure()) {
+          malformedBody(exchange);
+        } else if (exchange != null && exchange.body != null && !discardingBody) {
           boolean more = exchange.body.offer(content.content().retain(), last);
           if (more) {
             ctx.read();
@@ -154,18 +200,30 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     }
   }
 
+  /**
+   * The HTTP decoder could not frame the body (a malformed chunk size or delimiter, bad trailers):
+   * it ends the content with a failed {@link LastHttpContent} and discards every later byte. The
+   * body must not look complete to the handler, or the store would commit what arrived before the
+   * break: it fails instead, so the handler answers {@code IncompleteBody}. The body never ended,
+   * so the response closes the connection. No more is read: nothing after the break can be framed.
+   */
+  private void malformedBody(Exchange exchange) {
+    discardingBody = true;
+    if (exchange != null && exchange.body != null) {
+      exchange.body.fail(
+          S3Exception.of(
+              S3ErrorCode.INCOMPLETE_BODY,
+              "The request body's chunked transfer encoding is malformed; nothing was stored."));
+    }
+  }
+
   private void begin(HttpRequest request) {
     Exchange exchange = new Exchange(request);
     current = exchange;
     discardingBody = false;
     settings.metrics().started();
     if (request.decoderResult().isFailure()) {
-      Throwable cause = request.decoderResult().cause();
-      S3Exception error =
-          cause instanceof TooLongFrameException
-              ? S3Exception.of(S3ErrorCode.INVALID_REQUEST, "Request header or line too long")
-              : S3Exception.of(S3ErrorCode.INVALID_REQUEST, "Malformed HTTP request");
-      respondAtOnce(exchange, error);
+      respondAtOnce(exchange, malformedHead(request));
       return;
     }
     Headers.Builder headers = Headers.builder();
@@ -174,6 +232,7 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     S3Route route;
     Authentication auth;
     ChecksumVerifier verifier = null;
+    long length;
     try {
       head = RequestHead.of(request.method().name(), request.uri(), headers.build());
       try {
@@ -191,6 +250,25 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
       if (VERIFIED_BODIES.contains(route.operation())) {
         verifier = ChecksumVerifier.create(ChecksumSpec.fromHeaders(head.headers()));
       }
+      // Everything that can refuse the request is checked before 100 Continue, so a client told
+      // to send its body is never refused for what its head already said.
+      length = contentLength(head.headers());
+      long maxBytes = Long.MAX_VALUE;
+      if (SIZE_LIMITED.contains(route.operation())) {
+        maxBytes = MAX_UPLOAD_BYTES;
+        if (length > MAX_UPLOAD_BYTES) {
+          throw entityTooLarge(length);
+        }
+      }
+      Authentication authenticated = auth;
+      exchange.body =
+          new RequestBody(
+              sink ->
+                  BodyDecoders.forRequest(
+                      head.headers(), authenticated, sink, ChunkedLimits.DEFAULT),
+              verifier,
+              () -> ctx.channel().eventLoop().execute(ctx::read),
+              maxBytes);
     } catch (S3Exception e) {
       respondAtOnce(exchange, e);
       return;
@@ -202,36 +280,84 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
       ctx.writeAndFlush(
           new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
     }
-    Authentication authenticated = auth;
-    exchange.body =
-        new RequestBody(
-            sink ->
-                BodyDecoders.forRequest(head.headers(), authenticated, sink, ChunkedLimits.DEFAULT),
-            verifier,
-            () -> ctx.channel().eventLoop().execute(ctx::read));
-    long length = contentLength(head.headers());
     S3Request s3 = new S3Request(exchange.id, head, route, auth, exchange.body, length);
-    Thread.ofVirtual().name("s3-" + exchange.id).start(() -> serve(exchange, s3));
+    handlers.start(exchange.id, () -> serve(exchange, s3));
     if (exchange.bodyExpected) {
       ctx.read(); // a body-less request's end came with its head; the next head waits
     }
   }
 
+  /**
+   * The payload length the head declares: {@code x-amz-decoded-content-length} when present (the
+   * payload of an aws-chunked body), else {@code Content-Length} unless the body is aws-chunked; -1
+   * when neither says.
+   */
   private static long contentLength(Headers headers) {
-    try {
-      String decoded = headers.get("x-amz-decoded-content-length");
-      if (decoded != null) {
-        return Long.parseLong(decoded.trim());
-      }
-      String sha = headers.get("x-amz-content-sha256");
-      if (sha != null && sha.startsWith("STREAMING-")) {
-        return -1;
-      }
-      String length = headers.get("content-length");
-      return length == null ? -1 : Long.parseLong(length.trim());
-    } catch (NumberFormatException e) {
-      throw S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Invalid content length");
+    String decoded = headers.get("x-amz-decoded-content-length");
+    if (decoded != null) {
+      return parseLength("x-amz-decoded-content-length", decoded);
     }
+    String sha = headers.get("x-amz-content-sha256");
+    if (sha != null && sha.startsWith("STREAMING-")) {
+      return -1;
+    }
+    String length = headers.get("content-length");
+    return length == null ? -1 : parseLength("Content-Length", length);
+  }
+
+  private static long parseLength(String header, String value) {
+    try {
+      long n = Long.parseLong(value.strip());
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // Reported below.
+    }
+    throw invalidLength(header, value);
+  }
+
+  private static S3Exception invalidLength(String header, String value) {
+    return S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, header + " is not a valid length.")
+        .withDetail("ArgumentName", header)
+        .withDetail("ArgumentValue", value);
+  }
+
+  static S3Exception entityTooLarge(long proposedBytes) {
+    return S3Exception.of(S3ErrorCode.ENTITY_TOO_LARGE)
+        .withDetail("ProposedSize", Long.toString(proposedBytes))
+        .withDetail("MaxSizeAllowed", Long.toString(MAX_UPLOAD_BYTES));
+  }
+
+  /**
+   * The error for a head the HTTP decoder refused. An unusable {@code Content-Length} (not a
+   * number, negative, beyond 2^63, or several different values) is named, since it is the client's
+   * most likely mistake; anything else is a malformed request.
+   */
+  private static S3Exception malformedHead(HttpRequest request) {
+    Throwable cause = request.decoderResult().cause();
+    if (cause instanceof TooLongFrameException) {
+      return S3Exception.of(S3ErrorCode.INVALID_REQUEST, "Request header or line too long");
+    }
+    List<String> lengths = request.headers().getAll(HttpHeaderNames.CONTENT_LENGTH);
+    if (!lengths.isEmpty()) {
+      String joined = String.join(", ", lengths);
+      try {
+        long first = -1;
+        for (String value : lengths) {
+          for (String part : value.split(",", -1)) {
+            long n = parseLength("Content-Length", part);
+            if (first >= 0 && n != first) {
+              throw invalidLength("Content-Length", joined);
+            }
+            first = n;
+          }
+        }
+      } catch (S3Exception e) {
+        return invalidLength("Content-Length", joined);
+      }
+    }
+    return S3Exception.of(S3ErrorCode.INVALID_REQUEST, "Malformed HTTP request");
   }
 
   /** Runs on the request's virtual thread. */

@@ -92,6 +92,43 @@ public final class XmlWriter {
     return b.toString();
   }
 
+  /**
+   * {@code text} with every character XML 1.0 forbids replaced by U+FFFD (the replacement
+   * character): NUL and the other C0 controls except tab, line feed and carriage return, U+FFFE,
+   * U+FFFF, and unpaired surrogates. For text that must reach every client as parseable XML even
+   * where it cannot stay exact, such as a key echoed in an error body: {@link #escape} keeps such
+   * characters as references for listings, where S3 clients ask for {@code encoding-type=url}
+   * instead, but an error body has no such option and a client that cannot parse it cannot report
+   * the error.
+   */
+  public static String legalXml10(String text) {
+    StringBuilder b = null;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        if (b != null) {
+          b.append(c).append(text.charAt(i + 1));
+        }
+        i++;
+        continue;
+      }
+      boolean legal =
+          (c >= 0x20 || c == '\t' || c == '\n' || c == '\r')
+              && !Character.isSurrogate(c)
+              && c != 0xFFFE
+              && c != 0xFFFF;
+      if (!legal && b == null) {
+        b = new StringBuilder(text.length()).append(text, 0, i);
+      }
+      if (b != null) {
+        b.append(legal ? c : '\uFFFD');
+      }
+    }
+    return b == null ? text : b.toString();
+  }
+
   private static void escape(String text, StringBuilder b) {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);

@@ -8,6 +8,8 @@ import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.http.RequestHead;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Proves every supported request shape maps to its operation, bucket and once-decoded key, in path
@@ -161,5 +163,42 @@ class S3RouterTest {
     assertThatThrownBy(() -> BucketNames.validate("A"))
         .isInstanceOfSatisfying(
             S3Exception.class, e -> assertThat(e.details()).containsEntry("BucketName", "A"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"10001", "0", "-1", "abc", "", "1.5", "+1", "99999999999"})
+  void route_whenPartNumberOutOfRange_answersInvalidArgument(String partNumber) {
+    String query = "partNumber=" + partNumber + "&uploadId=u";
+    assertThat(error("PUT", "/b1k/key?" + query))
+        .as("UploadPart")
+        .isEqualTo(S3ErrorCode.INVALID_ARGUMENT);
+    assertThat(error("PUT", "/b1k/key?" + query, "x-amz-copy-source", "/s/k"))
+        .as("UploadPartCopy")
+        .isEqualTo(S3ErrorCode.INVALID_ARGUMENT);
+    assertThat(error("GET", "/b1k/key?partNumber=" + partNumber))
+        .as("GetObject")
+        .isEqualTo(S3ErrorCode.INVALID_ARGUMENT);
+    assertThat(error("HEAD", "/b1k/key?partNumber=" + partNumber))
+        .as("HeadObject")
+        .isEqualTo(S3ErrorCode.INVALID_ARGUMENT);
+  }
+
+  @Test
+  void route_whenPartNumberInvalid_namesTheArgument() {
+    assertThatThrownBy(() -> op("PUT", "/b1k/key?partNumber=10001&uploadId=u"))
+        .isInstanceOfSatisfying(
+            S3Exception.class,
+            e -> {
+              assertThat(e.details()).containsEntry("ArgumentName", "partNumber");
+              assertThat(e.details()).containsEntry("ArgumentValue", "10001");
+            });
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"1", "10000", "0010"})
+  void route_whenPartNumberInRange_classifies(String partNumber) {
+    assertThat(op("PUT", "/b1k/key?partNumber=" + partNumber + "&uploadId=u"))
+        .isEqualTo(S3Operation.UPLOAD_PART);
+    assertThat(op("GET", "/b1k/key?partNumber=" + partNumber)).isEqualTo(S3Operation.GET_OBJECT);
   }
 }
