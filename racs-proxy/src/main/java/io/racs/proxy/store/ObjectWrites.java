@@ -34,19 +34,20 @@ final class ObjectWrites {
       long lengthBytes,
       ObjectStore.PutOptions options) {
     StoreConfig config = context.config;
-    String versionId = VersionId.next();
+    // The data is named when it starts; the version gets its id when it commits (below), so that
+    // of two overlapping PUTs the one that commits later, and is acknowledged later, is newer.
+    String dataId = VersionId.next();
     List<Integer> slots = context.slotsFor(bucket, key);
     InputStream rest = body;
     if (config.inlineLimit() > 0 && (lengthBytes < 0 || config.inlines(lengthBytes))) {
       byte[] head = readHead(body, lengthBytes);
       if (config.inlines(head.length)) {
-        return putInline(bucket, key, versionId, slots, head, options);
+        return putInline(bucket, key, slots, head, options);
       }
       rest = new SequenceInputStream(new ByteArrayInputStream(head), body);
     }
     PartWriter.Result written =
-        PartWriter.write(
-            context.array, context.codec, config, 1, versionId, slots, rest, lengthBytes);
+        PartWriter.write(context.array, context.codec, config, 1, dataId, slots, rest, lengthBytes);
     Map<String, String> checksums = options.checksums().get();
     PartMeta part = written.part().withChecksums(checksums);
     VersionMeta meta = singlePartVersion(bucket, key, part, options, checksums);
@@ -91,12 +92,7 @@ final class ObjectWrites {
 
   /** A small object: one stripe, each shard inside the version's record on its repository. */
   private VersionMeta putInline(
-      String bucket,
-      String key,
-      String versionId,
-      List<Integer> slots,
-      byte[] data,
-      ObjectStore.PutOptions options) {
+      String bucket, String key, List<Integer> slots, byte[] data, ObjectStore.PutOptions options) {
     byte[][] shards =
         data.length == 0
             ? new byte[context.geometry.totalShards()][0]
@@ -105,7 +101,7 @@ final class ObjectWrites {
     PartMeta part =
         new PartMeta(
             1,
-            versionId,
+            VersionId.next(), // an inline part's data is its version's record
             data.length,
             HexFormat.of().formatHex(PartWriter.md5().digest(data)),
             context.config.pieceBytes(),
@@ -128,7 +124,7 @@ final class ObjectWrites {
         context.arrayId,
         bucket,
         key,
-        part.dataId(),
+        part.inline() ? part.dataId() : VersionId.next(),
         false,
         part.sizeBytes(),
         part.etag(),

@@ -102,6 +102,49 @@ class VersionResolverTest {
     assertThat(reading.get()).isEqualTo(second);
   }
 
+  @Test
+  void overlappingPuts_whenTheFirstCommitsLast_theFirstIsNewest() throws Exception {
+    // s3-tests' atomic dual write: a PUT of B's starts, a PUT of A's of the same key runs from
+    // start to end while it uploads, then the B's finish. B was acknowledged last, so B is newest.
+    f.store.createBucket("bkt");
+    byte[] b = StoreFixture.bytes(10, 40_000);
+    byte[] a = StoreFixture.bytes(11, 40_000);
+    java.util.concurrent.CountDownLatch halfway = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch goOn = new java.util.concurrent.CountDownLatch(1);
+    java.io.InputStream slowB =
+        new java.io.FilterInputStream(new ByteArrayInputStream(b)) {
+          private int served;
+
+          @Override
+          public int read(byte[] buffer, int off, int len) throws java.io.IOException {
+            if (served >= b.length / 2 && halfway.getCount() > 0) {
+              halfway.countDown();
+              try {
+                goOn.await();
+              } catch (InterruptedException e) {
+                throw new java.io.InterruptedIOException();
+              }
+            }
+            int n = super.read(buffer, off, Math.min(len, 1024));
+            served += Math.max(0, n);
+            return n;
+          }
+        };
+    CompletableFuture<VersionMeta> first =
+        CompletableFuture.supplyAsync(
+            () -> f.store.put("bkt", "k", slowB, b.length, ObjectStore.PutOptions.defaults()));
+    halfway.await();
+    VersionMeta second = f.put("bkt", "k", a);
+    assertThat(f.get("bkt", "k")).isEqualTo(a);
+    goOn.countDown();
+    VersionMeta last = first.get();
+    f.store.awaitCollections();
+
+    assertThat(VersionId.newer(last.versionId(), second.versionId())).isTrue();
+    assertThat(f.get("bkt", "k")).isEqualTo(b);
+    assertThat(f.store.head("bkt", "k").versionId()).isEqualTo(last.versionId());
+  }
+
   private static void assertInsufficientShards(Runnable call) {
     assertThatThrownBy(call::run)
         .isInstanceOfSatisfying(
