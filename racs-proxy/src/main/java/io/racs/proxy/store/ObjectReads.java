@@ -90,17 +90,14 @@ final class ObjectReads {
     if (partNumber <= 0) {
       return read(meta, offset, length);
     }
-    List<PartMeta> parts = meta.parts();
-    if (partNumber > parts.size()) {
-      throw new StoreException(
-          StoreException.Code.INVALID_RANGE,
-          "part number " + partNumber + " of " + parts.size() + " parts");
-    }
-    long start = 0;
-    for (int i = 0; i < partNumber - 1; i++) {
-      start += parts.get(i).sizeBytes();
-    }
-    return reader(meta, start, start + parts.get(partNumber - 1).sizeBytes());
+    long[] range =
+        meta.partRange(partNumber)
+            .orElseThrow(
+                () ->
+                    new StoreException(
+                        StoreException.Code.INVALID_RANGE,
+                        "part number " + partNumber + " of " + meta.parts().size() + " parts"));
+    return reader(meta, range[0], range[0] + range[1]);
   }
 
   /**
@@ -194,17 +191,11 @@ final class ObjectReads {
 
   private static ObjectStore.ObjectReader wrap(
       VersionMeta meta, InputStream body, long start, long end) {
-    long rangeStart = start;
     long rangeLength = end - start;
     return new ObjectStore.ObjectReader() {
       @Override
       public VersionMeta meta() {
         return meta;
-      }
-
-      @Override
-      public long rangeStart() {
-        return rangeStart;
       }
 
       @Override

@@ -53,9 +53,6 @@ public interface ObjectStore extends AutoCloseable {
     /** The version read. */
     VersionMeta meta();
 
-    /** First byte of the range returned. */
-    long rangeStart();
-
     /** Bytes the body holds. */
     long rangeLength();
 

@@ -46,4 +46,19 @@ public record VersionMeta(
     checksums = checksums == null ? Map.of() : Map.copyOf(checksums);
     parts = parts == null ? List.of() : List.copyOf(parts);
   }
+
+  /**
+   * Where part {@code partNumber} (from 1) lies in the object: {@code {first byte, length}}; empty
+   * when the object has fewer parts. An object stored in one piece is part 1 of 1.
+   */
+  public java.util.Optional<long[]> partRange(int partNumber) {
+    if (partNumber < 1 || partNumber > parts.size()) {
+      return java.util.Optional.empty();
+    }
+    long start = 0;
+    for (int i = 0; i < partNumber - 1; i++) {
+      start += parts.get(i).sizeBytes();
+    }
+    return java.util.Optional.of(new long[] {start, parts.get(partNumber - 1).sizeBytes()});
+  }
 }

@@ -127,16 +127,21 @@ final class ObjectHandler {
     long start = 0;
     long length = meta.sizeBytes();
     if (partNumber > 0) {
-      if (partNumber > Math.max(1, meta.parts().size())) {
-        throw S3Exception.of(
-                S3ErrorCode.INVALID_RANGE, "The requested partnumber is not satisfiable")
-            .withDetail("PartNumberRequested", Integer.toString(partNumber))
-            .withDetail("ActualPartCount", Integer.toString(meta.parts().size()));
-      }
-      for (int i = 0; i < partNumber - 1; i++) {
-        start += meta.parts().get(i).sizeBytes();
-      }
-      length = meta.parts().isEmpty() ? 0 : meta.parts().get(partNumber - 1).sizeBytes();
+      // A delete marker or an empty object has no parts, and still answers part 1 (empty).
+      long[] part =
+          partNumber == 1 && meta.parts().isEmpty()
+              ? new long[] {0, 0}
+              : meta.partRange(partNumber)
+                  .orElseThrow(
+                      () ->
+                          S3Exception.of(
+                                  S3ErrorCode.INVALID_RANGE,
+                                  "The requested partnumber is not satisfiable")
+                              .withDetail("PartNumberRequested", Integer.toString(partNumber))
+                              .withDetail(
+                                  "ActualPartCount", Integer.toString(meta.parts().size())));
+      start = part[0];
+      length = part[1];
       if (length > 0) {
         range = Optional.of(new ByteRange(start, start + length - 1));
       }

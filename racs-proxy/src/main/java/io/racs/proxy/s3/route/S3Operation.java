@@ -42,13 +42,4 @@ public enum S3Operation {
   public Family family() {
     return family;
   }
-
-  /** Whether the request carries a body the handler reads (uploads, copies' none). */
-  public boolean hasRequestBody() {
-    return this == PUT_OBJECT
-        || this == UPLOAD_PART
-        || this == CREATE_BUCKET
-        || this == DELETE_OBJECTS
-        || this == COMPLETE_MULTIPART_UPLOAD;
-  }
 }
