@@ -320,15 +320,21 @@ class MultipartAndConcurrencyTest {
                     return reader.body().readAllBytes();
                   }
                 });
-        // Well inside the fixture's slow-shard timeout, so the held read is not given up as slow.
-        gate.awaitHeld(1, Duration.ofSeconds(5));
-        store.put("bkt", "k", StoreFixture.stream(newer), size, ObjectStore.PutOptions.defaults());
-        store.awaitCollections();
-        String collected = inline ? first.versionId() : first.parts().getFirst().dataId();
-        assertThat(f.names(0, inline ? "i/" : "v/"))
-            .as("the old version is collected while the GET waits")
-            .noneMatch(name -> name.contains(collected));
-        gate.open();
+        try {
+          // The hold lasts one in-memory PUT and its collection, well inside the fixture's 5 s
+          // slow-shard timeout, so the held read is not given up as slow.
+          gate.awaitHeld(1, Duration.ofSeconds(5));
+          store.put(
+              "bkt", "k", StoreFixture.stream(newer), size, ObjectStore.PutOptions.defaults());
+          store.awaitCollections();
+          String collected = inline ? first.versionId() : first.parts().getFirst().dataId();
+          assertThat(f.names(0, inline ? "i/" : "v/"))
+              .as("the old version is collected while the GET waits")
+              .noneMatch(name -> name.contains(collected));
+        } finally {
+          // A failed check must not leave the GET held forever.
+          gate.open();
+        }
         byte[] got;
         try {
           got = read.get();
