@@ -50,6 +50,7 @@ final class GatedRepository extends ForwardingRepository {
     private final Predicate<String> keys;
     private final AtomicInteger toHold = new AtomicInteger();
     private final Semaphore held = new Semaphore(0);
+    private final Semaphore completed = new Semaphore(0);
     private final CountDownLatch open = new CountDownLatch(1);
 
     Gate(Operation operation, Predicate<String> keys) {
@@ -88,6 +89,32 @@ final class GatedRepository extends ForwardingRepository {
       held.release(calls);
     }
 
+    /**
+     * Waits until {@code calls} matching calls have returned from the repository (held ones count
+     * once released), so a test knows the writes of a PUT that were not held have landed.
+     *
+     * @throws AssertionError if they have not within {@code timeout}
+     */
+    void awaitCompleted(int calls, Duration timeout) throws InterruptedException {
+      if (!completed.tryAcquire(calls, timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new AssertionError(
+            "completed calls: "
+                + completed.availablePermits()
+                + " within "
+                + timeout
+                + " (expected: "
+                + calls
+                + ")");
+      }
+      completed.release(calls);
+    }
+
+    private void done(Operation called, String key) {
+      if (called == operation && keys.test(key)) {
+        completed.release();
+      }
+    }
+
     private void pass(Operation called, String key) {
       if (called != operation
           || !keys.test(key)
@@ -106,30 +133,38 @@ final class GatedRepository extends ForwardingRepository {
   @Override
   public ObjectInfo put(String key, InputStream body, long lengthBytes) {
     gate.pass(Operation.PUT, key);
-    return super.put(key, body, lengthBytes);
+    ObjectInfo info = super.put(key, body, lengthBytes);
+    gate.done(Operation.PUT, key);
+    return info;
   }
 
   @Override
   public ObjectStream get(String key, long offset, long lengthBytes) {
     gate.pass(Operation.GET, key);
-    return super.get(key, offset, lengthBytes);
+    ObjectStream stream = super.get(key, offset, lengthBytes);
+    gate.done(Operation.GET, key);
+    return stream;
   }
 
   @Override
   public Optional<ObjectInfo> head(String key) {
     gate.pass(Operation.HEAD, key);
-    return super.head(key);
+    Optional<ObjectInfo> info = super.head(key);
+    gate.done(Operation.HEAD, key);
+    return info;
   }
 
   @Override
   public void delete(String key) {
     gate.pass(Operation.DELETE, key);
     super.delete(key);
+    gate.done(Operation.DELETE, key);
   }
 
   @Override
   public void discard(String key) {
     gate.pass(Operation.DELETE, key);
     super.discard(key);
+    gate.done(Operation.DELETE, key);
   }
 }
