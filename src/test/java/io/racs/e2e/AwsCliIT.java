@@ -2,7 +2,6 @@ package io.racs.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.testkit.MinioExtension;
 import io.racs.testkit.TestTools;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,8 +16,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,28 +30,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * URLs: a fresh one serves the object to a plain HTTP GET, an expired one is AccessDenied.
  */
 class AwsCliIT {
-  @RegisterExtension static final MinioExtension MINIO = MinioExtension.servers(6);
+  @RegisterExtension static final ProxyPairExtension PROXIES = ProxyPairExtension.create();
+
   @TempDir static Path dir;
-  private static ProxyProcess http;
-  private static ProxyProcess https;
-  private static Tls tls;
-
-  private static ProxyPair proxies;
-
-  @BeforeAll
-  static void start() throws Exception {
-    proxies = ProxyPair.start(MINIO, dir);
-    http = proxies.http();
-    https = proxies.https();
-    tls = proxies.tls();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (proxies != null) {
-      proxies.close();
-    }
-  }
 
   /** Runs {@code aws <args> --endpoint-url ...} against the HTTP or HTTPS proxy; must succeed. */
   private static Launcher.Result aws(boolean secure, String... args) {
@@ -62,10 +40,10 @@ class AwsCliIT {
     command.add(TestTools.awsCli().toString());
     command.addAll(Arrays.asList(args));
     command.add("--endpoint-url");
-    command.add((secure ? https : http).endpoint().toString());
+    command.add(PROXIES.proxy(secure).endpoint().toString());
     if (secure) {
       command.add("--ca-bundle");
-      command.add(tls.cert().toString());
+      command.add(PROXIES.tls().cert().toString());
     }
     Map<String, String> env = Clients.cleanEnv(dir.resolve("home"));
     return Clients.ok(command, env);
@@ -267,7 +245,7 @@ class AwsCliIT {
     // Signed two hours ago for one minute: expired however long the test takes.
     URI expired =
         Clients.presignGet(
-            http.endpoint(),
+            PROXIES.http().endpoint(),
             "presign",
             "p/file.bin",
             ProxyProcess.SECRET_KEY,
@@ -282,7 +260,7 @@ class AwsCliIT {
     // The same signer at the current time is accepted: the expiry alone made the difference.
     URI now =
         Clients.presignGet(
-            http.endpoint(),
+            PROXIES.http().endpoint(),
             "presign",
             "p/file.bin",
             ProxyProcess.SECRET_KEY,

@@ -2,7 +2,6 @@ package io.racs.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.testkit.MinioExtension;
 import io.racs.testkit.TestTools;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -15,8 +14,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,29 +28,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * query authentication) and with SigV4.
  */
 class Boto3IT {
-  @RegisterExtension static final MinioExtension MINIO = MinioExtension.servers(6);
+  @RegisterExtension static final ProxyPairExtension PROXIES = ProxyPairExtension.create();
+
   @TempDir static Path dir;
-  private static ProxyProcess http;
-  private static ProxyProcess https;
-  private static Tls tls;
   private static final Pattern PAIR = Pattern.compile("\"([^\"]+)\": \"([^\"]*)\"");
-
-  private static ProxyPair proxies;
-
-  @BeforeAll
-  static void start() throws Exception {
-    proxies = ProxyPair.start(MINIO, dir);
-    http = proxies.http();
-    https = proxies.https();
-    tls = proxies.tls();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (proxies != null) {
-      proxies.close();
-    }
-  }
 
   @ParameterizedTest
   @ValueSource(booleans = {false, true})
@@ -75,11 +53,11 @@ class Boto3IT {
     String bucket = "boto3-" + (secure ? "tls" : "plain");
     String config =
         "{\"endpoint\": \""
-            + (secure ? https : http).endpoint()
+            + PROXIES.proxy(secure).endpoint()
             + "\", \"bucket\": \""
             + bucket
             + "\", \"caBundle\": "
-            + (secure ? "\"" + tls.cert() + "\"" : "null")
+            + (secure ? "\"" + PROXIES.tls().cert() + "\"" : "null")
             + ", \"workDir\": \""
             + work
             + "\", \"presignPath\": \""

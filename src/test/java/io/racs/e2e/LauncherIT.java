@@ -2,6 +2,7 @@ package io.racs.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.racs.testkit.TestSeed;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,7 +79,7 @@ class LauncherIT {
   @Test
   void racsCodec_whenShardsLost_recoversTheFileThroughTheLauncher(@TempDir Path dir)
       throws IOException {
-    long seed = System.nanoTime();
+    long seed = TestSeed.get();
     byte[] bytes = new byte[300_001];
     new java.util.Random(seed).nextBytes(bytes);
     Path file = dir.resolve("data.bin");

@@ -2,7 +2,6 @@ package io.racs.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.testkit.MinioExtension;
 import io.racs.testkit.TestTools;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,8 +9,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,28 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  * and deleting the removed one, a byte-exact copy back, and {@code delete}.
  */
 class RcloneIT {
-  @RegisterExtension static final MinioExtension MINIO = MinioExtension.servers(6);
+  @RegisterExtension static final ProxyPairExtension PROXIES = ProxyPairExtension.create();
+
   @TempDir static Path dir;
-  private static ProxyProcess http;
-  private static ProxyProcess https;
-  private static Tls tls;
-
-  private static ProxyPair proxies;
-
-  @BeforeAll
-  static void start() throws Exception {
-    proxies = ProxyPair.start(MINIO, dir);
-    http = proxies.http();
-    https = proxies.https();
-    tls = proxies.tls();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (proxies != null) {
-      proxies.close();
-    }
-  }
 
   /** Runs {@code rclone <args>} with the remote {@code racs:}; must succeed. */
   private static Launcher.Result rclone(boolean secure, String... args) {
@@ -54,13 +32,13 @@ class RcloneIT {
     command.addAll(Arrays.asList(args));
     if (secure) {
       command.add("--ca-cert");
-      command.add(tls.cert().toString());
+      command.add(PROXIES.tls().cert().toString());
     }
     Map<String, String> env = Clients.cleanEnv(dir.resolve("home"));
     // rclone 1.60 fails on AWS_CA_BUNDLE; cleanEnv removes it, and the remote is all here.
     env.put("RCLONE_CONFIG_RACS_TYPE", "s3");
     env.put("RCLONE_CONFIG_RACS_PROVIDER", "Other");
-    env.put("RCLONE_CONFIG_RACS_ENDPOINT", (secure ? https : http).endpoint().toString());
+    env.put("RCLONE_CONFIG_RACS_ENDPOINT", PROXIES.proxy(secure).endpoint().toString());
     env.put("RCLONE_CONFIG_RACS_ACCESS_KEY_ID", ProxyProcess.ACCESS_KEY);
     env.put("RCLONE_CONFIG_RACS_SECRET_ACCESS_KEY", ProxyProcess.SECRET_KEY);
     env.put("RCLONE_CONFIG_RACS_REGION", "us-east-1");

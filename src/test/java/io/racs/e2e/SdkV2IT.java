@@ -3,7 +3,6 @@ package io.racs.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.testkit.MinioExtension;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -14,8 +13,6 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,34 +47,15 @@ import software.amazon.awssdk.transfer.s3.S3TransferManager;
  * see (wrong secret, wrong checksum: correct error, nothing stored).
  */
 class SdkV2IT {
-  @RegisterExtension static final MinioExtension MINIO = MinioExtension.servers(6);
+  @RegisterExtension static final ProxyPairExtension PROXIES = ProxyPairExtension.create();
+
   @TempDir static Path dir;
-  private static ProxyProcess http;
-  private static ProxyProcess https;
-  private static Tls tls;
-
-  private static ProxyPair proxies;
-
-  @BeforeAll
-  static void start() throws Exception {
-    proxies = ProxyPair.start(MINIO, dir);
-    http = proxies.http();
-    https = proxies.https();
-    tls = proxies.tls();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (proxies != null) {
-      proxies.close();
-    }
-  }
 
   private static S3Client client(boolean secure, String secret) {
-    ProxyProcess proxy = secure ? https : http;
+    ProxyProcess proxy = PROXIES.proxy(secure);
     Apache5HttpClient.Builder httpClient = Apache5HttpClient.builder();
     if (secure) {
-      httpClient.tlsTrustManagersProvider(tls::trustManagers);
+      httpClient.tlsTrustManagersProvider(PROXIES.tls()::trustManagers);
     }
     return S3Client.builder()
         .endpointOverride(proxy.endpoint())
@@ -91,10 +69,10 @@ class SdkV2IT {
   }
 
   private static S3AsyncClient asyncClient(boolean secure) {
-    ProxyProcess proxy = secure ? https : http;
+    ProxyProcess proxy = PROXIES.proxy(secure);
     NettyNioAsyncHttpClient.Builder httpClient = NettyNioAsyncHttpClient.builder();
     if (secure) {
-      httpClient.tlsTrustManagersProvider(tls::trustManagers);
+      httpClient.tlsTrustManagersProvider(PROXIES.tls()::trustManagers);
     }
     return S3AsyncClient.builder()
         .endpointOverride(proxy.endpoint())
@@ -280,7 +258,7 @@ class SdkV2IT {
     var ready =
         client.send(
             java.net.http.HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + http.adminPort() + "/health/ready"))
+                    URI.create("http://127.0.0.1:" + PROXIES.http().adminPort() + "/health/ready"))
                 .build(),
             java.net.http.HttpResponse.BodyHandlers.ofString());
     assertThat(ready.statusCode()).isEqualTo(200);
@@ -288,7 +266,7 @@ class SdkV2IT {
     var metrics =
         client.send(
             java.net.http.HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + http.adminPort() + "/metrics"))
+                    URI.create("http://127.0.0.1:" + PROXIES.http().adminPort() + "/metrics"))
                 .build(),
             java.net.http.HttpResponse.BodyHandlers.ofString());
     assertThat(metrics.body())

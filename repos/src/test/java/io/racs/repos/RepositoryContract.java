@@ -46,12 +46,15 @@ public abstract class RepositoryContract {
   protected abstract Repository createRepository() throws Exception;
 
   /**
-   * True when the backend holds every valid key. A backend that escapes keys into a provider with a
-   * length limit returns false, and the contract then checks that it refuses long awkward keys up
-   * front instead.
+   * Whether the backend must refuse {@code key}, a valid key that its provider cannot hold, by the
+   * rule the backend documents (see {@link Repository}: "A backend may also refuse ... a valid key
+   * that its provider cannot hold"). The default, false, is for a backend that holds every valid
+   * key. The contract checks that {@link Repository#accepts} says exactly this, that every refused
+   * key fails every method given it with {@link IllegalArgumentException} before its body is read
+   * and stores nothing, and that every other key round-trips.
    */
-  protected boolean acceptsEveryKey() {
-    return true;
+  protected boolean mustRefuse(String key) {
+    return false;
   }
 
   @BeforeEach
@@ -527,27 +530,59 @@ public abstract class RepositoryContract {
   @Test
   void put_whenMaxLengthAwkwardKeys_roundTripOrAreRefusedUpFront() throws IOException {
     List<String> keys = awkwardMaxLengthKeys();
+    List<String> held = new ArrayList<>();
     for (String key : keys) {
-      assertThat(key.getBytes(UTF_8).length).as("key %s", Keys.abbreviate(key)).isEqualTo(1024);
-      if (acceptsEveryKey()) {
-        assertThat(repository.accepts(key)).isTrue();
+      String shown = Keys.abbreviate(key);
+      assertThat(key.getBytes(UTF_8).length).as("key %s", shown).isEqualTo(1024);
+      assertThat(repository.accepts(key)).as("accepts(%s)", shown).isEqualTo(!mustRefuse(key));
+      if (mustRefuse(key)) {
+        assertRefused(key);
+      } else {
         byte[] body = SeededBytes.bytes(key.hashCode(), 3);
         repository.put(key, new ByteArrayInputStream(body), body.length);
-        assertThat(read(key)).as("key %s", Keys.abbreviate(key)).isEqualTo(body);
-      } else if (!repository.accepts(key)) {
-        assertThatThrownBy(() -> repository.put(key, new ByteArrayInputStream(new byte[1]), 1))
-            .isInstanceOf(IllegalArgumentException.class)
-            .hasMessageContaining("key");
-        assertThatThrownBy(() -> repository.get(key)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(read(key)).as("key %s", shown).isEqualTo(body);
+        held.add(key);
       }
     }
-    if (acceptsEveryKey()) {
-      assertThat(listAllKeys("")).containsExactlyElementsOf(utf8Sorted(keys));
-      for (String key : keys) {
-        repository.delete(key);
-      }
-      assertThat(repository.list("", "", 10).objects()).isEmpty();
+    // The refused keys left nothing behind, and did not disturb the keys that were held.
+    assertThat(listAllKeys("")).containsExactlyElementsOf(utf8Sorted(held));
+    for (String key : held) {
+      assertThat(repository.head(key)).as("key %s", Keys.abbreviate(key)).isPresent();
+      repository.delete(key);
     }
+    assertThat(repository.list("", "", 10).objects()).isEmpty();
+  }
+
+  /**
+   * Every method that takes a key fails on {@code key} with an argument error that names the key,
+   * and a put does so before reading any of its body.
+   */
+  private void assertRefused(String key) {
+    String shown = Keys.abbreviate(key);
+    ByteArrayInputStream body = new ByteArrayInputStream(new byte[] {1, 2, 3});
+    List<ThrowingCall> calls =
+        List.of(
+            () -> repository.put(key, body, 3),
+            () -> repository.put(key, body, -1),
+            () -> repository.get(key),
+            () -> repository.get(key, 1, 1),
+            () -> repository.head(key),
+            () -> repository.delete(key),
+            () -> repository.discard(key));
+    for (int i = 0; i < calls.size(); i++) {
+      assertThatThrownBy(calls.get(i)::call)
+          .as("call %d with refused key %s", i, shown)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("key: ")
+          .hasMessageContaining("(expected: ");
+    }
+    assertThat(body.available()).as("body bytes left unread by refused puts").isEqualTo(3);
+  }
+
+  /** A repository call, for checking that each of several fails the same way. */
+  @FunctionalInterface
+  private interface ThrowingCall {
+    void call() throws Exception;
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.racs.proxy.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.racs.testkit.TestSeed;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -36,7 +37,7 @@ class CodecCommandTest {
 
   @Test
   void encodeThenDecode_whenMShardsLost_rebuildsFileAndShards() throws IOException {
-    long seed = System.nanoTime();
+    long seed = TestSeed.get();
     int size = 3 * CodecCommand.CHUNK_BYTES * 4 + 5; // several chunks per shard, padded tail
     Path file = input(seed, size);
     Path shards = dir.resolve("shards");

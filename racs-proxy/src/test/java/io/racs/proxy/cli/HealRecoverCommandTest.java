@@ -6,6 +6,7 @@ import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.ObjectStore;
 import io.racs.proxy.store.VersionMeta;
+import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -91,7 +92,7 @@ class HealRecoverCommandTest {
 
   @Test
   void healAndRecover_onFsRepositories() throws IOException {
-    long seed = System.nanoTime();
+    long seed = TestSeed.get();
     byte[] data = new byte[300_000];
     new Random(seed).nextBytes(data);
     Path config = config();
@@ -149,7 +150,7 @@ class HealRecoverCommandTest {
 
   @Test
   void healAndRecover_inlineObject_onFsRepositories() throws IOException {
-    long seed = System.nanoTime();
+    long seed = TestSeed.get();
     byte[] data = new byte[20_000];
     new Random(seed).nextBytes(data);
     Path config = config("  inlineSize: 32KiB\n");

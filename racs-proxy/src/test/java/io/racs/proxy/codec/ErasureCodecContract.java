@@ -3,6 +3,7 @@ package io.racs.proxy.codec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.racs.testkit.TestSeed;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -152,7 +153,7 @@ abstract class ErasureCodecContract {
 
   @Test
   void randomGeometriesLengthsAndOffsets_fromLoggedSeed_roundTrip() {
-    long seed = System.nanoTime();
+    long seed = TestSeed.get();
     Random random = new Random(seed);
     ErasureCodec scalar = ErasureCodec.create(Geometry.of(1, 1), Implementation.SCALAR);
     for (int round = 0; round < 60; round++) {
@@ -194,7 +195,7 @@ abstract class ErasureCodecContract {
 
   @Test
   void verifyParity_whenAnyByteFlipped_isFalse() {
-    long seed = System.nanoTime();
+    long seed = TestSeed.get();
     Random random = new Random(seed);
     ErasureCodec codec = codec(6, 3);
     byte[][] shards = Xorshift.shards(6, 3, 5000, seed);

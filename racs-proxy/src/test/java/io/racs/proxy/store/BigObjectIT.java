@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.racs.proxy.codec.Geometry;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
+import io.racs.testkit.TestSeed;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -70,7 +71,7 @@ class BigObjectIT {
       Path root = java.nio.file.Files.createDirectories(dir.resolve("r" + i));
       repositories.add(FsRepository.builder(root).name("fs" + i).durable(false).build());
     }
-    long seed = System.nanoTime();
+    long seed = TestSeed.get();
     try (ErasureStore store =
         ErasureStore.open(StoreConfig.builder(Geometry.of(4, 2)).build(), repositories)) {
       store.createBucket("bkt");

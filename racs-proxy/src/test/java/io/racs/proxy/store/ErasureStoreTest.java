@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.racs.repos.RepositoryException.Kind;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
+import io.racs.testkit.TestSeed;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -59,7 +60,7 @@ class ErasureStoreTest {
 
   @Test
   void get_whenRandomRanges_returnsExactlyThoseBytes() {
-    long seed = System.nanoTime();
+    long seed = TestSeed.get();
     Random random = new Random(seed);
     f.store.createBucket("bkt");
     byte[] data = StoreFixture.bytes(seed, 50_000);

@@ -3,6 +3,7 @@ package io.racs.repos.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.racs.repos.KeyCodec;
 import io.racs.repos.ObjectStream;
 import io.racs.repos.Repository;
 import io.racs.repos.RepositoryContract;
@@ -17,6 +18,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,9 +50,21 @@ class S3RepositoryIT extends RepositoryContract {
     return S3Repository.create("s3-test", options(MINIO.server(0), bucket).build());
   }
 
+  /**
+   * The rule {@link S3Repository} documents: a key is refused when its stored name (the escaped
+   * form, as no prefix is configured here) exceeds S3's own 1024-byte limit.
+   */
   @Override
-  protected boolean acceptsEveryKey() {
-    return false;
+  protected boolean mustRefuse(String key) {
+    return KeyCodec.encode(key).getBytes(StandardCharsets.UTF_8).length
+        > S3Options.MAX_STORED_KEY_BYTES;
+  }
+
+  @Test
+  void mustRefuse_whenAwkwardMaxLengthKeys_refusesEveryOne() {
+    // Otherwise the contract's refusal checks would not run against this backend at all. Escaping
+    // ends every name with a terminator, so no 1024-byte key fits once escaped.
+    assertThat(awkwardMaxLengthKeys()).allMatch(this::mustRefuse);
   }
 
   private static S3Options.Builder options(MinioServer server, String bucket) {
