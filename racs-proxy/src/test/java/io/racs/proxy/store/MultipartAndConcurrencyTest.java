@@ -186,9 +186,10 @@ class MultipartAndConcurrencyTest {
    * healthy. Each round starts from an acknowledged body; every other round has no deleter, so
    * NoSuchKey is then never right. Bodies differ in every round and span inline and striped sizes.
    *
-   * <p>Fails today, in most runs and with either store count (issue 16, item 3): some reads end in
-   * INSUFFICIENT_SHARDS, their version's records or shard objects (NOT_FOUND on every slot)
-   * collected by an overwrite while they read; the test below forces that order.
+   * <p>Before the store resolved a key again when the version it was reading had been collected
+   * (issue 16, item 3), most runs with either store count had reads end in INSUFFICIENT_SHARDS:
+   * their version's records or shard objects were collected by an overwrite while they read; the
+   * test below forces that order.
    */
   @ParameterizedTest(name = "{0} store(s)")
   @ValueSource(ints = {1, 2})
@@ -292,10 +293,9 @@ class MultipartAndConcurrencyTest {
    * hold them). The overwrite ran while the GET did, so the old body and the new one are both right
    * answers; an error, or NoSuchKey for a key that always had a body, is not.
    *
-   * <p>Fails today (issue 16, item 3): the GET answers NO_SUCH_KEY (a 404) for the inline object
-   * and INSUFFICIENT_SHARDS (a 503) for the striped one, because the collector deleted what it had
-   * resolved. It should retry the resolution against the newer version, or collection should wait
-   * for the readers of what it deletes.
+   * <p>Before the fix of issue 16, item 3, the GET answered NO_SUCH_KEY (a 404) for the inline
+   * object and INSUFFICIENT_SHARDS (a 503) for the striped one, because the collector deleted what
+   * it had resolved; now the store resolves the key again and reads the version that replaced it.
    */
   @ParameterizedTest(name = "{0} bytes")
   @ValueSource(ints = {100, 3 * BLOCK + 5})
