@@ -39,7 +39,7 @@ final class ObjectWrites {
     String dataId = VersionId.next();
     List<Integer> slots = context.slotsFor(bucket, key);
     InputStream rest = body;
-    if (config.inlineLimit() > 0 && (lengthBytes < 0 || config.inlines(lengthBytes))) {
+    if (config.inlineBytes() > 0 && (lengthBytes < 0 || config.inlines(lengthBytes))) {
       byte[] head = readHead(body, lengthBytes);
       if (config.inlines(head.length)) {
         return putInline(bucket, key, slots, head, options);
@@ -75,7 +75,7 @@ final class ObjectWrites {
         }
         return head;
       }
-      return body.readNBytes(context.config.inlineLimit() + 1);
+      return body.readNBytes(context.config.inlineBytes() + 1);
     } catch (IOException | RuntimeException e) {
       if (e instanceof StoreException store) {
         throw store;

@@ -189,7 +189,21 @@ final class PartReader extends InputStream implements ChunkedBody {
           }
         }
         if (have >= k) {
-          break;
+          // Every open shard yields one piece per stripe: take the others' too (counting what is
+          // corrupt in them), but wait for them only until the hedge point.
+          boolean others = false;
+          for (int i = 0; i < n; i++) {
+            others |= sources[i] != null && bad[i] == null && !settled[i];
+          }
+          long now = System.nanoTime();
+          long keepStepUntil =
+              firstArrival + Math.max(array.stallNanos() / 4, 2 * (firstArrival - start));
+          if (!others || now - keepStepUntil >= 0) {
+            break;
+          }
+          arrivals.tryAcquire(keepStepUntil - now, TimeUnit.NANOSECONDS);
+          arrivals.drainPermits();
+          continue;
         }
         int pending = 0;
         int openable = 0;

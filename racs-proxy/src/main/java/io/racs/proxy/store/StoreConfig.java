@@ -22,10 +22,10 @@ import java.util.Objects;
  * @param minPartBytes the smallest multipart part other than the last (S3: 5 MiB)
  * @param gcGrace leftovers of failed writes younger than this are left alone by heal, since they
  *     may belong to writes still running
- * @param inlineBytes objects of at most this many bytes (and at most one block) keep each shard in
- *     the version's record on its repository instead of a shard object of its own: one write per
- *     repository instead of two, committed in one step (MinIO inlines below 128 KiB too); default
- *     128 KiB, 0 turns it off
+ * @param inlineBytes objects of at most this many bytes (capped at one block; {@code inlineSize} in
+ *     the YAML, as {@code blockBytes} is {@code blockSize}) keep each shard in the version's record
+ *     on its repository instead of a shard object of its own: one write per repository instead of
+ *     two, committed in one step (MinIO inlines below 128 KiB too); default 128 KiB, 0 turns it off
  */
 public record StoreConfig(
     Geometry geometry,
@@ -62,16 +62,13 @@ public record StoreConfig(
     if (inlineBytes < 0) {
       throw new IllegalArgumentException("inlineBytes: " + inlineBytes + " (expected: >= 0)");
     }
-  }
-
-  /** The largest object stored in its records: one stripe at most; 0 when inlining is off. */
-  public int inlineLimit() {
-    return Math.min(inlineBytes, blockBytes);
+    // An inline object is one stripe at most: the setting means no more than that.
+    inlineBytes = Math.min(inlineBytes, blockBytes);
   }
 
   /** Whether an object of {@code lengthBytes} is stored in its records. */
   public boolean inlines(long lengthBytes) {
-    return inlineLimit() > 0 && lengthBytes >= 0 && lengthBytes <= inlineLimit();
+    return inlineBytes > 0 && lengthBytes >= 0 && lengthBytes <= inlineBytes;
   }
 
   /** Bytes per shard piece of a full stripe. */
