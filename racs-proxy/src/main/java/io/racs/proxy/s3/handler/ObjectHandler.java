@@ -114,6 +114,14 @@ final class ObjectHandler {
   }
 
   private S3Response get(S3Request request, boolean headOnly) {
+    Optional<String> version = request.query().first("versionId");
+    if (version.isPresent() && !version.get().equals(Responses.NULL_VERSION)) {
+      // A missing bucket is reported as such before the version it would hold.
+      if (!store.bucketExists(request.bucket())) {
+        throw S3Exception.of(S3ErrorCode.NO_SUCH_BUCKET).withDetail("BucketName", request.bucket());
+      }
+      Responses.requireNullVersion(request.key(), version.get());
+    }
     if (!headOnly
         && request.headers().first("Range").isEmpty()
         && request.query().first("partNumber").isEmpty()) {
@@ -204,9 +212,32 @@ final class ObjectHandler {
     }
   }
 
+  /**
+   * DeleteObject. Without bucket versioning the only version a key has is {@code null} (see {@link
+   * Responses#requireNullVersion}), so {@code versionId=null} deletes the object exactly as a plain
+   * DELETE does. Deleting any other version is refused rather than answered with a 204 that would
+   * claim a version was removed: S3 would remove just that version and never the current object.
+   */
   private S3Response delete(S3Request request) {
+    Optional<String> version = request.query().first("versionId");
+    version.ifPresent(ObjectHandler::checkDeletableVersion);
     store.delete(request.bucket(), request.key());
-    return S3Response.status(204);
+    S3Response response = S3Response.status(204);
+    version.ifPresent(v -> response.header("x-amz-version-id", v));
+    return response;
+  }
+
+  /** Refuses a version delete other than of the {@code null} version (see {@link #delete}). */
+  private static void checkDeletableVersion(String versionId) {
+    if (versionId.isEmpty()) {
+      throw Responses.emptyVersionId();
+    }
+    if (!versionId.equals(Responses.NULL_VERSION)) {
+      throw S3Exception.of(
+          S3ErrorCode.NOT_IMPLEMENTED,
+          "Deleting a version other than the null version needs bucket versioning, which is not"
+              + " implemented.");
+    }
   }
 
   private S3Response deleteObjects(S3Request request) throws IOException {
@@ -226,6 +257,9 @@ final class ObjectHandler {
     List<XmlModel.DeleteError> errors = new ArrayList<>();
     for (XmlModel.ObjectIdentifier object : delete.objects()) {
       try {
+        if (object.versionId() != null) {
+          checkDeletableVersion(object.versionId());
+        }
         store.delete(request.bucket(), object.key());
         if (!delete.quiet()) {
           deleted.add(new XmlModel.Deleted(object.key(), object.versionId(), false, null));

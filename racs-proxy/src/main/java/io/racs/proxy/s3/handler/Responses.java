@@ -95,11 +95,12 @@ final class Responses {
             .first("x-amz-copy-source")
             .orElseThrow(
                 () -> S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Missing x-amz-copy-source"));
+    String version = null;
     int query = raw.indexOf('?');
     if (query >= 0) {
-      String version = raw.substring(query + 1);
-      if (!version.equals("versionId=null") && version.startsWith("versionId=")) {
-        throw S3Exception.of(S3ErrorCode.NO_SUCH_KEY, "Versioning is not enabled on this array");
+      String rest = raw.substring(query + 1);
+      if (rest.startsWith("versionId=")) {
+        version = rest.substring("versionId=".length());
       }
       raw = raw.substring(0, query);
     }
@@ -112,7 +113,42 @@ final class Responses {
       throw S3Exception.of(
           S3ErrorCode.INVALID_ARGUMENT, "Copy Source must mention the source bucket and key");
     }
-    return new CopySource(decoded.substring(0, slash), decoded.substring(slash + 1));
+    CopySource source = new CopySource(decoded.substring(0, slash), decoded.substring(slash + 1));
+    requireNullVersion(source.key(), version);
+    return source;
+  }
+
+  /** The version id every object has while the array has no bucket versioning. */
+  static final String NULL_VERSION = "null";
+
+  /**
+   * Checks the version a GET, HEAD or copy source names, if any. Until bucket versioning lands,
+   * every bucket answers as an S3 bucket that never had versioning enabled: each key has at most
+   * one version, the {@code null} version (which is what ListObjectVersions reports), so {@code
+   * versionId=null} names the current object and any other id names a version that does not exist
+   * ({@code NoSuchVersion}, as S3 answers for an unknown version). The store's internal version ids
+   * are never shown to clients, so no other id can name the current object.
+   *
+   * @param versionId the id named, or {@code null} when the request names none
+   * @throws S3Exception {@code InvalidArgument} for an empty id, {@code NoSuchVersion} for any id
+   *     but {@code null}
+   */
+  static void requireNullVersion(String key, String versionId) {
+    if (versionId == null || versionId.equals(NULL_VERSION)) {
+      return;
+    }
+    if (versionId.isEmpty()) {
+      throw emptyVersionId();
+    }
+    throw S3Exception.of(S3ErrorCode.NO_SUCH_VERSION)
+        .withDetail("Key", key)
+        .withDetail("VersionId", versionId);
+  }
+
+  static S3Exception emptyVersionId() {
+    return S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Version id cannot be the empty string")
+        .withDetail("ArgumentName", "versionId")
+        .withDetail("ArgumentValue", "");
   }
 
   static XmlModel.ObjectEntry entry(VersionMeta meta, boolean owner) {
