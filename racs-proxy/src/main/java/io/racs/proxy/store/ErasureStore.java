@@ -210,7 +210,8 @@ public final class ErasureStore implements ObjectStore {
       PutOptions options =
           replace != null
               ? replace
-              : new PutOptions(meta.contentType(), meta.userMetadata(), meta::checksums);
+              : new PutOptions(
+                  meta.contentType(), meta.userMetadata(), meta::checksums, meta.contentHeaders());
       return put(bucket, key, source.body(), meta.sizeBytes(), options);
     }
   }

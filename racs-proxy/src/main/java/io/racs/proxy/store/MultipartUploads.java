@@ -25,14 +25,18 @@ final class MultipartUploads {
   /** The most parts an upload may have (S3's limit). */
   static final int MAX_PARTS = 10_000;
 
-  /** A multipart upload in progress. */
+  /**
+   * A multipart upload in progress; {@code contentHeaders} is null in records written before they
+   * were kept.
+   */
   record UploadRecord(
       String bucket,
       String key,
       String uploadId,
       long initiatedMillis,
       String contentType,
-      Map<String, String> userMetadata) {}
+      Map<String, String> userMetadata,
+      Map<String, String> contentHeaders) {}
 
   /** One uploaded part. */
   record PartRecord(PartMeta part, long uploadedMillis) {}
@@ -58,7 +62,8 @@ final class MultipartUploads {
                 uploadId,
                 System.currentTimeMillis(),
                 options.contentType(),
-                options.userMetadata())),
+                options.userMetadata(),
+                options.contentHeaders())),
         "create upload for " + bucket + "/" + key);
     return uploadId;
   }
@@ -220,7 +225,8 @@ final class MultipartUploads {
             System.currentTimeMillis(),
             context.geometry.toString(),
             true,
-            chosen);
+            chosen,
+            upload.contentHeaders());
     writer.commit(meta, ObjectWrites.recordOf(meta), List.of());
     Set<String> kept = new HashSet<>();
     for (PartMeta part : chosen) {

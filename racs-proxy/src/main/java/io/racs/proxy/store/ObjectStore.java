@@ -30,21 +30,36 @@ public interface ObjectStore extends AutoCloseable {
   /** A bucket as listed. */
   record BucketInfo(String name, Instant created) {}
 
-  /** What a PUT or multipart upload stores besides the bytes. */
+  /**
+   * What a PUT or multipart upload stores besides the bytes.
+   *
+   * @param contentHeaders the standard object headers to keep (see {@link
+   *     VersionMeta#contentHeaders()})
+   */
   record PutOptions(
       String contentType,
       Map<String, String> userMetadata,
-      Supplier<Map<String, String>> checksums) {
+      Supplier<Map<String, String>> checksums,
+      Map<String, String> contentHeaders) {
     /** Copies the metadata. */
     public PutOptions {
       contentType = contentType == null ? "binary/octet-stream" : contentType;
       userMetadata = userMetadata == null ? Map.of() : Map.copyOf(userMetadata);
       checksums = checksums == null ? Map::of : checksums;
+      contentHeaders = contentHeaders == null ? Map.of() : Map.copyOf(contentHeaders);
+    }
+
+    /** Options without content headers. */
+    public PutOptions(
+        String contentType,
+        Map<String, String> userMetadata,
+        Supplier<Map<String, String>> checksums) {
+      this(contentType, userMetadata, checksums, null);
     }
 
     /** Defaults: {@code binary/octet-stream}, no metadata, no checksums. */
     public static PutOptions defaults() {
-      return new PutOptions(null, null, null);
+      return new PutOptions(null, null, null, null);
     }
   }
 

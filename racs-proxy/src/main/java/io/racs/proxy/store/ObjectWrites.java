@@ -138,7 +138,8 @@ final class ObjectWrites {
         System.currentTimeMillis(),
         context.geometry.toString(),
         false,
-        List.of(part));
+        List.of(part),
+        options.contentHeaders());
   }
 
   /** Writes a delete marker, unless the key has no live version to hide. */

@@ -90,7 +90,8 @@ final class ObjectHandler {
           new ObjectStore.PutOptions(
               request.headers().first("Content-Type").orElse(null),
               Responses.userMetadata(request.headers()),
-              sourceMeta::checksums);
+              sourceMeta::checksums,
+              Responses.contentHeaders(request.headers()));
     } else if (directive.equalsIgnoreCase("COPY")) {
       replace = null;
       if (source.bucket().equals(request.bucket()) && source.key().equals(request.key())) {

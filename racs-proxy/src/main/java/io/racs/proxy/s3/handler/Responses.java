@@ -38,6 +38,7 @@ final class Responses {
         .header("Last-Modified", httpDate(meta.lastModifiedMillis()))
         .header("Content-Type", meta.contentType())
         .header("Accept-Ranges", "bytes");
+    meta.contentHeaders().forEach(response::header);
     meta.userMetadata().forEach((name, value) -> response.header(META + name, value));
     if (meta.multipart()) {
       response.header("x-amz-mp-parts-count", Integer.toString(meta.parts().size()));
@@ -70,12 +71,63 @@ final class Responses {
     return meta;
   }
 
-  /** The put options of a request: content type, metadata, and its checksums once read. */
+  /**
+   * The standard headers S3 stores with an object and returns on GET and HEAD, as S3 writes their
+   * names ({@code Content-Type} is kept apart, as the store's own field).
+   */
+  static final List<String> CONTENT_HEADERS =
+      List.of(
+          "Cache-Control",
+          "Content-Disposition",
+          "Content-Encoding",
+          "Content-Language",
+          "Expires");
+
+  /**
+   * The {@link #CONTENT_HEADERS} a request carries, each as one value (repeated lines joined with
+   * commas, as HTTP allows). From {@code Content-Encoding} the {@code aws-chunked} coding is left
+   * out: it names the framing of this upload, not how the object is encoded, and S3 does not store
+   * it.
+   */
+  static Map<String, String> contentHeaders(Headers headers) {
+    Map<String, String> kept = new LinkedHashMap<>();
+    for (String name : CONTENT_HEADERS) {
+      List<String> values = headers.all(name);
+      if (values.isEmpty()) {
+        continue;
+      }
+      String value = String.join(",", values).strip();
+      if (name.equals("Content-Encoding")) {
+        value = withoutAwsChunked(value);
+      }
+      if (!value.isEmpty()) {
+        kept.put(name, value);
+      }
+    }
+    return kept;
+  }
+
+  private static String withoutAwsChunked(String contentEncoding) {
+    StringBuilder rest = new StringBuilder();
+    for (String coding : contentEncoding.split(",")) {
+      String c = coding.strip();
+      if (!c.isEmpty() && !c.equalsIgnoreCase("aws-chunked")) {
+        rest.append(rest.isEmpty() ? "" : ",").append(c);
+      }
+    }
+    return rest.toString();
+  }
+
+  /**
+   * The put options of a request: content type, metadata, content headers, and its checksums once
+   * read.
+   */
   static ObjectStore.PutOptions putOptions(S3Request request) {
     return new ObjectStore.PutOptions(
         request.headers().first("Content-Type").orElse(null),
         userMetadata(request.headers()),
-        checksumsOf(request));
+        checksumsOf(request),
+        contentHeaders(request.headers()));
   }
 
   static Supplier<Map<String, String>> checksumsOf(S3Request request) {

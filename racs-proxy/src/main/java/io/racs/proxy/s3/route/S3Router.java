@@ -2,6 +2,7 @@ package io.racs.proxy.s3.route;
 
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.http.PercentCodec;
 import io.racs.proxy.s3.http.QueryParams;
 import io.racs.proxy.s3.http.RequestHead;
@@ -19,7 +20,8 @@ import java.util.Set;
  * InvalidBucketName}, {@code KeyTooLongError}, {@code InvalidArgument} (half of {@code
  * partNumber}/{@code uploadId}, a bad {@code list-type}), {@code MethodNotAllowed} (a method the
  * resource does not have), {@code NotImplemented} (sub-resources such as {@code ?acl} or {@code
- * ?tagging}, and methods S3 does not know).
+ * ?tagging}, headers whose meaning the proxy would ignore, such as {@code x-amz-tagging}, and
+ * methods S3 does not know).
  */
 public final class S3Router {
   /** Sub-resources of S3 that the proxy does not implement. */
@@ -55,6 +57,13 @@ public final class S3Router {
           "torrent",
           "versioning",
           "website");
+
+  /**
+   * Request headers whose meaning the proxy does not implement, by lower-case name. A request that
+   * carries one is refused before anything is read or stored: storing the object and dropping the
+   * header would answer as if it had been honoured.
+   */
+  private static final Set<String> UNSUPPORTED_HEADERS = Set.of("x-amz-tagging");
 
   private final String baseDomain;
 
@@ -158,6 +167,7 @@ public final class S3Router {
             S3ErrorCode.NOT_IMPLEMENTED, "The ?" + p.name() + " sub-resource is not implemented.");
       }
     }
+    refuseUnsupportedHeaders(head.headers());
     if (bucket == null) {
       if (method.equals("GET")) {
         return S3Operation.LIST_BUCKETS;
@@ -168,6 +178,16 @@ public final class S3Router {
       return classifyBucket(method, query);
     }
     return classifyObject(method, query, head);
+  }
+
+  /** Refuses a request carrying one of {@link #UNSUPPORTED_HEADERS}. */
+  private static void refuseUnsupportedHeaders(Headers headers) {
+    for (String name : headers.asMap().keySet()) {
+      if (UNSUPPORTED_HEADERS.contains(name)) {
+        throw S3Exception.of(
+            S3ErrorCode.NOT_IMPLEMENTED, "The " + name + " header is not implemented.");
+      }
+    }
   }
 
   private static S3Operation classifyBucket(String method, QueryParams query) {
