@@ -203,13 +203,17 @@ final class ObjectHandler {
     return response.stream(reader.body(), reader.rangeLength(), reader::close);
   }
 
-  /** The {@code response-*} query parameters replace the headers they name. */
+  /**
+   * The {@code response-*} query parameters replace the headers they name. S3 honours them only on
+   * signed requests (a header or a presigned URL); every request the proxy serves is signed, as it
+   * allows no anonymous access.
+   */
   private static void overrideHeaders(S3Request request, S3Response response) {
     for (Map.Entry<String, String> override : RESPONSE_OVERRIDES.entrySet()) {
       request
           .query()
           .first(override.getKey())
-          .ifPresent(v -> response.header(override.getValue(), v));
+          .ifPresent(v -> response.setHeader(override.getValue(), v));
     }
   }
 

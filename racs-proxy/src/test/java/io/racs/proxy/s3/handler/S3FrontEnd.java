@@ -113,7 +113,8 @@ final class S3FrontEnd implements AutoCloseable {
    * Sends one request signed with SigV4 (payload signed) by the SDK's own signer.
    *
    * @param path {@code /bucket/key}, of unreserved characters only
-   * @param query raw query ({@code a=1&b}) or empty; values already percent-encoded
+   * @param query the query ({@code a=1&b}) or empty, names and values unencoded (the signer encodes
+   *     them) and free of {@code &} and {@code =}
    */
   Raw send(String method, String path, String query, Map<String, String> headers, byte[] body)
       throws IOException, InterruptedException {
