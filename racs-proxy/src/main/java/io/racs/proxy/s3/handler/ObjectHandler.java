@@ -129,8 +129,10 @@ final class ObjectHandler {
       return getWhole(request);
     }
     VersionMeta meta = store.head(request.bucket(), request.key());
-    Preconditions.checkRead(
-        request.headers(), meta.etag(), Instant.ofEpochMilli(meta.lastModifiedMillis()));
+    Optional<S3Response> notModified = checkRead(request, meta);
+    if (notModified.isPresent()) {
+      return notModified.get();
+    }
     int partNumber = Responses.intParam(request, "partNumber", 0, 1, 10_000);
     Optional<ByteRange> range = Optional.empty();
     long start = 0;
@@ -189,8 +191,11 @@ final class ObjectHandler {
     ObjectStore.ObjectReader reader = store.get(request.bucket(), request.key(), 0, -1, 0);
     VersionMeta meta = reader.meta();
     try {
-      Preconditions.checkRead(
-          request.headers(), meta.etag(), Instant.ofEpochMilli(meta.lastModifiedMillis()));
+      Optional<S3Response> notModified = checkRead(request, meta);
+      if (notModified.isPresent()) {
+        reader.close();
+        return notModified.get();
+      }
     } catch (RuntimeException e) {
       reader.close();
       throw e;
@@ -201,6 +206,31 @@ final class ObjectHandler {
     Responses.objectHeaders(response, meta, checksums);
     overrideHeaders(request, response);
     return response.stream(reader.body(), reader.rangeLength(), reader::close);
+  }
+
+  /**
+   * Evaluates the conditional headers of a GET or HEAD against {@code meta}: a failed condition
+   * throws ({@code PreconditionFailed}), a not-modified one is the 304 answer returned here. A 304
+   * carries the headers its 200 would have carried that let a cache update its copy: the validators
+   * ETag and Last-Modified (as S3 sends them) and Cache-Control and Expires (RFC 9110 15.4.5).
+   */
+  private static Optional<S3Response> checkRead(S3Request request, VersionMeta meta) {
+    try {
+      Preconditions.checkRead(
+          request.headers(), meta.etag(), Instant.ofEpochMilli(meta.lastModifiedMillis()));
+      return Optional.empty();
+    } catch (S3Exception e) {
+      if (e.code() != S3ErrorCode.NOT_MODIFIED) {
+        throw e;
+      }
+      S3Response response =
+          S3Response.status(304)
+              .header("ETag", S3XmlResponses.quoteEtag(meta.etag()))
+              .header("Last-Modified", Responses.httpDate(meta.lastModifiedMillis()))
+              .header("Cache-Control", meta.contentHeaders().get("Cache-Control"))
+              .header("Expires", meta.contentHeaders().get("Expires"));
+      return Optional.of(response);
+    }
   }
 
   /**
