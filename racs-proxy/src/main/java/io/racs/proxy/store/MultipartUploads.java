@@ -44,11 +44,14 @@ final class MultipartUploads {
   private final StoreContext context;
   private final QuorumWriter writer;
   private final BucketCatalog buckets;
+  private final VersionResolver resolver;
 
-  MultipartUploads(StoreContext context, QuorumWriter writer, BucketCatalog buckets) {
+  MultipartUploads(
+      StoreContext context, QuorumWriter writer, BucketCatalog buckets, VersionResolver resolver) {
     this.context = context;
     this.writer = writer;
     this.buckets = buckets;
+    this.resolver = resolver;
   }
 
   String create(String bucket, String key, ObjectStore.PutOptions options) {
@@ -165,7 +168,8 @@ final class MultipartUploads {
       String key,
       String uploadId,
       List<ObjectStore.CompletedPart> parts,
-      Function<List<PartMeta>, Map<String, String>> objectChecksums) {
+      Function<List<PartMeta>, Map<String, String>> objectChecksums,
+      ObjectStore.WriteCondition condition) {
     UploadRecord upload = upload(bucket, key, uploadId);
     if (parts.isEmpty()) {
       throw new StoreException(StoreException.Code.INVALID_PART, "no parts named");
@@ -227,6 +231,11 @@ final class MultipartUploads {
             true,
             chosen,
             upload.contentHeaders());
+    // Checked right before the commit, as a PUT's condition is (see ObjectWrites#check); a refused
+    // completion changes nothing, so the client may retry it or abort the upload.
+    if (condition != ObjectStore.WriteCondition.NONE) {
+      condition.check(resolver.newest(bucket, key).filter(v -> !v.deleteMarker()));
+    }
     writer.commit(meta, ObjectWrites.recordOf(meta), List.of());
     Set<String> kept = new HashSet<>();
     for (PartMeta part : chosen) {

@@ -3,6 +3,7 @@ package io.racs.proxy.s3.handler;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.precondition.Preconditions;
 import io.racs.proxy.s3.range.ByteRange;
 import io.racs.proxy.s3.xml.S3XmlRequests;
@@ -54,13 +55,18 @@ final class ObjectHandler {
             request.key(),
             request.body(),
             request.contentLength(),
-            Responses.putOptions(request));
+            Responses.putOptions(request),
+            Responses.writeCondition(request.headers()));
     S3Response response =
         S3Response.status(200).header("ETag", S3XmlResponses.quoteEtag(meta.etag()));
     Responses.checksumHeaders(response, meta.checksums());
     return response;
   }
 
+  /**
+   * Checks a write's conditions before its body is read, so that a write bound to fail does not
+   * upload first; the store checks them again right before the commit.
+   */
   private void checkWriteConditions(S3Request request) {
     if (request.headers().contains("if-match") || request.headers().contains("if-none-match")) {
       Optional<String> current;
@@ -106,7 +112,13 @@ final class ObjectHandler {
     }
     checkWriteConditions(request);
     VersionMeta copied =
-        store.copy(source.bucket(), source.key(), request.bucket(), request.key(), replace);
+        store.copy(
+            source.bucket(),
+            source.key(),
+            request.bucket(),
+            request.key(),
+            replace,
+            Responses.writeCondition(request.headers()));
     return S3Response.xml(
         S3XmlResponses.copyObject(
             Instant.ofEpochMilli(copied.lastModifiedMillis()),
@@ -256,7 +268,7 @@ final class ObjectHandler {
   private S3Response delete(S3Request request) {
     Optional<String> version = request.query().first("versionId");
     version.ifPresent(ObjectHandler::checkDeletableVersion);
-    store.delete(request.bucket(), request.key());
+    store.delete(request.bucket(), request.key(), Responses.writeCondition(request.headers()));
     S3Response response = S3Response.status(204);
     version.ifPresent(v -> response.header("x-amz-version-id", v));
     return response;
@@ -295,7 +307,17 @@ final class ObjectHandler {
         if (object.versionId() != null) {
           checkDeletableVersion(object.versionId());
         }
-        store.delete(request.bucket(), object.key());
+        if (object.unsupportedCondition() != null) {
+          throw S3Exception.of(
+              S3ErrorCode.NOT_IMPLEMENTED,
+              "The " + object.unsupportedCondition() + " condition is not implemented.");
+        }
+        store.delete(
+            request.bucket(),
+            object.key(),
+            object.etag() == null
+                ? ObjectStore.WriteCondition.NONE
+                : Responses.writeCondition(Headers.of("if-match", object.etag())));
         if (!delete.quiet()) {
           deleted.add(new XmlModel.Deleted(object.key(), object.versionId(), false, null));
         }

@@ -5,6 +5,7 @@ import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.http.PercentCodec;
+import io.racs.proxy.s3.precondition.Preconditions;
 import io.racs.proxy.s3.xml.S3XmlResponses;
 import io.racs.proxy.s3.xml.XmlModel;
 import io.racs.proxy.store.ObjectStore;
@@ -136,6 +137,18 @@ final class Responses {
             .checksums()
             .flatMap(c -> c.algorithm().flatMap(a -> c.base64Value().map(v -> Map.of(a.name(), v))))
             .orElse(Map.of());
+  }
+
+  /**
+   * The condition of a write ({@code If-Match}, {@code If-None-Match}), for the store to check
+   * against the key's current version just before the write commits (see {@link
+   * Preconditions#checkWrite}); {@link ObjectStore.WriteCondition#NONE} when the request has none.
+   */
+  static ObjectStore.WriteCondition writeCondition(Headers headers) {
+    if (!headers.contains("if-match") && !headers.contains("if-none-match")) {
+      return ObjectStore.WriteCondition.NONE;
+    }
+    return current -> Preconditions.checkWrite(headers, current.map(VersionMeta::etag));
   }
 
   /** A parsed {@code x-amz-copy-source}: bucket and key, percent-decoded. */

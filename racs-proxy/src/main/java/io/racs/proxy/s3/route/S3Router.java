@@ -63,7 +63,12 @@ public final class S3Router {
    * carries one is refused before anything is read or stored: storing the object and dropping the
    * header would answer as if it had been honoured.
    */
-  private static final Set<String> UNSUPPORTED_HEADERS = Set.of("x-amz-tagging");
+  private static final Set<String> UNSUPPORTED_HEADERS =
+      Set.of(
+          "x-amz-tagging",
+          // Conditions S3 evaluates for directory buckets only.
+          "x-amz-if-match-last-modified-time",
+          "x-amz-if-match-size");
 
   private final String baseDomain;
 
