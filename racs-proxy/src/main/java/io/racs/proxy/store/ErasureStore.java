@@ -48,7 +48,7 @@ public final class ErasureStore implements ObjectStore {
     this.writes = new ObjectWrites(context, writer, resolver);
     this.reads = new ObjectReads(context, resolver, buckets, background);
     this.lister = new Lister(context, resolver);
-    this.uploads = new MultipartUploads(context, writer, buckets);
+    this.uploads = new MultipartUploads(context, writer, buckets, resolver);
   }
 
   /**
@@ -166,10 +166,15 @@ public final class ErasureStore implements ObjectStore {
 
   @Override
   public VersionMeta put(
-      String bucket, String key, InputStream body, long lengthBytes, PutOptions options) {
+      String bucket,
+      String key,
+      InputStream body,
+      long lengthBytes,
+      PutOptions options,
+      WriteCondition condition) {
     buckets.require(bucket);
     StoreContext.checkKey(key);
-    return writes.put(bucket, key, body, lengthBytes, options);
+    return writes.put(bucket, key, body, lengthBytes, options, condition);
   }
 
   @Override
@@ -188,10 +193,10 @@ public final class ErasureStore implements ObjectStore {
   }
 
   @Override
-  public void delete(String bucket, String key) {
+  public void delete(String bucket, String key, WriteCondition condition) {
     buckets.require(bucket);
     StoreContext.checkKey(key);
-    writes.delete(bucket, key);
+    writes.delete(bucket, key, condition);
   }
 
   @Override
@@ -202,7 +207,12 @@ public final class ErasureStore implements ObjectStore {
 
   @Override
   public VersionMeta copy(
-      String sourceBucket, String sourceKey, String bucket, String key, PutOptions replace) {
+      String sourceBucket,
+      String sourceKey,
+      String bucket,
+      String key,
+      PutOptions replace,
+      WriteCondition condition) {
     buckets.require(bucket);
     StoreContext.checkKey(key);
     try (ObjectReader source = reads.get(sourceBucket, sourceKey, 0, -1, 0)) {
@@ -210,8 +220,9 @@ public final class ErasureStore implements ObjectStore {
       PutOptions options =
           replace != null
               ? replace
-              : new PutOptions(meta.contentType(), meta.userMetadata(), meta::checksums);
-      return put(bucket, key, source.body(), meta.sizeBytes(), options);
+              : new PutOptions(
+                  meta.contentType(), meta.userMetadata(), meta::checksums, meta.contentHeaders());
+      return put(bucket, key, source.body(), meta.sizeBytes(), options, condition);
     }
   }
 
@@ -247,8 +258,9 @@ public final class ErasureStore implements ObjectStore {
       String key,
       String uploadId,
       List<CompletedPart> parts,
-      Function<List<PartMeta>, Map<String, String>> objectChecksums) {
-    return uploads.complete(bucket, key, uploadId, parts, objectChecksums);
+      Function<List<PartMeta>, Map<String, String>> objectChecksums,
+      WriteCondition condition) {
+    return uploads.complete(bucket, key, uploadId, parts, objectChecksums, condition);
   }
 
   @Override

@@ -27,6 +27,10 @@ final class Lister {
     String delimiter =
         request.delimiter() == null || request.delimiter().isEmpty() ? null : request.delimiter();
     int maxKeys = Math.max(0, Math.min(request.maxKeys(), MAX_KEYS));
+    if (maxKeys == 0) {
+      // S3 answers max-keys=0 with an empty page that is not truncated, whatever the bucket holds.
+      return new ObjectStore.ListResult(List.of(), List.of(), false, Optional.empty());
+    }
     String indexPrefix = Layout.indexPrefix(bucket);
     String startAfter = request.startAfter() == null ? "" : request.startAfter();
     String seekName = "";

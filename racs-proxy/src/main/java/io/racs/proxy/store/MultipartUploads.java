@@ -25,14 +25,18 @@ final class MultipartUploads {
   /** The most parts an upload may have (S3's limit). */
   static final int MAX_PARTS = 10_000;
 
-  /** A multipart upload in progress. */
+  /**
+   * A multipart upload in progress; {@code contentHeaders} is null in records written before they
+   * were kept.
+   */
   record UploadRecord(
       String bucket,
       String key,
       String uploadId,
       long initiatedMillis,
       String contentType,
-      Map<String, String> userMetadata) {}
+      Map<String, String> userMetadata,
+      Map<String, String> contentHeaders) {}
 
   /** One uploaded part. */
   record PartRecord(PartMeta part, long uploadedMillis) {}
@@ -40,11 +44,14 @@ final class MultipartUploads {
   private final StoreContext context;
   private final QuorumWriter writer;
   private final BucketCatalog buckets;
+  private final VersionResolver resolver;
 
-  MultipartUploads(StoreContext context, QuorumWriter writer, BucketCatalog buckets) {
+  MultipartUploads(
+      StoreContext context, QuorumWriter writer, BucketCatalog buckets, VersionResolver resolver) {
     this.context = context;
     this.writer = writer;
     this.buckets = buckets;
+    this.resolver = resolver;
   }
 
   String create(String bucket, String key, ObjectStore.PutOptions options) {
@@ -58,7 +65,8 @@ final class MultipartUploads {
                 uploadId,
                 System.currentTimeMillis(),
                 options.contentType(),
-                options.userMetadata())),
+                options.userMetadata(),
+                options.contentHeaders())),
         "create upload for " + bucket + "/" + key);
     return uploadId;
   }
@@ -160,7 +168,8 @@ final class MultipartUploads {
       String key,
       String uploadId,
       List<ObjectStore.CompletedPart> parts,
-      Function<List<PartMeta>, Map<String, String>> objectChecksums) {
+      Function<List<PartMeta>, Map<String, String>> objectChecksums,
+      ObjectStore.WriteCondition condition) {
     UploadRecord upload = upload(bucket, key, uploadId);
     if (parts.isEmpty()) {
       throw new StoreException(StoreException.Code.INVALID_PART, "no parts named");
@@ -220,7 +229,13 @@ final class MultipartUploads {
             System.currentTimeMillis(),
             context.geometry.toString(),
             true,
-            chosen);
+            chosen,
+            upload.contentHeaders());
+    // Checked right before the commit, as a PUT's condition is (see ObjectWrites#check); a refused
+    // completion changes nothing, so the client may retry it or abort the upload.
+    if (condition != ObjectStore.WriteCondition.NONE) {
+      condition.check(resolver.newest(bucket, key).filter(v -> !v.deleteMarker()));
+    }
     writer.commit(meta, ObjectWrites.recordOf(meta), List.of());
     Set<String> kept = new HashSet<>();
     for (PartMeta part : chosen) {

@@ -30,22 +30,59 @@ public interface ObjectStore extends AutoCloseable {
   /** A bucket as listed. */
   record BucketInfo(String name, Instant created) {}
 
-  /** What a PUT or multipart upload stores besides the bytes. */
+  /**
+   * What a PUT or multipart upload stores besides the bytes.
+   *
+   * @param contentHeaders the standard object headers to keep (see {@link
+   *     VersionMeta#contentHeaders()})
+   */
   record PutOptions(
       String contentType,
       Map<String, String> userMetadata,
-      Supplier<Map<String, String>> checksums) {
+      Supplier<Map<String, String>> checksums,
+      Map<String, String> contentHeaders) {
     /** Copies the metadata. */
     public PutOptions {
       contentType = contentType == null ? "binary/octet-stream" : contentType;
       userMetadata = userMetadata == null ? Map.of() : Map.copyOf(userMetadata);
       checksums = checksums == null ? Map::of : checksums;
+      contentHeaders = contentHeaders == null ? Map.of() : Map.copyOf(contentHeaders);
+    }
+
+    /** Options without content headers. */
+    public PutOptions(
+        String contentType,
+        Map<String, String> userMetadata,
+        Supplier<Map<String, String>> checksums) {
+      this(contentType, userMetadata, checksums, null);
     }
 
     /** Defaults: {@code binary/octet-stream}, no metadata, no checksums. */
     public static PutOptions defaults() {
-      return new PutOptions(null, null, null);
+      return new PutOptions(null, null, null, null);
     }
+  }
+
+  /**
+   * A condition on a key's current version that a write checks just before it commits (after its
+   * body was read and its data stored), so that the version it sees is as recent as the store can
+   * make it. {@code current} is the key's current version, empty when the key has none or its
+   * newest version is a delete marker.
+   *
+   * <p>The condition refuses the write by throwing any unchecked exception; the write then removes
+   * what it stored and rethrows that exception unchanged (so the S3 layer can throw its own error).
+   *
+   * <p>It is a check, not a lock: a write that commits between the check and the commit is not
+   * seen. Repositories offer no compare-and-swap across a quorum, so two conditional writes of one
+   * key that overlap can both pass their checks; the window is one quorum write long.
+   */
+  @FunctionalInterface
+  interface WriteCondition {
+    /** No condition. */
+    WriteCondition NONE = current -> {};
+
+    /** Throws when the write must not happen. */
+    void check(Optional<VersionMeta> current);
   }
 
   /** A readable object version: its metadata and the requested bytes. */
@@ -106,8 +143,19 @@ public interface ObjectStore extends AutoCloseable {
   /**
    * Stores a new version of {@code key} from {@code body} ({@code lengthBytes} or -1 if unknown).
    */
+  default VersionMeta put(
+      String bucket, String key, InputStream body, long lengthBytes, PutOptions options) {
+    return put(bucket, key, body, lengthBytes, options, WriteCondition.NONE);
+  }
+
+  /** {@link #put(String, String, InputStream, long, PutOptions)} if {@code condition} holds. */
   VersionMeta put(
-      String bucket, String key, InputStream body, long lengthBytes, PutOptions options);
+      String bucket,
+      String key,
+      InputStream body,
+      long lengthBytes,
+      PutOptions options,
+      WriteCondition condition);
 
   /**
    * Opens the current version, or bytes {@code [offset, offset + length)} of it (length -1: to the
@@ -129,7 +177,15 @@ public interface ObjectStore extends AutoCloseable {
   VersionMeta head(String bucket, String key);
 
   /** Writes a delete marker (deleting a missing key succeeds). */
-  void delete(String bucket, String key);
+  default void delete(String bucket, String key) {
+    delete(bucket, key, WriteCondition.NONE);
+  }
+
+  /**
+   * {@link #delete(String, String)} if {@code condition} holds; the condition is checked even when
+   * the key has no version to hide.
+   */
+  void delete(String bucket, String key, WriteCondition condition);
 
   /** Lists current versions. */
   ListResult list(String bucket, ListRequest request);
@@ -138,8 +194,19 @@ public interface ObjectStore extends AutoCloseable {
    * Copies the current version of a source key to a new version of the target key, on the server.
    * With {@code replace} null the metadata is copied; otherwise it replaces it.
    */
+  default VersionMeta copy(
+      String sourceBucket, String sourceKey, String bucket, String key, PutOptions replace) {
+    return copy(sourceBucket, sourceKey, bucket, key, replace, WriteCondition.NONE);
+  }
+
+  /** {@link #copy(String, String, String, String, PutOptions)} if {@code condition} holds. */
   VersionMeta copy(
-      String sourceBucket, String sourceKey, String bucket, String key, PutOptions replace);
+      String sourceBucket,
+      String sourceKey,
+      String bucket,
+      String key,
+      PutOptions replace,
+      WriteCondition condition);
 
   // ---- multipart ----
 
@@ -166,12 +233,27 @@ public interface ObjectStore extends AutoCloseable {
    * Commits the named parts as a new version; writes no data again. {@code objectChecksums} derives
    * the whole object's checksums from the chosen parts (S3's composite checksums).
    */
+  default VersionMeta completeMultipartUpload(
+      String bucket,
+      String key,
+      String uploadId,
+      List<CompletedPart> parts,
+      Function<List<PartMeta>, Map<String, String>> objectChecksums) {
+    return completeMultipartUpload(
+        bucket, key, uploadId, parts, objectChecksums, WriteCondition.NONE);
+  }
+
+  /**
+   * {@link #completeMultipartUpload(String, String, String, List, Function)} if {@code condition}
+   * holds; when it does not, the upload and its parts stay as they were.
+   */
   VersionMeta completeMultipartUpload(
       String bucket,
       String key,
       String uploadId,
       List<CompletedPart> parts,
-      Function<List<PartMeta>, Map<String, String>> objectChecksums);
+      Function<List<PartMeta>, Map<String, String>> objectChecksums,
+      WriteCondition condition);
 
   /** Discards an upload and its parts. */
   void abortMultipartUpload(String bucket, String key, String uploadId);

@@ -32,7 +32,8 @@ final class ObjectWrites {
       String key,
       InputStream body,
       long lengthBytes,
-      ObjectStore.PutOptions options) {
+      ObjectStore.PutOptions options,
+      ObjectStore.WriteCondition condition) {
     StoreConfig config = context.config;
     // The data is named when it starts; the version gets its id when it commits (below), so that
     // of two overlapping PUTs the one that commits later, and is acknowledged later, is newer.
@@ -42,7 +43,7 @@ final class ObjectWrites {
     if (config.inlineBytes() > 0 && (lengthBytes < 0 || config.inlines(lengthBytes))) {
       byte[] head = readHead(body, lengthBytes);
       if (config.inlines(head.length)) {
-        return putInline(bucket, key, slots, head, options);
+        return putInline(bucket, key, slots, head, options, condition);
       }
       rest = new SequenceInputStream(new ByteArrayInputStream(head), body);
     }
@@ -51,8 +52,29 @@ final class ObjectWrites {
     Map<String, String> checksums = options.checksums().get();
     PartMeta part = written.part().withChecksums(checksums);
     VersionMeta meta = singlePartVersion(bucket, key, part, options, checksums);
+    try {
+      check(condition, bucket, key);
+    } catch (RuntimeException e) {
+      PartWriter.deleteShards(context.array, part.slots(), part.dataId());
+      throw e;
+    }
     writer.commit(meta, recordOf(meta), written.failures());
     return meta;
+  }
+
+  /**
+   * Checks a write's condition against the key's current version, as late as the store allows:
+   * after the data is stored, right before the commit (see {@link ObjectStore.WriteCondition} for
+   * the window that remains).
+   */
+  void check(ObjectStore.WriteCondition condition, String bucket, String key) {
+    if (condition != ObjectStore.WriteCondition.NONE) {
+      condition.check(live(resolver.newest(bucket, key)));
+    }
+  }
+
+  private static Optional<VersionMeta> live(Optional<VersionMeta> newest) {
+    return newest.filter(meta -> !meta.deleteMarker());
   }
 
   /**
@@ -92,7 +114,12 @@ final class ObjectWrites {
 
   /** A small object: one stripe, each shard inside the version's record on its repository. */
   private VersionMeta putInline(
-      String bucket, String key, List<Integer> slots, byte[] data, ObjectStore.PutOptions options) {
+      String bucket,
+      String key,
+      List<Integer> slots,
+      byte[] data,
+      ObjectStore.PutOptions options,
+      ObjectStore.WriteCondition condition) {
     byte[][] shards =
         data.length == 0
             ? new byte[context.geometry.totalShards()][0]
@@ -109,6 +136,7 @@ final class ObjectWrites {
             checksums,
             true);
     VersionMeta meta = singlePartVersion(bucket, key, part, options, checksums);
+    check(condition, bucket, key); // nothing is stored yet: an inline version's data is its record
     writer.commit(meta, slot -> Layout.encodeInline(meta, shards[slots.indexOf(slot)]), List.of());
     return meta;
   }
@@ -134,13 +162,19 @@ final class ObjectWrites {
         System.currentTimeMillis(),
         context.geometry.toString(),
         false,
-        List.of(part));
+        List.of(part),
+        options.contentHeaders());
   }
 
-  /** Writes a delete marker, unless the key has no live version to hide. */
-  void delete(String bucket, String key) {
-    Optional<VersionMeta> newest = resolver.newest(bucket, key);
-    if (newest.isEmpty() || newest.get().deleteMarker()) {
+  /**
+   * Writes a delete marker, unless the key has no live version to hide; {@code condition} is
+   * checked against the version the marker would hide (with the window {@link
+   * ObjectStore.WriteCondition} describes).
+   */
+  void delete(String bucket, String key, ObjectStore.WriteCondition condition) {
+    Optional<VersionMeta> current = live(resolver.newest(bucket, key));
+    condition.check(current);
+    if (current.isEmpty()) {
       return; // nothing to hide
     }
     VersionMeta marker =

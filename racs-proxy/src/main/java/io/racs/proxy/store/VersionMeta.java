@@ -23,6 +23,10 @@ import java.util.Map;
  * @param geometry {@code DxP}
  * @param multipart true when the parts are S3 multipart parts
  * @param parts the data, in order
+ * @param contentHeaders the standard headers S3 stores with an object and returns on GET and HEAD
+ *     ({@code Cache-Control}, {@code Content-Disposition}, {@code Content-Encoding}, {@code
+ *     Content-Language}, {@code Expires}), by name as S3 writes it; empty in records written before
+ *     they were kept
  */
 public record VersionMeta(
     int format,
@@ -39,12 +43,50 @@ public record VersionMeta(
     long lastModifiedMillis,
     String geometry,
     boolean multipart,
-    List<PartMeta> parts) {
+    List<PartMeta> parts,
+    Map<String, String> contentHeaders) {
   /** Copies the collections. */
   public VersionMeta {
     userMetadata = userMetadata == null ? Map.of() : Map.copyOf(userMetadata);
     checksums = checksums == null ? Map.of() : Map.copyOf(checksums);
     parts = parts == null ? List.of() : List.copyOf(parts);
+    contentHeaders = contentHeaders == null ? Map.of() : Map.copyOf(contentHeaders);
+  }
+
+  /** A version without content headers (a delete marker, say). */
+  public VersionMeta(
+      int format,
+      String arrayId,
+      String bucket,
+      String key,
+      String versionId,
+      boolean deleteMarker,
+      long sizeBytes,
+      String etag,
+      String contentType,
+      Map<String, String> userMetadata,
+      Map<String, String> checksums,
+      long lastModifiedMillis,
+      String geometry,
+      boolean multipart,
+      List<PartMeta> parts) {
+    this(
+        format,
+        arrayId,
+        bucket,
+        key,
+        versionId,
+        deleteMarker,
+        sizeBytes,
+        etag,
+        contentType,
+        userMetadata,
+        checksums,
+        lastModifiedMillis,
+        geometry,
+        multipart,
+        parts,
+        null);
   }
 
   /**

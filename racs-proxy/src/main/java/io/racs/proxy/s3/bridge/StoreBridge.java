@@ -138,6 +138,50 @@ public final class StoreBridge {
     return call("/" + bucket, () -> store.listMultipartUploads(bucket, prefix));
   }
 
+  // Conditional writes: the store checks the condition right before the write commits; an
+  // S3Exception the condition throws comes back unchanged.
+
+  public VersionMeta put(
+      String bucket,
+      String key,
+      InputStream body,
+      long length,
+      ObjectStore.PutOptions options,
+      ObjectStore.WriteCondition condition) {
+    return call(
+        resource(bucket, key), () -> store.put(bucket, key, body, length, options, condition));
+  }
+
+  public void delete(String bucket, String key, ObjectStore.WriteCondition condition) {
+    run(resource(bucket, key), () -> store.delete(bucket, key, condition));
+  }
+
+  public VersionMeta copy(
+      String sourceBucket,
+      String sourceKey,
+      String bucket,
+      String key,
+      ObjectStore.PutOptions replace,
+      ObjectStore.WriteCondition condition) {
+    return call(
+        resource(bucket, key),
+        () -> store.copy(sourceBucket, sourceKey, bucket, key, replace, condition));
+  }
+
+  public VersionMeta completeMultipartUpload(
+      String bucket,
+      String key,
+      String uploadId,
+      List<ObjectStore.CompletedPart> parts,
+      Function<List<PartMeta>, Map<String, String>> objectChecksums,
+      ObjectStore.WriteCondition condition) {
+    return call(
+        resource(bucket, key),
+        () ->
+            store.completeMultipartUpload(
+                bucket, key, uploadId, parts, objectChecksums, condition));
+  }
+
   private static String resource(String bucket, String key) {
     return "/" + bucket + "/" + key;
   }

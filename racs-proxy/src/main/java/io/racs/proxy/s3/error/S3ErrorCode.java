@@ -80,6 +80,7 @@ public enum S3ErrorCode {
       "MissingSecurityHeader", 400, "Your request was missing a required header."),
   NO_SUCH_BUCKET("NoSuchBucket", 404, "The specified bucket does not exist."),
   NO_SUCH_KEY("NoSuchKey", 404, "The specified key does not exist."),
+  NO_SUCH_VERSION("NoSuchVersion", 404, "The specified version does not exist."),
   NO_SUCH_UPLOAD(
       "NoSuchUpload",
       404,

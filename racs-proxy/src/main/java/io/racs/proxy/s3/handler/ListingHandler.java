@@ -30,14 +30,20 @@ final class ListingHandler {
     };
   }
 
+  /**
+   * The request's delimiter; an empty one is no delimiter, and S3 leaves it out of the answer as if
+   * it had not been sent.
+   */
+  private static String delimiter(S3Request request) {
+    String delimiter = request.query().first("delimiter").orElse("");
+    return delimiter.isEmpty() ? null : delimiter;
+  }
+
   private ObjectStore.ListResult list(S3Request request, String startAfter, int maxKeys) {
     return store.list(
         request.bucket(),
         new ObjectStore.ListRequest(
-            request.query().first("prefix").orElse(""),
-            request.query().first("delimiter").orElse(null),
-            startAfter,
-            maxKeys));
+            request.query().first("prefix").orElse(""), delimiter(request), startAfter, maxKeys));
   }
 
   private static List<XmlModel.ObjectEntry> entries(ObjectStore.ListResult result, boolean owner) {
@@ -58,7 +64,7 @@ final class ListingHandler {
             new XmlModel.ListObjectsV1(
                 request.bucket(),
                 request.query().first("prefix").orElse(""),
-                request.query().first("delimiter").orElse(null),
+                delimiter(request),
                 marker,
                 maxKeys,
                 result.truncated(),
@@ -98,7 +104,7 @@ final class ListingHandler {
             new XmlModel.ListObjectsV2(
                 request.bucket(),
                 request.query().first("prefix").orElse(""),
-                request.query().first("delimiter").orElse(null),
+                delimiter(request),
                 maxKeys,
                 result.truncated(),
                 token,
@@ -123,7 +129,7 @@ final class ListingHandler {
             new XmlModel.ListVersions(
                 request.bucket(),
                 request.query().first("prefix").orElse(""),
-                request.query().first("delimiter").orElse(null),
+                delimiter(request),
                 marker,
                 request.query().first("version-id-marker").orElse(null),
                 maxKeys,
@@ -149,7 +155,7 @@ final class ListingHandler {
             new XmlModel.ListUploads(
                 request.bucket(),
                 prefix,
-                request.query().first("delimiter").orElse(null),
+                delimiter(request),
                 request.query().first("key-marker").orElse(null),
                 request.query().first("upload-id-marker").orElse(null),
                 1000,

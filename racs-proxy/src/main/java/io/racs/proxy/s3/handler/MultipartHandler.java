@@ -127,7 +127,12 @@ final class MultipartHandler {
     }
     VersionMeta meta =
         store.completeMultipartUpload(
-            request.bucket(), request.key(), uploadId(request), parts, MultipartHandler::composite);
+            request.bucket(),
+            request.key(),
+            uploadId(request),
+            parts,
+            MultipartHandler::composite,
+            Responses.writeCondition(request.headers()));
     return S3Response.xml(
         S3XmlResponses.completeMultipartUpload(
             "/" + request.bucket() + "/" + request.key(),

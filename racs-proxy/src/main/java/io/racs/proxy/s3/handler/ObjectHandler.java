@@ -3,6 +3,7 @@ package io.racs.proxy.s3.handler;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.precondition.Preconditions;
 import io.racs.proxy.s3.range.ByteRange;
 import io.racs.proxy.s3.xml.S3XmlRequests;
@@ -54,13 +55,18 @@ final class ObjectHandler {
             request.key(),
             request.body(),
             request.contentLength(),
-            Responses.putOptions(request));
+            Responses.putOptions(request),
+            Responses.writeCondition(request.headers()));
     S3Response response =
         S3Response.status(200).header("ETag", S3XmlResponses.quoteEtag(meta.etag()));
     Responses.checksumHeaders(response, meta.checksums());
     return response;
   }
 
+  /**
+   * Checks a write's conditions before its body is read, so that a write bound to fail does not
+   * upload first; the store checks them again right before the commit.
+   */
   private void checkWriteConditions(S3Request request) {
     if (request.headers().contains("if-match") || request.headers().contains("if-none-match")) {
       Optional<String> current;
@@ -90,7 +96,8 @@ final class ObjectHandler {
           new ObjectStore.PutOptions(
               request.headers().first("Content-Type").orElse(null),
               Responses.userMetadata(request.headers()),
-              sourceMeta::checksums);
+              sourceMeta::checksums,
+              Responses.contentHeaders(request.headers()));
     } else if (directive.equalsIgnoreCase("COPY")) {
       replace = null;
       if (source.bucket().equals(request.bucket()) && source.key().equals(request.key())) {
@@ -105,7 +112,13 @@ final class ObjectHandler {
     }
     checkWriteConditions(request);
     VersionMeta copied =
-        store.copy(source.bucket(), source.key(), request.bucket(), request.key(), replace);
+        store.copy(
+            source.bucket(),
+            source.key(),
+            request.bucket(),
+            request.key(),
+            replace,
+            Responses.writeCondition(request.headers()));
     return S3Response.xml(
         S3XmlResponses.copyObject(
             Instant.ofEpochMilli(copied.lastModifiedMillis()),
@@ -114,14 +127,24 @@ final class ObjectHandler {
   }
 
   private S3Response get(S3Request request, boolean headOnly) {
+    Optional<String> version = request.query().first("versionId");
+    if (version.isPresent() && !version.get().equals(Responses.NULL_VERSION)) {
+      // A missing bucket is reported as such before the version it would hold.
+      if (!store.bucketExists(request.bucket())) {
+        throw S3Exception.of(S3ErrorCode.NO_SUCH_BUCKET).withDetail("BucketName", request.bucket());
+      }
+      Responses.requireNullVersion(request.key(), version.get());
+    }
     if (!headOnly
         && request.headers().first("Range").isEmpty()
         && request.query().first("partNumber").isEmpty()) {
       return getWhole(request);
     }
     VersionMeta meta = store.head(request.bucket(), request.key());
-    Preconditions.checkRead(
-        request.headers(), meta.etag(), Instant.ofEpochMilli(meta.lastModifiedMillis()));
+    Optional<S3Response> notModified = checkRead(request, meta);
+    if (notModified.isPresent()) {
+      return notModified.get();
+    }
     int partNumber = Responses.intParam(request, "partNumber", 0, 1, 10_000);
     Optional<ByteRange> range = Optional.empty();
     long start = 0;
@@ -185,8 +208,11 @@ final class ObjectHandler {
     ObjectStore.ObjectReader reader = store.get(request.bucket(), request.key(), 0, -1, 0);
     VersionMeta meta = reader.meta();
     try {
-      Preconditions.checkRead(
-          request.headers(), meta.etag(), Instant.ofEpochMilli(meta.lastModifiedMillis()));
+      Optional<S3Response> notModified = checkRead(request, meta);
+      if (notModified.isPresent()) {
+        reader.close();
+        return notModified.get();
+      }
     } catch (RuntimeException e) {
       reader.close();
       throw e;
@@ -199,19 +225,71 @@ final class ObjectHandler {
     return response.stream(reader.body(), reader.rangeLength(), reader::close);
   }
 
-  /** The {@code response-*} query parameters replace the headers they name. */
+  /**
+   * Evaluates the conditional headers of a GET or HEAD against {@code meta}: a failed condition
+   * throws ({@code PreconditionFailed}), a not-modified one is the 304 answer returned here. A 304
+   * carries the headers its 200 would have carried that let a cache update its copy: the validators
+   * ETag and Last-Modified (as S3 sends them) and Cache-Control and Expires (RFC 9110 15.4.5).
+   */
+  private static Optional<S3Response> checkRead(S3Request request, VersionMeta meta) {
+    try {
+      Preconditions.checkRead(
+          request.headers(), meta.etag(), Instant.ofEpochMilli(meta.lastModifiedMillis()));
+      return Optional.empty();
+    } catch (S3Exception e) {
+      if (e.code() != S3ErrorCode.NOT_MODIFIED) {
+        throw e;
+      }
+      S3Response response =
+          S3Response.status(304)
+              .header("ETag", S3XmlResponses.quoteEtag(meta.etag()))
+              .header("Last-Modified", Responses.httpDate(meta.lastModifiedMillis()))
+              .header("Cache-Control", meta.contentHeaders().get("Cache-Control"))
+              .header("Expires", meta.contentHeaders().get("Expires"));
+      return Optional.of(response);
+    }
+  }
+
+  /**
+   * The {@code response-*} query parameters replace the headers they name. S3 honours them only on
+   * signed requests (a header or a presigned URL); every request the proxy serves is signed, as it
+   * allows no anonymous access.
+   */
   private static void overrideHeaders(S3Request request, S3Response response) {
     for (Map.Entry<String, String> override : RESPONSE_OVERRIDES.entrySet()) {
       request
           .query()
           .first(override.getKey())
-          .ifPresent(v -> response.header(override.getValue(), v));
+          .ifPresent(v -> response.setHeader(override.getValue(), v));
     }
   }
 
+  /**
+   * DeleteObject. Without bucket versioning the only version a key has is {@code null} (see {@link
+   * Responses#requireNullVersion}), so {@code versionId=null} deletes the object exactly as a plain
+   * DELETE does. Deleting any other version is refused rather than answered with a 204 that would
+   * claim a version was removed: S3 would remove just that version and never the current object.
+   */
   private S3Response delete(S3Request request) {
-    store.delete(request.bucket(), request.key());
-    return S3Response.status(204);
+    Optional<String> version = request.query().first("versionId");
+    version.ifPresent(ObjectHandler::checkDeletableVersion);
+    store.delete(request.bucket(), request.key(), Responses.writeCondition(request.headers()));
+    S3Response response = S3Response.status(204);
+    version.ifPresent(v -> response.header("x-amz-version-id", v));
+    return response;
+  }
+
+  /** Refuses a version delete other than of the {@code null} version (see {@link #delete}). */
+  private static void checkDeletableVersion(String versionId) {
+    if (versionId.isEmpty()) {
+      throw Responses.emptyVersionId();
+    }
+    if (!versionId.equals(Responses.NULL_VERSION)) {
+      throw S3Exception.of(
+          S3ErrorCode.NOT_IMPLEMENTED,
+          "Deleting a version other than the null version needs bucket versioning, which is not"
+              + " implemented.");
+    }
   }
 
   private S3Response deleteObjects(S3Request request) throws IOException {
@@ -231,7 +309,20 @@ final class ObjectHandler {
     List<XmlModel.DeleteError> errors = new ArrayList<>();
     for (XmlModel.ObjectIdentifier object : delete.objects()) {
       try {
-        store.delete(request.bucket(), object.key());
+        if (object.versionId() != null) {
+          checkDeletableVersion(object.versionId());
+        }
+        if (object.unsupportedCondition() != null) {
+          throw S3Exception.of(
+              S3ErrorCode.NOT_IMPLEMENTED,
+              "The " + object.unsupportedCondition() + " condition is not implemented.");
+        }
+        store.delete(
+            request.bucket(),
+            object.key(),
+            object.etag() == null
+                ? ObjectStore.WriteCondition.NONE
+                : Responses.writeCondition(Headers.of("if-match", object.etag())));
         if (!delete.quiet()) {
           deleted.add(new XmlModel.Deleted(object.key(), object.versionId(), false, null));
         }

@@ -5,6 +5,7 @@ import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.http.PercentCodec;
+import io.racs.proxy.s3.precondition.Preconditions;
 import io.racs.proxy.s3.xml.S3XmlResponses;
 import io.racs.proxy.s3.xml.XmlModel;
 import io.racs.proxy.store.ObjectStore;
@@ -38,6 +39,7 @@ final class Responses {
         .header("Last-Modified", httpDate(meta.lastModifiedMillis()))
         .header("Content-Type", meta.contentType())
         .header("Accept-Ranges", "bytes");
+    meta.contentHeaders().forEach(response::header);
     meta.userMetadata().forEach((name, value) -> response.header(META + name, value));
     if (meta.multipart()) {
       response.header("x-amz-mp-parts-count", Integer.toString(meta.parts().size()));
@@ -70,12 +72,63 @@ final class Responses {
     return meta;
   }
 
-  /** The put options of a request: content type, metadata, and its checksums once read. */
+  /**
+   * The standard headers S3 stores with an object and returns on GET and HEAD, as S3 writes their
+   * names ({@code Content-Type} is kept apart, as the store's own field).
+   */
+  static final List<String> CONTENT_HEADERS =
+      List.of(
+          "Cache-Control",
+          "Content-Disposition",
+          "Content-Encoding",
+          "Content-Language",
+          "Expires");
+
+  /**
+   * The {@link #CONTENT_HEADERS} a request carries, each as one value (repeated lines joined with
+   * commas, as HTTP allows). From {@code Content-Encoding} the {@code aws-chunked} coding is left
+   * out: it names the framing of this upload, not how the object is encoded, and S3 does not store
+   * it.
+   */
+  static Map<String, String> contentHeaders(Headers headers) {
+    Map<String, String> kept = new LinkedHashMap<>();
+    for (String name : CONTENT_HEADERS) {
+      List<String> values = headers.all(name);
+      if (values.isEmpty()) {
+        continue;
+      }
+      String value = String.join(",", values).strip();
+      if (name.equals("Content-Encoding")) {
+        value = withoutAwsChunked(value);
+      }
+      if (!value.isEmpty()) {
+        kept.put(name, value);
+      }
+    }
+    return kept;
+  }
+
+  private static String withoutAwsChunked(String contentEncoding) {
+    StringBuilder rest = new StringBuilder();
+    for (String coding : contentEncoding.split(",")) {
+      String c = coding.strip();
+      if (!c.isEmpty() && !c.equalsIgnoreCase("aws-chunked")) {
+        rest.append(rest.isEmpty() ? "" : ",").append(c);
+      }
+    }
+    return rest.toString();
+  }
+
+  /**
+   * The put options of a request: content type, metadata, content headers, and its checksums once
+   * read.
+   */
   static ObjectStore.PutOptions putOptions(S3Request request) {
     return new ObjectStore.PutOptions(
         request.headers().first("Content-Type").orElse(null),
         userMetadata(request.headers()),
-        checksumsOf(request));
+        checksumsOf(request),
+        contentHeaders(request.headers()));
   }
 
   static Supplier<Map<String, String>> checksumsOf(S3Request request) {
@@ -84,6 +137,18 @@ final class Responses {
             .checksums()
             .flatMap(c -> c.algorithm().flatMap(a -> c.base64Value().map(v -> Map.of(a.name(), v))))
             .orElse(Map.of());
+  }
+
+  /**
+   * The condition of a write ({@code If-Match}, {@code If-None-Match}), for the store to check
+   * against the key's current version just before the write commits (see {@link
+   * Preconditions#checkWrite}); {@link ObjectStore.WriteCondition#NONE} when the request has none.
+   */
+  static ObjectStore.WriteCondition writeCondition(Headers headers) {
+    if (!headers.contains("if-match") && !headers.contains("if-none-match")) {
+      return ObjectStore.WriteCondition.NONE;
+    }
+    return current -> Preconditions.checkWrite(headers, current.map(VersionMeta::etag));
   }
 
   /** A parsed {@code x-amz-copy-source}: bucket and key, percent-decoded. */
@@ -95,11 +160,12 @@ final class Responses {
             .first("x-amz-copy-source")
             .orElseThrow(
                 () -> S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Missing x-amz-copy-source"));
+    String version = null;
     int query = raw.indexOf('?');
     if (query >= 0) {
-      String version = raw.substring(query + 1);
-      if (!version.equals("versionId=null") && version.startsWith("versionId=")) {
-        throw S3Exception.of(S3ErrorCode.NO_SUCH_KEY, "Versioning is not enabled on this array");
+      String rest = raw.substring(query + 1);
+      if (rest.startsWith("versionId=")) {
+        version = rest.substring("versionId=".length());
       }
       raw = raw.substring(0, query);
     }
@@ -112,7 +178,42 @@ final class Responses {
       throw S3Exception.of(
           S3ErrorCode.INVALID_ARGUMENT, "Copy Source must mention the source bucket and key");
     }
-    return new CopySource(decoded.substring(0, slash), decoded.substring(slash + 1));
+    CopySource source = new CopySource(decoded.substring(0, slash), decoded.substring(slash + 1));
+    requireNullVersion(source.key(), version);
+    return source;
+  }
+
+  /** The version id every object has while the array has no bucket versioning. */
+  static final String NULL_VERSION = "null";
+
+  /**
+   * Checks the version a GET, HEAD or copy source names, if any. Until bucket versioning lands,
+   * every bucket answers as an S3 bucket that never had versioning enabled: each key has at most
+   * one version, the {@code null} version (which is what ListObjectVersions reports), so {@code
+   * versionId=null} names the current object and any other id names a version that does not exist
+   * ({@code NoSuchVersion}, as S3 answers for an unknown version). The store's internal version ids
+   * are never shown to clients, so no other id can name the current object.
+   *
+   * @param versionId the id named, or {@code null} when the request names none
+   * @throws S3Exception {@code InvalidArgument} for an empty id, {@code NoSuchVersion} for any id
+   *     but {@code null}
+   */
+  static void requireNullVersion(String key, String versionId) {
+    if (versionId == null || versionId.equals(NULL_VERSION)) {
+      return;
+    }
+    if (versionId.isEmpty()) {
+      throw emptyVersionId();
+    }
+    throw S3Exception.of(S3ErrorCode.NO_SUCH_VERSION)
+        .withDetail("Key", key)
+        .withDetail("VersionId", versionId);
+  }
+
+  static S3Exception emptyVersionId() {
+    return S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Version id cannot be the empty string")
+        .withDetail("ArgumentName", "versionId")
+        .withDetail("ArgumentValue", "");
   }
 
   static XmlModel.ObjectEntry entry(VersionMeta meta, boolean owner) {

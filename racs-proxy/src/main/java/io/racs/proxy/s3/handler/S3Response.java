@@ -40,6 +40,12 @@ public final class S3Response {
     return this;
   }
 
+  /** Sets a header: every earlier value of {@code name} (in any case) is removed. */
+  public S3Response setHeader(String name, String value) {
+    headers.removeIf(h -> h.getKey().equalsIgnoreCase(name));
+    return header(name, value);
+  }
+
   /** A small body held in memory. */
   public S3Response body(byte[] body) {
     this.bytes = body;

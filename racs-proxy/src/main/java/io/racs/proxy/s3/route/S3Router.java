@@ -2,10 +2,13 @@ package io.racs.proxy.s3.route;
 
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.http.PercentCodec;
 import io.racs.proxy.s3.http.QueryParams;
 import io.racs.proxy.s3.http.RequestHead;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -19,7 +22,8 @@ import java.util.Set;
  * InvalidBucketName}, {@code KeyTooLongError}, {@code InvalidArgument} (half of {@code
  * partNumber}/{@code uploadId}, a {@code partNumber} outside 1 to 10,000, a bad {@code list-type}),
  * {@code MethodNotAllowed} (a method the resource does not have), {@code NotImplemented}
- * (sub-resources such as {@code ?acl} or {@code ?tagging}, and methods S3 does not know).
+ * (sub-resources such as {@code ?acl} or {@code ?tagging}, headers whose meaning the proxy would
+ * ignore, such as {@code x-amz-tagging}, and methods S3 does not know).
  */
 public final class S3Router {
   /** Sub-resources of S3 that the proxy does not implement. */
@@ -58,6 +62,39 @@ public final class S3Router {
 
   /** The highest part number of a multipart upload, as in S3. */
   public static final int MAX_PART_NUMBER = 10_000;
+
+  /**
+   * Request headers whose meaning the proxy does not implement, by lower-case name. A request that
+   * carries one is refused before anything is read or stored: storing the object and dropping the
+   * header would answer as if it had been honoured.
+   */
+  private static final Set<String> UNSUPPORTED_HEADERS =
+      Set.of(
+          "x-amz-tagging",
+          // Conditions S3 evaluates for directory buckets only.
+          "x-amz-if-match-last-modified-time",
+          "x-amz-if-match-size");
+
+  /**
+   * Prefixes of unsupported request headers: server-side encryption of every kind (SSE-S3, SSE-KMS
+   * with its key id, context and bucket key, SSE-C with its key, on the object and on a copy
+   * source), object lock, and ACL grants. Encryption above all must never be accepted and ignored:
+   * an SSE-C object would be stored in plain text and served to anyone without its key.
+   */
+  private static final List<String> UNSUPPORTED_HEADER_PREFIXES =
+      List.of(
+          "x-amz-server-side-encryption",
+          "x-amz-copy-source-server-side-encryption-",
+          "x-amz-object-lock-",
+          "x-amz-grant-");
+
+  /**
+   * The canned ACLs that grant nothing the single owner of everything in the array does not already
+   * have: {@code private}, and the two that give the bucket owner (that same owner) rights on an
+   * object. Every other one would grant access to others, which the proxy does not enforce.
+   */
+  private static final Set<String> NO_OP_CANNED_ACLS =
+      Set.of("private", "bucket-owner-read", "bucket-owner-full-control");
 
   private final String baseDomain;
 
@@ -161,6 +198,7 @@ public final class S3Router {
             S3ErrorCode.NOT_IMPLEMENTED, "The ?" + p.name() + " sub-resource is not implemented.");
       }
     }
+    refuseUnsupportedHeaders(head.headers());
     if (bucket == null) {
       if (method.equals("GET")) {
         return S3Operation.LIST_BUCKETS;
@@ -171,6 +209,33 @@ public final class S3Router {
       return classifyBucket(method, query);
     }
     return classifyObject(method, query, head);
+  }
+
+  /**
+   * Refuses a request carrying a header whose meaning the proxy does not implement: one of {@link
+   * #UNSUPPORTED_HEADERS} or {@link #UNSUPPORTED_HEADER_PREFIXES}, a canned ACL other than {@link
+   * #NO_OP_CANNED_ACLS}, or a bucket created with object lock. This is the one place such headers
+   * are refused, for every operation, before any handler reads or stores anything (the connection
+   * still authenticates a refused request first, so an unsigned one is a 403).
+   */
+  private static void refuseUnsupportedHeaders(Headers headers) {
+    for (Map.Entry<String, List<String>> header : headers.asMap().entrySet()) {
+      String name = header.getKey();
+      String value = String.join(",", header.getValue()).strip().toLowerCase(Locale.ROOT);
+      boolean refused =
+          UNSUPPORTED_HEADERS.contains(name)
+              || UNSUPPORTED_HEADER_PREFIXES.stream().anyMatch(name::startsWith)
+              || (name.equals("x-amz-acl") && !NO_OP_CANNED_ACLS.contains(value))
+              || (name.equals("x-amz-bucket-object-lock-enabled") && !value.equals("false"));
+      if (refused) {
+        throw S3Exception.of(
+            S3ErrorCode.NOT_IMPLEMENTED,
+            "The "
+                + name
+                + " header is not implemented"
+                + (name.equals("x-amz-acl") ? " for the canned ACL " + value + "." : "."));
+      }
+    }
   }
 
   private static S3Operation classifyBucket(String method, QueryParams query) {

@@ -122,7 +122,8 @@ public final class S3XmlRequests {
 
   /**
    * A DeleteObjects body: {@code Quiet} and 1 to 1,000 {@code Object}s, each with a {@code Key}
-   * (kept exactly, whitespace included) and an optional {@code VersionId}.
+   * (kept exactly, whitespace included), an optional {@code VersionId} and optional conditions
+   * ({@code ETag}; {@code LastModifiedTime} and {@code Size} are noted as unsupported).
    *
    * @throws S3Exception {@code MalformedXML} for no objects, too many, an object without key, or a
    *     bad document
@@ -143,10 +144,17 @@ public final class S3XmlRequests {
         } else if (name.equals("Object")) {
           String key = null;
           String versionId = null;
+          String etag = null;
+          String unsupported = null;
           while (nextChild(r)) {
             switch (r.getLocalName()) {
               case "Key" -> key = r.getElementText();
               case "VersionId" -> versionId = r.getElementText().strip();
+              case "ETag" -> etag = r.getElementText().strip();
+              case "LastModifiedTime", "Size" -> {
+                unsupported = r.getLocalName();
+                skip(r);
+              }
               default -> skip(r);
             }
           }
@@ -158,7 +166,10 @@ public final class S3XmlRequests {
           }
           objects.add(
               new ObjectIdentifier(
-                  key, versionId == null || versionId.isEmpty() ? null : versionId));
+                  key,
+                  versionId == null || versionId.isEmpty() ? null : versionId,
+                  etag,
+                  unsupported));
         } else {
           skip(r);
         }

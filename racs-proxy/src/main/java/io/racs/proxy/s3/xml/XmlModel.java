@@ -157,8 +157,21 @@ public final class XmlModel {
     }
   }
 
-  /** An object named in a DeleteObjects request. */
-  public record ObjectIdentifier(String key, String versionId) {}
+  /**
+   * An object named in a DeleteObjects request.
+   *
+   * @param versionId the version to delete, or null
+   * @param etag the ETag the current version must have (unquoted as sent), or null
+   * @param unsupportedCondition the name of a condition element the proxy does not evaluate ({@code
+   *     LastModifiedTime}, {@code Size}: S3 evaluates them for directory buckets only), or null
+   */
+  public record ObjectIdentifier(
+      String key, String versionId, String etag, String unsupportedCondition) {
+    /** An object without conditions. */
+    public ObjectIdentifier(String key, String versionId) {
+      this(key, versionId, null, null);
+    }
+  }
 
   /** A DeleteObjects request. */
   public record DeleteRequest(boolean quiet, List<ObjectIdentifier> objects) {

@@ -1,0 +1,162 @@
+package io.racs.proxy.s3.handler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Base64;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ObjectCannedACL;
+
+/**
+ * Proves that headers asking for what the proxy does not do (server-side encryption of any kind,
+ * object lock, ACL grants, a canned ACL that would grant access) are refused with 501
+ * NotImplemented before anything is stored or served, instead of being accepted and ignored: an
+ * SSE-C upload must never be stored in plain text, nor an object served without its key.
+ */
+class RefusedHeadersTest {
+  private static final String BUCKET = "refusals";
+  private static final String BODY = "secret";
+  private static S3FrontEnd proxy;
+  private static S3Client s3;
+  private static Map<String, String> sseC;
+
+  @BeforeAll
+  static void start() throws Exception {
+    proxy = S3FrontEnd.start();
+    s3 = proxy.s3();
+    s3.createBucket(b -> b.bucket(BUCKET));
+    s3.putObject(b -> b.bucket(BUCKET).key("existing"), RequestBody.fromString("plain"));
+    byte[] key = new byte[32];
+    for (int i = 0; i < key.length; i++) {
+      key[i] = (byte) (7 * i + 1);
+    }
+    sseC =
+        Map.of(
+            "x-amz-server-side-encryption-customer-algorithm", "AES256",
+            "x-amz-server-side-encryption-customer-key", Base64.getEncoder().encodeToString(key),
+            "x-amz-server-side-encryption-customer-key-MD5",
+                Base64.getEncoder().encodeToString(MessageDigest.getInstance("MD5").digest(key)));
+  }
+
+  @AfterAll
+  static void stop() {
+    proxy.close();
+  }
+
+  private static void assertNotImplemented(S3FrontEnd.Raw raw) {
+    assertThat(raw.status()).isEqualTo(501);
+    if (raw.body().length > 0) {
+      assertThat(raw.code()).isEqualTo("NotImplemented");
+    }
+  }
+
+  private static void assertAbsent(String key) {
+    assertThat(S3FrontEnd.error(() -> s3.headObject(b -> b.bucket(BUCKET).key(key))).statusCode())
+        .isEqualTo(404);
+  }
+
+  private static S3FrontEnd.Raw put(String key, Map<String, String> headers) throws Exception {
+    return proxy.send(
+        "PUT", "/" + BUCKET + "/" + key, "", headers, BODY.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void putObject_withSseCustomerKey_notImplementedAndNothingStored() throws Exception {
+    assertNotImplemented(put("sse-c", sseC));
+    assertAbsent("sse-c");
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "x-amz-server-side-encryption:AES256",
+        "x-amz-server-side-encryption:aws:kms",
+        "x-amz-server-side-encryption-aws-kms-key-id:arn:aws:kms:us-east-1:1:key/k",
+        "x-amz-server-side-encryption-context:e30=",
+        "x-amz-server-side-encryption-bucket-key-enabled:true",
+        "x-amz-object-lock-mode:GOVERNANCE",
+        "x-amz-object-lock-retain-until-date:2030-01-01T00:00:00Z",
+        "x-amz-object-lock-legal-hold:ON",
+        "x-amz-grant-read:id=someone",
+        "x-amz-grant-full-control:id=someone",
+        "x-amz-acl:public-read",
+        "x-amz-acl:authenticated-read"
+      })
+  void putObject_withUnsupportedHeader_notImplementedAndNothingStored(String header)
+      throws Exception {
+    int colon = header.indexOf(':');
+    String key = "refused-" + Integer.toHexString(header.hashCode());
+    assertNotImplemented(put(key, Map.of(header.substring(0, colon), header.substring(colon + 1))));
+    assertAbsent(key);
+  }
+
+  @Test
+  void getObject_withSseCustomerKey_notImplemented() throws Exception {
+    assertNotImplemented(proxy.send("GET", "/" + BUCKET + "/existing", "", sseC, null));
+    assertNotImplemented(proxy.send("HEAD", "/" + BUCKET + "/existing", "", sseC, null));
+  }
+
+  @Test
+  void copyObject_withCopySourceSseCustomerKey_notImplementedAndNothingStored() throws Exception {
+    Map<String, String> headers = new java.util.HashMap<>();
+    headers.put("x-amz-copy-source", "/" + BUCKET + "/existing");
+    sseC.forEach((name, value) -> headers.put(name.replace("x-amz-", "x-amz-copy-source-"), value));
+    assertNotImplemented(proxy.send("PUT", "/" + BUCKET + "/copied", "", headers, null));
+    assertAbsent("copied");
+  }
+
+  @Test
+  void createMultipartUpload_withSse_notImplementedAndNoUpload() {
+    assertThat(
+            S3FrontEnd.error(
+                    () ->
+                        s3.createMultipartUpload(
+                            b -> b.bucket(BUCKET).key("mp").serverSideEncryption("AES256")))
+                .statusCode())
+        .isEqualTo(501);
+    assertThat(s3.listMultipartUploads(b -> b.bucket(BUCKET)).uploads()).isEmpty();
+  }
+
+  @Test
+  void createBucket_withObjectLockOrPublicAcl_notImplementedAndNoBucket() {
+    assertThat(
+            S3FrontEnd.error(
+                    () -> s3.createBucket(b -> b.bucket("locked").objectLockEnabledForBucket(true)))
+                .statusCode())
+        .isEqualTo(501);
+    assertThat(
+            S3FrontEnd.error(
+                    () ->
+                        s3.createBucket(
+                            b ->
+                                b.bucket("public")
+                                    .acl(
+                                        software.amazon.awssdk.services.s3.model.BucketCannedACL
+                                            .PUBLIC_READ)))
+                .statusCode())
+        .isEqualTo(501);
+    assertThat(s3.listBuckets().buckets()).extracting(b -> b.name()).containsExactly(BUCKET);
+  }
+
+  @Test
+  void putObject_withPrivateOrOwnerCannedAcl_stored() {
+    s3.putObject(
+        b -> b.bucket(BUCKET).key("private").acl(ObjectCannedACL.PRIVATE),
+        RequestBody.fromString(BODY));
+    s3.putObject(
+        b -> b.bucket(BUCKET).key("owner").acl(ObjectCannedACL.BUCKET_OWNER_FULL_CONTROL),
+        RequestBody.fromString(BODY));
+    assertThat(s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("private")).asUtf8String())
+        .isEqualTo(BODY);
+    assertThat(s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("owner")).asUtf8String())
+        .isEqualTo(BODY);
+  }
+}

@@ -1,0 +1,174 @@
+package io.racs.proxy.s3.handler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.runtime.RacsServer;
+import io.racs.proxy.runtime.ServerConfig;
+import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.StoreConfig;
+import io.racs.repos.Repository;
+import io.racs.repos.memory.MemoryRepository;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.assertj.core.api.ThrowableAssert;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.ContentStreamProvider;
+import software.amazon.awssdk.http.SdkHttpMethod;
+import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
+import software.amazon.awssdk.http.auth.spi.signer.SignRequest;
+import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * A running proxy for tests of the S3 front end: a 4x2 array on memory repositories behind the real
+ * Netty server on a random 127.0.0.1 port, an AWS SDK v2 client for it, and {@link #send} for
+ * requests the SDK would not send or whose raw answer (every header value) a test must see.
+ */
+final class S3FrontEnd implements AutoCloseable {
+  private static final String ACCESS = "test-access";
+  private static final String SECRET = "test-secret-key";
+  private static final Pattern CODE = Pattern.compile("<Code>([^<]*)</Code>");
+
+  private final RacsServer server;
+  private final URI endpoint;
+  private final S3Client s3;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  private S3FrontEnd(RacsServer server) {
+    this.server = server;
+    this.endpoint = URI.create("http://127.0.0.1:" + server.port());
+    this.s3 =
+        S3Client.builder()
+            .endpointOverride(endpoint)
+            .region(Region.US_EAST_1)
+            .forcePathStyle(true)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS, SECRET)))
+            .build();
+  }
+
+  /** Starts a proxy with an empty array. */
+  static S3FrontEnd start() throws IOException, InterruptedException {
+    Geometry geometry = Geometry.parse("4x2");
+    List<Repository> repositories = new ArrayList<>();
+    for (int i = 0; i < geometry.totalShards(); i++) {
+      repositories.add(MemoryRepository.create("mem" + i));
+    }
+    ErasureStore store = ErasureStore.open(StoreConfig.builder(geometry).build(), repositories);
+    return new S3FrontEnd(
+        RacsServer.start(
+            store,
+            ServerConfig.defaults().with("127.0.0.1:0", Map.of(ACCESS, SECRET)).withAdmin(null)));
+  }
+
+  /** The S3 error {@code call} fails with; fails the test when it succeeds. */
+  static S3Exception error(ThrowableAssert.ThrowingCallable call) {
+    S3Exception e = catchThrowableOfType(S3Exception.class, call);
+    assertThat(e).as("an S3 error").isNotNull();
+    return e;
+  }
+
+  /** The SDK client (path style, us-east-1). */
+  S3Client s3() {
+    return s3;
+  }
+
+  /** An answer as it came off the wire. */
+  record Raw(int status, HttpHeaders headers, byte[] body) {
+    String text() {
+      return new String(body, StandardCharsets.UTF_8);
+    }
+
+    /** Every value of a header, in order. */
+    List<String> all(String name) {
+      return headers.allValues(name);
+    }
+
+    /** The {@code <Code>} of an error body, or {@code null}. */
+    String code() {
+      Matcher m = CODE.matcher(text());
+      return m.find() ? m.group(1) : null;
+    }
+  }
+
+  /**
+   * Sends one request signed with SigV4 (payload signed) by the SDK's own signer.
+   *
+   * @param path {@code /bucket/key}, of unreserved characters only
+   * @param query the query ({@code a=1&b}) or empty, names and values unencoded (the signer encodes
+   *     them) and free of {@code &} and {@code =}
+   */
+  Raw send(String method, String path, String query, Map<String, String> headers, byte[] body)
+      throws IOException, InterruptedException {
+    SdkHttpRequest.Builder request =
+        SdkHttpRequest.builder()
+            .method(SdkHttpMethod.fromValue(method))
+            .protocol("http")
+            .host(endpoint.getHost())
+            .port(endpoint.getPort())
+            .encodedPath(path);
+    if (!query.isEmpty()) {
+      for (String pair : query.split("&")) {
+        int eq = pair.indexOf('=');
+        request.appendRawQueryParameter(
+            eq < 0 ? pair : pair.substring(0, eq), eq < 0 ? null : pair.substring(eq + 1));
+      }
+    }
+    headers.forEach(request::appendHeader);
+    byte[] payload = body == null ? new byte[0] : body;
+    SignedRequest signed =
+        AwsV4HttpSigner.create()
+            .sign(
+                SignRequest.builder(AwsCredentialsIdentity.create(ACCESS, SECRET))
+                    .request(request.build())
+                    .payload(ContentStreamProvider.fromByteArray(payload))
+                    .putProperty(AwsV4HttpSigner.REGION_NAME, "us-east-1")
+                    .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
+                    .putProperty(AwsV4HttpSigner.DOUBLE_URL_ENCODE, false)
+                    .putProperty(AwsV4HttpSigner.NORMALIZE_PATH, false)
+                    .putProperty(AwsV4HttpSigner.PAYLOAD_SIGNING_ENABLED, true)
+                    .putProperty(AwsV4HttpSigner.SIGNING_CLOCK, Clock.systemUTC())
+                    .build());
+    SdkHttpRequest r = signed.request();
+    HttpRequest.Builder out =
+        HttpRequest.newBuilder(r.getUri())
+            .method(
+                method,
+                payload.length == 0
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofByteArray(payload));
+    r.forEachHeader(
+        (name, values) -> {
+          if (!name.equalsIgnoreCase("host") && !name.equalsIgnoreCase("content-length")) {
+            values.forEach(v -> out.header(name, v));
+          }
+        });
+    HttpResponse<byte[]> response = http.send(out.build(), HttpResponse.BodyHandlers.ofByteArray());
+    return new Raw(response.statusCode(), response.headers(), response.body());
+  }
+
+  @Override
+  public void close() {
+    s3.close();
+    http.close();
+    server.close();
+  }
+}

@@ -1,0 +1,73 @@
+package io.racs.proxy.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Proves that records stay readable across the fields added to them: a version or upload record
+ * written before content headers were kept reads with none, and a record written now keeps them.
+ */
+class RecordFormatTest {
+  /** A record as {@link Layout#encode} wrote it: JSON, then its CRC line. */
+  private static byte[] stored(String json) {
+    CRC32C crc = new CRC32C();
+    crc.update(json.getBytes(StandardCharsets.UTF_8));
+    return (json + "\n#crc32c=" + String.format(Locale.ROOT, "%08x", crc.getValue()))
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void decode_versionRecordWithoutContentHeaders_readsWithNone() {
+    String json =
+        "{\"format\":1,\"arrayId\":\"a1\",\"bucket\":\"b\",\"key\":\"k\",\"versionId\":\"v1\","
+            + "\"deleteMarker\":false,\"sizeBytes\":3,\"etag\":\"e\",\"contentType\":\"text/plain\","
+            + "\"userMetadata\":{\"color\":\"blue\"},\"checksums\":{},\"lastModifiedMillis\":7,"
+            + "\"geometry\":\"4x2\",\"multipart\":false,\"parts\":[{\"partNumber\":1,"
+            + "\"dataId\":\"v1\",\"sizeBytes\":3,\"etag\":\"e\",\"pieceBytes\":4096,"
+            + "\"slots\":[0,1,2,3,4,5],\"checksums\":{},\"inline\":true}]}";
+    VersionMeta meta = Layout.decode(stored(json), VersionMeta.class).orElseThrow();
+    assertThat(meta.contentHeaders()).isEmpty();
+    assertThat(meta.userMetadata()).containsExactly(Map.entry("color", "blue"));
+    assertThat(meta.parts()).hasSize(1);
+  }
+
+  @Test
+  void decode_uploadRecordWithoutContentHeaders_readsWithNone() {
+    String json =
+        "{\"bucket\":\"b\",\"key\":\"k\",\"uploadId\":\"u\",\"initiatedMillis\":7,"
+            + "\"contentType\":\"text/plain\",\"userMetadata\":{}}";
+    MultipartUploads.UploadRecord upload =
+        Layout.decode(stored(json), MultipartUploads.UploadRecord.class).orElseThrow();
+    assertThat(upload.contentType()).isEqualTo("text/plain");
+    assertThat(upload.contentHeaders()).isNull();
+  }
+
+  @Test
+  void encode_versionWithContentHeaders_decodesToTheSame() {
+    VersionMeta meta =
+        new VersionMeta(
+            1,
+            "a1",
+            "b",
+            "k",
+            "v1",
+            false,
+            0,
+            "e",
+            "text/plain",
+            Map.of(),
+            Map.of(),
+            7,
+            "4x2",
+            false,
+            List.of(),
+            Map.of("Cache-Control", "no-store", "Content-Language", "fr"));
+    assertThat(Layout.decode(Layout.encode(meta), VersionMeta.class)).contains(meta);
+  }
+}
