@@ -1,5 +1,7 @@
 package io.racs.proxy.store;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -30,14 +32,35 @@ final class Collector {
   // key never race each other over the same records.
   private final ConcurrentHashMap<String, String> collecting = new ConcurrentHashMap<>();
 
+  // The newest version this store committed, per recently written key: a version whose records
+  // land after a newer one committed (and was collected up to) is superseded, and its own
+  // collection goes up to that newer one. Only versions this store saw commit are used, never one
+  // merely listed, which might still be rolled back.
+  private final Map<String, String> committed =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+          return size() > 16_384;
+        }
+      };
+
   Collector(StoreContext context, ExecutorService background) {
     this.context = context;
     this.background = background;
   }
 
-  /** Collects, in the background, every version of a key older than {@code newest}. */
-  void collectLater(String bucket, String key, String newest) {
+  /**
+   * Collects, in the background, every version of a key older than {@code committedVersion}, which
+   * has just committed (or than a newer one this store committed before, if there is one).
+   */
+  void collectLater(String bucket, String key, String committedVersion) {
     String id = bucket + "/" + key;
+    String newest;
+    synchronized (committed) {
+      String known = committed.get(id);
+      newest = known != null && VersionId.newer(known, committedVersion) ? known : committedVersion;
+      committed.put(id, newest);
+    }
     boolean[] first = {false};
     collecting.compute(
         id,
