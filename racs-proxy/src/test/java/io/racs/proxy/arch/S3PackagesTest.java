@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keeps the S3 protocol units one concern per package with dependencies pointing one way: no cycles
- * between them, errors depend on no other unit, and none of them reaches into the store or the
- * codec (exactly one class, written later, bridges the S3 layer and the store).
+ * between them, errors depend on no other unit, none of the protocol units reaches into the store
+ * or the codec, and the handlers and the connection call the store only through {@code
+ * StoreBridge}.
  */
 class S3PackagesTest {
   private static final JavaClasses PRODUCTION =
@@ -40,6 +41,23 @@ class S3PackagesTest {
             "io.racs.proxy.s3.range..",
             "io.racs.proxy.s3.route..",
             "io.racs.proxy.s3.xml..")
+        .check(PRODUCTION);
+  }
+
+  @Test
+  void handlersAndServer_whenImported_callTheStoreOnlyThroughTheBridge() {
+    // The handlers and the connection still use the store's records as data (VersionMeta,
+    // PartMeta, ObjectStore's nested records); every call into the store goes through StoreBridge,
+    // which is where store failures become S3 errors.
+    noClasses()
+        .that()
+        .resideInAnyPackage("io.racs.proxy.s3.handler..", "io.racs.proxy.s3.server..")
+        .should()
+        .accessClassesThat()
+        .haveFullyQualifiedName("io.racs.proxy.store.ObjectStore")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("io.racs.proxy.store.ErasureStore")
         .check(PRODUCTION);
   }
 
