@@ -134,22 +134,15 @@ public record ServerConfig(
 
   /** A copy with other fields. */
   public ServerConfig with(String listen, Map<String, String> credentials) {
-    return new ServerConfig(
-        listen,
-        adminListen,
-        region,
-        baseDomain,
-        credentials,
-        tlsCert,
-        tlsKey,
-        maxHeaderBytes,
-        idleTimeout,
-        drainTimeout,
-        scrubInterval);
+    return copy(listen, adminListen, credentials);
   }
 
   /** A copy with another admin address (null: none). */
   public ServerConfig withAdmin(String adminListen) {
+    return copy(listen, adminListen, credentials);
+  }
+
+  private ServerConfig copy(String listen, String adminListen, Map<String, String> credentials) {
     return new ServerConfig(
         listen,
         adminListen,

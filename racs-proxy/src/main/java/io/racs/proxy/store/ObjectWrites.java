@@ -193,7 +193,8 @@ final class ObjectWrites {
             System.currentTimeMillis(),
             context.geometry.toString(),
             false,
-            List.of());
+            List.of(),
+            null);
     writer.commit(marker, recordOf(marker), List.of());
   }
 }

@@ -53,42 +53,6 @@ public record VersionMeta(
     contentHeaders = contentHeaders == null ? Map.of() : Map.copyOf(contentHeaders);
   }
 
-  /** A version without content headers (a delete marker, say). */
-  public VersionMeta(
-      int format,
-      String arrayId,
-      String bucket,
-      String key,
-      String versionId,
-      boolean deleteMarker,
-      long sizeBytes,
-      String etag,
-      String contentType,
-      Map<String, String> userMetadata,
-      Map<String, String> checksums,
-      long lastModifiedMillis,
-      String geometry,
-      boolean multipart,
-      List<PartMeta> parts) {
-    this(
-        format,
-        arrayId,
-        bucket,
-        key,
-        versionId,
-        deleteMarker,
-        sizeBytes,
-        etag,
-        contentType,
-        userMetadata,
-        checksums,
-        lastModifiedMillis,
-        geometry,
-        multipart,
-        parts,
-        null);
-  }
-
   /**
    * Where part {@code partNumber} (from 1) lies in the object: {@code {first byte, length}}; empty
    * when the object has fewer parts. An object stored in one piece is part 1 of 1.

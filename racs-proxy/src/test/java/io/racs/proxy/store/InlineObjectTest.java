@@ -284,7 +284,8 @@ class InlineObjectTest {
               crashed.lastModifiedMillis(),
               crashed.geometry(),
               false,
-              List.of(withSlots(crashed.parts().getFirst(), committed.parts().getFirst())));
+              List.of(withSlots(crashed.parts().getFirst(), committed.parts().getFirst())),
+              null);
       String movedName = f.store.inlineRecord(moved);
       PartMeta part = moved.parts().getFirst();
       for (int i = 0; i < 3; i++) {

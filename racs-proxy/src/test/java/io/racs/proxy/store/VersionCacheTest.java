@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class VersionCacheTest {
   private static VersionMeta meta(String key) {
     return new VersionMeta(
-        1, "array", "b", key, "v", false, 0, "", null, null, null, 0, "4x2", false, List.of());
+        1, "array", "b", key, "v", false, 0, "", null, null, null, 0, "4x2", false, List.of(),
+        null);
   }
 
   @Test
