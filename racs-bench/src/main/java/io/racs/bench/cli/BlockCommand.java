@@ -227,9 +227,17 @@ public final class BlockCommand implements Callable<Integer> {
 
     private DdRun.Result pass(DdRun.Mode m, int block, boolean useDirect, long key)
         throws IOException {
-      return verify
-          ? DdRun.runVerified(file, m, block, count, useDirect, sync, dsync, key)
-          : DdRun.run(file, m, block, count, useDirect, sync, dsync);
+      DdRun.Builder pass =
+          DdRun.builder(file, m)
+              .blockBytes(block)
+              .count(count)
+              .direct(useDirect)
+              .sync(sync)
+              .dsync(dsync);
+      if (verify) {
+        pass.verify(key);
+      }
+      return pass.run();
     }
   }
 }

@@ -90,16 +90,16 @@ final class BlockMatrixCommand implements Callable<Integer> {
     }
     Duration b = budget == null ? null : Sizes.duration("--budget", budget);
     Matrix.Config config =
-        new Matrix.Config(
-            dir.resolve("racs-matrix.tmp"),
-            files,
-            records,
-            testList,
-            maxCells,
-            b,
-            direct,
-            fsync,
-            seed);
+        Matrix.Config.builder(dir.resolve("racs-matrix.tmp"))
+            .fileSizes(files)
+            .recordSizes(records)
+            .tests(testList)
+            .maxCells(maxCells)
+            .budget(b)
+            .direct(direct)
+            .fsync(fsync)
+            .seed(seed)
+            .build();
     List<Matrix.Cell> cells = Matrix.of(config).run(stdout);
     long skipped = cells.stream().filter(Matrix.Cell::skipped).count();
     if (skipped > 0) {

@@ -112,18 +112,18 @@ final class BlockSweepCommand implements Callable<Integer> {
     boolean useDirect = direct;
     Sweep sweep;
     Sweep.Config config =
-        new Sweep.Config(
-            file,
-            size,
-            recordList,
-            threadList,
-            patternList,
-            d,
-            passes == null ? 0 : passes,
-            useDirect,
-            seed,
-            verify,
-            reuseFile);
+        Sweep.Config.builder(file)
+            .fileSizeBytes(size)
+            .records(recordList)
+            .threads(threadList)
+            .patterns(patternList)
+            .duration(d)
+            .passes(passes == null ? 0 : passes)
+            .direct(useDirect)
+            .seed(seed)
+            .verify(verify)
+            .reuseFile(reuseFile)
+            .build();
     try {
       sweep = Sweep.prepare(config);
     } catch (DdRun.DirectIoRefusedException e) {
@@ -132,19 +132,7 @@ final class BlockSweepCommand implements Callable<Integer> {
       }
       useDirect = false;
       notes.add("O_DIRECT refused by the filesystem; every point is BUFFERED");
-      config =
-          new Sweep.Config(
-              file,
-              size,
-              recordList,
-              threadList,
-              patternList,
-              d,
-              config.passes(),
-              false,
-              seed,
-              verify,
-              reuseFile);
+      config = config.toBuilder().direct(false).build();
       sweep = Sweep.prepare(config);
     }
     if (reuseFile && !sweep.filled()) {

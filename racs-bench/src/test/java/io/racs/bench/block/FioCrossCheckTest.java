@@ -29,17 +29,15 @@ class FioCrossCheckTest {
     long size = 16 << 20;
     Sweep sweep =
         Sweep.prepare(
-            new Sweep.Config(
-                file,
-                size,
-                List.of(4096),
-                List.of(1),
-                List.of(Sweep.Pattern.RANDREAD),
-                Duration.ofSeconds(1),
-                0,
-                true,
-                3,
-                false));
+            Sweep.Config.builder(file)
+                .fileSizeBytes(size)
+                .records(List.of(4096))
+                .threads(List.of(1))
+                .patterns(List.of(Sweep.Pattern.RANDREAD))
+                .duration(Duration.ofSeconds(1))
+                .direct(true)
+                .seed(3)
+                .build());
     Process fio =
         new ProcessBuilder(
                 ProvisionedTools.fio().toString(),
