@@ -1,6 +1,5 @@
 package io.racs.bench.demo;
 
-import io.racs.bench.cli.BenchMain;
 import io.racs.proxy.cli.ExitCodes;
 import io.racs.proxy.cli.VersionProvider;
 import io.racs.proxy.codec.Geometry;
@@ -91,8 +90,14 @@ public final class DemoCommand implements Callable<Integer> {
       description = "stop when the demo is done instead of serving until Ctrl-C")
   boolean noWait;
 
+  private final BenchLauncher bench;
   private PrintWriter out;
   private final List<MinioServer> servers = new ArrayList<>();
+
+  /** A demo that runs its object bench through {@code bench}. */
+  public DemoCommand(BenchLauncher bench) {
+    this.bench = bench;
+  }
 
   @Override
   public Integer call() throws Exception {
@@ -139,7 +144,7 @@ public final class DemoCommand implements Callable<Integer> {
       step(3, "object bench: repositories directly and through the proxy (1 MiB, 1 and 8 clients)");
       Path report = dir.resolve("report");
       int code =
-          BenchMain.run(
+          bench.run(
               out,
               spec.commandLine().getErr(),
               "object",
