@@ -16,8 +16,9 @@ import picocli.CommandLine.Spec;
     name = "compare",
     description = {
       "Compare two results.json files of one command (bench object, or bench block sweep, dd,",
-      "run or matrix): new/old per point and metric, with the 99.9%% CI where both runs measured",
-      "iterations, and whether the new run is faster, slower or within noise."
+      "run or matrix): new/old per point and metric, with the confidence interval of the new run",
+      "(99.9%% unless it asked for another) where both runs measured iterations, and whether the",
+      "new run is faster, slower or within noise."
     })
 public final class CompareCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

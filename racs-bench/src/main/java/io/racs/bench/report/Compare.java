@@ -62,8 +62,10 @@ public final class Compare {
     Map<String, JsonNode> before = byId(old);
     Map<String, JsonNode> after = byId(current);
     String format = "%-44s %-12s %10s %10s %8s %-19s %s%n";
-    out.printf(
-        Locale.ROOT, format, "point", "metric", "old", "new", "new/old", "99.9% CI", "verdict");
+    String ci =
+        Format.percent(current.path("plan").path("confidence").asDouble(Estimate.CONFIDENCE))
+            + " CI";
+    out.printf(Locale.ROOT, format, "point", "metric", "old", "new", "new/old", ci, "verdict");
     int matched = 0;
     for (Map.Entry<String, JsonNode> e : after.entrySet()) {
       JsonNode a = before.get(e.getKey());

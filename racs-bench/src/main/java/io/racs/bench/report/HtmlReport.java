@@ -32,6 +32,7 @@ public final class HtmlReport {
 
   /** The report's HTML. */
   public static String render(RunResult result) {
+    String ci = Format.percent(result.plan.confidence()) + " CI";
     StringBuilder h = new StringBuilder();
     h.append("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>racs bench object")
         .append("</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:")
@@ -70,7 +71,7 @@ public final class HtmlReport {
     }
     h.append("<h2>Throughput against clients</h2>\n");
     for (Map.Entry<String, List<PointResult>> c : cases.entrySet()) {
-      SvgChart chart = new SvgChart(c.getKey(), "clients", "ops/s (mean, 99.9% CI)");
+      SvgChart chart = new SvgChart(c.getKey(), "clients", "ops/s (mean, " + ci + ")");
       Map<String, List<PointResult>> byTarget = new LinkedHashMap<>();
       c.getValue().forEach(p -> byTarget.computeIfAbsent(p.target, k -> new ArrayList<>()).add(p));
       byTarget.forEach(
@@ -140,7 +141,9 @@ public final class HtmlReport {
       }
       h.append(chart.render());
     }
-    h.append("<h2>Points</h2>\n<table><tr><th>point</th><th>ops/s (99.9% CI)</th><th>MB/s</th>")
+    h.append("<h2>Points</h2>\n<table><tr><th>point</th><th>ops/s (")
+        .append(ci)
+        .append(")</th><th>MB/s</th>")
         .append("<th>p50 ms</th><th>p90</th><th>p99</th><th>p99.9</th><th>p99.99</th><th>max</th>")
         .append("<th>errors</th><th>verified</th><th>client CPU</th><th>valid iterations</th>")
         .append("<th>notes</th></tr>\n");
@@ -171,7 +174,7 @@ public final class HtmlReport {
           .append(" of ")
           .append(p.iterations.size())
           .append("</td><td style=\"text-align:left\">")
-          .append(Format.html(String.join("; ", p.notes)))
+          .append(Format.html(String.join("; ", pointNotes(p))))
           .append("</td></tr>\n");
     }
     h.append("</table>\n");
@@ -183,7 +186,9 @@ public final class HtmlReport {
       h.append("<h2>")
           .append(kind)
           .append("</h2>\n<table><tr><th>numerator</th><th>denominator</th><th>ratio</th>")
-          .append("<th>99.9% CI</th></tr>\n");
+          .append("<th>")
+          .append(ci)
+          .append("</th><th>note</th></tr>\n");
       for (Ratios.Row r : rows) {
         h.append("<tr><td>")
             .append(Format.html(r.numerator()))
@@ -196,6 +201,8 @@ public final class HtmlReport {
                 Double.isNaN(r.ratio().halfWidth())
                     ? "n/a"
                     : Format.number(r.ratio().low()) + " – " + Format.number(r.ratio().high()))
+            .append("</td><td style=\"text-align:left\">")
+            .append(Format.html(Format.wideInterval(kind, r.ratio()).orElse("")))
             .append("</td></tr>\n");
       }
       h.append("</table>\n");
@@ -207,6 +214,14 @@ public final class HtmlReport {
     }
     h.append("</body></html>\n");
     return h.toString();
+  }
+
+  /** A point's notes, then why an interval is wider than its mean, if one is. */
+  private static List<String> pointNotes(PointResult p) {
+    List<String> notes = new ArrayList<>(p.notes);
+    p.opsPerSecond().flatMap(e -> Format.wideInterval("ops/s", e)).ifPresent(notes::add);
+    p.megabytesPerSecond().flatMap(e -> Format.wideInterval("MB/s", e)).ifPresent(notes::add);
+    return notes;
   }
 
   /** Position of a percentile on a "nines" axis: log10(1 / (1 - p)). */

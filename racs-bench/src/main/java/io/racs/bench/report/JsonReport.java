@@ -69,7 +69,7 @@ public final class JsonReport {
     plan.put("rateOpsPerSecond", t.openLoop() ? t.rateOpsPerSecond() : null);
     plan.put(
         "arrivals", t.openLoop() ? t.arrivals().name().toLowerCase(java.util.Locale.ROOT) : null);
-    plan.put("confidence", Estimate.CONFIDENCE);
+    plan.put("confidence", result.plan.confidence());
     ArrayNode agents = root.putArray("agents");
     result.agents.forEach(agents::add);
     ArrayNode targets = root.putArray("targets");
