@@ -62,6 +62,13 @@ public final class ConsoleTable {
       if (!all.errors.isEmpty()) {
         out.printf(Locale.ROOT, "%-40s errors by kind: %s%n", "", all.errors);
       }
+      if (!all.expectedMisses.isEmpty()) {
+        out.printf(
+            Locale.ROOT,
+            "%-40s expected misses (not errors): %s reads of keys the mix's own DELETEs removed%n",
+            "",
+            all.expectedMisses);
+      }
       for (String note : p.notes) {
         out.printf(Locale.ROOT, "%-40s %s%n", "", note);
       }

@@ -145,7 +145,8 @@ public final class HtmlReport {
         .append(ci)
         .append(")</th><th>MB/s</th>")
         .append("<th>p50 ms</th><th>p90</th><th>p99</th><th>p99.9</th><th>p99.99</th><th>max</th>")
-        .append("<th>errors</th><th>verified</th><th>client CPU</th><th>valid iterations</th>")
+        .append("<th>errors</th><th>expected misses</th><th>verified</th><th>client CPU</th>")
+        .append("<th>valid iterations</th>")
         .append("<th>notes</th></tr>\n");
     for (PointResult p : result.points) {
       IterationResult all = p.merged();
@@ -162,6 +163,8 @@ public final class HtmlReport {
       h.append("</td><td>")
           .append(all.errorCount())
           .append(all.errors.isEmpty() ? "" : " " + Format.html(all.errors.toString()))
+          .append("</td><td>")
+          .append(all.expectedMissCount())
           .append("</td><td>")
           .append(all.verified)
           .append("</td><td>")

@@ -22,6 +22,8 @@ public final class KeySpace {
   private final AtomicLongArray stored;
   private final AtomicLongArray started;
   private final AtomicIntegerArray state;
+  private final AtomicIntegerArray deletes;
+  private final AtomicIntegerArray deletesDone;
 
   /**
    * A key space of {@code n} keys under {@code prefix}.
@@ -41,6 +43,8 @@ public final class KeySpace {
     this.stored = new AtomicLongArray(n);
     this.started = new AtomicLongArray(n);
     this.state = new AtomicIntegerArray(n);
+    this.deletes = new AtomicIntegerArray(n);
+    this.deletesDone = new AtomicIntegerArray(n);
   }
 
   /** The common prefix of every key, for LIST. */
@@ -77,7 +81,29 @@ public final class KeySpace {
 
   /** Starts a delete of key {@code i}: reads stop choosing it. */
   public void beginDelete(int i) {
+    deletes.incrementAndGet(i);
     state.set(i, ABSENT);
+  }
+
+  /** A delete of key {@code i} returned (or failed): it no longer races with other requests. */
+  public void deleteDone(int i) {
+    deletesDone.incrementAndGet(i);
+  }
+
+  /**
+   * How many deletes of key {@code i} have started: a read that finds the key missing while this
+   * count moved, or that was given a key already absent, met the workload's own delete.
+   */
+  public int deletesStarted(int i) {
+    return deletes.get(i);
+  }
+
+  /**
+   * Whether a delete of key {@code i} has started and not yet returned: it may reach the store
+   * after a later put, so the key can be gone although the key space says it is present.
+   */
+  public boolean deleteInFlight(int i) {
+    return deletesDone.get(i) != deletes.get(i);
   }
 
   /** Whether key {@code i} holds an object (as far as finished operations tell). */
