@@ -5,6 +5,7 @@ import io.racs.bench.block.DdRun;
 import io.racs.bench.block.Stamp;
 import io.racs.bench.stats.Estimate;
 import io.racs.proxy.cli.ExitCodes;
+import io.racs.proxy.cli.VersionProvider;
 import io.racs.repos.config.Units;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -25,6 +26,8 @@ import picocli.CommandLine.Spec;
 /** {@code racs bench block}: block direct-I/O workloads: dd, sweep, matrix and run. */
 @Command(
     name = "block",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description =
         "Block direct-I/O workloads: dd, sweep, matrix (IOzone-style) and run (vdbench-style).")
 public final class BlockCommand implements Callable<Integer> {
@@ -49,6 +52,8 @@ public final class BlockCommand implements Callable<Integer> {
   /** {@code racs bench block dd}. */
   @Command(
       name = "dd",
+      mixinStandardHelpOptions = true,
+      versionProvider = VersionProvider.class,
       description = {
         "Sequential write or read of --bs x --count, like dd, --runs times; MB/s with a 99.9%% CI.",
         "Example: racs bench block dd --file /mnt/disk/f --mode write --bs 1MiB --count 256"

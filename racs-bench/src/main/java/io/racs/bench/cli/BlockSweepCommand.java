@@ -6,6 +6,7 @@ import io.racs.bench.block.Sizes;
 import io.racs.bench.block.Sweep;
 import io.racs.bench.block.SweepReport;
 import io.racs.proxy.cli.ExitCodes;
+import io.racs.proxy.cli.VersionProvider;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,6 +24,8 @@ import picocli.CommandLine.Spec;
 /** {@code racs bench block sweep}: records × threads × patterns on one preallocated file. */
 @Command(
     name = "sweep",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Sequential/random x read/write sweep over record sizes and thread counts on one file,"
           + " preallocated with incompressible seeded data; MB/s, IOPS and latency per point.",

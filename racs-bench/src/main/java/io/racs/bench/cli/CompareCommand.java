@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.racs.bench.report.BlockCompare;
 import io.racs.bench.report.Compare;
 import io.racs.proxy.cli.ExitCodes;
+import io.racs.proxy.cli.VersionProvider;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -14,6 +15,8 @@ import picocli.CommandLine.Spec;
 /** {@code racs bench compare OLD.json NEW.json}: per-point ratios with intervals and verdicts. */
 @Command(
     name = "compare",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Compare two results.json files of one command (bench object, or bench block sweep, dd,",
       "run or matrix): new/old per point and metric, with the confidence interval of the new run",

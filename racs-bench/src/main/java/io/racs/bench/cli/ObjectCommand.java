@@ -18,6 +18,7 @@ import io.racs.bench.report.ConsoleTable;
 import io.racs.bench.report.ObjectReports;
 import io.racs.bench.stats.ArrivalSchedule.Arrivals;
 import io.racs.proxy.cli.ExitCodes;
+import io.racs.proxy.cli.VersionProvider;
 import io.racs.repos.config.RepositoryConfig;
 import io.racs.repos.config.RepositoryConfigLoader;
 import io.racs.repos.config.RepositorySetConfig;
@@ -46,6 +47,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "object",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Measure PUT/GET/HEAD/LIST/DELETE and mixes on repositories and S3 endpoints.",
       "Example: racs bench object --config racs.yaml --repository local-a,minio-1 --op get"
