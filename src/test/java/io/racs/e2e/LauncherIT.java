@@ -104,18 +104,28 @@ class LauncherIT {
   }
 
   @Test
-  void racsServer_whenServing_printsNoJvmWarning(@TempDir Path dir) throws Exception {
+  void racsServer_whenServing_printsNoJvmWarningAndLogsEachRequest(@TempDir Path dir)
+      throws Exception {
     // Netty's first buffer allocation is where JDK 24+ reports sun.misc.Unsafe in four lines.
+    String id;
     try (ProxyProcess proxy = ProxyProcess.start(dir, ProxyProcess.fsConfig(dir, "4x2", null));
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
-      int status =
+      java.net.http.HttpResponse<Void> denied =
           http.send(
-                  java.net.http.HttpRequest.newBuilder(proxy.endpoint()).build(),
-                  java.net.http.HttpResponse.BodyHandlers.discarding())
-              .statusCode();
-      assertThat(status).isEqualTo(403);
-      assertThat(proxy.log()).doesNotContain("WARNING");
+              java.net.http.HttpRequest.newBuilder(proxy.endpoint().resolve("/b/k")).build(),
+              java.net.http.HttpResponse.BodyHandlers.discarding());
+      assertThat(denied.statusCode()).isEqualTo(403);
+      id = denied.headers().firstValue("x-amz-request-id").orElseThrow();
+      assertThat(proxy.log())
+          .doesNotContain("WARNING")
+          .contains("access log: " + dir.resolve("racs-access.log"));
     }
+    // The access log is on by default, beside the configuration file.
+    assertThat(Files.readAllLines(dir.resolve("racs-access.log")))
+        .singleElement()
+        .asString()
+        .contains(" GET b/k 403 ")
+        .endsWith(" id=" + id);
   }
 
   @Test

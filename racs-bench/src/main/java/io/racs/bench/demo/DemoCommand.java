@@ -4,6 +4,7 @@ import io.racs.bench.report.Compare;
 import io.racs.proxy.cli.ExitCodes;
 import io.racs.proxy.cli.VersionProvider;
 import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.server.RacsServer;
 import io.racs.proxy.server.ServerConfig;
 import io.racs.proxy.store.ErasureStore;
@@ -131,12 +132,14 @@ public final class DemoCommand implements Callable<Integer> {
                 .gcGrace(Duration.ZERO)
                 .build(),
             repositories);
+    Path accessLog = dir.resolve("access.log");
     RacsServer server =
         RacsServer.start(
             store,
             ServerConfig.defaults()
                 .with(listen, Map.of(ACCESS_KEY, secret))
-                .withAdmin("127.0.0.1:0"));
+                .withAdmin("127.0.0.1:0"),
+            AccessLog.toFile(accessLog));
     URI endpoint =
         URI.create(
             "http://"
@@ -244,6 +247,7 @@ public final class DemoCommand implements Callable<Integer> {
       }
       step(6, String.format("done in %.0f s", (System.nanoTime() - started) / 1e9));
       out.printf("      report: %s%n", report.resolve("report.html").toAbsolutePath());
+      out.printf("      access log: %s%n", accessLog.toAbsolutePath());
       out.printf("      heal:    ./racs heal --config %s%n", config.toAbsolutePath());
       out.printf(
           "      recover: ./racs recover --config %s --bucket demo --key photo-0 --out photo-0%n",
