@@ -175,13 +175,14 @@ final class ClientLoop implements Runnable {
   }
 
   /**
-   * A read of key {@code i} as the key space stood when it was chosen: whether it was present, and
-   * how many deletes of it had started. A not-found answer is the workload's own doing when the key
-   * was already absent (every redraw found deleted keys) or a delete started since.
+   * A read of key {@code i} as the key space stood when it was chosen: whether it surely held an
+   * object, and how many deletes of it had started. A not-found answer is the workload's own doing
+   * when the key was absent or possibly undone by a delete that overlapped its last put (see {@link
+   * KeySpace#surelyPresent}), or a delete started since.
    */
-  private record Pick(int index, boolean present, int deletesStarted, boolean deleteInFlight) {
+  private record Pick(int index, boolean surelyPresent, int deletesStarted) {
     boolean deletedSince(KeySpace keys) {
-      return !present || deleteInFlight || keys.deletesStarted(index) != deletesStarted;
+      return !surelyPresent || keys.deletesStarted(index) != deletesStarted;
     }
   }
 
@@ -189,7 +190,7 @@ final class ClientLoop implements Runnable {
     int i = pickExisting();
     // The count first: a delete that starts between the two reads then shows in one of them.
     int started = keys.deletesStarted(i);
-    return new Pick(i, keys.exists(i), started, keys.deleteInFlight(i));
+    return new Pick(i, keys.surelyPresent(i), started);
   }
 
   private int pickExisting() {
@@ -238,11 +239,12 @@ final class ClientLoop implements Runnable {
   private Outcome put() {
     int i = chooser.next();
     String key = keys.key(i);
+    long began = System.nanoTime();
     long version = keys.beginPut(i);
     long size = workload.size().sizeOf(workload.seed(), key, version);
     long seed = Content.seed(workload.seed(), key, version);
     client.put(key, Content.stream(seed, size), size);
-    keys.putDone(i, version);
+    keys.putDone(i, version, began);
     return new Outcome(size, -1, false, null);
   }
 

@@ -24,6 +24,12 @@ public final class KeySpace {
   private final AtomicIntegerArray state;
   private final AtomicIntegerArray deletes;
   private final AtomicIntegerArray deletesDone;
+  // Nanoseconds since origin + 1 (0: never): when the latest delete of a key returned, and when the
+  // latest put that has returned began. A put that began after every delete returned surely stored
+  // its object; one that overlapped a delete may have been undone by it.
+  private final long origin = System.nanoTime();
+  private final AtomicLongArray lastDeleteDone;
+  private final AtomicLongArray lastPutBegan;
 
   /**
    * A key space of {@code n} keys under {@code prefix}.
@@ -45,6 +51,8 @@ public final class KeySpace {
     this.state = new AtomicIntegerArray(n);
     this.deletes = new AtomicIntegerArray(n);
     this.deletesDone = new AtomicIntegerArray(n);
+    this.lastDeleteDone = new AtomicLongArray(n);
+    this.lastPutBegan = new AtomicLongArray(n);
   }
 
   /** The common prefix of every key, for LIST. */
@@ -67,10 +75,23 @@ public final class KeySpace {
     return started.incrementAndGet(i);
   }
 
-  /** A put of version {@code version} of key {@code i} returned. */
+  /** A put of version {@code version} of key {@code i} returned; it began just now. */
   public void putDone(int i, long version) {
+    putDone(i, version, System.nanoTime());
+  }
+
+  /**
+   * A put of version {@code version} of key {@code i} returned; it began at {@code beganNanos}
+   * ({@link System#nanoTime()}).
+   */
+  public void putDone(int i, long version, long beganNanos) {
+    lastPutBegan.accumulateAndGet(i, stamp(beganNanos), Math::max);
     stored.set(i, version);
     state.set(i, PRESENT);
+  }
+
+  private long stamp(long nanos) {
+    return Math.max(1, nanos - origin + 1);
   }
 
   /** Records that key {@code i} holds version {@code version} (after preparation). */
@@ -87,6 +108,7 @@ public final class KeySpace {
 
   /** A delete of key {@code i} returned (or failed): it no longer races with other requests. */
   public void deleteDone(int i) {
+    lastDeleteDone.accumulateAndGet(i, stamp(System.nanoTime()), Math::max);
     deletesDone.incrementAndGet(i);
   }
 
@@ -99,11 +121,15 @@ public final class KeySpace {
   }
 
   /**
-   * Whether a delete of key {@code i} has started and not yet returned: it may reach the store
-   * after a later put, so the key can be gone although the key space says it is present.
+   * Whether key {@code i} surely holds an object: a put of it returned that began after every
+   * delete of it had returned, and no delete is running. A delete that overlapped a put may reach
+   * the store after it, so a key can be gone although the key space says it is present; a read that
+   * finds it missing then met the workload's own delete, not a lost object.
    */
-  public boolean deleteInFlight(int i) {
-    return deletesDone.get(i) != deletes.get(i);
+  public boolean surelyPresent(int i) {
+    return exists(i)
+        && deletesDone.get(i) == deletes.get(i)
+        && lastPutBegan.get(i) > lastDeleteDone.get(i);
   }
 
   /** Whether key {@code i} holds an object (as far as finished operations tell). */
