@@ -72,18 +72,18 @@ final class RedundancySummary {
       out.add(
           String.format(
               Locale.ROOT,
-              "  %s at %d client%s: %.0f against %.0f ops/s, %.2fx %s; p50 latency %.1f against"
-                  + " %.1f ms (%.1fx)",
+              "  %s at %d client%s: %s against %s ops/s, %.2fx %s; p50 latency %s against %s ms"
+                  + " (%sx)",
               a.path("workload").asText(),
               a.path("clients").asInt(),
               a.path("clients").asInt() == 1 ? "" : "s",
-              a.at("/throughput/opsPerSecond/mean").asDouble(Double.NaN),
-              b.at("/throughput/opsPerSecond/mean").asDouble(Double.NaN),
+              number(a.at("/throughput/opsPerSecond/mean").asDouble(Double.NaN)),
+              number(b.at("/throughput/opsPerSecond/mean").asDouble(Double.NaN)),
               ratio.path("value").asDouble(Double.NaN),
               interval(ratio),
-              p50a,
-              p50b,
-              p50a / p50b));
+              number(p50a),
+              number(p50b),
+              number(p50a / p50b)));
     }
     out.add(
         String.format(
@@ -109,6 +109,15 @@ final class RedundancySummary {
     }
     return String.format(
         Locale.ROOT, "(%s%% CI %.2f-%.2f)", level, low.asDouble(), high.asDouble());
+  }
+
+  /** Three significant digits, as the bench's tables print them. */
+  private static String number(double d) {
+    double a = Math.abs(d);
+    if (Double.isNaN(d)) {
+      return "n/a";
+    }
+    return String.format(Locale.ROOT, a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : "%.2f", d);
   }
 
   private static JsonNode point(JsonNode results, String id) {

@@ -43,7 +43,7 @@ class RedundancySummaryTest {
     assertThat(lines.get(2))
         .isEqualTo(
             "  mixed at 8 clients: 110 against 1000 ops/s, 0.11x (95% CI 0.09-0.13); p50 latency"
-                + " 60.0 against 5.0 ms (12.0x)");
+                + " 60.0 against 5.00 ms (12.0x)");
     assertThat(lines).hasSize(4);
     assertThat(lines.getLast()).startsWith("what it buys: any 2 of the 6 repositories");
   }
