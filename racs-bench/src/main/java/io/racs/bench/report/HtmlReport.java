@@ -16,9 +16,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Writes {@code report.html}: one file, no scripts and no network, with inline SVG charts
- * (throughput against clients per target and workload, latency percentile curves, throughput over
- * time), the points table, the ratio tables and the notes.
+ * Writes {@code report.html}: one file, no scripts and no network, with the operations table
+ * ({@link OperationTable}), inline SVG charts (throughput against clients per target and workload,
+ * latency percentile curves, throughput over time), the points table, the ratio tables and the
+ * notes.
  */
 public final class HtmlReport {
   private static final double[] PERCENTILES = {50, 90, 99, 99.9, 99.99};
@@ -56,6 +57,7 @@ public final class HtmlReport {
                 .append(t.delayable() ? "" : " — delay injection not applied")
                 .append("</li>"));
     h.append("</ul>\n");
+    h.append(OperationTable.html(result));
     Map<String, List<PointResult>> cases = new LinkedHashMap<>();
     for (PointResult p : result.points) {
       cases
