@@ -89,7 +89,7 @@ public final class HtmlReport {
             }
             chart.add(new SvgChart.Series(target, x, y, e));
           });
-      h.append(chart.render());
+      h.append(chartOrNote(chart));
     }
     h.append("<h2>Latency percentiles</h2>\n");
     double[] positions = new double[PERCENTILES.length];
@@ -121,7 +121,7 @@ public final class HtmlReport {
                   p.target + " c" + p.workload.clients() + " corrected", positions, yc, null));
         }
       }
-      h.append(chart.render());
+      h.append(chartOrNote(chart));
     }
     h.append("<h2>Throughput over time</h2>\n");
     long origin = result.startedAt.toEpochMilli() * 1_000_000L;
@@ -141,7 +141,7 @@ public final class HtmlReport {
         double[] y = xy.stream().mapToDouble(a -> a[1]).toArray();
         chart.add(new SvgChart.Series(p.target + " c" + p.workload.clients(), x, y, null));
       }
-      h.append(chart.render());
+      h.append(chartOrNote(chart));
     }
     h.append("<h2>Points</h2>\n<table><tr><th>point</th><th>ops/s (")
         .append(ci)
@@ -219,6 +219,13 @@ public final class HtmlReport {
     }
     h.append("</body></html>\n");
     return h.toString();
+  }
+
+  /** The chart, or a line saying it has nothing to show (no valid iteration in any point). */
+  static String chartOrNote(SvgChart chart) {
+    return chart.hasData()
+        ? chart.render()
+        : "<p class=\"no-chart\">" + Format.html(chart.title()) + ": no data to draw</p>\n";
   }
 
   /** A point's notes, then why an interval is wider than its mean, if one is. */

@@ -49,6 +49,11 @@ public final class SvgChart {
     this.yLabel = yLabel;
   }
 
+  /** The chart's title. */
+  public String title() {
+    return title;
+  }
+
   /** Adds a series. */
   public SvgChart add(Series s) {
     series.add(s);
@@ -60,6 +65,18 @@ public final class SvgChart {
     this.xTicks = positions;
     this.xTickLabels = labels;
     return this;
+  }
+
+  /** Whether any series has a point to draw (a chart without one should not be shown). */
+  public boolean hasData() {
+    for (Series s : series) {
+      for (double y : s.y) {
+        if (!Double.isNaN(y)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** The SVG element. */
@@ -227,13 +244,16 @@ public final class SvgChart {
           }
         }
       }
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\""
-                  + " points=\"%s\"/>%n",
-              colour,
-              points.toString().trim()));
+      boolean drawn = !points.isEmpty();
+      if (drawn) {
+        svg.append(
+            String.format(
+                Locale.ROOT,
+                "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\""
+                    + " points=\"%s\"/>%n",
+                colour,
+                points.toString().trim()));
+      }
       int ly = TOP + 10 + 16 * k;
       svg.append(
           String.format(
@@ -245,7 +265,7 @@ public final class SvgChart {
               colour,
               LEFT + plotW + 24,
               ly,
-              Format.html(s.name)));
+              Format.html(s.name + (drawn ? "" : " (no data)"))));
     }
     if (clipped > 0) {
       svg.append(

@@ -45,6 +45,22 @@ class SvgChartTest {
   }
 
   @Test
+  void render_whenASeriesHasNoPoint_drawsNoLineForItAndSaysSoInTheLegend() {
+    SvgChart chart =
+        new SvgChart("t", "clients", "ops/s")
+            .add(new SvgChart.Series("old", new double[] {1}, new double[] {Double.NaN}, null))
+            .add(new SvgChart.Series("new", new double[] {1}, new double[] {5}, null));
+    assertThat(chart.hasData()).isTrue();
+    String svg = chart.render();
+    assertThat(svg).containsOnlyOnce("class=\"series\"").contains(">old (no data)<");
+    assertThat(
+            new SvgChart("t", "x", "y")
+                .add(new SvgChart.Series("old", new double[] {1}, new double[] {Double.NaN}, null))
+                .hasData())
+        .isFalse();
+  }
+
+  @Test
   void render_whenWhiskersFit_marksNothing() {
     String svg =
         new SvgChart("t", "clients", "ops/s")
