@@ -142,7 +142,8 @@ public final class Compare {
     return matched;
   }
 
-  private static Estimate estimate(JsonNode n) {
+  /** An estimate as results.json writes it. */
+  static Estimate estimate(JsonNode n) {
     return new Estimate(
         n.path("mean").asDouble(),
         n.path("halfWidth").isNumber() ? n.path("halfWidth").asDouble() : Double.NaN,
@@ -151,7 +152,8 @@ public final class Compare {
         n.path("confidence").asDouble(Estimate.CONFIDENCE));
   }
 
-  private static Map<String, JsonNode> byId(JsonNode root) {
+  /** The points of a results.json by id, in file order. */
+  static Map<String, JsonNode> byId(JsonNode root) {
     Map<String, JsonNode> points = new LinkedHashMap<>();
     for (JsonNode p : root.path("points")) {
       points.put(p.path("id").asText(), p);
