@@ -130,7 +130,8 @@ public final class SvgChart {
     svg.append(
         String.format(
             Locale.ROOT,
-            "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#999\"/>%n",
+            "<rect class=\"plot\" x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" fill=\"none\""
+                + " stroke=\"#999\"/>%n",
             LEFT,
             TOP,
             plotW,
