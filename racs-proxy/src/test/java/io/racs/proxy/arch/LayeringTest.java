@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keeps the codec and the striping store free of HTTP: they may not touch Netty, the AWS SDK, the
- * JDK HTTP client or the S3 layer, so that only the S3 layer knows the wire (DESIGN.md, "Layout").
- * A fixture that breaks the rule proves the rule can fail.
+ * JDK HTTP client or the S3 layer, so that only the S3 layer knows the wire (docs/architecture.md,
+ * "Modules"). A fixture that breaks the rule proves the rule can fail.
  */
 class LayeringTest {
   private static ArchRule noHttpIn(String... packages) {
