@@ -206,6 +206,16 @@ public final class BlockCommand implements Callable<Integer> {
           Double.isNaN(e.halfWidth()) ? "n/a" : String.format(Locale.ROOT, "%.1f", e.halfWidth()),
           runs,
           useDirect ? "direct" : "buffered");
+      if (e.widerThanMean()) {
+        out.printf(
+            Locale.ROOT,
+            "note: the interval is wider than the mean: %d runs spread by %.0f%% (stddev/mean) and"
+                + " the 99.9%% t factor for %d degrees of freedom is %.1f; more --runs narrow it%n",
+            runs,
+            100 * e.stddev() / Math.abs(e.mean()),
+            runs - 1,
+            Estimate.critical(e.confidence(), runs - 1));
+      }
       List<String> command = new ArrayList<>(List.of("racs", "bench", "block", "dd"));
       command.addAll(spec.commandLine().getParseResult().originalArgs());
       Path dir =

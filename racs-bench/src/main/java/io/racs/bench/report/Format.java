@@ -31,7 +31,7 @@ final class Format {
    * @param what what the estimate measures, e.g. {@code ops/s}
    */
   static Optional<String> wideInterval(String what, Estimate e) {
-    if (Double.isNaN(e.halfWidth()) || e.halfWidth() <= Math.abs(e.mean())) {
+    if (!e.widerThanMean()) {
       return Optional.empty();
     }
     return Optional.of(

@@ -67,6 +67,14 @@ public record Estimate(double mean, double halfWidth, double stddev, int n, doub
         .inverseCumulativeProbability(1 - (1 - confidence) / 2);
   }
 
+  /**
+   * Whether the interval is wider than the mean: an interval a reader must not meet without the
+   * reason (few iterations, a high confidence level, a noisy machine).
+   */
+  public boolean widerThanMean() {
+    return !Double.isNaN(halfWidth) && halfWidth > Math.abs(mean);
+  }
+
   /** Lower end of the interval ({@code NaN} when unknown). */
   public double low() {
     return mean - halfWidth;

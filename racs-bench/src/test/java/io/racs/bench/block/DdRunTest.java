@@ -90,6 +90,15 @@ class DdRunTest {
     assertThat(out.toString())
         .contains("run 1: 524288 bytes (8 x 65536) written in", "(direct)", "run 3:", "mean ")
         .contains("99.9% CI, 3 runs, direct");
+    // Three runs at 99.9% (t = 31.6) often give an interval wider than the mean: then, and only
+    // then, a note says why.
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("mean ([0-9.]+) MB/s ± ([0-9.]+) ").matcher(out.toString());
+    assertThat(m.find()).isTrue();
+    boolean wide = Double.parseDouble(m.group(2)) > Double.parseDouble(m.group(1));
+    assertThat(out.toString().contains("note: the interval is wider than the mean: 3 runs"))
+        .as(out.toString())
+        .isEqualTo(wide);
   }
 
   @Test

@@ -44,6 +44,14 @@ class EstimateTest {
   }
 
   @Test
+  void widerThanMean_whenTwoSpreadSamplesOrTightOnes_saysWhichIsWhich() {
+    // 5 and 7: half-width 636.6 at 99.9% (one degree of freedom), far wider than the mean 6.
+    assertThat(Estimate.of(5, 7).widerThanMean()).isTrue();
+    assertThat(Estimate.of(10, 12, 11, 13, 14).widerThanMean()).isFalse();
+    assertThat(Estimate.of(42).widerThanMean()).isFalse();
+  }
+
+  @Test
   void of_whenOneSample_hasNoInterval() {
     Estimate e = Estimate.of(42);
     assertThat(e.mean()).isEqualTo(42.0);
