@@ -66,7 +66,9 @@ public final class CompareHtml {
     }
     for (Map.Entry<String, List<JsonNode[]>> c : cases.entrySet()) {
       List<JsonNode[]> pairs = c.getValue();
-      SvgChart chart = new SvgChart(c.getKey(), "clients", "ops/s (mean, " + ci + ")");
+      SvgChart chart =
+          new SvgChart(c.getKey(), "clients", "ops/s (mean, " + ci + ")")
+              .clientTicks(pairs.stream().mapToInt(p -> p[1].path("clients").asInt()).toArray());
       chart.add(series("old", pairs, 0));
       chart.add(series("new", pairs, 1));
       h.append(HtmlReport.chartOrNote(chart));

@@ -73,7 +73,9 @@ public final class HtmlReport {
     }
     h.append("<h2>Throughput against clients</h2>\n");
     for (Map.Entry<String, List<PointResult>> c : cases.entrySet()) {
-      SvgChart chart = new SvgChart(c.getKey(), "clients", "ops/s (mean, " + ci + ")");
+      SvgChart chart =
+          new SvgChart(c.getKey(), "clients", "ops/s (mean, " + ci + ")")
+              .clientTicks(c.getValue().stream().mapToInt(p -> p.workload.clients()).toArray());
       Map<String, List<PointResult>> byTarget = new LinkedHashMap<>();
       c.getValue().forEach(p -> byTarget.computeIfAbsent(p.target, k -> new ArrayList<>()).add(p));
       byTarget.forEach(

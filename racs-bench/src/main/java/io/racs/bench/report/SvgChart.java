@@ -60,6 +60,18 @@ public final class SvgChart {
     return this;
   }
 
+  /** Ticks the x axis at each distinct client count, labelled as whole numbers. */
+  public SvgChart clientTicks(int[] clients) {
+    int[] distinct = java.util.Arrays.stream(clients).distinct().sorted().toArray();
+    double[] positions = new double[distinct.length];
+    String[] labels = new String[distinct.length];
+    for (int i = 0; i < distinct.length; i++) {
+      positions[i] = distinct[i];
+      labels[i] = Integer.toString(distinct[i]);
+    }
+    return xTicks(positions, labels);
+  }
+
   /** Replaces the x ticks with labelled positions (e.g. percentiles on a nines scale). */
   public SvgChart xTicks(double[] positions, String[] labels) {
     this.xTicks = positions;

@@ -75,4 +75,15 @@ class SvgChartTest {
     assertThat(svg).doesNotContain("class=\"clipped\"", "clipped");
     assertThat(svg).contains("class=\"series\"", "class=\"whisker\"");
   }
+
+  @Test
+  void clientTicks_whenClientCountsRepeat_ticksEachOnceAsAWholeNumber() {
+    String svg =
+        new SvgChart("t", "clients", "ops/s")
+            .clientTicks(new int[] {8, 1, 8})
+            .add(new SvgChart.Series("a", new double[] {1, 8}, new double[] {1, 2}, null))
+            .render();
+    assertThat(svg).containsOnlyOnce(">1</text>").containsOnlyOnce(">8</text>");
+    assertThat(svg).doesNotContain(">2.75<", ">1.00<");
+  }
 }
