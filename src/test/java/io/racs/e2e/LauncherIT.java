@@ -109,12 +109,15 @@ class LauncherIT {
     // Netty's first buffer allocation is where JDK 24+ reports sun.misc.Unsafe in four lines.
     String id;
     try (ProxyProcess proxy = ProxyProcess.start(dir, ProxyProcess.fsConfig(dir, "4x2", null));
-        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
+        java.net.http.HttpClient http =
+            java.net.http.HttpClient.newBuilder()
+                .version(java.net.http.HttpClient.Version.HTTP_1_1)
+                .build()) {
       java.net.http.HttpResponse<Void> denied =
           http.send(
-              java.net.http.HttpRequest.newBuilder(proxy.endpoint().resolve("/b/k")).build(),
+              java.net.http.HttpRequest.newBuilder(proxy.endpoint().resolve("/bucket/k")).build(),
               java.net.http.HttpResponse.BodyHandlers.discarding());
-      assertThat(denied.statusCode()).isEqualTo(403);
+      assertThat(denied.statusCode()).as(proxy.log()).isEqualTo(403);
       id = denied.headers().firstValue("x-amz-request-id").orElseThrow();
       assertThat(proxy.log())
           .doesNotContain("WARNING")
@@ -124,7 +127,7 @@ class LauncherIT {
     assertThat(Files.readAllLines(dir.resolve("racs-access.log")))
         .singleElement()
         .asString()
-        .contains(" GET b/k 403 ")
+        .contains(" GET bucket/k 403 ")
         .endsWith(" id=" + id);
   }
 
