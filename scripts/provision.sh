@@ -4,7 +4,8 @@
 #   - the MinIO server, built with 'go install' of a pinned module version (cached: ~9 minutes
 #     the first time on 2 cores, instant afterwards);
 #   - a Python virtualenv with aws-cli v1 and boto3 from PyPI;
-#   - rclone, fio and openssl from Debian's packages.
+#   - rclone, fio and openssl from Debian's packages;
+#   - Chromium from Debian's packages, for the test that renders the HTML reports headless.
 # With --minio-only it builds (or finds) the MinIO server alone, as `racs demo --minio` needs.
 # Idempotent. A missing toolchain (Go, Python) is an error that says what to install; nothing is
 # ever skipped silently.
@@ -101,7 +102,7 @@ main() {
     return
   fi
   venv="$(python_venv)"
-  debian_tools rclone fio openssl
+  debian_tools rclone fio openssl chromium
   local env_file="$CACHE/env"
   {
     echo "# Written by scripts/provision.sh; read by io.racs.repos.minio.ProvisionedTools."
@@ -110,6 +111,7 @@ main() {
     echo "RACS_AWS_CLI=$venv/bin/aws"
     echo "RACS_RCLONE=$(command -v rclone)"
     echo "RACS_FIO=$(command -v fio)"
+    echo "RACS_CHROMIUM=$(command -v chromium)"
   } >"$env_file.tmp"
   mv "$env_file.tmp" "$env_file"
   say "ready ($env_file)"

@@ -15,8 +15,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Proves the {@code ./racs} launcher works as a user meets it: usage with no arguments, its own JDK
- * discovery (and a clear refusal when only an old JDK exists), dispatch into both fat jars, and
- * honest "not built yet" answers for commands still to come.
+ * discovery (and a clear refusal when only an old JDK exists), dispatch into both fat jars, no JVM
+ * warning on any command (the Vector API's incubator notice, Netty's sun.misc.Unsafe notices) while
+ * every other line of stderr passes unchanged, and honest "not built yet" answers for commands
+ * still to come.
  */
 class LauncherIT {
   private static final Map<String, String> NONE = Map.of();
@@ -74,6 +76,60 @@ class LauncherIT {
     Launcher.Result result = Launcher.run(NONE, "bench", "--help");
     assertThat(result.exitCode()).as(result.stderr()).isZero();
     assertThat(result.stdout()).contains("object", "block", "jmh", "Exit codes:");
+  }
+
+  @Test
+  void racs_whenCommandsStart_printNoJvmWarning() {
+    // The incubator notice of the Vector API comes first on every start that does not filter it.
+    for (List<String> args :
+        List.of(
+            List.of("bench", "--help"),
+            List.of("bench", "object", "--help"),
+            List.of("demo", "--help"),
+            List.of("server", "--help"),
+            List.of("codec", "--help"),
+            List.of("heal", "--help"),
+            List.of("recover", "--help"))) {
+      Launcher.Result result = Launcher.run(NONE, args.toArray(String[]::new));
+      assertThat(result.exitCode()).as(args + ": " + result.stderr()).isZero();
+      assertThat(result.stderr()).as(String.join(" ", args)).isEmpty();
+      assertThat(result.stdout()).as(String.join(" ", args)).doesNotContain("WARNING");
+    }
+  }
+
+  @Test
+  void racs_whenJavaWritesToStderr_passesEveryOtherLineOnUnchanged() {
+    Launcher.Result result = Launcher.run(NONE, "bench", "object", "--bogus");
+    assertThat(result.exitCode()).isEqualTo(2);
+    assertThat(result.stderr()).startsWith("Unknown option: '--bogus'\nUsage: racs bench object");
+  }
+
+  @Test
+  void racsServer_whenServing_printsNoJvmWarningAndLogsEachRequest(@TempDir Path dir)
+      throws Exception {
+    // Netty's first buffer allocation is where JDK 24+ reports sun.misc.Unsafe in four lines.
+    String id;
+    try (ProxyProcess proxy = ProxyProcess.start(dir, ProxyProcess.fsConfig(dir, "4x2", null));
+        java.net.http.HttpClient http =
+            java.net.http.HttpClient.newBuilder()
+                .version(java.net.http.HttpClient.Version.HTTP_1_1)
+                .build()) {
+      java.net.http.HttpResponse<Void> denied =
+          http.send(
+              java.net.http.HttpRequest.newBuilder(proxy.endpoint().resolve("/bucket/k")).build(),
+              java.net.http.HttpResponse.BodyHandlers.discarding());
+      assertThat(denied.statusCode()).as(proxy.log()).isEqualTo(403);
+      id = denied.headers().firstValue("x-amz-request-id").orElseThrow();
+      assertThat(proxy.log())
+          .doesNotContain("WARNING")
+          .contains("access log: " + dir.resolve("racs-access.log"));
+    }
+    // The access log is on by default, beside the configuration file.
+    assertThat(Files.readAllLines(dir.resolve("racs-access.log")))
+        .singleElement()
+        .asString()
+        .contains(" GET bucket/k 403 ")
+        .endsWith(" id=" + id);
   }
 
   @Test

@@ -5,9 +5,9 @@ import java.nio.file.Path;
 
 /**
  * The client tools the end-to-end and cross-check tests drive, as {@code scripts/provision.sh}
- * installs them: the Python virtualenv with aws-cli and boto3, rclone and fio. Each is found by
- * {@link ProvisionedTools#require(String)}, so a missing one fails the test with the command that
- * installs it.
+ * installs them: the Python virtualenv with aws-cli and boto3, rclone, fio and headless Chromium.
+ * Each is found by {@link ProvisionedTools#require(String)}, so a missing one fails the test with
+ * the command that installs it.
  */
 public final class TestTools {
   private TestTools() {}
@@ -30,5 +30,10 @@ public final class TestTools {
   /** The fio binary. */
   public static Path fio() {
     return ProvisionedTools.require("RACS_FIO");
+  }
+
+  /** Debian's Chromium, for the report's browser tests. */
+  public static Path chromium() {
+    return ProvisionedTools.require("RACS_CHROMIUM");
   }
 }

@@ -84,6 +84,8 @@ public final class Wire {
     n.put("verified", r.verified);
     ObjectNode errors = n.putObject("errors");
     r.errors.forEach(errors::put);
+    ObjectNode misses = n.putObject("expectedMisses");
+    r.expectedMisses.forEach(misses::put);
     n.put("latency", encode(r.latency));
     n.put("requests", encode(r.requests));
     n.put("corrected", encode(r.corrected));
@@ -118,6 +120,9 @@ public final class Wire {
     r.verified = n.get("verified").asLong();
     for (Map.Entry<String, JsonNode> e : n.get("errors").properties()) {
       r.errors.put(e.getKey(), e.getValue().asLong());
+    }
+    for (Map.Entry<String, JsonNode> e : n.path("expectedMisses").properties()) {
+      r.expectedMisses.put(e.getKey(), e.getValue().asLong());
     }
     r.latency.add(decode(n.get("latency").asText()));
     r.requests.add(decode(n.get("requests").asText()));

@@ -86,45 +86,92 @@ public final class DdRun {
     return (int) Files.getFileStore(existing).getBlockSize();
   }
 
-  /**
-   * Runs one pass.
-   *
-   * @throws IllegalArgumentException when the block size is not a multiple of the alignment under
-   *     O_DIRECT
-   * @throws DirectIoRefusedException when the filesystem refuses O_DIRECT
-   */
-  public static Result run(
-      Path file, Mode mode, int blockBytes, long count, boolean direct, boolean sync, boolean dsync)
-      throws IOException {
-    return run(file, mode, blockBytes, count, direct, sync, dsync, null, FileChannel::open);
+  /** A pass over {@code file} in {@code mode}: one 1 MiB block, buffered, no sync, unverified. */
+  public static Builder builder(Path file, Mode mode) {
+    return new Builder(file, mode);
+  }
+
+  /** Sets up and runs one pass; every flag is off until set. */
+  public static final class Builder {
+    private final Path file;
+    private final Mode mode;
+    private int blockBytes = 1 << 20;
+    private long count = 1;
+    private boolean direct;
+    private boolean sync;
+    private boolean dsync;
+    private Long verifyKey;
+    private Opener opener = FileChannel::open;
+
+    private Builder(Path file, Mode mode) {
+      this.file = file;
+      this.mode = mode;
+    }
+
+    /** Bytes per block. */
+    public Builder blockBytes(int blockBytes) {
+      this.blockBytes = blockBytes;
+      return this;
+    }
+
+    /** Blocks per pass. */
+    public Builder count(long count) {
+      this.count = count;
+      return this;
+    }
+
+    /** O_DIRECT on a buffer aligned to the filesystem's block size. */
+    public Builder direct(boolean direct) {
+      this.direct = direct;
+      return this;
+    }
+
+    /** A write ends with an fsync, inside the timed pass. */
+    public Builder sync(boolean sync) {
+      this.sync = sync;
+      return this;
+    }
+
+    /** O_DSYNC: every write is durable before it returns. */
+    public Builder dsync(boolean dsync) {
+      this.dsync = dsync;
+      return this;
+    }
+
+    /**
+     * Verification ({@code --verify}). A write stamps every block ({@link Stamp}) with its offset
+     * and {@code runKey}; a read checks every block against {@code runKey}, or, when it is 0,
+     * against the key the first block carries (read once before the timed pass). Stamping and
+     * checking run inside the timed loop, as the sweep's do, so a verified pass measures a little
+     * less than a plain one.
+     */
+    public Builder verify(long runKey) {
+      this.verifyKey = runKey;
+      return this;
+    }
+
+    /** Opens the file; a test seam to stand for a filesystem that refuses O_DIRECT. */
+    Builder opener(Opener opener) {
+      this.opener = opener;
+      return this;
+    }
+
+    /**
+     * Runs the pass.
+     *
+     * @throws IllegalArgumentException when the block size is not a multiple of the alignment under
+     *     O_DIRECT, or of {@link Stamp#UNIT_BYTES} with verification, or a verified read finds no
+     *     stamp in the first block and is given no key
+     * @throws DirectIoRefusedException when the filesystem refuses O_DIRECT
+     */
+    public Result run() throws IOException {
+      return DdRun.run(this);
+    }
   }
 
   /**
-   * Runs one pass with verification ({@code --verify}). A write stamps every block ({@link Stamp})
-   * with its offset and {@code runKey}; a read checks every block against {@code runKey}, or, when
-   * it is 0, against the key the first block carries (read once before the timed pass). Stamping
-   * and checking run inside the timed loop, as the sweep's do, so a verified pass measures a little
-   * less than a plain one.
-   *
-   * @throws IllegalArgumentException when the block size is not a multiple of {@link
-   *     Stamp#UNIT_BYTES}, or a read finds no stamp in the first block and is given no key
-   */
-  public static Result runVerified(
-      Path file,
-      Mode mode,
-      int blockBytes,
-      long count,
-      boolean direct,
-      boolean sync,
-      boolean dsync,
-      long runKey)
-      throws IOException {
-    return run(file, mode, blockBytes, count, direct, sync, dsync, runKey, FileChannel::open);
-  }
-
-  /**
-   * A fresh run id for {@link #runVerified} writes ({@link Stamp#key}). Not seeded on purpose: a
-   * block left over from an earlier invocation must never carry the key of this one.
+   * A fresh run id for verified writes ({@link Stamp#key}). Not seeded on purpose: a block left
+   * over from an earlier invocation must never carry the key of this one.
    */
   public static int freshRunId() {
     return java.util.concurrent.ThreadLocalRandom.current().nextInt(1, Integer.MAX_VALUE);
@@ -135,30 +182,16 @@ public final class DdRun {
     FileChannel open(Path file, OpenOption... options) throws IOException;
   }
 
-  static Result run(
-      Path file,
-      Mode mode,
-      int blockBytes,
-      long count,
-      boolean direct,
-      boolean sync,
-      boolean dsync,
-      Opener opener)
-      throws IOException {
-    return run(file, mode, blockBytes, count, direct, sync, dsync, null, opener);
-  }
-
-  static Result run(
-      Path file,
-      Mode mode,
-      int blockBytes,
-      long count,
-      boolean direct,
-      boolean sync,
-      boolean dsync,
-      Long verifyKey,
-      Opener opener)
-      throws IOException {
+  private static Result run(Builder b) throws IOException {
+    Path file = b.file;
+    Mode mode = b.mode;
+    int blockBytes = b.blockBytes;
+    long count = b.count;
+    boolean direct = b.direct;
+    boolean sync = b.sync;
+    boolean dsync = b.dsync;
+    Long verifyKey = b.verifyKey;
+    Opener opener = b.opener;
     int align = alignment(file);
     boolean verify = verifyKey != null;
     if (verify && blockBytes % Stamp.UNIT_BYTES != 0) {

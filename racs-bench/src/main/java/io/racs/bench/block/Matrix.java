@@ -105,7 +105,83 @@ public final class Matrix {
       Duration budget,
       boolean direct,
       boolean fsync,
-      long seed) {}
+      long seed) {
+    /** A builder for a matrix on the scratch file {@code file}: buffered, no fsync, seed 1. */
+    public static Builder builder(Path file) {
+      return new Builder(file);
+    }
+
+    /** Builds a {@link Config}; every setting has the meaning of the record's component. */
+    public static final class Builder {
+      private final Path file;
+      private List<Long> fileSizes = List.of();
+      private List<Integer> recordSizes = List.of();
+      private List<Test> tests = List.of(Test.values());
+      private int maxCells;
+      private Duration budget;
+      private boolean direct;
+      private boolean fsync;
+      private long seed = 1;
+
+      private Builder(Path file) {
+        this.file = file;
+      }
+
+      /** The file sizes in bytes. */
+      public Builder fileSizes(List<Long> fileSizes) {
+        this.fileSizes = List.copyOf(fileSizes);
+        return this;
+      }
+
+      /** The record sizes in bytes. */
+      public Builder recordSizes(List<Integer> recordSizes) {
+        this.recordSizes = List.copyOf(recordSizes);
+        return this;
+      }
+
+      /** The tests. */
+      public Builder tests(List<Test> tests) {
+        this.tests = List.copyOf(tests);
+        return this;
+      }
+
+      /** Cells to run at most, 0 for no limit. */
+      public Builder maxCells(int maxCells) {
+        this.maxCells = maxCells;
+        return this;
+      }
+
+      /** Time after which remaining cells are skipped, or null. */
+      public Builder budget(Duration budget) {
+        this.budget = budget;
+        return this;
+      }
+
+      /** O_DIRECT for the positional tests. */
+      public Builder direct(boolean direct) {
+        this.direct = direct;
+        return this;
+      }
+
+      /** Include an fsync in the write tests' time. */
+      public Builder fsync(boolean fsync) {
+        this.fsync = fsync;
+        return this;
+      }
+
+      /** Seeds the data and the random order. */
+      public Builder seed(long seed) {
+        this.seed = seed;
+        return this;
+      }
+
+      /** The configuration. */
+      public Config build() {
+        return new Config(
+            file, fileSizes, recordSizes, tests, maxCells, budget, direct, fsync, seed);
+      }
+    }
+  }
 
   /**
    * One cell.

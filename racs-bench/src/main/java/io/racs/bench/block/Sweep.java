@@ -98,30 +98,119 @@ public final class Sweep {
       long seed,
       boolean verify,
       boolean reuseFile) {
-    /** A configuration that fills the file. */
-    public Config(
-        Path file,
-        long fileSizeBytes,
-        List<Integer> records,
-        List<Integer> threads,
-        List<Pattern> patterns,
-        Duration duration,
-        int passes,
-        boolean direct,
-        long seed,
-        boolean verify) {
-      this(
-          file,
-          fileSizeBytes,
-          records,
-          threads,
-          patterns,
-          duration,
-          passes,
-          direct,
-          seed,
-          verify,
-          false);
+    /** A builder for a sweep of {@code file}: 1 pass, buffered, unverified, seed 1. */
+    public static Builder builder(Path file) {
+      return new Builder(file);
+    }
+
+    /** A builder holding this configuration's values. */
+    public Builder toBuilder() {
+      return new Builder(file)
+          .fileSizeBytes(fileSizeBytes)
+          .records(records)
+          .threads(threads)
+          .patterns(patterns)
+          .duration(duration)
+          .passes(passes)
+          .direct(direct)
+          .seed(seed)
+          .verify(verify)
+          .reuseFile(reuseFile);
+    }
+
+    /** Builds a {@link Config}; every setting has the meaning of the record's component. */
+    public static final class Builder {
+      private final Path file;
+      private long fileSizeBytes;
+      private List<Integer> records = List.of();
+      private List<Integer> threads = List.of(1);
+      private List<Pattern> patterns = List.of(Pattern.values());
+      private Duration duration;
+      private int passes = 1;
+      private boolean direct;
+      private long seed = 1;
+      private boolean verify;
+      private boolean reuseFile;
+
+      private Builder(Path file) {
+        this.file = file;
+      }
+
+      /** The requested file size. */
+      public Builder fileSizeBytes(long fileSizeBytes) {
+        this.fileSizeBytes = fileSizeBytes;
+        return this;
+      }
+
+      /** The record sizes in bytes. */
+      public Builder records(List<Integer> records) {
+        this.records = List.copyOf(records);
+        return this;
+      }
+
+      /** The thread counts. */
+      public Builder threads(List<Integer> threads) {
+        this.threads = List.copyOf(threads);
+        return this;
+      }
+
+      /** The access patterns, in run order. */
+      public Builder patterns(List<Pattern> patterns) {
+        this.patterns = List.copyOf(patterns);
+        return this;
+      }
+
+      /** Time per point, or null to run {@link #passes} passes. */
+      public Builder duration(Duration duration) {
+        this.duration = duration;
+        return this;
+      }
+
+      /** Passes per point when there is no duration. */
+      public Builder passes(int passes) {
+        this.passes = passes;
+        return this;
+      }
+
+      /** O_DIRECT. */
+      public Builder direct(boolean direct) {
+        this.direct = direct;
+        return this;
+      }
+
+      /** Seeds the data and the random orders. */
+      public Builder seed(long seed) {
+        this.seed = seed;
+        return this;
+      }
+
+      /** Stamp writes and check reads. */
+      public Builder verify(boolean verify) {
+        this.verify = verify;
+        return this;
+      }
+
+      /** Use the file's existing contents when it holds the size. */
+      public Builder reuseFile(boolean reuseFile) {
+        this.reuseFile = reuseFile;
+        return this;
+      }
+
+      /** The configuration. */
+      public Config build() {
+        return new Config(
+            file,
+            fileSizeBytes,
+            records,
+            threads,
+            patterns,
+            duration,
+            passes,
+            direct,
+            seed,
+            verify,
+            reuseFile);
+      }
     }
   }
 

@@ -2,6 +2,7 @@ package io.racs.bench.cli;
 
 import io.racs.bench.agent.BenchAgent;
 import io.racs.proxy.cli.ExitCodes;
+import io.racs.proxy.cli.VersionProvider;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.util.concurrent.Callable;
@@ -14,6 +15,8 @@ import picocli.CommandLine.Spec;
 /** {@code racs bench agent}: serves load to a controller's {@code --agents} until stopped. */
 @Command(
     name = "agent",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Serve object workloads to a controller (racs bench object --agents HOST:PORT,...).",
       "Runs until the process is stopped. Targets' secrets travel in the protocol: bind to a"

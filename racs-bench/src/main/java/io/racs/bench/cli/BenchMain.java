@@ -1,5 +1,6 @@
 package io.racs.bench.cli;
 
+import io.racs.bench.demo.DemoCommand;
 import io.racs.proxy.cli.ExitCodes;
 import io.racs.proxy.cli.VersionProvider;
 import java.io.PrintWriter;
@@ -43,7 +44,7 @@ public final class BenchMain implements Callable<Integer> {
     cli.addSubcommand("jmh", new JmhCommand());
     cli.addSubcommand("compare", new CompareCommand());
     cli.addSubcommand("agent", new AgentCommand());
-    cli.addSubcommand("demo", new io.racs.bench.demo.DemoCommand());
+    cli.addSubcommand("demo", new DemoCommand(BenchMain::run));
     return ExitCodes.document(cli);
   }
 

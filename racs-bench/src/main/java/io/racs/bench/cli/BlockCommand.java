@@ -5,6 +5,7 @@ import io.racs.bench.block.DdRun;
 import io.racs.bench.block.Stamp;
 import io.racs.bench.stats.Estimate;
 import io.racs.proxy.cli.ExitCodes;
+import io.racs.proxy.cli.VersionProvider;
 import io.racs.repos.config.Units;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -25,6 +26,8 @@ import picocli.CommandLine.Spec;
 /** {@code racs bench block}: block direct-I/O workloads: dd, sweep, matrix and run. */
 @Command(
     name = "block",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description =
         "Block direct-I/O workloads: dd, sweep, matrix (IOzone-style) and run (vdbench-style).")
 public final class BlockCommand implements Callable<Integer> {
@@ -49,6 +52,8 @@ public final class BlockCommand implements Callable<Integer> {
   /** {@code racs bench block dd}. */
   @Command(
       name = "dd",
+      mixinStandardHelpOptions = true,
+      versionProvider = VersionProvider.class,
       description = {
         "Sequential write or read of --bs x --count, like dd, --runs times; MB/s with a 99.9%% CI.",
         "Example: racs bench block dd --file /mnt/disk/f --mode write --bs 1MiB --count 256"
@@ -201,6 +206,16 @@ public final class BlockCommand implements Callable<Integer> {
           Double.isNaN(e.halfWidth()) ? "n/a" : String.format(Locale.ROOT, "%.1f", e.halfWidth()),
           runs,
           useDirect ? "direct" : "buffered");
+      if (e.widerThanMean()) {
+        out.printf(
+            Locale.ROOT,
+            "note: the interval is wider than the mean: %d runs spread by %.0f%% (stddev/mean) and"
+                + " the 99.9%% t factor for %d degrees of freedom is %.1f; more --runs narrow it%n",
+            runs,
+            100 * e.stddev() / Math.abs(e.mean()),
+            runs - 1,
+            Estimate.critical(e.confidence(), runs - 1));
+      }
       List<String> command = new ArrayList<>(List.of("racs", "bench", "block", "dd"));
       command.addAll(spec.commandLine().getParseResult().originalArgs());
       Path dir =
@@ -227,9 +242,17 @@ public final class BlockCommand implements Callable<Integer> {
 
     private DdRun.Result pass(DdRun.Mode m, int block, boolean useDirect, long key)
         throws IOException {
-      return verify
-          ? DdRun.runVerified(file, m, block, count, useDirect, sync, dsync, key)
-          : DdRun.run(file, m, block, count, useDirect, sync, dsync);
+      DdRun.Builder pass =
+          DdRun.builder(file, m)
+              .blockBytes(block)
+              .count(count)
+              .direct(useDirect)
+              .sync(sync)
+              .dsync(dsync);
+      if (verify) {
+        pass.verify(key);
+      }
+      return pass.run();
     }
   }
 }

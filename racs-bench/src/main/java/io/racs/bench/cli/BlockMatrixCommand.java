@@ -4,6 +4,7 @@ import io.racs.bench.block.Matrix;
 import io.racs.bench.block.MatrixReport;
 import io.racs.bench.block.Sizes;
 import io.racs.proxy.cli.ExitCodes;
+import io.racs.proxy.cli.VersionProvider;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +22,8 @@ import picocli.CommandLine.Spec;
 /** {@code racs bench block matrix}: IOzone -a style file size × record size × test matrix. */
 @Command(
     name = "matrix",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "IOzone -a style matrix: file sizes x record sizes (record <= file) x tests, KB/s per cell.",
       "Example: racs bench block matrix --dir /mnt/disk --max-file 64MiB --budget 60s"
@@ -90,16 +93,16 @@ final class BlockMatrixCommand implements Callable<Integer> {
     }
     Duration b = budget == null ? null : Sizes.duration("--budget", budget);
     Matrix.Config config =
-        new Matrix.Config(
-            dir.resolve("racs-matrix.tmp"),
-            files,
-            records,
-            testList,
-            maxCells,
-            b,
-            direct,
-            fsync,
-            seed);
+        Matrix.Config.builder(dir.resolve("racs-matrix.tmp"))
+            .fileSizes(files)
+            .recordSizes(records)
+            .tests(testList)
+            .maxCells(maxCells)
+            .budget(b)
+            .direct(direct)
+            .fsync(fsync)
+            .seed(seed)
+            .build();
     List<Matrix.Cell> cells = Matrix.of(config).run(stdout);
     long skipped = cells.stream().filter(Matrix.Cell::skipped).count();
     if (skipped > 0) {

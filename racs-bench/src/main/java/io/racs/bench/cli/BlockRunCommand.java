@@ -4,6 +4,7 @@ import io.racs.bench.block.RunReport;
 import io.racs.bench.block.VdbenchParams;
 import io.racs.bench.block.VdbenchRun;
 import io.racs.proxy.cli.ExitCodes;
+import io.racs.proxy.cli.VersionProvider;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -22,6 +23,8 @@ import picocli.CommandLine.Spec;
 /** {@code racs bench block run FILE}: a vdbench-style parameter file. */
 @Command(
     name = "run",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Runs a vdbench-style parameter file (sd=, wd=, rd= lines; * comments):",
       "  sd=sd1,lun=/mnt/disk/f,size=1g,openflags=o_direct",

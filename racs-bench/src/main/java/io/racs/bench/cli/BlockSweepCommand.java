@@ -6,6 +6,7 @@ import io.racs.bench.block.Sizes;
 import io.racs.bench.block.Sweep;
 import io.racs.bench.block.SweepReport;
 import io.racs.proxy.cli.ExitCodes;
+import io.racs.proxy.cli.VersionProvider;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,6 +24,8 @@ import picocli.CommandLine.Spec;
 /** {@code racs bench block sweep}: records × threads × patterns on one preallocated file. */
 @Command(
     name = "sweep",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Sequential/random x read/write sweep over record sizes and thread counts on one file,"
           + " preallocated with incompressible seeded data; MB/s, IOPS and latency per point.",
@@ -112,18 +115,18 @@ final class BlockSweepCommand implements Callable<Integer> {
     boolean useDirect = direct;
     Sweep sweep;
     Sweep.Config config =
-        new Sweep.Config(
-            file,
-            size,
-            recordList,
-            threadList,
-            patternList,
-            d,
-            passes == null ? 0 : passes,
-            useDirect,
-            seed,
-            verify,
-            reuseFile);
+        Sweep.Config.builder(file)
+            .fileSizeBytes(size)
+            .records(recordList)
+            .threads(threadList)
+            .patterns(patternList)
+            .duration(d)
+            .passes(passes == null ? 0 : passes)
+            .direct(useDirect)
+            .seed(seed)
+            .verify(verify)
+            .reuseFile(reuseFile)
+            .build();
     try {
       sweep = Sweep.prepare(config);
     } catch (DdRun.DirectIoRefusedException e) {
@@ -132,19 +135,7 @@ final class BlockSweepCommand implements Callable<Integer> {
       }
       useDirect = false;
       notes.add("O_DIRECT refused by the filesystem; every point is BUFFERED");
-      config =
-          new Sweep.Config(
-              file,
-              size,
-              recordList,
-              threadList,
-              patternList,
-              d,
-              config.passes(),
-              false,
-              seed,
-              verify,
-              reuseFile);
+      config = config.toBuilder().direct(false).build();
       sweep = Sweep.prepare(config);
     }
     if (reuseFile && !sweep.filled()) {

@@ -3,21 +3,27 @@ package io.racs.bench.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.racs.bench.report.BlockCompare;
 import io.racs.bench.report.Compare;
+import io.racs.bench.report.CompareHtml;
 import io.racs.proxy.cli.ExitCodes;
+import io.racs.proxy.cli.VersionProvider;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code racs bench compare OLD.json NEW.json}: per-point ratios with intervals and verdicts. */
 @Command(
     name = "compare",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Compare two results.json files of one command (bench object, or bench block sweep, dd,",
-      "run or matrix): new/old per point and metric, with the 99.9%% CI where both runs measured",
-      "iterations, and whether the new run is faster, slower or within noise."
+      "run or matrix): new/old per point and metric, with the confidence interval of the new run",
+      "(99.9%% unless it asked for another) where both runs measured iterations, and whether the",
+      "new run is faster, slower or within noise."
     })
 public final class CompareCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -27,6 +33,14 @@ public final class CompareCommand implements Callable<Integer> {
 
   @Parameters(index = "1", paramLabel = "NEW", description = "The results.json to judge.")
   Path current;
+
+  @Option(
+      names = "--html",
+      paramLabel = "FILE",
+      description =
+          "Also write FILE: a self-contained page with both runs side by side (throughput charts"
+              + " with both runs, the table of ratios); bench object results only.")
+  Path html;
 
   @Override
   public Integer call() {
@@ -40,6 +54,12 @@ public final class CompareCommand implements Callable<Integer> {
               + " (expected: "
               + kind
               + ", the kind of OLD: compare runs of one command)");
+    }
+    if (html != null && !kind.equals("object")) {
+      throw new IllegalArgumentException(
+          "--html: "
+              + kind
+              + " results (expected: bench object results; block runs compare as text)");
     }
     int matched;
     if (kind.equals("object")) {
@@ -55,6 +75,14 @@ public final class CompareCommand implements Callable<Integer> {
     if (matched == 0) {
       throw new IllegalArgumentException(
           "points: no point id is in both files (expected: runs of the same workloads)");
+    }
+    if (html != null) {
+      try {
+        CompareHtml.write(a, old.toString(), b, current.toString(), html);
+      } catch (java.io.IOException e) {
+        throw new IllegalStateException(html + ": cannot write: " + e.getMessage(), e);
+      }
+      spec.commandLine().getOut().println("html: " + html.toAbsolutePath().normalize());
     }
     return ExitCodes.OK;
   }

@@ -20,6 +20,7 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
 
@@ -32,11 +33,16 @@ import picocli.CommandLine.Unmatched;
 @Command(
     name = "jmh",
     description = {
-      "Run the JMH microbenchmarks (all JMH options pass through; -h for JMH's help).",
+      "Run the JMH microbenchmarks (all JMH options pass through; -h for JMH's own options,",
+      "--help for this summary).",
       "Example: racs bench jmh CodecBenchmark -p geometry=4x2,10x4 -prof gc"
     })
 public final class JmhCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
+
+  // Only the long form: -h belongs to JMH, which lists its own options with it.
+  @Option(names = "--help", usageHelp = true, description = "Show this help message and exit.")
+  boolean help;
 
   @Unmatched List<String> arguments = new ArrayList<>();
 

@@ -18,6 +18,7 @@ import io.racs.bench.report.ConsoleTable;
 import io.racs.bench.report.ObjectReports;
 import io.racs.bench.stats.ArrivalSchedule.Arrivals;
 import io.racs.proxy.cli.ExitCodes;
+import io.racs.proxy.cli.VersionProvider;
 import io.racs.repos.config.RepositoryConfig;
 import io.racs.repos.config.RepositoryConfigLoader;
 import io.racs.repos.config.RepositorySetConfig;
@@ -46,6 +47,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "object",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
     description = {
       "Measure PUT/GET/HEAD/LIST/DELETE and mixes on repositories and S3 endpoints.",
       "Example: racs bench object --config racs.yaml --repository local-a,minio-1 --op get"
@@ -137,6 +140,15 @@ public final class ObjectCommand implements Callable<Integer> {
 
   @Option(names = "--iterations", defaultValue = "5", description = "Measured iterations.")
   int iterations;
+
+  @Option(
+      names = "--confidence",
+      paramLabel = "PERCENT",
+      defaultValue = "99.9",
+      description =
+          "Confidence level of every interval, in percent (50 to 99.99). Default: 99.9, as JMH;"
+              + " a short run with few iterations may ask for 95 and says so in its reports.")
+  double confidencePercent;
 
   @Option(names = "--duration", defaultValue = "5s", description = "Iteration length.")
   String duration;
@@ -311,7 +323,21 @@ public final class ObjectCommand implements Callable<Integer> {
       // Checks that --count gives every client of the largest sweep point one operation.
       template.withClients(clients.stream().mapToInt(Integer::intValue).max().orElse(1));
     }
-    return new Plan(template, mixes, sizeList, clients, delayList, warmup, iterations, pair, !keep);
+    if (!(confidencePercent >= 50 && confidencePercent <= 99.99)) {
+      throw new IllegalArgumentException(
+          "--confidence: " + confidencePercent + " (expected: a percentage from 50 to 99.99)");
+    }
+    return new Plan(
+        template,
+        mixes,
+        sizeList,
+        clients,
+        delayList,
+        warmup,
+        iterations,
+        pair,
+        !keep,
+        confidencePercent / 100);
   }
 
   private Engine engine(Plan plan) {

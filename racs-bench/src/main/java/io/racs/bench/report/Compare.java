@@ -62,8 +62,10 @@ public final class Compare {
     Map<String, JsonNode> before = byId(old);
     Map<String, JsonNode> after = byId(current);
     String format = "%-44s %-12s %10s %10s %8s %-19s %s%n";
-    out.printf(
-        Locale.ROOT, format, "point", "metric", "old", "new", "new/old", "99.9% CI", "verdict");
+    String ci =
+        Format.percent(current.path("plan").path("confidence").asDouble(Estimate.CONFIDENCE))
+            + " CI";
+    out.printf(Locale.ROOT, format, "point", "metric", "old", "new", "new/old", ci, "verdict");
     int matched = 0;
     for (Map.Entry<String, JsonNode> e : after.entrySet()) {
       JsonNode a = before.get(e.getKey());
@@ -140,7 +142,8 @@ public final class Compare {
     return matched;
   }
 
-  private static Estimate estimate(JsonNode n) {
+  /** An estimate as results.json writes it. */
+  static Estimate estimate(JsonNode n) {
     return new Estimate(
         n.path("mean").asDouble(),
         n.path("halfWidth").isNumber() ? n.path("halfWidth").asDouble() : Double.NaN,
@@ -149,7 +152,8 @@ public final class Compare {
         n.path("confidence").asDouble(Estimate.CONFIDENCE));
   }
 
-  private static Map<String, JsonNode> byId(JsonNode root) {
+  /** The points of a results.json by id, in file order. */
+  static Map<String, JsonNode> byId(JsonNode root) {
     Map<String, JsonNode> points = new LinkedHashMap<>();
     for (JsonNode p : root.path("points")) {
       points.put(p.path("id").asText(), p);

@@ -21,7 +21,8 @@ public final class CsvReport {
   public static final String HEADER =
       "id,target,targetKind,workload,size,clients,delayMillis,rateOpsPerSecond,iterations,"
           + "opsPerSecond,opsPerSecondCiLow,opsPerSecondCiHigh,megabytesPerSecond,"
-          + "megabytesPerSecondCiLow,megabytesPerSecondCiHigh,ops,bytes,errors,verifiedObjects,"
+          + "megabytesPerSecondCiLow,megabytesPerSecondCiHigh,ops,bytes,errors,expectedMisses,"
+          + "verifiedObjects,"
           + "p50Millis,p90Millis,p99Millis,p999Millis,p9999Millis,maxMillis,"
           + "correctedP99Millis,ttfbP50Millis,clientCpuMax,validIterations,warning";
 
@@ -56,6 +57,7 @@ public final class CsvReport {
               all.ops,
               all.bytes,
               all.errorCount(),
+              all.expectedMissCount(),
               all.verified,
               n(l.p50()),
               n(l.p90()),

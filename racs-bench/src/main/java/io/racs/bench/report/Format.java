@@ -1,7 +1,9 @@
 package io.racs.bench.report;
 
 import io.racs.bench.stats.Estimate;
+import io.racs.bench.stats.Ratio;
 import java.util.Locale;
+import java.util.Optional;
 
 /** Number formatting shared by the text reports. */
 final class Format {
@@ -10,6 +12,60 @@ final class Format {
   /** {@code 1234.5 ± 12.3}, or {@code 1234.5 ± n/a} when the interval is unknown. */
   static String estimate(Estimate e) {
     return number(e.mean()) + " ± " + (Double.isNaN(e.halfWidth()) ? "n/a" : number(e.halfWidth()));
+  }
+
+  /** A confidence level as a percentage: {@code 99.9%}, {@code 95%}. */
+  static String percent(double confidence) {
+    return new java.math.BigDecimal(100 * confidence)
+            .setScale(2, java.math.RoundingMode.HALF_UP)
+            .stripTrailingZeros()
+            .toPlainString()
+        + "%";
+  }
+
+  /**
+   * Why {@code e}'s interval is wider than its mean, when it is: a reader must never meet such an
+   * interval without the reason (few iterations, a high confidence level, a noisy machine) and the
+   * remedy. Empty when the interval is narrower or unknown.
+   *
+   * @param what what the estimate measures, e.g. {@code ops/s}
+   */
+  static Optional<String> wideInterval(String what, Estimate e) {
+    if (!e.widerThanMean()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        String.format(
+            Locale.ROOT,
+            "%s: the %s interval (± %s) is wider than the mean (%s): %d iterations spread by %.0f%%"
+                + " (stddev/mean) and the %s t factor for %d degrees of freedom is %s; more"
+                + " --iterations, a longer --duration or a lower --confidence narrow it",
+            what,
+            percent(e.confidence()),
+            number(e.halfWidth()),
+            number(e.mean()),
+            e.n(),
+            100 * e.stddev() / Math.abs(e.mean()),
+            percent(e.confidence()),
+            e.n() - 1,
+            number(Estimate.critical(e.confidence(), e.n() - 1))));
+  }
+
+  /** As {@link #wideInterval(String, Estimate)} for a ratio of two points. */
+  static Optional<String> wideInterval(String what, Ratio r) {
+    if (Double.isNaN(r.halfWidth()) || r.halfWidth() <= Math.abs(r.value())) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        String.format(
+            Locale.ROOT,
+            "%s: the %s interval (± %s) is wider than the value (%s): the two points' iterations"
+                + " spread too much for their number; more --iterations, a longer --duration or a"
+                + " lower --confidence narrow it",
+            what,
+            percent(r.confidence()),
+            number(r.halfWidth()),
+            number(r.value())));
   }
 
   /** Three significant digits, at most two decimals past a point. */

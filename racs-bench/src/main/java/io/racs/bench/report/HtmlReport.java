@@ -16,9 +16,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Writes {@code report.html}: one file, no scripts and no network, with inline SVG charts
- * (throughput against clients per target and workload, latency percentile curves, throughput over
- * time), the points table, the ratio tables and the notes.
+ * Writes {@code report.html}: one file, no scripts and no network, with the operations table
+ * ({@link OperationTable}), inline SVG charts (throughput against clients per target and workload,
+ * latency percentile curves, throughput over time), the points table, the ratio tables and the
+ * notes.
  */
 public final class HtmlReport {
   private static final double[] PERCENTILES = {50, 90, 99, 99.9, 99.99};
@@ -32,6 +33,7 @@ public final class HtmlReport {
 
   /** The report's HTML. */
   public static String render(RunResult result) {
+    String ci = Format.percent(result.plan.confidence()) + " CI";
     StringBuilder h = new StringBuilder();
     h.append("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>racs bench object")
         .append("</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:")
@@ -55,6 +57,7 @@ public final class HtmlReport {
                 .append(t.delayable() ? "" : " — delay injection not applied")
                 .append("</li>"));
     h.append("</ul>\n");
+    h.append(OperationTable.html(result));
     Map<String, List<PointResult>> cases = new LinkedHashMap<>();
     for (PointResult p : result.points) {
       cases
@@ -70,7 +73,9 @@ public final class HtmlReport {
     }
     h.append("<h2>Throughput against clients</h2>\n");
     for (Map.Entry<String, List<PointResult>> c : cases.entrySet()) {
-      SvgChart chart = new SvgChart(c.getKey(), "clients", "ops/s (mean, 99.9% CI)");
+      SvgChart chart =
+          new SvgChart(c.getKey(), "clients", "ops/s (mean, " + ci + ")")
+              .clientTicks(c.getValue().stream().mapToInt(p -> p.workload.clients()).toArray());
       Map<String, List<PointResult>> byTarget = new LinkedHashMap<>();
       c.getValue().forEach(p -> byTarget.computeIfAbsent(p.target, k -> new ArrayList<>()).add(p));
       byTarget.forEach(
@@ -86,7 +91,7 @@ public final class HtmlReport {
             }
             chart.add(new SvgChart.Series(target, x, y, e));
           });
-      h.append(chart.render());
+      h.append(chartOrNote(chart));
     }
     h.append("<h2>Latency percentiles</h2>\n");
     double[] positions = new double[PERCENTILES.length];
@@ -118,7 +123,7 @@ public final class HtmlReport {
                   p.target + " c" + p.workload.clients() + " corrected", positions, yc, null));
         }
       }
-      h.append(chart.render());
+      h.append(chartOrNote(chart));
     }
     h.append("<h2>Throughput over time</h2>\n");
     long origin = result.startedAt.toEpochMilli() * 1_000_000L;
@@ -138,11 +143,14 @@ public final class HtmlReport {
         double[] y = xy.stream().mapToDouble(a -> a[1]).toArray();
         chart.add(new SvgChart.Series(p.target + " c" + p.workload.clients(), x, y, null));
       }
-      h.append(chart.render());
+      h.append(chartOrNote(chart));
     }
-    h.append("<h2>Points</h2>\n<table><tr><th>point</th><th>ops/s (99.9% CI)</th><th>MB/s</th>")
+    h.append("<h2>Points</h2>\n<table><tr><th>point</th><th>ops/s (")
+        .append(ci)
+        .append(")</th><th>MB/s</th>")
         .append("<th>p50 ms</th><th>p90</th><th>p99</th><th>p99.9</th><th>p99.99</th><th>max</th>")
-        .append("<th>errors</th><th>verified</th><th>client CPU</th><th>valid iterations</th>")
+        .append("<th>errors</th><th>expected misses</th><th>verified</th><th>client CPU</th>")
+        .append("<th>valid iterations</th>")
         .append("<th>notes</th></tr>\n");
     for (PointResult p : result.points) {
       IterationResult all = p.merged();
@@ -160,6 +168,8 @@ public final class HtmlReport {
           .append(all.errorCount())
           .append(all.errors.isEmpty() ? "" : " " + Format.html(all.errors.toString()))
           .append("</td><td>")
+          .append(all.expectedMissCount())
+          .append("</td><td>")
           .append(all.verified)
           .append("</td><td>")
           .append(
@@ -171,7 +181,7 @@ public final class HtmlReport {
           .append(" of ")
           .append(p.iterations.size())
           .append("</td><td style=\"text-align:left\">")
-          .append(Format.html(String.join("; ", p.notes)))
+          .append(Format.html(String.join("; ", pointNotes(p))))
           .append("</td></tr>\n");
     }
     h.append("</table>\n");
@@ -183,7 +193,9 @@ public final class HtmlReport {
       h.append("<h2>")
           .append(kind)
           .append("</h2>\n<table><tr><th>numerator</th><th>denominator</th><th>ratio</th>")
-          .append("<th>99.9% CI</th></tr>\n");
+          .append("<th>")
+          .append(ci)
+          .append("</th><th>note</th></tr>\n");
       for (Ratios.Row r : rows) {
         h.append("<tr><td>")
             .append(Format.html(r.numerator()))
@@ -196,6 +208,8 @@ public final class HtmlReport {
                 Double.isNaN(r.ratio().halfWidth())
                     ? "n/a"
                     : Format.number(r.ratio().low()) + " – " + Format.number(r.ratio().high()))
+            .append("</td><td style=\"text-align:left\">")
+            .append(Format.html(Format.wideInterval(kind, r.ratio()).orElse("")))
             .append("</td></tr>\n");
       }
       h.append("</table>\n");
@@ -207,6 +221,21 @@ public final class HtmlReport {
     }
     h.append("</body></html>\n");
     return h.toString();
+  }
+
+  /** The chart, or a line saying it has nothing to show (no valid iteration in any point). */
+  static String chartOrNote(SvgChart chart) {
+    return chart.hasData()
+        ? chart.render()
+        : "<p class=\"no-chart\">" + Format.html(chart.title()) + ": no data to draw</p>\n";
+  }
+
+  /** A point's notes, then why an interval is wider than its mean, if one is. */
+  private static List<String> pointNotes(PointResult p) {
+    List<String> notes = new ArrayList<>(p.notes);
+    p.opsPerSecond().flatMap(e -> Format.wideInterval("ops/s", e)).ifPresent(notes::add);
+    p.megabytesPerSecond().flatMap(e -> Format.wideInterval("MB/s", e)).ifPresent(notes::add);
+    return notes;
   }
 
   /** Position of a percentile on a "nines" axis: log10(1 / (1 - p)). */

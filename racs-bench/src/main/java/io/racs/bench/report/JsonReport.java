@@ -69,7 +69,7 @@ public final class JsonReport {
     plan.put("rateOpsPerSecond", t.openLoop() ? t.rateOpsPerSecond() : null);
     plan.put(
         "arrivals", t.openLoop() ? t.arrivals().name().toLowerCase(java.util.Locale.ROOT) : null);
-    plan.put("confidence", Estimate.CONFIDENCE);
+    plan.put("confidence", result.plan.confidence());
     ArrayNode agents = root.putArray("agents");
     result.agents.forEach(agents::add);
     ArrayNode targets = root.putArray("targets");
@@ -129,6 +129,9 @@ public final class JsonReport {
     node.put("errorsTotal", all.errorCount());
     ObjectNode errors = node.putObject("errors");
     all.errors.forEach(errors::put);
+    node.put("expectedMissesTotal", all.expectedMissCount());
+    ObjectNode misses = node.putObject("expectedMisses");
+    all.expectedMisses.forEach(misses::put);
     latency(node, "latencyMillis", all.latency);
     if (p.workload.openLoop()) {
       latency(node, "correctedLatencyMillis", all.corrected);
@@ -165,6 +168,7 @@ public final class JsonReport {
       it.put("errorsTotal", i.errorCount());
       ObjectNode ie = it.putObject("errors");
       i.errors.forEach(ie::put);
+      it.put("expectedMissesTotal", i.expectedMissCount());
       it.put("verifiedObjects", i.verified);
       number(it, "cpuUtilisation", i.cpuUtilisation);
       it.put("sliceSeconds", IterationResult.SLICE_NANOS / 1e9);

@@ -8,6 +8,11 @@ import java.util.Locale;
  * A small line chart drawn as inline SVG: linear axes with ticks, one polyline per series with
  * point markers and optional error bars, a legend. No scripts, no external resources, so the report
  * opens anywhere.
+ *
+ * <p>The y axis is scaled to the data (the means), never to the error bars: an interval much wider
+ * than its mean would otherwise squash every line flat at the bottom. A whisker that leaves the
+ * axis is clipped at its edge and marked with an arrowhead whose tooltip gives the full interval,
+ * and the chart says below its legend that whiskers were clipped.
  */
 public final class SvgChart {
   private static final String[] COLOURS = {
@@ -44,10 +49,27 @@ public final class SvgChart {
     this.yLabel = yLabel;
   }
 
+  /** The chart's title. */
+  public String title() {
+    return title;
+  }
+
   /** Adds a series. */
   public SvgChart add(Series s) {
     series.add(s);
     return this;
+  }
+
+  /** Ticks the x axis at each distinct client count, labelled as whole numbers. */
+  public SvgChart clientTicks(int[] clients) {
+    int[] distinct = java.util.Arrays.stream(clients).distinct().sorted().toArray();
+    double[] positions = new double[distinct.length];
+    String[] labels = new String[distinct.length];
+    for (int i = 0; i < distinct.length; i++) {
+      positions[i] = distinct[i];
+      labels[i] = Integer.toString(distinct[i]);
+    }
+    return xTicks(positions, labels);
   }
 
   /** Replaces the x ticks with labelled positions (e.g. percentiles on a nines scale). */
@@ -55,6 +77,18 @@ public final class SvgChart {
     this.xTicks = positions;
     this.xTickLabels = labels;
     return this;
+  }
+
+  /** Whether any series has a point to draw (a chart without one should not be shown). */
+  public boolean hasData() {
+    for (Series s : series) {
+      for (double y : s.y) {
+        if (!Double.isNaN(y)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** The SVG element. */
@@ -69,8 +103,7 @@ public final class SvgChart {
         }
         minX = Math.min(minX, s.x[i]);
         maxX = Math.max(maxX, s.x[i]);
-        double e = s.error == null || Double.isNaN(s.error[i]) ? 0 : s.error[i];
-        maxY = Math.max(maxY, s.y[i] + e);
+        maxY = Math.max(maxY, s.y[i]);
       }
     }
     if (minX == Double.MAX_VALUE) {
@@ -80,7 +113,8 @@ public final class SvgChart {
     if (maxX == minX) {
       maxX = minX + 1;
     }
-    maxY = maxY <= 0 ? 1 : niceCeiling(maxY);
+    // Headroom above the highest mean, so its marker and a short whisker stay inside.
+    maxY = maxY <= 0 ? 1 : niceCeiling(1.15 * maxY);
     double plotW = WIDTH - LEFT - RIGHT;
     double plotH = HEIGHT - TOP - BOTTOM;
     final double x0 = minX;
@@ -92,8 +126,9 @@ public final class SvgChart {
     svg.append(
         String.format(
             Locale.ROOT,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                + "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">%n",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\""
+                + " height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\""
+                + " font-size=\"11\">%n",
             WIDTH,
             HEIGHT,
             WIDTH,
@@ -107,7 +142,8 @@ public final class SvgChart {
     svg.append(
         String.format(
             Locale.ROOT,
-            "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#999\"/>%n",
+            "<rect class=\"plot\" x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" fill=\"none\""
+                + " stroke=\"#999\"/>%n",
             LEFT,
             TOP,
             plotW,
@@ -166,6 +202,7 @@ public final class SvgChart {
             "<text transform=\"translate(14,%.0f) rotate(-90)\" text-anchor=\"middle\">%s</text>%n",
             TOP + plotH / 2,
             Format.html(yLabel)));
+    int clipped = 0;
     for (int k = 0; k < series.size(); k++) {
       Series s = series.get(k);
       String colour = COLOURS[k % COLOURS.length];
@@ -180,28 +217,56 @@ public final class SvgChart {
         svg.append(
             String.format(
                 Locale.ROOT,
-                "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>%n",
+                "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>%n",
                 xx,
                 yy,
                 colour));
         if (s.error != null && !Double.isNaN(s.error[i]) && s.error[i] > 0) {
+          double low = s.y[i] - s.error[i];
+          double high = s.y[i] + s.error[i];
           svg.append(
               String.format(
                   Locale.ROOT,
-                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>%n",
+                  "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\""
+                      + " stroke=\"%s\"/>%n",
                   xx,
-                  py.applyAsDouble(Math.max(0, s.y[i] - s.error[i])),
+                  py.applyAsDouble(Math.max(0, low)),
                   xx,
-                  py.applyAsDouble(s.y[i] + s.error[i]),
+                  py.applyAsDouble(Math.min(yMax, high)),
                   colour));
+          if (high > yMax) {
+            clipped++;
+            double top = py.applyAsDouble(yMax);
+            svg.append(
+                String.format(
+                    Locale.ROOT,
+                    "<polygon class=\"clipped\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\""
+                        + " fill=\"%s\"><title>%s: interval %s to %s, clipped at %s</title>"
+                        + "</polygon>%n",
+                    xx,
+                    top - 6,
+                    xx - 4,
+                    top + 1,
+                    xx + 4,
+                    top + 1,
+                    colour,
+                    Format.html(s.name),
+                    Format.number(low),
+                    Format.number(high),
+                    Format.number(yMax)));
+          }
         }
       }
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"%s\"/>%n",
-              colour,
-              points.toString().trim()));
+      boolean drawn = !points.isEmpty();
+      if (drawn) {
+        svg.append(
+            String.format(
+                Locale.ROOT,
+                "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\""
+                    + " points=\"%s\"/>%n",
+                colour,
+                points.toString().trim()));
+      }
       int ly = TOP + 10 + 16 * k;
       svg.append(
           String.format(
@@ -213,7 +278,20 @@ public final class SvgChart {
               colour,
               LEFT + plotW + 24,
               ly,
-              Format.html(s.name)));
+              Format.html(s.name + (drawn ? "" : " (no data)"))));
+    }
+    if (clipped > 0) {
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<text class=\"clip-note\" x=\"%.0f\" y=\"%d\">▲ %d whisker%s clipped"
+                  + "</text><text x=\"%.0f\" y=\"%d\">at the axis (hover)</text>%n",
+              LEFT + plotW + 10,
+              TOP + 10 + 16 * series.size() + 8,
+              clipped,
+              clipped == 1 ? "" : "s",
+              LEFT + plotW + 10,
+              TOP + 10 + 16 * series.size() + 22));
     }
     svg.append("</svg>\n");
     return svg.toString();

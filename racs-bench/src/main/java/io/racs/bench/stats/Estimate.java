@@ -1,6 +1,7 @@
 package io.racs.bench.stats;
 
 import java.util.Arrays;
+import org.apache.commons.math3.distribution.TDistribution;
 
 /**
  * A mean over iterations with its two-sided Student-t confidence interval: {@code mean ± t(1-α/2,
@@ -41,8 +42,37 @@ public record Estimate(double mean, double halfWidth, double stddev, int n, doub
       squares += (s - mean) * (s - mean);
     }
     double stddev = Math.sqrt(squares / (n - 1));
-    double half = StudentT.critical(confidence, n - 1) * stddev / Math.sqrt(n);
+    double half = critical(confidence, n - 1) * stddev / Math.sqrt(n);
     return new Estimate(mean, half, stddev, n, confidence);
+  }
+
+  /**
+   * The two-sided Student-t critical value for {@code confidence} (e.g. 0.999) and {@code
+   * degreesOfFreedom}: the quantile {@code 1 - α/2} of commons-math's {@link TDistribution}. Any
+   * positive degrees of freedom work, fractional ones too (Welch–Satterthwaite).
+   *
+   * @throws IllegalArgumentException when {@code confidence} is not strictly between 0 and 1, or
+   *     {@code degreesOfFreedom} is not positive
+   */
+  public static double critical(double confidence, double degreesOfFreedom) {
+    if (!(confidence > 0 && confidence < 1)) {
+      throw new IllegalArgumentException("confidence: " + confidence + " (expected: 0 to 1)");
+    }
+    if (!(degreesOfFreedom > 0)) {
+      throw new IllegalArgumentException(
+          "degreesOfFreedom: " + degreesOfFreedom + " (expected: > 0)");
+    }
+    // No random generator: the distribution is only asked for quantiles, never sampled.
+    return new TDistribution(null, degreesOfFreedom)
+        .inverseCumulativeProbability(1 - (1 - confidence) / 2);
+  }
+
+  /**
+   * Whether the interval is wider than the mean: an interval a reader must not meet without the
+   * reason (few iterations, a high confidence level, a noisy machine).
+   */
+  public boolean widerThanMean() {
+    return !Double.isNaN(halfWidth) && halfWidth > Math.abs(mean);
   }
 
   /** Lower end of the interval ({@code NaN} when unknown). */

@@ -27,7 +27,7 @@ public record Ratio(double value, double halfWidth, double confidence) {
     } else {
       df = relativeVariance * relativeVariance / (va * va / (a.n() - 1) + vb * vb / (b.n() - 1));
     }
-    double half = StudentT.critical(a.confidence(), df) * Math.abs(r) * Math.sqrt(relativeVariance);
+    double half = Estimate.critical(a.confidence(), df) * Math.abs(r) * Math.sqrt(relativeVariance);
     return new Ratio(r, half, a.confidence());
   }
 

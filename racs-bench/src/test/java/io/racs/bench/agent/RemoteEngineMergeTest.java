@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
  * Proves on hand-made agent parts that the merged iteration measures throughput over the whole
  * slices of the window all agents share, and that it is invalid, with the reason, when a part is,
  * when the agents share no window, when the shared window is shorter than a request, or when it
- * holds no whole slice.
+ * holds no whole slice; and that errors and expected misses cross the wire and merge apart.
  */
 class RemoteEngineMergeTest {
   private static final long MS = 1_000_000L;
@@ -31,6 +31,20 @@ class RemoteEngineMergeTest {
     p.ops = opsPerSlice * 20;
     p.requests.recordValueWithCount(requestMillis * MS, 20);
     return p;
+  }
+
+  @Test
+  void wire_whenAPartCarriesErrorsAndExpectedMisses_keepsThemApartAcrossTheWire() {
+    IterationResult p = part(100, 1100, 2, 10);
+    p.errors.put("NOT_FOUND", 2L);
+    p.expectedMisses.put("get", 7L);
+    p.expectedMisses.put("head", 1L);
+    IterationResult back = Wire.result(Wire.result(p));
+    assertThat(back.errors).containsExactlyEntriesOf(p.errors);
+    assertThat(back.expectedMisses).containsExactlyEntriesOf(p.expectedMisses);
+    IterationResult merged = RemoteEngine.merge(List.of(back, back), NAMES, "--duration");
+    assertThat(merged.expectedMissCount()).isEqualTo(16);
+    assertThat(merged.errorCount()).isEqualTo(4);
   }
 
   @Test

@@ -26,11 +26,18 @@ class DdRunTest {
   @Test
   void run_whenDirectWriteThenRead_movesExactlyBsTimesCount() throws Exception {
     Path file = dir.resolve("dd");
-    DdRun.Result w = DdRun.run(file, DdRun.Mode.WRITE, 64 * 1024, 4, true, true, false);
+    DdRun.Result w =
+        DdRun.builder(file, DdRun.Mode.WRITE)
+            .blockBytes(64 * 1024)
+            .count(4)
+            .direct(true)
+            .sync(true)
+            .run();
     assertThat(w.bytes()).isEqualTo(256 * 1024);
     assertThat(w.direct()).isTrue();
     assertThat(Files.size(file)).isEqualTo(256 * 1024);
-    DdRun.Result r = DdRun.run(file, DdRun.Mode.READ, 64 * 1024, 4, true, false, false);
+    DdRun.Result r =
+        DdRun.builder(file, DdRun.Mode.READ).blockBytes(64 * 1024).count(4).direct(true).run();
     assertThat(r.bytes()).isEqualTo(256 * 1024);
     assertThat(r.megabytesPerSecond()).isPositive();
   }
@@ -46,7 +53,13 @@ class DdRunTest {
           return FileChannel.open(f, options);
         };
     assertThatThrownBy(
-            () -> DdRun.run(file, DdRun.Mode.WRITE, 4096, 1, true, false, false, refusing))
+            () ->
+                DdRun.builder(file, DdRun.Mode.WRITE)
+                    .blockBytes(4096)
+                    .count(1)
+                    .direct(true)
+                    .opener(refusing)
+                    .run())
         .isInstanceOf(DdRun.DirectIoRefusedException.class)
         .hasMessageContaining("refuses O_DIRECT");
   }
@@ -77,6 +90,15 @@ class DdRunTest {
     assertThat(out.toString())
         .contains("run 1: 524288 bytes (8 x 65536) written in", "(direct)", "run 3:", "mean ")
         .contains("99.9% CI, 3 runs, direct");
+    // Three runs at 99.9% (t = 31.6) often give an interval wider than the mean: then, and only
+    // then, a note says why.
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("mean ([0-9.]+) MB/s ± ([0-9.]+) ").matcher(out.toString());
+    assertThat(m.find()).isTrue();
+    boolean wide = Double.parseDouble(m.group(2)) > Double.parseDouble(m.group(1));
+    assertThat(out.toString().contains("note: the interval is wider than the mean: 3 runs"))
+        .as(out.toString())
+        .isEqualTo(wide);
   }
 
   @Test

@@ -41,9 +41,22 @@ class DdVerifyTest {
   void runVerified_whenWrittenThenRead_checksEveryBlockAgainstBlockZerosKey() throws Exception {
     Path file = dir.resolve("f");
     long key = Stamp.key(77, 1);
-    DdRun.Result w = DdRun.runVerified(file, DdRun.Mode.WRITE, BLOCK, 16, true, true, false, key);
+    DdRun.Result w =
+        DdRun.builder(file, DdRun.Mode.WRITE)
+            .blockBytes(BLOCK)
+            .count(16)
+            .direct(true)
+            .sync(true)
+            .verify(key)
+            .run();
     assertThat(w.runKey()).isEqualTo(key);
-    DdRun.Result r = DdRun.runVerified(file, DdRun.Mode.READ, BLOCK, 16, true, false, false, 0);
+    DdRun.Result r =
+        DdRun.builder(file, DdRun.Mode.READ)
+            .blockBytes(BLOCK)
+            .count(16)
+            .direct(true)
+            .verify(0)
+            .run();
     assertThat(r.runKey()).isEqualTo(key);
     assertThat(r.verifiedBlocks()).isEqualTo(16);
     assertThat(r.failures()).isEmpty();
@@ -53,12 +66,24 @@ class DdVerifyTest {
   @Test
   void runVerified_whenBlocksDamagedOnDisk_reportsEachOffsetAndKind() throws Exception {
     Path file = dir.resolve("f");
-    DdRun.runVerified(file, DdRun.Mode.WRITE, BLOCK, 16, true, true, false, Stamp.key(5, 1));
+    DdRun.builder(file, DdRun.Mode.WRITE)
+        .blockBytes(BLOCK)
+        .count(16)
+        .direct(true)
+        .sync(true)
+        .verify(Stamp.key(5, 1))
+        .run();
     ByteBuffer old = ByteBuffer.allocate(BLOCK);
     try (FileChannel c = FileChannel.open(file, StandardOpenOption.READ)) {
       c.read(old, 3L * BLOCK);
     }
-    DdRun.runVerified(file, DdRun.Mode.WRITE, BLOCK, 16, true, true, false, Stamp.key(5, 2));
+    DdRun.builder(file, DdRun.Mode.WRITE)
+        .blockBytes(BLOCK)
+        .count(16)
+        .direct(true)
+        .sync(true)
+        .verify(Stamp.key(5, 2))
+        .run();
     try (FileChannel c =
         FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.READ)) {
       c.write(ByteBuffer.allocate(4096), 5L * BLOCK + 8192);
@@ -68,7 +93,13 @@ class DdVerifyTest {
       c.write(old.flip(), 3L * BLOCK);
       c.force(true);
     }
-    DdRun.Result r = DdRun.runVerified(file, DdRun.Mode.READ, BLOCK, 16, true, false, false, 0);
+    DdRun.Result r =
+        DdRun.builder(file, DdRun.Mode.READ)
+            .blockBytes(BLOCK)
+            .count(16)
+            .direct(true)
+            .verify(0)
+            .run();
     assertThat(r.verifiedBlocks()).isEqualTo(16);
     assertThat(r.failedBlocks()).isEqualTo(3);
     assertThat(r.failures())
@@ -140,7 +171,13 @@ class DdVerifyTest {
   @Test
   void dd_whenReadWithAnotherWritesKey_reportsForeignBlocksAndExitsWithFailure() throws Exception {
     Path file = dir.resolve("f");
-    DdRun.runVerified(file, DdRun.Mode.WRITE, BLOCK, 4, true, true, false, Stamp.key(9, 1));
+    DdRun.builder(file, DdRun.Mode.WRITE)
+        .blockBytes(BLOCK)
+        .count(4)
+        .direct(true)
+        .sync(true)
+        .verify(Stamp.key(9, 1))
+        .run();
     StringWriter read = new StringWriter();
     int code =
         dd(
@@ -174,7 +211,7 @@ class DdVerifyTest {
   @Test
   void dd_whenReadVerifyOnUnstampedFile_failsAsUsageInOneLine() throws Exception {
     Path file = dir.resolve("f");
-    DdRun.run(file, DdRun.Mode.WRITE, BLOCK, 2, true, true, false);
+    DdRun.builder(file, DdRun.Mode.WRITE).blockBytes(BLOCK).count(2).direct(true).sync(true).run();
     int code =
         dd(
             new StringWriter(),

@@ -42,17 +42,15 @@ class FioCrossCheckIT {
     Path file = dir.resolve("f");
     Sweep sweep =
         Sweep.prepare(
-            new Sweep.Config(
-                file,
-                SIZE,
-                List.of(4096),
-                List.of(1),
-                List.of(Sweep.Pattern.RANDREAD),
-                Duration.ofSeconds(1),
-                0,
-                true,
-                3,
-                false));
+            Sweep.Config.builder(file)
+                .fileSizeBytes(SIZE)
+                .records(List.of(4096))
+                .threads(List.of(1))
+                .patterns(List.of(Sweep.Pattern.RANDREAD))
+                .duration(Duration.ofSeconds(1))
+                .direct(true)
+                .seed(3)
+                .build());
     double[] fio = new double[TURNS];
     double[] ours = new double[TURNS];
     for (int turn = 0; turn < TURNS; turn++) {

@@ -25,16 +25,13 @@ class MatrixTest {
   @Test
   void run_whenSmallMatrix_everyCellHasAPositiveRate() throws Exception {
     Matrix.Config config =
-        new Matrix.Config(
-            dir.resolve("m"),
-            List.of(64L << 10, 128L << 10),
-            List.of(4096, 65536, 131072),
-            List.of(Matrix.Test.values()),
-            0,
-            null,
-            true,
-            false,
-            5);
+        Matrix.Config.builder(dir.resolve("m"))
+            .fileSizes(List.of(64L << 10, 128L << 10))
+            .recordSizes(List.of(4096, 65536, 131072))
+            .tests(List.of(Matrix.Test.values()))
+            .direct(true)
+            .seed(5)
+            .build();
     List<Matrix.Cell> cells = Matrix.of(config).run(new PrintWriter(new StringWriter()));
     // 64KiB: records 4KiB, 64KiB; 128KiB: 4KiB, 64KiB, 128KiB — 5 pairs × 11 tests.
     assertThat(cells).hasSize(55);

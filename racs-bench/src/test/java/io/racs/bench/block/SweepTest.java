@@ -26,17 +26,15 @@ class SweepTest {
   void run_whenOnePass_movesExactlyTheFileOncePerPoint() throws Exception {
     Sweep sweep =
         Sweep.prepare(
-            new Sweep.Config(
-                dir.resolve("f"),
-                1 << 20,
-                List.of(4096, 65536),
-                List.of(1, 3),
-                List.of(Sweep.Pattern.values()),
-                null,
-                1,
-                true,
-                7,
-                false));
+            Sweep.Config.builder(dir.resolve("f"))
+                .fileSizeBytes(1 << 20)
+                .records(List.of(4096, 65536))
+                .threads(List.of(1, 3))
+                .patterns(List.of(Sweep.Pattern.values()))
+                .passes(1)
+                .direct(true)
+                .seed(7)
+                .build());
     List<Sweep.Point> points = sweep.runAll(p -> {});
     assertThat(points).hasSize(16);
     for (Sweep.Point p : points) {
@@ -65,36 +63,33 @@ class SweepTest {
   @Test
   void prepare_whenReuseFileWithVerify_failsAsUsage() {
     Sweep.Config verifying =
-        new Sweep.Config(
-            dir.resolve("f"),
-            1 << 20,
-            List.of(65536),
-            List.of(1),
-            List.of(Sweep.Pattern.SEQREAD),
-            null,
-            1,
-            true,
-            7,
-            true,
-            true);
+        Sweep.Config.builder(dir.resolve("f"))
+            .fileSizeBytes(1 << 20)
+            .records(List.of(65536))
+            .threads(List.of(1))
+            .patterns(List.of(Sweep.Pattern.SEQREAD))
+            .passes(1)
+            .direct(true)
+            .seed(7)
+            .verify(true)
+            .reuseFile(true)
+            .build();
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> Sweep.prepare(verifying))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("--reuse-file:");
   }
 
   private static Sweep.Config config(Path file, long size, boolean reuse) {
-    return new Sweep.Config(
-        file,
-        size,
-        List.of(65536),
-        List.of(1),
-        List.of(Sweep.Pattern.SEQREAD),
-        null,
-        1,
-        true,
-        7,
-        false,
-        reuse);
+    return Sweep.Config.builder(file)
+        .fileSizeBytes(size)
+        .records(List.of(65536))
+        .threads(List.of(1))
+        .patterns(List.of(Sweep.Pattern.SEQREAD))
+        .passes(1)
+        .direct(true)
+        .seed(7)
+        .reuseFile(reuse)
+        .build();
   }
 
   @Test

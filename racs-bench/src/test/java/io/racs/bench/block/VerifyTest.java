@@ -24,17 +24,16 @@ class VerifyTest {
 
   private Sweep sweep(Path file) throws Exception {
     return Sweep.prepare(
-        new Sweep.Config(
-            file,
-            1 << 20,
-            List.of(65536),
-            List.of(2),
-            List.of(Sweep.Pattern.RANDWRITE, Sweep.Pattern.SEQREAD),
-            null,
-            1,
-            true,
-            11,
-            true));
+        Sweep.Config.builder(file)
+            .fileSizeBytes(1 << 20)
+            .records(List.of(65536))
+            .threads(List.of(2))
+            .patterns(List.of(Sweep.Pattern.RANDWRITE, Sweep.Pattern.SEQREAD))
+            .passes(1)
+            .direct(true)
+            .seed(11)
+            .verify(true)
+            .build());
   }
 
   @Test

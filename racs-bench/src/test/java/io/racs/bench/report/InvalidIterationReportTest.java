@@ -131,7 +131,8 @@ class InvalidIterationReportTest {
             0,
             3,
             Optional.of(new String[] {"a", "b"}),
-            true);
+            true,
+            0.999);
     // Target a: 10 ops in 2 s (5/s), the tiny window, 30 ops in 4 s (7.5/s). Target b: all tiny.
     ScriptedEngine engine =
         new ScriptedEngine(

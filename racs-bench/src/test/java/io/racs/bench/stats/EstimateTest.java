@@ -1,15 +1,38 @@
 package io.racs.bench.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import org.junit.jupiter.api.Test;
 
 /**
- * Proves the mean's Student-t interval and the ratio's delta-method interval on hand-computed
- * cases.
+ * Proves the Student-t critical values against published tables, and the mean's interval and the
+ * ratio's delta-method interval on hand-computed cases.
  */
 class EstimateTest {
+  @Test
+  void critical_whenTableValues_matchesTablesToFourDecimals() {
+    // t(0.975, 4) = 2.776: the 95% two-sided value every textbook table starts with.
+    assertThat(Estimate.critical(0.95, 4)).isCloseTo(2.7764, within(1e-4));
+    assertThat(Estimate.critical(0.999, 1)).isCloseTo(636.6192, within(1e-3));
+    assertThat(Estimate.critical(0.999, 4)).isCloseTo(8.6103, within(1e-4));
+    assertThat(Estimate.critical(0.999, 8)).isCloseTo(5.0413, within(1e-4));
+    assertThat(Estimate.critical(0.999, 30)).isCloseTo(3.6460, within(1e-4));
+    assertThat(Estimate.critical(0.95, 10)).isCloseTo(2.2281, within(1e-4));
+    assertThat(Estimate.critical(0.999, 1e7)).isCloseTo(3.2905, within(1e-4));
+  }
+
+  @Test
+  void critical_whenDegreesOfFreedomNotPositive_failsNamingTheArgument() {
+    assertThatThrownBy(() -> Estimate.critical(0.9, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("degreesOfFreedom: 0.0 (expected: > 0)");
+    assertThatThrownBy(() -> Estimate.critical(1, 5))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("confidence: 1.0 (expected: 0 to 1)");
+  }
+
   @Test
   void of_whenFiveSamples_givesHandComputedInterval() {
     // mean 12, s = sqrt(2.5) = 1.58114, t(0.9995, 4) = 8.61030: half = 8.61030 * 1.58114 / sqrt(5).
@@ -18,6 +41,14 @@ class EstimateTest {
     assertThat(e.stddev()).isCloseTo(1.5811388, within(1e-6));
     assertThat(e.halfWidth()).isCloseTo(6.0884, within(1e-3));
     assertThat(e.low()).isCloseTo(5.9116, within(1e-3));
+  }
+
+  @Test
+  void widerThanMean_whenTwoSpreadSamplesOrTightOnes_saysWhichIsWhich() {
+    // 5 and 7: half-width 636.6 at 99.9% (one degree of freedom), far wider than the mean 6.
+    assertThat(Estimate.of(5, 7).widerThanMean()).isTrue();
+    assertThat(Estimate.of(10, 12, 11, 13, 14).widerThanMean()).isFalse();
+    assertThat(Estimate.of(42).widerThanMean()).isFalse();
   }
 
   @Test

@@ -4,6 +4,7 @@ import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.runtime.RacsServer;
 import io.racs.proxy.runtime.ServerConfig;
+import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.StoreConfig;
 import io.racs.repos.Repository;
@@ -91,6 +92,15 @@ public final class ServerCommand implements Callable<Integer> {
   String secretKey;
 
   @Option(
+      names = "--access-log",
+      paramLabel = "FILE",
+      description =
+          "one line per request (time, client, method, bucket/key, status, bytes in and out, ms,"
+              + " request id), appended to FILE, or 'off' (default: access.log in the data"
+              + " directory, or racs-access.log beside --config)")
+  String accessLog;
+
+  @Option(
       names = "--allow-remote",
       description = "allow a non-loopback address with generated credentials")
   boolean allowRemote;
@@ -101,6 +111,7 @@ public final class ServerCommand implements Callable<Integer> {
     if ((accessKey == null) != (secretKey == null)) {
       throw new IllegalArgumentException("--access-key and --secret-key: give both or neither");
     }
+    Path accessLogFile = accessLogFile();
     ErasureStore store;
     ServerConfig server;
     String where;
@@ -150,10 +161,19 @@ public final class ServerCommand implements Callable<Integer> {
               + " is not a loopback address and the credentials were generated"
               + " (expected: --access-key/--secret-key, or --allow-remote)");
     }
+    AccessLog log;
+    try {
+      log = accessLogFile == null ? AccessLog.off() : AccessLog.toFile(accessLogFile);
+    } catch (IOException e) {
+      store.close();
+      throw new IllegalArgumentException(
+          "--access-log: " + accessLogFile + ": cannot append to it (" + e.getMessage() + ")", e);
+    }
     RacsServer running;
     try {
-      running = RacsServer.start(store, server);
+      running = RacsServer.start(store, server, log);
     } catch (RuntimeException | IOException | InterruptedException e) {
+      log.close();
       store.close();
       throw e;
     }
@@ -165,6 +185,9 @@ public final class ServerCommand implements Callable<Integer> {
           "admin: http://%s:%d/health/ready and /metrics%n",
           ServerConfig.address(server.adminListen(), "admin").getHostString(), running.adminPort());
     }
+    out.printf(
+        "access log: %s%n",
+        accessLogFile == null ? "off" : accessLogFile.toAbsolutePath().normalize());
     if (generated) {
       Map.Entry<String, String> key = credentials.entrySet().iterator().next();
       out.printf(
@@ -187,6 +210,22 @@ public final class ServerCommand implements Callable<Integer> {
                 "racs-shutdown"));
     stopped.await();
     return ExitCodes.OK;
+  }
+
+  /** The access log file: --access-log, else beside the data (or the configuration); null: off. */
+  private Path accessLogFile() {
+    if (accessLog != null) {
+      if (accessLog.isBlank()) {
+        throw new IllegalArgumentException(
+            "--access-log: '' (expected: a file, or 'off' for no access log)");
+      }
+      return accessLog.equals("off") ? null : Path.of(accessLog);
+    }
+    if (config != null) {
+      Path parent = config.toAbsolutePath().getParent();
+      return parent == null ? Path.of("racs-access.log") : parent.resolve("racs-access.log");
+    }
+    return dataDir.resolve("access.log");
   }
 
   private static boolean loopback(String host) {

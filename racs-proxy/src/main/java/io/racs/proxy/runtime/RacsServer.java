@@ -9,6 +9,7 @@ import io.racs.proxy.s3.auth.StaticCredentialStore;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.handler.S3Dispatcher;
 import io.racs.proxy.s3.route.S3Router;
+import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.s3.server.S3Server;
 import io.racs.proxy.s3.server.ServerMetrics;
 import io.racs.proxy.store.ErasureStore;
@@ -38,18 +39,29 @@ public final class RacsServer implements AutoCloseable {
   private final ErasureStore store;
   private final S3Server s3;
   private final ServerMetrics metrics;
+  private final AccessLog accessLog;
   private HttpServer admin;
   private ScheduledExecutorService scrubber;
   private volatile Healer.Report lastScrub;
 
-  private RacsServer(ErasureStore store, S3Server s3, ServerMetrics metrics) {
+  private RacsServer(ErasureStore store, S3Server s3, ServerMetrics metrics, AccessLog accessLog) {
     this.store = store;
     this.s3 = s3;
     this.metrics = metrics;
+    this.accessLog = accessLog;
   }
 
-  /** Starts serving {@code store} as configured. */
+  /** Starts serving {@code store} as configured, without an access log. */
   public static RacsServer start(ErasureStore store, ServerConfig config)
+      throws InterruptedException, IOException {
+    return start(store, config, AccessLog.off());
+  }
+
+  /**
+   * Starts serving {@code store} as configured, writing one line per request to {@code accessLog}
+   * ({@link AccessLog#off()} for none), which the server closes when it stops.
+   */
+  public static RacsServer start(ErasureStore store, ServerConfig config, AccessLog accessLog)
       throws InterruptedException, IOException {
     if (config.credentials().isEmpty()) {
       throw new IllegalArgumentException(
@@ -73,8 +85,9 @@ public final class RacsServer implements AutoCloseable {
                 config.maxHeaderBytes(),
                 config.idleTimeout(),
                 config.drainTimeout(),
-                metrics));
-    RacsServer server = new RacsServer(store, s3, metrics);
+                metrics,
+                accessLog));
+    RacsServer server = new RacsServer(store, s3, metrics, accessLog);
     if (config.adminListen() != null) {
       server.admin = server.startAdmin(config.adminListen());
     }
@@ -213,6 +226,8 @@ public final class RacsServer implements AutoCloseable {
       scrubber.shutdownNow();
     }
     s3.close();
+    // After the drain, so the requests it let finish are logged too.
+    accessLog.close();
     if (admin != null) {
       admin.stop(0);
     }

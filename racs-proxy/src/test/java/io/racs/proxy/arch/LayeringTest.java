@@ -12,9 +12,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keeps the codec and the striping store free of HTTP: they may not touch Netty, the AWS SDK, the
- * JDK HTTP client or the S3 layer, so that only the S3 layer knows the wire (DESIGN.md, "Layout").
- * A fixture that breaks the rule proves the rule can fail. And keeps the running proxy's assembly
- * ({@code io.racs.proxy.runtime}) on top: the layers it wires together never reach back into it.
+ * JDK HTTP client or the S3 layer, so that only the S3 layer knows the wire (docs/architecture.md,
+ * "Modules"). A fixture that breaks the rule proves the rule can fail. And keeps the running
+ * proxy's assembly ({@code io.racs.proxy.runtime}) on top: the layers it wires together never reach
+ * back into it.
  */
 class LayeringTest {
   private static ArchRule noHttpIn(String... packages) {

@@ -139,7 +139,8 @@ final class ClientLoop implements Runnable {
               outcome.ttfbNanos,
               outcome.bytes,
               outcome.verified,
-              outcome.error);
+              outcome.error,
+              outcome.expectedMiss);
       recorder.accept(sample, window.classify(end));
       progress.completed(outcome.error != null);
       // Virtual threads (beyond IterationRunner.PLATFORM_THREAD_CLIENTS clients) are not
@@ -156,10 +157,40 @@ final class ClientLoop implements Runnable {
     }
   }
 
-  private record Outcome(long bytes, long ttfbNanos, boolean verified, String error) {
+  /**
+   * What one request did. {@code expectedMiss}: a read found no object because the workload had
+   * deleted it, which is counted apart from errors.
+   */
+  private record Outcome(
+      long bytes, long ttfbNanos, boolean verified, String error, boolean expectedMiss) {
+    Outcome(long bytes, long ttfbNanos, boolean verified, String error) {
+      this(bytes, ttfbNanos, verified, error, false);
+    }
+
     static Outcome failed(Throwable t) {
       return new Outcome(0, -1, false, ErrorKinds.of(t));
     }
+
+    static final Outcome MISS = new Outcome(0, -1, false, null, true);
+  }
+
+  /**
+   * A read of key {@code i} as the key space stood when it was chosen: whether it surely held an
+   * object, and how many deletes of it had started. A not-found answer is the workload's own doing
+   * when the key was absent or possibly undone by a delete that overlapped its last put (see {@link
+   * KeySpace#surelyPresent}), or a delete started since.
+   */
+  private record Pick(int index, boolean surelyPresent, int deletesStarted) {
+    boolean deletedSince(KeySpace keys) {
+      return !surelyPresent || keys.deletesStarted(index) != deletesStarted;
+    }
+  }
+
+  private Pick pick() {
+    int i = pickExisting();
+    // The count first: a delete that starts between the two reads then shows in one of them.
+    int started = keys.deletesStarted(i);
+    return new Pick(i, keys.surelyPresent(i), started);
   }
 
   private int pickExisting() {
@@ -174,12 +205,23 @@ final class ClientLoop implements Runnable {
     try {
       return switch (op) {
         case PUT -> put();
-        case GET -> get(start);
+        case GET -> {
+          Pick pick = pick();
+          try {
+            yield get(pick.index(), start);
+          } catch (RuntimeException | IOException e) {
+            Outcome failed = Outcome.failed(e);
+            yield ErrorKinds.isNotFound(failed.error()) && pick.deletedSince(keys)
+                ? Outcome.MISS
+                : failed;
+          }
+        }
         case HEAD -> {
-          int i = pickExisting();
-          yield client.head(keys.key(i))
-              ? new Outcome(0, -1, false, null)
-              : new Outcome(0, -1, false, "NOT_FOUND");
+          Pick pick = pick();
+          if (client.head(keys.key(pick.index()))) {
+            yield new Outcome(0, -1, false, null);
+          }
+          yield pick.deletedSince(keys) ? Outcome.MISS : new Outcome(0, -1, false, "NOT_FOUND");
         }
         case LIST -> {
           client.list(keys.prefix(), workload.listMaxKeys());
@@ -189,7 +231,7 @@ final class ClientLoop implements Runnable {
       };
     } catch (PoolExhausted e) {
       throw e;
-    } catch (RuntimeException | IOException e) {
+    } catch (RuntimeException e) {
       return Outcome.failed(e);
     }
   }
@@ -197,11 +239,12 @@ final class ClientLoop implements Runnable {
   private Outcome put() {
     int i = chooser.next();
     String key = keys.key(i);
+    long began = System.nanoTime();
     long version = keys.beginPut(i);
     long size = workload.size().sizeOf(workload.seed(), key, version);
     long seed = Content.seed(workload.seed(), key, version);
     client.put(key, Content.stream(seed, size), size);
-    keys.putDone(i, version);
+    keys.putDone(i, version, began);
     return new Outcome(size, -1, false, null);
   }
 
@@ -212,17 +255,24 @@ final class ClientLoop implements Runnable {
         throw new PoolExhausted();
       }
       keys.beginDelete(i);
-      client.delete(keys.key(i));
+      try {
+        client.delete(keys.key(i));
+      } finally {
+        keys.deleteDone(i);
+      }
       return new Outcome(0, -1, false, null);
     }
     int i = pickExisting();
     keys.beginDelete(i);
-    client.delete(keys.key(i));
+    try {
+      client.delete(keys.key(i));
+    } finally {
+      keys.deleteDone(i);
+    }
     return new Outcome(0, -1, false, null);
   }
 
-  private Outcome get(long start) throws IOException {
-    int i = pickExisting();
+  private Outcome get(int i, long start) throws IOException {
     String key = keys.key(i);
     long version = keys.storedVersion(i);
     long size = workload.size().sizeOf(workload.seed(), key, version);

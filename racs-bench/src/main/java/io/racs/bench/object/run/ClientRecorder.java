@@ -23,7 +23,8 @@ final class ClientRecorder {
       long ttfbNanos,
       long bytes,
       boolean verified,
-      String error) {}
+      String error,
+      boolean expectedMiss) {}
 
   final IterationResult result = new IterationResult();
   private final List<Sample> undecided = new ArrayList<>();
@@ -55,6 +56,10 @@ final class ClientRecorder {
 
   private void record(Sample s) {
     IterationResult r = result;
+    if (s.expectedMiss()) {
+      r.expectedMisses.merge(s.op().label(), 1L, Long::sum);
+      return;
+    }
     if (s.error() != null) {
       r.errors.merge(s.error(), 1L, Long::sum);
       return;

@@ -27,6 +27,13 @@ public final class IterationResult {
   /** Failed requests in the window, by kind. */
   public final Map<String, Long> errors = new TreeMap<>();
 
+  /**
+   * Reads in the window that found no object because the workload itself deleted it (a concurrent
+   * or earlier DELETE of the key), by operation label ({@code get}, {@code head}). Expected in a
+   * mix with deletes, so neither errors nor successful operations.
+   */
+  public final Map<String, Long> expectedMisses = new TreeMap<>();
+
   /** Service-time latency of successful requests (from actual start to completion). */
   public final Histogram latency = newHistogram();
 
@@ -120,6 +127,11 @@ public final class IterationResult {
     return errors.values().stream().mapToLong(Long::longValue).sum();
   }
 
+  /** Expected misses in the window ({@link #expectedMisses}). */
+  public long expectedMissCount() {
+    return expectedMisses.values().stream().mapToLong(Long::longValue).sum();
+  }
+
   /**
    * Adds {@code other}'s counts, histograms and slices (window, start and validity are not
    * touched).
@@ -129,6 +141,7 @@ public final class IterationResult {
     bytes += other.bytes;
     verified += other.verified;
     other.errors.forEach((k, v) -> errors.merge(k, v, Long::sum));
+    other.expectedMisses.forEach((k, v) -> expectedMisses.merge(k, v, Long::sum));
     latency.add(other.latency);
     requests.add(other.requests);
     corrected.add(other.corrected);

@@ -125,7 +125,8 @@ public final class ObjectBenchmark {
         continue;
       }
       PointResult point =
-          new PointResult(targets.get(t).name(), targets.get(t).kind(), workload, delay);
+          new PointResult(
+              targets.get(t).name(), targets.get(t).kind(), workload, delay, plan.confidence());
       points.add(point);
       active.add(t);
       result.points.add(point);

@@ -20,6 +20,7 @@ import java.util.Optional;
  * @param iterations measured iterations per point
  * @param overhead a pair of target names A/B for the overhead ratio, if any
  * @param cleanUp delete the objects a case created when it ends
+ * @param confidence the confidence level of every interval the run reports (e.g. 0.999)
  */
 public record Plan(
     Workload template,
@@ -30,7 +31,8 @@ public record Plan(
     int warmup,
     int iterations,
     Optional<String[]> overhead,
-    boolean cleanUp) {
+    boolean cleanUp,
+    double confidence) {
   /** Checks the fields. */
   public Plan {
     mixes = List.copyOf(mixes);
@@ -45,6 +47,9 @@ public record Plan(
     }
     if (iterations < 1) {
       throw new IllegalArgumentException("iterations: " + iterations + " (expected: >= 1)");
+    }
+    if (!(confidence >= 0.5 && confidence < 1)) {
+      throw new IllegalArgumentException("confidence: " + confidence + " (expected: 0.5 to 1)");
     }
   }
 }

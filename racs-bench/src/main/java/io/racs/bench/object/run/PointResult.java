@@ -29,12 +29,22 @@ public final class PointResult {
   /** Things the reader must know about this point (invalid windows, exhausted pools, ...). */
   public final List<String> notes = new ArrayList<>();
 
-  /** A point with no iterations yet. */
+  /** The confidence level of this point's intervals. */
+  public final double confidence;
+
+  /** A point with no iterations yet, whose intervals are at {@link Estimate#CONFIDENCE}. */
   public PointResult(String target, String targetKind, Workload workload, Duration delay) {
+    this(target, targetKind, workload, delay, Estimate.CONFIDENCE);
+  }
+
+  /** A point with no iterations yet, whose intervals are at {@code confidence}. */
+  public PointResult(
+      String target, String targetKind, Workload workload, Duration delay, double confidence) {
     this.target = target;
     this.targetKind = targetKind;
     this.workload = workload;
     this.delay = delay;
+    this.confidence = confidence;
   }
 
   /** The workload label: an operation or {@code mixed}. */
@@ -84,7 +94,8 @@ public final class PointResult {
       return java.util.Optional.empty();
     }
     return java.util.Optional.of(
-        Estimate.of(valid.stream().mapToDouble(IterationResult::opsPerSecond).toArray()));
+        Estimate.atConfidence(
+            confidence, valid.stream().mapToDouble(IterationResult::opsPerSecond).toArray()));
   }
 
   /** Megabytes per second over iterations, or empty when none is valid. */
@@ -94,7 +105,8 @@ public final class PointResult {
       return java.util.Optional.empty();
     }
     return java.util.Optional.of(
-        Estimate.of(valid.stream().mapToDouble(IterationResult::megabytesPerSecond).toArray()));
+        Estimate.atConfidence(
+            confidence, valid.stream().mapToDouble(IterationResult::megabytesPerSecond).toArray()));
   }
 
   /** Every measured iteration's counts and histograms, added exactly. */

@@ -51,7 +51,11 @@ public final class Preparer {
             return;
           }
           keys.beginDelete(i);
-          client.delete(keys.key(i));
+          try {
+            client.delete(keys.key(i));
+          } finally {
+            keys.deleteDone(i);
+          }
         },
         "clean up");
   }

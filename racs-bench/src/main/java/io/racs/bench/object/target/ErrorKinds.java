@@ -19,6 +19,15 @@ public final class ErrorKinds {
 
   private ErrorKinds() {}
 
+  /**
+   * Whether {@code kind} says the object was not there: the repository's {@code NOT_FOUND}, or an
+   * S3 404 ({@code S3_404_NoSuchKey}, or bare {@code S3_404} for a HEAD, which has no body).
+   */
+  public static boolean isNotFound(String kind) {
+    return kind != null
+        && (kind.equals("NOT_FOUND") || kind.equals("S3_404") || kind.equals("S3_404_NoSuchKey"));
+  }
+
   /** The kind of {@code failure}. */
   public static String of(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {

@@ -450,10 +450,15 @@ class ObjectCommandTest {
             new PrintWriter(err, true),
             "compare",
             a.resolve("results.json").toString(),
-            b.resolve("results.json").toString());
+            b.resolve("results.json").toString(),
+            "--html",
+            dir.resolve("compare.html").toString());
     assertThat(code).isEqualTo(ExitCodes.OK);
     assertThat(compared.toString()).contains("mem/head/4KiB/c1/d0ms", "ops/s", "new/old");
     assertThat(compared.toString()).containsAnyOf("faster", "slower", "within noise");
+    assertThat(compared.toString()).contains("html: " + dir.resolve("compare.html"));
+    assertThat(Files.readString(dir.resolve("compare.html")))
+        .contains("<h1>racs bench compare</h1>", "mem/head/4KiB/c1/d0ms", "<svg");
   }
 
   @Test

@@ -15,9 +15,9 @@ public final class CanonicalRequest {
 
   /**
    * The canonical URI of a raw (as sent) path: each {@code %XX} escape is decoded and each byte
-   * re-encoded with {@link PercentCodec#uriEncode}, except that an escaped {@code /} stays escaped
-   * (it is part of a key, not a separator). Clients that escape more or fewer characters than SigV4
-   * requires thus still match, while the path is encoded exactly once.
+   * re-encoded with {@link PercentCodec#uriEncodeComponent}, except that an escaped {@code /} stays
+   * escaped (it is part of a key, not a separator). Clients that escape more or fewer characters
+   * than SigV4 requires thus still match, while the path is encoded exactly once.
    *
    * @throws IllegalArgumentException for a malformed escape
    */
@@ -30,14 +30,14 @@ public final class CanonicalRequest {
     for (int i = 0; i < rawPath.length(); i++) {
       char c = rawPath.charAt(i);
       if (c == '/') {
-        out.append(PercentCodec.uriEncode(PercentCodec.decode(run.toString(), false), false));
+        out.append(PercentCodec.uriEncodeComponent(PercentCodec.decode(run.toString(), false)));
         run.setLength(0);
         out.append('/');
       } else if (c == '%'
           && i + 2 < rawPath.length()
           && rawPath.charAt(i + 1) == '2'
           && (rawPath.charAt(i + 2) == 'F' || rawPath.charAt(i + 2) == 'f')) {
-        out.append(PercentCodec.uriEncode(PercentCodec.decode(run.toString(), false), false));
+        out.append(PercentCodec.uriEncodeComponent(PercentCodec.decode(run.toString(), false)));
         run.setLength(0);
         out.append("%2F");
         i += 2;
@@ -45,7 +45,7 @@ public final class CanonicalRequest {
         run.append(c);
       }
     }
-    out.append(PercentCodec.uriEncode(PercentCodec.decode(run.toString(), false), false));
+    out.append(PercentCodec.uriEncodeComponent(PercentCodec.decode(run.toString(), false)));
     return out.toString();
   }
 
@@ -61,7 +61,7 @@ public final class CanonicalRequest {
       }
       pairs.add(
           new String[] {
-            PercentCodec.uriEncode(p.name(), false), PercentCodec.uriEncode(p.value(), false)
+            PercentCodec.uriEncodeComponent(p.name()), PercentCodec.uriEncodeComponent(p.value())
           });
     }
     pairs.sort((a, b) -> a[0].equals(b[0]) ? a[1].compareTo(b[1]) : a[0].compareTo(b[0]));

@@ -71,10 +71,24 @@ public final class PercentCodec {
   }
 
   /**
-   * The SigV4 {@code UriEncode}: every UTF-8 byte except the unreserved {@code A-Z a-z 0-9 - . _ ~}
-   * becomes {@code %XX} with upper-case hex; {@code /} is kept when {@code keepSlash}.
+   * The SigV4 {@code UriEncode} of a path: every UTF-8 byte except the unreserved {@code A-Z a-z
+   * 0-9 - . _ ~} and {@code /} becomes {@code %XX} with upper-case hex. For an object key in a
+   * request path, where {@code /} separates nothing but is sent as it is.
    */
-  public static String uriEncode(String s, boolean keepSlash) {
+  public static String uriEncodePath(String s) {
+    return uriEncode(s, true);
+  }
+
+  /**
+   * The SigV4 {@code UriEncode} of one component: every UTF-8 byte except the unreserved {@code A-Z
+   * a-z 0-9 - . _ ~} becomes {@code %XX} with upper-case hex, {@code /} too. For query names and
+   * values, bucket names and single path segments.
+   */
+  public static String uriEncodeComponent(String s) {
+    return uriEncode(s, false);
+  }
+
+  private static String uriEncode(String s, boolean keepSlash) {
     StringBuilder out = null;
     byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
     for (int i = 0; i < bytes.length; i++) {

@@ -22,9 +22,9 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The S3 HTTP/1.1 server on Netty: keep-alive connections, optional TLS, header and idle limits,
- * and a graceful shutdown that stops accepting, lets requests in flight finish (up to a drain
- * timeout), then closes.
+ * The S3 HTTP/1.1 server on Netty: keep-alive connections, optional TLS, header and idle limits, an
+ * optional access log (one line per request, {@link AccessLogHandler}), and a graceful shutdown
+ * that stops accepting, lets requests in flight finish (up to a drain timeout), then closes.
  */
 public final class S3Server implements AutoCloseable {
   /** What the server needs. */
@@ -38,7 +38,8 @@ public final class S3Server implements AutoCloseable {
       int maxHeaderBytes,
       Duration idleTimeout,
       Duration drainTimeout,
-      ServerMetrics metrics) {
+      ServerMetrics metrics,
+      AccessLog accessLog) {
     /** Checks the values. */
     public Settings {
       Objects.requireNonNull(host, "host");
@@ -46,6 +47,7 @@ public final class S3Server implements AutoCloseable {
       Objects.requireNonNull(authenticator, "authenticator");
       Objects.requireNonNull(dispatcher, "dispatcher");
       Objects.requireNonNull(metrics, "metrics");
+      Objects.requireNonNull(accessLog, "accessLog (AccessLog.off() for none)");
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("port: " + port + " (expected: 0 to 65535)");
       }
@@ -87,6 +89,11 @@ public final class S3Server implements AutoCloseable {
                       p.addLast("tls", settings.ssl().newHandler(ch.alloc()));
                     }
                     p.addLast("http", new HttpServerCodec(8192, settings.maxHeaderBytes(), 65536));
+                    if (settings.accessLog().enabled()) {
+                      p.addLast(
+                          "access-log",
+                          new AccessLogHandler(settings.accessLog(), settings.router()));
+                    }
                     p.addLast(
                         "idle",
                         new IdleStateHandler(

@@ -53,9 +53,9 @@ class RequestHeadTest {
 
   @Test
   void percentCodec_whenEncoding_followsSigV4AndFormRules() {
-    assertThat(PercentCodec.uriEncode("a b/c~-._!*'()日", true))
+    assertThat(PercentCodec.uriEncodePath("a b/c~-._!*'()日"))
         .isEqualTo("a%20b/c~-._%21%2A%27%28%29%E6%97%A5");
-    assertThat(PercentCodec.uriEncode("a/b", false)).isEqualTo("a%2Fb");
+    assertThat(PercentCodec.uriEncodeComponent("a/b")).isEqualTo("a%2Fb");
     assertThat(PercentCodec.formEncode("a b+c/d%\u0001")).isEqualTo("a+b%2Bc/d%25%01");
     assertThat(PercentCodec.decode("a+b%2B", false)).isEqualTo("a+b+");
     assertThat(PercentCodec.decode("a+b%2B", true)).isEqualTo("a b+");

@@ -54,7 +54,8 @@ final class S3Fixture implements AutoCloseable {
             16 * 1024,
             Duration.ofSeconds(30),
             Duration.ofSeconds(5),
-            new ServerMetrics());
+            new ServerMetrics(),
+            AccessLog.off());
   }
 
   /** Stores {@code data} under {@code key} directly, bypassing HTTP. */

@@ -2,6 +2,7 @@ package io.racs.bench.object.target.s3;
 
 import io.racs.bench.object.target.Target;
 import io.racs.proxy.s3.auth.SigV4;
+import io.racs.proxy.s3.http.PercentCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -80,7 +81,7 @@ public final class S3HttpClient implements Target.Client {
 
   /** Creates the bucket unless it exists (and is this account's). */
   public void ensureBucket() {
-    String path = basePath + "/" + encode(bucket, false);
+    String path = basePath + "/" + PercentCodec.uriEncodeComponent(bucket);
     Http1Connection.Response head = exchange("HEAD", path, "", List.of(), null, 0);
     if (head.status() == 200) {
       return;
@@ -177,9 +178,18 @@ public final class S3HttpClient implements Target.Client {
   @Override
   public int list(String prefix, int maxKeys) {
     String query =
-        "list-type=2&max-keys=" + maxKeys + "&prefix=" + encode(prefix == null ? "" : prefix, true);
+        "list-type=2&max-keys="
+            + maxKeys
+            + "&prefix="
+            + PercentCodec.uriEncodeComponent(prefix == null ? "" : prefix);
     Http1Connection.Response response =
-        exchange("GET", basePath + "/" + encode(bucket, false), query, List.of(), null, 0);
+        exchange(
+            "GET",
+            basePath + "/" + PercentCodec.uriEncodeComponent(bucket),
+            query,
+            List.of(),
+            null,
+            0);
     if (response.status() != 200) {
       throw error(response);
     }
@@ -222,7 +232,11 @@ public final class S3HttpClient implements Target.Client {
   }
 
   private String objectPath(String key) {
-    return basePath + "/" + encode(bucket, false) + "/" + encode(key, false);
+    return basePath
+        + "/"
+        + PercentCodec.uriEncodeComponent(bucket)
+        + "/"
+        + PercentCodec.uriEncodePath(key);
   }
 
   /**
@@ -353,30 +367,5 @@ public final class S3HttpClient implements Target.Client {
 
   private static void discard(Http1Connection.Response response) {
     text(response);
-  }
-
-  /**
-   * URI-encodes {@code s} as SigV4 wants it: every byte but the unreserved characters as {@code
-   * %XY}; {@code /} too in query values, not in paths.
-   */
-  static String encode(String s, boolean slash) {
-    StringBuilder out = new StringBuilder(s.length() + 16);
-    for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
-      char c = (char) (b & 0xff);
-      if ((c >= 'A' && c <= 'Z')
-          || (c >= 'a' && c <= 'z')
-          || (c >= '0' && c <= '9')
-          || c == '-'
-          || c == '_'
-          || c == '.'
-          || c == '~'
-          || (c == '/' && !slash)) {
-        out.append(c);
-      } else {
-        out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)));
-        out.append(Character.toUpperCase(Character.forDigit(c & 15, 16)));
-      }
-    }
-    return out.toString();
   }
 }

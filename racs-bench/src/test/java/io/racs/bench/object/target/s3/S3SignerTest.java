@@ -3,6 +3,7 @@ package io.racs.bench.object.target.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.s3.auth.SigV4;
+import io.racs.proxy.s3.http.PercentCodec;
 import java.util.Arrays;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -61,7 +62,7 @@ class S3SignerTest {
         signer()
             .sign(
                 "PUT",
-                "/" + S3HttpClient.encode("test$file.text", false),
+                "/" + PercentCodec.uriEncodePath("test$file.text"),
                 "",
                 headers(
                     "date", "Fri, 24 May 2013 00:00:00 GMT",
