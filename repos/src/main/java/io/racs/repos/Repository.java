@@ -30,6 +30,13 @@ import java.util.Optional;
  * wins. A backend is only as strongly consistent as its provider (AWS S3 and MinIO are
  * read-after-write consistent).
  *
+ * <p><b>Missing storage is not a missing object.</b> When the storage itself cannot answer — a root
+ * directory removed, unmounted, replaced by a file or by another directory, a bucket deleted —
+ * every method fails with {@link RepositoryException.Kind#UNAVAILABLE}: no {@code NOT_FOUND}, no
+ * empty {@link #head}, no empty listing and no successful delete, since a caller takes those for
+ * "no such object" and would answer a client wrongly. {@code NOT_FOUND} and emptiness are reserved
+ * for storage that answered and holds no such object.
+ *
  * <p><b>Errors.</b> Every failure of the storage behind the repository is a {@link
  * RepositoryException} carrying a {@link RepositoryException.Kind}; nothing else escapes apart from
  * {@link IllegalArgumentException} for bad arguments and {@link IllegalStateException} after {@link
@@ -141,6 +148,8 @@ public interface Repository extends AutoCloseable {
    * @param startAfter keys must sort after this; {@code ""} to start at the beginning (need not be
    *     an existing key)
    * @param maxKeys page size, 1 to {@link #MAX_LIST_PAGE}
+   * @throws RepositoryException on any storage failure, {@code UNAVAILABLE} when the storage itself
+   *     is missing: a listing is empty only when the storage answered that it holds nothing
    */
   ListPage list(String prefix, String startAfter, int maxKeys);
 
@@ -148,8 +157,8 @@ public interface Repository extends AutoCloseable {
    * Checks that the repository is reachable and usable (the directory exists and is writable, the
    * bucket exists and the credentials are accepted), with one cheap request.
    *
-   * @throws RepositoryException naming what is wrong: {@code UNAVAILABLE}, {@code TIMEOUT}, {@code
-   *     ACCESS_DENIED}, or {@code NOT_FOUND} when the directory or bucket is missing
+   * @throws RepositoryException naming what is wrong: {@code UNAVAILABLE} (also when the directory
+   *     or bucket is missing or not the one first used), {@code TIMEOUT}, or {@code ACCESS_DENIED}
    */
   void probe();
 
