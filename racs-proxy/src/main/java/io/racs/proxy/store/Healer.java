@@ -57,6 +57,7 @@ public final class Healer {
       long leftoversCollected,
       List<String> unrecoverable,
       List<String> unreachableSlots,
+      List<String> notDone,
       boolean dryRun) {
     /** One line per figure, as {@code racs heal} prints it. */
     public List<String> lines() {
@@ -72,6 +73,8 @@ public final class Healer {
       lines.add(
           "  unrecoverable objects: " + (unrecoverable.isEmpty() ? "none" : unrecoverable.size()));
       unrecoverable.forEach(u -> lines.add("    " + u));
+      lines.add("  not done: " + (notDone.isEmpty() ? "none" : notDone.size()));
+      notDone.forEach(u -> lines.add("    " + u));
       return lines;
     }
   }
@@ -90,6 +93,7 @@ public final class Healer {
   private long written;
   private long leftovers;
   private final List<String> unrecoverable = new ArrayList<>();
+  private final List<String> notDone = new ArrayList<>();
   private final Set<Integer> unreachable = new TreeSet<>();
   private final Set<String> referenced = new HashSet<>();
   private long lastProgress = System.nanoTime();
@@ -111,6 +115,10 @@ public final class Healer {
 
   private Report run() {
     store.awaitCollections(); // what the store is still collecting is not a leftover
+    if (!options.dryRun()) {
+      // Before the probes, so that a slot adoption keeps out counts as unreachable below.
+      adopt();
+    }
     for (int slot = 0; slot < n; slot++) {
       try {
         array.slot(slot).probe();
@@ -125,14 +133,6 @@ public final class Healer {
                     + array.slot(slot).name()
                     + ") unreachable: "
                     + e.getMessage());
-      }
-    }
-    if (!options.dryRun()) {
-      for (int slot : Identity.adoptUnmarked(array, store.arrayId(), store.config().geometry())) {
-        records++;
-        options
-            .progress()
-            .accept("heal: slot " + slot + " (" + array.slot(slot).name() + ") is new: adopted");
       }
     }
     String[] resume = readState();
@@ -154,6 +154,10 @@ public final class Healer {
     }
     if (options.bucket() == null && unreachable.isEmpty()) {
       collectLeftovers();
+      if (!options.dryRun() && unrecoverable.isEmpty() && notDone.isEmpty()) {
+        // Every object was checked on every slot, so adopted slots are now full members.
+        Identity.confirm(store.guards(), store.arrayId(), store.config().geometry());
+      }
     }
     clearState();
     return new Report(
@@ -165,7 +169,28 @@ public final class Healer {
         leftovers,
         List.copyOf(unrecoverable),
         unreachable.stream().map(s -> s + " (" + array.slot(s).name() + ")").toList(),
+        List.copyOf(notDone),
         options.dryRun());
+  }
+
+  /** Adopts empty slots the array can prove are being replaced, and reports those it cannot. */
+  private void adopt() {
+    Identity.Adoption adoption =
+        Identity.adoptUnmarked(store.guards(), store.arrayId(), store.config().geometry());
+    for (int slot : adoption.adopted()) {
+      records++;
+      options
+          .progress()
+          .accept("heal: slot " + slot + " (" + array.slot(slot).name() + ") is new: adopted");
+    }
+    adoption
+        .refused()
+        .forEach(
+            (slot, reason) -> {
+              String line = "slot " + slot + " (" + array.slot(slot).name() + ") " + reason;
+              notDone.add(line);
+              options.progress().accept("heal: " + line);
+            });
   }
 
   private void healBucket(String bucket, String after) {
