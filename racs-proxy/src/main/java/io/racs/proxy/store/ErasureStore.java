@@ -2,6 +2,7 @@ package io.racs.proxy.store;
 
 import io.racs.proxy.codec.Geometry;
 import io.racs.repos.Repository;
+import io.racs.repos.RepositoryException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,8 +73,8 @@ public final class ErasureStore implements ObjectStore {
    * empty repositories, and adopts an empty repository in a slot of an existing array (a replaced
    * disk or a new provider; heal then rebuilds it) when k others prove the slot is being replaced.
    * A repository that does not answer, or is empty without that proof, is kept out of the array
-   * (every call on it is {@code UNAVAILABLE}, with the reason, which the log says) until its marker
-   * is this array's again; the store serves degraded meanwhile.
+   * (every call on it is {@code UNAVAILABLE}, with the reason, which the log and {@link #health()}
+   * say) until its marker is this array's again; the store serves degraded meanwhile.
    *
    * @throws StoreException {@code INCONSISTENT} when a repository belongs to another array or sits
    *     in the wrong slot, and {@code INSUFFICIENT_SHARDS} when fewer than k repositories can take
@@ -130,6 +131,54 @@ public final class ErasureStore implements ObjectStore {
   /** The repositories, by slot. */
   public List<Repository> repositories() {
     return context.repositories();
+  }
+
+  /**
+   * Each slot's state, for operators: every repository is probed (one cheap call each, all at once,
+   * no longer than the slow-shard timeout), and a slot kept out of the array, or adopted and not
+   * yet filled, says so.
+   */
+  public List<RepositoryHealth> health() {
+    List<RepositoryArray.Outcome<Boolean>> probes =
+        context.array.fanOut(
+            (slot, repository) -> {
+              repository.probe();
+              return true;
+            });
+    List<RepositoryHealth> health = new ArrayList<>();
+    for (RepositoryArray.Outcome<Boolean> probe : probes) {
+      GuardedRepository guard = guards.get(probe.slot());
+      String refusal = guard.refusal();
+      RepositoryHealth.State state;
+      String reason;
+      if (refusal != null) {
+        state = RepositoryHealth.State.UNAVAILABLE;
+        reason = refusal;
+      } else if (!probe.ok()) {
+        state = stateOf(probe.failure());
+        reason = probe.failure().getMessage();
+      } else if (guard.pending()) {
+        state = RepositoryHealth.State.REBUILDING;
+        reason = "adopted as a replacement; heal has not filled it yet";
+      } else {
+        state = RepositoryHealth.State.UP;
+        reason = "";
+      }
+      health.add(new RepositoryHealth(probe.slot(), guard.name(), state, reason));
+    }
+    return health;
+  }
+
+  private static RepositoryHealth.State stateOf(Throwable failure) {
+    if (!(failure instanceof RepositoryException e)) {
+      return RepositoryHealth.State.FAILING;
+    }
+    return switch (e.kind()) {
+      case UNAVAILABLE, TIMEOUT -> RepositoryHealth.State.UNAVAILABLE;
+      case FULL -> RepositoryHealth.State.FULL;
+      case ACCESS_DENIED -> RepositoryHealth.State.ACCESS_DENIED;
+      default -> RepositoryHealth.State.FAILING;
+    };
   }
 
   // What heal shares with the store.

@@ -129,7 +129,8 @@ final class Identity {
         if (outcome.failure() instanceof StoreException se) {
           throw se; // a damaged marker: someone else's data, or ours damaged; either way look
         }
-        unreachable.put(slot, "unreachable when the store opened: " + outcome.cause());
+        unreachable.put(
+            slot, "unreachable when the store opened: " + outcome.failure().getMessage());
         continue;
       }
       Optional<Marker> marker = outcome.value().marker();

@@ -3,7 +3,9 @@ package io.racs.proxy.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.Healer;
 import io.racs.proxy.store.StoreConfig;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
@@ -36,7 +38,9 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * Proves, through the real S3 server on {@code fs} repositories, what a client sees when
  * repositories break under a running proxy: with more than m roots missing, replaced by a file or
  * by an empty directory (an unmounted disk), every GET of an existing key is a 503 {@code
- * ServiceUnavailable} with {@code Retry-After} (never a 404), and a listing names every key.
+ * ServiceUnavailable} with {@code Retry-After} (never a 404), and a listing names every key; a
+ * proxy whose configured root is missing when it starts serves degraded, says which repository is
+ * out and why in {@code /health/ready}, and takes it back once it returns.
  */
 class DegradedServerTest {
   private static final String ACCESS = "test-access";
@@ -59,13 +63,31 @@ class DegradedServerTest {
       roots.add(root);
       repositories.add(FsRepository.builder(root).name("r" + i).durable(false).build());
     }
-    ErasureStore store =
+    start(
         ErasureStore.open(
             StoreConfig.builder(geometry)
                 .blockBytes(64 << 10)
                 .slowShardTimeout(Duration.ofSeconds(5))
                 .build(),
-            repositories);
+            repositories));
+  }
+
+  /** A configuration file of six fs repositories r0..r5 under the test directory. */
+  private Path config() throws IOException {
+    StringBuilder yaml =
+        new StringBuilder("array:\n  geometry: 4x2\n  blockSize: 64KiB\nrepositories:\n");
+    for (int i = 0; i < 6; i++) {
+      roots.add(dir.resolve("r" + i));
+      yaml.append("  - name: r")
+          .append(i)
+          .append("\n    type: fs\n    path: ")
+          .append(dir.resolve("r" + i))
+          .append('\n');
+    }
+    return Files.writeString(dir.resolve("racs.yaml"), yaml);
+  }
+
+  private void start(ErasureStore store) throws Exception {
     server =
         RacsServer.start(
             store,
@@ -90,6 +112,14 @@ class DegradedServerTest {
             .credentialsProvider(credentials)
             .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
             .build();
+  }
+
+  private HttpResponse<String> ready() throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + server.adminPort() + "/health/ready"))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   @AfterEach
@@ -159,5 +189,51 @@ class DegradedServerTest {
             .map(S3Object::key)
             .toList();
     assertThat(listed).containsExactlyElementsOf(bodies.keySet());
+  }
+
+  @Test
+  void server_whenOneRootMissingAtStart_servesDegradedAndSaysWhyInHealthReady() throws Exception {
+    Path config = config();
+    for (int i = 0; i < 6; i++) {
+      Files.createDirectories(roots.get(i));
+    }
+    ArrayConfig array = ArrayConfig.load(config);
+    array.open().close(); // the array is made on all six
+    Path away = Files.move(roots.get(1), dir.resolve("away1"));
+
+    ErasureStore store = array.open();
+    start(store);
+    Map<String, byte[]> bodies = putObjects();
+    for (Map.Entry<String, byte[]> e : bodies.entrySet()) {
+      HttpResponse<byte[]> response = getBytes("bkt", e.getKey());
+      assertThat(response.statusCode()).as(e.getKey()).isEqualTo(200);
+      assertThat(response.body()).as("%s, seed %d", e.getKey(), SEED).isEqualTo(e.getValue());
+    }
+    HttpResponse<String> ready = ready();
+    assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+    assertThat(ready.body())
+        .contains("\"name\":\"r0\",\"state\":\"up\"")
+        .contains("\"name\":\"r1\",\"state\":\"unavailable\",\"reason\":\"")
+        .contains("does not exist")
+        .contains("\"healthy\":5", "\"ready\":true");
+
+    // The disk is back; heal (or the scrub) sees its marker and takes it back in.
+    Files.move(away, roots.get(1));
+    Healer.Report report = Healer.heal(store, Healer.Options.defaults());
+    assertThat(report.unreachableSlots()).isEmpty();
+    assertThat(ready().body()).contains("\"healthy\":6").doesNotContain("reason");
+  }
+
+  private HttpResponse<byte[]> getBytes(String bucket, String key) throws Exception {
+    URI url =
+        presigner
+            .presignGetObject(
+                p ->
+                    p.signatureDuration(Duration.ofMinutes(10))
+                        .getObjectRequest(g -> g.bucket(bucket).key(key)))
+            .url()
+            .toURI();
+    return http.send(
+        HttpRequest.newBuilder(url).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
   }
 }
