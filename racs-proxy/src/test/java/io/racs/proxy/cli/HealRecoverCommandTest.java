@@ -223,6 +223,43 @@ class HealRecoverCommandTest {
     assertThat(err.toString().strip().lines()).hasSize(1);
   }
 
+  @Test
+  void heal_whenOneRepositoryFailsEveryObjectCall_carriesOnPrintsTheSummaryAndExitsOne()
+      throws IOException {
+    Path config = config();
+    ArrayConfig array = ArrayConfig.load(config);
+    try (ErasureStore store = array.open()) {
+      store.createBucket("photos");
+      for (int i = 0; i < 5; i++) {
+        byte[] data = new byte[100_000 + i];
+        new Random(i).nextBytes(data);
+        store.put(
+            "photos",
+            "p" + i,
+            new ByteArrayInputStream(data),
+            data.length,
+            ObjectStore.PutOptions.defaults());
+      }
+    }
+    // r4 lost its index; r0 answers listings and probes but fails every object call (a 500).
+    deleteTree(dir.resolve("r4/i"));
+    Files.writeString(
+        config,
+        Files.readString(config)
+            .replace(
+                "path: " + dir.resolve("r0") + "\n",
+                "path: "
+                    + dir.resolve("r0")
+                    + "\n    decorators: [{faulty: {failKeys: '.*', kind: UNAVAILABLE}}]\n"));
+
+    assertThat(racs("heal", "--config", config.toString())).isEqualTo(ExitCodes.FAILURE);
+    assertThat(out.toString())
+        .contains("records repaired: 5", "unreachable repositories:", "r0")
+        .contains("unrecoverable objects: none");
+    assertThat(recordFiles(dir.resolve("r4"))).hasSize(5);
+    assertThat(err.toString()).isEmpty();
+  }
+
   private static void deleteTree(Path root) throws IOException {
     try (Stream<Path> files = Files.walk(root)) {
       for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
