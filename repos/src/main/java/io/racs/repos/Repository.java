@@ -1,6 +1,7 @@
 package io.racs.repos;
 
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -161,6 +162,25 @@ public interface Repository extends AutoCloseable {
    *     or bucket is missing or not the one first used), {@code TIMEOUT}, or {@code ACCESS_DENIED}
    */
   void probe();
+
+  /**
+   * Finds what this repository's own writes leave behind when a process dies in the middle of one
+   * (an {@code fs} repository's temporary files), older than {@code grace}, and removes it unless
+   * {@code dryRun}. Such leftovers are invisible to every other method; younger ones may belong to
+   * a write still running, in this process or another. A backend whose writes leave nothing behind
+   * finds nothing.
+   *
+   * @param grace leftovers younger than this are left alone; not negative
+   * @param dryRun count only
+   * @return how many leftovers were found (and, unless {@code dryRun}, removed)
+   * @throws RepositoryException on any storage failure
+   */
+  default long purgeLeftovers(Duration grace, boolean dryRun) {
+    if (grace.isNegative()) {
+      throw new IllegalArgumentException("grace: " + grace + " (expected: >= 0)");
+    }
+    return 0;
+  }
 
   /**
    * Tells whether this repository can hold {@code key}: true for every valid key on a backend that

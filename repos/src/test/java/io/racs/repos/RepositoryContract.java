@@ -8,6 +8,7 @@ import io.racs.repos.RepositoryException.Kind;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -652,6 +653,17 @@ public abstract class RepositoryContract {
   }
 
   // ---- identity and health -----------------------------------------------------------------
+
+  @Test
+  void purgeLeftovers_whenNoWriteCrashed_findsNothingAndKeepsEveryObject() throws IOException {
+    putAll(List.of("p", "p/q"));
+    assertThat(repository.purgeLeftovers(Duration.ZERO, true)).isZero();
+    assertThat(repository.purgeLeftovers(Duration.ZERO, false)).isZero();
+    assertThat(keys(repository.list("", "", 10))).containsExactly("p", "p/q");
+    assertThat(read("p/q")).isEqualTo("p/q".getBytes(UTF_8));
+    assertThatThrownBy(() -> repository.purgeLeftovers(Duration.ofSeconds(-1), true))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
 
   @Test
   void everyCall_whenStorageLost_failsUnavailableNeverMissingOrEmpty() throws Exception {

@@ -8,6 +8,7 @@ import io.racs.repos.Repository;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.ForwardingRepository;
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -141,6 +142,12 @@ final class GuardedRepository extends ForwardingRepository {
   public ListPage list(String prefix, String startAfter, int maxKeys) {
     guard();
     return super.list(prefix, startAfter, maxKeys);
+  }
+
+  @Override
+  public long purgeLeftovers(Duration grace, boolean dryRun) {
+    guard();
+    return super.purgeLeftovers(grace, dryRun);
   }
 
   @Override

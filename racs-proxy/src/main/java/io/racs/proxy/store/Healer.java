@@ -30,9 +30,10 @@ import java.util.zip.CRC32C;
  * <p>For every bucket record, index entry and upload record it makes sure each repository has a
  * copy; for the current version of every key it checks each shard object (present, right size, and
  * with {@code deep} every piece's CRC32C) and rebuilds the bad ones from k good shards; superseded
- * versions and data no record refers to (older than the GC grace) are deleted. An empty repository
- * adopted into a slot is therefore filled completely. Work is throttled, reports progress, and with
- * a state file resumes after the last key it finished.
+ * versions, data no record refers to, and what crashed writes left inside repositories ({@link
+ * io.racs.repos.Repository#purgeLeftovers}), older than the GC grace, are deleted. An empty
+ * repository adopted into a slot is therefore filled completely. Work is throttled, reports
+ * progress, and with a state file resumes after the last key it finished.
  */
 public final class Healer {
   /** What to heal and how. */
@@ -160,6 +161,10 @@ public final class Healer {
       attempt(
           "copy upload records of " + bucket, () -> replicateRecords(Layout.uploadPrefix(bucket)));
       attempt("read upload records of " + bucket, () -> collectUploadReferences(bucket));
+    }
+    if (options.bucket() == null) {
+      // Invisible to the scan, and only ever past the grace: collected whatever else failed.
+      purgeWriteLeftovers();
     }
     if (options.bucket() == null && unreachable.isEmpty() && !scanIncomplete) {
       attempt("collect leftovers", this::collectLeftovers);
@@ -546,6 +551,23 @@ public final class Healer {
       return;
     }
     store.collector().removeVersion(e.name(), meta);
+  }
+
+  /**
+   * Has every reachable repository remove what crashed writes left inside it (an fs repository's
+   * temporary files) past the GC grace.
+   */
+  private void purgeWriteLeftovers() {
+    for (int slot = 0; slot < n; slot++) {
+      if (unreachable.containsKey(slot)) {
+        continue;
+      }
+      try {
+        leftovers += array.slot(slot).purgeLeftovers(store.config().gcGrace(), options.dryRun());
+      } catch (RuntimeException e) {
+        markUnreachable(slot, e);
+      }
+    }
   }
 
   /** Deletes shard objects no record refers to, once they are older than the GC grace. */

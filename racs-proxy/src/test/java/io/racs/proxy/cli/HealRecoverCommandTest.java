@@ -6,12 +6,16 @@ import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.ObjectStore;
 import io.racs.proxy.store.VersionMeta;
+import io.racs.repos.fs.FsRepository;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
@@ -258,6 +262,51 @@ class HealRecoverCommandTest {
         .contains("unrecoverable objects: none");
     assertThat(recordFiles(dir.resolve("r4"))).hasSize(5);
     assertThat(err.toString()).isEmpty();
+  }
+
+  @Test
+  void heal_whenTemporaryFilesOlderThanTheGrace_collectsThemAndLeavesYoungerOnes()
+      throws IOException {
+    Path config = config();
+    Files.writeString(config, Files.readString(config).replace("gcGrace: 0s", "gcGrace: 5m"));
+    ArrayConfig array = ArrayConfig.load(config);
+    try (ErasureStore store = array.open()) {
+      store.createBucket("photos");
+      store.put(
+          "photos",
+          "cat.jpg",
+          new ByteArrayInputStream(new byte[70_000]),
+          70_000,
+          ObjectStore.PutOptions.defaults());
+    }
+    // Left by writers that crashed ten minutes ago (past the 5 minute grace, but not yet past
+    // the quarter of an hour an fs repository waits before it purges on its own), and by one
+    // still writing.
+    FileTime tenMinutesAgo = FileTime.from(Instant.now().minus(Duration.ofMinutes(10)));
+    List<Path> stale =
+        List.of(
+            dir.resolve("r2/" + FsRepository.TEMP_PREFIX + "0a1b2c3d"),
+            Files.list(dir.resolve("r3/i"))
+                .findFirst()
+                .orElseThrow()
+                .resolve(FsRepository.TEMP_PREFIX + "4e5f6071"));
+    for (Path file : stale) {
+      Files.write(file, new byte[1000]);
+      Files.setLastModifiedTime(file, tenMinutesAgo);
+    }
+    Path young =
+        Files.write(dir.resolve("r5/" + FsRepository.TEMP_PREFIX + "8293a4b5"), new byte[10]);
+
+    assertThat(racs("heal", "--config", config.toString(), "--dry-run"))
+        .as(err.toString())
+        .isZero();
+    assertThat(out.toString()).contains("leftovers to collect: 2");
+    assertThat(stale).allSatisfy(file -> assertThat(file).exists());
+
+    assertThat(racs("heal", "--config", config.toString())).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("leftovers collected: 2");
+    assertThat(stale).allSatisfy(file -> assertThat(file).doesNotExist());
+    assertThat(young).exists();
   }
 
   private static void deleteTree(Path root) throws IOException {

@@ -587,6 +587,15 @@ public final class FsRepository implements Repository {
     }
   }
 
+  /** Its leftovers are the temporary files of crashed writers: see {@link #purgeTemporaryFiles}. */
+  @Override
+  public long purgeLeftovers(Duration grace, boolean dryRun) {
+    if (grace.isNegative()) {
+      throw new IllegalArgumentException("grace: " + grace + " (expected: >= 0)");
+    }
+    return dryRun ? staleTemporaryFiles(root(), grace).size() : purgeTemporaryFiles(grace);
+  }
+
   /**
    * Deletes temporary files left by crashed writers, if older than {@code grace} (younger ones may
    * belong to a writer still running), and the directories they leave empty.
@@ -595,6 +604,23 @@ public final class FsRepository implements Repository {
    */
   public int purgeTemporaryFiles(Duration grace) {
     Path base = root();
+    List<Path> stale = staleTemporaryFiles(base, grace);
+    int deleted = 0;
+    for (Path file : stale) {
+      try {
+        if (Files.deleteIfExists(file)) {
+          deleted++;
+          removeEmptyDirectories(base, file.getParent(), true);
+        }
+      } catch (IOException e) {
+        throw translate(e, "purge", "");
+      }
+    }
+    return deleted;
+  }
+
+  /** The temporary files under {@code base} last written before {@code grace} ago. */
+  private List<Path> staleTemporaryFiles(Path base, Duration grace) {
     Instant cutoff = Instant.now().minus(grace);
     List<Path> stale = new ArrayList<>();
     try {
@@ -619,18 +645,7 @@ public final class FsRepository implements Repository {
     } catch (IOException e) {
       throw translate(e, "purge", "");
     }
-    int deleted = 0;
-    for (Path file : stale) {
-      try {
-        if (Files.deleteIfExists(file)) {
-          deleted++;
-          removeEmptyDirectories(base, file.getParent(), true);
-        }
-      } catch (IOException e) {
-        throw translate(e, "purge", "");
-      }
-    }
-    return deleted;
+    return stale;
   }
 
   @Override
