@@ -1,6 +1,7 @@
 package io.racs.repos;
 
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -29,6 +30,13 @@ import java.util.Optional;
  * or mixed body. Concurrent puts of one key are serialised by the backend: the last one to complete
  * wins. A backend is only as strongly consistent as its provider (AWS S3 and MinIO are
  * read-after-write consistent).
+ *
+ * <p><b>Missing storage is not a missing object.</b> When the storage itself cannot answer — a root
+ * directory removed, unmounted, replaced by a file or by another directory, a bucket deleted —
+ * every method fails with {@link RepositoryException.Kind#UNAVAILABLE}: no {@code NOT_FOUND}, no
+ * empty {@link #head}, no empty listing and no successful delete, since a caller takes those for
+ * "no such object" and would answer a client wrongly. {@code NOT_FOUND} and emptiness are reserved
+ * for storage that answered and holds no such object.
  *
  * <p><b>Errors.</b> Every failure of the storage behind the repository is a {@link
  * RepositoryException} carrying a {@link RepositoryException.Kind}; nothing else escapes apart from
@@ -141,6 +149,8 @@ public interface Repository extends AutoCloseable {
    * @param startAfter keys must sort after this; {@code ""} to start at the beginning (need not be
    *     an existing key)
    * @param maxKeys page size, 1 to {@link #MAX_LIST_PAGE}
+   * @throws RepositoryException on any storage failure, {@code UNAVAILABLE} when the storage itself
+   *     is missing: a listing is empty only when the storage answered that it holds nothing
    */
   ListPage list(String prefix, String startAfter, int maxKeys);
 
@@ -148,10 +158,29 @@ public interface Repository extends AutoCloseable {
    * Checks that the repository is reachable and usable (the directory exists and is writable, the
    * bucket exists and the credentials are accepted), with one cheap request.
    *
-   * @throws RepositoryException naming what is wrong: {@code UNAVAILABLE}, {@code TIMEOUT}, {@code
-   *     ACCESS_DENIED}, or {@code NOT_FOUND} when the directory or bucket is missing
+   * @throws RepositoryException naming what is wrong: {@code UNAVAILABLE} (also when the directory
+   *     or bucket is missing or not the one first used), {@code TIMEOUT}, or {@code ACCESS_DENIED}
    */
   void probe();
+
+  /**
+   * Finds what this repository's own writes leave behind when a process dies in the middle of one
+   * (an {@code fs} repository's temporary files), older than {@code grace}, and removes it unless
+   * {@code dryRun}. Such leftovers are invisible to every other method; younger ones may belong to
+   * a write still running, in this process or another. A backend whose writes leave nothing behind
+   * finds nothing.
+   *
+   * @param grace leftovers younger than this are left alone; not negative
+   * @param dryRun count only
+   * @return how many leftovers were found (and, unless {@code dryRun}, removed)
+   * @throws RepositoryException on any storage failure
+   */
+  default long purgeLeftovers(Duration grace, boolean dryRun) {
+    if (grace.isNegative()) {
+      throw new IllegalArgumentException("grace: " + grace + " (expected: >= 0)");
+    }
+    return 0;
+  }
 
   /**
    * Tells whether this repository can hold {@code key}: true for every valid key on a backend that

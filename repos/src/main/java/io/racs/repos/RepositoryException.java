@@ -12,9 +12,16 @@ public class RepositoryException extends RuntimeException {
 
   /** What went wrong, as far as a caller needs to know. */
   public enum Kind {
-    /** No object under the key (or the directory or bucket itself is missing). */
+    /**
+     * No object under the key, in storage that answered. Never for missing storage (a directory or
+     * bucket gone): that is {@link #UNAVAILABLE}, since callers read this kind as "no such object".
+     */
     NOT_FOUND(false),
-    /** The provider cannot be reached or refuses service right now (connection refused, 5xx). */
+    /**
+     * The repository cannot answer: the provider cannot be reached or refuses service right now
+     * (connection refused, 5xx), or its storage is missing or not its own (a root directory
+     * removed, unmounted or replaced, a bucket deleted).
+     */
     UNAVAILABLE(true),
     /** The provider did not answer in time. */
     TIMEOUT(true),

@@ -4,22 +4,27 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.racs.repos.RepositoryException.Kind;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,7 +38,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * one key leave one whole body, never a mix.
  *
  * <p>A backend's test extends this class and supplies {@link #createRepository()}, a fresh empty
- * repository per test; this class closes it.
+ * repository per test, which this class closes, and {@link #loseStorage()}, which takes the storage
+ * away from under it: every call must then fail with {@code UNAVAILABLE}, never answer "no such
+ * object" or an empty listing.
  */
 public abstract class RepositoryContract {
   /** The seed of this run's data; printed by failing assertions. */
@@ -44,6 +51,14 @@ public abstract class RepositoryContract {
 
   /** Returns a new, empty repository. */
   protected abstract Repository createRepository() throws Exception;
+
+  /**
+   * Takes the storage of {@link #repository} away as an outage or an operator's mistake would (a
+   * root directory removed, a bucket deleted), keeping the repository object open. Returns false,
+   * changing nothing, when the backend has no storage outside the repository object that could go
+   * missing (memory): the contract's storage-loss test then reports itself skipped.
+   */
+  protected abstract boolean loseStorage() throws Exception;
 
   /**
    * Whether the backend must refuse {@code key}, a valid key that its provider cannot hold, by the
@@ -673,6 +688,45 @@ public abstract class RepositoryContract {
   }
 
   // ---- identity and health -----------------------------------------------------------------
+
+  @Test
+  void purgeLeftovers_whenNoWriteCrashed_findsNothingAndKeepsEveryObject() throws IOException {
+    putAll(List.of("p", "p/q"));
+    assertThat(repository.purgeLeftovers(Duration.ZERO, true)).isZero();
+    assertThat(repository.purgeLeftovers(Duration.ZERO, false)).isZero();
+    assertThat(keys(repository.list("", "", 10))).containsExactly("p", "p/q");
+    assertThat(read("p/q")).isEqualTo("p/q".getBytes(UTF_8));
+    assertThatThrownBy(() -> repository.purgeLeftovers(Duration.ofSeconds(-1), true))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void everyCall_whenStorageLost_failsUnavailableNeverMissingOrEmpty() throws Exception {
+    putAll(List.of("kept", "kept/child"));
+    Assumptions.assumeTrue(loseStorage(), "this backend has no storage that can go missing");
+    List<Map.Entry<String, ThrowingCallable>> calls =
+        List.of(
+            Map.entry("get", () -> repository.get("kept").close()),
+            Map.entry("get range", () -> repository.get("kept", 1, 2).close()),
+            Map.entry("get missing", () -> repository.get("never").close()),
+            Map.entry("head", () -> repository.head("kept")),
+            Map.entry("head missing", () -> repository.head("never")),
+            Map.entry("list", () -> repository.list("", "", 10)),
+            Map.entry("list prefix", () -> repository.list("kept/", "", 10)),
+            Map.entry("list after", () -> repository.list("", "kept", 10)),
+            Map.entry(
+                "put", () -> repository.put("new", new ByteArrayInputStream(new byte[] {1}), 1)),
+            Map.entry("delete", () -> repository.delete("kept")),
+            Map.entry("discard", () -> repository.discard("kept/child")),
+            Map.entry("probe", () -> repository.probe()));
+    for (Map.Entry<String, ThrowingCallable> call : calls) {
+      assertThatThrownBy(call.getValue())
+          .as(call.getKey())
+          .isInstanceOfSatisfying(
+              RepositoryException.class,
+              e -> assertThat(e.kind()).as(call.getKey()).isEqualTo(Kind.UNAVAILABLE));
+    }
+  }
 
   @Test
   void describeAndProbe_whenHealthy_nameTypeAndNoError() {

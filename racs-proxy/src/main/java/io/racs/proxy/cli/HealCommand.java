@@ -14,8 +14,10 @@ import picocli.CommandLine.Spec;
 /**
  * {@code racs heal}: checks every object of the array and rebuilds missing or rotted shards and
  * records from k good ones, fills a replaced (empty) repository, and collects leftovers. Run it
- * while the proxy serves or while it is down; it prints progress and a summary, and exits 1 when an
- * object could not be recovered.
+ * while the proxy serves or while it is down; it prints progress and a summary. A repository that
+ * fails is left out for the rest of the run and the rest is healed; the summary lists what could
+ * not be done, and the command exits 1 when anything was left undone (an object unrecoverable, a
+ * repository unreachable or failing).
  */
 @Command(
     name = "heal",
@@ -71,7 +73,7 @@ public final class HealCommand implements Callable<Integer> {
               store,
               new Healer.Options(bucket, dryRun, deep, rate, state, line -> out.println(line)));
       report.lines().forEach(out::println);
-      return report.unrecoverable().isEmpty() ? ExitCodes.OK : ExitCodes.FAILURE;
+      return report.complete() ? ExitCodes.OK : ExitCodes.FAILURE;
     }
   }
 }

@@ -14,13 +14,13 @@ import io.racs.proxy.s3.server.S3Server;
 import io.racs.proxy.s3.server.ServerMetrics;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.Healer;
-import io.racs.repos.Repository;
-import io.racs.repos.RepositoryException;
+import io.racs.proxy.store.RepositoryHealth;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -139,28 +139,28 @@ public final class RacsServer implements AutoCloseable {
     return http;
   }
 
+  /**
+   * Each repository's state, with the reason for any that is not up; 200 while a write quorum of
+   * repositories takes writes, else 503.
+   */
   private void ready(HttpExchange exchange) throws IOException {
-    List<Repository> repositories = store.repositories();
+    List<RepositoryHealth> health = store.health();
     StringBuilder json = new StringBuilder("{\"repositories\":[");
     int healthy = 0;
-    for (int slot = 0; slot < repositories.size(); slot++) {
-      Repository r = repositories.get(slot);
-      String state;
-      try {
-        r.probe();
-        state = "up";
-        healthy++;
-      } catch (RepositoryException e) {
-        state = e.kind().name().toLowerCase(java.util.Locale.ROOT);
-      }
-      json.append(slot == 0 ? "" : ",")
+    for (RepositoryHealth slot : health) {
+      healthy += slot.writable() ? 1 : 0;
+      json.append(slot.slot() == 0 ? "" : ",")
           .append("{\"slot\":")
-          .append(slot)
-          .append(",\"name\":\"")
-          .append(r.name().replace("\"", "'"))
-          .append("\",\"state\":\"")
-          .append(state)
-          .append("\"}");
+          .append(slot.slot())
+          .append(",\"name\":")
+          .append(jsonString(slot.name()))
+          .append(",\"state\":\"")
+          .append(slot.state().name().toLowerCase(Locale.ROOT))
+          .append('"');
+      if (!slot.reason().isEmpty()) {
+        json.append(",\"reason\":").append(jsonString(slot.reason()));
+      }
+      json.append('}');
     }
     boolean ready = healthy >= store.config().writeQuorum();
     json.append("],\"healthy\":")
@@ -171,6 +171,26 @@ public final class RacsServer implements AutoCloseable {
         .append(ready)
         .append("}\n");
     reply(exchange, ready ? 200 : 503, "application/json", json.toString());
+  }
+
+  /** {@code s} as a JSON string literal. */
+  static String jsonString(String s) {
+    StringBuilder out = new StringBuilder("\"");
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        default -> {
+          if (c < 0x20) {
+            out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    return out.append('"').toString();
   }
 
   private String metrics() {

@@ -2,7 +2,9 @@ package io.racs.proxy.store;
 
 import io.racs.proxy.codec.Geometry;
 import io.racs.repos.Repository;
+import io.racs.repos.RepositoryException;
 import java.io.InputStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -38,9 +40,24 @@ public final class ErasureStore implements ObjectStore {
   private final ObjectReads reads;
   private final Lister lister;
   private final MultipartUploads uploads;
+  private final List<GuardedRepository> guards;
 
-  private ErasureStore(StoreConfig config, List<Repository> repositories, String arrayId) {
-    this.context = new StoreContext(config, repositories, arrayId);
+  private ErasureStore(
+      StoreConfig config, List<Repository> repositories, Identity.Verdict verdict) {
+    List<GuardedRepository> guarded = new ArrayList<>();
+    for (int slot = 0; slot < repositories.size(); slot++) {
+      GuardedRepository guard =
+          new GuardedRepository(repositories.get(slot), slot, verdict.arrayId(), config.geometry());
+      Identity.Standing standing = verdict.slots().get(slot);
+      if (standing.admitted()) {
+        guard.admit(standing.pending());
+      } else {
+        guard.refuse(standing.reason());
+      }
+      guarded.add(guard);
+    }
+    this.guards = List.copyOf(guarded);
+    this.context = new StoreContext(config, List.copyOf(guards), verdict.arrayId());
     this.collector = new Collector(context, background);
     QuorumWriter writer = new QuorumWriter(context, collector);
     this.resolver = new VersionResolver(context);
@@ -54,15 +71,21 @@ public final class ErasureStore implements ObjectStore {
   /**
    * Opens the array: checks every reachable repository's identity marker, creates the array on
    * empty repositories, and adopts an empty repository in a slot of an existing array (a replaced
-   * disk or a new provider; heal then rebuilds it).
+   * disk or a new provider; heal then rebuilds it) when k others prove the slot is being replaced.
+   * A repository that does not answer, or is empty without that proof, is kept out of the array
+   * (every call on it is {@code UNAVAILABLE}, with the reason, which the log and {@link #health()}
+   * say) until its marker is this array's again; the store serves degraded meanwhile.
    *
    * @throws StoreException {@code INCONSISTENT} when a repository belongs to another array or sits
-   *     in the wrong slot, and {@code INSUFFICIENT_SHARDS} when fewer than k repositories answer
+   *     in the wrong slot, and {@code INSUFFICIENT_SHARDS} when fewer than k repositories can take
+   *     part (see {@link Identity})
    */
   public static ErasureStore open(StoreConfig config, List<Repository> repositories) {
     checkCount(config.geometry(), repositories);
-    String id = Identity.check(repositories, config.geometry(), config.slowShardTimeout(), false);
-    return new ErasureStore(config, repositories, id);
+    return new ErasureStore(
+        config,
+        repositories,
+        Identity.check(repositories, config.geometry(), config.slowShardTimeout(), false));
   }
 
   /**
@@ -71,8 +94,10 @@ public final class ErasureStore implements ObjectStore {
    */
   public static ErasureStore openReadOnly(StoreConfig config, List<Repository> repositories) {
     checkCount(config.geometry(), repositories);
-    String id = Identity.check(repositories, config.geometry(), config.slowShardTimeout(), true);
-    return new ErasureStore(config, repositories, id);
+    return new ErasureStore(
+        config,
+        repositories,
+        Identity.check(repositories, config.geometry(), config.slowShardTimeout(), true));
   }
 
   private static void checkCount(Geometry geometry, List<Repository> repositories) {
@@ -108,10 +133,63 @@ public final class ErasureStore implements ObjectStore {
     return context.repositories();
   }
 
+  /**
+   * Each slot's state, for operators: every repository is probed (one cheap call each, all at once,
+   * no longer than the slow-shard timeout), and a slot kept out of the array, or adopted and not
+   * yet filled, says so.
+   */
+  public List<RepositoryHealth> health() {
+    List<RepositoryArray.Outcome<Boolean>> probes =
+        context.array.fanOut(
+            (slot, repository) -> {
+              repository.probe();
+              return true;
+            });
+    List<RepositoryHealth> health = new ArrayList<>();
+    for (RepositoryArray.Outcome<Boolean> probe : probes) {
+      GuardedRepository guard = guards.get(probe.slot());
+      String refusal = guard.refusal();
+      RepositoryHealth.State state;
+      String reason;
+      if (refusal != null) {
+        state = RepositoryHealth.State.UNAVAILABLE;
+        reason = refusal;
+      } else if (!probe.ok()) {
+        state = stateOf(probe.failure());
+        reason = probe.failure().getMessage();
+      } else if (guard.pending()) {
+        state = RepositoryHealth.State.REBUILDING;
+        reason = "adopted as a replacement; heal has not filled it yet";
+      } else {
+        state = RepositoryHealth.State.UP;
+        reason = "";
+      }
+      health.add(new RepositoryHealth(probe.slot(), guard.name(), state, reason));
+    }
+    return health;
+  }
+
+  private static RepositoryHealth.State stateOf(Throwable failure) {
+    if (!(failure instanceof RepositoryException e)) {
+      return RepositoryHealth.State.FAILING;
+    }
+    return switch (e.kind()) {
+      case UNAVAILABLE, TIMEOUT -> RepositoryHealth.State.UNAVAILABLE;
+      case FULL -> RepositoryHealth.State.FULL;
+      case ACCESS_DENIED -> RepositoryHealth.State.ACCESS_DENIED;
+      default -> RepositoryHealth.State.FAILING;
+    };
+  }
+
   // What heal shares with the store.
 
   StoreContext context() {
     return context;
+  }
+
+  /** The slots' guards, by slot (the same objects as {@link #repositories()}). */
+  List<GuardedRepository> guards() {
+    return guards;
   }
 
   Collector collector() {

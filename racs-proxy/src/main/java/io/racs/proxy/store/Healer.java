@@ -15,8 +15,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.zip.CRC32C;
@@ -28,9 +30,10 @@ import java.util.zip.CRC32C;
  * <p>For every bucket record, index entry and upload record it makes sure each repository has a
  * copy; for the current version of every key it checks each shard object (present, right size, and
  * with {@code deep} every piece's CRC32C) and rebuilds the bad ones from k good shards; superseded
- * versions and data no record refers to (older than the GC grace) are deleted. An empty repository
- * adopted into a slot is therefore filled completely. Work is throttled, reports progress, and with
- * a state file resumes after the last key it finished.
+ * versions, data no record refers to, and what crashed writes left inside repositories ({@link
+ * io.racs.repos.Repository#purgeLeftovers}), older than the GC grace, are deleted. An empty
+ * repository adopted into a slot is therefore filled completely. Work is throttled, reports
+ * progress, and with a state file resumes after the last key it finished.
  */
 public final class Healer {
   /** What to heal and how. */
@@ -57,6 +60,7 @@ public final class Healer {
       long leftoversCollected,
       List<String> unrecoverable,
       List<String> unreachableSlots,
+      List<String> notDone,
       boolean dryRun) {
     /** One line per figure, as {@code racs heal} prints it. */
     public List<String> lines() {
@@ -68,11 +72,22 @@ public final class Healer {
       lines.add("  leftovers " + (dryRun ? "to collect" : "collected") + ": " + leftoversCollected);
       lines.add(
           "  unreachable repositories: "
-              + (unreachableSlots.isEmpty() ? "none" : unreachableSlots));
+              + (unreachableSlots.isEmpty() ? "none" : unreachableSlots.size()));
+      unreachableSlots.forEach(u -> lines.add("    " + u));
       lines.add(
           "  unrecoverable objects: " + (unrecoverable.isEmpty() ? "none" : unrecoverable.size()));
       unrecoverable.forEach(u -> lines.add("    " + u));
+      lines.add("  not done: " + (notDone.isEmpty() ? "none" : notDone.size()));
+      notDone.forEach(u -> lines.add("    " + u));
       return lines;
+    }
+
+    /**
+     * Whether heal did everything it should: no object unrecoverable, no repository unreachable or
+     * failing, nothing left undone. {@code racs heal} exits 1 otherwise.
+     */
+    public boolean complete() {
+      return unrecoverable.isEmpty() && unreachableSlots.isEmpty() && notDone.isEmpty();
     }
   }
 
@@ -90,7 +105,13 @@ public final class Healer {
   private long written;
   private long leftovers;
   private final List<String> unrecoverable = new ArrayList<>();
-  private final Set<Integer> unreachable = new TreeSet<>();
+  private final List<String> notDone = new ArrayList<>();
+  // Slots that failed (at the probe, or on a call during the run), with the first failure: skipped
+  // from then on, so that one failing repository costs one error, not one per object.
+  private final Map<Integer, String> unreachable = new TreeMap<>();
+  // Set when part of the scan failed: then what no record refers to is not known, and nothing is
+  // collected as a leftover.
+  private boolean scanIncomplete;
   private final Set<String> referenced = new HashSet<>();
   private long lastProgress = System.nanoTime();
 
@@ -111,49 +132,46 @@ public final class Healer {
 
   private Report run() {
     store.awaitCollections(); // what the store is still collecting is not a leftover
+    if (!options.dryRun()) {
+      // Before the probes, so that a slot adoption keeps out counts as unreachable below.
+      adopt();
+    }
     for (int slot = 0; slot < n; slot++) {
       try {
         array.slot(slot).probe();
       } catch (RepositoryException e) {
-        unreachable.add(slot);
-        options
-            .progress()
-            .accept(
-                "heal: slot "
-                    + slot
-                    + " ("
-                    + array.slot(slot).name()
-                    + ") unreachable: "
-                    + e.getMessage());
-      }
-    }
-    if (!options.dryRun()) {
-      for (int slot : Identity.adoptUnmarked(array, store.arrayId(), store.config().geometry())) {
-        records++;
-        options
-            .progress()
-            .accept("heal: slot " + slot + " (" + array.slot(slot).name() + ") is new: adopted");
+        markUnreachable(slot, e);
       }
     }
     String[] resume = readState();
-    replicateRecords(Layout.bucketPrefix());
+    // Each step runs whatever failed before it: a failure is listed, and heal carries on.
+    attempt("copy bucket records", () -> replicateRecords(Layout.bucketPrefix()));
     List<String> buckets = new ArrayList<>();
     if (options.bucket() != null) {
       buckets.add(options.bucket());
     } else {
-      store.listBuckets().forEach(b -> buckets.add(b.name()));
+      attempt("list buckets", () -> store.listBuckets().forEach(b -> buckets.add(b.name())));
     }
     for (String bucket : buckets) {
       if (resume != null && bucket.compareTo(resume[0]) < 0) {
         continue;
       }
       String after = resume != null && bucket.equals(resume[0]) ? resume[1] : "";
-      healBucket(bucket, after);
-      replicateRecords(Layout.uploadPrefix(bucket));
-      collectUploadReferences(bucket);
+      attempt("heal bucket " + bucket, () -> healBucket(bucket, after));
+      attempt(
+          "copy upload records of " + bucket, () -> replicateRecords(Layout.uploadPrefix(bucket)));
+      attempt("read upload records of " + bucket, () -> collectUploadReferences(bucket));
     }
-    if (options.bucket() == null && unreachable.isEmpty()) {
-      collectLeftovers();
+    if (options.bucket() == null) {
+      // Invisible to the scan, and only ever past the grace: collected whatever else failed.
+      purgeWriteLeftovers();
+    }
+    if (options.bucket() == null && unreachable.isEmpty() && !scanIncomplete) {
+      attempt("collect leftovers", this::collectLeftovers);
+      if (!options.dryRun() && unrecoverable.isEmpty() && notDone.isEmpty()) {
+        // Every object was checked on every slot, so adopted slots are now full members.
+        Identity.confirm(store.guards(), store.arrayId(), store.config().geometry());
+      }
     }
     clearState();
     return new Report(
@@ -164,8 +182,58 @@ public final class Healer {
         written,
         leftovers,
         List.copyOf(unrecoverable),
-        unreachable.stream().map(s -> s + " (" + array.slot(s).name() + ")").toList(),
+        unreachable.entrySet().stream()
+            .map(u -> u.getKey() + " (" + array.slot(u.getKey()).name() + "): " + u.getValue())
+            .toList(),
+        List.copyOf(notDone),
         options.dryRun());
+  }
+
+  /** Runs one step of heal; a failure is listed as not done, and heal carries on. */
+  private void attempt(String what, Runnable step) {
+    try {
+      step.run();
+    } catch (RuntimeException e) {
+      failed(what, e);
+    }
+  }
+
+  private void failed(String what, RuntimeException e) {
+    scanIncomplete = true;
+    String line = what + ": " + e.getMessage();
+    notDone.add(line);
+    options.progress().accept("heal: could not " + line);
+  }
+
+  /** Leaves a slot out for the rest of the run, remembering the first failure. */
+  private void markUnreachable(int slot, Exception cause) {
+    String message = cause.getMessage() != null ? cause.getMessage() : cause.toString();
+    if (unreachable.putIfAbsent(slot, message) == null) {
+      options
+          .progress()
+          .accept(
+              "heal: slot " + slot + " (" + array.slot(slot).name() + ") unreachable: " + message);
+    }
+  }
+
+  /** Adopts empty slots the array can prove are being replaced, and reports those it cannot. */
+  private void adopt() {
+    Identity.Adoption adoption =
+        Identity.adoptUnmarked(store.guards(), store.arrayId(), store.config().geometry());
+    for (int slot : adoption.adopted()) {
+      records++;
+      options
+          .progress()
+          .accept("heal: slot " + slot + " (" + array.slot(slot).name() + ") is new: adopted");
+    }
+    adoption
+        .refused()
+        .forEach(
+            (slot, reason) -> {
+              String line = "slot " + slot + " (" + array.slot(slot).name() + ") " + reason;
+              notDone.add(line);
+              options.progress().accept("heal: " + line);
+            });
   }
 
   private void healBucket(String bucket, String after) {
@@ -185,28 +253,43 @@ public final class Healer {
         continue;
       }
       lastKeyName = keyName;
-      if (!newest) {
-        collectVersion(e, meta);
-        continue;
+      try {
+        healEntry(bucket, keyName, e, meta, newest);
+      } catch (RuntimeException ex) {
+        failed(meta.map(m -> "heal " + bucket + "/" + m.key()).orElse("heal " + e.name()), ex);
       }
-      objects++;
-      if (meta.isEmpty()) {
-        unreadableNewest(bucket, keyName, e);
-        continue;
-      }
-      VersionMeta version = meta.get();
-      if (isInline(version)) {
-        healInline(e, version);
-      } else {
-        replicate(e);
-        for (PartMeta part : version.parts()) {
-          referenced.add(part.dataId());
-          healPart(version, part);
-        }
-      }
-      writeState(bucket, e.name());
-      progress();
     }
+  }
+
+  private void healEntry(
+      String bucket,
+      String keyName,
+      IndexMerge.Entry e,
+      Optional<VersionMeta> meta,
+      boolean newest) {
+    if (!newest) {
+      collectVersion(e, meta);
+      return;
+    }
+    objects++;
+    if (meta.isEmpty()) {
+      unreadableNewest(bucket, keyName, e);
+      return;
+    }
+    VersionMeta version = meta.get();
+    if (isInline(version)) {
+      healInline(e, version);
+    } else {
+      for (PartMeta part : version.parts()) {
+        referenced.add(part.dataId()); // first: whatever fails below, the data is not a leftover
+      }
+      replicate(e);
+      for (PartMeta part : version.parts()) {
+        healPart(version, part);
+      }
+    }
+    writeState(bucket, e.name());
+    progress();
   }
 
   /**
@@ -249,7 +332,7 @@ public final class Healer {
     long expected = part.shardObjectBytes(k);
     for (int i = 0; i < n; i++) {
       int slot = part.slots().get(i);
-      if (unreachable.contains(slot)) {
+      if (unreachable.containsKey(slot)) {
         continue;
       }
       Repository repository = array.slot(slot);
@@ -262,7 +345,7 @@ public final class Healer {
           bad.add(i);
         }
       } catch (RepositoryException ex) {
-        unreachable.add(slot);
+        markUnreachable(slot, ex);
       }
     }
     if (bad.isEmpty()) {
@@ -272,21 +355,32 @@ public final class Healer {
       shards += bad.size();
       return;
     }
-    Set<Integer> unreadable = new TreeSet<>();
-    for (int i = 0; i < n; i++) {
-      if (unreachable.contains(part.slots().get(i))) {
-        unreadable.add(i);
+    while (!bad.isEmpty()) {
+      Set<Integer> unreadable = new TreeSet<>();
+      for (int i = 0; i < n; i++) {
+        if (unreachable.containsKey(part.slots().get(i))) {
+          unreadable.add(i);
+        }
       }
-    }
-    try {
-      ShardRebuilder.Result result =
-          ShardRebuilder.rebuild(
-              array, context.codec, context.config, part, bad, unreadable, throttle);
-      shards += result.shardsRebuilt();
-      read += result.bytesRead();
-      written += result.bytesWritten();
-    } catch (StoreException ex) {
-      failedRepair(version, ex);
+      bad.removeAll(unreadable);
+      if (bad.isEmpty()) {
+        return;
+      }
+      try {
+        ShardRebuilder.Result result =
+            ShardRebuilder.rebuild(
+                array, context.codec, context.config, part, bad, unreadable, throttle);
+        shards += result.shardsRebuilt();
+        read += result.bytesRead();
+        written += result.bytesWritten();
+        return;
+      } catch (ShardRebuilder.TargetFailed ex) {
+        // That repository failed, not the object: leave it out and rebuild the others.
+        markUnreachable(ex.slot(), ex);
+      } catch (StoreException ex) {
+        failedRepair(version, ex);
+        return;
+      }
     }
   }
 
@@ -308,7 +402,7 @@ public final class Healer {
     Set<Integer> unreadable = new TreeSet<>();
     for (int i = 0; i < n; i++) {
       int slot = part.slots().get(i);
-      if (unreachable.contains(slot)) {
+      if (unreachable.containsKey(slot)) {
         unreadable.add(i);
       } else if (!e.slots().contains(slot)) {
         bad.add(i);
@@ -317,7 +411,7 @@ public final class Healer {
         try {
           stored = RepositoryArray.getBytes(array.slot(slot), e.name());
         } catch (RepositoryException | UncheckedIOException ex) {
-          unreachable.add(slot);
+          markUnreachable(slot, ex);
           unreadable.add(i);
           continue;
         }
@@ -339,16 +433,29 @@ public final class Healer {
       records += bad.size();
       return;
     }
-    try {
-      ShardRebuilder.Result result =
-          ShardRebuilder.rebuildInline(array, context.codec, version, e.name(), bad, unreadable);
-      shards += result.shardsRebuilt();
-      records += result.shardsRebuilt();
-      read += result.bytesRead();
-      written += result.bytesWritten();
-      throttle.consume(result.bytesRead() + result.bytesWritten());
-    } catch (StoreException ex) {
-      failedRepair(version, ex);
+    while (!bad.isEmpty()) {
+      try {
+        ShardRebuilder.Result result =
+            ShardRebuilder.rebuildInline(array, context.codec, version, e.name(), bad, unreadable);
+        shards += result.shardsRebuilt();
+        records += result.shardsRebuilt();
+        read += result.bytesRead();
+        written += result.bytesWritten();
+        throttle.consume(result.bytesRead() + result.bytesWritten());
+        return;
+      } catch (ShardRebuilder.TargetFailed ex) {
+        // That repository failed, not the object: leave it out and rebuild the others.
+        markUnreachable(ex.slot(), ex);
+        for (int i = 0; i < n; i++) {
+          if (part.slots().get(i) == ex.slot()) {
+            bad.remove(i);
+            unreadable.add(i);
+          }
+        }
+      } catch (StoreException ex) {
+        failedRepair(version, ex);
+        return;
+      }
     }
   }
 
@@ -378,12 +485,24 @@ public final class Healer {
 
   /** Copies a record to every reachable repository that lacks it. */
   private void replicate(IndexMerge.Entry e) {
-    if (e.slots().size() + unreachable.size() >= n) {
+    boolean lacking = false;
+    for (int slot = 0; slot < n && !lacking; slot++) {
+      lacking = !e.slots().contains(slot) && !unreachable.containsKey(slot);
+    }
+    if (!lacking) {
       return;
     }
     Optional<byte[]> bytes = Optional.empty();
     for (int slot : e.slots()) {
-      bytes = RepositoryArray.getBytes(array.slot(slot), e.name());
+      if (unreachable.containsKey(slot)) {
+        continue;
+      }
+      try {
+        bytes = RepositoryArray.getBytes(array.slot(slot), e.name());
+      } catch (RuntimeException ex) {
+        markUnreachable(slot, ex); // another slot that lists it has a copy
+        continue;
+      }
       if (bytes.isPresent()) {
         break;
       }
@@ -392,12 +511,17 @@ public final class Healer {
       return;
     }
     for (int slot = 0; slot < n; slot++) {
-      if (!e.slots().contains(slot) && !unreachable.contains(slot)) {
-        records++;
+      if (!e.slots().contains(slot) && !unreachable.containsKey(slot)) {
         if (!options.dryRun()) {
-          RepositoryArray.putBytes(array.slot(slot), e.name(), bytes.get());
+          try {
+            RepositoryArray.putBytes(array.slot(slot), e.name(), bytes.get());
+          } catch (RuntimeException ex) {
+            markUnreachable(slot, ex);
+            continue;
+          }
           written += bytes.get().length;
         }
+        records++;
       }
     }
   }
@@ -429,24 +553,51 @@ public final class Healer {
     store.collector().removeVersion(e.name(), meta);
   }
 
+  /**
+   * Has every reachable repository remove what crashed writes left inside it (an fs repository's
+   * temporary files) past the GC grace.
+   */
+  private void purgeWriteLeftovers() {
+    for (int slot = 0; slot < n; slot++) {
+      if (unreachable.containsKey(slot)) {
+        continue;
+      }
+      try {
+        leftovers += array.slot(slot).purgeLeftovers(store.config().gcGrace(), options.dryRun());
+      } catch (RuntimeException e) {
+        markUnreachable(slot, e);
+      }
+    }
+  }
+
   /** Deletes shard objects no record refers to, once they are older than the GC grace. */
   private void collectLeftovers() {
     Instant cutoff = Instant.now().minus(store.config().gcGrace());
     for (int slot = 0; slot < n; slot++) {
       Repository repository = array.slot(slot);
-      for (ObjectInfo info : RepositoryArray.listAll(repository, Layout.dataPrefix())) {
-        String name = info.key();
-        String dataId = Layout.dataIdOfShard(name);
-        if (referenced.contains(dataId)) {
-          continue;
+      try {
+        for (ObjectInfo info : RepositoryArray.listAll(repository, Layout.dataPrefix())) {
+          String name = info.key();
+          String dataId = Layout.dataIdOfShard(name);
+          if (referenced.contains(dataId)) {
+            continue;
+          }
+          if (VersionId.valid(dataId) && VersionId.time(dataId).isAfter(cutoff)) {
+            continue; // may belong to a write still running
+          }
+          if (!options.dryRun()) {
+            repository.delete(name);
+          }
+          leftovers++;
         }
-        if (VersionId.valid(dataId) && VersionId.time(dataId).isAfter(cutoff)) {
-          continue; // may belong to a write still running
-        }
-        leftovers++;
-        if (!options.dryRun()) {
-          repository.delete(name);
-        }
+      } catch (RuntimeException e) {
+        notDone.add(
+            "collect leftovers on slot "
+                + slot
+                + " ("
+                + repository.name()
+                + "): "
+                + e.getMessage());
       }
     }
   }

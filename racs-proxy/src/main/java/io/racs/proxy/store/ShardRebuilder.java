@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +29,25 @@ final class ShardRebuilder {
   record Result(int shardsRebuilt, long bytesRead, long bytesWritten) {}
 
   private ShardRebuilder() {}
+
+  /**
+   * A rebuilt shard or record could not be written to its repository: that repository failed, not
+   * the object, which k good shards still hold.
+   */
+  static final class TargetFailed extends StoreException {
+    private static final long serialVersionUID = 1L;
+    private final int slot;
+
+    TargetFailed(int slot, String message, Throwable cause) {
+      super(StoreException.Code.INSUFFICIENT_SHARDS, message, cause);
+      this.slot = slot;
+    }
+
+    /** The slot whose repository did not take the write. */
+    int slot() {
+      return slot;
+    }
+  }
 
   static Result rebuild(
       RepositoryArray array,
@@ -156,30 +176,37 @@ final class ShardRebuilder {
           int shard = targets.get(t);
           byte[] out = withCrc(buffers[shard], length, crc);
           if (!pipes.get(t).offer(out, timeoutNanos)) {
-            throw new StoreException(
-                StoreException.Code.INSUFFICIENT_SHARDS,
-                "slot " + part.slots().get(shard) + " did not take the rebuilt shard " + shard);
+            throw targetFailed(part.slots().get(shard), puts.get(t), shard);
           }
           bytesWritten += out.length;
         }
       }
-      for (ShardPipe pipe : pipes) {
-        if (!pipe.finish(timeoutNanos)) {
-          throw new StoreException(
-              StoreException.Code.INSUFFICIENT_SHARDS, "a target stopped taking data");
+      for (int t = 0; t < targets.size(); t++) {
+        if (!pipes.get(t).finish(timeoutNanos)) {
+          throw targetFailed(part.slots().get(targets.get(t)), puts.get(t), targets.get(t));
         }
       }
-      for (Future<ObjectInfo> put : puts) {
-        put.get(timeoutNanos, TimeUnit.NANOSECONDS);
+      for (int t = 0; t < targets.size(); t++) {
+        int slot = part.slots().get(targets.get(t));
+        try {
+          puts.get(t).get(timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+          throw new TargetFailed(
+              slot,
+              "slot "
+                  + slot
+                  + " did not take the rebuilt shard "
+                  + targets.get(t)
+                  + ": "
+                  + (e.getCause() != null ? e.getCause().getMessage() : e.toString()),
+              e);
+        }
       }
       done = true;
       return new Result(targets.size(), bytesRead, bytesWritten);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new StoreException(
-          StoreException.Code.INSUFFICIENT_SHARDS, "writing a rebuilt shard failed: " + e, e);
     } finally {
       if (!done) {
         for (ShardPipe pipe : pipes) {
@@ -259,15 +286,39 @@ final class ShardRebuilder {
       try {
         RepositoryArray.putBytes(array.slot(part.slots().get(i)), recordName, record);
       } catch (RuntimeException e) {
-        throw new StoreException(
-            StoreException.Code.INSUFFICIENT_SHARDS,
-            "slot " + part.slots().get(i) + " did not take the rebuilt record: " + e,
+        throw new TargetFailed(
+            part.slots().get(i),
+            "slot " + part.slots().get(i) + " did not take the rebuilt record: " + e.getMessage(),
             e);
       }
       bytesWritten += record.length;
       rebuilt++;
     }
     return new Result(rebuilt, bytesRead, bytesWritten);
+  }
+
+  /** The failure of a target that stopped taking a rebuilt shard: its put's own cause if known. */
+  private static TargetFailed targetFailed(int slot, Future<ObjectInfo> put, int shard) {
+    Throwable cause = null;
+    if (put.isDone()) {
+      try {
+        put.get();
+      } catch (ExecutionException e) {
+        cause = e.getCause();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (CancellationException e) {
+        // Cancelled: no cause to tell.
+      }
+    }
+    return new TargetFailed(
+        slot,
+        "slot "
+            + slot
+            + " did not take the rebuilt shard "
+            + shard
+            + (cause != null ? ": " + cause.getMessage() : " in time"),
+        cause);
   }
 
   /** A copy of {@code piece}'s first {@code length} bytes followed by their CRC32C. */

@@ -6,6 +6,7 @@ import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.ObjectStore;
 import io.racs.proxy.store.VersionMeta;
+import io.racs.repos.fs.FsRepository;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -13,6 +14,9 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
@@ -222,6 +226,88 @@ class HealRecoverCommandTest {
                 + config
                 + ": array: field 'slots': 6 repositories (expected: 7 for 4x3)");
     assertThat(err.toString().strip().lines()).hasSize(1);
+  }
+
+  @Test
+  void heal_whenOneRepositoryFailsEveryObjectCall_carriesOnPrintsTheSummaryAndExitsOne()
+      throws IOException {
+    Path config = config();
+    ArrayConfig array = ArrayConfig.load(config);
+    try (ErasureStore store = array.open()) {
+      store.createBucket("photos");
+      for (int i = 0; i < 5; i++) {
+        byte[] data = new byte[100_000 + i];
+        new Random(i).nextBytes(data);
+        store.put(
+            "photos",
+            "p" + i,
+            new ByteArrayInputStream(data),
+            data.length,
+            ObjectStore.PutOptions.defaults());
+      }
+    }
+    // r4 lost its index; r0 answers listings and probes but fails every object call (a 500).
+    deleteTree(dir.resolve("r4/i"));
+    Files.writeString(
+        config,
+        Files.readString(config)
+            .replace(
+                "path: " + dir.resolve("r0") + "\n",
+                "path: "
+                    + dir.resolve("r0")
+                    + "\n    decorators: [{faulty: {failKeys: '.*', kind: UNAVAILABLE}}]\n"));
+
+    assertThat(racs("heal", "--config", config.toString())).isEqualTo(ExitCodes.FAILURE);
+    assertThat(out.toString())
+        .contains("records repaired: 5", "unreachable repositories:", "r0")
+        .contains("unrecoverable objects: none");
+    assertThat(recordFiles(dir.resolve("r4"))).hasSize(5);
+    assertThat(err.toString()).isEmpty();
+  }
+
+  @Test
+  void heal_whenTemporaryFilesOlderThanTheGrace_collectsThemAndLeavesYoungerOnes()
+      throws IOException {
+    Path config = config();
+    Files.writeString(config, Files.readString(config).replace("gcGrace: 0s", "gcGrace: 5m"));
+    ArrayConfig array = ArrayConfig.load(config);
+    try (ErasureStore store = array.open()) {
+      store.createBucket("photos");
+      store.put(
+          "photos",
+          "cat.jpg",
+          new ByteArrayInputStream(new byte[70_000]),
+          70_000,
+          ObjectStore.PutOptions.defaults());
+    }
+    // Left by writers that crashed ten minutes ago (past the 5 minute grace, but not yet past
+    // the quarter of an hour an fs repository waits before it purges on its own), and by one
+    // still writing.
+    FileTime tenMinutesAgo = FileTime.from(Instant.now().minus(Duration.ofMinutes(10)));
+    List<Path> stale =
+        List.of(
+            dir.resolve("r2/" + FsRepository.TEMP_PREFIX + "0a1b2c3d"),
+            Files.list(dir.resolve("r3/i"))
+                .findFirst()
+                .orElseThrow()
+                .resolve(FsRepository.TEMP_PREFIX + "4e5f6071"));
+    for (Path file : stale) {
+      Files.write(file, new byte[1000]);
+      Files.setLastModifiedTime(file, tenMinutesAgo);
+    }
+    Path young =
+        Files.write(dir.resolve("r5/" + FsRepository.TEMP_PREFIX + "8293a4b5"), new byte[10]);
+
+    assertThat(racs("heal", "--config", config.toString(), "--dry-run"))
+        .as(err.toString())
+        .isZero();
+    assertThat(out.toString()).contains("leftovers to collect: 2");
+    assertThat(stale).allSatisfy(file -> assertThat(file).exists());
+
+    assertThat(racs("heal", "--config", config.toString())).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("leftovers collected: 2");
+    assertThat(stale).allSatisfy(file -> assertThat(file).doesNotExist());
+    assertThat(young).exists();
   }
 
   private static void deleteTree(Path root) throws IOException {

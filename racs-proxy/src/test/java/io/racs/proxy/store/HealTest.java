@@ -3,6 +3,7 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.repos.Repository;
+import io.racs.repos.RepositoryException.Kind;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.memory.MemoryRepository;
 import java.io.ByteArrayInputStream;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -148,5 +150,38 @@ class HealTest {
     assertThat(report.objectsScanned()).isEqualTo(2); // c and d
     assertThat(progress).anyMatch(line -> line.contains("resuming"));
     assertThat(state).doesNotExist();
+  }
+
+  @Test
+  void heal_whenOneRepositoryFailsEveryObjectCall_repairsTheRestAndSaysWhatItCouldNotDo()
+      throws IOException {
+    f.store.createBucket("bkt");
+    List<VersionMeta> versions = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      versions.add(f.put("bkt", "k" + i, StoreFixture.bytes(i, 3 * BLOCK + i)));
+    }
+    // Slot 4 lost every index entry, and one shard went missing elsewhere.
+    for (String name : f.names(4, Layout.indexPrefix("bkt"))) {
+      f.memories.get(4).delete(name);
+    }
+    PartMeta part = versions.get(2).parts().getFirst();
+    int victim = part.slots().indexOf(5);
+    byte[] original = shard(part, victim);
+    f.memories.get(5).delete(Layout.shard(part.dataId(), victim));
+    // Slot 0 answers listings and probes but fails every object call, as a server answering 500.
+    f.faulty.get(0).failKeys(Pattern.compile(".*", Pattern.DOTALL), Kind.UNAVAILABLE);
+
+    Healer.Report report = Healer.heal(f.store, Healer.Options.defaults());
+
+    assertThat(f.names(4, Layout.indexPrefix("bkt"))).hasSize(6);
+    assertThat(shard(part, victim)).isEqualTo(original);
+    assertThat(report.unreachableSlots())
+        .singleElement()
+        .asString()
+        .startsWith("0 (mem0): ")
+        .contains("UNAVAILABLE");
+    assertThat(report.complete()).isFalse();
+    assertThat(report.lines()).contains("  unreachable repositories: 1");
+    assertThat(report.lines()).anySatisfy(l -> assertThat(l).startsWith("    0 (mem0): "));
   }
 }

@@ -5,6 +5,7 @@ import io.racs.repos.ObjectInfo;
 import io.racs.repos.ObjectStream;
 import io.racs.repos.Repository;
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -81,6 +82,11 @@ public abstract class ForwardingRepository implements Repository {
   @Override
   public ListPage list(String prefix, String startAfter, int maxKeys) {
     return delegate.list(prefix, startAfter, maxKeys);
+  }
+
+  @Override
+  public long purgeLeftovers(Duration grace, boolean dryRun) {
+    return delegate.purgeLeftovers(grace, dryRun);
   }
 
   @Override

@@ -70,6 +70,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p><b>Deletes</b> remove the file and then every directory left empty on its path, so the tree
  * does not fill with empty directories. A put racing such a cleanup retries its walk.
  *
+ * <p><b>The root</b> is resolved on first use, when the repository writes an empty {@value
+ * #ROOT_MARKER} file in it (if there is none) and remembers that file's identity (device and inode,
+ * the file key); every call then checks, with one {@code stat}, that the root is still that
+ * directory. A root that is missing, is not a directory, or is another directory (the empty mount
+ * point an unmounted disk leaves behind, or a directory re-created in its place) makes every call
+ * fail with {@code UNAVAILABLE}, never report a missing object or an empty listing, since a caller
+ * would take those for "no such object". A lookup that finds nothing checks the root again before
+ * it says so, so a root that vanishes during the call is not mistaken for absence either. The
+ * original directory coming back (the disk mounted again) makes the repository work again; another
+ * directory is never accepted in its place while this repository lives: a new repository object (a
+ * restarted process) must resolve it, and whoever owns the data decides whether to adopt it.
+ *
  * <p><b>Listing</b> walks the tree depth-first and sorts each directory by safe name (directories
  * as if followed by {@code /}); since the codec preserves order, that yields keys in UTF-8 binary
  * order. Each page re-reads the directories on its path, so paging through one very large directory
@@ -78,6 +90,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class FsRepository implements Repository {
   /** The prefix of temporary files; object files never start with a dot. */
   public static final String TEMP_PREFIX = ".racs-tmp-";
+
+  /**
+   * The empty file written in the root on first use, whose identity (device and inode) tells the
+   * directory first opened from any other put in its place; not an object.
+   */
+  public static final String ROOT_MARKER = ".racs-root";
 
   private static final int MAX_ROOT_BYTES = 900;
   private static final int COPY_BUFFER_BYTES = 128 * 1024;
@@ -90,8 +108,14 @@ public final class FsRepository implements Repository {
   private final Syncer syncer;
   private final Duration tempGrace;
   private final AtomicBoolean purged = new AtomicBoolean();
-  private volatile Path root;
+  private volatile Root root;
   private volatile boolean closed;
+
+  /**
+   * The resolved root, the file whose identity ties it to this repository (its marker, or the root
+   * itself), and that identity (null on file systems without one).
+   */
+  private record Root(Path path, Path identity, Object fileKey) {}
 
   private FsRepository(Builder builder) {
     this.name = builder.name;
@@ -221,10 +245,8 @@ public final class FsRepository implements Repository {
   }
 
   private Path makeDirectories(Path base, String[] components, String key, int attempt) {
-    if (!Files.isDirectory(base, LinkOption.NOFOLLOW_LINKS)) {
-      // The root itself is gone (a disk unmounted or a directory moved away): nothing to retry.
-      throw new RepositoryException(
-          Kind.NOT_FOUND, name + ": root directory " + configuredRoot + " does not exist");
+    if (attempt > 1) {
+      root(); // a retry may be due to the root itself going away: then nothing is to be retried
     }
     Path directory = base;
     for (int i = 0; i < components.length - 1; i++) {
@@ -318,18 +340,18 @@ public final class FsRepository implements Repository {
     Keys.check(key);
     Optional<Path> file = locate(key);
     if (file.isEmpty()) {
-      return Optional.empty();
+      return absent();
     }
     try {
       BasicFileAttributes attributes =
           Files.readAttributes(file.get(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
       if (!attributes.isRegularFile()) {
-        return Optional.empty();
+        return absent();
       }
       return Optional.of(
           ObjectInfo.of(key, attributes.size(), attributes.lastModifiedTime().toInstant()));
     } catch (NoSuchFileException e) {
-      return Optional.empty();
+      return absent();
     } catch (IOException e) {
       throw translate(e, "head", key);
     }
@@ -377,6 +399,7 @@ public final class FsRepository implements Repository {
     Path base = root();
     Optional<Path> file = locate(key);
     if (file.isEmpty()) {
+      absent();
       return;
     }
     try {
@@ -390,6 +413,7 @@ public final class FsRepository implements Repository {
         syncer.syncDirectory(file.get().getParent());
       }
     } catch (NoSuchFileException e) {
+      absent();
       return;
     } catch (IOException e) {
       throw translate(e, "delete", key);
@@ -443,6 +467,7 @@ public final class FsRepository implements Repository {
           attributes =
               Files.readAttributes(start, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException | NotDirectoryException e) {
+          root(); // the prefix's directory is missing, not the root
           return new ListPage(List.of(), false);
         }
         if (!attributes.isDirectory()) {
@@ -453,6 +478,9 @@ public final class FsRepository implements Repository {
     } catch (IOException e) {
       throw translate(e, "list", prefix);
     }
+    // The walk takes a vanished directory for an empty one; if that directory was the root, the
+    // listing is not empty but unavailable.
+    root();
     List<ObjectInfo> found = walk.found;
     if (found.size() > maxKeys) {
       return new ListPage(found.subList(0, maxKeys), true);
@@ -559,6 +587,15 @@ public final class FsRepository implements Repository {
     }
   }
 
+  /** Its leftovers are the temporary files of crashed writers: see {@link #purgeTemporaryFiles}. */
+  @Override
+  public long purgeLeftovers(Duration grace, boolean dryRun) {
+    if (grace.isNegative()) {
+      throw new IllegalArgumentException("grace: " + grace + " (expected: >= 0)");
+    }
+    return dryRun ? staleTemporaryFiles(root(), grace).size() : purgeTemporaryFiles(grace);
+  }
+
   /**
    * Deletes temporary files left by crashed writers, if older than {@code grace} (younger ones may
    * belong to a writer still running), and the directories they leave empty.
@@ -567,6 +604,23 @@ public final class FsRepository implements Repository {
    */
   public int purgeTemporaryFiles(Duration grace) {
     Path base = root();
+    List<Path> stale = staleTemporaryFiles(base, grace);
+    int deleted = 0;
+    for (Path file : stale) {
+      try {
+        if (Files.deleteIfExists(file)) {
+          deleted++;
+          removeEmptyDirectories(base, file.getParent(), true);
+        }
+      } catch (IOException e) {
+        throw translate(e, "purge", "");
+      }
+    }
+    return deleted;
+  }
+
+  /** The temporary files under {@code base} last written before {@code grace} ago. */
+  private List<Path> staleTemporaryFiles(Path base, Duration grace) {
     Instant cutoff = Instant.now().minus(grace);
     List<Path> stale = new ArrayList<>();
     try {
@@ -591,18 +645,7 @@ public final class FsRepository implements Repository {
     } catch (IOException e) {
       throw translate(e, "purge", "");
     }
-    int deleted = 0;
-    for (Path file : stale) {
-      try {
-        if (Files.deleteIfExists(file)) {
-          deleted++;
-          removeEmptyDirectories(base, file.getParent(), true);
-        }
-      } catch (IOException e) {
-        throw translate(e, "purge", "");
-      }
-    }
-    return deleted;
+    return stale;
   }
 
   @Override
@@ -612,32 +655,141 @@ public final class FsRepository implements Repository {
 
   // ---- helpers -----------------------------------------------------------------------------
 
-  /** The real root, resolved on first use; then stale temporary files are purged once. */
+  /**
+   * The real root, checked to be the directory first resolved (one {@code stat}); resolved on first
+   * use, after which stale temporary files are purged once.
+   *
+   * @throws RepositoryException {@code UNAVAILABLE} when the root is missing, not a directory, or
+   *     another directory than the one first resolved
+   */
   private Path root() {
     if (closed) {
       throw new IllegalStateException(name + ": repository is closed");
     }
-    Path resolved = root;
-    if (resolved != null) {
-      return resolved;
+    Root known = root;
+    if (known != null) {
+      check(known);
+      return known.path();
     }
+    Path resolved;
     try {
       resolved = configuredRoot.toRealPath();
     } catch (NoSuchFileException e) {
-      throw new RepositoryException(
-          Kind.NOT_FOUND, name + ": root directory " + configuredRoot + " does not exist", e);
+      throw missingRoot(e);
     } catch (IOException e) {
       throw translate(e, "open", "");
     }
-    if (!Files.isDirectory(resolved)) {
-      throw new RepositoryException(
-          Kind.NOT_FOUND, name + ": root " + configuredRoot + " is not a directory");
+    rootAttributes(resolved);
+    Root identified = identify(resolved);
+    synchronized (this) {
+      if (root == null) {
+        root = identified;
+      }
     }
-    root = resolved;
     if (purged.compareAndSet(false, true)) {
       purgeTemporaryFiles(tempGrace);
     }
-    return resolved;
+    return root();
+  }
+
+  /**
+   * Ties the root to this repository: the file key of its {@value #ROOT_MARKER} file, created if
+   * missing. The marker's, not the directory's own, because file systems reuse a deleted
+   * directory's inode at once, so a directory re-created in place often has the old file key. On a
+   * root where the marker cannot be written (read-only), the directory's own file key.
+   */
+  private Root identify(Path resolved) {
+    Path marker = resolved.resolve(ROOT_MARKER);
+    try {
+      try {
+        Files.createFile(marker);
+        syncer.syncDirectory(resolved);
+      } catch (FileAlreadyExistsException e) {
+        // Written by an earlier run, or by another process on the same root.
+      }
+      BasicFileAttributes attributes =
+          Files.readAttributes(marker, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      if (attributes.isRegularFile()) {
+        return new Root(resolved, marker, attributes.fileKey());
+      }
+    } catch (IOException e) {
+      // Read-only or not ours to write: the directory's own identity is the best there is.
+    }
+    return new Root(resolved, resolved, rootAttributes(resolved).fileKey());
+  }
+
+  private void check(Root known) {
+    BasicFileAttributes attributes;
+    try {
+      attributes =
+          Files.readAttributes(
+              known.identity(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      rootAttributes(known.path()); // throws when the root itself is missing or not a directory
+      throw replacedRoot("its " + ROOT_MARKER + " file is gone");
+    } catch (IOException e) {
+      throw translate(e, "open", "");
+    }
+    if (known.identity().equals(known.path()) && !attributes.isDirectory()) {
+      rootAttributes(known.path());
+    }
+    if (known.fileKey() != null && !known.fileKey().equals(attributes.fileKey())) {
+      throw replacedRoot(
+          "device and inode "
+              + known.fileKey()
+              + " of "
+              + known.identity().getFileName()
+              + ", now "
+              + attributes.fileKey());
+    }
+  }
+
+  private RepositoryException replacedRoot(String evidence) {
+    return new RepositoryException(
+        Kind.UNAVAILABLE,
+        name
+            + ": root "
+            + configuredRoot
+            + " is not the directory this repository opened ("
+            + evidence
+            + "): an unmounted disk's mount point, or a directory re-created in its place");
+  }
+
+  private BasicFileAttributes rootAttributes(Path path) {
+    BasicFileAttributes attributes;
+    try {
+      attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      throw missingRoot(e);
+    } catch (IOException e) {
+      throw translate(e, "open", "");
+    }
+    if (!attributes.isDirectory()) {
+      throw new RepositoryException(
+          Kind.UNAVAILABLE,
+          name
+              + ": root "
+              + configuredRoot
+              + " is not a directory"
+              + (attributes.isSymbolicLink() ? " (a symbolic link put in its place)" : ""));
+    }
+    return attributes;
+  }
+
+  private RepositoryException missingRoot(IOException cause) {
+    return new RepositoryException(
+        Kind.UNAVAILABLE,
+        name + ": root directory " + configuredRoot + " does not exist (removed, or not mounted)",
+        cause);
+  }
+
+  /**
+   * Empty, once the root is checked to be still ours: what a lookup that found nothing answers, so
+   * that a root gone during the call is reported as unavailable rather than as absence.
+   */
+  private <T> Optional<T> absent() {
+    root();
+    return Optional.empty();
   }
 
   private static String[] components(String key) {
@@ -649,6 +801,7 @@ public final class FsRepository implements Repository {
   }
 
   private RepositoryException notFound(String key) {
+    absent(); // the root is still ours, so the object is really missing
     return new RepositoryException(Kind.NOT_FOUND, name + ": no object " + Keys.abbreviate(key));
   }
 
@@ -662,6 +815,7 @@ public final class FsRepository implements Repository {
   RepositoryException translate(IOException e, String operation, String key) {
     String message = name + ": " + operation + " " + Keys.abbreviate(key) + ": " + e;
     if (e instanceof NoSuchFileException) {
+      root(); // a vanished root is UNAVAILABLE, not a missing file
       return new RepositoryException(Kind.NOT_FOUND, message, e);
     }
     if (e instanceof AccessDeniedException) {

@@ -47,7 +47,7 @@ import software.amazon.awssdk.services.s3.model.EncodingType;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
-import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.s3.model.UploadPartResponse;
@@ -67,10 +67,11 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * never holds more than one part in memory. A failed multipart upload is aborted. {@link
  * #maxBufferedBytes()} reports the most ever held at once, across concurrent uploads.
  *
- * <p><b>Errors</b> are translated once, here: 404 is {@code NOT_FOUND}, 401/403 {@code
- * ACCESS_DENIED}, 412 {@code PRECONDITION_FAILED}, 507 and quota errors {@code FULL}, other 5xx,
- * 429 and unreachable hosts {@code UNAVAILABLE}, client and socket timeouts {@code TIMEOUT}. The
- * SDK retries transient failures first, {@code maxAttempts} times with exponential backoff.
+ * <p><b>Errors</b> are translated once, here: 404 is {@code NOT_FOUND} (but {@code NoSuchBucket} is
+ * {@code UNAVAILABLE}: the storage is missing, not the object), 401/403 {@code ACCESS_DENIED}, 412
+ * {@code PRECONDITION_FAILED}, 507 and quota errors {@code FULL}, other 5xx, 429 and unreachable
+ * hosts {@code UNAVAILABLE}, client and socket timeouts {@code TIMEOUT}. The SDK retries transient
+ * failures first, {@code maxAttempts} times with exponential backoff.
  */
 public final class S3Repository implements Repository {
   private final String name;
@@ -350,10 +351,11 @@ public final class S3Repository implements Repository {
               r.contentLength() == null ? 0 : r.contentLength(),
               etag(r.eTag()),
               lastModified(r.lastModified())));
-    } catch (NoSuchKeyException e) {
-      return Optional.empty();
     } catch (AwsServiceException e) {
       if (e.statusCode() == 404 && !isNoSuchBucket(e)) {
+        // A HEAD answer has no body to tell a missing key from a missing bucket, and a missing
+        // bucket must not read as a missing object: ask about the bucket (only on a miss).
+        probe();
         return Optional.empty();
       }
       throw translate(e, "head", key);
@@ -363,7 +365,8 @@ public final class S3Repository implements Repository {
   }
 
   private static boolean isNoSuchBucket(AwsServiceException e) {
-    return e.awsErrorDetails() != null && "NoSuchBucket".equals(e.awsErrorDetails().errorCode());
+    return e instanceof NoSuchBucketException
+        || (e.awsErrorDetails() != null && "NoSuchBucket".equals(e.awsErrorDetails().errorCode()));
   }
 
   // ---- delete and list ---------------------------------------------------------------------
@@ -450,6 +453,14 @@ public final class S3Repository implements Repository {
   public void probe() {
     try {
       client.headBucket(b -> b.bucket(options.bucket()));
+    } catch (AwsServiceException e) {
+      if (e.statusCode() == 404) {
+        throw new RepositoryException(
+            Kind.UNAVAILABLE,
+            name + ": bucket " + options.bucket() + " does not exist (deleted, or never created)",
+            e);
+      }
+      throw translate(e, "probe", "");
     } catch (SdkException e) {
       throw translate(e, "probe", "");
     }
@@ -520,7 +531,9 @@ public final class S3Repository implements Repository {
       int status = service.statusCode();
       String code = service.awsErrorDetails() == null ? "" : service.awsErrorDetails().errorCode();
       if (status == 404) {
-        return Kind.NOT_FOUND;
+        // A missing bucket is missing storage, not a missing object: the caller must not take it
+        // for "no such key" (see Repository).
+        return isNoSuchBucket(service) ? Kind.UNAVAILABLE : Kind.NOT_FOUND;
       }
       if (status == 401 || status == 403) {
         return Kind.ACCESS_DENIED;

@@ -54,16 +54,16 @@ class FsRepositorySafetyTest {
   }
 
   @Test
-  void put_whenRootMovedAwayAfterUse_failsNotFoundAndWorksAgainOnceBack() throws IOException {
+  void put_whenRootMovedAwayAfterUse_failsUnavailableAndWorksAgainOnceBack() throws IOException {
     try (FsRepository repository = repository()) {
       repository.put("a/b", new ByteArrayInputStream(new byte[] {1}), 1);
       Path away = Files.move(root, temp.resolve("away"));
       assertThatThrownBy(() -> repository.put("a/c", new ByteArrayInputStream(new byte[] {2}), 1))
           .isInstanceOfSatisfying(
-              RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NOT_FOUND));
+              RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE));
       assertThatThrownBy(() -> repository.get("a/b"))
           .isInstanceOfSatisfying(
-              RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NOT_FOUND));
+              RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE));
       Files.move(away, root);
       repository.put("a/c", new ByteArrayInputStream(new byte[] {2}), 1);
       assertThat(repository.list("a/", "", 10).objects()).hasSize(2);
@@ -112,7 +112,8 @@ class FsRepositorySafetyTest {
         repository.delete(key);
       }
       try (Stream<Path> entries = Files.list(root)) {
-        assertThat(entries).isEmpty();
+        assertThat(entries.map(p -> p.getFileName().toString()))
+            .containsExactly(FsRepository.ROOT_MARKER);
       }
     }
   }
@@ -181,17 +182,17 @@ class FsRepositorySafetyTest {
     try (FsRepository repository = FsRepository.builder(root).syncer(syncer).build()) {
       repository.put("a/b/c", new ByteArrayInputStream(new byte[] {1, 2}), 2);
       assertThat(syncer.files.get()).isEqualTo(1);
-      // root (for a), a (for b), b (for the rename).
-      assertThat(syncer.directories.get()).isEqualTo(3);
+      // root (for its marker, on first use), root (for a), a (for b), b (for the rename).
+      assertThat(syncer.directories.get()).isEqualTo(4);
       assertThat(repository.describe()).containsEntry("durable", "true");
 
       repository.put("a/b/c", new ByteArrayInputStream(new byte[] {3}), -1);
       assertThat(syncer.files.get()).isEqualTo(2);
-      assertThat(syncer.directories.get()).isEqualTo(4);
+      assertThat(syncer.directories.get()).isEqualTo(5);
 
       repository.delete("a/b/c");
       // b (unlink), then a and root as b and a are removed.
-      assertThat(syncer.directories.get()).isEqualTo(7);
+      assertThat(syncer.directories.get()).isEqualTo(8);
     }
   }
 
@@ -264,19 +265,26 @@ class FsRepositorySafetyTest {
       assertThat(repository.list("", "", 10).objects()).isEmpty();
     }
     try (Stream<Path> entries = Files.list(root)) {
-      assertThat(entries).isEmpty();
+      assertThat(entries.map(p -> p.getFileName().toString()))
+          .containsExactly(FsRepository.ROOT_MARKER);
     }
   }
 
   @Test
-  void everyCall_whenRootMissing_notFound() {
+  void everyCall_whenRootMissing_unavailable() {
     try (FsRepository repository = FsRepository.builder(temp.resolve("nope")).build()) {
       assertThatThrownBy(repository::probe)
           .isInstanceOfSatisfying(
-              RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NOT_FOUND));
+              RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE));
       assertThatThrownBy(() -> repository.put("k", new ByteArrayInputStream(new byte[0]), 0))
           .isInstanceOfSatisfying(
-              RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NOT_FOUND));
+              RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE));
+      assertThatThrownBy(() -> repository.get("k"))
+          .isInstanceOfSatisfying(
+              RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE));
+      assertThatThrownBy(() -> repository.list("", "", 1))
+          .isInstanceOfSatisfying(
+              RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE));
     }
   }
 

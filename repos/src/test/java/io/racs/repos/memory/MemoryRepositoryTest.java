@@ -23,6 +23,12 @@ class MemoryRepositoryTest extends RepositoryContract {
     return MemoryRepository.create("memory-test");
   }
 
+  /** A memory repository is its own storage: nothing beneath it can go missing. */
+  @Override
+  protected boolean loseStorage() {
+    return false;
+  }
+
   /**
    * A body written in writes of every size class (bytes gathered into shared chunks, writes kept as
    * chunks of their own) reads back whole, and ranged — read and transferred — from and to every

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
@@ -48,6 +49,17 @@ class S3RepositoryIT extends RepositoryContract {
     bucket = "contract-" + BUCKETS.incrementAndGet();
     MINIO.client(0).createBucket(b -> b.bucket(bucket));
     return S3Repository.create("s3-test", options(MINIO.server(0), bucket).build());
+  }
+
+  /** Deletes the test's bucket (emptied first, as S3 requires). */
+  @Override
+  protected boolean loseStorage() {
+    S3Client client = MINIO.client(0);
+    for (S3Object object : client.listObjectsV2Paginator(b -> b.bucket(bucket)).contents()) {
+      client.deleteObject(b -> b.bucket(bucket).key(object.key()));
+    }
+    client.deleteBucket(b -> b.bucket(bucket));
+    return true;
   }
 
   /**
@@ -169,16 +181,15 @@ class S3RepositoryIT extends RepositoryContract {
   }
 
   @Test
-  void probeAndGet_whenBucketMissing_notFound() {
+  void probeAndGet_whenBucketMissing_unavailable() {
     try (S3Repository repository =
         S3Repository.create("nobucket", options(MINIO.server(0), "no-such-bucket").build())) {
       assertThatThrownBy(repository::probe)
           .isInstanceOfSatisfying(
-              RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NOT_FOUND));
-      // A HEAD answer has no body, so only a GET can tell a missing bucket from a missing key.
+              RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE));
       assertThatThrownBy(() -> repository.get("k"))
           .isInstanceOfSatisfying(
-              RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NOT_FOUND));
+              RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE));
     }
   }
 
