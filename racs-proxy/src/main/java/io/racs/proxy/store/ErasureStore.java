@@ -7,6 +7,8 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
@@ -143,6 +145,11 @@ public final class ErasureStore implements ObjectStore {
         context.array.fanOut(
             (slot, repository) -> {
               repository.probe();
+              if (guards.get(slot).writeFailure() != null) {
+                // Full and read-only disks answer probes: whether they take writes again is only
+                // seen by writing. A success clears the failure; another failure renews it.
+                RepositoryArray.putBytes(repository, Layout.HEALTH, new byte[] {'o', 'k'});
+              }
               return true;
             });
     List<RepositoryHealth> health = new ArrayList<>();
@@ -157,6 +164,9 @@ public final class ErasureStore implements ObjectStore {
       } else if (!probe.ok()) {
         state = stateOf(probe.failure());
         reason = probe.failure().getMessage();
+      } else if (guard.writeFailure() != null) {
+        state = stateOf(new RepositoryException(guard.writeFailure().kind(), ""));
+        reason = "writes fail: " + guard.writeFailure().message();
       } else if (guard.pending()) {
         state = RepositoryHealth.State.REBUILDING;
         reason = "adopted as a replacement; heal has not filled it yet";
@@ -167,6 +177,48 @@ public final class ErasureStore implements ObjectStore {
       health.add(new RepositoryHealth(probe.slot(), guard.name(), state, reason));
     }
     return health;
+  }
+
+  /**
+   * Runs a write; when it lost its quorum because repositories refused it for lack of space (the
+   * failures of the others alone would not have broken the quorum), says so: {@code
+   * INSUFFICIENT_STORAGE}, which waiting will not mend, rather than a lost quorum, which it may.
+   */
+  private <T> T writing(Supplier<T> write) {
+    long started = System.nanoTime();
+    try {
+      return write.get();
+    } catch (StoreException e) {
+      if (e.code() != StoreException.Code.INSUFFICIENT_SHARDS) {
+        throw e;
+      }
+      Set<Integer> failed = new TreeSet<>();
+      Set<Integer> full = new TreeSet<>();
+      for (StoreException.ShardFailure failure : e.failures()) {
+        failed.add(failure.slot());
+        GuardedRepository.WriteFailure last = guards.get(failure.slot()).writeFailure();
+        if (last != null
+            && last.kind() == RepositoryException.Kind.FULL
+            && last.atNanos() - started >= 0) {
+          full.add(failure.slot());
+        }
+      }
+      int tolerated = context.array.size() - context.config.writeQuorum();
+      if (full.isEmpty() || failed.size() - full.size() > tolerated) {
+        throw e;
+      }
+      throw new StoreException(
+          StoreException.Code.INSUFFICIENT_STORAGE,
+          full.size()
+              + " of "
+              + context.array.size()
+              + " repositories are out of space (slots "
+              + full
+              + "); a write needs "
+              + context.config.writeQuorum(),
+          e.failures(),
+          e);
+    }
   }
 
   private static RepositoryHealth.State stateOf(Throwable failure) {
@@ -217,7 +269,11 @@ public final class ErasureStore implements ObjectStore {
 
   @Override
   public void createBucket(String bucket) {
-    buckets.create(bucket);
+    writing(
+        () -> {
+          buckets.create(bucket);
+          return null;
+        });
   }
 
   @Override
@@ -252,7 +308,7 @@ public final class ErasureStore implements ObjectStore {
       WriteCondition condition) {
     buckets.require(bucket);
     StoreContext.checkKey(key);
-    return writes.put(bucket, key, body, lengthBytes, options, condition);
+    return writing(() -> writes.put(bucket, key, body, lengthBytes, options, condition));
   }
 
   @Override
@@ -274,7 +330,11 @@ public final class ErasureStore implements ObjectStore {
   public void delete(String bucket, String key, WriteCondition condition) {
     buckets.require(bucket);
     StoreContext.checkKey(key);
-    writes.delete(bucket, key, condition);
+    writing(
+        () -> {
+          writes.delete(bucket, key, condition);
+          return null;
+        });
   }
 
   @Override
@@ -310,7 +370,7 @@ public final class ErasureStore implements ObjectStore {
   public String createMultipartUpload(String bucket, String key, PutOptions options) {
     buckets.require(bucket);
     StoreContext.checkKey(key);
-    return uploads.create(bucket, key, options);
+    return writing(() -> uploads.create(bucket, key, options));
   }
 
   @Override
@@ -322,7 +382,8 @@ public final class ErasureStore implements ObjectStore {
       InputStream body,
       long length,
       Supplier<Map<String, String>> checksums) {
-    return uploads.uploadPart(bucket, key, uploadId, partNumber, body, length, checksums);
+    return writing(
+        () -> uploads.uploadPart(bucket, key, uploadId, partNumber, body, length, checksums));
   }
 
   @Override
@@ -338,7 +399,8 @@ public final class ErasureStore implements ObjectStore {
       List<CompletedPart> parts,
       Function<List<PartMeta>, Map<String, String>> objectChecksums,
       WriteCondition condition) {
-    return uploads.complete(bucket, key, uploadId, parts, objectChecksums, condition);
+    return writing(
+        () -> uploads.complete(bucket, key, uploadId, parts, objectChecksums, condition));
   }
 
   @Override

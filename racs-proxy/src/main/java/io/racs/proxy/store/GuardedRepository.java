@@ -30,6 +30,11 @@ import org.slf4j.LoggerFactory;
  * <p>A slot adopted but not yet filled by heal is <em>pending</em>: it takes writes and serves what
  * it has, but it proves nothing about the slot's identity to later adoptions.
  *
+ * <p>It also remembers why the last put failed, when the repository refused it for lack of space or
+ * permission ({@code FULL}, {@code ACCESS_DENIED}: a full or read-only disk answers probes and
+ * reads as usual), until a put succeeds again: the store's health report and its error for a write
+ * that lost its quorum use it.
+ *
  * <p>Thread-safe.
  */
 final class GuardedRepository extends ForwardingRepository {
@@ -43,6 +48,10 @@ final class GuardedRepository extends ForwardingRepository {
   private volatile String refusal;
   private volatile boolean pending;
   private volatile long nextCheckNanos;
+  private volatile WriteFailure writeFailure;
+
+  /** Why the last put failed, and when ({@link System#nanoTime()}). */
+  record WriteFailure(RepositoryException.Kind kind, String message, long atNanos) {}
 
   GuardedRepository(Repository delegate, int slot, String arrayId, Geometry geometry) {
     super(delegate);
@@ -71,6 +80,14 @@ final class GuardedRepository extends ForwardingRepository {
   /** Whether the slot was adopted and heal has not filled it yet. */
   boolean pending() {
     return pending;
+  }
+
+  /**
+   * Why the last put was refused for lack of space or permission, or null when the last put
+   * succeeded (or failed otherwise).
+   */
+  WriteFailure writeFailure() {
+    return writeFailure;
   }
 
   /** The repository itself, bypassing the guard: for the identity checks only. */
@@ -111,7 +128,17 @@ final class GuardedRepository extends ForwardingRepository {
   @Override
   public ObjectInfo put(String key, InputStream body, long lengthBytes) {
     guard();
-    return super.put(key, body, lengthBytes);
+    try {
+      ObjectInfo stored = super.put(key, body, lengthBytes);
+      writeFailure = null;
+      return stored;
+    } catch (RepositoryException e) {
+      if (e.kind() == RepositoryException.Kind.FULL
+          || e.kind() == RepositoryException.Kind.ACCESS_DENIED) {
+        writeFailure = new WriteFailure(e.kind(), e.getMessage(), System.nanoTime());
+      }
+      throw e;
+    }
   }
 
   @Override

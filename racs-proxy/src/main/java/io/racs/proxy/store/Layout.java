@@ -47,6 +47,8 @@ import java.util.zip.CRC32C;
  */
 final class Layout {
   static final String IDENTITY = "racs/identity";
+  // Written by the health check to see whether a repository whose writes failed takes them again.
+  static final String HEALTH = "racs/health";
   static final int CRC_BYTES = 4;
   static final char SEPARATOR = '\0';
 

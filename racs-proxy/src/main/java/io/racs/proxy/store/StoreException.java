@@ -37,6 +37,11 @@ public class StoreException extends RuntimeException {
     INVALID_ARGUMENT,
     /** Fewer repositories than needed answered: the operation did not take effect. */
     INSUFFICIENT_SHARDS,
+    /**
+     * A write lost its quorum because repositories are out of space (the others alone would have
+     * made it): it did not take effect, and will not until space is freed.
+     */
+    INSUFFICIENT_STORAGE,
     /** The request body failed or ended early. */
     INCOMPLETE_BODY,
     /** The repositories hold something this store cannot use (wrong array, unknown format). */

@@ -16,8 +16,9 @@ import java.util.function.Supplier;
 /**
  * The one bridge between the S3 layer and the object store: every handler call into the store goes
  * through here, and every store failure comes back as the S3 error a client expects (lost quorum is
- * a 503 {@code ServiceUnavailable} that SDKs retry; a body rejected by its signature or checksum
- * keeps the error the decoder raised).
+ * a 503 {@code ServiceUnavailable} that SDKs retry, a write lost to full repositories a 507 {@code
+ * XMinioStorageFull} that they do not; a body rejected by its signature or checksum keeps the error
+ * the decoder raised).
  */
 public final class StoreBridge {
   private final ObjectStore store;
@@ -208,11 +209,14 @@ public final class StoreBridge {
             case BAD_DIGEST -> S3ErrorCode.BAD_DIGEST;
             case INVALID_ARGUMENT -> S3ErrorCode.INVALID_ARGUMENT;
             case INSUFFICIENT_SHARDS -> S3ErrorCode.SERVICE_UNAVAILABLE;
+            case INSUFFICIENT_STORAGE -> S3ErrorCode.X_MINIO_STORAGE_FULL;
             case INCOMPLETE_BODY -> S3ErrorCode.INCOMPLETE_BODY;
             case INCONSISTENT -> S3ErrorCode.INTERNAL_ERROR;
           };
       String message =
-          code == S3ErrorCode.SERVICE_UNAVAILABLE || code == S3ErrorCode.INTERNAL_ERROR
+          code == S3ErrorCode.SERVICE_UNAVAILABLE
+                  || code == S3ErrorCode.INTERNAL_ERROR
+                  || code == S3ErrorCode.X_MINIO_STORAGE_FULL
               ? code.defaultMessage()
               : se.getMessage();
       return S3Exception.of(code, message, se).withResource(resource);

@@ -113,7 +113,21 @@ public enum S3ErrorCode {
   X_AMZ_CONTENT_SHA256_MISMATCH(
       "XAmzContentSHA256Mismatch",
       400,
-      "The provided 'x-amz-content-sha256' header does not match what was computed.");
+      "The provided 'x-amz-content-sha256' header does not match what was computed."),
+  /**
+   * A write the array cannot store because too many of its repositories are out of space. Amazon S3
+   * has no such error; this is MinIO's (507 Insufficient Storage), for three reasons: the AWS SDKs,
+   * boto3, the AWS CLI and rclone retry 500, 502, 503 and 504 but not 507, so they report a full
+   * array at once instead of sending the body again for seconds against disks that will not empty
+   * themselves (a 503 would also have them slow down, which is not the cure); MinIO's own clients
+   * (mc, minio-go) know the code by name; and any other client shows the status and this message,
+   * which say what is wrong.
+   */
+  X_MINIO_STORAGE_FULL(
+      "XMinioStorageFull",
+      507,
+      "The array is out of space: too many of its repositories are full to store this. Free"
+          + " space or add capacity, then retry.");
 
   private final String code;
   private final int httpStatus;

@@ -1,0 +1,124 @@
+package io.racs.proxy.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.racs.proxy.codec.Geometry;
+import io.racs.repos.ObjectInfo;
+import io.racs.repos.Repository;
+import io.racs.repos.RepositoryException;
+import io.racs.repos.decorator.ForwardingRepository;
+import io.racs.repos.memory.MemoryRepository;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Proves what the store says when repositories run out of space: a write that lost its quorum to
+ * full repositories fails with {@code INSUFFICIENT_STORAGE} (not a plain lost quorum), a write that
+ * still reached its quorum succeeds, and {@link ErasureStore#health()} reports the repositories
+ * whose writes fail as {@code FULL} (or {@code ACCESS_DENIED} for a read-only one) with the cause,
+ * until a write succeeds there again. The disks are {@link FullRepository} decorators: a real full
+ * file system is in {@code FullDiskServerTest}.
+ */
+class StorageFullTest {
+  private static final int BLOCK = 4 * 1024;
+
+  /** Refuses every put with {@code kind} while armed, as a full (or read-only) disk does. */
+  static final class FullRepository extends ForwardingRepository {
+    volatile RepositoryException.Kind refusing;
+
+    FullRepository(Repository delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public ObjectInfo put(String key, InputStream body, long lengthBytes) {
+      RepositoryException.Kind kind = refusing;
+      if (kind != null) {
+        throw new RepositoryException(
+            kind, name() + ": put " + key + ": No space left on device (injected)");
+      }
+      return super.put(key, body, lengthBytes);
+    }
+  }
+
+  private final List<FullRepository> disks = new ArrayList<>();
+  private final ErasureStore store;
+
+  StorageFullTest() {
+    for (int i = 0; i < 6; i++) {
+      disks.add(new FullRepository(MemoryRepository.create("mem" + i)));
+    }
+    store =
+        ErasureStore.open(
+            StoreConfig.builder(Geometry.parse("4x2"))
+                .blockBytes(BLOCK)
+                .minPartBytes(BLOCK)
+                .writeQuorum(5)
+                .slowShardTimeout(Duration.ofSeconds(5))
+                .build(),
+            List.copyOf(disks));
+    store.createBucket("bkt");
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  private VersionMeta put(String key, int size) {
+    byte[] body = StoreFixture.bytes(size, size);
+    return store.put(
+        "bkt", key, StoreFixture.stream(body), size, ObjectStore.PutOptions.defaults());
+  }
+
+  private RepositoryHealth.State state(int slot) {
+    return store.health().get(slot).state();
+  }
+
+  @Test
+  void put_whenMoreRepositoriesFullThanTheQuorumTolerates_insufficientStorage() {
+    disks.get(0).refusing = RepositoryException.Kind.FULL;
+    disks.get(3).refusing = RepositoryException.Kind.FULL;
+
+    for (int size : new int[] {100, 3 * BLOCK}) { // inline and striped
+      assertThatThrownBy(() -> put("k" + size, size))
+          .as("%d bytes", size)
+          .isInstanceOfSatisfying(
+              StoreException.class,
+              e -> assertThat(e.code()).isEqualTo(StoreException.Code.INSUFFICIENT_STORAGE))
+          .hasMessageContaining("2 of 6 repositories are out of space");
+    }
+    List<RepositoryHealth> health = store.health();
+    assertThat(health.get(0).state()).isEqualTo(RepositoryHealth.State.FULL);
+    assertThat(health.get(0).reason()).contains("No space left on device");
+    assertThat(health.get(3).state()).isEqualTo(RepositoryHealth.State.FULL);
+    assertThat(health.get(1).state()).isEqualTo(RepositoryHealth.State.UP);
+
+    // Space freed: the health check sees writes succeed again, and so do PUTs.
+    disks.get(0).refusing = null;
+    disks.get(3).refusing = null;
+    assertThat(store.health())
+        .allSatisfy(h -> assertThat(h.state()).isEqualTo(RepositoryHealth.State.UP));
+    put("after", 3 * BLOCK);
+  }
+
+  @Test
+  void put_whenFewerFullThanTolerated_succeedsAndHealthSaysWhichAreFull() {
+    disks.get(2).refusing = RepositoryException.Kind.FULL;
+    put("k", 3 * BLOCK);
+    assertThat(state(2)).isEqualTo(RepositoryHealth.State.FULL);
+    assertThat(state(1)).isEqualTo(RepositoryHealth.State.UP);
+  }
+
+  @Test
+  void put_whenARepositoryIsReadOnly_healthSaysAccessDenied() {
+    disks.get(4).refusing = RepositoryException.Kind.ACCESS_DENIED;
+    put("k", 3 * BLOCK);
+    assertThat(state(4)).isEqualTo(RepositoryHealth.State.ACCESS_DENIED);
+  }
+}
