@@ -1,42 +1,22 @@
 package io.racs.proxy.s3.server;
 
+import static io.racs.proxy.s3.server.WireServer.concat;
+import static io.racs.proxy.s3.server.WireServer.signedHead;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.api.BugDetectors;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.api.SilentCloseable;
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.racs.proxy.codec.Geometry;
-import io.racs.proxy.s3.auth.CanonicalRequest;
-import io.racs.proxy.s3.auth.CredentialScope;
-import io.racs.proxy.s3.auth.S3Authenticator;
-import io.racs.proxy.s3.auth.SigV4;
-import io.racs.proxy.s3.auth.StaticCredentialStore;
-import io.racs.proxy.s3.bridge.StoreBridge;
-import io.racs.proxy.s3.handler.S3Dispatcher;
-import io.racs.proxy.s3.http.Headers;
-import io.racs.proxy.s3.route.S3Router;
-import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.StoreConfig;
-import io.racs.repos.Repository;
-import io.racs.repos.memory.MemoryRepository;
+import io.racs.proxy.s3.server.WireServer.Response;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
@@ -54,22 +34,17 @@ import org.junit.jupiter.api.Timeout;
  *       within the timeout;
  *   <li>a correctly signed PutObject whose body is framed in one of the ways clients frame it
  *       (Content-Length or {@code Transfer-Encoding: chunked}, plain or aws-chunked inside), then
- *       intact or damaged in a way no decoder may accept (cut short, a size line that is not hex,
- *       an overflowing size, a space inside a size). Intact bodies are stored exactly; a damaged
- *       body is never acknowledged and never changes the object, which a GET then checks against a
- *       model of what was acknowledged.
+ *       intact or damaged in a way no decoder may accept: cut short by a client that goes away, a
+ *       size line that is not hex, an overflowing size, a space inside a size, or a length header
+ *       that is no length. An intact body is answered 200 and stored exactly; a damaged body that
+ *       arrived whole is answered with a 4xx S3 error; the server finishes every request; and no
+ *       damaged body changes the object, which a GET then checks against a model of what was
+ *       acknowledged.
  * </ul>
  */
 class ServerWireFuzzTest {
-  private static final String AK = "RACSWIREKEY";
-  private static final String SK = "wire-secret";
   private static final String BUCKET = "fuzz";
-  private static final DateTimeFormatter AMZ_DATE =
-      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
-  private static final int TIMEOUT_MILLIS = 10_000;
-
-  private static ServerMetrics metrics;
-  private static S3Server server;
+  private static WireServer server;
 
   /** What each key holds according to the acknowledged PUTs; absent keys have no object. */
   private static final Map<String, byte[]> MODEL = new HashMap<>();
@@ -96,38 +71,24 @@ class ServerWireFuzzTest {
     CUT_SHORT,
     NOT_HEX,
     OVERFLOW,
-    SPACE_IN_SIZE
+    SPACE_IN_SIZE,
+    /** The body is intact, but its length header is not a length. */
+    BAD_LENGTH_HEADER
   }
 
-  /** One parsed response. */
-  private record Response(int status, byte[] body) {}
+  /** Values of Content-Length or x-amz-decoded-content-length that are no length. */
+  private static final String[] BAD_LENGTHS = {
+    "-1", "1180591620717411303424", "9223372036854775808", "12a", "0x10", " "
+  };
 
   /** Starts the server on the first input (in a fuzzing run, the class outlives every input). */
   private static void startOnce() throws Exception {
     if (server != null) {
       return;
     }
-    Geometry geometry = Geometry.parse("2x1");
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < geometry.totalShards(); i++) {
-      repositories.add(MemoryRepository.create("mem" + i));
-    }
-    ErasureStore store = ErasureStore.open(StoreConfig.builder(geometry).build(), repositories);
-    metrics = new ServerMetrics();
-    server =
-        S3Server.start(
-            new S3Server.Settings(
-                "127.0.0.1",
-                0,
-                S3Router.pathStyle(),
-                S3Authenticator.builder(StaticCredentialStore.of(AK, SK)).build(),
-                new S3Dispatcher(new StoreBridge(store), "us-east-1"),
-                null,
-                16 * 1024,
-                Duration.ofSeconds(30),
-                Duration.ofSeconds(5),
-                metrics));
-    Response created = exchangeOne(signedHead("PUT", "/" + BUCKET, Map.of("Content-Length", "0")));
+    server = WireServer.start();
+    Response created =
+        server.exchangeOne(signedHead("PUT", "/" + BUCKET, Map.of("Content-Length", "0")));
     assertThat(created.status()).isEqualTo(200);
   }
 
@@ -156,10 +117,10 @@ class ServerWireFuzzTest {
   }
 
   private static void raw(byte[] bytes) throws Exception {
-    for (Response r : exchangeUntilClosed(bytes)) {
+    for (Response r : server.exchangeUntilClosed(bytes)) {
       assertThat(r.status()).as("status").isBetween(100, 499);
     }
-    awaitIdle();
+    server.assertIdle("raw bytes");
   }
 
   private static void put(FuzzedDataProvider data) throws Exception {
@@ -202,20 +163,39 @@ class ServerWireFuzzTest {
     List<int[]> sizeLines =
         framing.httpChunked ? httpSizeLines : framing.awsChunked ? awsSizeLines(body) : List.of();
     byte[] damaged = damage(body, damage, sizeLines, where);
+    if (damage == Damage.BAD_LENGTH_HEADER) {
+      String header =
+          headers.containsKey("x-amz-decoded-content-length") && (where & 1) == 0
+              ? "x-amz-decoded-content-length"
+              : headers.containsKey("Content-Length") ? "Content-Length" : null;
+      if (header != null) {
+        headers.put(header, BAD_LENGTHS[(where >>> 1) % BAD_LENGTHS.length]);
+        damaged = body;
+      }
+    }
     if (damaged == null) {
       damage = Damage.NONE; // Nothing to damage in this framing (a plain body has no size line).
       damaged = body;
     }
 
     byte[] request = concat(signedHead("PUT", "/" + BUCKET + "/" + key, headers), damaged);
-    String what = framing + " PUT of " + payload.length + " bytes to " + key + ", body " + damage;
+    String what =
+        framing
+            + " PUT of "
+            + payload.length
+            + " bytes to "
+            + key
+            + ", body "
+            + damage
+            + " "
+            + headers;
     if (damage == Damage.CUT_SHORT) {
       // The client goes away mid-body: nothing may be stored.
-      sendAndClose(request);
-      awaitIdle();
+      server.sendAndClose(request);
+      server.assertIdle(what);
     } else {
-      Response response = exchangeOne(request);
-      awaitIdle();
+      Response response = server.exchangeOne(request);
+      server.assertIdle(what);
       assertThat(response).as("the answer to a " + what).isNotNull();
       if (damage == Damage.NONE) {
         assertThat(response.status()).as(what).isEqualTo(200);
@@ -299,6 +279,9 @@ class ServerWireFuzzTest {
       case CUT_SHORT -> {
         return body.length == 0 ? null : java.util.Arrays.copyOf(body, where % body.length);
       }
+      case BAD_LENGTH_HEADER -> {
+        return null;
+      }
       default -> {
         if (sizeLines.isEmpty()) {
           return null;
@@ -336,170 +319,14 @@ class ServerWireFuzzTest {
         .encodeToString(ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
   }
 
-  // ---- requests ----
-
-  /** A SigV4-signed request head (signing every x-amz-* header and the host). */
-  private static byte[] signedHead(String method, String path, Map<String, String> extra) {
-    String amzDate = AMZ_DATE.format(Instant.now());
-    Headers.Builder h = Headers.builder().add("Host", "127.0.0.1").add("x-amz-date", amzDate);
-    extra.forEach(h::add);
-    if (!extra.containsKey("x-amz-content-sha256")) {
-      h.add("x-amz-content-sha256", "UNSIGNED-PAYLOAD");
-    }
-    Headers headers = h.build();
-    List<String> signed = new ArrayList<>();
-    for (String name : headers.asMap().keySet()) {
-      if (name.equals("host") || name.startsWith("x-amz-")) {
-        signed.add(name);
-      }
-    }
-    CredentialScope scope = new CredentialScope(amzDate.substring(0, 8), "us-east-1", "s3");
-    String canonical =
-        CanonicalRequest.build(
-            method,
-            CanonicalRequest.canonicalUri(path),
-            "",
-            CanonicalRequest.canonicalHeaders(headers, signed),
-            String.join(";", signed),
-            headers.get("x-amz-content-sha256"));
-    byte[] key = SigV4.deriveSigningKey(SK, scope.date(), scope.region(), scope.service());
-    String signature = SigV4.sign(key, CanonicalRequest.stringToSign(amzDate, scope, canonical));
-    StringBuilder head = new StringBuilder(method + " " + path + " HTTP/1.1\r\n");
-    headers
-        .asMap()
-        .forEach((name, values) -> values.forEach(v -> head.append(name + ": " + v + "\r\n")));
-    head.append("Authorization: AWS4-HMAC-SHA256 Credential=")
-        .append(AK + "/" + scope + ", SignedHeaders=" + String.join(";", signed))
-        .append(", Signature=" + signature + "\r\n\r\n");
-    return head.toString().getBytes(StandardCharsets.ISO_8859_1);
-  }
-
   /** The object's bytes, or null when there is none. */
   private static byte[] get(String key) throws Exception {
-    Response r = exchangeOne(signedHead("GET", "/" + BUCKET + "/" + key, Map.of()));
+    Response r = server.exchangeOne(signedHead("GET", "/" + BUCKET + "/" + key, Map.of()));
     assertThat(r).as("the answer to a GET").isNotNull();
     if (r.status() == 404) {
       return null;
     }
     assertThat(r.status()).as("GET " + key).isEqualTo(200);
     return r.body();
-  }
-
-  /**
-   * Sends {@code bytes} on a new connection, half-closes it, and reads responses until the server
-   * closes. The server closes on the half-close, which may drop the answer to a request it is still
-   * serving; every answer that does arrive is checked.
-   */
-  private static List<Response> exchangeUntilClosed(byte[] bytes) throws IOException {
-    List<Response> responses = new ArrayList<>();
-    try (Socket socket = connect()) {
-      try {
-        socket.getOutputStream().write(bytes);
-        socket.shutdownOutput();
-      } catch (IOException e) {
-        // The server answered early and closed (a refused head): read what it said.
-      }
-      InputStream in = socket.getInputStream();
-      try {
-        Response r;
-        while ((r = readResponse(in)) != null) {
-          responses.add(r);
-        }
-      } catch (java.net.SocketException e) {
-        // A reset after the server closed a connection it refused: the responses so far count.
-      }
-    } catch (SocketTimeoutException e) {
-      throw new AssertionError("no answer and no close within " + TIMEOUT_MILLIS + " ms", e);
-    }
-    return responses;
-  }
-
-  /** Sends one complete request and reads its answer; null if the server closed without one. */
-  private static Response exchangeOne(byte[] request) throws IOException {
-    try (Socket socket = connect()) {
-      try {
-        socket.getOutputStream().write(request);
-      } catch (IOException e) {
-        // The server answered early and closed (a refused head): read what it said.
-      }
-      return readResponse(socket.getInputStream());
-    } catch (SocketTimeoutException e) {
-      throw new AssertionError("no answer within " + TIMEOUT_MILLIS + " ms", e);
-    } catch (java.net.SocketException e) {
-      return null; // Reset without an answer.
-    }
-  }
-
-  /** Sends part of a request and closes the connection, as a client that goes away. */
-  private static void sendAndClose(byte[] bytes) throws IOException {
-    try (Socket socket = connect()) {
-      socket.getOutputStream().write(bytes);
-    } catch (java.net.SocketException e) {
-      // The server may refuse the head and close first; the request is gone either way.
-    }
-  }
-
-  private static Socket connect() throws IOException {
-    Socket socket = new Socket("127.0.0.1", server.port());
-    socket.setSoTimeout(TIMEOUT_MILLIS);
-    return socket;
-  }
-
-  /** One response, or null at EOF; fails on anything that is not a well-formed HTTP response. */
-  private static Response readResponse(InputStream in) throws IOException {
-    String status = line(in);
-    if (status == null) {
-      return null;
-    }
-    assertThat(status).as("status line").matches("HTTP/1\\.1 [1-5][0-9][0-9] .*");
-    int code = Integer.parseInt(status.substring(9, 12));
-    long length = -1;
-    for (String h = line(in); ; h = line(in)) {
-      assertThat(h).as("header line of a " + code).isNotNull();
-      if (h.isEmpty()) {
-        break;
-      }
-      int colon = h.indexOf(':');
-      assertThat(colon).as("header " + h).isPositive();
-      if (h.substring(0, colon).equalsIgnoreCase("content-length")) {
-        length = Long.parseLong(h.substring(colon + 1).strip());
-      }
-    }
-    if (code == 100) {
-      return readResponse(in);
-    }
-    byte[] body = new byte[0];
-    if (length > 0) {
-      body = in.readNBytes((int) length);
-      assertThat(body.length).as("body of a " + code).isEqualTo(length);
-    }
-    return new Response(code, body);
-  }
-
-  private static String line(InputStream in) throws IOException {
-    ByteArrayOutputStream b = new ByteArrayOutputStream();
-    int c;
-    while ((c = in.read()) >= 0) {
-      if (c == '\n') {
-        byte[] bytes = b.toByteArray();
-        assertThat(bytes.length > 0 && bytes[bytes.length - 1] == '\r').as("CRLF").isTrue();
-        return new String(bytes, 0, bytes.length - 1, StandardCharsets.ISO_8859_1);
-      }
-      b.write(c);
-    }
-    assertThat(b.size()).as("a response cut inside a line").isZero();
-    return null;
-  }
-
-  private static void awaitIdle() throws InterruptedException {
-    assertThat(metrics.awaitIdle(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MILLIS)))
-        .as("the server finished every request within " + TIMEOUT_MILLIS + " ms")
-        .isTrue();
-  }
-
-  private static byte[] concat(byte[] a, byte[] b) {
-    byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, out, a.length, b.length);
-    return out;
   }
 }
