@@ -198,27 +198,18 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
       respondAtOnce(exchange, S3Exception.of(S3ErrorCode.INVALID_REQUEST, "Malformed request"));
       return;
     }
-    Authentication authenticated = auth;
-    long length;
-    try {
-      // The length headers are checked here (the body's decoder is made now): a refusal is the
-      // final answer, before any 100 Continue, and the request ends like every other.
-      exchange.body =
-          new RequestBody(
-              sink ->
-                  BodyDecoders.forRequest(
-                      head.headers(), authenticated, sink, ChunkedLimits.DEFAULT),
-              verifier,
-              () -> ctx.channel().eventLoop().execute(ctx::read));
-      length = contentLength(head.headers());
-    } catch (S3Exception e) {
-      respondAtOnce(exchange, e);
-      return;
-    }
     if (HttpUtil.is100ContinueExpected(request)) {
       ctx.writeAndFlush(
           new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
     }
+    Authentication authenticated = auth;
+    exchange.body =
+        new RequestBody(
+            sink ->
+                BodyDecoders.forRequest(head.headers(), authenticated, sink, ChunkedLimits.DEFAULT),
+            verifier,
+            () -> ctx.channel().eventLoop().execute(ctx::read));
+    long length = contentLength(head.headers());
     S3Request s3 = new S3Request(exchange.id, head, route, auth, exchange.body, length);
     Thread.ofVirtual().name("s3-" + exchange.id).start(() -> serve(exchange, s3));
     if (exchange.bodyExpected) {
