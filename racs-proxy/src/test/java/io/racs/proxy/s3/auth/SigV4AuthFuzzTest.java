@@ -3,6 +3,7 @@ package io.racs.proxy.s3.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
+import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.http.Headers;
@@ -74,7 +75,7 @@ class SigV4AuthFuzzTest {
     "host;x-amz-content-sha256;x-amz-date", "host", "host;x-amz-date", ";", "Host;X-Amz-Date"
   };
 
-  @com.code_intelligence.jazzer.junit.FuzzTest
+  @FuzzTest
   @Timeout(value = 10, unit = TimeUnit.SECONDS)
   void authenticate(FuzzedDataProvider data) {
     switch (data.consumeInt(0, 4)) {

@@ -108,10 +108,19 @@ class ServerWireFuzzTest {
         BugDetectors.allowNetworkConnections(
             (host, port) -> host.equals("127.0.0.1") || host.equals("localhost"))) {
       startOnce();
-      if (data.consumeInt(0, 3) == 0) {
-        raw(data.consumeRemainingAsBytes());
-      } else {
-        put(data);
+      try {
+        if (data.consumeInt(0, 3) == 0) {
+          raw(data.consumeRemainingAsBytes());
+        } else {
+          put(data);
+        }
+      } catch (Throwable t) {
+        // A finding may leave the server in a state (a request counted in flight forever, an
+        // object the model does not know) that would fail every later input: start afresh.
+        server.close();
+        server = null;
+        MODEL.clear();
+        throw t;
       }
     }
   }
