@@ -432,7 +432,12 @@ public final class S3Authenticator {
           .withDetail("Expires", expires);
     }
     String secret = secretOf(accessKey);
-    Instant expiry = Instant.ofEpochSecond(expiresEpochSeconds);
+    // Any long is a valid Expires (as MinIO reads it); past Instant's range it means "never" or
+    // "long ago", and Instant.ofEpochSecond would throw.
+    Instant expiry =
+        Instant.ofEpochSecond(
+            Math.clamp(
+                expiresEpochSeconds, Instant.MIN.getEpochSecond(), Instant.MAX.getEpochSecond()));
     Instant now = clock.instant();
     if (now.isAfter(expiry)) {
       throw S3Exception.of(S3ErrorCode.ACCESS_DENIED, "Request has expired")

@@ -356,13 +356,8 @@ public final class AwsChunkedDecoder implements BodyDecoder {
       throw invalid("a trailer follows x-amz-trailer-signature");
     }
     trailerBytes += length;
-    if (trailerBytes > limits.maxTrailerBytes() || trailers.size() >= limits.maxTrailers()) {
-      throw invalid(
-          "the trailers exceed "
-              + limits.maxTrailerBytes()
-              + " bytes or "
-              + limits.maxTrailers()
-              + " headers");
+    if (trailerBytes > limits.maxTrailerBytes()) {
+      throw trailersTooLarge();
     }
     int colon = text.indexOf(':');
     if (colon <= 0) {
@@ -376,6 +371,10 @@ public final class AwsChunkedDecoder implements BodyDecoder {
       }
       trailerSignature = value;
       return;
+    }
+    // The signature is not a trailer: maxTrailers of them may come before it.
+    if (trailers.size() >= limits.maxTrailers()) {
+      throw trailersTooLarge();
     }
     if (!declaredTrailers.contains(name)) {
       throw invalid("the trailer " + name + " was not declared in x-amz-trailer");
@@ -415,6 +414,15 @@ public final class AwsChunkedDecoder implements BodyDecoder {
       }
     }
     state = State.DONE;
+  }
+
+  private S3Exception trailersTooLarge() {
+    return invalid(
+        "the trailers exceed "
+            + limits.maxTrailerBytes()
+            + " bytes or "
+            + limits.maxTrailers()
+            + " headers");
   }
 
   private static S3Exception invalid(String what) {

@@ -108,6 +108,8 @@ public final class S3XmlRequests {
       finish(r);
     } catch (XMLStreamException e) {
       throw S3Exception.of(S3ErrorCode.MALFORMED_XML, null, e);
+    } catch (RuntimeException e) {
+      throw unchecked(e);
     }
     if (parts.isEmpty()) {
       throw malformed();
@@ -177,6 +179,8 @@ public final class S3XmlRequests {
       finish(r);
     } catch (XMLStreamException e) {
       throw S3Exception.of(S3ErrorCode.MALFORMED_XML, null, e);
+    } catch (RuntimeException e) {
+      throw unchecked(e);
     }
     if (objects.isEmpty()) {
       throw malformed();
@@ -211,6 +215,8 @@ public final class S3XmlRequests {
       finish(r);
     } catch (XMLStreamException e) {
       throw S3Exception.of(S3ErrorCode.MALFORMED_XML, null, e);
+    } catch (RuntimeException e) {
+      throw unchecked(e);
     }
     return location == null || location.isEmpty() ? Optional.empty() : Optional.of(location);
   }
@@ -241,6 +247,8 @@ public final class S3XmlRequests {
       throw malformed();
     } catch (XMLStreamException e) {
       throw S3Exception.of(S3ErrorCode.MALFORMED_XML, null, e);
+    } catch (RuntimeException e) {
+      throw unchecked(e);
     }
   }
 
@@ -330,6 +338,16 @@ public final class S3XmlRequests {
       }
     }
     return true;
+  }
+
+  /**
+   * An unchecked failure inside a parse: our own S3 errors pass; anything else comes from the StAX
+   * parser, which throws more than {@link XMLStreamException} on some malformed input (the JDK's
+   * reports a skipped DTD with a bad character as a {@code MissingResourceException}), and is
+   * {@code MalformedXML} too.
+   */
+  private static S3Exception unchecked(RuntimeException e) {
+    return e instanceof S3Exception s3 ? s3 : S3Exception.of(S3ErrorCode.MALFORMED_XML, null, e);
   }
 
   private static S3Exception malformed() {

@@ -7,12 +7,17 @@ import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.http.RequestHead;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4FamilyHttpSigner;
@@ -358,6 +363,40 @@ class S3AuthenticatorTest {
                 RequestHead.of(
                     "GET", "/b/k?AWSAccessKeyId=AKTEST&Expires=1", Headers.of("Host", "h"))),
         S3ErrorCode.ACCESS_DENIED);
+  }
+
+  @Test
+  void authenticate_whenV2PresignedExpiresBeyondInstantRange_neverOrLongExpired() throws Exception {
+    // Found by SigV4AuthFuzzTest: an Expires past Instant's range threw DateTimeException.
+    String never = Long.toString(Long.MAX_VALUE);
+    Authentication a = AUTH.authenticate(v2Presigned(never, v2Signature(never)));
+    assertThat(a.type()).isEqualTo(AuthType.V2_PRESIGNED);
+    assertThat(a.requestTime()).isEqualTo(Instant.ofEpochSecond(Instant.MAX.getEpochSecond()));
+    assertCode(
+        () -> AUTH.authenticate(v2Presigned(never, v2Signature(never + "0"))),
+        S3ErrorCode.SIGNATURE_DOES_NOT_MATCH);
+    String longAgo = Long.toString(Long.MIN_VALUE);
+    assertCode(
+        () -> AUTH.authenticate(v2Presigned(longAgo, v2Signature(longAgo))),
+        S3ErrorCode.ACCESS_DENIED);
+  }
+
+  private static RequestHead v2Presigned(String expires, String signature) {
+    return RequestHead.of(
+        "GET",
+        "/b/k?AWSAccessKeyId=AKTEST&Expires="
+            + expires
+            + "&Signature="
+            + URLEncoder.encode(signature, StandardCharsets.UTF_8),
+        Headers.of("Host", "h"));
+  }
+
+  /** The SigV2 query signature of a GET of /b/k expiring at {@code expires}. */
+  private static String v2Signature(String expires) throws Exception {
+    Mac mac = Mac.getInstance("HmacSHA1");
+    mac.init(new SecretKeySpec(SK.getBytes(StandardCharsets.UTF_8), "HmacSHA1"));
+    byte[] sig = mac.doFinal(("GET\n\n\n" + expires + "\n/b/k").getBytes(StandardCharsets.UTF_8));
+    return Base64.getEncoder().encodeToString(sig);
   }
 
   @Test

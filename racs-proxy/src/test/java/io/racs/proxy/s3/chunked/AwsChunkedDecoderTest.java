@@ -364,6 +364,24 @@ class AwsChunkedDecoderTest {
   }
 
   @Test
+  void decode_whenSignedTrailersReachTheCountLimit_acceptsTheirSignature() {
+    // Found by BodyDecoderFuzzTest: the x-amz-trailer-signature line was counted as a trailer, so
+    // a signed body with exactly maxTrailers trailers was refused.
+    Random r = new Random(11);
+    byte[] payload = random(r, 3000);
+    Run run = run(ChunkedTestSupport.SdkMode.SIGNED_TRAILER, payload);
+    BodyDecoder d =
+        BodyDecoders.forRequest(
+            run.signed().head().headers(),
+            run.auth(),
+            run.out(),
+            new ChunkedLimits(4096, 16384, 1));
+    feedInPieces(d, run.signed().body(), r);
+    assertThat(d.finish().trailers()).hasSize(1);
+    assertThat(run.out().bytes.toByteArray()).isEqualTo(payload);
+  }
+
+  @Test
   void create_whenArgumentsInvalid_throwsNamingThem() {
     assertThatThrownBy(
             () ->

@@ -154,6 +154,17 @@ class S3XmlRequestsTest {
   }
 
   @Test
+  void parse_whenSkippedDtdHasBadCharacter_malformedXmlNotTheParsersOwnException() {
+    // Found by S3XmlRequestsFuzzTest: the JDK's StAX parser reports this DTD, which it skips, with
+    // a
+    // MissingResourceException (its message key has no text), which escaped as a 500.
+    byte[] body = utf8("\t\t<!DOCTYPE x[ PUBLIC \"\" \"h\r\0\0\5//foTYPE x");
+    assertCode(() -> S3XmlRequests.completeMultipartUpload(body), S3ErrorCode.MALFORMED_XML);
+    assertCode(() -> S3XmlRequests.deleteObjects(body), S3ErrorCode.MALFORMED_XML);
+    assertCode(() -> S3XmlRequests.createBucketConfiguration(body), S3ErrorCode.MALFORMED_XML);
+  }
+
+  @Test
   void completeMultipartUpload_whenOverCap_maxMessageLengthExceeded() {
     byte[] body =
         utf8("<CompleteMultipartUpload>" + " ".repeat(2000) + "</CompleteMultipartUpload>");

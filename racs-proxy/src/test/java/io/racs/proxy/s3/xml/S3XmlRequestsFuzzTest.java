@@ -1,0 +1,89 @@
+package io.racs.proxy.s3.xml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.code_intelligence.jazzer.api.FuzzedDataProvider;
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.racs.proxy.s3.error.S3ErrorCode;
+import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.xml.XmlModel.CompletedPart;
+import io.racs.proxy.s3.xml.XmlModel.DeleteRequest;
+import io.racs.proxy.s3.xml.XmlModel.ObjectIdentifier;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Fuzzes the parsers of the S3 request documents (CompleteMultipartUpload, DeleteObjects,
+ * CreateBucketConfiguration). Whatever the bytes: the only failure is the S3 error the parser
+ * documents; a parsed document keeps the S3 limits (1 to 10,000 ascending parts, 1 to 1,000 keys);
+ * and nothing comes out that was not in the input: the strings parsed are never longer, in total,
+ * than the document, so no entity (internal or external) was expanded. Each input must finish
+ * within the timeout, so no document makes the parser work without bound.
+ */
+class S3XmlRequestsFuzzTest {
+  private static final Set<S3ErrorCode> PARSER_ERRORS =
+      Set.of(
+          S3ErrorCode.MALFORMED_XML,
+          S3ErrorCode.MAX_MESSAGE_LENGTH_EXCEEDED,
+          S3ErrorCode.INVALID_ARGUMENT,
+          S3ErrorCode.INVALID_PART_ORDER);
+
+  @FuzzTest
+  @Timeout(value = 10, unit = TimeUnit.SECONDS)
+  void parse(FuzzedDataProvider data) {
+    int which = data.consumeInt(0, 2);
+    int maxBodyBytes = data.consumeBoolean() ? S3XmlRequests.DEFAULT_MAX_BODY_BYTES : 512;
+    byte[] body = data.consumeRemainingAsBytes();
+    try {
+      switch (which) {
+        case 0 -> checkParts(S3XmlRequests.completeMultipartUpload(body, maxBodyBytes), body);
+        case 1 -> checkDelete(S3XmlRequests.deleteObjects(body, maxBodyBytes), body);
+        default -> checkLocation(S3XmlRequests.createBucketConfiguration(body), body);
+      }
+    } catch (S3Exception e) {
+      assertThat(e.code()).as(e.toString()).isIn(PARSER_ERRORS);
+      if (e.code() == S3ErrorCode.MAX_MESSAGE_LENGTH_EXCEEDED) {
+        assertThat(body.length).isGreaterThan(maxBodyBytes);
+      }
+    }
+  }
+
+  private static void checkParts(List<CompletedPart> parts, byte[] body) {
+    assertThat(parts).isNotEmpty().hasSizeLessThanOrEqualTo(S3XmlRequests.MAX_PARTS);
+    long chars = 0;
+    int previous = 0;
+    for (CompletedPart p : parts) {
+      assertThat(p.partNumber()).isBetween(1, S3XmlRequests.MAX_PARTS).isGreaterThan(previous);
+      previous = p.partNumber();
+      assertThat(p.etag()).isNotNull();
+      chars += p.etag().length();
+      for (String checksum : p.checksums().values()) {
+        chars += checksum.length();
+      }
+    }
+    assertThat(chars).as("characters parsed").isLessThanOrEqualTo(body.length);
+  }
+
+  private static void checkDelete(DeleteRequest delete, byte[] body) {
+    assertThat(delete.objects())
+        .isNotEmpty()
+        .hasSizeLessThanOrEqualTo(S3XmlRequests.MAX_DELETE_OBJECTS);
+    long chars = 0;
+    for (ObjectIdentifier o : delete.objects()) {
+      assertThat(o.key()).isNotNull();
+      chars += o.key().length();
+      if (o.versionId() != null) {
+        assertThat(o.versionId()).isNotEmpty();
+        chars += o.versionId().length();
+      }
+    }
+    assertThat(chars).as("characters parsed").isLessThanOrEqualTo(body.length);
+  }
+
+  private static void checkLocation(Optional<String> location, byte[] body) {
+    location.ifPresent(l -> assertThat(l).isNotEmpty().hasSizeLessThanOrEqualTo(body.length));
+  }
+}
