@@ -80,7 +80,8 @@ final class WireServer implements AutoCloseable {
                 16 * 1024,
                 Duration.ofSeconds(30),
                 Duration.ofSeconds(5),
-                metrics));
+                metrics,
+                AccessLog.off()));
     return new WireServer(metrics, server);
   }
 
