@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -103,15 +104,31 @@ final class ProxyProcess implements AutoCloseable {
 
   /** Starts the proxy on {@code config} (YAML text) and waits until it is ready. */
   static ProxyProcess start(Path dir, String config) throws IOException, InterruptedException {
+    return start(dir, config, Map.of());
+  }
+
+  /**
+   * Starts the proxy on {@code config} with extra environment variables (such as {@code
+   * RACS_JAVA_OPTS}) and waits until it is ready.
+   */
+  static ProxyProcess start(Path dir, String config, Map<String, String> env)
+      throws IOException, InterruptedException {
     Path file = dir.resolve("racs.yaml");
     Files.writeString(file, config);
-    Path log = dir.resolve("proxy.log");
+    // A restart in the same directory keeps the earlier runs' logs: proxy.log, proxy-2.log, ...
+    Path first = dir.resolve("proxy.log");
+    int run = 1;
+    while (Files.exists(dir.resolve(run == 1 ? "proxy.log" : "proxy-" + run + ".log"))) {
+      run++;
+    }
+    Path log = run == 1 ? first : dir.resolve("proxy-" + run + ".log");
     List<String> command =
         new ArrayList<>(
             List.of(
                 Launcher.root().resolve("racs").toString(), "server", "--config", file.toString()));
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
     pb.environment().put("RACS_NO_BUILD", "1");
+    pb.environment().putAll(env);
     pb.redirectErrorStream(true);
     Process process = pb.start();
     CompletableFuture<String[]> ready = new CompletableFuture<>();
@@ -169,6 +186,19 @@ final class ProxyProcess implements AutoCloseable {
       return Files.readString(log);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The proxy's process id (the JVM: the launcher execs it). */
+  long pid() {
+    return process.pid();
+  }
+
+  /** Kills the proxy at once (SIGKILL), as a crash or an OOM killer would, and waits for it. */
+  void kill() throws InterruptedException {
+    process.destroyForcibly();
+    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("proxy " + process.pid() + " survived SIGKILL for 60 s");
     }
   }
 
