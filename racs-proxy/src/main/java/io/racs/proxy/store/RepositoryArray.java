@@ -61,7 +61,10 @@ final class RepositoryArray implements AutoCloseable {
     this.readQuorum = readQuorum;
     this.health =
         new SlotHealth(
-            this.slots, executor, Math.max(2 * this.stallNanos, TimeUnit.SECONDS.toNanos(1)));
+            this.slots,
+            executor,
+            Math.max(2 * this.stallNanos, TimeUnit.SECONDS.toNanos(1)),
+            readQuorum - 1);
   }
 
   int readQuorum() {

@@ -37,13 +37,22 @@ final class SlotHealth {
   private final List<Repository> slots;
   private final ExecutorService executor;
   private final long probeTimeoutNanos;
+  private final int maxSuspended;
   private final AtomicReferenceArray<Suspension> suspended;
   private volatile boolean closed;
 
-  SlotHealth(List<Repository> slots, ExecutorService executor, long probeTimeoutNanos) {
+  /**
+   * @param maxSuspended how many slots may be suspended at once: no more than writes can do without
+   *     ({@code n - writeQuorum}). On an overloaded machine healthy repositories can lag too, and
+   *     suspending them all would turn slowness into an outage; past this many, a lagging slot only
+   *     fails the operation it lagged in.
+   */
+  SlotHealth(
+      List<Repository> slots, ExecutorService executor, long probeTimeoutNanos, int maxSuspended) {
     this.slots = slots;
     this.executor = executor;
     this.probeTimeoutNanos = probeTimeoutNanos;
+    this.maxSuspended = maxSuspended;
     this.suspended = new AtomicReferenceArray<>(slots.size());
   }
 
@@ -71,7 +80,14 @@ final class SlotHealth {
   }
 
   /** Suspends a slot that stalled; a probe will resume it once it answers again. */
-  void stalled(int slot, String reason) {
+  synchronized void stalled(int slot, String reason) {
+    int count = 0;
+    for (int i = 0; i < slots.size(); i++) {
+      count += suspended.get(i) == null ? 0 : 1;
+    }
+    if (count >= maxSuspended) {
+      return;
+    }
     Suspension s = new Suspension(reason, System.nanoTime(), FIRST_PROBE_NANOS);
     if (suspended.compareAndSet(slot, null, s)) {
       LOG.warn(

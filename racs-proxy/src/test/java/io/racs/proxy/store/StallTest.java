@@ -86,8 +86,11 @@ class StallTest {
       f.faulty.get(slot).freeze();
     }
     assertInsufficientShards(() -> f.put("bkt", "k", StoreFixture.bytes(4, 40_000)));
-    // The three are suspended now, so this one fails at once, before reading its body.
+    // No more than m = 2 are ever suspended (an overloaded machine must not suspend its way into
+    // an outage), so the third one fails this PUT again at the stall deadline.
+    assertThat(health().describe()).hasSize(2);
     assertInsufficientShards(() -> f.put("bkt", "k", StoreFixture.bytes(5, 40_000)));
+    assertThat(health().describe()).hasSize(2);
     // Three listings are a read quorum (a committed record is on at least four): they prove
     // that no version was committed.
     assertThatThrownBy(() -> f.store.head("bkt", "k"))
