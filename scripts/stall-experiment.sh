@@ -33,7 +33,7 @@ finish() {
 }
 trap finish EXIT
 find_minio
-"$ROOT/racs" build >/dev/null
+[ -n "${RACS_NO_BUILD:-}" ] || "$ROOT/racs" build >/dev/null
 
 # Six single-drive MinIO servers, each with the bucket its repository uses.
 MINIO_PORTS=()

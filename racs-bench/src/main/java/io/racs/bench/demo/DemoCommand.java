@@ -234,6 +234,31 @@ public final class DemoCommand implements Callable<Integer> {
         out.println("      PUT during the outage: ok (a write quorum of 4 is up)");
         step(5, "replacing them with empty repositories and healing");
         replaceSlots(1, 4);
+        if (minio == 0) {
+          // A local directory re-created under a running repository is refused (an unmounted
+          // disk's empty mount point looks just the same), so the new ones join as an operator's
+          // would: the proxy restarts on the same address and adopts them when it opens, since
+          // the four others prove which array and slots they belong to.
+          int port = server.port();
+          server.close(); // closes the store too
+          store =
+              ErasureStore.open(
+                  StoreConfig.builder(geometry)
+                      .slowShardTimeout(Duration.ofSeconds(5))
+                      .gcGrace(Duration.ZERO)
+                      .build(),
+                  fsRepositories());
+          server =
+              RacsServer.start(
+                  store,
+                  ServerConfig.defaults()
+                      .with(
+                          ServerConfig.address(listen, "--listen").getHostString() + ":" + port,
+                          Map.of(ACCESS_KEY, secret))
+                      .withAdmin("127.0.0.1:0"),
+                  AccessLog.toFile(accessLog));
+          out.println("      proxy restarted: the two empty repositories adopted into their slots");
+        }
         Healer.Report healed =
             Healer.heal(store, new Healer.Options(null, false, false, 0, null, line -> {}));
         healed.lines().forEach(line -> out.println("      " + line));
