@@ -153,9 +153,13 @@ final class RepositoryArray implements AutoCloseable {
     int count = targets.size();
     AtomicReferenceArray<Outcome<T>> ended = new AtomicReferenceArray<>(count);
     List<Future<?>> futures = new ArrayList<>();
+    // Which slots to ask is decided once: a slot suspended meanwhile is still asked, so that the
+    // count of calls to wait for is the count started.
+    boolean[] ask = new boolean[count];
     int usable = 0;
-    for (int slot : targets) {
-      usable += health.usable(slot) ? 1 : 0;
+    for (int i = 0; i < count; i++) {
+      ask[i] = health.usable(targets.get(i));
+      usable += ask[i] ? 1 : 0;
     }
     // The caller wakes at most twice: when the needed successes are in (to set the stall
     // deadline), and when the last call has ended; never once per call.
@@ -166,7 +170,7 @@ final class RepositoryArray implements AutoCloseable {
     for (int i = 0; i < count; i++) {
       int index = i;
       int slot = targets.get(i);
-      if (!health.usable(slot)) {
+      if (!ask[i]) {
         ended.set(index, skipped(slot));
         futures.add(null);
         continue;
