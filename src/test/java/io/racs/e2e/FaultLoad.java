@@ -119,6 +119,8 @@ final class FaultLoad implements AutoCloseable {
   private final List<Thread> workers = new ArrayList<>();
   private volatile String phase = "healthy";
   private volatile boolean running;
+  private final java.util.concurrent.atomic.AtomicInteger putsOnTheWire =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   /**
    * A load on {@code keys} keys named {@code prefix + "k" + i} in {@code bucket}, spread over the
@@ -299,6 +301,7 @@ final class FaultLoad implements AutoCloseable {
     AcknowledgedWrites.Write write =
         model.beginPut(key, new Value(Clients.md5Hex(data), data.length));
     long started = System.nanoTime();
+    putsOnTheWire.incrementAndGet();
     try {
       client.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(data));
       write.acknowledged();
@@ -309,6 +312,20 @@ final class FaultLoad implements AutoCloseable {
     } catch (SdkClientException e) {
       write.unknown();
       return noAnswer(currentPhase, Op.PUT, key, e, started);
+    } finally {
+      putsOnTheWire.decrementAndGet();
+    }
+  }
+
+  /**
+   * Waits until at least one PUT has been sent and not answered (at most {@code limit}), so that a
+   * fault injected next meets a PUT in flight: on a fast machine the writers can otherwise all be
+   * between requests, making their bodies, at the moment it strikes.
+   */
+  void awaitPutInFlight(Duration limit) {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (putsOnTheWire.get() == 0 && System.nanoTime() - deadline < 0) {
+      java.util.concurrent.locks.LockSupport.parkNanos(200_000); // a condition, polled
     }
   }
 

@@ -163,6 +163,7 @@ final class FaultScenario {
         // A seeded point in the load, after some PUTs were acknowledged, so that the kill falls
         // among PUTs at every stage of their work.
         load.awaitOps(10 + random.nextInt(40), PHASE_LIMIT);
+        load.awaitPutInFlight(PHASE_LIMIT);
         killedAt = System.nanoTime();
         proxy.kill();
         load.stop();

@@ -196,6 +196,9 @@ final class ProxyProcess implements AutoCloseable {
 
   /** Kills the proxy at once (SIGKILL), as a crash or an OOM killer would, and waits for it. */
   void kill() throws InterruptedException {
+    // The launcher runs java as a child (to filter its stderr), so the crash is the JVM's: kill
+    // every descendant first, then the launcher.
+    process.descendants().forEach(ProcessHandle::destroyForcibly);
     process.destroyForcibly();
     if (!process.waitFor(60, TimeUnit.SECONDS)) {
       throw new IllegalStateException("proxy " + process.pid() + " survived SIGKILL for 60 s");
