@@ -166,7 +166,7 @@ final class ProxyProcess implements AutoCloseable {
     try {
       started = ready.get(120, TimeUnit.SECONDS);
     } catch (Exception e) {
-      process.destroyForcibly();
+      killTree(process);
       throw new IllegalStateException(
           "proxy did not start: " + e + "\n" + Files.readString(log), e);
     }
@@ -194,12 +194,22 @@ final class ProxyProcess implements AutoCloseable {
     return process.pid();
   }
 
-  /** Kills the proxy at once (SIGKILL), as a crash or an OOM killer would, and waits for it. */
-  void kill() throws InterruptedException {
-    // The launcher runs java as a child (to filter its stderr), so the crash is the JVM's: kill
-    // every descendant first, then the launcher.
+  /**
+   * SIGKILL to the launcher and every process under it: the launcher runs java as a child (to
+   * filter its stderr), so killing the launcher alone would leave the proxy serving.
+   */
+  private void killTree() {
+    killTree(process);
+  }
+
+  private static void killTree(Process process) {
     process.descendants().forEach(ProcessHandle::destroyForcibly);
     process.destroyForcibly();
+  }
+
+  /** Kills the proxy at once (SIGKILL), as a crash or an OOM killer would, and waits for it. */
+  void kill() throws InterruptedException {
+    killTree();
     if (!process.waitFor(60, TimeUnit.SECONDS)) {
       throw new IllegalStateException("proxy " + process.pid() + " survived SIGKILL for 60 s");
     }
@@ -212,11 +222,11 @@ final class ProxyProcess implements AutoCloseable {
     try {
       if (!process.waitFor(60, TimeUnit.SECONDS)) {
         process.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
+        killTree();
         process.waitFor();
       }
     } catch (InterruptedException e) {
-      process.destroyForcibly();
+      killTree();
       Thread.currentThread().interrupt();
     }
   }
