@@ -2,6 +2,7 @@ package io.racs.e2e;
 
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.racs.testkit.TestSeed;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -160,14 +161,14 @@ class FsFaultsIT {
   @Test
   void mixedLoad_whenMDisksAreFull_failsNothing() throws Exception {
     assumeMounts();
-    long seed = Seeds.get();
+    long seed = TestSeed.get();
     FaultScenario.assertUnaffected(run("full-m", seed, full(victims(seed, FaultConfig.M))));
   }
 
   @Test
   void mixedLoad_whenMPlusOneDisksAreFull_refusesWritesAndServesReads() throws Exception {
     assumeMounts();
-    long seed = Seeds.get();
+    long seed = TestSeed.get();
     FaultLoad load = run("full-m1", seed, full(victims(seed, FaultConfig.M + 1)));
     FaultScenario.assertWritesRefused(load, WRITE_REFUSED_FULL, Set.of());
   }
@@ -179,26 +180,26 @@ class FsFaultsIT {
           + " flaky red run would block every landing")
   void mixedLoad_whenMDisksAreReadOnly_failsNothing() throws Exception {
     assumeMounts();
-    long seed = Seeds.get();
+    long seed = TestSeed.get();
     FaultScenario.assertUnaffected(run("ro-m", seed, readOnly(victims(seed, FaultConfig.M))));
   }
 
   @Test
   void mixedLoad_whenMPlusOneDisksAreReadOnly_refusesWritesAndServesReads() throws Exception {
     assumeMounts();
-    long seed = Seeds.get();
+    long seed = TestSeed.get();
     FaultLoad load = run("ro-m1", seed, readOnly(victims(seed, FaultConfig.M + 1)));
     FaultScenario.assertWritesRefused(load, WRITE_REFUSED, Set.of());
   }
 
   @Test
   void mixedLoad_whenMRootsGoMissing_failsNothing() throws Exception {
-    long seed = Seeds.get();
+    long seed = TestSeed.get();
     FaultScenario.assertUnaffected(run("missing-m", seed, missing(victims(seed, FaultConfig.M))));
   }
 
   @Test
   void puts_whenTheProxyIsKilledMidPut_loseNothingAcknowledgedAndTearNothing() throws Exception {
-    proxy = FaultScenario.crash(proxy, proxyDir, config, BUCKET, 2, Seeds.get());
+    proxy = FaultScenario.crash(proxy, proxyDir, config, BUCKET, 2, TestSeed.get());
   }
 }

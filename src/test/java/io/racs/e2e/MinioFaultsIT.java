@@ -2,6 +2,7 @@ package io.racs.e2e;
 
 import io.racs.repos.minio.MinioServer;
 import io.racs.testkit.MinioExtension;
+import io.racs.testkit.TestSeed;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -92,19 +93,19 @@ class MinioFaultsIT {
 
   @Test
   void mixedLoad_whenMRepositoriesAreKilled_failsNothing() throws Exception {
-    long seed = Seeds.get();
+    long seed = TestSeed.get();
     FaultScenario.assertUnaffected(run("kill-m", seed, kill(victims(seed, FaultConfig.M))));
   }
 
   @Test
   void mixedLoad_whenMPlusOneRepositoriesAreKilled_answers503() throws Exception {
-    long seed = Seeds.get();
+    long seed = TestSeed.get();
     FaultLoad load = run("kill-m1", seed, kill(victims(seed, FaultConfig.M + 1)));
     FaultScenario.assertWritesRefused(load, WRITE_REFUSED, Set.of(503));
   }
 
   @Test
   void puts_whenTheProxyIsKilledMidPut_loseNothingAcknowledgedAndTearNothing() throws Exception {
-    proxy = FaultScenario.crash(proxy, proxyDir, config, BUCKET, 1, Seeds.get());
+    proxy = FaultScenario.crash(proxy, proxyDir, config, BUCKET, 1, TestSeed.get());
   }
 }

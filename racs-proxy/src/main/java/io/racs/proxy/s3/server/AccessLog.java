@@ -26,6 +26,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * query string or signature).
  */
 public final class AccessLog implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AccessLog.class);
+
   private static final int QUEUE_LINES = 65_536;
   // Compared by identity: no line the handler records is this object.
   private static final String STOP = new String("stop");
@@ -125,7 +127,7 @@ public final class AccessLog implements AutoCloseable {
       Thread.currentThread().interrupt();
     } catch (IOException e) {
       // The server goes on without its access log rather than failing requests over it.
-      System.err.println("racs: access log " + (file != null ? file : "") + ": " + e);
+      LOG.error("access log {} stopped: {}", file != null ? file : "", e.toString());
     }
   }
 
