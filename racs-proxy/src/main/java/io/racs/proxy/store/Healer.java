@@ -247,7 +247,7 @@ public final class Healer {
       if (newest && judged.standing() == VersionResolver.Standing.NOT_A_VERSION) {
         // A write that crashed while committing (or one still committing, left alone for the
         // GC grace); either way the key's next version decides.
-        if (VersionId.time(meta.get().versionId()).isBefore(graceCutoff())) {
+        if (VersionId.time(Layout.versionOf(e.name())).isBefore(graceCutoff())) {
           collectVersion(e, meta);
         }
         continue;

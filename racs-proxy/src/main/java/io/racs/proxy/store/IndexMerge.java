@@ -81,13 +81,31 @@ final class IndexMerge {
     return failures;
   }
 
-  /** Number of slots still listing. */
+  /**
+   * Number of slots still listing whose listing proves what they lack: every slot still listing but
+   * one adopted and not yet filled by heal ({@link RepositoryArray#unfilled}), which lacks the
+   * entries written before its adoption.
+   */
   int healthySlots() {
     int healthy = 0;
     for (Cursor cursor : cursors) {
-      healthy += cursor.failed ? 0 : 1;
+      healthy += cursor.failed || array.unfilled(cursor.slot) ? 0 : 1;
     }
     return healthy;
+  }
+
+  /**
+   * The slots whose listing does not prove an entry absent: those whose listing failed, and those
+   * adopted and not yet filled.
+   */
+  List<Integer> unprovenSlots() {
+    List<Integer> unproven = new ArrayList<>();
+    for (Cursor cursor : cursors) {
+      if (cursor.failed || array.unfilled(cursor.slot)) {
+        unproven.add(cursor.slot);
+      }
+    }
+    return unproven;
   }
 
   private void fillAll() {
@@ -106,7 +124,15 @@ final class IndexMerge {
     }
     // Listings from a read quorum name every committed record, so a slot that answers much later
     // than that quorum is left out (as if it had failed) rather than waited for.
-    int needed = Math.max(1, array.readQuorum() - (healthySlots() - empty.size()));
+    int unfilled = 0;
+    for (Cursor cursor : empty) {
+      unfilled += array.unfilled(cursor.slot) ? 1 : 0;
+    }
+    int needed =
+        Math.min(
+            empty.size(),
+            Math.max(1, array.readQuorum() - (healthySlots() - (empty.size() - unfilled)))
+                + unfilled);
     List<RepositoryArray.Outcome<ListPage>> pages =
         array.fanOutQuorum(
             slots,

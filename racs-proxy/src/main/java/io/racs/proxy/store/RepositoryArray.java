@@ -79,6 +79,14 @@ final class RepositoryArray implements AutoCloseable {
     return slots.get(slot);
   }
 
+  /**
+   * Whether a slot was adopted (an empty repository taken into the array) and heal has not filled
+   * it yet: it lacks what was written before, so its listing proves nothing absent.
+   */
+  boolean unfilled(int slot) {
+    return slots.get(slot) instanceof GuardedRepository guard && guard.pending();
+  }
+
   ExecutorService executor() {
     return executor;
   }

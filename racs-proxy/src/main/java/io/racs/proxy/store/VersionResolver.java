@@ -6,10 +6,14 @@ import java.util.Optional;
  * The one visibility rule: which version of a key GET, HEAD, DELETE, LIST and heal see.
  *
  * <p>A key's index entries list newest first. An entry is written only once its data is on a write
- * quorum, so every listed entry is a committed version, with one exception: an inline version whose
- * records are on too few repositories to have ever reached a quorum (a write that crashed while
- * committing) is not a version, and must not hide the one before it. The first entry that is a
- * version decides the key: it is the current version (a delete marker hides the key).
+ * quorum, and a commit that reaches fewer repositories than the write quorum removes its entry
+ * again; but a removal cannot reach a repository that went away after taking the entry (nor can a
+ * crashed proxy remove anything), so an entry may outlive a write that failed. Such an entry is not
+ * a version, and must not hide the one before it: an entry is a version only if it could have
+ * reached a write quorum, that is, if the repositories that list it together with those that could
+ * not be asked (a listing that failed, or a slot adopted and not yet filled, which lacks older
+ * entries) number at least the write quorum. The first entry that is a version decides the key: it
+ * is the current version (a delete marker hides the key).
  *
  * <p>The answer must never be stale and never "no such key" by mistake, so:
  *
@@ -55,24 +59,29 @@ final class VersionResolver {
    */
   Judgement judge(IndexMerge merge, IndexMerge.Entry e, String key) {
     Optional<VersionMeta> meta = context.read(e, VersionMeta.class);
+    if (neverCommitted(merge, e)) {
+      return new Judgement(Standing.NOT_A_VERSION, meta); // its record may be gone with its write
+    }
     if (meta.isEmpty()) {
       return new Judgement(Standing.UNREADABLE, meta);
     }
-    if ((key != null && !meta.get().key().equals(key)) || uncommittedInline(merge, e, meta.get())) {
+    if (key != null && !meta.get().key().equals(key)) {
       return new Judgement(Standing.NOT_A_VERSION, meta);
     }
     return new Judgement(Standing.VERSION, meta);
   }
 
   /**
-   * Whether an entry is an inline version that certainly never committed: its records (which hold
-   * its shards) are on fewer than k repositories even counting every one that did not answer.
+   * Whether an entry certainly never reached a write quorum: the repositories listing it, together
+   * with every one that might hold it unseen, are fewer than the write quorum. (A commit still
+   * under way is one too, until it reaches the quorum; it has not been acknowledged.)
    */
-  private boolean uncommittedInline(IndexMerge merge, IndexMerge.Entry e, VersionMeta meta) {
-    return meta.parts().size() == 1
-        && meta.parts().get(0).inline()
-        && e.slots().size() + (context.array.size() - merge.healthySlots())
-            < context.geometry.dataShards();
+  private boolean neverCommitted(IndexMerge merge, IndexMerge.Entry e) {
+    int possible = e.slots().size();
+    for (int slot : merge.unprovenSlots()) {
+      possible += e.slots().contains(slot) ? 0 : 1;
+    }
+    return possible < context.config.writeQuorum();
   }
 
   /** The current version of a key (possibly a delete marker), if it has one. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.racs.proxy.codec.Geometry;
 import io.racs.repos.Repository;
 import io.racs.repos.RepositoryException;
+import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.fs.FsRepository;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -184,5 +185,51 @@ class IdentityAdoptionTest {
       }
       assertThat(report.lines()).anySatisfy(l -> assertThat(l).contains("slot 2", "not adopted"));
     }
+  }
+
+  @Test
+  void reads_whenAnAdoptedUnfilledSlotMakesUpTheReadQuorum_failRatherThanMissAKey()
+      throws IOException {
+    populate();
+    close();
+    // A version committed on slots 0-3 only (4 and 5 out when it was written).
+    List<FaultyRepository> faulty = faulty();
+    faulty.get(4).outage(true);
+    faulty.get(5).outage(true);
+    ErasureStore writing = ErasureStore.open(config, List.copyOf(faulty));
+    opened.add(writing);
+    byte[] late = StoreFixture.bytes(99, 3 * BLOCK);
+    writing.put(
+        "bkt", "late", StoreFixture.stream(late), late.length, ObjectStore.PutOptions.defaults());
+    close();
+    unmount(0);
+    faulty = faulty();
+    ErasureStore store = ErasureStore.open(config, List.copyOf(faulty));
+    opened.add(store);
+    assertThat(store.guards().get(0).pending()).isTrue();
+    for (int slot = 1; slot <= 3; slot++) {
+      faulty.get(slot).outage(true);
+    }
+
+    // Slots 0, 4 and 5 answer: a read quorum in number, but slot 0 holds nothing written before
+    // its adoption, and 4 and 5 missed the version: "no such key" would be a wrong answer.
+    for (Runnable read :
+        List.<Runnable>of(
+            () -> store.head("bkt", "late"),
+            () -> store.get("bkt", "late", 0, -1, 0),
+            () -> store.delete("bkt", "late"),
+            () -> store.list("bkt", new ObjectStore.ListRequest("", null, "", 100)))) {
+      assertThatThrownBy(read::run)
+          .isInstanceOfSatisfying(
+              StoreException.class,
+              e -> assertThat(e.code()).isEqualTo(StoreException.Code.INSUFFICIENT_SHARDS));
+    }
+    faulty.forEach(FaultyRepository::heal);
+    assertThat(store.head("bkt", "late").sizeBytes()).isEqualTo(late.length);
+  }
+
+  /** The repositories, each behind a fault injector with nothing armed. */
+  private List<FaultyRepository> faulty() {
+    return repositories().stream().map(FaultyRepository::new).toList();
   }
 }

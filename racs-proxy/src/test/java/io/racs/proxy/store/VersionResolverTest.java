@@ -3,6 +3,7 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import java.io.ByteArrayInputStream;
@@ -10,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -143,6 +145,45 @@ class VersionResolverTest {
     assertThat(VersionId.newer(last.versionId(), second.versionId())).isTrue();
     assertThat(f.get("bkt", "k")).isEqualTo(b);
     assertThat(f.store.head("bkt", "k").versionId()).isEqualTo(last.versionId());
+  }
+
+  @Test
+  void failedPut_whoseRollbackMissedRepositoriesThatComeBack_neverBecomesVisible() {
+    // A PUT whose commit reached two repositories, fewer than the write quorum of 4, answered 503;
+    // its rollback could not reach those two (they went away right after taking the record). When
+    // they come back, the record they still hold is not a version: the key reads as before, in
+    // GET, HEAD, LIST and DELETE, and heal collects the leftover instead of spreading it.
+    f.store.createBucket("bkt");
+    byte[] before = StoreFixture.bytes(20, 20_000);
+    f.put("bkt", "k", before);
+    Pattern entries =
+        Pattern.compile(
+            Pattern.quote(Layout.indexKeyPrefix("bkt", f.store.context().nameKey("bkt", "k")))
+                + ".*");
+    for (int slot = 2; slot < 6; slot++) {
+      f.faulty.get(slot).failKeys(entries, RepositoryException.Kind.UNAVAILABLE);
+    }
+    for (int slot = 0; slot < 2; slot++) {
+      f.faulty.get(slot).failOperation(Operation.DELETE, RepositoryException.Kind.UNAVAILABLE);
+    }
+    assertInsufficientShards(() -> f.put("bkt", "k", StoreFixture.bytes(21, 30_000)));
+    f.faulty.forEach(FaultyRepository::heal);
+
+    for (ErasureStore store : List.of(f.store, f.reopen())) {
+      assertThat(f.get("bkt", "k")).isEqualTo(before);
+      assertThat(store.head("bkt", "k").sizeBytes()).isEqualTo(before.length);
+      assertThat(store.list("bkt", new ObjectStore.ListRequest("", null, "", 10)).objects())
+          .extracting(VersionMeta::sizeBytes)
+          .containsExactly((long) before.length);
+    }
+    Healer.Report report = Healer.heal(f.store, Healer.Options.defaults());
+    assertThat(report.unrecoverable()).isEmpty();
+    assertThat(f.get("bkt", "k")).isEqualTo(before);
+    f.store.delete("bkt", "k");
+    assertThatThrownBy(() -> f.store.head("bkt", "k"))
+        .isInstanceOfSatisfying(
+            StoreException.class,
+            e -> assertThat(e.code()).isEqualTo(StoreException.Code.NO_SUCH_KEY));
   }
 
   private static void assertInsufficientShards(Runnable call) {

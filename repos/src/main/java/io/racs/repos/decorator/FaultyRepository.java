@@ -29,6 +29,7 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>{@link #failCall(long, Kind)}: the Nth call (counting every call from 1) fails;
  *   <li>{@link #failKeys(Pattern, Kind)}: calls on keys matching a pattern fail;
+ *   <li>{@link #failOperation(Operation, Kind)}: every call of one operation fails;
  *   <li>{@link #failRandomly(double, long, Kind)}: each call fails with a probability, seeded;
  *   <li>{@link #outage(boolean)}: every call fails with {@code UNAVAILABLE} until turned off;
  *   <li>{@link #corruptReads(boolean)}: gets return bodies with flipped bytes (the first, and one
@@ -49,6 +50,7 @@ public final class FaultyRepository extends ForwardingRepository {
   private final AtomicLong calls = new AtomicLong();
   private final Map<Long, Kind> failingCalls = new ConcurrentHashMap<>();
   private final Map<Pattern, Kind> failingKeys = new ConcurrentHashMap<>();
+  private final Map<Operation, Kind> failingOperations = new ConcurrentHashMap<>();
   private final ConcurrentLinkedQueue<Stall> stalls = new ConcurrentLinkedQueue<>();
   private volatile boolean outage;
   private volatile CountDownLatch frozen;
@@ -77,6 +79,16 @@ public final class FaultyRepository extends ForwardingRepository {
     return this;
   }
 
+  /**
+   * Makes every call of {@code operation} fail with {@code kind} (a discard counts as a delete): a
+   * repository that takes writes but cannot delete, say.
+   */
+  public FaultyRepository failOperation(Operation operation, Kind kind) {
+    failingOperations.put(
+        Objects.requireNonNull(operation, "operation"), Objects.requireNonNull(kind, "kind"));
+    return this;
+  }
+
   /** Makes each call fail with probability {@code rate}, drawn from a generator seeded once. */
   public FaultyRepository failRandomly(double rate, long seed, Kind kind) {
     if (!(rate >= 0 && rate <= 1)) {
@@ -102,6 +114,7 @@ public final class FaultyRepository extends ForwardingRepository {
   public FaultyRepository heal() {
     failingCalls.clear();
     failingKeys.clear();
+    failingOperations.clear();
     randomFailures = null;
     outage = false;
     corruptReads = false;
@@ -244,6 +257,10 @@ public final class FaultyRepository extends ForwardingRepository {
     Kind kind = failingCalls.remove(n);
     if (kind != null) {
       throw fail(kind, operation, key, "injected failure of call " + n);
+    }
+    Kind failing = failingOperations.get(operation);
+    if (failing != null) {
+      throw fail(failing, operation, key, "injected failure of every " + operation);
     }
     if (key != null) {
       for (Map.Entry<Pattern, Kind> entry : failingKeys.entrySet()) {
