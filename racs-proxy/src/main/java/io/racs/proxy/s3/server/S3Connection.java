@@ -79,6 +79,17 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
   /** The most a single PUT may store, and the most one part may hold: 5 GiB, as in S3. */
   static final long MAX_UPLOAD_BYTES = 5L << 30;
 
+  /**
+   * How much of a body the connection still reads, and throws away, after answering its request
+   * without reading it all (a write refused once the body had started: 503 with repositories out,
+   * say), before it closes: a client that writes its whole body before it reads (most do) would
+   * otherwise fail with a broken pipe or a reset and never see the answer. Bodies past this, and
+   * clients slower than {@link #LINGER_SECONDS}, get the close.
+   */
+  static final long LINGER_BYTES = 16L << 20;
+
+  static final int LINGER_SECONDS = 10;
+
   private static final Set<S3Operation> SIZE_LIMITED =
       EnumSet.of(S3Operation.PUT_OBJECT, S3Operation.UPLOAD_PART);
 
@@ -89,6 +100,9 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
   private ChannelHandlerContext ctx;
   private Exchange current;
   private boolean discardingBody;
+  // After a response that closes the connection while its body is still arriving: how many more
+  // body bytes are read and thrown away before the close; negative when not lingering.
+  private long lingerBytesLeft = -1;
   // Messages of requests that arrived before the current response was written, in order.
   private final ArrayDeque<Object> deferred = new ArrayDeque<>();
 
@@ -189,6 +203,14 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
         } else if (exchange != null && exchange.body != null && !discardingBody) {
           boolean more = exchange.body.offer(content.content().retain(), last);
           if (more) {
+            ctx.read();
+          }
+        } else if (lingerBytesLeft >= 0) {
+          lingerBytesLeft -= content.content().readableBytes();
+          if (last || lingerBytesLeft < 0) {
+            lingerBytesLeft = -1;
+            ctx.close();
+          } else {
             ctx.read();
           }
         } else if (!last) {
@@ -457,6 +479,7 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
       response.onClose().run();
     }
     boolean keep = ok && keepAlive;
+    boolean answered = ok;
     long received = exchange.body != null ? exchange.body.decodedBytes() : 0;
     settings
         .metrics()
@@ -494,10 +517,29 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
                 if (current == null) {
                   ctx.read();
                 }
+              } else if (answered && lingers(exchange)) {
+                lingerBytesLeft = LINGER_BYTES;
+                ctx.flush();
+                ctx.executor().schedule(() -> ctx.close(), LINGER_SECONDS, TimeUnit.SECONDS);
+                ctx.read();
               } else {
                 ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
               }
             });
+  }
+
+  /**
+   * Whether the connection, closing after {@code exchange}'s response, first reads the rest of the
+   * request's body (see {@link #LINGER_BYTES}): only when the body is still arriving, well framed,
+   * and not refused at its head (a head refused is answered before any body is read, and a client
+   * that sent {@code Expect: 100-continue} sends none).
+   */
+  private boolean lingers(Exchange exchange) {
+    return !discardingBody
+        && exchange.bodyExpected
+        && exchange.body != null
+        && !exchange.body.fullyReceived()
+        && deferred.isEmpty();
   }
 
   private long stream(InputStream body) throws IOException {

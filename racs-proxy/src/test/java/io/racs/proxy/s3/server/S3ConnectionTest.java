@@ -410,6 +410,64 @@ class S3ConnectionTest {
   }
 
   @Test
+  void put_whenRefusedBeforeItsBodyArrived_readsTheRestOfTheBodyBeforeClosing() {
+    // A client that sends its whole body before reading (most do) must get to read the answer: a
+    // close with body bytes unread resets the connection under it (a broken pipe, no 404).
+    byte[] payload = S3Fixture.random(8, 300_000);
+    try (S3Fixture.Connection c = fixture.connect()) {
+      c.send(
+          concat(
+              WireRequests.head(
+                      "PUT",
+                      "/nobucket/k",
+                      "UNSIGNED-PAYLOAD",
+                      Map.of(),
+                      "Content-Length: " + payload.length)
+                  .bytes(),
+              java.util.Arrays.copyOf(payload, 1000)));
+      c.runHandlers();
+      WireResponse error = c.response();
+      assertThat(error.status()).as("%s", error).isEqualTo(404);
+      assertThat(error.errorCode()).isEqualTo("NoSuchBucket");
+      assertThat(error.headers().get("connection")).isEqualToIgnoringCase("close");
+      assertThat(c.open()).as("open while the body still arrives").isTrue();
+
+      c.send(java.util.Arrays.copyOfRange(payload, 1000, 200_000));
+      assertThat(c.open()).isTrue();
+      c.send(java.util.Arrays.copyOfRange(payload, 200_000, payload.length));
+      assertThat(c.open()).as("closed once the body has ended").isFalse();
+      assertThat(c.allReleased()).isTrue();
+    }
+  }
+
+  @Test
+  void put_whenRefusedWithMoreBodyToComeThanTheConnectionLingersFor_closes() {
+    int piece = 1 << 20;
+    try (S3Fixture.Connection c = fixture.connect()) {
+      c.send(
+          concat(
+              WireRequests.head(
+                      "PUT",
+                      "/nobucket/k",
+                      "UNSIGNED-PAYLOAD",
+                      Map.of(),
+                      "Content-Length: " + (1L << 30))
+                  .bytes(),
+              new byte[1000]));
+      c.runHandlers();
+      assertThat(c.response().status()).isEqualTo(404);
+      long sent = 0;
+      while (c.open() && sent <= S3Connection.LINGER_BYTES) {
+        c.send(new byte[piece]);
+        sent += piece;
+      }
+      assertThat(c.open()).isFalse();
+      assertThat(sent).isGreaterThan(S3Connection.LINGER_BYTES);
+      assertThat(c.allReleased()).isTrue();
+    }
+  }
+
+  @Test
   void pipelining_whenTwoRequestsInOneRead_answersEachInOrder() {
     byte[] first = S3Fixture.random(5, 1000);
     byte[] second = S3Fixture.random(6, 2000);
