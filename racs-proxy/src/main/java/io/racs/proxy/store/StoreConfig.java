@@ -1,6 +1,7 @@
 package io.racs.proxy.store;
 
 import io.racs.proxy.codec.Geometry;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -26,6 +27,8 @@ import java.util.Objects;
  *     the YAML, as {@code blockBytes} is {@code blockSize}) keep each shard in the version's record
  *     on its repository instead of a shard object of its own: one write per repository instead of
  *     two, committed in one step (MinIO inlines below 128 KiB too); default 128 KiB, 0 turns it off
+ * @param clock the time the store judges the age of versions by (see {@link #settleTime()}); the
+ *     system clock but in tests
  */
 public record StoreConfig(
     Geometry geometry,
@@ -35,7 +38,8 @@ public record StoreConfig(
     Duration stallGrace,
     long minPartBytes,
     Duration gcGrace,
-    int inlineBytes) {
+    int inlineBytes,
+    Clock clock) {
   /** Checks the values. */
   public StoreConfig {
     Objects.requireNonNull(geometry, "geometry");
@@ -59,6 +63,7 @@ public record StoreConfig(
       throw new IllegalArgumentException("stallGrace: " + stallGrace + " (expected: > 0)");
     }
     Objects.requireNonNull(gcGrace, "gcGrace");
+    Objects.requireNonNull(clock, "clock");
     if (inlineBytes < 0) {
       throw new IllegalArgumentException("inlineBytes: " + inlineBytes + " (expected: >= 0)");
     }
@@ -69,6 +74,17 @@ public record StoreConfig(
   /** Whether an object of {@code lengthBytes} is stored in its records. */
   public boolean inlines(long lengthBytes) {
     return inlineBytes > 0 && lengthBytes >= 0 && lengthBytes <= inlineBytes;
+  }
+
+  /**
+   * How old a version's commit must be before its outcome is settled: a commit ends, committed or
+   * rolled back, within one {@code slowShardTimeout} (the limit on every repository call), doubled
+   * for the clocks of other proxies, which mint version ids too. An index entry younger than this
+   * on fewer repositories than the write quorum may be a commit under way, or a committed version
+   * whose entry a listing caught mid-collection; an older one can only be a write that failed.
+   */
+  public Duration settleTime() {
+    return slowShardTimeout.multipliedBy(2);
   }
 
   /** Bytes per shard piece of a full stripe. */
@@ -91,6 +107,7 @@ public record StoreConfig(
     private long minPartBytes = 5L << 20;
     private Duration gcGrace = Duration.ofHours(1);
     private int inlineBytes = 128 << 10;
+    private Clock clock = Clock.systemUTC();
 
     private Builder(Geometry geometry) {
       this.geometry = Objects.requireNonNull(geometry, "geometry");
@@ -139,6 +156,12 @@ public record StoreConfig(
       return this;
     }
 
+    /** The clock the store judges the age of versions by. */
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
     /** The config. */
     public StoreConfig build() {
       return new StoreConfig(
@@ -149,7 +172,8 @@ public record StoreConfig(
           stallGrace,
           minPartBytes,
           gcGrace,
-          inlineBytes);
+          inlineBytes,
+          clock);
     }
   }
 }

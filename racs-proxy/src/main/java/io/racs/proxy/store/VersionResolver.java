@@ -1,5 +1,6 @@
 package io.racs.proxy.store;
 
+import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -12,8 +13,11 @@ import java.util.Optional;
  * a version, and must not hide the one before it: an entry is a version only if it could have
  * reached a write quorum, that is, if the repositories that list it together with those that could
  * not be asked (a listing that failed, or a slot adopted and not yet filled, which lacks older
- * entries) number at least the write quorum. The first entry that is a version decides the key: it
- * is the current version (a delete marker hides the key).
+ * entries) number at least the write quorum. That count is only judged once the entry's commit has
+ * settled ({@link StoreConfig#settleTime()}): the repositories are listed one by one, not at one
+ * instant, so a younger entry may be caught on too few of them while it commits, or while a newer
+ * version's commit has it collected; a young entry is a version, as before. The first entry that is
+ * a version decides the key: it is the current version (a delete marker hides the key).
  *
  * <p>The answer must never be stale and never "no such key" by mistake, so:
  *
@@ -65,23 +69,44 @@ final class VersionResolver {
     if (meta.isEmpty()) {
       return new Judgement(Standing.UNREADABLE, meta);
     }
-    if (key != null && !meta.get().key().equals(key)) {
+    if ((key != null && !meta.get().key().equals(key)) || uncommittedInline(merge, e, meta.get())) {
       return new Judgement(Standing.NOT_A_VERSION, meta);
     }
     return new Judgement(Standing.VERSION, meta);
   }
 
   /**
-   * Whether an entry certainly never reached a write quorum: the repositories listing it, together
-   * with every one that might hold it unseen, are fewer than the write quorum. (A commit still
-   * under way is one too, until it reaches the quorum; it has not been acknowledged.)
+   * Whether an entry is an inline version that cannot be read, settled or not: its records (which
+   * hold its shards) are on fewer than k repositories even counting every one that might hold one
+   * unseen (a write that crashed while committing, or one still committing).
+   */
+  private boolean uncommittedInline(IndexMerge merge, IndexMerge.Entry e, VersionMeta meta) {
+    if (meta.parts().size() != 1 || !meta.parts().get(0).inline()) {
+      return false;
+    }
+    return possibleCopies(merge, e) < context.geometry.dataShards();
+  }
+
+  /**
+   * Whether an entry certainly never reached a write quorum: its commit has settled, and the
+   * repositories listing it, together with every one that might hold it unseen, are fewer than the
+   * write quorum.
    */
   private boolean neverCommitted(IndexMerge merge, IndexMerge.Entry e) {
+    Instant settled = context.config.clock().instant().minus(context.config.settleTime());
+    if (!VersionId.time(Layout.versionOf(e.name())).isBefore(settled)) {
+      return false;
+    }
+    return possibleCopies(merge, e) < context.config.writeQuorum();
+  }
+
+  /** The repositories that list an entry, and those whose listing does not prove they lack it. */
+  private static int possibleCopies(IndexMerge merge, IndexMerge.Entry e) {
     int possible = e.slots().size();
     for (int slot : merge.unprovenSlots()) {
       possible += e.slots().contains(slot) ? 0 : 1;
     }
-    return possible < context.config.writeQuorum();
+    return possible;
   }
 
   /** The current version of a key (possibly a delete marker), if it has one. */
