@@ -3,18 +3,20 @@ package io.racs.proxy.store;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Deletes what no reader needs any more: the versions a commit superseded (soon after the commit,
- * off the request path), the data of a write that failed, and for heal the versions and leftovers
- * it finds. Data always goes before the entry that refers to it, so an entry never points at
- * nothing it could still need.
+ * Deletes what no reader needs any more: the versions a commit superseded (once the commit has
+ * settled, off the request path: see {@link StoreConfig#settleTime()}), the data of a write that
+ * failed, and for heal the versions and leftovers it finds. Data always goes before the entry that
+ * refers to it, so an entry never points at nothing it could still need.
  *
  * <p>Thread-safe. At most {@link #MAX_COLLECTIONS} collections run in the background at a time; a
  * write that finds them all busy collects on its own thread, so a backlog cannot grow without
@@ -51,9 +53,25 @@ final class Collector {
 
   /**
    * Collects, in the background, every version of a key older than {@code committedVersion}, which
-   * has just committed (or than a newer one this store committed before, if there is one).
+   * has just committed (or than a newer one this store committed before, if there is one), once the
+   * new version has settled ({@link StoreConfig#settleTime()}).
    */
   void collectLater(String bucket, String key, String committedVersion) {
+    long delayNanos = context.config.settleTime().toNanos();
+    if (delayNanos == 0) {
+      collectSettled(bucket, key, committedVersion);
+      return;
+    }
+    try {
+      CompletableFuture.runAsync(
+          () -> collectSettled(bucket, key, committedVersion),
+          CompletableFuture.delayedExecutor(delayNanos, TimeUnit.NANOSECONDS, background));
+    } catch (RejectedExecutionException e) {
+      // Closing: heal collects it.
+    }
+  }
+
+  private void collectSettled(String bucket, String key, String committedVersion) {
     String id = bucket + "/" + key;
     String newest;
     synchronized (committed) {

@@ -239,9 +239,13 @@ public final class Healer {
   private void healBucket(String bucket, String after) {
     IndexMerge merge = new IndexMerge(array, Layout.indexPrefix(bucket), after, 1000);
     String lastKeyName = null;
+    boolean lastKeySettled = true;
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
       String keyName = e.name().substring(0, e.name().lastIndexOf(Layout.SEPARATOR));
       boolean newest = !keyName.equals(lastKeyName);
+      if (!newest && !lastKeySettled) {
+        continue; // superseded by a version that has not settled: readers may still need it
+      }
       VersionResolver.Judgement judged = store.resolver().judge(merge, e, null);
       Optional<VersionMeta> meta = judged.meta();
       if (newest && judged.standing() == VersionResolver.Standing.NOT_A_VERSION) {
@@ -252,7 +256,12 @@ public final class Healer {
         }
         continue;
       }
-      lastKeyName = keyName;
+      if (newest) {
+        lastKeyName = keyName;
+        lastKeySettled =
+            VersionId.time(Layout.versionOf(e.name()))
+                .isBefore(Instant.now().minus(store.config().settleTime()));
+      }
       try {
         healEntry(bucket, keyName, e, meta, newest);
       } catch (RuntimeException ex) {

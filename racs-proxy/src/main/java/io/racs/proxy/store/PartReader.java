@@ -43,6 +43,8 @@ final class PartReader extends InputStream implements ChunkedBody {
   // Released whenever a source delivers a piece: what a stripe waits on.
   private final Semaphore arrivals = new Semaphore(0);
   private final String[] bad;
+  // When each source was opened (System.nanoTime()), for its stall deadline.
+  private final long[] openedAt;
   private final String[] lastProblem;
   // This stripe's pieces; a piece that arrived is used where the source left it (no copy), so
   // the stripe's data is read straight out of the k data pieces.
@@ -76,6 +78,7 @@ final class PartReader extends InputStream implements ChunkedBody {
     this.lastStripe = to > from ? (to - 1) / stripeBytes : stripe - 1;
     this.sources = new Source[n];
     this.bad = new String[n];
+    this.openedAt = new long[n];
     this.lastProblem = new String[n];
     this.pieces = new byte[n][];
   }
@@ -222,11 +225,23 @@ final class PartReader extends InputStream implements ChunkedBody {
           continue;
         }
         long now = System.nanoTime();
-        long stallAt =
+        long stripeStallAt =
             firstArrival < 0 ? start + timeoutNanos : array.stallDeadline(start, firstArrival);
+        // A source opened during this stripe (in place of one that failed or stalled) gets the
+        // same allowance from its own opening, not the deadline of the ones opened before it.
+        long stallAt = Long.MAX_VALUE;
+        for (int i = 0; i < n; i++) {
+          if (bad[i] == null && sources[i] != null && !settled[i]) {
+            long own = ownStallDeadline(i, start, stripeStallAt);
+            stallAt = stallAt == Long.MAX_VALUE || own - stallAt < 0 ? own : stallAt;
+          }
+        }
         if (now - stallAt >= 0) {
           for (int i = 0; i < n; i++) {
-            if (bad[i] == null && sources[i] != null && !settled[i]) {
+            if (bad[i] == null
+                && sources[i] != null
+                && !settled[i]
+                && now - ownStallDeadline(i, start, stripeStallAt) >= 0) {
               String why =
                   firstArrival < 0
                       ? "no data within " + timeoutNanos / 1_000_000 + " ms"
@@ -363,6 +378,16 @@ final class PartReader extends InputStream implements ChunkedBody {
   }
 
   /**
+   * When a source still out counts as stalled in a stripe that began at {@code start}, whose
+   * sources opened before it count as stalled at {@code stripeStallAt}: a source opened later gets
+   * as long from its own opening.
+   */
+  private long ownStallDeadline(int i, long start, long stripeStallAt) {
+    long opened = openedAt[i];
+    return opened - start <= 0 ? stripeStallAt : opened + (stripeStallAt - start);
+  }
+
+  /**
    * Opens up to {@code count} more shards, in shard order (data before parity), from the current
    * stripe; a shard on a suspended repository is passed over as bad.
    */
@@ -376,6 +401,7 @@ final class PartReader extends InputStream implements ChunkedBody {
           continue;
         }
         sources[i] = new Source(i, stripe);
+        openedAt[i] = System.nanoTime();
         count--;
       }
     }

@@ -58,6 +58,7 @@ final class PartWriter {
       List<Integer> slots,
       InputStream body,
       long lengthBytes) {
+    long writeStart = System.nanoTime();
     int k = codec.geometry().dataShards();
     int n = codec.geometry().totalShards();
     int pieceBytes = config.pieceBytes();
@@ -149,7 +150,7 @@ final class PartWriter {
       md5.close();
     }
 
-    awaitPuts(array, config, slots, dropped, puts, progress);
+    awaitPuts(array, config, slots, dropped, puts, progress, writeStart);
     List<Integer> written = new ArrayList<>();
     List<StoreException.ShardFailure> failures = new ArrayList<>();
     for (int i = 0; i < n; i++) {
@@ -295,6 +296,9 @@ final class PartWriter {
    * Waits for the live puts to end: all of them, or a write quorum and then the others until the
    * stall deadline. A put still running then is reported stalled (its slot suspended) and left to
    * finish in the background when a quorum succeeded: its shard is then complete when it ends.
+   * Before the quorum is in, the puts still running get until the stall deadline counted from the
+   * first put to end (since {@code writeStart}, when the write began): a write quorum that needs
+   * stalled repositories is not reached by waiting, and the write fails in about the stall grace.
    */
   private static void awaitPuts(
       RepositoryArray array,
@@ -302,10 +306,12 @@ final class PartWriter {
       List<Integer> slots,
       String[] dropped,
       List<Future<ObjectInfo>> puts,
-      Semaphore progress) {
+      Semaphore progress,
+      long writeStart) {
     long start = System.nanoTime();
     long deadline = start + array.timeoutNanos();
     boolean relative = false;
+    boolean quorum = false;
     try {
       while (true) {
         int live = 0;
@@ -324,9 +330,13 @@ final class PartWriter {
         if (done == live) {
           return;
         }
-        if (!relative && ok >= config.writeQuorum()) {
+        if (!quorum && ok >= config.writeQuorum()) {
+          quorum = true;
           relative = true;
           deadline = array.stallDeadline(start, now);
+        } else if (!relative && done > 0) {
+          relative = true; // the first put ended: the others get as long again, and the grace
+          deadline = array.stallDeadline(writeStart, now);
         }
         if (now - deadline >= 0) {
           for (int i = 0; i < puts.size(); i++) {
@@ -336,9 +346,11 @@ final class PartWriter {
                       + "did not finish its shard in "
                       + (now - start) / 1_000_000
                       + " ms"
-                      + (relative ? " while a write quorum did" : "");
+                      + (quorum
+                          ? " while a write quorum did"
+                          : relative ? " while others did" : "");
               array.health().stalled(slots.get(i), dropped[i]);
-              if (!relative) {
+              if (!quorum) {
                 puts.get(i).cancel(true);
               }
             }

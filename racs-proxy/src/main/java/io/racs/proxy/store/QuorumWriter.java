@@ -65,8 +65,8 @@ final class QuorumWriter {
           failures,
           dataFailures);
     }
-    // Superseded versions go soon, so storage does not grow with overwrites; a reader still
-    // streaming one may lose it (heal collects whatever this misses).
+    // Superseded versions go once this one has settled, so storage does not grow with overwrites;
+    // a reader still streaming one then may lose it (heal collects whatever this misses).
     collector.collectLater(meta.bucket(), meta.key(), meta.versionId());
   }
 

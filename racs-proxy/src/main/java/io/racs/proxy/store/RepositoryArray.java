@@ -22,6 +22,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BiFunction;
 
@@ -150,10 +151,14 @@ final class RepositoryArray implements AutoCloseable {
   /**
    * Runs {@code call} on every usable slot in {@code which} (null: all), in parallel. The caller
    * sleeps until every call has ended, or until {@code needed} calls have succeeded and the rest
-   * are past their {@linkplain #stallDeadline stall deadline}, or until the absolute timeout. A
-   * call still out then is reported as timed out and its slot suspended; it is cancelled only when
-   * fewer than {@code needed} succeeded (a write that will be rolled back must not land later), and
-   * otherwise left to finish in the background, where it completes what it was doing.
+   * are past their {@linkplain #stallDeadline stall deadline}, or until the absolute timeout. When
+   * {@code needed} is a real quorum (no more than the calls started), the calls still out also get
+   * no more than the stall deadline counted from the first call to end: a quorum that waits on
+   * stalled repositories is not reached by waiting, and the caller learns so in about the stall
+   * grace instead of the absolute timeout. A call still out then is reported as timed out and its
+   * slot suspended; it is cancelled only when fewer than {@code needed} succeeded (a write that
+   * will be rolled back should not land later), and otherwise left to finish in the background,
+   * where it completes what it was doing.
    */
   <T> List<Outcome<T>> fanOut(
       List<Integer> which, BiFunction<Integer, Repository, T> call, int needed) {
@@ -169,12 +174,14 @@ final class RepositoryArray implements AutoCloseable {
       ask[i] = health.usable(targets.get(i));
       usable += ask[i] ? 1 : 0;
     }
-    // The caller wakes at most twice: when the needed successes are in (to set the stall
-    // deadline), and when the last call has ended; never once per call.
+    // The caller wakes at most three times: when the first call ends and when the needed
+    // successes are in (each sets a stall deadline), and when the last call has ended; never once
+    // per call.
     int running = usable;
     Semaphore wake = new Semaphore(0);
     AtomicInteger finished = new AtomicInteger();
     AtomicInteger succeeded = new AtomicInteger();
+    AtomicLong firstEnded = new AtomicLong();
     for (int i = 0; i < count; i++) {
       int index = i;
       int slot = targets.get(i);
@@ -195,20 +202,35 @@ final class RepositoryArray implements AutoCloseable {
                   outcome = new Outcome<>(slot, null, e);
                 }
                 ended.set(index, outcome);
+                firstEnded.compareAndSet(0, System.nanoTime()); // set before it is counted
                 boolean quorum = outcome.ok() && succeeded.incrementAndGet() == needed;
-                boolean last = finished.incrementAndGet() == running;
-                if (quorum || last) {
+                int finishedNow = finished.incrementAndGet();
+                boolean last = finishedNow == running;
+                if (quorum || last || finishedNow == 1) {
                   wake.release();
                 }
               }));
     }
     long start = System.nanoTime();
     boolean relative = false;
+    boolean quorumAwaited = needed <= running;
+    long quorumAt = -1;
     try {
-      if (running > 0 && Waits.acquire(wake, timeoutNanos) && finished.get() < running) {
-        relative = true; // woken by the quorum: the rest get until the stall deadline
+      while (running > 0 && finished.get() < running) {
         long now = System.nanoTime();
-        Waits.acquire(wake, Math.max(0, stallDeadline(start, now) - now));
+        long deadline = start + timeoutNanos;
+        if (succeeded.get() >= needed) {
+          // The rest get until the stall deadline counted from when the quorum was in.
+          quorumAt = quorumAt < 0 ? now : quorumAt;
+          relative = true;
+          deadline = stallDeadline(start, quorumAt);
+        } else if (quorumAwaited && finished.get() > 0) {
+          deadline = stallDeadline(start, firstEnded.get());
+          relative = true;
+        }
+        if (now - deadline >= 0 || !Waits.acquire(wake, deadline - now)) {
+          break;
+        }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

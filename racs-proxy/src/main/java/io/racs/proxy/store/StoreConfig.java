@@ -1,7 +1,6 @@
 package io.racs.proxy.store;
 
 import io.racs.proxy.codec.Geometry;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -27,8 +26,14 @@ import java.util.Objects;
  *     the YAML, as {@code blockBytes} is {@code blockSize}) keep each shard in the version's record
  *     on its repository instead of a shard object of its own: one write per repository instead of
  *     two, committed in one step (MinIO inlines below 128 KiB too); default 128 KiB, 0 turns it off
- * @param clock the time the store judges the age of versions by (see {@link #settleTime()}); the
- *     system clock but in tests
+ * @param settleTime how long a superseded version stays after the version that superseded it
+ *     committed, before it is collected; default twice the slow-shard timeout. Readers take the
+ *     repositories' listings one by one, not at one instant, and a version is only a version if a
+ *     write quorum could hold it (see {@code VersionResolver}): while its superseding version
+ *     commits, a version must keep its entries on a write quorum, or a reader whose listings
+ *     straddle the commit could find neither. So collection waits until any listing that could have
+ *     begun before the commit has ended; a listing that takes longer than this could still miss a
+ *     key. Zero collects at once (tests that count what is left).
  */
 public record StoreConfig(
     Geometry geometry,
@@ -39,7 +44,7 @@ public record StoreConfig(
     long minPartBytes,
     Duration gcGrace,
     int inlineBytes,
-    Clock clock) {
+    Duration settleTime) {
   /** Checks the values. */
   public StoreConfig {
     Objects.requireNonNull(geometry, "geometry");
@@ -63,7 +68,10 @@ public record StoreConfig(
       throw new IllegalArgumentException("stallGrace: " + stallGrace + " (expected: > 0)");
     }
     Objects.requireNonNull(gcGrace, "gcGrace");
-    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(settleTime, "settleTime");
+    if (settleTime.isNegative()) {
+      throw new IllegalArgumentException("settleTime: " + settleTime + " (expected: >= 0)");
+    }
     if (inlineBytes < 0) {
       throw new IllegalArgumentException("inlineBytes: " + inlineBytes + " (expected: >= 0)");
     }
@@ -74,17 +82,6 @@ public record StoreConfig(
   /** Whether an object of {@code lengthBytes} is stored in its records. */
   public boolean inlines(long lengthBytes) {
     return inlineBytes > 0 && lengthBytes >= 0 && lengthBytes <= inlineBytes;
-  }
-
-  /**
-   * How old a version's commit must be before its outcome is settled: a commit ends, committed or
-   * rolled back, within one {@code slowShardTimeout} (the limit on every repository call), doubled
-   * for the clocks of other proxies, which mint version ids too. An index entry younger than this
-   * on fewer repositories than the write quorum may be a commit under way, or a committed version
-   * whose entry a listing caught mid-collection; an older one can only be a write that failed.
-   */
-  public Duration settleTime() {
-    return slowShardTimeout.multipliedBy(2);
   }
 
   /** Bytes per shard piece of a full stripe. */
@@ -107,7 +104,7 @@ public record StoreConfig(
     private long minPartBytes = 5L << 20;
     private Duration gcGrace = Duration.ofHours(1);
     private int inlineBytes = 128 << 10;
-    private Clock clock = Clock.systemUTC();
+    private Duration settleTime;
 
     private Builder(Geometry geometry) {
       this.geometry = Objects.requireNonNull(geometry, "geometry");
@@ -156,9 +153,12 @@ public record StoreConfig(
       return this;
     }
 
-    /** The clock the store judges the age of versions by. */
-    public Builder clock(Clock clock) {
-      this.clock = clock;
+    /**
+     * How long a superseded version stays after its successor committed; by default twice the
+     * slow-shard timeout.
+     */
+    public Builder settleTime(Duration settleTime) {
+      this.settleTime = settleTime;
       return this;
     }
 
@@ -173,7 +173,7 @@ public record StoreConfig(
           minPartBytes,
           gcGrace,
           inlineBytes,
-          clock);
+          settleTime != null ? settleTime : slowShardTimeout.multipliedBy(2));
     }
   }
 }

@@ -1,6 +1,5 @@
 package io.racs.proxy.store;
 
-import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -8,16 +7,18 @@ import java.util.Optional;
  *
  * <p>A key's index entries list newest first. An entry is written only once its data is on a write
  * quorum, and a commit that reaches fewer repositories than the write quorum removes its entry
- * again; but a removal cannot reach a repository that went away after taking the entry (nor can a
- * crashed proxy remove anything), so an entry may outlive a write that failed. Such an entry is not
- * a version, and must not hide the one before it: an entry is a version only if it could have
- * reached a write quorum, that is, if the repositories that list it together with those that could
- * not be asked (a listing that failed, or a slot adopted and not yet filled, which lacks older
- * entries) number at least the write quorum. That count is only judged once the entry's commit has
- * settled ({@link StoreConfig#settleTime()}): the repositories are listed one by one, not at one
- * instant, so a younger entry may be caught on too few of them while it commits, or while a newer
- * version's commit has it collected; a young entry is a version, as before. The first entry that is
- * a version decides the key: it is the current version (a delete marker hides the key).
+ * again; but a removal cannot reach a repository that stalled or went away (a stalled one may even
+ * take the entry after the removal), nor can a crashed proxy remove anything, so an entry may
+ * outlive a write that failed, and a write still committing has an entry on too few repositories
+ * for a while. Neither is a version, and neither may hide the one before it: an entry is a version
+ * only if it could have reached a write quorum, that is, if the repositories that list it together
+ * with those whose listing proves nothing (a listing that failed, or a slot adopted and not yet
+ * filled, which lacks older entries) number at least the write quorum. The first entry that is a
+ * version decides the key: it is the current version (a delete marker hides the key).
+ *
+ * <p>A committed version keeps its entries on a write quorum until the version that superseded it
+ * has settled ({@link StoreConfig#settleTime()}), so a reader whose listings straddle a commit,
+ * some taken before it and some after, finds the new version on enough of them or the old one.
  *
  * <p>The answer must never be stale and never "no such key" by mistake, so:
  *
@@ -63,40 +64,23 @@ final class VersionResolver {
    */
   Judgement judge(IndexMerge merge, IndexMerge.Entry e, String key) {
     Optional<VersionMeta> meta = context.read(e, VersionMeta.class);
-    if (neverCommitted(merge, e)) {
+    if (belowWriteQuorum(merge, e)) {
       return new Judgement(Standing.NOT_A_VERSION, meta); // its record may be gone with its write
     }
     if (meta.isEmpty()) {
       return new Judgement(Standing.UNREADABLE, meta);
     }
-    if ((key != null && !meta.get().key().equals(key)) || uncommittedInline(merge, e, meta.get())) {
+    if (key != null && !meta.get().key().equals(key)) {
       return new Judgement(Standing.NOT_A_VERSION, meta);
     }
     return new Judgement(Standing.VERSION, meta);
   }
 
   /**
-   * Whether an entry is an inline version that cannot be read, settled or not: its records (which
-   * hold its shards) are on fewer than k repositories even counting every one that might hold one
-   * unseen (a write that crashed while committing, or one still committing).
+   * Whether an entry is on fewer repositories than the write quorum, even counting every one that
+   * might hold it unseen: a write that failed, or one still committing.
    */
-  private boolean uncommittedInline(IndexMerge merge, IndexMerge.Entry e, VersionMeta meta) {
-    if (meta.parts().size() != 1 || !meta.parts().get(0).inline()) {
-      return false;
-    }
-    return possibleCopies(merge, e) < context.geometry.dataShards();
-  }
-
-  /**
-   * Whether an entry certainly never reached a write quorum: its commit has settled, and the
-   * repositories listing it, together with every one that might hold it unseen, are fewer than the
-   * write quorum.
-   */
-  private boolean neverCommitted(IndexMerge merge, IndexMerge.Entry e) {
-    Instant settled = context.config.clock().instant().minus(context.config.settleTime());
-    if (!VersionId.time(Layout.versionOf(e.name())).isBefore(settled)) {
-      return false;
-    }
+  private boolean belowWriteQuorum(IndexMerge merge, IndexMerge.Entry e) {
     return possibleCopies(merge, e) < context.config.writeQuorum();
   }
 

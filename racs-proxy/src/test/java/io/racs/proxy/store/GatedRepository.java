@@ -1,6 +1,5 @@
 package io.racs.proxy.store;
 
-import io.racs.repos.ListPage;
 import io.racs.repos.ObjectInfo;
 import io.racs.repos.ObjectStream;
 import io.racs.repos.Repository;
@@ -145,15 +144,6 @@ final class GatedRepository extends ForwardingRepository {
     ObjectStream stream = super.get(key, offset, lengthBytes);
     gate.done(Operation.GET, key);
     return stream;
-  }
-
-  /** A listing, gated by its prefix. */
-  @Override
-  public ListPage list(String prefix, String startAfter, int maxKeys) {
-    gate.pass(Operation.LIST, prefix);
-    ListPage page = super.list(prefix, startAfter, maxKeys);
-    gate.done(Operation.LIST, prefix);
-    return page;
   }
 
   @Override

@@ -86,9 +86,10 @@ class HealDuringPutTest {
         StoreConfig.builder(Geometry.of(4, 2))
             .blockBytes(BLOCK)
             .minPartBytes(BLOCK)
-            // Far longer than the hold: the held write must not be given up as slow, or the PUT
-            // would go on without it instead of waiting for it.
-            .slowShardTimeout(Duration.ofMinutes(5));
+            // Far longer than the hold: the held writes must not be given up as slow or stalled,
+            // or the PUT would go on without them (or fail) instead of waiting for them.
+            .slowShardTimeout(Duration.ofMinutes(5))
+            .stallGrace(Duration.ofMinutes(5));
     if (grace != null) {
       builder.gcGrace(grace);
     }

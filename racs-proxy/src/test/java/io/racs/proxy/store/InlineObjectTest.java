@@ -38,6 +38,7 @@ class InlineObjectTest {
             .inlineBytes(INLINE)
             .slowShardTimeout(Duration.ofSeconds(5))
             .gcGrace(Duration.ZERO)
+            .settleTime(Duration.ZERO) // collect at once, so that tests can count what is left
             .build());
   }
 
@@ -342,7 +343,11 @@ class InlineObjectTest {
     }
     try (StoreFixture f =
         new StoreFixture(
-            StoreConfig.builder(Geometry.parse("4x2")).blockBytes(BLOCK).inlineBytes(0).build())) {
+            StoreConfig.builder(Geometry.parse("4x2"))
+                .blockBytes(BLOCK)
+                .inlineBytes(0)
+                .settleTime(Duration.ZERO)
+                .build())) {
       f.store.createBucket("bkt");
       assertThat(f.put("bkt", "k", StoreFixture.bytes(12, 100)).parts().getFirst().inline())
           .isFalse();

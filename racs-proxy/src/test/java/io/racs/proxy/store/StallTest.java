@@ -9,6 +9,8 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Proves that a repository that stalls (every call blocks, as calls to a stopped process do) costs
@@ -97,6 +99,23 @@ class StallTest {
         .isInstanceOfSatisfying(
             StoreException.class,
             e -> assertThat(e.code()).isEqualTo(StoreException.Code.NO_SUCH_KEY));
+  }
+
+  /**
+   * Small writes, which the stalled repositories' buffers take whole (an inline object's records, a
+   * two-stripe object's shard pipes, a bucket record): nothing stalls while the data is handed
+   * over, and no write quorum ever answers; the write fails at the stall deadline counted from the
+   * first repository that answered, not at the slow-shard timeout.
+   */
+  @ParameterizedTest(name = "{0} bytes")
+  @ValueSource(ints = {100, 4096, 8192})
+  void smallWrite_whenMoreThanMRepositoriesStall_failsWithoutWaiting(int size) {
+    f.store.createBucket("bkt");
+    for (int slot = 0; slot < 3; slot++) {
+      f.faulty.get(slot).freeze();
+    }
+    assertInsufficientShards(() -> f.put("bkt", "k", StoreFixture.bytes(size, size)));
+    assertInsufficientShards(() -> f.store.createBucket("other"));
   }
 
   @Test

@@ -27,6 +27,7 @@ final class StoreFixture implements AutoCloseable {
             .minPartBytes(blockBytes)
             .slowShardTimeout(Duration.ofSeconds(5))
             .gcGrace(Duration.ZERO)
+            .settleTime(Duration.ZERO) // collect at once, so that tests can count what is left
             .build());
   }
 
