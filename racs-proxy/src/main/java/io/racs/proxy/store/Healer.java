@@ -170,7 +170,7 @@ public final class Healer {
       attempt("collect leftovers", this::collectLeftovers);
       if (!options.dryRun() && unrecoverable.isEmpty() && notDone.isEmpty()) {
         // Every object was checked on every slot, so adopted slots are now full members.
-        Identity.confirm(store.guards(), store.arrayId(), store.config().geometry());
+        store.slots().confirm();
       }
     }
     clearState();
@@ -218,8 +218,7 @@ public final class Healer {
 
   /** Adopts empty slots the array can prove are being replaced, and reports those it cannot. */
   private void adopt() {
-    Identity.Adoption adoption =
-        Identity.adoptUnmarked(store.guards(), store.arrayId(), store.config().geometry());
+    Identity.Adoption adoption = store.slots().adoptUnmarked();
     for (int slot : adoption.adopted()) {
       records++;
       options
