@@ -1,4 +1,5 @@
-# Shell functions shared by the scripts/bench-vs-*.sh comparisons: sourced, never run.
+# Shell functions shared by the scripts that start servers (the bench-vs-*.sh comparisons, soak.sh,
+# stall-experiment.sh): sourced, never run.
 #   . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # Sets ROOT (the repository) and CACHE (the racs tools cache, as scripts/provision.sh uses it), and
 # reads the pinned versions of scripts/versions.env. The servers a script starts through these
@@ -33,13 +34,25 @@ init_work() {
   trap cleanup EXIT
 }
 
-# cleanup: stops the MinIO and racs servers this shell started, waits for its background jobs and
-# removes WORK.
+# cleanup [PID...]: stops the MinIO and racs servers this shell started (MINIO_PID, MINIO_PIDS,
+# RACS_PID) and the processes PID..., continuing them first (a process stopped with SIGSTOP only
+# ends once it runs again), waits for its background jobs, and removes WORK; when KEEP_WORK is set,
+# keeps WORK and says where it is.
 cleanup() {
-  [ -n "${MINIO_PID:-}" ] && kill "$MINIO_PID" 2>/dev/null || true
-  [ -n "${RACS_PID:-}" ] && kill "$RACS_PID" 2>/dev/null || true
+  local pids=("$@")
+  [ -z "${MINIO_PID:-}" ] || pids+=("$MINIO_PID")
+  [ -z "${RACS_PID:-}" ] || pids+=("$RACS_PID")
+  pids+=(${MINIO_PIDS[@]+"${MINIO_PIDS[@]}"})
+  if [ "${#pids[@]}" -gt 0 ]; then
+    kill -CONT "${pids[@]}" 2>/dev/null || true
+    kill "${pids[@]}" 2>/dev/null || true
+  fi
   wait 2>/dev/null || true
-  rm -rf "$WORK"
+  if [ -n "${KEEP_WORK:-}" ]; then
+    echo "$(basename "$0"): work directory kept: $WORK" >&2
+  else
+    rm -rf "$WORK"
+  fi
 }
 
 # find_minio: builds the pinned MinIO server if it is not built yet (scripts/provision.sh, which
@@ -64,6 +77,42 @@ wait_minio_ready() {
   cat "$log" >&2
   echo "MinIO on 127.0.0.1:$port did not become ready in 60 s" >&2
   exit 1
+}
+
+# start_minio_servers COUNT: starts COUNT single-drive MinIO servers in the background, server I on
+# a free port with its drive WORK/minio-I and its output in WORK/minio-I.log, and sets MINIO_PIDS and
+# MINIO_PORTS (index I). wait_minio_servers waits for them, so that other work can start meanwhile.
+start_minio_servers() {
+  local count="$1" i port
+  MINIO_PIDS=()
+  MINIO_PORTS=()
+  for ((i = 0; i < count; i++)); do
+    port="$(free_port)"
+    mkdir -p "$WORK/minio-$i"
+    (
+      export MINIO_ROOT_USER="$MINIO_ACCESS_KEY" MINIO_ROOT_PASSWORD="$MINIO_SECRET_KEY" MINIO_CI_CD=1 \
+        MINIO_BROWSER=off MINIO_UPDATE=off
+      exec "$MINIO_BIN" server --quiet --address "127.0.0.1:$port" "$WORK/minio-$i"
+    ) >>"$WORK/minio-$i.log" 2>&1 &
+    MINIO_PIDS+=("$!")
+    MINIO_PORTS+=("$port")
+  done
+}
+
+# wait_minio_servers: waits for every server start_minio_servers started to be ready (see
+# wait_minio_ready, which prints the log of one that is not and exits).
+wait_minio_servers() {
+  local i
+  for i in "${!MINIO_PORTS[@]}"; do
+    wait_minio_ready "${MINIO_PORTS[$i]}" "$WORK/minio-$i.log"
+  done
+}
+
+# create_minio_bucket PORT BUCKET: creates BUCKET on the MinIO server on PORT (SigV4 by curl itself,
+# with the root credentials); fails, saying why on stderr, when the server refuses.
+create_minio_bucket() {
+  curl -fsS --aws-sigv4 "aws:amz:us-east-1:s3" --user "$MINIO_ACCESS_KEY:$MINIO_SECRET_KEY" \
+    -X PUT "http://127.0.0.1:$1/$2" >/dev/null
 }
 
 # fresh_minio DRIVES [STORAGE_CLASS [CPUS]]: stops the MinIO server started by the last call, if

@@ -65,57 +65,17 @@ done
   setup_failed "SOAK_MINIO_SERVERS: $SOAK_MINIO_SERVERS (expected: 6, or 3 with two buckets each)"
 
 init_work soak
-MINIO_PIDS=()
+[ -z "${SOAK_KEEP:-}" ] || KEEP_WORK=1
 BENCH_PIDS=()
-soak_cleanup() {
-  local pid
-  for pid in "${BENCH_PIDS[@]}" "${MINIO_PIDS[@]}"; do
-    kill "$pid" 2>/dev/null || true
-  done
-  if [ -n "${SOAK_KEEP:-}" ]; then
-    [ -n "${RACS_PID:-}" ] && kill "$RACS_PID" 2>/dev/null || true
-    wait 2>/dev/null || true
-    echo "soak: work directory kept: $WORK" >&2
-  else
-    cleanup
-  fi
-}
-trap soak_cleanup EXIT
+trap 'cleanup ${BENCH_PIDS[@]+"${BENCH_PIDS[@]}"}' EXIT
 
 echo "soak: seed $SOAK_SEED (replay with SOAK_SEED=$SOAK_SEED), ${SOAK_SECONDS}s, work $WORK"
 # The launcher builds the jars when the sources are newer; do it now, not inside a timed wait.
 "$ROOT/racs" server --help >/dev/null 2>&1 || setup_failed "cannot build or run ./racs"
 find_minio
 
-# start_minio I: starts the I-th MinIO server on a free port in WORK/minio-I.
-start_minio() {
-  local i="$1" port
-  port="$(free_port)"
-  mkdir -p "$WORK/minio-$i"
-  (
-    export MINIO_ROOT_USER="$MINIO_ACCESS_KEY" MINIO_ROOT_PASSWORD="$MINIO_SECRET_KEY" MINIO_CI_CD=1 \
-      MINIO_BROWSER=off MINIO_UPDATE=off
-    exec "$MINIO_BIN" server --quiet --address "127.0.0.1:$port" "$WORK/minio-$i"
-  ) >>"$WORK/minio-$i.log" 2>&1 &
-  MINIO_PIDS+=($!)
-  MINIO_PORTS+=("$port")
-}
-
-# create_bucket PORT BUCKET: creates a bucket on a MinIO server (SigV4 by curl itself).
-create_bucket() {
-  curl -fsS --aws-sigv4 "aws:amz:us-east-1:s3" --user "$MINIO_ACCESS_KEY:$MINIO_SECRET_KEY" \
-    -X PUT "http://127.0.0.1:$1/$2" >/dev/null ||
-    setup_failed "cannot create bucket $2 on MinIO at 127.0.0.1:$1"
-}
-
-MINIO_PORTS=()
-for i in $(seq 0 $((SOAK_MINIO_SERVERS - 1))); do
-  start_minio "$i"
-done
-for i in $(seq 0 $((SOAK_MINIO_SERVERS - 1))); do
-  (wait_minio_ready "${MINIO_PORTS[$i]}" "$WORK/minio-$i.log") ||
-    setup_failed "MinIO server $i did not start"
-done
+start_minio_servers "$SOAK_MINIO_SERVERS"
+(wait_minio_servers) || setup_failed "a MinIO server did not start"
 
 RACS_PORT="$(free_port)"
 {
@@ -130,7 +90,8 @@ RACS_PORT="$(free_port)"
   for slot in 0 1 2 3 4 5; do
     i=$((slot % SOAK_MINIO_SERVERS))
     bucket="racs-slot-$slot"
-    create_bucket "${MINIO_PORTS[$i]}" "$bucket"
+    create_minio_bucket "${MINIO_PORTS[$i]}" "$bucket" ||
+      setup_failed "cannot create bucket $bucket on MinIO at 127.0.0.1:${MINIO_PORTS[$i]}"
     echo "  - name: minio-$slot"
     echo "    type: minio"
     echo "    endpoint: http://127.0.0.1:${MINIO_PORTS[$i]}"

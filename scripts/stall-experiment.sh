@@ -18,38 +18,15 @@ ACCESS=stall-access
 SECRET=stall-secret-0123456789
 
 init_work stall
-MINIO_PIDS=()
-# Stopped servers must be continued before they can end; the work directory goes unless KEEP.
-finish() {
-  [ "${#MINIO_PIDS[@]}" -eq 0 ] || kill -CONT "${MINIO_PIDS[@]}" 2>/dev/null || true
-  [ "${#MINIO_PIDS[@]}" -eq 0 ] || kill "${MINIO_PIDS[@]}" 2>/dev/null || true
-  if [ -n "${KEEP:-}" ]; then
-    [ -n "${RACS_PID:-}" ] && kill "$RACS_PID" 2>/dev/null || true
-    wait 2>/dev/null || true
-    echo "kept: $WORK" >&2
-  else
-    cleanup
-  fi
-}
-trap finish EXIT
+[ -z "${KEEP:-}" ] || KEEP_WORK=1
 find_minio
 [ -n "${RACS_NO_BUILD:-}" ] || "$ROOT/racs" build >/dev/null
 
 # Six single-drive MinIO servers, each with the bucket its repository uses.
-MINIO_PORTS=()
+start_minio_servers 6
+wait_minio_servers
 for i in 0 1 2 3 4 5; do
-  port="$(free_port)"
-  mkdir -p "$WORK/minio-$i"
-  MINIO_ROOT_USER="$MINIO_ACCESS_KEY" MINIO_ROOT_PASSWORD="$MINIO_SECRET_KEY" MINIO_BROWSER=off \
-    "$MINIO_BIN" server --quiet --address "127.0.0.1:$port" "$WORK/minio-$i" \
-    >>"$WORK/minio-$i.log" 2>&1 &
-  MINIO_PIDS+=("$!")
-  MINIO_PORTS+=("$port")
-done
-for i in 0 1 2 3 4 5; do
-  wait_minio_ready "${MINIO_PORTS[$i]}" "$WORK/minio-$i.log"
-  curl -fsS --aws-sigv4 "aws:amz:us-east-1:s3" --user "$MINIO_ACCESS_KEY:$MINIO_SECRET_KEY" \
-    -X PUT "http://127.0.0.1:${MINIO_PORTS[$i]}/racs" >/dev/null
+  create_minio_bucket "${MINIO_PORTS[$i]}" racs
 done
 
 {

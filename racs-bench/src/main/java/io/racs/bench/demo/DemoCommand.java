@@ -259,8 +259,7 @@ public final class DemoCommand implements Callable<Integer> {
                   AccessLog.toFile(accessLog));
           out.println("      proxy restarted: the two empty repositories adopted into their slots");
         }
-        Healer.Report healed =
-            Healer.heal(store, new Healer.Options(null, false, false, 0, null, line -> {}));
+        Healer.Report healed = Healer.heal(store, Healer.Options.defaults());
         healed.lines().forEach(line -> out.println("      " + line));
         breakSlots(0, 5);
         int after = verify(s3, bodies);

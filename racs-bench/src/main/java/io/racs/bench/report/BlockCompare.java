@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.racs.bench.stats.Estimate;
 import io.racs.bench.stats.Ratio;
 import java.io.PrintWriter;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -56,8 +55,8 @@ public final class BlockCompare {
    * returns the number of matched points.
    */
   public static int print(String kind, JsonNode old, JsonNode current, PrintWriter out) {
-    Map<String, JsonNode> before = byId(old);
-    Map<String, JsonNode> after = byId(current);
+    Map<String, JsonNode> before = Compare.byId(old);
+    Map<String, JsonNode> after = Compare.byId(current);
     String format = "%-44s %-8s %10s %10s %8s %-19s %s%n";
     out.printf(
         Locale.ROOT, format, "point", "metric", "old", "new", "new/old", "99.9% CI", "verdict");
@@ -102,16 +101,7 @@ public final class BlockCompare {
             interval ? r.verdict(m.higherIsBetter()) : "no interval (one measurement a side)");
       }
     }
-    for (String id : before.keySet()) {
-      if (!after.containsKey(id)) {
-        out.println("only in the old run: " + id);
-      }
-    }
-    for (String id : after.keySet()) {
-      if (!before.containsKey(id)) {
-        out.println("only in the new run: " + id);
-      }
-    }
+    Compare.printUnmatched(before, after, out);
     out.flush();
     return matched;
   }
@@ -138,13 +128,5 @@ public final class BlockCompare {
           n.path("confidence").asDouble(Estimate.CONFIDENCE));
     }
     return null;
-  }
-
-  private static Map<String, JsonNode> byId(JsonNode root) {
-    Map<String, JsonNode> points = new LinkedHashMap<>();
-    for (JsonNode p : root.path("points")) {
-      points.put(p.path("id").asText(), p);
-    }
-    return points;
   }
 }

@@ -128,16 +128,7 @@ public final class Compare {
         }
       }
     }
-    for (String id : before.keySet()) {
-      if (!after.containsKey(id)) {
-        out.println("only in the old run: " + id);
-      }
-    }
-    for (String id : after.keySet()) {
-      if (!before.containsKey(id)) {
-        out.println("only in the new run: " + id);
-      }
-    }
+    printUnmatched(before, after, out);
     out.flush();
     return matched;
   }
@@ -150,6 +141,21 @@ public final class Compare {
         n.path("stddev").isNumber() ? n.path("stddev").asDouble() : Double.NaN,
         n.path("n").asInt(),
         n.path("confidence").asDouble(Estimate.CONFIDENCE));
+  }
+
+  /** Names the points that only one of the two runs has. */
+  static void printUnmatched(
+      Map<String, JsonNode> before, Map<String, JsonNode> after, PrintWriter out) {
+    for (String id : before.keySet()) {
+      if (!after.containsKey(id)) {
+        out.println("only in the old run: " + id);
+      }
+    }
+    for (String id : after.keySet()) {
+      if (!before.containsKey(id)) {
+        out.println("only in the new run: " + id);
+      }
+    }
   }
 
   /** The points of a results.json by id, in file order. */

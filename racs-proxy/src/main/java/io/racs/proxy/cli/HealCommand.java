@@ -71,7 +71,14 @@ public final class HealCommand implements Callable<Integer> {
       Healer.Report report =
           Healer.heal(
               store,
-              new Healer.Options(bucket, dryRun, deep, rate, state, line -> out.println(line)));
+              Healer.Options.builder()
+                  .bucket(bucket)
+                  .dryRun(dryRun)
+                  .deep(deep)
+                  .megabytesPerSecond(rate)
+                  .stateFile(state)
+                  .progress(line -> out.println(line))
+                  .build());
       report.lines().forEach(out::println);
       return report.complete() ? ExitCodes.OK : ExitCodes.FAILURE;
     }

@@ -414,7 +414,8 @@ final class ReedSolomon implements ErasureCodec {
 
   // ---- checks ----
 
-  private void checkArrays(byte[][] shards, int offset, int length) {
+  /** Checks that there is one array or buffer per shard of the geometry. */
+  private void checkCount(Object[] shards) {
     if (shards == null || shards.length != totalShards) {
       throw new IllegalArgumentException(
           "shards.length: "
@@ -425,6 +426,10 @@ final class ReedSolomon implements ErasureCodec {
               + geometry
               + ")");
     }
+  }
+
+  private void checkArrays(byte[][] shards, int offset, int length) {
+    checkCount(shards);
     if (offset < 0 || length < 0) {
       throw new IllegalArgumentException(
           "offset, length: " + offset + ", " + length + " (expected: >= 0)");
@@ -447,16 +452,7 @@ final class ReedSolomon implements ErasureCodec {
   }
 
   private int checkBuffers(ByteBuffer[] shards) {
-    if (shards == null || shards.length != totalShards) {
-      throw new IllegalArgumentException(
-          "shards.length: "
-              + (shards == null ? "null" : shards.length)
-              + " (expected: "
-              + totalShards
-              + " for "
-              + geometry
-              + ")");
-    }
+    checkCount(shards);
     int length = -1;
     for (int i = 0; i < totalShards; i++) {
       if (shards[i] == null) {

@@ -117,7 +117,12 @@ public final class RacsServer implements AutoCloseable {
     try {
       lastScrub =
           Healer.heal(
-              store, new Healer.Options(null, false, true, 50, null, line -> LOG.debug(line)));
+              store,
+              Healer.Options.builder()
+                  .deep(true)
+                  .megabytesPerSecond(50)
+                  .progress(line -> LOG.debug(line))
+                  .build());
       if (lastScrub.shardsRebuilt() > 0 || !lastScrub.unrecoverable().isEmpty()) {
         LOG.warn("scrub: {}", String.join("; ", lastScrub.lines()));
       }

@@ -1,14 +1,9 @@
 package io.racs.proxy.store;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.repos.Repository;
-import io.racs.repos.RepositoryException;
 import java.io.InputStream;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
@@ -29,12 +24,16 @@ import java.util.function.Supplier;
  *
  * <p>This class is a facade: it checks names and buckets and hands each call to the part that owns
  * it ({@link BucketCatalog}, {@link ObjectWrites}, {@link ObjectReads}, {@link Lister}, {@link
- * MultipartUploads}).
+ * MultipartUploads}). Opening the array and admitting each repository to its slot belong to {@link
+ * ArraySlots}; what operators are told about the slots, and about writes that full disks failed, to
+ * {@link ArrayHealth}.
  */
 public final class ErasureStore implements ObjectStore {
   private final StoreContext context;
   // Runs collections and the early reads of whole-object GETs.
   private final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
+  private final ArraySlots slots;
+  private final ArrayHealth health;
   private final Collector collector;
   private final VersionResolver resolver;
   private final BucketCatalog buckets;
@@ -42,24 +41,11 @@ public final class ErasureStore implements ObjectStore {
   private final ObjectReads reads;
   private final Lister lister;
   private final MultipartUploads uploads;
-  private final List<GuardedRepository> guards;
 
-  private ErasureStore(
-      StoreConfig config, List<Repository> repositories, Identity.Verdict verdict) {
-    List<GuardedRepository> guarded = new ArrayList<>();
-    for (int slot = 0; slot < repositories.size(); slot++) {
-      GuardedRepository guard =
-          new GuardedRepository(repositories.get(slot), slot, verdict.arrayId(), config.geometry());
-      Identity.Standing standing = verdict.slots().get(slot);
-      if (standing.admitted()) {
-        guard.admit(standing.pending());
-      } else {
-        guard.refuse(standing.reason());
-      }
-      guarded.add(guard);
-    }
-    this.guards = List.copyOf(guarded);
-    this.context = new StoreContext(config, List.copyOf(guards), verdict.arrayId());
+  private ErasureStore(StoreConfig config, ArraySlots slots) {
+    this.slots = slots;
+    this.context = new StoreContext(config, List.copyOf(slots.guards()), slots.arrayId());
+    this.health = new ArrayHealth(context, slots);
     this.collector = new Collector(context, background);
     QuorumWriter writer = new QuorumWriter(context, collector);
     this.resolver = new VersionResolver(context);
@@ -83,11 +69,7 @@ public final class ErasureStore implements ObjectStore {
    *     part (see {@link Identity})
    */
   public static ErasureStore open(StoreConfig config, List<Repository> repositories) {
-    checkCount(config.geometry(), repositories);
-    return new ErasureStore(
-        config,
-        repositories,
-        Identity.check(repositories, config.geometry(), config.slowShardTimeout(), false));
+    return new ErasureStore(config, ArraySlots.open(config, repositories, false));
   }
 
   /**
@@ -95,24 +77,7 @@ public final class ErasureStore implements ObjectStore {
    * repositories, as {@code racs recover} needs when the proxy and some repositories are gone.
    */
   public static ErasureStore openReadOnly(StoreConfig config, List<Repository> repositories) {
-    checkCount(config.geometry(), repositories);
-    return new ErasureStore(
-        config,
-        repositories,
-        Identity.check(repositories, config.geometry(), config.slowShardTimeout(), true));
-  }
-
-  private static void checkCount(Geometry geometry, List<Repository> repositories) {
-    if (repositories.size() != geometry.totalShards()) {
-      throw new IllegalArgumentException(
-          "repositories: "
-              + repositories.size()
-              + " (expected: "
-              + geometry.totalShards()
-              + " for "
-              + geometry
-              + ")");
-    }
+    return new ErasureStore(config, ArraySlots.open(config, repositories, true));
   }
 
   /** The array id (written in every repository's identity marker). */
@@ -141,96 +106,7 @@ public final class ErasureStore implements ObjectStore {
    * yet filled, says so.
    */
   public List<RepositoryHealth> health() {
-    List<RepositoryArray.Outcome<Boolean>> probes =
-        context.array.fanOut(
-            (slot, repository) -> {
-              repository.probe();
-              if (guards.get(slot).writeFailure() != null) {
-                // Full and read-only disks answer probes: whether they take writes again is only
-                // seen by writing. A success clears the failure; another failure renews it.
-                RepositoryArray.putBytes(repository, Layout.HEALTH, new byte[] {'o', 'k'});
-              }
-              return true;
-            });
-    List<RepositoryHealth> health = new ArrayList<>();
-    for (RepositoryArray.Outcome<Boolean> probe : probes) {
-      GuardedRepository guard = guards.get(probe.slot());
-      String refusal = guard.refusal();
-      RepositoryHealth.State state;
-      String reason;
-      if (refusal != null) {
-        state = RepositoryHealth.State.UNAVAILABLE;
-        reason = refusal;
-      } else if (!probe.ok()) {
-        state = stateOf(probe.failure());
-        reason = probe.failure().getMessage();
-      } else if (guard.writeFailure() != null) {
-        state = stateOf(new RepositoryException(guard.writeFailure().kind(), ""));
-        reason = "writes fail: " + guard.writeFailure().message();
-      } else if (guard.pending()) {
-        state = RepositoryHealth.State.REBUILDING;
-        reason = "adopted as a replacement; heal has not filled it yet";
-      } else {
-        state = RepositoryHealth.State.UP;
-        reason = "";
-      }
-      health.add(new RepositoryHealth(probe.slot(), guard.name(), state, reason));
-    }
-    return health;
-  }
-
-  /**
-   * Runs a write; when it lost its quorum because repositories refused it for lack of space (the
-   * failures of the others alone would not have broken the quorum), says so: {@code
-   * INSUFFICIENT_STORAGE}, which waiting will not mend, rather than a lost quorum, which it may.
-   */
-  private <T> T writing(Supplier<T> write) {
-    long started = System.nanoTime();
-    try {
-      return write.get();
-    } catch (StoreException e) {
-      if (e.code() != StoreException.Code.INSUFFICIENT_SHARDS) {
-        throw e;
-      }
-      Set<Integer> failed = new TreeSet<>();
-      Set<Integer> full = new TreeSet<>();
-      for (StoreException.ShardFailure failure : e.failures()) {
-        failed.add(failure.slot());
-        GuardedRepository.WriteFailure last = guards.get(failure.slot()).writeFailure();
-        if (last != null
-            && last.kind() == RepositoryException.Kind.FULL
-            && last.atNanos() - started >= 0) {
-          full.add(failure.slot());
-        }
-      }
-      int tolerated = context.array.size() - context.config.writeQuorum();
-      if (full.isEmpty() || failed.size() - full.size() > tolerated) {
-        throw e;
-      }
-      throw new StoreException(
-          StoreException.Code.INSUFFICIENT_STORAGE,
-          full.size()
-              + " of "
-              + context.array.size()
-              + " repositories are out of space (slots "
-              + full
-              + "); a write needs "
-              + context.config.writeQuorum(),
-          e.failures(),
-          e);
-    }
-  }
-
-  private static RepositoryHealth.State stateOf(Throwable failure) {
-    if (!(failure instanceof RepositoryException e)) {
-      return RepositoryHealth.State.FAILING;
-    }
-    return switch (e.kind()) {
-      case UNAVAILABLE, TIMEOUT -> RepositoryHealth.State.UNAVAILABLE;
-      case FULL -> RepositoryHealth.State.FULL;
-      case ACCESS_DENIED -> RepositoryHealth.State.ACCESS_DENIED;
-      default -> RepositoryHealth.State.FAILING;
-    };
+    return health.report();
   }
 
   // What heal shares with the store.
@@ -239,9 +115,9 @@ public final class ErasureStore implements ObjectStore {
     return context;
   }
 
-  /** The slots' guards, by slot (the same objects as {@link #repositories()}). */
-  List<GuardedRepository> guards() {
-    return guards;
+  /** The slots behind their guards (the same objects as {@link #repositories()}). */
+  ArraySlots slots() {
+    return slots;
   }
 
   Collector collector() {
@@ -269,11 +145,7 @@ public final class ErasureStore implements ObjectStore {
 
   @Override
   public void createBucket(String bucket) {
-    writing(
-        () -> {
-          buckets.create(bucket);
-          return null;
-        });
+    health.writing(() -> buckets.create(bucket));
   }
 
   @Override
@@ -308,7 +180,7 @@ public final class ErasureStore implements ObjectStore {
       WriteCondition condition) {
     buckets.require(bucket);
     StoreContext.checkKey(key);
-    return writing(() -> writes.put(bucket, key, body, lengthBytes, options, condition));
+    return health.writing(() -> writes.put(bucket, key, body, lengthBytes, options, condition));
   }
 
   @Override
@@ -330,11 +202,7 @@ public final class ErasureStore implements ObjectStore {
   public void delete(String bucket, String key, WriteCondition condition) {
     buckets.require(bucket);
     StoreContext.checkKey(key);
-    writing(
-        () -> {
-          writes.delete(bucket, key, condition);
-          return null;
-        });
+    health.writing(() -> writes.delete(bucket, key, condition));
   }
 
   @Override
@@ -370,7 +238,7 @@ public final class ErasureStore implements ObjectStore {
   public String createMultipartUpload(String bucket, String key, PutOptions options) {
     buckets.require(bucket);
     StoreContext.checkKey(key);
-    return writing(() -> uploads.create(bucket, key, options));
+    return health.writing(() -> uploads.create(bucket, key, options));
   }
 
   @Override
@@ -382,7 +250,7 @@ public final class ErasureStore implements ObjectStore {
       InputStream body,
       long length,
       Supplier<Map<String, String>> checksums) {
-    return writing(
+    return health.writing(
         () -> uploads.uploadPart(bucket, key, uploadId, partNumber, body, length, checksums));
   }
 
@@ -399,7 +267,7 @@ public final class ErasureStore implements ObjectStore {
       List<CompletedPart> parts,
       Function<List<PartMeta>, Map<String, String>> objectChecksums,
       WriteCondition condition) {
-    return writing(
+    return health.writing(
         () -> uploads.complete(bucket, key, uploadId, parts, objectChecksums, condition));
   }
 

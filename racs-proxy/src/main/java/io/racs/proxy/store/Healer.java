@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -36,17 +37,115 @@ import java.util.zip.CRC32C;
  * progress, and with a state file resumes after the last key it finished.
  */
 public final class Healer {
-  /** What to heal and how. */
-  public record Options(
-      String bucket,
-      boolean dryRun,
-      boolean deep,
-      double megabytesPerSecond,
-      Path stateFile,
-      Consumer<String> progress) {
+  /** What to heal and how. Immutable; build with {@link #builder()}. */
+  public static final class Options {
+    private final String bucket;
+    private final boolean dryRun;
+    private final boolean deep;
+    private final double megabytesPerSecond;
+    private final Path stateFile;
+    private final Consumer<String> progress;
+
+    private Options(Builder builder) {
+      this.bucket = builder.bucket;
+      this.dryRun = builder.dryRun;
+      this.deep = builder.deep;
+      this.megabytesPerSecond = builder.megabytesPerSecond;
+      this.stateFile = builder.stateFile;
+      this.progress = builder.progress;
+    }
+
     /** Everything, repairing, with no limit and no output. */
     public static Options defaults() {
-      return new Options(null, false, false, 0, null, line -> {});
+      return builder().build();
+    }
+
+    /** A builder that starts from {@link #defaults()}. */
+    public static Builder builder() {
+      return new Builder();
+    }
+
+    /** The one bucket to heal (then no leftovers are collected), or null for every bucket. */
+    public String bucket() {
+      return bucket;
+    }
+
+    /** Whether to report what would be repaired without changing anything. */
+    public boolean dryRun() {
+      return dryRun;
+    }
+
+    /** Whether to read every shard piece and check its CRC32C, not only the shards' sizes. */
+    public boolean deep() {
+      return deep;
+    }
+
+    /** The most bytes heal reads and writes per second, in MB (10^6 bytes); 0 or less, no limit. */
+    public double megabytesPerSecond() {
+      return megabytesPerSecond;
+    }
+
+    /** Where heal records the last key it finished, to resume after it; null for nowhere. */
+    public Path stateFile() {
+      return stateFile;
+    }
+
+    /** Where heal says what it is doing, a line at a time. */
+    public Consumer<String> progress() {
+      return progress;
+    }
+
+    /** Builds {@link Options}; every setting starts as in {@link #defaults()}. */
+    public static final class Builder {
+      private String bucket;
+      private boolean dryRun;
+      private boolean deep;
+      private double megabytesPerSecond;
+      private Path stateFile;
+      private Consumer<String> progress = line -> {};
+
+      private Builder() {}
+
+      /** Heals this bucket only, collecting no leftovers; null (the default) heals every bucket. */
+      public Builder bucket(String bucket) {
+        this.bucket = bucket;
+        return this;
+      }
+
+      /** Reports what would be repaired without changing anything. */
+      public Builder dryRun(boolean dryRun) {
+        this.dryRun = dryRun;
+        return this;
+      }
+
+      /** Reads every shard piece and checks its CRC32C. */
+      public Builder deep(boolean deep) {
+        this.deep = deep;
+        return this;
+      }
+
+      /** Limits heal's reads and writes to this many MB per second; 0 (the default), no limit. */
+      public Builder megabytesPerSecond(double megabytesPerSecond) {
+        this.megabytesPerSecond = megabytesPerSecond;
+        return this;
+      }
+
+      /** Records progress in this file, so that an interrupted heal resumes; null, nowhere. */
+      public Builder stateFile(Path stateFile) {
+        this.stateFile = stateFile;
+        return this;
+      }
+
+      /** Receives heal's progress lines; by default they go nowhere. */
+      public Builder progress(Consumer<String> progress) {
+        this.progress = Objects.requireNonNull(progress, "progress");
+        return this;
+      }
+
+      /** The options. */
+      public Options build() {
+        return new Options(this);
+      }
     }
   }
 
@@ -170,7 +269,7 @@ public final class Healer {
       attempt("collect leftovers", this::collectLeftovers);
       if (!options.dryRun() && unrecoverable.isEmpty() && notDone.isEmpty()) {
         // Every object was checked on every slot, so adopted slots are now full members.
-        Identity.confirm(store.guards(), store.arrayId(), store.config().geometry());
+        store.slots().confirm();
       }
     }
     clearState();
@@ -218,8 +317,7 @@ public final class Healer {
 
   /** Adopts empty slots the array can prove are being replaced, and reports those it cannot. */
   private void adopt() {
-    Identity.Adoption adoption =
-        Identity.adoptUnmarked(store.guards(), store.arrayId(), store.config().geometry());
+    Identity.Adoption adoption = store.slots().adoptUnmarked();
     for (int slot : adoption.adopted()) {
       records++;
       options

@@ -90,10 +90,7 @@ final class PartWriter {
               .submit(
                   () -> {
                     try {
-                      return repository.put(name, pipe, shardLength);
-                    } catch (RuntimeException e) {
-                      pipe.readerFailed();
-                      throw e;
+                      return pipe.putInto(repository, name, shardLength);
                     } finally {
                       progress.release();
                     }

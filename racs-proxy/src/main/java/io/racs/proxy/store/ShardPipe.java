@@ -1,5 +1,7 @@
 package io.racs.proxy.store;
 
+import io.racs.repos.ObjectInfo;
+import io.racs.repos.Repository;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -72,6 +74,20 @@ final class ShardPipe extends InputStream {
     abortReason = reason;
     queue.clear();
     queue.offer(END);
+  }
+
+  /**
+   * Stores this pipe's body as {@code name} on {@code repository}: the reading side, run on the
+   * thread that serves the repository. When the put fails the writer stops feeding the pipe ({@link
+   * #readerFailed}), and the failure is rethrown.
+   */
+  ObjectInfo putInto(Repository repository, String name, long lengthBytes) {
+    try {
+      return repository.put(name, this, lengthBytes);
+    } catch (RuntimeException e) {
+      readerFailed();
+      throw e;
+    }
   }
 
   /** Called by the reading side when its put failed: the writer stops feeding it. */

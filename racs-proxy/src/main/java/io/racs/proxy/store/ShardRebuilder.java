@@ -121,18 +121,7 @@ final class ShardRebuilder {
       pipes.add(pipe);
       Repository repository = array.slot(part.slots().get(shard));
       String name = Layout.shard(part.dataId(), shard);
-      puts.add(
-          array
-              .executor()
-              .submit(
-                  () -> {
-                    try {
-                      return repository.put(name, pipe, shardLength);
-                    } catch (RuntimeException e) {
-                      pipe.readerFailed();
-                      throw e;
-                    }
-                  }));
+      puts.add(array.executor().submit(() -> pipe.putInto(repository, name, shardLength)));
     }
     ObjectStream[] streams = new ObjectStream[n];
     long bytesRead = 0;

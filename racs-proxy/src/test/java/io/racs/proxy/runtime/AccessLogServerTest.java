@@ -2,19 +2,15 @@ package io.racs.proxy.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.StoreConfig;
-import io.racs.repos.Repository;
-import io.racs.repos.memory.MemoryRepository;
+import io.racs.proxy.store.MemoryArray;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -29,12 +25,7 @@ class AccessLogServerTest {
   @Test
   void server_whenRequestsAreRefused_logsEachWithTheIdTheClientSaw(@TempDir Path dir)
       throws Exception {
-    Geometry geometry = Geometry.parse("4x2");
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < geometry.totalShards(); i++) {
-      repositories.add(MemoryRepository.create("mem" + i));
-    }
-    ErasureStore store = ErasureStore.open(StoreConfig.builder(geometry).build(), repositories);
+    ErasureStore store = MemoryArray.open("4x2");
     Path file = dir.resolve("logs/access.log");
     RacsServer server =
         RacsServer.start(

@@ -2,11 +2,8 @@ package io.racs.proxy.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.StoreConfig;
-import io.racs.repos.Repository;
-import io.racs.repos.memory.MemoryRepository;
+import io.racs.proxy.store.MemoryArray;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
@@ -52,12 +48,7 @@ class KeepAliveOrderingTest {
 
   @BeforeAll
   static void start() throws Exception {
-    Geometry geometry = Geometry.parse("4x2");
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < geometry.totalShards(); i++) {
-      repositories.add(MemoryRepository.create("mem" + i));
-    }
-    ErasureStore store = ErasureStore.open(StoreConfig.builder(geometry).build(), repositories);
+    ErasureStore store = MemoryArray.open("4x2");
     server =
         RacsServer.start(
             store,

@@ -47,8 +47,7 @@ class HealTest {
     byte[] original = shard(part, 2);
     f.memories.get(part.slots().get(2)).delete(Layout.shard(part.dataId(), 2));
 
-    Healer.Report dry =
-        Healer.heal(f.store, new Healer.Options(null, true, false, 0, null, l -> {}));
+    Healer.Report dry = Healer.heal(f.store, Healer.Options.builder().dryRun(true).build());
     assertThat(dry.shardsRebuilt()).isEqualTo(1);
     assertThat(f.memories.get(part.slots().get(2)).head(Layout.shard(part.dataId(), 2))).isEmpty();
 
@@ -103,8 +102,7 @@ class HealTest {
     assertThat(Healer.heal(f.store, Healer.Options.defaults()).shardsRebuilt())
         .as("a shallow heal sees only sizes")
         .isZero();
-    Healer.Report deep =
-        Healer.heal(f.store, new Healer.Options(null, false, true, 0, null, l -> {}));
+    Healer.Report deep = Healer.heal(f.store, Healer.Options.builder().deep(true).build());
     assertThat(deep.shardsRebuilt()).isEqualTo(1);
     assertThat(shard(part, 1)).isEqualTo(original);
     assertThat(f.get("bkt", "k")).isEqualTo(data);
@@ -146,7 +144,8 @@ class HealTest {
     Files.writeString(state, "bkt\t" + Layout.indexEntry("bkt", "b", "f".repeat(32)));
     List<String> progress = new ArrayList<>();
     Healer.Report report =
-        Healer.heal(f.store, new Healer.Options(null, false, false, 0, state, progress::add));
+        Healer.heal(
+            f.store, Healer.Options.builder().stateFile(state).progress(progress::add).build());
     assertThat(report.objectsScanned()).isEqualTo(2); // c and d
     assertThat(progress).anyMatch(line -> line.contains("resuming"));
     assertThat(state).doesNotExist();

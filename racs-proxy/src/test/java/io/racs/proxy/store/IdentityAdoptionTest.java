@@ -206,7 +206,7 @@ class IdentityAdoptionTest {
     faulty = faulty();
     ErasureStore store = ErasureStore.open(config, List.copyOf(faulty));
     opened.add(store);
-    assertThat(store.guards().get(0).pending()).isTrue();
+    assertThat(store.slots().get(0).pending()).isTrue();
     for (int slot = 1; slot <= 3; slot++) {
       faulty.get(slot).outage(true);
     }

@@ -213,14 +213,11 @@ class InlineObjectTest {
       assertThat(read(f.memories.get(missing), name))
           .as("rebuilt from k others: its own shard, not a copy of another's")
           .isEqualTo(before);
-      Healer.Report deep =
-          Healer.heal(f.store, new Healer.Options(null, false, true, 0, null, l -> {}));
+      Healer.Report deep = Healer.heal(f.store, Healer.Options.builder().deep(true).build());
       assertThat(deep.shardsRebuilt()).as("rot needs the deep scan").isOne();
       assertThat(ShardRebuilder.inlineShard(read(f.memories.get(rotted), name), part, 4))
           .isPresent();
-      assertThat(
-              Healer.heal(f.store, new Healer.Options(null, false, true, 0, null, l -> {}))
-                  .shardsRebuilt())
+      assertThat(Healer.heal(f.store, Healer.Options.builder().deep(true).build()).shardsRebuilt())
           .isZero();
 
       // Full redundancy again: any two others may now go.
@@ -249,8 +246,7 @@ class InlineObjectTest {
               java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(name)),
               io.racs.repos.RepositoryException.Kind.UNAVAILABLE);
 
-      Healer.Report report =
-          Healer.heal(f.store, new Healer.Options(null, false, true, 0, null, l -> {}));
+      Healer.Report report = Healer.heal(f.store, Healer.Options.builder().deep(true).build());
 
       assertThat(report.shardsRebuilt()).isOne();
       assertThat(report.unrecoverable()).isEmpty();

@@ -175,16 +175,7 @@ public final class S3Authenticator {
       amzDate = AMZ_DATE.format(requestTime);
     }
     CredentialScope scope = auth.scope();
-    if (!amzDate.startsWith(scope.date())) {
-      throw S3Exception.of(
-          S3ErrorCode.AUTHORIZATION_HEADER_MALFORMED,
-          "Invalid credential date \""
-              + scope.date()
-              + "\". This date is not the same as"
-              + " X-Amz-Date: \""
-              + amzDate.substring(0, 8)
-              + "\".");
-    }
+    checkScopeDate(scope, amzDate, S3ErrorCode.AUTHORIZATION_HEADER_MALFORMED);
     checkRegion(scope, S3ErrorCode.AUTHORIZATION_HEADER_MALFORMED);
     String secret = secretOf(auth.accessKeyId());
     checkSkew(requestTime);
@@ -262,16 +253,7 @@ public final class S3Authenticator {
           "X-Amz-Expires must be less than a week (in seconds) that is 604800");
     }
     CredentialScope scope = c.scope();
-    if (!amzDate.startsWith(scope.date())) {
-      throw S3Exception.of(
-          S3ErrorCode.AUTHORIZATION_QUERY_PARAMETERS_ERROR,
-          "Invalid credential date \""
-              + scope.date()
-              + "\". This date is not the same as"
-              + " X-Amz-Date: \""
-              + amzDate.substring(0, 8)
-              + "\".");
-    }
+    checkScopeDate(scope, amzDate, S3ErrorCode.AUTHORIZATION_QUERY_PARAMETERS_ERROR);
     checkRegion(scope, S3ErrorCode.AUTHORIZATION_QUERY_PARAMETERS_ERROR);
     String secret = secretOf(c.accessKeyId());
     Instant now = clock.instant();
@@ -323,6 +305,20 @@ public final class S3Authenticator {
       return CanonicalRequest.canonicalUri(rawPath);
     } catch (IllegalArgumentException e) {
       throw S3Exception.of(S3ErrorCode.INVALID_URI, null, e);
+    }
+  }
+
+  /** The credential's date must be the day of {@code amzDate}, the time the request was signed. */
+  private static void checkScopeDate(CredentialScope scope, String amzDate, S3ErrorCode onError) {
+    if (!amzDate.startsWith(scope.date())) {
+      throw S3Exception.of(
+          onError,
+          "Invalid credential date \""
+              + scope.date()
+              + "\". This date is not the same as"
+              + " X-Amz-Date: \""
+              + amzDate.substring(0, 8)
+              + "\".");
     }
   }
 

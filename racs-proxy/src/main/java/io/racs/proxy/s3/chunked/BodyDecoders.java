@@ -71,7 +71,13 @@ public final class BodyDecoders {
     return names;
   }
 
-  private static long parseLength(String header, String value) {
+  /**
+   * The value of a length header ({@code Content-Length}, {@code x-amz-decoded-content-length}): a
+   * whole number of at least 0, blanks around it allowed.
+   *
+   * @throws S3Exception {@code InvalidArgument} naming the header otherwise
+   */
+  public static long parseLength(String header, String value) {
     try {
       long n = Long.parseLong(value.strip());
       if (n >= 0) {
@@ -80,7 +86,12 @@ public final class BodyDecoders {
     } catch (NumberFormatException e) {
       // Reported below.
     }
-    throw S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, header + " is not a valid length.")
+    throw invalidLength(header, value);
+  }
+
+  /** The error for a length header whose {@code value} is not a length. */
+  public static S3Exception invalidLength(String header, String value) {
+    return S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, header + " is not a valid length.")
         .withDetail("ArgumentName", header)
         .withDetail("ArgumentValue", value);
   }

@@ -317,32 +317,14 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
   private static long contentLength(Headers headers) {
     String decoded = headers.get("x-amz-decoded-content-length");
     if (decoded != null) {
-      return parseLength("x-amz-decoded-content-length", decoded);
+      return BodyDecoders.parseLength("x-amz-decoded-content-length", decoded);
     }
     String sha = headers.get("x-amz-content-sha256");
     if (sha != null && sha.startsWith("STREAMING-")) {
       return -1;
     }
     String length = headers.get("content-length");
-    return length == null ? -1 : parseLength("Content-Length", length);
-  }
-
-  private static long parseLength(String header, String value) {
-    try {
-      long n = Long.parseLong(value.strip());
-      if (n >= 0) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // Reported below.
-    }
-    throw invalidLength(header, value);
-  }
-
-  private static S3Exception invalidLength(String header, String value) {
-    return S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, header + " is not a valid length.")
-        .withDetail("ArgumentName", header)
-        .withDetail("ArgumentValue", value);
+    return length == null ? -1 : BodyDecoders.parseLength("Content-Length", length);
   }
 
   static S3Exception entityTooLarge(long proposedBytes) {
@@ -368,15 +350,15 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
         long first = -1;
         for (String value : lengths) {
           for (String part : value.split(",", -1)) {
-            long n = parseLength("Content-Length", part);
+            long n = BodyDecoders.parseLength("Content-Length", part);
             if (first >= 0 && n != first) {
-              throw invalidLength("Content-Length", joined);
+              throw BodyDecoders.invalidLength("Content-Length", joined);
             }
             first = n;
           }
         }
       } catch (S3Exception e) {
-        return invalidLength("Content-Length", joined);
+        return BodyDecoders.invalidLength("Content-Length", joined);
       }
     }
     return S3Exception.of(S3ErrorCode.INVALID_REQUEST, "Malformed HTTP request");

@@ -3,11 +3,9 @@ package io.racs.proxy.s3.handler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
@@ -22,34 +20,15 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  */
 class ConditionalWritesTest {
   private static final String BUCKET = "conditional";
-  private static S3FrontEnd proxy;
-  private static S3Client s3;
-
-  @BeforeAll
-  static void start() throws Exception {
-    proxy = S3FrontEnd.start();
-    s3 = proxy.s3();
-    s3.createBucket(b -> b.bucket(BUCKET));
-  }
-
-  @AfterAll
-  static void stop() {
-    proxy.close();
-  }
-
-  private static String put(String key, String text) {
-    return s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString(text)).eTag();
-  }
-
-  private static String get(String key) {
-    return s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(key)).asUtf8String();
-  }
+  @RegisterExtension static final S3FrontEnd proxy = S3FrontEnd.withBucket(BUCKET);
 
   /** A one-part upload of {@code text}, ready to complete; returns its id and part ETag. */
   private static String[] upload(String key, String text) {
-    String uploadId = s3.createMultipartUpload(b -> b.bucket(BUCKET).key(key)).uploadId();
+    String uploadId = proxy.s3().createMultipartUpload(b -> b.bucket(BUCKET).key(key)).uploadId();
     String etag =
-        s3.uploadPart(
+        proxy
+            .s3()
+            .uploadPart(
                 b -> b.bucket(BUCKET).key(key).uploadId(uploadId).partNumber(1),
                 RequestBody.fromString(text))
             .eTag();
@@ -58,15 +37,19 @@ class ConditionalWritesTest {
 
   private static CompleteMultipartUploadResponse complete(
       String key, String[] upload, String ifMatch, String ifNoneMatch) {
-    return s3.completeMultipartUpload(
-        b ->
-            b.bucket(BUCKET)
-                .key(key)
-                .uploadId(upload[0])
-                .ifMatch(ifMatch)
-                .ifNoneMatch(ifNoneMatch)
-                .multipartUpload(
-                    m -> m.parts(CompletedPart.builder().partNumber(1).eTag(upload[1]).build())));
+    return proxy
+        .s3()
+        .completeMultipartUpload(
+            b ->
+                b.bucket(BUCKET)
+                    .key(key)
+                    .uploadId(upload[0])
+                    .ifMatch(ifMatch)
+                    .ifNoneMatch(ifNoneMatch)
+                    .multipartUpload(
+                        m ->
+                            m.parts(
+                                CompletedPart.builder().partNumber(1).eTag(upload[1]).build())));
   }
 
   private static void assertError(S3Exception e, int status, String code) {
@@ -76,35 +59,35 @@ class ConditionalWritesTest {
 
   @Test
   void completeMultipartUpload_ifNoneMatchStarWhenKeyExists_preconditionFailedAndKeyKept() {
-    put("mp-exists", "first");
+    proxy.put("mp-exists", "first");
     String[] upload = upload("mp-exists", "second");
     assertError(
         S3FrontEnd.error(() -> complete("mp-exists", upload, null, "*")),
         412,
         "PreconditionFailed");
-    assertThat(get("mp-exists")).isEqualTo("first");
+    assertThat(proxy.get("mp-exists")).isEqualTo("first");
     // The upload is untouched: completing it without the condition still works.
     complete("mp-exists", upload, null, null);
-    assertThat(get("mp-exists")).isEqualTo("second");
+    assertThat(proxy.get("mp-exists")).isEqualTo("second");
   }
 
   @Test
   void completeMultipartUpload_ifNoneMatchStarWhenKeyMissing_completes() {
     complete("mp-new", upload("mp-new", "new"), null, "*");
-    assertThat(get("mp-new")).isEqualTo("new");
+    assertThat(proxy.get("mp-new")).isEqualTo("new");
   }
 
   @Test
   void completeMultipartUpload_ifMatch_completesOnlyOverTheNamedVersion() {
-    String etag = put("mp-match", "first");
+    String etag = proxy.put("mp-match", "first");
     assertError(
         S3FrontEnd.error(
             () -> complete("mp-match", upload("mp-match", "x"), "\"0123456789abcdef\"", null)),
         412,
         "PreconditionFailed");
-    assertThat(get("mp-match")).isEqualTo("first");
+    assertThat(proxy.get("mp-match")).isEqualTo("first");
     complete("mp-match", upload("mp-match", "second"), etag, null);
-    assertThat(get("mp-match")).isEqualTo("second");
+    assertThat(proxy.get("mp-match")).isEqualTo("second");
   }
 
   @Test
@@ -114,32 +97,34 @@ class ConditionalWritesTest {
         404,
         "NoSuchKey");
     assertThat(
-            S3FrontEnd.error(() -> s3.headObject(b -> b.bucket(BUCKET).key("mp-missing")))
+            S3FrontEnd.error(() -> proxy.s3().headObject(b -> b.bucket(BUCKET).key("mp-missing")))
                 .statusCode())
         .isEqualTo(404);
   }
 
   @Test
   void deleteObject_ifMatchOtherEtag_preconditionFailedAndKeyKept() {
-    put("del-other", "kept");
+    proxy.put("del-other", "kept");
     assertError(
         S3FrontEnd.error(
             () ->
-                s3.deleteObject(
-                    b -> b.bucket(BUCKET).key("del-other").ifMatch("\"0123456789abcdef\""))),
+                proxy
+                    .s3()
+                    .deleteObject(
+                        b -> b.bucket(BUCKET).key("del-other").ifMatch("\"0123456789abcdef\""))),
         412,
         "PreconditionFailed");
-    assertThat(get("del-other")).isEqualTo("kept");
+    assertThat(proxy.get("del-other")).isEqualTo("kept");
   }
 
   @Test
   void deleteObject_ifMatchCurrentEtagOrStar_deletes() {
-    String etag = put("del-match", "gone");
-    s3.deleteObject(b -> b.bucket(BUCKET).key("del-match").ifMatch(etag));
-    assertError(S3FrontEnd.error(() -> get("del-match")), 404, "NoSuchKey");
-    put("del-star", "gone");
-    s3.deleteObject(b -> b.bucket(BUCKET).key("del-star").ifMatch("*"));
-    assertError(S3FrontEnd.error(() -> get("del-star")), 404, "NoSuchKey");
+    String etag = proxy.put("del-match", "gone");
+    proxy.s3().deleteObject(b -> b.bucket(BUCKET).key("del-match").ifMatch(etag));
+    assertError(S3FrontEnd.error(() -> proxy.get("del-match")), 404, "NoSuchKey");
+    proxy.put("del-star", "gone");
+    proxy.s3().deleteObject(b -> b.bucket(BUCKET).key("del-star").ifMatch("*"));
+    assertError(S3FrontEnd.error(() -> proxy.get("del-star")), 404, "NoSuchKey");
   }
 
   @Test
@@ -152,20 +137,25 @@ class ConditionalWritesTest {
 
   @Test
   void deleteObjects_withEtag_deletesOnlyWhereItMatches() {
-    String etag = put("batch-match", "gone");
-    put("batch-other", "kept");
+    String etag = proxy.put("batch-match", "gone");
+    proxy.put("batch-other", "kept");
     DeleteObjectsResponse response =
-        s3.deleteObjects(
-            b ->
-                b.bucket(BUCKET)
-                    .delete(
-                        d ->
-                            d.objects(
-                                ObjectIdentifier.builder().key("batch-match").eTag(etag).build(),
-                                ObjectIdentifier.builder()
-                                    .key("batch-other")
-                                    .eTag("\"0123456789abcdef\"")
-                                    .build())));
+        proxy
+            .s3()
+            .deleteObjects(
+                b ->
+                    b.bucket(BUCKET)
+                        .delete(
+                            d ->
+                                d.objects(
+                                    ObjectIdentifier.builder()
+                                        .key("batch-match")
+                                        .eTag(etag)
+                                        .build(),
+                                    ObjectIdentifier.builder()
+                                        .key("batch-other")
+                                        .eTag("\"0123456789abcdef\"")
+                                        .build())));
     assertThat(response.deleted()).extracting(d -> d.key()).containsExactly("batch-match");
     assertThat(response.errors())
         .singleElement()
@@ -174,18 +164,18 @@ class ConditionalWritesTest {
               assertThat(e.key()).isEqualTo("batch-other");
               assertThat(e.code()).isEqualTo("PreconditionFailed");
             });
-    assertThat(get("batch-other")).isEqualTo("kept");
-    assertError(S3FrontEnd.error(() -> get("batch-match")), 404, "NoSuchKey");
+    assertThat(proxy.get("batch-other")).isEqualTo("kept");
+    assertError(S3FrontEnd.error(() -> proxy.get("batch-match")), 404, "NoSuchKey");
   }
 
   @Test
   void deleteObject_withDirectoryBucketCondition_notImplementedAndKeyKept() {
-    put("del-size", "kept");
+    proxy.put("del-size", "kept");
     assertError(
         S3FrontEnd.error(
-            () -> s3.deleteObject(b -> b.bucket(BUCKET).key("del-size").ifMatchSize(4L))),
+            () -> proxy.s3().deleteObject(b -> b.bucket(BUCKET).key("del-size").ifMatchSize(4L))),
         501,
         "NotImplemented");
-    assertThat(get("del-size")).isEqualTo("kept");
+    assertThat(proxy.get("del-size")).isEqualTo("kept");
   }
 }

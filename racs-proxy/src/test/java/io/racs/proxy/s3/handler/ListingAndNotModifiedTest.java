@@ -6,11 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Proves details of conditional reads and listings that clients rely on: a 304 carries the ETag and
@@ -24,30 +23,24 @@ class ListingAndNotModifiedTest {
   private static final String BUCKET = "listing";
   private static final List<String> KEYS =
       List.of("asdf+b", "foo+1/bar", "foo/bar/xyzzy", "quux ab/thud");
-  private static S3FrontEnd proxy;
-  private static S3Client s3;
+  @RegisterExtension static final S3FrontEnd proxy = S3FrontEnd.withBucket(BUCKET);
+
   private static String etag;
   private static String lastModified;
 
   @BeforeAll
-  static void start() throws Exception {
-    proxy = S3FrontEnd.start();
-    s3 = proxy.s3();
-    s3.createBucket(b -> b.bucket(BUCKET));
+  static void store() throws Exception {
     for (String key : KEYS) {
-      s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString(key));
+      proxy.s3().putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString(key));
     }
-    s3.putObject(
-        b -> b.bucket(BUCKET).key("cached").cacheControl("max-age=60"),
-        RequestBody.fromString("cached"));
+    proxy
+        .s3()
+        .putObject(
+            b -> b.bucket(BUCKET).key("cached").cacheControl("max-age=60"),
+            RequestBody.fromString("cached"));
     S3FrontEnd.Raw head = proxy.send("HEAD", "/" + BUCKET + "/cached", "", Map.of(), null);
     etag = head.headers().firstValue("etag").orElseThrow();
     lastModified = head.headers().firstValue("last-modified").orElseThrow();
-  }
-
-  @AfterAll
-  static void stop() {
-    proxy.close();
   }
 
   private static List<String> all(String xml, String element) {

@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
@@ -26,33 +24,22 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 class ObjectHeadersTest {
   private static final String BUCKET = "headers";
   private static final Instant EXPIRES = Instant.parse("2031-05-06T07:08:09Z");
-  private static S3FrontEnd proxy;
-  private static S3Client s3;
-
-  @BeforeAll
-  static void start() throws Exception {
-    proxy = S3FrontEnd.start();
-    s3 = proxy.s3();
-    s3.createBucket(b -> b.bucket(BUCKET));
-  }
-
-  @AfterAll
-  static void stop() {
-    proxy.close();
-  }
+  @RegisterExtension static final S3FrontEnd proxy = S3FrontEnd.withBucket(BUCKET);
 
   private static void putWithHeaders(String key) {
-    s3.putObject(
-        b ->
-            b.bucket(BUCKET)
-                .key(key)
-                .contentType("text/plain")
-                .cacheControl("max-age=3600, public")
-                .contentDisposition("attachment; filename=\"report.txt\"")
-                .contentEncoding("identity")
-                .contentLanguage("de-CH")
-                .expires(EXPIRES),
-        RequestBody.fromString("body of " + key));
+    proxy
+        .s3()
+        .putObject(
+            b ->
+                b.bucket(BUCKET)
+                    .key(key)
+                    .contentType("text/plain")
+                    .cacheControl("max-age=3600, public")
+                    .contentDisposition("attachment; filename=\"report.txt\"")
+                    .contentEncoding("identity")
+                    .contentLanguage("de-CH")
+                    .expires(EXPIRES),
+            RequestBody.fromString("body of " + key));
   }
 
   private static Instant httpDate(String value) {
@@ -72,8 +59,9 @@ class ObjectHeadersTest {
   @Test
   void putObject_withContentHeaders_returnedByGetAndHead() {
     putWithHeaders("put");
-    assertStoredHeaders(s3.headObject(b -> b.bucket(BUCKET).key("put")));
-    GetObjectResponse get = s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("put")).response();
+    assertStoredHeaders(proxy.s3().headObject(b -> b.bucket(BUCKET).key("put")));
+    GetObjectResponse get =
+        proxy.s3().getObjectAsBytes(b -> b.bucket(BUCKET).key("put")).response();
     assertThat(get.cacheControl()).isEqualTo("max-age=3600, public");
     assertThat(get.contentDisposition()).isEqualTo("attachment; filename=\"report.txt\"");
     assertThat(get.contentEncoding()).isEqualTo("identity");
@@ -85,42 +73,48 @@ class ObjectHeadersTest {
   void putObject_withContentEncodingAndAwsChunkedBody_storesOnlyTheClientsEncoding() {
     // With a trailing checksum the SDK frames the body as aws-chunked and says so in
     // Content-Encoding beside the client's own encoding; S3 stores only the latter.
-    s3.putObject(
-        b ->
-            b.bucket(BUCKET)
-                .key("encoded")
-                .contentEncoding("gzip")
-                .checksumAlgorithm(ChecksumAlgorithm.CRC32),
-        RequestBody.fromBytes(new byte[] {1, 2, 3}));
-    assertThat(s3.headObject(b -> b.bucket(BUCKET).key("encoded")).contentEncoding())
+    proxy
+        .s3()
+        .putObject(
+            b ->
+                b.bucket(BUCKET)
+                    .key("encoded")
+                    .contentEncoding("gzip")
+                    .checksumAlgorithm(ChecksumAlgorithm.CRC32),
+            RequestBody.fromBytes(new byte[] {1, 2, 3}));
+    assertThat(proxy.s3().headObject(b -> b.bucket(BUCKET).key("encoded")).contentEncoding())
         .isEqualTo("gzip");
   }
 
   @Test
   void copyObject_withCopyDirective_copiesContentHeaders() {
     putWithHeaders("copy-source");
-    s3.copyObject(
-        b ->
-            b.sourceBucket(BUCKET)
-                .sourceKey("copy-source")
-                .destinationBucket(BUCKET)
-                .destinationKey("copy-target"));
-    assertStoredHeaders(s3.headObject(b -> b.bucket(BUCKET).key("copy-target")));
+    proxy
+        .s3()
+        .copyObject(
+            b ->
+                b.sourceBucket(BUCKET)
+                    .sourceKey("copy-source")
+                    .destinationBucket(BUCKET)
+                    .destinationKey("copy-target"));
+    assertStoredHeaders(proxy.s3().headObject(b -> b.bucket(BUCKET).key("copy-target")));
   }
 
   @Test
   void copyObject_withReplaceDirective_replacesContentHeaders() {
     putWithHeaders("replace-source");
-    s3.copyObject(
-        b ->
-            b.sourceBucket(BUCKET)
-                .sourceKey("replace-source")
-                .destinationBucket(BUCKET)
-                .destinationKey("replace-target")
-                .metadataDirective(MetadataDirective.REPLACE)
-                .contentType("text/html")
-                .cacheControl("no-store"));
-    HeadObjectResponse head = s3.headObject(b -> b.bucket(BUCKET).key("replace-target"));
+    proxy
+        .s3()
+        .copyObject(
+            b ->
+                b.sourceBucket(BUCKET)
+                    .sourceKey("replace-source")
+                    .destinationBucket(BUCKET)
+                    .destinationKey("replace-target")
+                    .metadataDirective(MetadataDirective.REPLACE)
+                    .contentType("text/html")
+                    .cacheControl("no-store"));
+    HeadObjectResponse head = proxy.s3().headObject(b -> b.bucket(BUCKET).key("replace-target"));
     assertThat(head.cacheControl()).isEqualTo("no-store");
     assertThat(head.contentType()).isEqualTo("text/html");
     assertThat(head.contentDisposition()).isNull();
@@ -132,7 +126,9 @@ class ObjectHeadersTest {
   @Test
   void completeMultipartUpload_keepsContentHeadersOfCreate() {
     String uploadId =
-        s3.createMultipartUpload(
+        proxy
+            .s3()
+            .createMultipartUpload(
                 b ->
                     b.bucket(BUCKET)
                         .key("multipart")
@@ -144,18 +140,22 @@ class ObjectHeadersTest {
                         .expires(EXPIRES))
             .uploadId();
     String etag =
-        s3.uploadPart(
+        proxy
+            .s3()
+            .uploadPart(
                 b -> b.bucket(BUCKET).key("multipart").uploadId(uploadId).partNumber(1),
                 RequestBody.fromString("only part"))
             .eTag();
-    s3.completeMultipartUpload(
-        b ->
-            b.bucket(BUCKET)
-                .key("multipart")
-                .uploadId(uploadId)
-                .multipartUpload(
-                    m -> m.parts(CompletedPart.builder().partNumber(1).eTag(etag).build())));
-    assertStoredHeaders(s3.headObject(b -> b.bucket(BUCKET).key("multipart")));
+    proxy
+        .s3()
+        .completeMultipartUpload(
+            b ->
+                b.bucket(BUCKET)
+                    .key("multipart")
+                    .uploadId(uploadId)
+                    .multipartUpload(
+                        m -> m.parts(CompletedPart.builder().partNumber(1).eTag(etag).build())));
+    assertStoredHeaders(proxy.s3().headObject(b -> b.bucket(BUCKET).key("multipart")));
   }
 
   @Test
@@ -163,13 +163,16 @@ class ObjectHeadersTest {
     S3Exception e =
         S3FrontEnd.error(
             () ->
-                s3.putObject(
-                    b -> b.bucket(BUCKET).key("tagged").tagging("team=storage"),
-                    RequestBody.fromString("tagged")));
+                proxy
+                    .s3()
+                    .putObject(
+                        b -> b.bucket(BUCKET).key("tagged").tagging("team=storage"),
+                        RequestBody.fromString("tagged")));
     assertThat(e.statusCode()).isEqualTo(501);
     assertThat(e.awsErrorDetails().errorCode()).isEqualTo("NotImplemented");
     assertThat(
-            S3FrontEnd.error(() -> s3.headObject(b -> b.bucket(BUCKET).key("tagged"))).statusCode())
+            S3FrontEnd.error(() -> proxy.s3().headObject(b -> b.bucket(BUCKET).key("tagged")))
+                .statusCode())
         .isEqualTo(404);
   }
 
@@ -178,9 +181,11 @@ class ObjectHeadersTest {
     S3Exception e =
         S3FrontEnd.error(
             () ->
-                s3.createMultipartUpload(
-                    b -> b.bucket(BUCKET).key("tagged-upload").tagging("team=storage")));
+                proxy
+                    .s3()
+                    .createMultipartUpload(
+                        b -> b.bucket(BUCKET).key("tagged-upload").tagging("team=storage")));
     assertThat(e.statusCode()).isEqualTo(501);
-    assertThat(s3.listMultipartUploads(b -> b.bucket(BUCKET)).uploads()).isEmpty();
+    assertThat(proxy.s3().listMultipartUploads(b -> b.bucket(BUCKET)).uploads()).isEmpty();
   }
 }

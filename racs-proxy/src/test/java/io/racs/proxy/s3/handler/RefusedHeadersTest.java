@@ -6,13 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Base64;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ObjectCannedACL;
 
 /**
@@ -24,16 +23,13 @@ import software.amazon.awssdk.services.s3.model.ObjectCannedACL;
 class RefusedHeadersTest {
   private static final String BUCKET = "refusals";
   private static final String BODY = "secret";
-  private static S3FrontEnd proxy;
-  private static S3Client s3;
+  @RegisterExtension static final S3FrontEnd proxy = S3FrontEnd.withBucket(BUCKET);
+
   private static Map<String, String> sseC;
 
   @BeforeAll
-  static void start() throws Exception {
-    proxy = S3FrontEnd.start();
-    s3 = proxy.s3();
-    s3.createBucket(b -> b.bucket(BUCKET));
-    s3.putObject(b -> b.bucket(BUCKET).key("existing"), RequestBody.fromString("plain"));
+  static void store() throws Exception {
+    proxy.s3().putObject(b -> b.bucket(BUCKET).key("existing"), RequestBody.fromString("plain"));
     byte[] key = new byte[32];
     for (int i = 0; i < key.length; i++) {
       key[i] = (byte) (7 * i + 1);
@@ -46,11 +42,6 @@ class RefusedHeadersTest {
                 Base64.getEncoder().encodeToString(MessageDigest.getInstance("MD5").digest(key)));
   }
 
-  @AfterAll
-  static void stop() {
-    proxy.close();
-  }
-
   private static void assertNotImplemented(S3FrontEnd.Raw raw) {
     assertThat(raw.status()).isEqualTo(501);
     if (raw.body().length > 0) {
@@ -59,7 +50,9 @@ class RefusedHeadersTest {
   }
 
   private static void assertAbsent(String key) {
-    assertThat(S3FrontEnd.error(() -> s3.headObject(b -> b.bucket(BUCKET).key(key))).statusCode())
+    assertThat(
+            S3FrontEnd.error(() -> proxy.s3().headObject(b -> b.bucket(BUCKET).key(key)))
+                .statusCode())
         .isEqualTo(404);
   }
 
@@ -118,45 +111,58 @@ class RefusedHeadersTest {
     assertThat(
             S3FrontEnd.error(
                     () ->
-                        s3.createMultipartUpload(
-                            b -> b.bucket(BUCKET).key("mp").serverSideEncryption("AES256")))
+                        proxy
+                            .s3()
+                            .createMultipartUpload(
+                                b -> b.bucket(BUCKET).key("mp").serverSideEncryption("AES256")))
                 .statusCode())
         .isEqualTo(501);
-    assertThat(s3.listMultipartUploads(b -> b.bucket(BUCKET)).uploads()).isEmpty();
+    assertThat(proxy.s3().listMultipartUploads(b -> b.bucket(BUCKET)).uploads()).isEmpty();
   }
 
   @Test
   void createBucket_withObjectLockOrPublicAcl_notImplementedAndNoBucket() {
     assertThat(
             S3FrontEnd.error(
-                    () -> s3.createBucket(b -> b.bucket("locked").objectLockEnabledForBucket(true)))
+                    () ->
+                        proxy
+                            .s3()
+                            .createBucket(b -> b.bucket("locked").objectLockEnabledForBucket(true)))
                 .statusCode())
         .isEqualTo(501);
     assertThat(
             S3FrontEnd.error(
                     () ->
-                        s3.createBucket(
-                            b ->
-                                b.bucket("public")
-                                    .acl(
-                                        software.amazon.awssdk.services.s3.model.BucketCannedACL
-                                            .PUBLIC_READ)))
+                        proxy
+                            .s3()
+                            .createBucket(
+                                b ->
+                                    b.bucket("public")
+                                        .acl(
+                                            software.amazon.awssdk.services.s3.model.BucketCannedACL
+                                                .PUBLIC_READ)))
                 .statusCode())
         .isEqualTo(501);
-    assertThat(s3.listBuckets().buckets()).extracting(b -> b.name()).containsExactly(BUCKET);
+    assertThat(proxy.s3().listBuckets().buckets())
+        .extracting(b -> b.name())
+        .containsExactly(BUCKET);
   }
 
   @Test
   void putObject_withPrivateOrOwnerCannedAcl_stored() {
-    s3.putObject(
-        b -> b.bucket(BUCKET).key("private").acl(ObjectCannedACL.PRIVATE),
-        RequestBody.fromString(BODY));
-    s3.putObject(
-        b -> b.bucket(BUCKET).key("owner").acl(ObjectCannedACL.BUCKET_OWNER_FULL_CONTROL),
-        RequestBody.fromString(BODY));
-    assertThat(s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("private")).asUtf8String())
+    proxy
+        .s3()
+        .putObject(
+            b -> b.bucket(BUCKET).key("private").acl(ObjectCannedACL.PRIVATE),
+            RequestBody.fromString(BODY));
+    proxy
+        .s3()
+        .putObject(
+            b -> b.bucket(BUCKET).key("owner").acl(ObjectCannedACL.BUCKET_OWNER_FULL_CONTROL),
+            RequestBody.fromString(BODY));
+    assertThat(proxy.s3().getObjectAsBytes(b -> b.bucket(BUCKET).key("private")).asUtf8String())
         .isEqualTo(BODY);
-    assertThat(s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("owner")).asUtf8String())
+    assertThat(proxy.s3().getObjectAsBytes(b -> b.bucket(BUCKET).key("owner")).asUtf8String())
         .isEqualTo(BODY);
   }
 }

@@ -3,11 +3,10 @@ package io.racs.proxy.s3.handler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Proves that the {@code response-*} query parameters of GetObject and HeadObject replace the
@@ -23,31 +22,24 @@ class ResponseOverridesTest {
           + "&response-cache-control=no-cache"
           + "&response-content-disposition=inline"
           + "&response-content-encoding=br";
-  private static S3FrontEnd proxy;
-  private static S3Client s3;
+  @RegisterExtension static final S3FrontEnd proxy = S3FrontEnd.withBucket(BUCKET);
 
   @BeforeAll
-  static void start() throws Exception {
-    proxy = S3FrontEnd.start();
-    s3 = proxy.s3();
-    s3.createBucket(b -> b.bucket(BUCKET));
-    s3.putObject(b -> b.bucket(BUCKET).key("plain"), RequestBody.fromString("plain"));
-    s3.putObject(
-        b ->
-            b.bucket(BUCKET)
-                .key("dressed")
-                .contentType("text/plain")
-                .contentLanguage("de")
-                .cacheControl("max-age=60")
-                .contentDisposition("attachment")
-                .contentEncoding("identity")
-                .expires(java.time.Instant.parse("2030-01-01T00:00:00Z")),
-        RequestBody.fromString("dressed"));
-  }
-
-  @AfterAll
-  static void stop() {
-    proxy.close();
+  static void store() throws Exception {
+    proxy.s3().putObject(b -> b.bucket(BUCKET).key("plain"), RequestBody.fromString("plain"));
+    proxy
+        .s3()
+        .putObject(
+            b ->
+                b.bucket(BUCKET)
+                    .key("dressed")
+                    .contentType("text/plain")
+                    .contentLanguage("de")
+                    .cacheControl("max-age=60")
+                    .contentDisposition("attachment")
+                    .contentEncoding("identity")
+                    .expires(java.time.Instant.parse("2030-01-01T00:00:00Z")),
+            RequestBody.fromString("dressed"));
   }
 
   private static void assertOverridden(S3FrontEnd.Raw raw) {

@@ -3,13 +3,10 @@ package io.racs.proxy.s3.handler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.runtime.RacsServer;
 import io.racs.proxy.runtime.ServerConfig;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.StoreConfig;
-import io.racs.repos.Repository;
-import io.racs.repos.memory.MemoryRepository;
+import io.racs.proxy.store.MemoryArray;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,14 +15,17 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.assertj.core.api.ThrowableAssert;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.SdkHttpRequest;
@@ -38,24 +38,45 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * A running proxy for tests of the S3 front end: a 4x2 array on memory repositories behind the real
- * Netty server on a random 127.0.0.1 port, an AWS SDK v2 client for it, and {@link #send} for
- * requests the SDK would not send or whose raw answer (every header value) a test must see.
+ * A running proxy for tests of the S3 front end, as a JUnit extension: a 4x2 array on memory
+ * repositories behind the real Netty server on a random 127.0.0.1 port, started before the class's
+ * tests with one empty bucket and stopped after them; an AWS SDK v2 client for it; and {@link
+ * #send} for requests the SDK would not send or whose raw answer (every header value) a test must
+ * see.
+ *
+ * <p>Register it in a static field: {@code @RegisterExtension static final S3FrontEnd proxy =
+ * S3FrontEnd.withBucket("name");}. Its {@code beforeAll} runs before the class's own
+ * {@code @BeforeAll} methods, which may therefore store what the tests read.
  */
-final class S3FrontEnd implements AutoCloseable {
+final class S3FrontEnd implements BeforeAllCallback, AfterAllCallback {
   private static final String ACCESS = "test-access";
   private static final String SECRET = "test-secret-key";
   private static final Pattern CODE = Pattern.compile("<Code>([^<]*)</Code>");
 
-  private final RacsServer server;
-  private final URI endpoint;
-  private final S3Client s3;
-  private final HttpClient http = HttpClient.newHttpClient();
+  private final String bucket;
+  private RacsServer server;
+  private URI endpoint;
+  private S3Client s3;
+  private HttpClient http;
 
-  private S3FrontEnd(RacsServer server) {
-    this.server = server;
-    this.endpoint = URI.create("http://127.0.0.1:" + server.port());
-    this.s3 =
+  private S3FrontEnd(String bucket) {
+    this.bucket = bucket;
+  }
+
+  /** A proxy that starts with an empty array holding one empty bucket, {@code bucket}. */
+  static S3FrontEnd withBucket(String bucket) {
+    return new S3FrontEnd(bucket);
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws Exception {
+    ErasureStore store = MemoryArray.open("4x2");
+    server =
+        RacsServer.start(
+            store,
+            ServerConfig.defaults().with("127.0.0.1:0", Map.of(ACCESS, SECRET)).withAdmin(null));
+    endpoint = URI.create("http://127.0.0.1:" + server.port());
+    s3 =
         S3Client.builder()
             .endpointOverride(endpoint)
             .region(Region.US_EAST_1)
@@ -63,20 +84,15 @@ final class S3FrontEnd implements AutoCloseable {
             .credentialsProvider(
                 StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS, SECRET)))
             .build();
+    http = HttpClient.newHttpClient();
+    s3.createBucket(b -> b.bucket(bucket));
   }
 
-  /** Starts a proxy with an empty array. */
-  static S3FrontEnd start() throws IOException, InterruptedException {
-    Geometry geometry = Geometry.parse("4x2");
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < geometry.totalShards(); i++) {
-      repositories.add(MemoryRepository.create("mem" + i));
-    }
-    ErasureStore store = ErasureStore.open(StoreConfig.builder(geometry).build(), repositories);
-    return new S3FrontEnd(
-        RacsServer.start(
-            store,
-            ServerConfig.defaults().with("127.0.0.1:0", Map.of(ACCESS, SECRET)).withAdmin(null)));
+  @Override
+  public void afterAll(ExtensionContext context) {
+    s3.close();
+    http.close();
+    server.close();
   }
 
   /** The S3 error {@code call} fails with; fails the test when it succeeds. */
@@ -89,6 +105,16 @@ final class S3FrontEnd implements AutoCloseable {
   /** The SDK client (path style, us-east-1). */
   S3Client s3() {
     return s3;
+  }
+
+  /** Stores {@code text} under {@code key} in the bucket; returns its ETag. */
+  String put(String key, String text) {
+    return s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString(text)).eTag();
+  }
+
+  /** The text stored under {@code key} in the bucket. */
+  String get(String key) {
+    return s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asUtf8String();
   }
 
   /** An answer as it came off the wire. */
@@ -163,12 +189,5 @@ final class S3FrontEnd implements AutoCloseable {
         });
     HttpResponse<byte[]> response = http.send(out.build(), HttpResponse.BodyHandlers.ofByteArray());
     return new Raw(response.statusCode(), response.headers(), response.body());
-  }
-
-  @Override
-  public void close() {
-    s3.close();
-    http.close();
-    server.close();
   }
 }

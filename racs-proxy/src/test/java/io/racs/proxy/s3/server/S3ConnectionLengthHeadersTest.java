@@ -1,6 +1,6 @@
 package io.racs.proxy.s3.server;
 
-import static io.racs.proxy.s3.server.WireServer.concat;
+import static io.racs.proxy.s3.server.WireRequests.concat;
 import static io.racs.proxy.s3.server.WireServer.signedHead;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -212,40 +212,12 @@ class S3ConnectionTest {
     }
   }
 
-  /**
-   * A signed head declaring {@code bytes} for {@code target}, with {@code Expect: 100-continue}.
-   */
-  private static WireRequests.Head declaring(String target, long bytes, boolean awsChunked) {
-    if (awsChunked) {
-      return WireRequests.head(
-          "PUT",
-          target,
-          ContentSha256.Mode.STREAMING_UNSIGNED_TRAILER.headerValue(),
-          Map.of(
-              "content-encoding",
-              "aws-chunked",
-              "x-amz-trailer",
-              WireRequests.TRAILER,
-              "x-amz-decoded-content-length",
-              Long.toString(bytes)),
-          "Content-Length: " + (bytes + 1000),
-          "Expect: 100-continue");
-    }
-    return WireRequests.head(
-        "PUT",
-        target,
-        "UNSIGNED-PAYLOAD",
-        Map.of(),
-        "Content-Length: " + bytes,
-        "Expect: 100-continue");
-  }
-
   @ParameterizedTest
   @ValueSource(booleans = {false, true})
   void put_whenDeclaring10TiBWithExpectContinue_answersEntityTooLargeWithout100(
       boolean awsChunked) {
     try (S3Fixture.Connection c = fixture.connect()) {
-      c.send(declaring("/bucket/huge", 10L << 40, awsChunked).bytes());
+      c.send(WireRequests.declaring("/bucket/huge", 10L << 40, awsChunked).bytes());
       c.runHandlers();
 
       WireResponse response = c.response();
@@ -264,7 +236,9 @@ class S3ConnectionTest {
             S3Fixture.BUCKET, "parts", io.racs.proxy.store.ObjectStore.PutOptions.defaults());
     try (S3Fixture.Connection c = fixture.connect()) {
       c.send(
-          declaring("/bucket/parts?partNumber=1&uploadId=" + uploadId, 10L << 40, false).bytes());
+          WireRequests.declaring(
+                  "/bucket/parts?partNumber=1&uploadId=" + uploadId, 10L << 40, false)
+              .bytes());
       c.runHandlers();
 
       WireResponse response = c.response();
@@ -278,7 +252,7 @@ class S3ConnectionTest {
   @ValueSource(booleans = {false, true})
   void put_whenDeclaringExactly5GiBWithExpectContinue_answers100(boolean awsChunked) {
     try (S3Fixture.Connection c = fixture.connect()) {
-      c.send(declaring("/bucket/big", 5L << 30, awsChunked).bytes());
+      c.send(WireRequests.declaring("/bucket/big", 5L << 30, awsChunked).bytes());
 
       WireResponse response = c.response();
       assertThat(response.status()).as("%s", response).isEqualTo(100);

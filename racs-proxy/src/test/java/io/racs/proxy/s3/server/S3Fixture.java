@@ -6,15 +6,13 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.s3.auth.S3Authenticator;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.handler.S3Dispatcher;
 import io.racs.proxy.s3.route.S3Router;
 import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.MemoryArray;
 import io.racs.proxy.store.ObjectStore;
-import io.racs.proxy.store.StoreConfig;
-import io.racs.repos.Repository;
-import io.racs.repos.memory.MemoryRepository;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -29,26 +27,29 @@ import java.util.Random;
  * A real erasure-coded store (4x2 over memory repositories) with the S3 server settings in front of
  * it, and an {@link EmbeddedChannel} connection harness that runs request handlers on the test
  * thread, so a test steps the connection deterministically: bytes in, handlers run, pending
- * event-loop tasks run, bytes out.
+ * event-loop tasks run, bytes out. The settings also start real servers ({@link S3Server#start}),
+ * here and in {@link WireServer}.
  */
 final class S3Fixture implements AutoCloseable {
   static final String BUCKET = "bucket";
   final ErasureStore store;
   final S3Server.Settings settings;
 
+  /** A 4x2 array holding {@link #BUCKET}, for requests signed by {@link WireRequests}. */
   S3Fixture() {
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      repositories.add(MemoryRepository.create("mem" + i));
-    }
-    store = ErasureStore.open(StoreConfig.builder(Geometry.parse("4x2")).build(), repositories);
+    this("4x2", WireRequests.authenticator());
     store.createBucket(BUCKET);
+  }
+
+  /** An empty array of {@code geometry}, for requests {@code authenticator} accepts. */
+  S3Fixture(String geometry, S3Authenticator authenticator) {
+    store = MemoryArray.open(geometry);
     settings =
         new S3Server.Settings(
             "127.0.0.1",
             0,
             S3Router.pathStyle(),
-            WireRequests.authenticator(),
+            authenticator,
             new S3Dispatcher(new StoreBridge(store), "us-east-1"),
             null,
             16 * 1024,

@@ -133,29 +133,7 @@ class S3ServerBadRequestTest {
   @ValueSource(booleans = {false, true})
   void put_whenDeclaring10TiBWithExpectContinue_answersEntityTooLargeWithout100(boolean awsChunked)
       throws IOException {
-    long tenTiB = 10L << 40;
-    WireRequests.Head head =
-        awsChunked
-            ? WireRequests.head(
-                "PUT",
-                "/bucket/huge",
-                ContentSha256.Mode.STREAMING_UNSIGNED_TRAILER.headerValue(),
-                Map.of(
-                    "content-encoding",
-                    "aws-chunked",
-                    "x-amz-trailer",
-                    WireRequests.TRAILER,
-                    "x-amz-decoded-content-length",
-                    Long.toString(tenTiB)),
-                "Content-Length: " + (tenTiB + 1000),
-                "Expect: 100-continue")
-            : WireRequests.head(
-                "PUT",
-                "/bucket/huge",
-                "UNSIGNED-PAYLOAD",
-                Map.of(),
-                "Content-Length: " + tenTiB,
-                "Expect: 100-continue");
+    WireRequests.Head head = WireRequests.declaring("/bucket/huge", 10L << 40, awsChunked);
 
     WireResponse response = exchangeThenClosed(head.bytes());
 

@@ -110,6 +110,36 @@ final class WireRequests {
     return new Head(text.toString(), signature);
   }
 
+  /**
+   * A signed PUT head declaring {@code bytes} for {@code target} (in {@code Content-Length}, or in
+   * {@code x-amz-decoded-content-length} of an aws-chunked body), with {@code Expect:
+   * 100-continue}: what a client sends before a body it will not send unless the server agrees.
+   */
+  static Head declaring(String target, long bytes, boolean awsChunked) {
+    if (awsChunked) {
+      return head(
+          "PUT",
+          target,
+          ContentSha256.Mode.STREAMING_UNSIGNED_TRAILER.headerValue(),
+          Map.of(
+              "content-encoding",
+              "aws-chunked",
+              "x-amz-trailer",
+              TRAILER,
+              "x-amz-decoded-content-length",
+              Long.toString(bytes)),
+          "Content-Length: " + (bytes + 1000),
+          "Expect: 100-continue");
+    }
+    return head(
+        "PUT",
+        target,
+        "UNSIGNED-PAYLOAD",
+        Map.of(),
+        "Content-Length: " + bytes,
+        "Expect: 100-continue");
+  }
+
   /** A PUT of {@code payload} in {@code mode}: the signed head and the body it announces. */
   record Put(Head head, byte[] body) {}
 

@@ -2,27 +2,18 @@ package io.racs.proxy.s3.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.s3.auth.CanonicalRequest;
 import io.racs.proxy.s3.auth.CredentialScope;
 import io.racs.proxy.s3.auth.S3Authenticator;
 import io.racs.proxy.s3.auth.SigV4;
 import io.racs.proxy.s3.auth.StaticCredentialStore;
-import io.racs.proxy.s3.bridge.StoreBridge;
-import io.racs.proxy.s3.handler.S3Dispatcher;
 import io.racs.proxy.s3.http.Headers;
-import io.racs.proxy.s3.route.S3Router;
-import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.StoreConfig;
-import io.racs.repos.Repository;
-import io.racs.repos.memory.MemoryRepository;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -33,9 +24,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real S3 server on a loopback port over memory repositories (2x1), spoken to with raw bytes:
- * requests signed here with SigV4, answers parsed strictly, and the server's own count of requests
- * in flight to tell when it has finished with every request.
+ * A real S3 server on a loopback port over memory repositories (2x1, set up by {@link S3Fixture}),
+ * spoken to with raw bytes: requests signed here with SigV4, answers parsed strictly, and the
+ * server's own count of requests in flight to tell when it has finished with every request.
  */
 final class WireServer implements AutoCloseable {
   static final String AK = "RACSWIREKEY";
@@ -51,38 +42,19 @@ final class WireServer implements AutoCloseable {
     }
   }
 
-  private final ServerMetrics metrics;
+  private final S3Fixture fixture;
   private final S3Server server;
 
-  private WireServer(ServerMetrics metrics, S3Server server) {
-    this.metrics = metrics;
+  private WireServer(S3Fixture fixture, S3Server server) {
+    this.fixture = fixture;
     this.server = server;
   }
 
-  /** Starts a server with one access key ({@link #AK}, {@link #SK}). */
+  /** Starts a server over an empty 2x1 array with one access key ({@link #AK}, {@link #SK}). */
   static WireServer start() throws InterruptedException {
-    Geometry geometry = Geometry.parse("2x1");
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < geometry.totalShards(); i++) {
-      repositories.add(MemoryRepository.create("mem" + i));
-    }
-    ErasureStore store = ErasureStore.open(StoreConfig.builder(geometry).build(), repositories);
-    ServerMetrics metrics = new ServerMetrics();
-    S3Server server =
-        S3Server.start(
-            new S3Server.Settings(
-                "127.0.0.1",
-                0,
-                S3Router.pathStyle(),
-                S3Authenticator.builder(StaticCredentialStore.of(AK, SK)).build(),
-                new S3Dispatcher(new StoreBridge(store), "us-east-1"),
-                null,
-                16 * 1024,
-                Duration.ofSeconds(30),
-                Duration.ofSeconds(5),
-                metrics,
-                AccessLog.off()));
-    return new WireServer(metrics, server);
+    S3Fixture fixture =
+        new S3Fixture("2x1", S3Authenticator.builder(StaticCredentialStore.of(AK, SK)).build());
+    return new WireServer(fixture, S3Server.start(fixture.settings));
   }
 
   /** A SigV4-signed request head (signing every x-amz-* header and the host). */
@@ -229,19 +201,15 @@ final class WireServer implements AutoCloseable {
 
   /** Fails unless the server has finished every request within the timeout. */
   void assertIdle(String after) throws InterruptedException {
+    ServerMetrics metrics = fixture.settings.metrics();
     assertThat(metrics.awaitIdle(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MILLIS)))
         .as("the server finished every request within " + TIMEOUT_MILLIS + " ms after " + after)
         .isTrue();
   }
 
-  static byte[] concat(byte[] a, byte[] b) {
-    byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, out, a.length, b.length);
-    return out;
-  }
-
   @Override
   public void close() {
     server.close();
+    fixture.close();
   }
 }

@@ -1,0 +1,26 @@
+package io.racs.proxy.store;
+
+import io.racs.proxy.codec.Geometry;
+import io.racs.repos.Repository;
+import io.racs.repos.memory.MemoryRepository;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The array the tests of the layers above the store run on: an {@link ErasureStore} with the
+ * default settings over fresh memory repositories named {@code mem0}, {@code mem1}, and so on.
+ * Tests of the store itself, which script faults, use {@link StoreFixture}.
+ */
+public final class MemoryArray {
+  private MemoryArray() {}
+
+  /** Opens a new, empty array of {@code geometry} ({@code DxP}, such as {@code 4x2}). */
+  public static ErasureStore open(String geometry) {
+    Geometry g = Geometry.parse(geometry);
+    List<Repository> repositories = new ArrayList<>();
+    for (int i = 0; i < g.totalShards(); i++) {
+      repositories.add(MemoryRepository.create("mem" + i));
+    }
+    return ErasureStore.open(StoreConfig.builder(g).build(), repositories);
+  }
+}
