@@ -5,7 +5,7 @@
  * pointing one way (checked by {@code S3PackagesTest}):
  *
  * <ul>
- *   <li>{@code error}: the error-code enum, the one exception, the one translator;
+ *   <li>{@code error}: the error-code enum and the one exception;
  *   <li>{@code http}: the request head view (raw path and query, headers) and percent-encoding;
  *   <li>{@code auth}: SigV4 and SigV2, header and presigned, against a credential store;
  *   <li>{@code chunked}: push-style body decoders (aws-chunked in all modes, SHA-256 bodies);
@@ -17,7 +17,7 @@
  *
  * <p>A request flows: {@code RequestHead} → {@code S3Router.route} → {@code
  * S3Authenticator.authenticate} → {@code BodyDecoders.forRequest} feeding a {@code
- * ChecksumVerifier} → handler; any failure → {@code S3ErrorTranslator.translate} → {@code
- * ErrorXml.render}.
+ * ChecksumVerifier} → handler; any failure → {@code StoreBridge.translate} (the one translator,
+ * beside the one crossing into the store) → {@code ErrorXml.render}.
  */
 package io.racs.proxy.s3;

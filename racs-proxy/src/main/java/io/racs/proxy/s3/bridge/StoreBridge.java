@@ -1,7 +1,6 @@
 package io.racs.proxy.s3.bridge;
 
 import io.racs.proxy.s3.error.S3ErrorCode;
-import io.racs.proxy.s3.error.S3ErrorTranslator;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.store.ObjectStore;
 import io.racs.proxy.store.PartMeta;
@@ -10,6 +9,11 @@ import io.racs.proxy.store.VersionMeta;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -187,40 +191,99 @@ public final class StoreBridge {
     return "/" + bucket + "/" + key;
   }
 
-  /** The S3 error for a store (or body) failure. */
+  /**
+   * The one translation of a failure into the S3 error a client receives (minio's {@code
+   * toAPIError}): the bridge applies it to every store call, and the connection to whatever a
+   * handler throws, so no other class maps errors.
+   *
+   * <ul>
+   *   <li>An {@link S3Exception}, itself or as a cause (a write condition's refusal, a body's
+   *       refusal), is the answer as it is.
+   *   <li>A {@link StoreException} maps by its code; lost quorum is a 503 {@code
+   *       ServiceUnavailable} that SDKs retry, a write lost to full repositories a 507 {@code
+   *       XMinioStorageFull} that they do not. Those two and {@code InternalError} answer with
+   *       their default message, never the store's (which names repositories); the others keep the
+   *       store's message.
+   *   <li>Overload ({@link RejectedExecutionException}) is {@code SlowDown}; a timeout or a
+   *       cancellation is {@code ServiceUnavailable}.
+   *   <li>Anything else is a bug: {@code InternalError}, with the cause attached for the server log
+   *       and never shown to the client.
+   * </ul>
+   *
+   * @param resource the resource to name in the error, unless it names one already; may be null
+   */
   public static S3Exception translate(Throwable failure, String resource) {
+    S3Exception translated = errorOf(failure);
+    return translated.resource() == null && resource != null
+        ? translated.withResource(resource)
+        : translated;
+  }
+
+  /** {@link #translate(Throwable, String)} without a resource. */
+  public static S3Exception translate(Throwable failure) {
+    return translate(failure, null);
+  }
+
+  private static S3Exception errorOf(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof S3Exception s3) {
-        return s3.resource() == null ? s3.withResource(resource) : s3;
+        return s3;
       }
     }
     if (failure instanceof StoreException se) {
-      S3ErrorCode code =
-          switch (se.code()) {
-            case NO_SUCH_BUCKET -> S3ErrorCode.NO_SUCH_BUCKET;
-            case BUCKET_ALREADY_EXISTS -> S3ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU;
-            case BUCKET_NOT_EMPTY -> S3ErrorCode.BUCKET_NOT_EMPTY;
-            case NO_SUCH_KEY -> S3ErrorCode.NO_SUCH_KEY;
-            case NO_SUCH_UPLOAD -> S3ErrorCode.NO_SUCH_UPLOAD;
-            case INVALID_PART -> S3ErrorCode.INVALID_PART;
-            case INVALID_PART_ORDER -> S3ErrorCode.INVALID_PART_ORDER;
-            case ENTITY_TOO_SMALL -> S3ErrorCode.ENTITY_TOO_SMALL;
-            case INVALID_RANGE -> S3ErrorCode.INVALID_RANGE;
-            case BAD_DIGEST -> S3ErrorCode.BAD_DIGEST;
-            case INVALID_ARGUMENT -> S3ErrorCode.INVALID_ARGUMENT;
-            case INSUFFICIENT_SHARDS -> S3ErrorCode.SERVICE_UNAVAILABLE;
-            case INSUFFICIENT_STORAGE -> S3ErrorCode.X_MINIO_STORAGE_FULL;
-            case INCOMPLETE_BODY -> S3ErrorCode.INCOMPLETE_BODY;
-            case INCONSISTENT -> S3ErrorCode.INTERNAL_ERROR;
-          };
-      String message =
-          code == S3ErrorCode.SERVICE_UNAVAILABLE
-                  || code == S3ErrorCode.INTERNAL_ERROR
-                  || code == S3ErrorCode.X_MINIO_STORAGE_FULL
-              ? code.defaultMessage()
-              : se.getMessage();
-      return S3Exception.of(code, message, se).withResource(resource);
+      return fromStore(se);
     }
-    return S3ErrorTranslator.translate(failure, resource);
+    Throwable t = unwrap(failure);
+    if (t instanceof RejectedExecutionException) {
+      return S3Exception.of(S3ErrorCode.SLOW_DOWN, null, t);
+    }
+    if (t instanceof TimeoutException) {
+      return S3Exception.of(S3ErrorCode.SERVICE_UNAVAILABLE, null, t);
+    }
+    return S3Exception.of(S3ErrorCode.INTERNAL_ERROR, null, t);
+  }
+
+  private static S3Exception fromStore(StoreException se) {
+    S3ErrorCode code =
+        switch (se.code()) {
+          case NO_SUCH_BUCKET -> S3ErrorCode.NO_SUCH_BUCKET;
+          case BUCKET_ALREADY_EXISTS -> S3ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU;
+          case BUCKET_NOT_EMPTY -> S3ErrorCode.BUCKET_NOT_EMPTY;
+          case NO_SUCH_KEY -> S3ErrorCode.NO_SUCH_KEY;
+          case NO_SUCH_UPLOAD -> S3ErrorCode.NO_SUCH_UPLOAD;
+          case INVALID_PART -> S3ErrorCode.INVALID_PART;
+          case INVALID_PART_ORDER -> S3ErrorCode.INVALID_PART_ORDER;
+          case ENTITY_TOO_SMALL -> S3ErrorCode.ENTITY_TOO_SMALL;
+          case INVALID_RANGE -> S3ErrorCode.INVALID_RANGE;
+          case BAD_DIGEST -> S3ErrorCode.BAD_DIGEST;
+          case INVALID_ARGUMENT -> S3ErrorCode.INVALID_ARGUMENT;
+          case INSUFFICIENT_SHARDS -> S3ErrorCode.SERVICE_UNAVAILABLE;
+          case INSUFFICIENT_STORAGE -> S3ErrorCode.X_MINIO_STORAGE_FULL;
+          case INCOMPLETE_BODY -> S3ErrorCode.INCOMPLETE_BODY;
+          case INCONSISTENT -> S3ErrorCode.INTERNAL_ERROR;
+        };
+    String message =
+        code == S3ErrorCode.SERVICE_UNAVAILABLE
+                || code == S3ErrorCode.INTERNAL_ERROR
+                || code == S3ErrorCode.X_MINIO_STORAGE_FULL
+            ? code.defaultMessage()
+            : se.getMessage();
+    return S3Exception.of(code, message, se);
+  }
+
+  /**
+   * The failure inside the wrappers of a future; a cancellation (a deadline's doing) counts as a
+   * timeout.
+   */
+  private static Throwable unwrap(Throwable failure) {
+    Throwable t = failure;
+    while ((t instanceof CompletionException || t instanceof ExecutionException)
+        && t.getCause() != null) {
+      t = t.getCause();
+    }
+    if (t instanceof CancellationException) {
+      return new TimeoutException("cancelled");
+    }
+    return t;
   }
 }
