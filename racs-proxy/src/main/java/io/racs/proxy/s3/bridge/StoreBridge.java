@@ -6,6 +6,7 @@ import io.racs.proxy.store.ObjectStore;
 import io.racs.proxy.store.PartMeta;
 import io.racs.proxy.store.StoreException;
 import io.racs.proxy.store.VersionMeta;
+import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
@@ -19,10 +20,14 @@ import java.util.function.Supplier;
 
 /**
  * The one bridge between the S3 layer and the object store: every handler call into the store goes
- * through here, and every store failure comes back as the S3 error a client expects (lost quorum is
- * a 503 {@code ServiceUnavailable} that SDKs retry, a write lost to full repositories a 507 {@code
- * XMinioStorageFull} that they do not; a body rejected by its signature or checksum keeps the error
- * the decoder raised).
+ * through here, and every store failure comes back as the S3 error a client expects, translated in
+ * one place ({@link #translate}): lost quorum is a 503 {@code ServiceUnavailable} that SDKs retry,
+ * a write lost to full repositories a 507 {@code XMinioStorageFull} that they do not.
+ *
+ * <p>A request body the S3 layer refuses while the store reads it (a signature, checksum or size
+ * that is wrong) keeps the error the S3 layer raised: the bridge hands the store a watched body and
+ * recognises the refusal itself when the store call fails, so the error does not travel through the
+ * store (see {@link WatchedBody}).
  */
 public final class StoreBridge {
   private final ObjectStore store;
@@ -38,6 +43,19 @@ public final class StoreBridge {
       return call.get();
     } catch (RuntimeException e) {
       throw translate(e, resource);
+    }
+  }
+
+  /**
+   * Runs a store call that reads {@code body}: when the call fails after the body was refused, the
+   * answer is the body's refusal (see {@link WatchedBody}), whatever the store made of it.
+   */
+  private <T> T call(String resource, WatchedBody body, Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (RuntimeException e) {
+      S3Exception refusal = body.refusal;
+      throw refusal != null ? translate(refusal, resource) : translate(e, resource);
     }
   }
 
@@ -68,7 +86,9 @@ public final class StoreBridge {
 
   public VersionMeta put(
       String bucket, String key, InputStream body, long length, ObjectStore.PutOptions options) {
-    return call(resource(bucket, key), () -> store.put(bucket, key, body, length, options));
+    WatchedBody watched = new WatchedBody(body);
+    return call(
+        resource(bucket, key), watched, () -> store.put(bucket, key, watched, length, options));
   }
 
   public VersionMeta head(String bucket, String key) {
@@ -115,9 +135,11 @@ public final class StoreBridge {
       InputStream body,
       long length,
       Supplier<Map<String, String>> checksums) {
+    WatchedBody watched = new WatchedBody(body);
     return call(
         resource(bucket, key),
-        () -> store.uploadPart(bucket, key, uploadId, partNumber, body, length, checksums));
+        watched,
+        () -> store.uploadPart(bucket, key, uploadId, partNumber, watched, length, checksums));
   }
 
   public List<ObjectStore.PartInfo> listParts(String bucket, String key, String uploadId) {
@@ -153,8 +175,11 @@ public final class StoreBridge {
       long length,
       ObjectStore.PutOptions options,
       ObjectStore.WriteCondition condition) {
+    WatchedBody watched = new WatchedBody(body);
     return call(
-        resource(bucket, key), () -> store.put(bucket, key, body, length, options, condition));
+        resource(bucket, key),
+        watched,
+        () -> store.put(bucket, key, watched, length, options, condition));
   }
 
   public void delete(String bucket, String key, ObjectStore.WriteCondition condition) {
@@ -225,13 +250,12 @@ public final class StoreBridge {
   }
 
   private static S3Exception errorOf(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof S3Exception s3) {
-        return s3;
-      }
-    }
     if (failure instanceof StoreException se) {
       return fromStore(se);
+    }
+    S3Exception carried = carried(failure);
+    if (carried != null) {
+      return carried;
     }
     Throwable t = unwrap(failure);
     if (t instanceof RejectedExecutionException) {
@@ -272,6 +296,19 @@ public final class StoreBridge {
   }
 
   /**
+   * The S3 error {@code failure} is or carries as a cause (a body's {@link IOException}, a future's
+   * wrapper), or null.
+   */
+  private static S3Exception carried(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof S3Exception s3) {
+        return s3;
+      }
+    }
+    return null;
+  }
+
+  /**
    * The failure inside the wrappers of a future; a cancellation (a deadline's doing) counts as a
    * timeout.
    */
@@ -285,5 +322,72 @@ public final class StoreBridge {
       return new TimeoutException("cancelled");
     }
     return t;
+  }
+
+  /**
+   * A request body on its way into the store, watched by the bridge. The S3 layer refuses a body
+   * (its signature, checksum or size is wrong, or the client went away) by failing a read with the
+   * S3 error to answer as the cause of an {@link IOException} (see {@code S3Request#body}). The
+   * store knows no S3 errors: it turns any body failure into its own {@code INCOMPLETE_BODY} and
+   * undoes the write. So the bridge notes the refusal as it passes, and when the store call then
+   * fails, answers with it; the S3 error never has to travel through the store and be dug out of
+   * its exception. A body failure that carries no S3 error is left to the store's answer.
+   *
+   * <p>The store reads a body on the calling thread; the field is volatile all the same, as the
+   * contract does not promise it.
+   */
+  private static final class WatchedBody extends InputStream {
+    private final InputStream body;
+    private volatile S3Exception refusal;
+
+    WatchedBody(InputStream body) {
+      this.body = body;
+    }
+
+    @Override
+    public int read() throws IOException {
+      try {
+        return body.read();
+      } catch (IOException | RuntimeException e) {
+        note(e);
+        throw e;
+      }
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      try {
+        return body.read(b, off, len);
+      } catch (IOException | RuntimeException e) {
+        note(e);
+        throw e;
+      }
+    }
+
+    @Override
+    public long skip(long n) throws IOException {
+      try {
+        return body.skip(n);
+      } catch (IOException | RuntimeException e) {
+        note(e);
+        throw e;
+      }
+    }
+
+    @Override
+    public int available() throws IOException {
+      return body.available();
+    }
+
+    @Override
+    public void close() throws IOException {
+      body.close();
+    }
+
+    private void note(Exception failure) {
+      if (refusal == null) {
+        refusal = carried(failure);
+      }
+    }
   }
 }
