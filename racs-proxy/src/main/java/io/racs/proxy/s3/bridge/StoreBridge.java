@@ -68,66 +68,147 @@ public final class StoreBridge {
         });
   }
 
-  public List<ObjectStore.BucketInfo> listBuckets() {
-    return call("/", store::listBuckets);
+  // ---- buckets ----
+
+  /** All buckets, by name. */
+  public List<Bucket> listBuckets() {
+    return call(
+        "/",
+        () -> store.listBuckets().stream().map(b -> new Bucket(b.name(), b.created())).toList());
   }
 
+  /** Creates a bucket; {@code BucketAlreadyOwnedByYou} if it exists. */
   public void createBucket(String bucket) {
     run("/" + bucket, () -> store.createBucket(bucket));
   }
 
+  /** Deletes an empty bucket; {@code NoSuchBucket}, {@code BucketNotEmpty}. */
   public void deleteBucket(String bucket) {
     run("/" + bucket, () -> store.deleteBucket(bucket));
   }
 
+  /** True when the bucket exists. */
   public boolean bucketExists(String bucket) {
     return call("/" + bucket, () -> store.bucketExists(bucket));
   }
 
-  public VersionMeta put(
-      String bucket, String key, InputStream body, long length, ObjectStore.PutOptions options) {
+  // ---- objects ----
+  // A write's condition is checked by the store right before the write commits; the S3Exception
+  // a condition throws comes back unchanged.
+
+  /**
+   * Stores a new version of {@code key} from {@code body} ({@code length} bytes, or -1 if unknown),
+   * if {@code condition} holds. A body the S3 layer refuses keeps its S3 error (see {@link
+   * WatchedBody}).
+   */
+  public ObjectVersion put(
+      String bucket,
+      String key,
+      InputStream body,
+      long length,
+      PutOptions options,
+      WriteCondition condition) {
     WatchedBody watched = new WatchedBody(body);
     return call(
-        resource(bucket, key), watched, () -> store.put(bucket, key, watched, length, options));
+        resource(bucket, key),
+        watched,
+        () ->
+            ObjectVersion.of(
+                store.put(bucket, key, watched, length, toStore(options), toStore(condition))));
   }
 
-  public VersionMeta head(String bucket, String key) {
-    return call(resource(bucket, key), () -> store.head(bucket, key));
+  /** The current version; {@code NoSuchKey} if none. */
+  public ObjectVersion head(String bucket, String key) {
+    return call(resource(bucket, key), () -> ObjectVersion.of(store.head(bucket, key)));
   }
 
-  public ObjectStore.ObjectReader get(
-      String bucket, String key, long offset, long length, int partNumber) {
-    return call(resource(bucket, key), () -> store.get(bucket, key, offset, length, partNumber));
-  }
-
-  public ObjectStore.ObjectReader read(VersionMeta version, long offset, long length) {
+  /**
+   * Opens the current version, or bytes {@code [offset, offset + length)} of it (length -1: to the
+   * end), or only part {@code partNumber} when it is positive. Failures that can be known before
+   * the first byte (no such key, range, lost quorum) are thrown here, not from the body.
+   */
+  public ObjectReader get(String bucket, String key, long offset, long length, int partNumber) {
     return call(
-        resource(version.bucket(), version.key()), () -> store.read(version, offset, length));
+        resource(bucket, key),
+        () -> new ObjectReader(store.get(bucket, key, offset, length, partNumber)));
   }
 
-  public void delete(String bucket, String key) {
-    run(resource(bucket, key), () -> store.delete(bucket, key));
+  /**
+   * Opens bytes {@code [offset, offset + length)} of exactly {@code version}, as {@link #head}
+   * returned it: a response whose headers came from that version streams that version's bytes, even
+   * when a newer one was written meanwhile (a version collected since fails with a retryable 503).
+   */
+  public ObjectReader read(ObjectVersion version, long offset, long length) {
+    VersionMeta stored = version.stored();
+    return call(
+        resource(stored.bucket(), stored.key()),
+        () -> new ObjectReader(store.read(stored, offset, length)));
   }
 
-  public ObjectStore.ListResult list(String bucket, ObjectStore.ListRequest request) {
-    return call("/" + bucket, () -> store.list(bucket, request));
+  /** Writes a delete marker if {@code condition} holds (deleting a missing key succeeds). */
+  public void delete(String bucket, String key, WriteCondition condition) {
+    run(resource(bucket, key), () -> store.delete(bucket, key, toStore(condition)));
   }
 
-  public VersionMeta copy(
+  /**
+   * Lists current versions whose key starts with {@code prefix}, after {@code startAfter}
+   * (exclusive), rolling keys up to {@code delimiter} (null for none) into common prefixes.
+   */
+  public ObjectListing list(
+      String bucket, String prefix, String delimiter, String startAfter, int maxKeys) {
+    return call(
+        "/" + bucket,
+        () -> {
+          ObjectStore.ListResult result =
+              store.list(
+                  bucket, new ObjectStore.ListRequest(prefix, delimiter, startAfter, maxKeys));
+          return new ObjectListing(
+              result.objects().stream().map(ObjectVersion::of).toList(),
+              result.commonPrefixes(),
+              result.truncated(),
+              result.nextStartAfter());
+        });
+  }
+
+  /**
+   * Copies the current version of a source key to a new version of the target key, on the server,
+   * if {@code condition} holds. With {@code replace} null the metadata is copied; otherwise it
+   * replaces it.
+   */
+  public ObjectVersion copy(
       String sourceBucket,
       String sourceKey,
       String bucket,
       String key,
-      ObjectStore.PutOptions replace) {
+      PutOptions replace,
+      WriteCondition condition) {
     return call(
-        resource(bucket, key), () -> store.copy(sourceBucket, sourceKey, bucket, key, replace));
+        resource(bucket, key),
+        () ->
+            ObjectVersion.of(
+                store.copy(
+                    sourceBucket,
+                    sourceKey,
+                    bucket,
+                    key,
+                    replace == null ? null : toStore(replace),
+                    toStore(condition))));
   }
 
-  public String createMultipartUpload(String bucket, String key, ObjectStore.PutOptions options) {
-    return call(resource(bucket, key), () -> store.createMultipartUpload(bucket, key, options));
+  // ---- multipart ----
+
+  /** Starts an upload and returns its id. */
+  public String createMultipartUpload(String bucket, String key, PutOptions options) {
+    return call(
+        resource(bucket, key), () -> store.createMultipartUpload(bucket, key, toStore(options)));
   }
 
-  public ObjectStore.PartInfo uploadPart(
+  /**
+   * Stores one part from {@code body}; a part uploaded again replaces the earlier one. {@code
+   * checksums} is asked for once the body was read to its end. A body the S3 layer refuses keeps
+   * its S3 error (see {@link WatchedBody}).
+   */
+  public UploadedPart uploadPart(
       String bucket,
       String key,
       String uploadId,
@@ -139,77 +220,82 @@ public final class StoreBridge {
     return call(
         resource(bucket, key),
         watched,
-        () -> store.uploadPart(bucket, key, uploadId, partNumber, watched, length, checksums));
+        () ->
+            toS3(store.uploadPart(bucket, key, uploadId, partNumber, watched, length, checksums)));
   }
 
-  public List<ObjectStore.PartInfo> listParts(String bucket, String key, String uploadId) {
-    return call(resource(bucket, key), () -> store.listParts(bucket, key, uploadId));
+  /** The parts uploaded so far, by number. */
+  public List<UploadedPart> listParts(String bucket, String key, String uploadId) {
+    return call(
+        resource(bucket, key),
+        () -> store.listParts(bucket, key, uploadId).stream().map(StoreBridge::toS3).toList());
   }
 
-  public VersionMeta completeMultipartUpload(
+  /**
+   * Commits the named parts as a new version if {@code condition} holds; writes no data again. When
+   * the condition fails, the upload and its parts stay as they were.
+   *
+   * @param objectChecksums derives the whole object's checksums (S3's composite checksums) from the
+   *     checksums of the chosen parts, in order
+   */
+  public ObjectVersion completeMultipartUpload(
       String bucket,
       String key,
       String uploadId,
-      List<ObjectStore.CompletedPart> parts,
-      Function<List<PartMeta>, Map<String, String>> objectChecksums) {
+      List<CompletedPart> parts,
+      Function<List<Map<String, String>>, Map<String, String>> objectChecksums,
+      WriteCondition condition) {
+    List<ObjectStore.CompletedPart> named =
+        parts.stream().map(p -> new ObjectStore.CompletedPart(p.partNumber(), p.etag())).toList();
+    Function<List<PartMeta>, Map<String, String>> checksumsOfParts =
+        chosen -> objectChecksums.apply(chosen.stream().map(PartMeta::checksums).toList());
     return call(
         resource(bucket, key),
-        () -> store.completeMultipartUpload(bucket, key, uploadId, parts, objectChecksums));
+        () ->
+            ObjectVersion.of(
+                store.completeMultipartUpload(
+                    bucket, key, uploadId, named, checksumsOfParts, toStore(condition))));
   }
 
+  /** Discards an upload and its parts. */
   public void abortMultipartUpload(String bucket, String key, String uploadId) {
     run(resource(bucket, key), () -> store.abortMultipartUpload(bucket, key, uploadId));
   }
 
-  public List<ObjectStore.UploadInfo> listMultipartUploads(String bucket, String prefix) {
-    return call("/" + bucket, () -> store.listMultipartUploads(bucket, prefix));
-  }
-
-  // Conditional writes: the store checks the condition right before the write commits; an
-  // S3Exception the condition throws comes back unchanged.
-
-  public VersionMeta put(
-      String bucket,
-      String key,
-      InputStream body,
-      long length,
-      ObjectStore.PutOptions options,
-      ObjectStore.WriteCondition condition) {
-    WatchedBody watched = new WatchedBody(body);
+  /** Uploads in progress whose key starts with {@code prefix}. */
+  public List<MultipartUpload> listMultipartUploads(String bucket, String prefix) {
     return call(
-        resource(bucket, key),
-        watched,
-        () -> store.put(bucket, key, watched, length, options, condition));
-  }
-
-  public void delete(String bucket, String key, ObjectStore.WriteCondition condition) {
-    run(resource(bucket, key), () -> store.delete(bucket, key, condition));
-  }
-
-  public VersionMeta copy(
-      String sourceBucket,
-      String sourceKey,
-      String bucket,
-      String key,
-      ObjectStore.PutOptions replace,
-      ObjectStore.WriteCondition condition) {
-    return call(
-        resource(bucket, key),
-        () -> store.copy(sourceBucket, sourceKey, bucket, key, replace, condition));
-  }
-
-  public VersionMeta completeMultipartUpload(
-      String bucket,
-      String key,
-      String uploadId,
-      List<ObjectStore.CompletedPart> parts,
-      Function<List<PartMeta>, Map<String, String>> objectChecksums,
-      ObjectStore.WriteCondition condition) {
-    return call(
-        resource(bucket, key),
+        "/" + bucket,
         () ->
-            store.completeMultipartUpload(
-                bucket, key, uploadId, parts, objectChecksums, condition));
+            store.listMultipartUploads(bucket, prefix).stream()
+                .map(u -> new MultipartUpload(u.key(), u.uploadId(), u.initiated()))
+                .toList());
+  }
+
+  // ---- between the two views ----
+
+  private static ObjectStore.PutOptions toStore(PutOptions options) {
+    return new ObjectStore.PutOptions(
+        options.contentType(),
+        options.userMetadata(),
+        options.checksums(),
+        options.contentHeaders());
+  }
+
+  /**
+   * The store's form of a condition. No condition stays the store's {@code NONE}, which spares the
+   * store the lookup of the current version.
+   */
+  private static ObjectStore.WriteCondition toStore(WriteCondition condition) {
+    if (condition == WriteCondition.NONE) {
+      return ObjectStore.WriteCondition.NONE;
+    }
+    return current -> condition.check(current.map(VersionMeta::etag));
+  }
+
+  private static UploadedPart toS3(ObjectStore.PartInfo part) {
+    return new UploadedPart(
+        part.partNumber(), part.sizeBytes(), part.etag(), part.lastModified(), part.checksums());
   }
 
   private static String resource(String bucket, String key) {
