@@ -15,6 +15,11 @@
  *   <li>{@code range} and {@code precondition}: Range and conditional headers of reads.
  * </ul>
  *
+ * <p>Above them sit {@code server} (the Netty connection), {@code handler} (one handler per
+ * operation family) and {@code bridge}, the one S3 package that knows the store: handlers call the
+ * store through {@code StoreBridge} and read the bridge's own view of it ({@code ObjectVersion},
+ * {@code ObjectListing}...), never the store's records.
+ *
  * <p>A request flows: {@code RequestHead} → {@code S3Router.route} → {@code
  * S3Authenticator.authenticate} → {@code BodyDecoders.forRequest} feeding a {@code
  * ChecksumVerifier} → handler; any failure → {@code StoreBridge.translate} (the one translator,
