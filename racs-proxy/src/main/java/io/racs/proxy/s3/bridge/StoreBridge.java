@@ -22,7 +22,9 @@ import java.util.function.Supplier;
  * The one bridge between the S3 layer and the object store: every handler call into the store goes
  * through here, and every store failure comes back as the S3 error a client expects, translated in
  * one place ({@link #translate}): lost quorum is a 503 {@code ServiceUnavailable} that SDKs retry,
- * a write lost to full repositories a 507 {@code XMinioStorageFull} that they do not.
+ * a write lost to full repositories a 507 {@code XMinioStorageFull} that they do not. What the
+ * store answers comes back in the S3 layer's own view ({@link ObjectVersion}, {@link
+ * ObjectListing}...), built here from the store's records, so no handler sees those.
  *
  * <p>A request body the S3 layer refuses while the store reads it (a signature, checksum or size
  * that is wrong) keeps the error the S3 layer raised: the bridge hands the store a watched body and
