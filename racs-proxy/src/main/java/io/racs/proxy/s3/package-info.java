@@ -5,7 +5,7 @@
  * pointing one way (checked by {@code S3PackagesTest}):
  *
  * <ul>
- *   <li>{@code error}: the error-code enum, the one exception, the one translator;
+ *   <li>{@code error}: the error-code enum and the one exception;
  *   <li>{@code http}: the request head view (raw path and query, headers) and percent-encoding;
  *   <li>{@code auth}: SigV4 and SigV2, header and presigned, against a credential store;
  *   <li>{@code chunked}: push-style body decoders (aws-chunked in all modes, SHA-256 bodies);
@@ -15,9 +15,14 @@
  *   <li>{@code range} and {@code precondition}: Range and conditional headers of reads.
  * </ul>
  *
+ * <p>Above them sit {@code server} (the Netty connection), {@code handler} (one handler per
+ * operation family) and {@code bridge}, the one S3 package that knows the store: handlers call the
+ * store through {@code StoreBridge} and read the bridge's own view of it ({@code ObjectVersion},
+ * {@code ObjectListing}...), never the store's records.
+ *
  * <p>A request flows: {@code RequestHead} → {@code S3Router.route} → {@code
  * S3Authenticator.authenticate} → {@code BodyDecoders.forRequest} feeding a {@code
- * ChecksumVerifier} → handler; any failure → {@code S3ErrorTranslator.translate} → {@code
- * ErrorXml.render}.
+ * ChecksumVerifier} → handler; any failure → {@code StoreBridge.translate} (the one translator,
+ * beside the one crossing into the store) → {@code ErrorXml.render}.
  */
 package io.racs.proxy.s3;

@@ -1,24 +1,35 @@
 package io.racs.proxy.s3.bridge;
 
 import io.racs.proxy.s3.error.S3ErrorCode;
-import io.racs.proxy.s3.error.S3ErrorTranslator;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.store.ObjectStore;
 import io.racs.proxy.store.PartMeta;
 import io.racs.proxy.store.StoreException;
 import io.racs.proxy.store.VersionMeta;
+import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * The one bridge between the S3 layer and the object store: every handler call into the store goes
- * through here, and every store failure comes back as the S3 error a client expects (lost quorum is
- * a 503 {@code ServiceUnavailable} that SDKs retry, a write lost to full repositories a 507 {@code
- * XMinioStorageFull} that they do not; a body rejected by its signature or checksum keeps the error
- * the decoder raised).
+ * through here, and every store failure comes back as the S3 error a client expects, translated in
+ * one place ({@link #translate}): lost quorum is a 503 {@code ServiceUnavailable} that SDKs retry,
+ * a write lost to full repositories a 507 {@code XMinioStorageFull} that they do not. What the
+ * store answers comes back in the S3 layer's own view ({@link ObjectVersion}, {@link
+ * ObjectListing}...), built here from the store's records, so no handler sees those.
+ *
+ * <p>A request body the S3 layer refuses while the store reads it (a signature, checksum or size
+ * that is wrong) keeps the error the S3 layer raised: the bridge hands the store a watched body and
+ * recognises the refusal itself when the store call fails, so the error does not travel through the
+ * store (see {@link WatchedBody}).
  */
 public final class StoreBridge {
   private final ObjectStore store;
@@ -37,6 +48,19 @@ public final class StoreBridge {
     }
   }
 
+  /**
+   * Runs a store call that reads {@code body}: when the call fails after the body was refused, the
+   * answer is the body's refusal (see {@link WatchedBody}), whatever the store made of it.
+   */
+  private <T> T call(String resource, WatchedBody body, Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (RuntimeException e) {
+      S3Exception refusal = body.refusal;
+      throw refusal != null ? translate(refusal, resource) : translate(e, resource);
+    }
+  }
+
   private void run(String resource, Runnable call) {
     call(
         resource,
@@ -46,64 +70,147 @@ public final class StoreBridge {
         });
   }
 
-  public List<ObjectStore.BucketInfo> listBuckets() {
-    return call("/", store::listBuckets);
+  // ---- buckets ----
+
+  /** All buckets, by name. */
+  public List<Bucket> listBuckets() {
+    return call(
+        "/",
+        () -> store.listBuckets().stream().map(b -> new Bucket(b.name(), b.created())).toList());
   }
 
+  /** Creates a bucket; {@code BucketAlreadyOwnedByYou} if it exists. */
   public void createBucket(String bucket) {
     run("/" + bucket, () -> store.createBucket(bucket));
   }
 
+  /** Deletes an empty bucket; {@code NoSuchBucket}, {@code BucketNotEmpty}. */
   public void deleteBucket(String bucket) {
     run("/" + bucket, () -> store.deleteBucket(bucket));
   }
 
+  /** True when the bucket exists. */
   public boolean bucketExists(String bucket) {
     return call("/" + bucket, () -> store.bucketExists(bucket));
   }
 
-  public VersionMeta put(
-      String bucket, String key, InputStream body, long length, ObjectStore.PutOptions options) {
-    return call(resource(bucket, key), () -> store.put(bucket, key, body, length, options));
-  }
+  // ---- objects ----
+  // A write's condition is checked by the store right before the write commits; the S3Exception
+  // a condition throws comes back unchanged.
 
-  public VersionMeta head(String bucket, String key) {
-    return call(resource(bucket, key), () -> store.head(bucket, key));
-  }
-
-  public ObjectStore.ObjectReader get(
-      String bucket, String key, long offset, long length, int partNumber) {
-    return call(resource(bucket, key), () -> store.get(bucket, key, offset, length, partNumber));
-  }
-
-  public ObjectStore.ObjectReader read(VersionMeta version, long offset, long length) {
+  /**
+   * Stores a new version of {@code key} from {@code body} ({@code length} bytes, or -1 if unknown),
+   * if {@code condition} holds. A body the S3 layer refuses keeps its S3 error (see {@link
+   * WatchedBody}).
+   */
+  public ObjectVersion put(
+      String bucket,
+      String key,
+      InputStream body,
+      long length,
+      PutOptions options,
+      WriteCondition condition) {
+    WatchedBody watched = new WatchedBody(body);
     return call(
-        resource(version.bucket(), version.key()), () -> store.read(version, offset, length));
+        resource(bucket, key),
+        watched,
+        () ->
+            ObjectVersion.of(
+                store.put(bucket, key, watched, length, toStore(options), toStore(condition))));
   }
 
-  public void delete(String bucket, String key) {
-    run(resource(bucket, key), () -> store.delete(bucket, key));
+  /** The current version; {@code NoSuchKey} if none. */
+  public ObjectVersion head(String bucket, String key) {
+    return call(resource(bucket, key), () -> ObjectVersion.of(store.head(bucket, key)));
   }
 
-  public ObjectStore.ListResult list(String bucket, ObjectStore.ListRequest request) {
-    return call("/" + bucket, () -> store.list(bucket, request));
+  /**
+   * Opens the current version, or bytes {@code [offset, offset + length)} of it (length -1: to the
+   * end), or only part {@code partNumber} when it is positive. Failures that can be known before
+   * the first byte (no such key, range, lost quorum) are thrown here, not from the body.
+   */
+  public ObjectReader get(String bucket, String key, long offset, long length, int partNumber) {
+    return call(
+        resource(bucket, key),
+        () -> new ObjectReader(store.get(bucket, key, offset, length, partNumber)));
   }
 
-  public VersionMeta copy(
+  /**
+   * Opens bytes {@code [offset, offset + length)} of exactly {@code version}, as {@link #head}
+   * returned it: a response whose headers came from that version streams that version's bytes, even
+   * when a newer one was written meanwhile (a version collected since fails with a retryable 503).
+   */
+  public ObjectReader read(ObjectVersion version, long offset, long length) {
+    VersionMeta stored = version.stored();
+    return call(
+        resource(stored.bucket(), stored.key()),
+        () -> new ObjectReader(store.read(stored, offset, length)));
+  }
+
+  /** Writes a delete marker if {@code condition} holds (deleting a missing key succeeds). */
+  public void delete(String bucket, String key, WriteCondition condition) {
+    run(resource(bucket, key), () -> store.delete(bucket, key, toStore(condition)));
+  }
+
+  /**
+   * Lists current versions whose key starts with {@code prefix}, after {@code startAfter}
+   * (exclusive), rolling keys up to {@code delimiter} (null for none) into common prefixes.
+   */
+  public ObjectListing list(
+      String bucket, String prefix, String delimiter, String startAfter, int maxKeys) {
+    return call(
+        "/" + bucket,
+        () -> {
+          ObjectStore.ListResult result =
+              store.list(
+                  bucket, new ObjectStore.ListRequest(prefix, delimiter, startAfter, maxKeys));
+          return new ObjectListing(
+              result.objects().stream().map(ObjectVersion::of).toList(),
+              result.commonPrefixes(),
+              result.truncated(),
+              result.nextStartAfter());
+        });
+  }
+
+  /**
+   * Copies the current version of a source key to a new version of the target key, on the server,
+   * if {@code condition} holds. With {@code replace} null the metadata is copied; otherwise it
+   * replaces it.
+   */
+  public ObjectVersion copy(
       String sourceBucket,
       String sourceKey,
       String bucket,
       String key,
-      ObjectStore.PutOptions replace) {
+      PutOptions replace,
+      WriteCondition condition) {
     return call(
-        resource(bucket, key), () -> store.copy(sourceBucket, sourceKey, bucket, key, replace));
+        resource(bucket, key),
+        () ->
+            ObjectVersion.of(
+                store.copy(
+                    sourceBucket,
+                    sourceKey,
+                    bucket,
+                    key,
+                    replace == null ? null : toStore(replace),
+                    toStore(condition))));
   }
 
-  public String createMultipartUpload(String bucket, String key, ObjectStore.PutOptions options) {
-    return call(resource(bucket, key), () -> store.createMultipartUpload(bucket, key, options));
+  // ---- multipart ----
+
+  /** Starts an upload and returns its id. */
+  public String createMultipartUpload(String bucket, String key, PutOptions options) {
+    return call(
+        resource(bucket, key), () -> store.createMultipartUpload(bucket, key, toStore(options)));
   }
 
-  public ObjectStore.PartInfo uploadPart(
+  /**
+   * Stores one part from {@code body}; a part uploaded again replaces the earlier one. {@code
+   * checksums} is asked for once the body was read to its end. A body the S3 layer refuses keeps
+   * its S3 error (see {@link WatchedBody}).
+   */
+  public UploadedPart uploadPart(
       String bucket,
       String key,
       String uploadId,
@@ -111,116 +218,264 @@ public final class StoreBridge {
       InputStream body,
       long length,
       Supplier<Map<String, String>> checksums) {
+    WatchedBody watched = new WatchedBody(body);
     return call(
         resource(bucket, key),
-        () -> store.uploadPart(bucket, key, uploadId, partNumber, body, length, checksums));
+        watched,
+        () ->
+            toS3(store.uploadPart(bucket, key, uploadId, partNumber, watched, length, checksums)));
   }
 
-  public List<ObjectStore.PartInfo> listParts(String bucket, String key, String uploadId) {
-    return call(resource(bucket, key), () -> store.listParts(bucket, key, uploadId));
+  /** The parts uploaded so far, by number. */
+  public List<UploadedPart> listParts(String bucket, String key, String uploadId) {
+    return call(
+        resource(bucket, key),
+        () -> store.listParts(bucket, key, uploadId).stream().map(StoreBridge::toS3).toList());
   }
 
-  public VersionMeta completeMultipartUpload(
+  /**
+   * Commits the named parts as a new version if {@code condition} holds; writes no data again. When
+   * the condition fails, the upload and its parts stay as they were.
+   *
+   * @param objectChecksums derives the whole object's checksums (S3's composite checksums) from the
+   *     checksums of the chosen parts, in order
+   */
+  public ObjectVersion completeMultipartUpload(
       String bucket,
       String key,
       String uploadId,
-      List<ObjectStore.CompletedPart> parts,
-      Function<List<PartMeta>, Map<String, String>> objectChecksums) {
+      List<CompletedPart> parts,
+      Function<List<Map<String, String>>, Map<String, String>> objectChecksums,
+      WriteCondition condition) {
+    List<ObjectStore.CompletedPart> named =
+        parts.stream().map(p -> new ObjectStore.CompletedPart(p.partNumber(), p.etag())).toList();
+    Function<List<PartMeta>, Map<String, String>> checksumsOfParts =
+        chosen -> objectChecksums.apply(chosen.stream().map(PartMeta::checksums).toList());
     return call(
         resource(bucket, key),
-        () -> store.completeMultipartUpload(bucket, key, uploadId, parts, objectChecksums));
+        () ->
+            ObjectVersion.of(
+                store.completeMultipartUpload(
+                    bucket, key, uploadId, named, checksumsOfParts, toStore(condition))));
   }
 
+  /** Discards an upload and its parts. */
   public void abortMultipartUpload(String bucket, String key, String uploadId) {
     run(resource(bucket, key), () -> store.abortMultipartUpload(bucket, key, uploadId));
   }
 
-  public List<ObjectStore.UploadInfo> listMultipartUploads(String bucket, String prefix) {
-    return call("/" + bucket, () -> store.listMultipartUploads(bucket, prefix));
-  }
-
-  // Conditional writes: the store checks the condition right before the write commits; an
-  // S3Exception the condition throws comes back unchanged.
-
-  public VersionMeta put(
-      String bucket,
-      String key,
-      InputStream body,
-      long length,
-      ObjectStore.PutOptions options,
-      ObjectStore.WriteCondition condition) {
+  /** Uploads in progress whose key starts with {@code prefix}. */
+  public List<MultipartUpload> listMultipartUploads(String bucket, String prefix) {
     return call(
-        resource(bucket, key), () -> store.put(bucket, key, body, length, options, condition));
-  }
-
-  public void delete(String bucket, String key, ObjectStore.WriteCondition condition) {
-    run(resource(bucket, key), () -> store.delete(bucket, key, condition));
-  }
-
-  public VersionMeta copy(
-      String sourceBucket,
-      String sourceKey,
-      String bucket,
-      String key,
-      ObjectStore.PutOptions replace,
-      ObjectStore.WriteCondition condition) {
-    return call(
-        resource(bucket, key),
-        () -> store.copy(sourceBucket, sourceKey, bucket, key, replace, condition));
-  }
-
-  public VersionMeta completeMultipartUpload(
-      String bucket,
-      String key,
-      String uploadId,
-      List<ObjectStore.CompletedPart> parts,
-      Function<List<PartMeta>, Map<String, String>> objectChecksums,
-      ObjectStore.WriteCondition condition) {
-    return call(
-        resource(bucket, key),
+        "/" + bucket,
         () ->
-            store.completeMultipartUpload(
-                bucket, key, uploadId, parts, objectChecksums, condition));
+            store.listMultipartUploads(bucket, prefix).stream()
+                .map(u -> new MultipartUpload(u.key(), u.uploadId(), u.initiated()))
+                .toList());
+  }
+
+  // ---- between the two views ----
+
+  private static ObjectStore.PutOptions toStore(PutOptions options) {
+    return new ObjectStore.PutOptions(
+        options.contentType(),
+        options.userMetadata(),
+        options.checksums(),
+        options.contentHeaders());
+  }
+
+  /**
+   * The store's form of a condition. No condition stays the store's {@code NONE}, which spares the
+   * store the lookup of the current version.
+   */
+  private static ObjectStore.WriteCondition toStore(WriteCondition condition) {
+    if (condition == WriteCondition.NONE) {
+      return ObjectStore.WriteCondition.NONE;
+    }
+    return current -> condition.check(current.map(VersionMeta::etag));
+  }
+
+  private static UploadedPart toS3(ObjectStore.PartInfo part) {
+    return new UploadedPart(
+        part.partNumber(), part.sizeBytes(), part.etag(), part.lastModified(), part.checksums());
   }
 
   private static String resource(String bucket, String key) {
     return "/" + bucket + "/" + key;
   }
 
-  /** The S3 error for a store (or body) failure. */
+  /**
+   * The one translation of a failure into the S3 error a client receives (minio's {@code
+   * toAPIError}): the bridge applies it to every store call, and the connection to whatever a
+   * handler throws, so no other class maps errors.
+   *
+   * <ul>
+   *   <li>An {@link S3Exception}, itself or as a cause (a write condition's refusal, a body's
+   *       refusal), is the answer as it is.
+   *   <li>A {@link StoreException} maps by its code; lost quorum is a 503 {@code
+   *       ServiceUnavailable} that SDKs retry, a write lost to full repositories a 507 {@code
+   *       XMinioStorageFull} that they do not. Those two and {@code InternalError} answer with
+   *       their default message, never the store's (which names repositories); the others keep the
+   *       store's message.
+   *   <li>Overload ({@link RejectedExecutionException}) is {@code SlowDown}; a timeout or a
+   *       cancellation is {@code ServiceUnavailable}.
+   *   <li>Anything else is a bug: {@code InternalError}, with the cause attached for the server log
+   *       and never shown to the client.
+   * </ul>
+   *
+   * @param resource the resource to name in the error, unless it names one already; may be null
+   */
   public static S3Exception translate(Throwable failure, String resource) {
+    S3Exception translated = errorOf(failure);
+    return translated.resource() == null && resource != null
+        ? translated.withResource(resource)
+        : translated;
+  }
+
+  /** {@link #translate(Throwable, String)} without a resource. */
+  public static S3Exception translate(Throwable failure) {
+    return translate(failure, null);
+  }
+
+  private static S3Exception errorOf(Throwable failure) {
+    if (failure instanceof StoreException se) {
+      return fromStore(se);
+    }
+    S3Exception carried = carried(failure);
+    if (carried != null) {
+      return carried;
+    }
+    Throwable t = unwrap(failure);
+    if (t instanceof RejectedExecutionException) {
+      return S3Exception.of(S3ErrorCode.SLOW_DOWN, null, t);
+    }
+    if (t instanceof TimeoutException) {
+      return S3Exception.of(S3ErrorCode.SERVICE_UNAVAILABLE, null, t);
+    }
+    return S3Exception.of(S3ErrorCode.INTERNAL_ERROR, null, t);
+  }
+
+  private static S3Exception fromStore(StoreException se) {
+    S3ErrorCode code =
+        switch (se.code()) {
+          case NO_SUCH_BUCKET -> S3ErrorCode.NO_SUCH_BUCKET;
+          case BUCKET_ALREADY_EXISTS -> S3ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU;
+          case BUCKET_NOT_EMPTY -> S3ErrorCode.BUCKET_NOT_EMPTY;
+          case NO_SUCH_KEY -> S3ErrorCode.NO_SUCH_KEY;
+          case NO_SUCH_UPLOAD -> S3ErrorCode.NO_SUCH_UPLOAD;
+          case INVALID_PART -> S3ErrorCode.INVALID_PART;
+          case INVALID_PART_ORDER -> S3ErrorCode.INVALID_PART_ORDER;
+          case ENTITY_TOO_SMALL -> S3ErrorCode.ENTITY_TOO_SMALL;
+          case INVALID_RANGE -> S3ErrorCode.INVALID_RANGE;
+          case BAD_DIGEST -> S3ErrorCode.BAD_DIGEST;
+          case INVALID_ARGUMENT -> S3ErrorCode.INVALID_ARGUMENT;
+          case INSUFFICIENT_SHARDS -> S3ErrorCode.SERVICE_UNAVAILABLE;
+          case INSUFFICIENT_STORAGE -> S3ErrorCode.X_MINIO_STORAGE_FULL;
+          case INCOMPLETE_BODY -> S3ErrorCode.INCOMPLETE_BODY;
+          case INCONSISTENT -> S3ErrorCode.INTERNAL_ERROR;
+        };
+    String message =
+        code == S3ErrorCode.SERVICE_UNAVAILABLE
+                || code == S3ErrorCode.INTERNAL_ERROR
+                || code == S3ErrorCode.X_MINIO_STORAGE_FULL
+            ? code.defaultMessage()
+            : se.getMessage();
+    return S3Exception.of(code, message, se);
+  }
+
+  /**
+   * The S3 error {@code failure} is or carries as a cause (a body's {@link IOException}, a future's
+   * wrapper), or null.
+   */
+  private static S3Exception carried(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof S3Exception s3) {
-        return s3.resource() == null ? s3.withResource(resource) : s3;
+        return s3;
       }
     }
-    if (failure instanceof StoreException se) {
-      S3ErrorCode code =
-          switch (se.code()) {
-            case NO_SUCH_BUCKET -> S3ErrorCode.NO_SUCH_BUCKET;
-            case BUCKET_ALREADY_EXISTS -> S3ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU;
-            case BUCKET_NOT_EMPTY -> S3ErrorCode.BUCKET_NOT_EMPTY;
-            case NO_SUCH_KEY -> S3ErrorCode.NO_SUCH_KEY;
-            case NO_SUCH_UPLOAD -> S3ErrorCode.NO_SUCH_UPLOAD;
-            case INVALID_PART -> S3ErrorCode.INVALID_PART;
-            case INVALID_PART_ORDER -> S3ErrorCode.INVALID_PART_ORDER;
-            case ENTITY_TOO_SMALL -> S3ErrorCode.ENTITY_TOO_SMALL;
-            case INVALID_RANGE -> S3ErrorCode.INVALID_RANGE;
-            case BAD_DIGEST -> S3ErrorCode.BAD_DIGEST;
-            case INVALID_ARGUMENT -> S3ErrorCode.INVALID_ARGUMENT;
-            case INSUFFICIENT_SHARDS -> S3ErrorCode.SERVICE_UNAVAILABLE;
-            case INSUFFICIENT_STORAGE -> S3ErrorCode.X_MINIO_STORAGE_FULL;
-            case INCOMPLETE_BODY -> S3ErrorCode.INCOMPLETE_BODY;
-            case INCONSISTENT -> S3ErrorCode.INTERNAL_ERROR;
-          };
-      String message =
-          code == S3ErrorCode.SERVICE_UNAVAILABLE
-                  || code == S3ErrorCode.INTERNAL_ERROR
-                  || code == S3ErrorCode.X_MINIO_STORAGE_FULL
-              ? code.defaultMessage()
-              : se.getMessage();
-      return S3Exception.of(code, message, se).withResource(resource);
+    return null;
+  }
+
+  /**
+   * The failure inside the wrappers of a future; a cancellation (a deadline's doing) counts as a
+   * timeout.
+   */
+  private static Throwable unwrap(Throwable failure) {
+    Throwable t = failure;
+    while ((t instanceof CompletionException || t instanceof ExecutionException)
+        && t.getCause() != null) {
+      t = t.getCause();
     }
-    return S3ErrorTranslator.translate(failure, resource);
+    if (t instanceof CancellationException) {
+      return new TimeoutException("cancelled");
+    }
+    return t;
+  }
+
+  /**
+   * A request body on its way into the store, watched by the bridge. The S3 layer refuses a body
+   * (its signature, checksum or size is wrong, or the client went away) by failing a read with the
+   * S3 error to answer as the cause of an {@link IOException} (see {@code S3Request#body}). The
+   * store knows no S3 errors: it turns any body failure into its own {@code INCOMPLETE_BODY} and
+   * undoes the write. So the bridge notes the refusal as it passes, and when the store call then
+   * fails, answers with it; the S3 error never has to travel through the store and be dug out of
+   * its exception. A body failure that carries no S3 error is left to the store's answer.
+   *
+   * <p>The store reads a body on the calling thread; the field is volatile all the same, as the
+   * contract does not promise it.
+   */
+  private static final class WatchedBody extends InputStream {
+    private final InputStream body;
+    private volatile S3Exception refusal;
+
+    WatchedBody(InputStream body) {
+      this.body = body;
+    }
+
+    @Override
+    public int read() throws IOException {
+      try {
+        return body.read();
+      } catch (IOException | RuntimeException e) {
+        note(e);
+        throw e;
+      }
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      try {
+        return body.read(b, off, len);
+      } catch (IOException | RuntimeException e) {
+        note(e);
+        throw e;
+      }
+    }
+
+    @Override
+    public long skip(long n) throws IOException {
+      try {
+        return body.skip(n);
+      } catch (IOException | RuntimeException e) {
+        note(e);
+        throw e;
+      }
+    }
+
+    @Override
+    public int available() throws IOException {
+      return body.available();
+    }
+
+    @Override
+    public void close() throws IOException {
+      body.close();
+    }
+
+    private void note(Exception failure) {
+      if (refusal == null) {
+        refusal = carried(failure);
+      }
+    }
   }
 }

@@ -1,12 +1,12 @@
 package io.racs.proxy.s3.handler;
 
+import io.racs.proxy.s3.bridge.Bucket;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.xml.S3XmlRequests;
 import io.racs.proxy.s3.xml.S3XmlResponses;
 import io.racs.proxy.s3.xml.XmlModel;
-import io.racs.proxy.store.ObjectStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +37,7 @@ final class BucketHandler {
 
   private S3Response list() {
     List<XmlModel.BucketEntry> buckets = new ArrayList<>();
-    for (ObjectStore.BucketInfo b : store.listBuckets()) {
+    for (Bucket b : store.listBuckets()) {
       buckets.add(new XmlModel.BucketEntry(b.name(), b.created()));
     }
     return S3Response.xml(S3XmlResponses.listBuckets(Responses.OWNER, buckets));

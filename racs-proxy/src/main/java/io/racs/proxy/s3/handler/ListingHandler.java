@@ -1,12 +1,13 @@
 package io.racs.proxy.s3.handler;
 
+import io.racs.proxy.s3.bridge.MultipartUpload;
+import io.racs.proxy.s3.bridge.ObjectListing;
+import io.racs.proxy.s3.bridge.ObjectVersion;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.xml.S3XmlResponses;
 import io.racs.proxy.s3.xml.XmlModel;
-import io.racs.proxy.store.ObjectStore;
-import io.racs.proxy.store.VersionMeta;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -39,16 +40,18 @@ final class ListingHandler {
     return delimiter.isEmpty() ? null : delimiter;
   }
 
-  private ObjectStore.ListResult list(S3Request request, String startAfter, int maxKeys) {
+  private ObjectListing list(S3Request request, String startAfter, int maxKeys) {
     return store.list(
         request.bucket(),
-        new ObjectStore.ListRequest(
-            request.query().first("prefix").orElse(""), delimiter(request), startAfter, maxKeys));
+        request.query().first("prefix").orElse(""),
+        delimiter(request),
+        startAfter,
+        maxKeys);
   }
 
-  private static List<XmlModel.ObjectEntry> entries(ObjectStore.ListResult result, boolean owner) {
+  private static List<XmlModel.ObjectEntry> entries(ObjectListing result, boolean owner) {
     List<XmlModel.ObjectEntry> entries = new ArrayList<>();
-    for (VersionMeta meta : result.objects()) {
+    for (ObjectVersion meta : result.objects()) {
       entries.add(Responses.entry(meta, owner));
     }
     return entries;
@@ -58,7 +61,7 @@ final class ListingHandler {
     boolean url = Responses.urlEncoding(request);
     int maxKeys = Responses.intParam(request, "max-keys", 1000, 0, 1000);
     String marker = request.query().first("marker").orElse("");
-    ObjectStore.ListResult result = list(request, marker, maxKeys);
+    ObjectListing result = list(request, marker, maxKeys);
     return S3Response.xml(
         S3XmlResponses.listObjectsV1(
             new XmlModel.ListObjectsV1(
@@ -88,7 +91,7 @@ final class ListingHandler {
             S3ErrorCode.INVALID_ARGUMENT, "The continuation token provided is incorrect");
       }
     }
-    ObjectStore.ListResult result = list(request, from, maxKeys);
+    ObjectListing result = list(request, from, maxKeys);
     String next =
         result
             .nextStartAfter()
@@ -119,7 +122,7 @@ final class ListingHandler {
     boolean url = Responses.urlEncoding(request);
     int maxKeys = Responses.intParam(request, "max-keys", 1000, 0, 1000);
     String marker = request.query().first("key-marker").orElse("");
-    ObjectStore.ListResult result = list(request, marker, maxKeys);
+    ObjectListing result = list(request, marker, maxKeys);
     List<XmlModel.VersionEntry> versions = new ArrayList<>();
     for (XmlModel.ObjectEntry e : entries(result, true)) {
       versions.add(XmlModel.VersionEntry.unversioned(e));
@@ -145,7 +148,7 @@ final class ListingHandler {
     boolean url = Responses.urlEncoding(request);
     String prefix = request.query().first("prefix").orElse("");
     List<XmlModel.UploadEntry> uploads = new ArrayList<>();
-    for (ObjectStore.UploadInfo u : store.listMultipartUploads(request.bucket(), prefix)) {
+    for (MultipartUpload u : store.listMultipartUploads(request.bucket(), prefix)) {
       uploads.add(
           new XmlModel.UploadEntry(
               u.key(), u.uploadId(), u.initiated(), Responses.OWNER, "STANDARD"));

@@ -1,6 +1,10 @@
 package io.racs.proxy.s3.handler;
 
+import io.racs.proxy.s3.bridge.CompletedPart;
+import io.racs.proxy.s3.bridge.ObjectReader;
+import io.racs.proxy.s3.bridge.ObjectVersion;
 import io.racs.proxy.s3.bridge.StoreBridge;
+import io.racs.proxy.s3.bridge.UploadedPart;
 import io.racs.proxy.s3.checksum.ChecksumAlgorithm;
 import io.racs.proxy.s3.checksum.MultipartChecksums;
 import io.racs.proxy.s3.error.S3ErrorCode;
@@ -10,11 +14,7 @@ import io.racs.proxy.s3.range.ByteRange;
 import io.racs.proxy.s3.xml.S3XmlRequests;
 import io.racs.proxy.s3.xml.S3XmlResponses;
 import io.racs.proxy.s3.xml.XmlModel;
-import io.racs.proxy.store.ObjectStore;
-import io.racs.proxy.store.PartMeta;
-import io.racs.proxy.store.VersionMeta;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +53,7 @@ final class MultipartHandler {
 
   private S3Response uploadPart(S3Request request) {
     int partNumber = Responses.intParam(request, "partNumber", 0, 1, 10_000);
-    ObjectStore.PartInfo part =
+    UploadedPart part =
         store.uploadPart(
             request.bucket(),
             request.key(),
@@ -71,11 +71,8 @@ final class MultipartHandler {
   private S3Response uploadPartCopy(S3Request request) {
     int partNumber = Responses.intParam(request, "partNumber", 0, 1, 10_000);
     Responses.CopySource source = Responses.copySource(request.headers());
-    VersionMeta sourceMeta = store.head(source.bucket(), source.key());
-    Preconditions.checkCopySource(
-        request.headers(),
-        sourceMeta.etag(),
-        Instant.ofEpochMilli(sourceMeta.lastModifiedMillis()));
+    ObjectVersion sourceMeta = store.head(source.bucket(), source.key());
+    Preconditions.checkCopySource(request.headers(), sourceMeta.etag(), sourceMeta.lastModified());
     long start = 0;
     long length = sourceMeta.sizeBytes();
     Optional<String> rangeHeader = request.headers().first("x-amz-copy-source-range");
@@ -90,7 +87,7 @@ final class MultipartHandler {
       start = range.first();
       length = range.lengthBytes();
     }
-    ObjectStore.PartInfo part;
+    UploadedPart part;
     if (length == 0) {
       part =
           store.uploadPart(
@@ -102,8 +99,7 @@ final class MultipartHandler {
               0,
               Map::of);
     } else {
-      try (ObjectStore.ObjectReader reader =
-          store.get(source.bucket(), source.key(), start, length, 0)) {
+      try (ObjectReader reader = store.get(source.bucket(), source.key(), start, length, 0)) {
         part =
             store.uploadPart(
                 request.bucket(),
@@ -121,11 +117,11 @@ final class MultipartHandler {
   private S3Response complete(S3Request request) throws IOException {
     byte[] body = ObjectHandler.readXml(request);
     List<XmlModel.CompletedPart> named = S3XmlRequests.completeMultipartUpload(body);
-    List<ObjectStore.CompletedPart> parts = new ArrayList<>();
+    List<CompletedPart> parts = new ArrayList<>();
     for (XmlModel.CompletedPart p : named) {
-      parts.add(new ObjectStore.CompletedPart(p.partNumber(), p.etag()));
+      parts.add(new CompletedPart(p.partNumber(), p.etag()));
     }
-    VersionMeta meta =
+    ObjectVersion meta =
         store.completeMultipartUpload(
             request.bucket(),
             request.key(),
@@ -142,15 +138,19 @@ final class MultipartHandler {
             Responses.typedChecksums(meta.checksums())));
   }
 
-  /** The object's composite checksum, when every part carries one of the same algorithm. */
-  static Map<String, String> composite(List<PartMeta> parts) {
+  /**
+   * The object's composite checksum, when every part carries one of the same algorithm.
+   *
+   * @param partChecksums the checksums of each part of the object, in order
+   */
+  static Map<String, String> composite(List<Map<String, String>> partChecksums) {
     ChecksumAlgorithm algorithm = null;
     List<String> values = new ArrayList<>();
-    for (PartMeta part : parts) {
-      if (part.checksums().size() != 1) {
+    for (Map<String, String> checksums : partChecksums) {
+      if (checksums.size() != 1) {
         return Map.of();
       }
-      Map.Entry<String, String> only = part.checksums().entrySet().iterator().next();
+      Map.Entry<String, String> only = checksums.entrySet().iterator().next();
       Optional<ChecksumAlgorithm> a = ChecksumAlgorithm.fromName(only.getKey());
       if (a.isEmpty() || (algorithm != null && algorithm != a.get())) {
         return Map.of();
@@ -172,12 +172,11 @@ final class MultipartHandler {
   private S3Response listParts(S3Request request) {
     int maxParts = Responses.intParam(request, "max-parts", 1000, 0, 1000);
     int marker = Responses.intParam(request, "part-number-marker", 0, 0, 10_000);
-    List<ObjectStore.PartInfo> all =
-        store.listParts(request.bucket(), request.key(), uploadId(request));
+    List<UploadedPart> all = store.listParts(request.bucket(), request.key(), uploadId(request));
     List<XmlModel.PartEntry> entries = new ArrayList<>();
     boolean truncated = false;
     int next = 0;
-    for (ObjectStore.PartInfo p : all) {
+    for (UploadedPart p : all) {
       if (p.partNumber() <= marker) {
         continue;
       }

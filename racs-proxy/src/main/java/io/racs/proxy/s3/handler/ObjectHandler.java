@@ -1,6 +1,10 @@
 package io.racs.proxy.s3.handler;
 
+import io.racs.proxy.s3.bridge.ObjectReader;
+import io.racs.proxy.s3.bridge.ObjectVersion;
+import io.racs.proxy.s3.bridge.PutOptions;
 import io.racs.proxy.s3.bridge.StoreBridge;
+import io.racs.proxy.s3.bridge.WriteCondition;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.http.Headers;
@@ -9,10 +13,7 @@ import io.racs.proxy.s3.range.ByteRange;
 import io.racs.proxy.s3.xml.S3XmlRequests;
 import io.racs.proxy.s3.xml.S3XmlResponses;
 import io.racs.proxy.s3.xml.XmlModel;
-import io.racs.proxy.store.ObjectStore;
-import io.racs.proxy.store.VersionMeta;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +50,7 @@ final class ObjectHandler {
 
   private S3Response put(S3Request request) {
     checkWriteConditions(request);
-    VersionMeta meta =
+    ObjectVersion meta =
         store.put(
             request.bucket(),
             request.key(),
@@ -84,16 +85,13 @@ final class ObjectHandler {
 
   private S3Response copy(S3Request request) {
     Responses.CopySource source = Responses.copySource(request.headers());
-    VersionMeta sourceMeta = store.head(source.bucket(), source.key());
-    Preconditions.checkCopySource(
-        request.headers(),
-        sourceMeta.etag(),
-        Instant.ofEpochMilli(sourceMeta.lastModifiedMillis()));
+    ObjectVersion sourceMeta = store.head(source.bucket(), source.key());
+    Preconditions.checkCopySource(request.headers(), sourceMeta.etag(), sourceMeta.lastModified());
     String directive = request.headers().first("x-amz-metadata-directive").orElse("COPY");
-    ObjectStore.PutOptions replace;
+    PutOptions replace;
     if (directive.equalsIgnoreCase("REPLACE")) {
       replace =
-          new ObjectStore.PutOptions(
+          new PutOptions(
               request.headers().first("Content-Type").orElse(null),
               Responses.userMetadata(request.headers()),
               sourceMeta::checksums,
@@ -111,7 +109,7 @@ final class ObjectHandler {
       throw S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Unknown metadata directive.");
     }
     checkWriteConditions(request);
-    VersionMeta copied =
+    ObjectVersion copied =
         store.copy(
             source.bucket(),
             source.key(),
@@ -121,9 +119,7 @@ final class ObjectHandler {
             Responses.writeCondition(request.headers()));
     return S3Response.xml(
         S3XmlResponses.copyObject(
-            Instant.ofEpochMilli(copied.lastModifiedMillis()),
-            copied.etag(),
-            Responses.typedChecksums(copied.checksums())));
+            copied.lastModified(), copied.etag(), Responses.typedChecksums(copied.checksums())));
   }
 
   private S3Response get(S3Request request, boolean headOnly) {
@@ -140,7 +136,7 @@ final class ObjectHandler {
         && request.query().first("partNumber").isEmpty()) {
       return getWhole(request);
     }
-    VersionMeta meta = store.head(request.bucket(), request.key());
+    ObjectVersion meta = store.head(request.bucket(), request.key());
     Optional<S3Response> notModified = checkRead(request, meta);
     if (notModified.isPresent()) {
       return notModified.get();
@@ -152,7 +148,7 @@ final class ObjectHandler {
     if (partNumber > 0) {
       // A delete marker or an empty object has no parts, and still answers part 1 (empty).
       long[] part =
-          partNumber == 1 && meta.parts().isEmpty()
+          partNumber == 1 && meta.partCount() == 0
               ? new long[] {0, 0}
               : meta.partRange(partNumber)
                   .orElseThrow(
@@ -161,8 +157,7 @@ final class ObjectHandler {
                                   S3ErrorCode.INVALID_RANGE,
                                   "The requested partnumber is not satisfiable")
                               .withDetail("PartNumberRequested", Integer.toString(partNumber))
-                              .withDetail(
-                                  "ActualPartCount", Integer.toString(meta.parts().size())));
+                              .withDetail("ActualPartCount", Integer.toString(meta.partCount())));
       start = part[0];
       length = part[1];
       if (length > 0) {
@@ -193,7 +188,7 @@ final class ObjectHandler {
       return response.stream(java.io.InputStream.nullInputStream(), length, () -> {});
     }
     // The version whose headers were just chosen, not whatever is newest by now.
-    ObjectStore.ObjectReader reader = length == 0 ? null : store.read(meta, start, length);
+    ObjectReader reader = length == 0 ? null : store.read(meta, start, length);
     if (reader == null) {
       return response.stream(java.io.InputStream.nullInputStream(), 0, () -> {});
     }
@@ -205,8 +200,8 @@ final class ObjectHandler {
    * overlap the two), and checks the preconditions against the version it opened.
    */
   private S3Response getWhole(S3Request request) {
-    ObjectStore.ObjectReader reader = store.get(request.bucket(), request.key(), 0, -1, 0);
-    VersionMeta meta = reader.meta();
+    ObjectReader reader = store.get(request.bucket(), request.key(), 0, -1, 0);
+    ObjectVersion meta = reader.version();
     try {
       Optional<S3Response> notModified = checkRead(request, meta);
       if (notModified.isPresent()) {
@@ -231,10 +226,9 @@ final class ObjectHandler {
    * carries the headers its 200 would have carried that let a cache update its copy: the validators
    * ETag and Last-Modified (as S3 sends them) and Cache-Control and Expires (RFC 9110 15.4.5).
    */
-  private static Optional<S3Response> checkRead(S3Request request, VersionMeta meta) {
+  private static Optional<S3Response> checkRead(S3Request request, ObjectVersion meta) {
     try {
-      Preconditions.checkRead(
-          request.headers(), meta.etag(), Instant.ofEpochMilli(meta.lastModifiedMillis()));
+      Preconditions.checkRead(request.headers(), meta.etag(), meta.lastModified());
       return Optional.empty();
     } catch (S3Exception e) {
       if (e.code() != S3ErrorCode.NOT_MODIFIED) {
@@ -243,7 +237,7 @@ final class ObjectHandler {
       S3Response response =
           S3Response.status(304)
               .header("ETag", S3XmlResponses.quoteEtag(meta.etag()))
-              .header("Last-Modified", Responses.httpDate(meta.lastModifiedMillis()))
+              .header("Last-Modified", Responses.httpDate(meta.lastModified()))
               .header("Cache-Control", meta.contentHeaders().get("Cache-Control"))
               .header("Expires", meta.contentHeaders().get("Expires"));
       return Optional.of(response);
@@ -321,7 +315,7 @@ final class ObjectHandler {
             request.bucket(),
             object.key(),
             object.etag() == null
-                ? ObjectStore.WriteCondition.NONE
+                ? WriteCondition.NONE
                 : Responses.writeCondition(Headers.of("if-match", object.etag())));
         if (!delete.quiet()) {
           deleted.add(new XmlModel.Deleted(object.key(), object.versionId(), false, null));

@@ -1,5 +1,8 @@
 package io.racs.proxy.s3.handler;
 
+import io.racs.proxy.s3.bridge.ObjectVersion;
+import io.racs.proxy.s3.bridge.PutOptions;
+import io.racs.proxy.s3.bridge.WriteCondition;
 import io.racs.proxy.s3.checksum.ChecksumAlgorithm;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
@@ -8,8 +11,6 @@ import io.racs.proxy.s3.http.PercentCodec;
 import io.racs.proxy.s3.precondition.Preconditions;
 import io.racs.proxy.s3.xml.S3XmlResponses;
 import io.racs.proxy.s3.xml.XmlModel;
-import io.racs.proxy.store.ObjectStore;
-import io.racs.proxy.store.VersionMeta;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -27,22 +28,21 @@ final class Responses {
 
   private Responses() {}
 
-  static String httpDate(long millis) {
-    return DateTimeFormatter.RFC_1123_DATE_TIME.format(
-        Instant.ofEpochMilli(millis).atOffset(ZoneOffset.UTC));
+  static String httpDate(Instant instant) {
+    return DateTimeFormatter.RFC_1123_DATE_TIME.format(instant.atOffset(ZoneOffset.UTC));
   }
 
   /** The headers every GET and HEAD of an object carries. */
-  static S3Response objectHeaders(S3Response response, VersionMeta meta, boolean checksums) {
+  static S3Response objectHeaders(S3Response response, ObjectVersion meta, boolean checksums) {
     response
         .header("ETag", S3XmlResponses.quoteEtag(meta.etag()))
-        .header("Last-Modified", httpDate(meta.lastModifiedMillis()))
+        .header("Last-Modified", httpDate(meta.lastModified()))
         .header("Content-Type", meta.contentType())
         .header("Accept-Ranges", "bytes");
     meta.contentHeaders().forEach(response::header);
     meta.userMetadata().forEach((name, value) -> response.header(META + name, value));
     if (meta.multipart()) {
-      response.header("x-amz-mp-parts-count", Integer.toString(meta.parts().size()));
+      response.header("x-amz-mp-parts-count", Integer.toString(meta.partCount()));
     }
     if (checksums) {
       checksumHeaders(response, meta.checksums());
@@ -123,8 +123,8 @@ final class Responses {
    * The put options of a request: content type, metadata, content headers, and its checksums once
    * read.
    */
-  static ObjectStore.PutOptions putOptions(S3Request request) {
-    return new ObjectStore.PutOptions(
+  static PutOptions putOptions(S3Request request) {
+    return new PutOptions(
         request.headers().first("Content-Type").orElse(null),
         userMetadata(request.headers()),
         checksumsOf(request),
@@ -142,13 +142,13 @@ final class Responses {
   /**
    * The condition of a write ({@code If-Match}, {@code If-None-Match}), for the store to check
    * against the key's current version just before the write commits (see {@link
-   * Preconditions#checkWrite}); {@link ObjectStore.WriteCondition#NONE} when the request has none.
+   * Preconditions#checkWrite}); {@link WriteCondition#NONE} when the request has none.
    */
-  static ObjectStore.WriteCondition writeCondition(Headers headers) {
+  static WriteCondition writeCondition(Headers headers) {
     if (!headers.contains("if-match") && !headers.contains("if-none-match")) {
-      return ObjectStore.WriteCondition.NONE;
+      return WriteCondition.NONE;
     }
-    return current -> Preconditions.checkWrite(headers, current.map(VersionMeta::etag));
+    return currentEtag -> Preconditions.checkWrite(headers, currentEtag);
   }
 
   /** A parsed {@code x-amz-copy-source}: bucket and key, percent-decoded. */
@@ -216,10 +216,10 @@ final class Responses {
         .withDetail("ArgumentValue", "");
   }
 
-  static XmlModel.ObjectEntry entry(VersionMeta meta, boolean owner) {
+  static XmlModel.ObjectEntry entry(ObjectVersion meta, boolean owner) {
     return new XmlModel.ObjectEntry(
         meta.key(),
-        Instant.ofEpochMilli(meta.lastModifiedMillis()),
+        meta.lastModified(),
         meta.etag(),
         meta.sizeBytes(),
         "STANDARD",

@@ -25,7 +25,7 @@ public final class S3Request {
 
   /** The body as the connection provides it. */
   public interface Payload {
-    /** The payload bytes. */
+    /** The payload bytes; a refused body fails as {@link S3Request#body()} says. */
     InputStream stream();
 
     /** Checksums computed over the payload; null until it was read to its end. */
@@ -84,7 +84,13 @@ public final class S3Request {
     return auth;
   }
 
-  /** The payload: exactly what the client sent as the object, with framing removed. */
+  /**
+   * The payload: exactly what the client sent as the object, with framing removed. A read fails
+   * with an {@link IOException}; when the S3 layer refused the body (its signature, checksum or
+   * size is wrong, its framing broke, or the client went away), the exception's cause is the {@code
+   * S3Exception} to answer with, which is how the store bridge tells a refused body from a failed
+   * store.
+   */
   public InputStream body() {
     return body.stream();
   }

@@ -7,9 +7,9 @@
  * of payload bytes with framing, signatures and checksums already handled.
  *
  * <p>Handlers must not know Netty, connections or the wire (the server package writes the
- * response), and reach the store only through {@code io.racs.proxy.s3.bridge.StoreBridge}: never
- * the erasure store, repositories or shards. They still take some of the store's records as their
- * data (listing and bucket results, version and part records); a view of the S3 layer's own is to
- * replace them.
+ * response), and must not know the store at all: they call it through {@code
+ * io.racs.proxy.s3.bridge.StoreBridge} and read its answers in the bridge's own S3 view ({@code
+ * ObjectVersion}, {@code ObjectListing}, {@code UploadedPart}...), never the store's records,
+ * repositories or shards ({@code S3PackagesTest} keeps it so).
  */
 package io.racs.proxy.s3.handler;

@@ -21,6 +21,7 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.racs.proxy.s3.auth.Authentication;
+import io.racs.proxy.s3.bridge.ChunkedStream;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.checksum.ChecksumSpec;
 import io.racs.proxy.s3.checksum.ChecksumVerifier;
@@ -35,7 +36,6 @@ import io.racs.proxy.s3.http.RequestHead;
 import io.racs.proxy.s3.route.S3Operation;
 import io.racs.proxy.s3.route.S3Route;
 import io.racs.proxy.s3.xml.ErrorXml;
-import io.racs.proxy.store.ChunkedBody;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.ZonedDateTime;
@@ -525,7 +525,7 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
   }
 
   private long stream(InputStream body) throws IOException {
-    if (body instanceof ChunkedBody chunks) {
+    if (body instanceof ChunkedStream chunks) {
       return stream(chunks);
     }
     long sent = 0;
@@ -549,9 +549,11 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
   }
 
   /** Writes the store's pieces as they are: they are the caller's to keep, so no copy. */
-  private long stream(ChunkedBody chunks) throws IOException {
+  private long stream(ChunkedStream chunks) throws IOException {
     long sent = 0;
-    for (ChunkedBody.Chunk chunk = chunks.nextChunk(); chunk != null; chunk = chunks.nextChunk()) {
+    for (ChunkedStream.Chunk chunk = chunks.nextChunk();
+        chunk != null;
+        chunk = chunks.nextChunk()) {
       awaitWritable();
       if (!ctx.channel().isActive()) {
         throw new IOException("client closed the connection");

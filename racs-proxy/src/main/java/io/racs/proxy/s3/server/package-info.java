@@ -9,8 +9,9 @@
  * io.racs.proxy.s3.server.ServerMetrics}).
  *
  * <p>It is the only place that owns channels and the event loop. It must not know what an operation
- * does (the handlers decide, through the dispatcher) nor the store behind them. Two crossings
- * remain today: a store failure is translated here through {@code StoreBridge.translate}, and an
- * object body the store hands out as a {@code ChunkedBody} is written chunk by chunk.
+ * does (the handlers decide, through the dispatcher) nor the store behind them ({@code
+ * S3PackagesTest} keeps it so). It meets the bridge twice: whatever a handler throws becomes an S3
+ * error through {@code StoreBridge.translate}, the one translator, and an object body that is a
+ * {@code ChunkedStream} is written chunk by chunk, without a copy.
  */
 package io.racs.proxy.s3.server;

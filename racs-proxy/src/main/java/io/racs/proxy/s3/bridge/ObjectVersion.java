@@ -1,0 +1,113 @@
+package io.racs.proxy.s3.bridge;
+
+import io.racs.proxy.store.PartMeta;
+import io.racs.proxy.store.VersionMeta;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One version of an object as the S3 layer sees it: what a GET, HEAD, copy or listing answers with,
+ * and nothing of how the store keeps it (no shards, slots or data ids). The bridge builds it from
+ * the store's record and keeps that record inside, out of the handlers' sight, so that {@link
+ * StoreBridge#read} can stream exactly this version's bytes after its headers were chosen.
+ *
+ * <p>Immutable.
+ */
+public final class ObjectVersion {
+  private final VersionMeta stored;
+  private final Instant lastModified;
+  private final List<Long> partSizes;
+
+  private ObjectVersion(VersionMeta stored) {
+    this.stored = stored;
+    this.lastModified = Instant.ofEpochMilli(stored.lastModifiedMillis());
+    this.partSizes = stored.parts().stream().map(PartMeta::sizeBytes).toList();
+  }
+
+  /** The S3 view of the store's record {@code stored}. */
+  static ObjectVersion of(VersionMeta stored) {
+    return new ObjectVersion(stored);
+  }
+
+  /** The store's record, for the bridge to hand back to the store. */
+  VersionMeta stored() {
+    return stored;
+  }
+
+  /** The object key. */
+  public String key() {
+    return stored.key();
+  }
+
+  /** The object's size. */
+  public long sizeBytes() {
+    return stored.sizeBytes();
+  }
+
+  /** The ETag, unquoted: MD5 hex, or {@code md5-of-part-md5s-N} for a multipart object. */
+  public String etag() {
+    return stored.etag();
+  }
+
+  /** When the version was committed. */
+  public Instant lastModified() {
+    return lastModified;
+  }
+
+  /** The MIME type. */
+  public String contentType() {
+    return stored.contentType();
+  }
+
+  /** The {@code x-amz-meta-*} pairs, names lower-case without the prefix. */
+  public Map<String, String> userMetadata() {
+    return stored.userMetadata();
+  }
+
+  /**
+   * The standard headers stored with the object and returned on GET and HEAD ({@code
+   * Cache-Control}, {@code Content-Disposition}, {@code Content-Encoding}, {@code
+   * Content-Language}, {@code Expires}), by name as S3 writes it.
+   */
+  public Map<String, String> contentHeaders() {
+    return stored.contentHeaders();
+  }
+
+  /**
+   * The client checksums of the whole object, algorithm name to base64 value (composite ones end
+   * {@code -N}).
+   */
+  public Map<String, String> checksums() {
+    return stored.checksums();
+  }
+
+  /** True when the object was made by a multipart upload. */
+  public boolean multipart() {
+    return stored.multipart();
+  }
+
+  /**
+   * The number of parts: an object stored by one PUT is one part, an empty one or a delete marker
+   * none.
+   */
+  public int partCount() {
+    return partSizes.size();
+  }
+
+  /**
+   * Where part {@code partNumber} (from 1) lies in the object: {@code {first byte, length}}; empty
+   * when the object has fewer parts.
+   */
+  public Optional<long[]> partRange(int partNumber) {
+    if (partNumber < 1 || partNumber > partSizes.size()) {
+      return Optional.empty();
+    }
+    long start = 0;
+    for (int i = 0; i < partNumber - 1; i++) {
+      start += partSizes.get(i);
+    }
+    return Optional.of(new long[] {start, partSizes.get(partNumber - 1)});
+  }
+}
