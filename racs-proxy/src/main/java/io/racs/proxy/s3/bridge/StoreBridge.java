@@ -17,6 +17,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one bridge between the S3 layer and the object store: every handler call into the store goes
@@ -32,6 +34,8 @@ import java.util.function.Supplier;
  * store (see {@link WatchedBody}).
  */
 public final class StoreBridge {
+  private static final Logger LOG = LoggerFactory.getLogger(StoreBridge.class);
+
   private final ObjectStore store;
 
   /** Bridges to {@code store}. */
@@ -355,6 +359,15 @@ public final class StoreBridge {
     return S3Exception.of(S3ErrorCode.INTERNAL_ERROR, null, t);
   }
 
+  /**
+   * The message of the 503 a request gets when too few repositories answered (a read or write
+   * quorum lost to outages or stalls): the cause, not S3's "reduce your request rate", which would
+   * send a client looking in the wrong place; which repositories, only the operator is told.
+   */
+  static final String QUORUM_LOST =
+      "Too few of the storage array's repositories are available to serve this request;"
+          + " retry later.";
+
   private static S3Exception fromStore(StoreException se) {
     S3ErrorCode code =
         switch (se.code()) {
@@ -375,11 +388,16 @@ public final class StoreBridge {
           case INCONSISTENT -> S3ErrorCode.INTERNAL_ERROR;
         };
     String message =
-        code == S3ErrorCode.SERVICE_UNAVAILABLE
-                || code == S3ErrorCode.INTERNAL_ERROR
-                || code == S3ErrorCode.X_MINIO_STORAGE_FULL
-            ? code.defaultMessage()
-            : se.getMessage();
+        se.code() == StoreException.Code.INSUFFICIENT_SHARDS
+            ? QUORUM_LOST
+            : code == S3ErrorCode.INTERNAL_ERROR || code == S3ErrorCode.X_MINIO_STORAGE_FULL
+                ? code.defaultMessage()
+                : se.getMessage();
+    if (se.code() == StoreException.Code.INSUFFICIENT_SHARDS) {
+      // Which repositories failed, and how, is for the operator (it names them): the log and the
+      // health report say it, the client gets the cause in general terms.
+      LOG.debug("answering 503: {}", se.getMessage());
+    }
     return S3Exception.of(code, message, se);
   }
 

@@ -219,7 +219,10 @@ class StoreBridgeTest {
     assertThat(e.code()).isEqualTo(expected);
     assertThat(e.resource()).isEqualTo("/b/k");
     assertThat(e.getMessage())
-        .isEqualTo(expected.httpStatus() >= 500 ? expected.defaultMessage() : "store says");
+        .isEqualTo(
+            code == StoreException.Code.INSUFFICIENT_SHARDS
+                ? StoreBridge.QUORUM_LOST
+                : expected.httpStatus() >= 500 ? expected.defaultMessage() : "store says");
   }
 
   @Test
@@ -234,7 +237,9 @@ class StoreBridgeTest {
     assertThat(unavailable.code()).isEqualTo(S3ErrorCode.SERVICE_UNAVAILABLE);
     assertThat(unavailable.httpStatus()).isEqualTo(503);
     assertThat(unavailable.getMessage())
-        .isEqualTo(S3ErrorCode.SERVICE_UNAVAILABLE.defaultMessage());
+        .isEqualTo(StoreBridge.QUORUM_LOST)
+        .doesNotContain("secret-repo")
+        .doesNotContain("reduce your request rate");
     S3Exception full =
         StoreBridge.translate(
             new StoreException(StoreException.Code.INSUFFICIENT_STORAGE, "slot 2 full"), "/b/k");
