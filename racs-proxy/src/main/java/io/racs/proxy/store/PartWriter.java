@@ -58,7 +58,6 @@ final class PartWriter {
       List<Integer> slots,
       InputStream body,
       long lengthBytes) {
-    long writeStart = System.nanoTime();
     int k = codec.geometry().dataShards();
     int n = codec.geometry().totalShards();
     int pieceBytes = config.pieceBytes();
@@ -147,7 +146,7 @@ final class PartWriter {
       md5.close();
     }
 
-    awaitPuts(array, config, slots, dropped, puts, progress, writeStart);
+    awaitPuts(array, config, slots, dropped, puts, progress);
     List<Integer> written = new ArrayList<>();
     List<StoreException.ShardFailure> failures = new ArrayList<>();
     for (int i = 0; i < n; i++) {
@@ -294,8 +293,9 @@ final class PartWriter {
    * stall deadline. A put still running then is reported stalled (its slot suspended) and left to
    * finish in the background when a quorum succeeded: its shard is then complete when it ends.
    * Before the quorum is in, the puts still running get until the stall deadline counted from the
-   * first put to end (since {@code writeStart}, when the write began): a write quorum that needs
-   * stalled repositories is not reached by waiting, and the write fails in about the stall grace.
+   * first put to end: all had the whole body by then (this wait begins when the last piece was
+   * handed over), so a write quorum that needs the ones still out waits on stalled repositories,
+   * and the write fails in about the stall grace instead of at the slow-shard timeout.
    */
   private static void awaitPuts(
       RepositoryArray array,
@@ -303,8 +303,7 @@ final class PartWriter {
       List<Integer> slots,
       String[] dropped,
       List<Future<ObjectInfo>> puts,
-      Semaphore progress,
-      long writeStart) {
+      Semaphore progress) {
     long start = System.nanoTime();
     long deadline = start + array.timeoutNanos();
     boolean relative = false;
@@ -333,7 +332,7 @@ final class PartWriter {
           deadline = array.stallDeadline(start, now);
         } else if (!relative && done > 0) {
           relative = true; // the first put ended: the others get as long again, and the grace
-          deadline = array.stallDeadline(writeStart, now);
+          deadline = array.stallDeadline(start, now);
         }
         if (now - deadline >= 0) {
           for (int i = 0; i < puts.size(); i++) {
