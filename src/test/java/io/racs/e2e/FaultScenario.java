@@ -75,8 +75,17 @@ final class FaultScenario {
    * timeout.
    */
   static FaultLoad run(
-      String name, List<URI> endpoints, String bucket, FaultLoad.Mix mix, long seed, Fault fault)
+      String name,
+      List<ProxyProcess> proxies,
+      String bucket,
+      FaultLoad.Mix mix,
+      long seed,
+      Fault fault)
       throws Exception {
+    for (ProxyProcess proxy : proxies) {
+      proxy.awaitNoneUnavailable(RECOVERY_LIMIT); // no fault of an earlier test still in effect
+    }
+    List<URI> endpoints = proxies.stream().map(ProxyProcess::endpoint).toList();
     AcknowledgedWrites model = new AcknowledgedWrites();
     FaultLoad load = new FaultLoad(endpoints, bucket, name + "/", KEYS, mix, seed, model);
     try (load) {

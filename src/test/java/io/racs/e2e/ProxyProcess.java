@@ -9,6 +9,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -179,6 +180,34 @@ final class ProxyProcess implements AutoCloseable {
 
   int adminPort() {
     return adminPort;
+  }
+
+  /**
+   * Waits until the proxy reports no repository unavailable ({@code /health/ready}): one that a
+   * fault left suspended is resumed by a background probe, up to 15 s after it answers again, and a
+   * test that injects its own fault before then would find more repositories out than it meant.
+   *
+   * @throws AssertionError if some repository is still unavailable after {@code limit}
+   */
+  void awaitNoneUnavailable(Duration limit) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    try (java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
+      java.net.http.HttpRequest request =
+          java.net.http.HttpRequest.newBuilder(
+                  URI.create("http://127.0.0.1:" + adminPort + "/health/ready"))
+              .build();
+      while (true) {
+        String body = http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        if (!body.contains("\"state\":\"unavailable\"")) {
+          return;
+        }
+        if (System.nanoTime() > deadline) {
+          throw new AssertionError("repositories still unavailable after " + limit + ": " + body);
+        }
+        // Polling the proxy's own report; the probes that end the suspension run on their clock.
+        java.util.concurrent.TimeUnit.MILLISECONDS.sleep(100);
+      }
+    }
   }
 
   String log() {
