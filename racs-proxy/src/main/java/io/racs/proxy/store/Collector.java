@@ -163,6 +163,18 @@ final class Collector {
     context.forget(entryName);
   }
 
+  /**
+   * Deletes the data of a version that failed to commit, in the background: it is garbage, and a
+   * write refused because repositories stalled must not wait for them again to delete it.
+   */
+  void deleteDataLater(VersionMeta version) {
+    try {
+      background.execute(() -> deleteData(version));
+    } catch (RejectedExecutionException e) {
+      // Closing: heal collects it.
+    }
+  }
+
   /** Deletes the shard objects of a version's parts (an inline version has none). */
   void deleteData(VersionMeta version) {
     for (PartMeta part : version.parts()) {

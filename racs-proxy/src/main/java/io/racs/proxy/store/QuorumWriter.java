@@ -1,6 +1,8 @@
 package io.racs.proxy.store;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,7 +56,7 @@ final class QuorumWriter {
             name,
             recordOnSlot,
             "commit " + meta.bucket() + "/" + meta.key(),
-            () -> collector.deleteData(meta));
+            () -> collector.deleteDataLater(meta));
     if (!failures.isEmpty() || !dataFailures.isEmpty()) {
       context.stats.underReplicatedWrites.increment();
       LOG.info(
@@ -81,6 +83,47 @@ final class QuorumWriter {
         context.config.writeQuorum());
   }
 
+  /**
+   * Removes the record of a write that failed: from the repositories that took it, waiting for them
+   * (they just answered), and from the others in the background, without waiting for them (a
+   * stalled one may even take the record after this). Neither is needed for the record to stay
+   * invisible, since it is on fewer repositories than the write quorum and the visibility rule
+   * passes it over; the removal keeps the repositories clean, and heal collects what it misses.
+   */
+  private void removeWritten(String name, List<RepositoryArray.Outcome<Object>> outcomes) {
+    List<Integer> written = new ArrayList<>();
+    List<Integer> others = new ArrayList<>();
+    for (RepositoryArray.Outcome<Object> outcome : outcomes) {
+      (outcome.ok() ? written : others).add(outcome.slot());
+    }
+    RepositoryArray array = context.array;
+    if (!written.isEmpty()) {
+      array.fanOut(
+          written,
+          (slot, repository) -> {
+            repository.delete(name);
+            return null;
+          },
+          written.size());
+    }
+    for (int slot : others) {
+      try {
+        array
+            .executor()
+            .execute(
+                () -> {
+                  try {
+                    array.slot(slot).delete(name);
+                  } catch (RuntimeException e) {
+                    LOG.debug("slot {}: removing {} failed: {}", slot, name, e.toString());
+                  }
+                });
+      } catch (RejectedExecutionException e) {
+        return; // closing: heal collects it
+      }
+    }
+  }
+
   /** Writes the record everywhere; returns the failures of a success, or rolls back and throws. */
   private List<StoreException.ShardFailure> writeOnQuorum(
       String name, IntFunction<byte[]> recordOnSlot, String what, Runnable rollback) {
@@ -97,7 +140,7 @@ final class QuorumWriter {
     int ok = RepositoryArray.successes(outcomes);
     if (ok < quorum) {
       List<StoreException.ShardFailure> failures = array.failures(outcomes);
-      deleteEverywhere(name);
+      removeWritten(name, outcomes);
       rollback.run();
       throw new StoreException(
           StoreException.Code.INSUFFICIENT_SHARDS,
