@@ -59,27 +59,66 @@ bench() { # NAME: one measured run of the mixed load against the proxy
     --duration "${SECONDS_PER_RUN}s" --seed 16 --out "$WORK/out-$1" >"$WORK/bench-$1.log" 2>&1 || true
 }
 
+# With more than m stopped the bench cannot run (it stops at the first PUT it cannot prepare), so
+# that case is measured with curl: GETs and PUTs of objects written while every server was up.
+s3() { # METHOD KEY [FILE]: one signed request; prints "status seconds"
+  local args=(-s -o /dev/null -w '%{http_code} %{time_total}\n' --max-time 60 -X "$1"
+    --aws-sigv4 "aws:amz:us-east-1:s3" --user "$ACCESS:$SECRET"
+    -H "x-amz-content-sha256: UNSIGNED-PAYLOAD")
+  [ -z "${3:-}" ] || args+=(--data-binary "@$3")
+  curl "${args[@]}" "$endpoint/stall-fixed/$2" || echo "000 60"
+}
+head -c 65536 /dev/urandom >"$WORK/body"
+s3 PUT "" >/dev/null
+for i in $(seq 0 49); do
+  s3 PUT "k$i" "$WORK/body" >/dev/null
+done
+
+probe() { # NAME: GETs and PUTs of the fixed keys for SECONDS_PER_RUN, one at a time
+  local end=$((SECONDS + SECONDS_PER_RUN)) i=0
+  : >"$WORK/probe-$1.txt"
+  while [ "$SECONDS" -lt "$end" ]; do
+    s3 GET "k$((i % 50))" >>"$WORK/probe-$1.txt"
+    s3 PUT "k$((i % 50))" "$WORK/body" >>"$WORK/probe-$1.txt"
+    i=$((i + 1))
+  done
+}
+
 # A warm-up run fills the key space and warms both JVMs; it is not reported.
 bench warmup
 
 printf '%-10s %8s %10s %10s %10s %8s\n' stopped ops "p50 ms" "p99 ms" "max ms" errors
-for stopped in 0 1 2 3; do
+for stopped in ${CASES:-0 1 2 3}; do
   victims=()
   for ((v = 0; v < stopped; v++)); do
     victims+=("${MINIO_PIDS[$v]}")
   done
   [ "${#victims[@]}" -eq 0 ] || kill -STOP "${victims[@]}"
-  bench "stopped-$stopped"
+  if [ "$stopped" -le 2 ]; then
+    bench "stopped-$stopped"
+  else
+    probe "stopped-$stopped"
+  fi
   [ "${#victims[@]}" -eq 0 ] || kill -CONT "${victims[@]}"
-  python3 - "$WORK/out-stopped-$stopped" "$stopped" <<'EOF'
-import json, sys, glob
-files = glob.glob(sys.argv[1] + "/**/results.json", recursive=True)
-if not files:
-    print(f"{sys.argv[2]:<10} no results (see the bench log)")
+  python3 - "$WORK" "$stopped" <<'EOF'
+import collections, json, sys, glob
+work, stopped = sys.argv[1], sys.argv[2]
+files = glob.glob(f"{work}/out-stopped-{stopped}/**/results.json", recursive=True)
+if files:
+    point = json.load(open(files[0]))["points"][0]
+    lat = point["latencyMillis"]
+    print(f"{stopped:<10} {point['ops']:>8} {lat['p50']:>10.1f} {lat['p99']:>10.1f} {lat['max']:>10.1f} {point['errorsTotal']:>8}  {point['errors']}")
     sys.exit(0)
-point = json.load(open(files[0]))["points"][0]
-lat = point["latencyMillis"]
-print(f"{sys.argv[2]:<10} {point['ops']:>8} {lat['p50']:>10.1f} {lat['p99']:>10.1f} {lat['max']:>10.1f} {point['errorsTotal']:>8}  {point['errors']}")
+try:
+    lines = [l.split() for l in open(f"{work}/probe-stopped-{stopped}.txt") if l.strip()]
+except FileNotFoundError:
+    print(f"{stopped:<10} no results (see the bench log)")
+    sys.exit(0)
+ms = sorted(float(t) * 1000 for _, t in lines)
+pct = lambda q: ms[min(len(ms) - 1, int(q * len(ms)))]
+statuses = collections.Counter(s for s, _ in lines)
+errors = sum(n for s, n in statuses.items() if not s.startswith("2"))
+print(f"{stopped:<10} {len(ms):>8} {pct(0.5):>10.1f} {pct(0.99):>10.1f} {ms[-1]:>10.1f} {errors:>8}  {dict(statuses)} (curl GET+PUT)")
 EOF
   # Let the suspended repositories answer a probe again before the next case.
   sleep 20
