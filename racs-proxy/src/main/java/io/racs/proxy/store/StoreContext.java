@@ -6,6 +6,10 @@ import io.racs.repos.Repository;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,7 +88,12 @@ final class StoreContext {
     return slots;
   }
 
-  /** Reads a record listed at {@code e} from any slot that has an intact copy. */
+  /**
+   * Reads a record listed at {@code e} from any slot that has an intact copy: one slot at a time,
+   * suspended ones last, but each one given only a hedge delay (a quarter of the stall grace)
+   * before the next is asked too, so a stalled repository that has not been suspended (yet) costs
+   * the read that delay, not the stall; the first intact copy wins.
+   */
   <T> Optional<T> read(IndexMerge.Entry e, Class<T> type) {
     boolean version = type == VersionMeta.class;
     if (version) {
@@ -93,22 +102,71 @@ final class StoreContext {
         return Optional.of(type.cast(cached));
       }
     }
+    List<Integer> order = new ArrayList<>();
     for (int slot : e.slots()) {
-      try {
-        Optional<byte[]> bytes = RepositoryArray.getBytes(array.slot(slot), e.name());
-        if (bytes.isPresent()) {
-          Optional<T> record = Layout.decode(bytes.get(), type);
-          if (record.isPresent()) {
-            if (version) {
-              records.put(e.name(), (VersionMeta) record.get());
-            }
-            return record;
-          }
-          LOG.warn("damaged record {} on slot {}; using another copy", e.name(), slot);
-        }
-      } catch (RuntimeException ex) {
-        LOG.debug("slot {} could not read {}: {}", slot, e.name(), ex.toString());
+      if (array.health().usable(slot)) {
+        order.add(slot);
       }
+    }
+    for (int slot : e.slots()) {
+      if (!order.contains(slot)) {
+        order.add(slot);
+      }
+    }
+    CompletionService<Optional<T>> done = new ExecutorCompletionService<>(array.executor());
+    List<Future<Optional<T>>> asked = new ArrayList<>();
+    long hedgeNanos = Math.max(1, array.stallNanos() / 4);
+    long deadline = System.nanoTime() + array.timeoutNanos();
+    try {
+      int next = 0;
+      int pending = 0;
+      while (next < order.size() || pending > 0) {
+        if (next < order.size()) {
+          int slot = order.get(next++);
+          asked.add(done.submit(() -> readCopy(slot, e.name(), type)));
+          pending++;
+        }
+        long now = System.nanoTime();
+        long wait = next < order.size() ? Math.min(hedgeNanos, deadline - now) : deadline - now;
+        Future<Optional<T>> answered = wait > 0 ? Waits.poll(done, wait) : done.poll();
+        if (answered == null) {
+          if (next < order.size() && deadline - System.nanoTime() > 0) {
+            continue; // ask the next one too
+          }
+          break;
+        }
+        pending--;
+        Optional<T> record = answered.get();
+        if (record.isPresent()) {
+          if (version) {
+            records.put(e.name(), (VersionMeta) record.get());
+          }
+          return record;
+        }
+      }
+    } catch (InterruptedException ex) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException ex) {
+      throw new IllegalStateException("reading a record cannot fail this way", ex.getCause());
+    } finally {
+      asked.forEach(f -> f.cancel(true));
+    }
+    return Optional.empty();
+  }
+
+  /** One slot's copy of a record, if it has an intact one (never throws for the slot's failure). */
+  private <T> Optional<T> readCopy(int slot, String name, Class<T> type) {
+    try {
+      Optional<byte[]> bytes = RepositoryArray.getBytes(array.slot(slot), name);
+      if (bytes.isPresent()) {
+        Optional<T> record = Layout.decode(bytes.get(), type);
+        if (record.isEmpty()) {
+          LOG.warn("damaged record {} on slot {}; using another copy", name, slot);
+        }
+        return record;
+      }
+    } catch (RuntimeException ex) {
+      LOG.debug("slot {} could not read {}: {}", slot, name, ex.toString());
     }
     return Optional.empty();
   }
