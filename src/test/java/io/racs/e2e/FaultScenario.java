@@ -46,9 +46,33 @@ final class FaultScenario {
    * partial {@link #inject} that failed half-way.
    */
   interface Fault {
+    /** No fault: the scenario's load on a healthy array. */
+    Fault NONE = of(() -> {}, () -> {});
+
     void inject() throws Exception;
 
     void lift() throws Exception;
+
+    /** A fault of two steps. */
+    static Fault of(Step inject, Step lift) {
+      return new Fault() {
+        @Override
+        public void inject() throws Exception {
+          inject.run();
+        }
+
+        @Override
+        public void lift() throws Exception {
+          lift.run();
+        }
+      };
+    }
+  }
+
+  /** One step of a fault. */
+  @FunctionalInterface
+  interface Step {
+    void run() throws Exception;
   }
 
   private FaultScenario() {}

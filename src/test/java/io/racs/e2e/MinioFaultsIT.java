@@ -72,41 +72,14 @@ class MinioFaultsIT {
   }
 
   private static FaultScenario.Fault kill(List<MinioServer> servers) {
-    return new FaultScenario.Fault() {
-      @Override
-      public void inject() {
-        servers.forEach(MinioServer::kill);
-      }
-
-      @Override
-      public void lift() {
-        servers.forEach(MinioServer::start);
-      }
-    };
+    return FaultScenario.Fault.of(
+        () -> servers.forEach(MinioServer::kill), () -> servers.forEach(MinioServer::start));
   }
 
   private static FaultScenario.Fault stall(List<MinioServer> servers) {
-    return new FaultScenario.Fault() {
-      @Override
-      public void inject() {
-        servers.forEach(Faults::stall);
-      }
-
-      @Override
-      public void lift() {
-        servers.forEach(Faults::resume);
-      }
-    };
+    return FaultScenario.Fault.of(
+        () -> servers.forEach(Faults::stall), () -> servers.forEach(Faults::resume));
   }
-
-  private static final FaultScenario.Fault NONE =
-      new FaultScenario.Fault() {
-        @Override
-        public void inject() {}
-
-        @Override
-        public void lift() {}
-      };
 
   private static FaultLoad run(String name, long seed, FaultScenario.Fault fault) throws Exception {
     return FaultScenario.run(name, List.of(proxy), BUCKET, FaultLoad.Mix.MIXED, seed, fault);
@@ -151,7 +124,12 @@ class MinioFaultsIT {
     try (ProxyProcess second = FaultConfig.startProxy(secondDir, config)) {
       FaultLoad load =
           FaultScenario.run(
-              "two-proxies", List.of(proxy, second), BUCKET, FaultLoad.Mix.OVERWRITE, seed, NONE);
+              "two-proxies",
+              List.of(proxy, second),
+              BUCKET,
+              FaultLoad.Mix.OVERWRITE,
+              seed,
+              FaultScenario.Fault.NONE);
       FaultScenario.assertUnaffected(load);
     } finally {
       FaultScenario.keepLogs("MinioFaultsIT-second", secondDir);
