@@ -16,6 +16,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -83,17 +84,17 @@ final class PartWriter {
         continue;
       }
       String name = Layout.shard(dataId, i);
-      puts.add(
-          array
-              .executor()
-              .submit(
-                  () -> {
-                    try {
-                      return pipe.putInto(repository, name, shardLength);
-                    } finally {
-                      progress.release();
-                    }
-                  }));
+      // The waiter is woken once the put's future is done (FutureTask.done), not from inside the
+      // task: woken before, it could find the future not yet done and sleep to its deadline.
+      FutureTask<ObjectInfo> put =
+          new FutureTask<>(() -> pipe.putInto(repository, name, shardLength)) {
+            @Override
+            protected void done() {
+              progress.release();
+            }
+          };
+      array.executor().execute(put);
+      puts.add(put);
     }
 
     BlockDigester md5 = new BlockDigester(array.executor(), k * pieceBytes);
