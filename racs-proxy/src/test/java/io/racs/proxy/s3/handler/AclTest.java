@@ -205,4 +205,39 @@ class AclTest {
     assertThat(raw.status()).isEqualTo(400);
     assertThat(raw.code()).isEqualTo("InvalidRequest");
   }
+
+  @Test
+  void createMultipartUploadAndCopy_withPrivateAcl_accepted() {
+    proxy.put("copy-source", "copied");
+    proxy
+        .s3()
+        .copyObject(
+            b ->
+                b.sourceBucket(BUCKET)
+                    .sourceKey("copy-source")
+                    .destinationBucket(BUCKET)
+                    .destinationKey("copy-target")
+                    .acl(ObjectCannedACL.PRIVATE));
+    assertThat(proxy.get("copy-target")).isEqualTo("copied");
+    String upload =
+        proxy
+            .s3()
+            .createMultipartUpload(
+                b -> b.bucket(BUCKET).key("mpu-private").acl(ObjectCannedACL.PRIVATE))
+            .uploadId();
+    assertThat(upload).isNotEmpty();
+    proxy.s3().abortMultipartUpload(b -> b.bucket(BUCKET).key("mpu-private").uploadId(upload));
+  }
+
+  @Test
+  void createMultipartUpload_withPublicReadAcl_notImplemented() {
+    S3Exception e =
+        S3FrontEnd.error(
+            () ->
+                proxy
+                    .s3()
+                    .createMultipartUpload(
+                        b -> b.bucket(BUCKET).key("mpu-public").acl(ObjectCannedACL.PUBLIC_READ)));
+    assertThat(e.statusCode()).isEqualTo(501);
+  }
 }
