@@ -118,6 +118,55 @@ class Boto3IT {
     assertThat(out.get("head_after_delete")).isEqualTo("404");
   }
 
+  /**
+   * boto3 reads the ACLs of a bucket and an object as the one owner (the ListBuckets owner) with
+   * FULL_CONTROL; a private ACL, by header or body, is accepted and a public one refused with
+   * NotImplemented; get_object_attributes answers a single-PUT and a multipart object (parts
+   * paged), and NoSuchKey for a missing key.
+   */
+  @org.junit.jupiter.api.Test
+  void script_whenReadingAclsAndAttributes_ownerOnlyAndAttributesAsStored() throws Exception {
+    Path work = Files.createDirectories(dir.resolve("acl"));
+    String config =
+        "{\"endpoint\": \"" + PROXIES.proxy(false).endpoint() + "\", \"bucket\": \"boto3-acl\"}";
+    Path configFile = work.resolve("config.json");
+    Files.writeString(configFile, config);
+    Path script = Launcher.root().resolve("src/test/resources/clients/boto3_acl_attributes.py");
+    Launcher.Result result =
+        Clients.ok(
+            List.of(TestTools.python().toString(), script.toString(), configFile.toString()),
+            Clients.cleanEnv(work.resolve("home")));
+    Map<String, String> out = new LinkedHashMap<>();
+    Matcher m = PAIR.matcher(result.stdout());
+    while (m.find()) {
+      out.put(m.group(1), m.group(2));
+    }
+    String owner = out.get("owner");
+    assertThat(owner).as(result.stdout()).isNotEmpty();
+    for (String target : List.of("bucket", "object")) {
+      assertThat(out.get(target + "_acl_owner")).isEqualTo(owner);
+      assertThat(out.get(target + "_acl_grants"))
+          .isEqualTo("CanonicalUser:" + owner + ":FULL_CONTROL");
+    }
+    assertThat(out.get("put_object_acl_private")).isEqualTo("ok");
+    assertThat(out.get("put_bucket_acl_private")).isEqualTo("ok");
+    assertThat(out.get("put_object_acl_owner_body")).isEqualTo("ok");
+    assertThat(out.get("put_object_acl_public_read")).isEqualTo("NotImplemented");
+    assertThat(out.get("put_bucket_acl_public_read")).isEqualTo("NotImplemented");
+    assertThat(out.get("put_object_acl_public_body")).isEqualTo("NotImplemented");
+    assertThat(out.get("attrs_etag")).isEqualTo(out.get("attrs_put_etag"));
+    assertThat(out.get("attrs_size")).isEqualTo("10");
+    assertThat(out.get("attrs_storage_class")).isEqualTo("STANDARD");
+    assertThat(out.get("attrs_crc32")).isEqualTo(out.get("attrs_put_crc32"));
+    assertThat(out.get("attrs_checksum_type")).isEqualTo("FULL_OBJECT");
+    assertThat(out.get("attrs_has_parts")).isEqualTo("False");
+    assertThat(out.get("mp_parts_count")).isEqualTo("2");
+    assertThat(out.get("mp_truncated")).isEqualTo("True");
+    assertThat(out.get("mp_first_part")).isEqualTo("1:" + 5 * Clients.MIB);
+    assertThat(out.get("mp_first_part_crc32_matches")).isEqualTo("True");
+    assertThat(out.get("attrs_missing_key")).isEqualTo("NoSuchKey");
+  }
+
   private static String crc32(byte[] data) {
     CRC32 crc = new CRC32();
     crc.update(data);

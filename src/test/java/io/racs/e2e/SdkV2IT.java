@@ -272,4 +272,56 @@ class SdkV2IT {
     assertThat(metrics.body())
         .contains("racs_s3_requests_total", "racs_store_degraded_stripes_total");
   }
+
+  /**
+   * GetObjectAttributes through the SDK: the ETag, size, storage class and CRC32 of a single PUT;
+   * GetObjectAcl answers the owner with FULL_CONTROL and PutObjectAcl public-read is refused.
+   */
+  @Test
+  void objectAttributesAndAcl_answeredAsStored() {
+    try (S3Client s3 = client(false, ProxyProcess.SECRET_KEY)) {
+      String bucket = "sdk-attributes";
+      s3.createBucket(b -> b.bucket(bucket));
+      var put =
+          s3.putObject(
+              b ->
+                  b.bucket(bucket)
+                      .key("a")
+                      .checksumAlgorithm(
+                          software.amazon.awssdk.services.s3.model.ChecksumAlgorithm.CRC32),
+              RequestBody.fromString("attributes"));
+      var attributes =
+          s3.getObjectAttributes(
+              b ->
+                  b.bucket(bucket)
+                      .key("a")
+                      .objectAttributes(
+                          software.amazon.awssdk.services.s3.model.ObjectAttributes.E_TAG,
+                          software.amazon.awssdk.services.s3.model.ObjectAttributes.OBJECT_SIZE,
+                          software.amazon.awssdk.services.s3.model.ObjectAttributes.STORAGE_CLASS,
+                          software.amazon.awssdk.services.s3.model.ObjectAttributes.CHECKSUM));
+      assertThat(attributes.eTag()).isEqualTo(put.eTag().replace("\"", ""));
+      assertThat(attributes.objectSize()).isEqualTo(10L);
+      assertThat(attributes.storageClassAsString()).isEqualTo("STANDARD");
+      assertThat(attributes.checksum().checksumCRC32()).isEqualTo(put.checksumCRC32());
+      var acl = s3.getObjectAcl(b -> b.bucket(bucket).key("a"));
+      assertThat(acl.owner().id()).isEqualTo(s3.listBuckets().owner().id());
+      assertThat(acl.grants()).singleElement();
+      assertThat(acl.grants().get(0).permissionAsString()).isEqualTo("FULL_CONTROL");
+      assertThatThrownBy(
+              () ->
+                  s3.putObjectAcl(
+                      b ->
+                          b.bucket(bucket)
+                              .key("a")
+                              .acl(
+                                  software.amazon.awssdk.services.s3.model.ObjectCannedACL
+                                      .PUBLIC_READ)))
+          .isInstanceOf(S3Exception.class)
+          .satisfies(
+              e ->
+                  assertThat(((S3Exception) e).awsErrorDetails().errorCode())
+                      .isEqualTo("NotImplemented"));
+    }
+  }
 }

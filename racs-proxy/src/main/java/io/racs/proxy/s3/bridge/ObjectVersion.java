@@ -19,11 +19,13 @@ public final class ObjectVersion {
   private final VersionMeta stored;
   private final Instant lastModified;
   private final List<Long> partSizes;
+  private final List<Map<String, String>> partChecksums;
 
   private ObjectVersion(VersionMeta stored) {
     this.stored = stored;
     this.lastModified = Instant.ofEpochMilli(stored.lastModifiedMillis());
     this.partSizes = stored.parts().stream().map(PartMeta::sizeBytes).toList();
+    this.partChecksums = stored.parts().stream().map(PartMeta::checksums).toList();
   }
 
   /** The S3 view of the store's record {@code stored}. */
@@ -109,5 +111,18 @@ public final class ObjectVersion {
       start += partSizes.get(i);
     }
     return Optional.of(new long[] {start, partSizes.get(partNumber - 1)});
+  }
+
+  /** The size of part {@code partNumber} (from 1 to {@link #partCount()}). */
+  public long partSizeBytes(int partNumber) {
+    return partSizes.get(partNumber - 1);
+  }
+
+  /**
+   * The client checksums of part {@code partNumber} (from 1 to {@link #partCount()}), algorithm
+   * name to base64 value; empty when the part was uploaded without one.
+   */
+  public Map<String, String> partChecksums(int partNumber) {
+    return partChecksums.get(partNumber - 1);
   }
 }

@@ -44,6 +44,7 @@ final class ObjectHandler {
       case HEAD_OBJECT -> get(request, true);
       case DELETE_OBJECT -> delete(request);
       case DELETE_OBJECTS -> deleteObjects(request);
+      case GET_OBJECT_ATTRIBUTES -> attributes(request);
       default -> throw S3Exception.of(S3ErrorCode.NOT_IMPLEMENTED);
     };
   }
@@ -327,6 +328,109 @@ final class ObjectHandler {
       }
     }
     return S3Response.xml(S3XmlResponses.deleteResult(deleted, errors));
+  }
+
+  /** The attributes GetObjectAttributes can be asked for, as S3 spells them. */
+  private static final List<String> OBJECT_ATTRIBUTES =
+      List.of("ETag", "Checksum", "ObjectParts", "StorageClass", "ObjectSize");
+
+  /**
+   * GetObjectAttributes: the attributes named in {@code x-amz-object-attributes} (comma-separated,
+   * at least one) of the current object. {@code ObjectParts} is answered for a multipart object
+   * only, as S3 does, a page of up to {@code x-amz-max-parts} (default and cap 1,000) parts after
+   * {@code x-amz-part-number-marker}; {@code Checksum} only when the object was stored with one.
+   */
+  private S3Response attributes(S3Request request) {
+    java.util.Set<String> wanted = new java.util.HashSet<>();
+    for (String value : request.headers().all("x-amz-object-attributes")) {
+      for (String name : value.split(",")) {
+        String attribute = name.strip();
+        if (!OBJECT_ATTRIBUTES.contains(attribute)) {
+          throw invalidAttribute(attribute);
+        }
+        wanted.add(attribute);
+      }
+    }
+    if (wanted.isEmpty()) {
+      throw invalidAttribute("");
+    }
+    int maxParts = headerInt(request, "x-amz-max-parts", 1_000);
+    int marker = headerInt(request, "x-amz-part-number-marker", 0);
+    Optional<String> version = request.query().first("versionId");
+    if (version.isPresent() && !version.get().equals(Responses.NULL_VERSION)) {
+      if (!store.bucketExists(request.bucket())) {
+        throw S3Exception.of(S3ErrorCode.NO_SUCH_BUCKET).withDetail("BucketName", request.bucket());
+      }
+      Responses.requireNullVersion(request.key(), version.get());
+    }
+    ObjectVersion meta = store.head(request.bucket(), request.key());
+    java.util.Map<io.racs.proxy.s3.checksum.ChecksumAlgorithm, String> checksum = null;
+    String checksumType = null;
+    if (wanted.contains("Checksum") && !meta.checksums().isEmpty()) {
+      checksum = Responses.typedChecksums(meta.checksums());
+      checksumType =
+          checksum.values().stream().anyMatch(v -> v.matches(".*-[0-9]+"))
+              ? "COMPOSITE"
+              : "FULL_OBJECT";
+    }
+    List<XmlModel.AttributePart> parts = null;
+    int next = 0;
+    boolean truncated = false;
+    if (wanted.contains("ObjectParts") && meta.multipart()) {
+      parts = new ArrayList<>();
+      for (int n = marker + 1; n <= meta.partCount(); n++) {
+        if (parts.size() == maxParts) {
+          truncated = true;
+          break;
+        }
+        parts.add(
+            new XmlModel.AttributePart(
+                n, meta.partSizeBytes(n), Responses.typedChecksums(meta.partChecksums(n))));
+        next = n;
+      }
+    }
+    XmlModel.ObjectAttributes answer =
+        new XmlModel.ObjectAttributes(
+            wanted.contains("ETag") ? meta.etag() : null,
+            checksum,
+            checksumType,
+            parts,
+            meta.partCount(),
+            marker,
+            next,
+            maxParts,
+            truncated,
+            wanted.contains("StorageClass") ? "STANDARD" : null,
+            wanted.contains("ObjectSize") ? meta.sizeBytes() : null);
+    return S3Response.xml(S3XmlResponses.objectAttributes(answer))
+        .header("Last-Modified", Responses.httpDate(meta.lastModified()));
+  }
+
+  private static S3Exception invalidAttribute(String name) {
+    return S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Invalid attribute name specified.")
+        .withDetail("ArgumentName", "x-amz-object-attributes")
+        .withDetail("ArgumentValue", name);
+  }
+
+  /** A non-negative integer header ({@code x-amz-max-parts} caps at 1,000, as S3 does). */
+  private static int headerInt(S3Request request, String name, int fallback) {
+    Optional<String> value = request.headers().first(name);
+    if (value.isEmpty()) {
+      return fallback;
+    }
+    try {
+      int parsed = Integer.parseInt(value.get().strip());
+      if (parsed < 0) {
+        throw new NumberFormatException();
+      }
+      return name.equals("x-amz-max-parts") ? Math.min(parsed, 1_000) : parsed;
+    } catch (NumberFormatException e) {
+      throw S3Exception.of(
+              S3ErrorCode.INVALID_ARGUMENT,
+              "Provided " + name + " not an integer or within integer range")
+          .withDetail("ArgumentName", name)
+          .withDetail("ArgumentValue", value.get());
+    }
   }
 
   /** Reads a small XML body; a body over the cap is MaxMessageLengthExceeded. */

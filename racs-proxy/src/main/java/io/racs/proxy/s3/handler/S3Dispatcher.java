@@ -4,14 +4,15 @@ import io.racs.proxy.s3.bridge.StoreBridge;
 import java.io.IOException;
 
 /**
- * Sends each request to the handler of its operation's family (bucket, listing, object, multipart);
- * the handlers reach the store only through the {@link StoreBridge}.
+ * Sends each request to the handler of its operation's family (bucket, listing, object, multipart,
+ * ACL); the handlers reach the store only through the {@link StoreBridge}.
  */
 public final class S3Dispatcher {
   private final BucketHandler buckets;
   private final ListingHandler listings;
   private final ObjectHandler objects;
   private final MultipartHandler multipart;
+  private final AclHandler acls;
 
   /** Dispatches to handlers over {@code store}, answering location queries with {@code region}. */
   public S3Dispatcher(StoreBridge store, String region) {
@@ -19,6 +20,7 @@ public final class S3Dispatcher {
     this.listings = new ListingHandler(store);
     this.objects = new ObjectHandler(store);
     this.multipart = new MultipartHandler(store);
+    this.acls = new AclHandler(store);
   }
 
   /** Handles one request; failures are {@code S3Exception}s (or I/O errors of the body). */
@@ -28,6 +30,7 @@ public final class S3Dispatcher {
       case LISTING -> listings.handle(request);
       case OBJECT -> objects.handle(request);
       case MULTIPART -> multipart.handle(request);
+      case ACL -> acls.handle(request);
     };
   }
 }

@@ -7,6 +7,10 @@ public enum S3Operation {
   DELETE_BUCKET(Family.BUCKET),
   HEAD_BUCKET(Family.BUCKET),
   GET_BUCKET_LOCATION(Family.BUCKET),
+  GET_BUCKET_ACL(Family.ACL),
+  PUT_BUCKET_ACL(Family.ACL),
+  GET_OBJECT_ACL(Family.ACL),
+  PUT_OBJECT_ACL(Family.ACL),
   LIST_OBJECTS_V1(Family.LISTING),
   LIST_OBJECTS_V2(Family.LISTING),
   LIST_OBJECT_VERSIONS(Family.LISTING),
@@ -17,6 +21,7 @@ public enum S3Operation {
   HEAD_OBJECT(Family.OBJECT),
   DELETE_OBJECT(Family.OBJECT),
   DELETE_OBJECTS(Family.OBJECT),
+  GET_OBJECT_ATTRIBUTES(Family.OBJECT),
   CREATE_MULTIPART_UPLOAD(Family.MULTIPART),
   UPLOAD_PART(Family.MULTIPART),
   UPLOAD_PART_COPY(Family.MULTIPART),
@@ -29,7 +34,8 @@ public enum S3Operation {
     BUCKET,
     LISTING,
     OBJECT,
-    MULTIPART
+    MULTIPART,
+    ACL
   }
 
   private final Family family;

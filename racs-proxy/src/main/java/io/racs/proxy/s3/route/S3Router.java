@@ -22,17 +22,16 @@ import java.util.Set;
  * InvalidBucketName}, {@code KeyTooLongError}, {@code InvalidArgument} (half of {@code
  * partNumber}/{@code uploadId}, a {@code partNumber} outside 1 to 10,000, a bad {@code list-type}),
  * {@code MethodNotAllowed} (a method the resource does not have), {@code NotImplemented}
- * (sub-resources such as {@code ?acl} or {@code ?tagging}, headers whose meaning the proxy would
- * ignore, such as {@code x-amz-tagging}, and methods S3 does not know).
+ * (sub-resources such as {@code ?tagging} or {@code ?policy}, an {@code ?acl} or {@code
+ * ?attributes} request with a method that has no such operation, headers whose meaning the proxy
+ * would ignore, such as {@code x-amz-tagging}, and methods S3 does not know).
  */
 public final class S3Router {
   /** Sub-resources of S3 that the proxy does not implement. */
   private static final Set<String> UNSUPPORTED_SUB_RESOURCES =
       Set.of(
           "accelerate",
-          "acl",
           "analytics",
-          "attributes",
           "cors",
           "encryption",
           "intelligent-tiering",
@@ -239,6 +238,16 @@ public final class S3Router {
   }
 
   private static S3Operation classifyBucket(String method, QueryParams query) {
+    if (query.contains("acl")) {
+      return switch (method) {
+        case "GET" -> S3Operation.GET_BUCKET_ACL;
+        case "PUT" -> S3Operation.PUT_BUCKET_ACL;
+        default -> throw notImplemented(method, "acl");
+      };
+    }
+    if (query.contains("attributes")) {
+      throw notImplemented(method, "attributes");
+    }
     return switch (method) {
       case "PUT" -> S3Operation.CREATE_BUCKET;
       case "DELETE" -> S3Operation.DELETE_BUCKET;
@@ -274,6 +283,13 @@ public final class S3Router {
     };
   }
 
+  /** A sub-resource that has no operation for this method (e.g. {@code DELETE ?acl}). */
+  private static S3Exception notImplemented(String method, String subResource) {
+    return S3Exception.of(
+        S3ErrorCode.NOT_IMPLEMENTED,
+        "The " + method + " method on the ?" + subResource + " sub-resource is not implemented.");
+  }
+
   /**
    * A {@code partNumber} (of UploadPart, UploadPartCopy, or a GET or HEAD of one part) must be a
    * decimal integer from 1 to 10,000. Checked here, with the request's head, so that a bad one is
@@ -300,6 +316,19 @@ public final class S3Router {
     boolean copy = head.headers().contains("x-amz-copy-source");
     if (partNumber) {
       checkPartNumber(query.get("partNumber"));
+    }
+    if (query.contains("acl")) {
+      return switch (method) {
+        case "GET" -> S3Operation.GET_OBJECT_ACL;
+        case "PUT" -> S3Operation.PUT_OBJECT_ACL;
+        default -> throw notImplemented(method, "acl");
+      };
+    }
+    if (query.contains("attributes")) {
+      if (method.equals("GET")) {
+        return S3Operation.GET_OBJECT_ATTRIBUTES;
+      }
+      throw notImplemented(method, "attributes");
     }
     return switch (method) {
       case "PUT" -> {

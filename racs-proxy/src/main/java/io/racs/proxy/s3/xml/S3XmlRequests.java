@@ -322,6 +322,87 @@ public final class S3XmlRequests {
         .withDetail("ArgumentValue", text.strip());
   }
 
+  private static final String XSI = "http://www.w3.org/2001/XMLSchema-instance";
+
+  /**
+   * An AccessControlPolicy body (PutBucketAcl, PutObjectAcl): the owner's ID and each grant's
+   * grantee and permission, as sent; whether they can be honoured is the handler's call.
+   *
+   * @throws S3Exception {@code MalformedXML} for a bad document, no {@code AccessControlList}, or a
+   *     grant without grantee or permission
+   */
+  public static XmlModel.AccessControlPolicy accessControlPolicy(byte[] body) {
+    XMLStreamReader r = open(body, DEFAULT_MAX_BODY_BYTES, "AccessControlPolicy");
+    String ownerId = null;
+    List<XmlModel.Grant> grants = null;
+    try {
+      while (nextChild(r)) {
+        String name = r.getLocalName();
+        if (name.equals("Owner")) {
+          while (nextChild(r)) {
+            if (r.getLocalName().equals("ID")) {
+              ownerId = r.getElementText().strip();
+            } else {
+              skip(r);
+            }
+          }
+        } else if (name.equals("AccessControlList")) {
+          grants = new ArrayList<>();
+          while (nextChild(r)) {
+            if (!r.getLocalName().equals("Grant")) {
+              skip(r);
+              continue;
+            }
+            grants.add(grant(r));
+          }
+        } else {
+          skip(r);
+        }
+      }
+      finish(r);
+    } catch (XMLStreamException e) {
+      throw S3Exception.of(S3ErrorCode.MALFORMED_XML, null, e);
+    } catch (RuntimeException e) {
+      throw unchecked(e);
+    }
+    if (grants == null) {
+      throw malformed();
+    }
+    return new XmlModel.AccessControlPolicy(ownerId, grants);
+  }
+
+  private static XmlModel.Grant grant(XMLStreamReader r) throws XMLStreamException {
+    String type = null;
+    String id = null;
+    String uri = null;
+    String email = null;
+    String permission = null;
+    boolean grantee = false;
+    while (nextChild(r)) {
+      String name = r.getLocalName();
+      if (name.equals("Grantee")) {
+        grantee = true;
+        type = r.getAttributeValue(XSI, "type");
+        while (nextChild(r)) {
+          switch (r.getLocalName()) {
+            case "ID" -> id = r.getElementText().strip();
+            case "URI" -> uri = r.getElementText().strip();
+            case "EmailAddress" -> email = r.getElementText().strip();
+            default -> skip(r);
+          }
+        }
+      } else if (name.equals("Permission")) {
+        permission = r.getElementText().strip();
+      } else {
+        skip(r);
+      }
+    }
+    if (!grantee || permission == null) {
+      throw malformed();
+    }
+    return new XmlModel.Grant(type, id, uri, email, permission);
+  }
+
   /** Strips whitespace and one pair of surrounding double quotes. */
   static String unquote(String etag) {
     String e = etag.strip();

@@ -324,4 +324,59 @@ public final class S3XmlResponses {
   private static String nullToEmpty(String s) {
     return s == null ? "" : s;
   }
+
+  /**
+   * AccessControlPolicy: {@code owner}, and one grant of {@code FULL_CONTROL} to that owner, which
+   * is the whole truth of an array with one owner and no grants to anyone else.
+   */
+  public static byte[] ownerOnlyAcl(Owner owner) {
+    XmlWriter w = XmlWriter.document().root("AccessControlPolicy");
+    owner(w, "Owner", owner);
+    w.start("AccessControlList").start("Grant");
+    w.start(
+            "Grantee",
+            "xmlns:xsi",
+            "http://www.w3.org/2001/XMLSchema-instance",
+            "xsi:type",
+            "CanonicalUser")
+        .element("ID", owner.id())
+        .element("DisplayName", owner.displayName())
+        .end();
+    w.element("Permission", "FULL_CONTROL").end().end();
+    return w.toBytes();
+  }
+
+  /**
+   * GetObjectAttributesResponse, with the elements {@code a} holds. The part count is written as
+   * {@code PartsCount}: S3's documentation shows {@code TotalPartsCount}, but the service model the
+   * SDKs are generated from (and MinIO) use {@code PartsCount}.
+   */
+  public static byte[] objectAttributes(XmlModel.ObjectAttributes a) {
+    XmlWriter w = XmlWriter.document().root("GetObjectAttributesResponse");
+    w.optional("ETag", a.etag());
+    if (a.checksum() != null && !a.checksum().isEmpty()) {
+      w.start("Checksum");
+      a.checksum().forEach((alg, value) -> w.element(alg.xmlElement(), value));
+      w.optional("ChecksumType", a.checksumType()).end();
+    }
+    if (a.parts() != null) {
+      w.start("ObjectParts")
+          .element("PartsCount", a.totalParts())
+          .element("PartNumberMarker", a.partNumberMarker())
+          .element("NextPartNumberMarker", a.nextPartNumberMarker())
+          .element("MaxParts", a.maxParts())
+          .element("IsTruncated", a.truncated());
+      for (XmlModel.AttributePart p : a.parts()) {
+        w.start("Part").element("PartNumber", p.partNumber()).element("Size", p.sizeBytes());
+        p.checksums().forEach((alg, value) -> w.element(alg.xmlElement(), value));
+        w.end();
+      }
+      w.end();
+    }
+    w.optional("StorageClass", a.storageClass());
+    if (a.objectSizeBytes() != null) {
+      w.element("ObjectSize", a.objectSizeBytes());
+    }
+    return w.toBytes();
+  }
 }

@@ -180,4 +180,44 @@ public final class XmlModel {
       objects = List.copyOf(objects);
     }
   }
+
+  /**
+   * One grant of an AccessControlPolicy body: the grantee's {@code xsi:type} ({@code
+   * CanonicalUser}, {@code Group}, {@code AmazonCustomerByEmail}), whichever of its ID, URI and
+   * email address it has (the others null), and the permission.
+   */
+  public record Grant(String granteeType, String id, String uri, String email, String permission) {}
+
+  /** An AccessControlPolicy body: the owner's ID (null when absent) and its grants. */
+  public record AccessControlPolicy(String ownerId, List<Grant> grants) {
+    /** Copies the grants. */
+    public AccessControlPolicy {
+      grants = List.copyOf(grants);
+    }
+  }
+
+  /** One part in the ObjectParts of a GetObjectAttributes answer. */
+  public record AttributePart(
+      int partNumber, long sizeBytes, Map<ChecksumAlgorithm, String> checksums) {}
+
+  /**
+   * A GetObjectAttributes answer; each field is null when not asked for (or, for {@code checksum}
+   * and {@code parts}, when the object has none).
+   *
+   * @param checksumType {@code FULL_OBJECT} or {@code COMPOSITE}, with {@code checksum}
+   * @param parts the page of parts, with {@code totalParts}, {@code partNumberMarker}, {@code
+   *     nextPartNumberMarker}, {@code maxParts} and {@code truncated}
+   */
+  public record ObjectAttributes(
+      String etag,
+      Map<ChecksumAlgorithm, String> checksum,
+      String checksumType,
+      List<AttributePart> parts,
+      int totalParts,
+      int partNumberMarker,
+      int nextPartNumberMarker,
+      int maxParts,
+      boolean truncated,
+      String storageClass,
+      Long objectSizeBytes) {}
 }

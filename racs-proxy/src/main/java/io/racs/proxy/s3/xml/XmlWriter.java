@@ -42,6 +42,22 @@ public final class XmlWriter {
     return this;
   }
 
+  /**
+   * Opens an element with attributes, given as name and value pairs (values escaped), such as the
+   * {@code xmlns:xsi} and {@code xsi:type} of an ACL's {@code Grantee}.
+   */
+  public XmlWriter start(String name, String... attributes) {
+    out.append('<').append(name);
+    for (int i = 0; i + 1 < attributes.length; i += 2) {
+      out.append(' ').append(attributes[i]).append("=\"");
+      escape(attributes[i + 1], out);
+      out.append('"');
+    }
+    out.append('>');
+    open.push(name);
+    return this;
+  }
+
   /** Closes the innermost open element. */
   public XmlWriter end() {
     out.append("</").append(open.pop()).append('>');

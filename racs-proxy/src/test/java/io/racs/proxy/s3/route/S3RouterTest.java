@@ -104,8 +104,20 @@ class S3RouterTest {
   }
 
   @Test
+  void route_whenAclOrAttributes_theirOperations() {
+    assertThat(op("GET", "/bucket?acl")).isEqualTo(S3Operation.GET_BUCKET_ACL);
+    assertThat(op("PUT", "/bucket?acl")).isEqualTo(S3Operation.PUT_BUCKET_ACL);
+    assertThat(op("GET", "/bucket/key?acl")).isEqualTo(S3Operation.GET_OBJECT_ACL);
+    assertThat(op("PUT", "/bucket/key?acl")).isEqualTo(S3Operation.PUT_OBJECT_ACL);
+    assertThat(op("GET", "/bucket/key?attributes")).isEqualTo(S3Operation.GET_OBJECT_ATTRIBUTES);
+  }
+
+  @Test
   void route_whenUnsupported_notImplementedOrMethodNotAllowed() {
-    assertThat(error("GET", "/bucket?acl")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
+    assertThat(error("DELETE", "/bucket?acl")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
+    assertThat(error("DELETE", "/bucket/key?acl")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
+    assertThat(error("GET", "/bucket?attributes")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
+    assertThat(error("PUT", "/bucket/key?attributes")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
     assertThat(error("PUT", "/bucket/key?tagging")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
     assertThat(error("PUT", "/bucket?versioning")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
     assertThat(error("POST", "/bucket/key?restore")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
