@@ -7,6 +7,11 @@ public enum S3Operation {
   DELETE_BUCKET(Family.BUCKET),
   HEAD_BUCKET(Family.BUCKET),
   GET_BUCKET_LOCATION(Family.BUCKET),
+  PUT_BUCKET_CORS(Family.CORS),
+  GET_BUCKET_CORS(Family.CORS),
+  DELETE_BUCKET_CORS(Family.CORS),
+  /** An unsigned CORS preflight ({@code OPTIONS}): the one request served without SigV4. */
+  PREFLIGHT_CORS(Family.CORS),
   LIST_OBJECTS_V1(Family.LISTING),
   LIST_OBJECTS_V2(Family.LISTING),
   LIST_OBJECT_VERSIONS(Family.LISTING),
@@ -29,7 +34,8 @@ public enum S3Operation {
     BUCKET,
     LISTING,
     OBJECT,
-    MULTIPART
+    MULTIPART,
+    CORS
   }
 
   private final Family family;

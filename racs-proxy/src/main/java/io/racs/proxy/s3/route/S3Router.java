@@ -23,7 +23,9 @@ import java.util.Set;
  * partNumber}/{@code uploadId}, a {@code partNumber} outside 1 to 10,000, a bad {@code list-type}),
  * {@code MethodNotAllowed} (a method the resource does not have), {@code NotImplemented}
  * (sub-resources such as {@code ?acl} or {@code ?tagging}, headers whose meaning the proxy would
- * ignore, such as {@code x-amz-tagging}, and methods S3 does not know).
+ * ignore, such as {@code x-amz-tagging}, and methods S3 does not know). An {@code OPTIONS} request
+ * on a bucket or object is a CORS preflight, classified before any other check since it is never
+ * signed.
  */
 public final class S3Router {
   /** Sub-resources of S3 that the proxy does not implement. */
@@ -33,7 +35,6 @@ public final class S3Router {
           "acl",
           "analytics",
           "attributes",
-          "cors",
           "encryption",
           "intelligent-tiering",
           "inventory",
@@ -188,6 +189,13 @@ public final class S3Router {
   private static S3Operation classify(
       RequestHead head, QueryParams query, String bucket, String key) {
     String method = head.method();
+    if (method.equals("OPTIONS")) {
+      // A browser's CORS preflight: unsigned, so nothing but the CORS decision may depend on it.
+      if (bucket == null) {
+        throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED);
+      }
+      return S3Operation.PREFLIGHT_CORS;
+    }
     if (!Set.of("GET", "HEAD", "PUT", "POST", "DELETE").contains(method)) {
       throw S3Exception.of(
           S3ErrorCode.NOT_IMPLEMENTED, "The " + method + " method is not implemented.");
@@ -204,6 +212,18 @@ public final class S3Router {
         return S3Operation.LIST_BUCKETS;
       }
       throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED);
+    }
+    if (query.contains("cors")) {
+      if (key != null) {
+        throw S3Exception.of(
+            S3ErrorCode.NOT_IMPLEMENTED, "The ?cors sub-resource is a bucket's, not an object's.");
+      }
+      return switch (method) {
+        case "PUT" -> S3Operation.PUT_BUCKET_CORS;
+        case "GET" -> S3Operation.GET_BUCKET_CORS;
+        case "DELETE" -> S3Operation.DELETE_BUCKET_CORS;
+        default -> throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED);
+      };
     }
     if (key == null) {
       return classifyBucket(method, query);
