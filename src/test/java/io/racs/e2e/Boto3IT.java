@@ -31,7 +31,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * query authentication) and with SigV4. Through {@code boto3_cors.py}: put/get/delete_bucket_cors
  * round-trip the rules, an unsigned OPTIONS preflight sent with urllib is answered from them (and
  * refused with 403 for an origin they do not allow, or once deleted), and a signed GET carrying an
- * {@code Origin} gets {@code Access-Control-Allow-Origin}.
+ * {@code Origin} gets {@code Access-Control-Allow-Origin}. Through {@code boto3_post.py}: a form
+ * signed by {@code generate_presigned_post} and posted with urllib3 stores its file byte-exact (201
+ * with a PostResponse), and one past its content-length-range or with a forged signature stores
+ * nothing.
  */
 class Boto3IT {
   @RegisterExtension static final ProxyPairExtension PROXIES = ProxyPairExtension.create();
@@ -152,6 +155,39 @@ class Boto3IT {
     assertThat(out).containsEntry("get_object_allow_origin", "https://app.example.com");
     assertThat(out).containsEntry("get_after_delete", "NoSuchCORSConfiguration");
     assertThat(out).containsEntry("preflight_after_delete", "403");
+  }
+
+  @Test
+  void script_whenPresignedPostUploaded_storesTheFileByteExact() throws Exception {
+    Path work = Files.createDirectories(dir.resolve("post"));
+    Path file = Clients.seededFile(work.resolve("upload"), 302, 3 * Clients.MIB + 7);
+    Path configFile = work.resolve("config.json");
+    Files.writeString(
+        configFile,
+        "{\"endpoint\": \""
+            + PROXIES.proxy(false).endpoint()
+            + "\", \"bucket\": \"boto3-post\", \"path\": \""
+            + file
+            + "\"}");
+    Path script = Launcher.root().resolve("src/test/resources/clients/boto3_post.py");
+    Launcher.Result result =
+        Clients.ok(
+            List.of(TestTools.python().toString(), script.toString(), configFile.toString()),
+            Clients.cleanEnv(work.resolve("home")));
+    Map<String, Object> out =
+        new ObjectMapper().readValue(result.stdout(), new TypeReference<>() {});
+
+    assertThat(out).as(result.stdout()).containsEntry("status", "201");
+    assertThat((String) out.get("body"))
+        .contains("<Key>uploads/photo.png</Key>")
+        .contains("<Bucket>boto3-post</Bucket>");
+    assertThat(out).containsEntry("get_md5", Clients.md5Hex(file));
+    assertThat(out).containsEntry("get_content_type", "image/png");
+    assertThat(out).containsEntry("too_large_status", "400");
+    assertThat((String) out.get("too_large_body")).contains("<Code>EntityTooLarge</Code>");
+    assertThat(out).containsEntry("forged_status", "403");
+    assertThat((String) out.get("forged_body")).contains("<Code>SignatureDoesNotMatch</Code>");
+    assertThat(out).containsEntry("keys", "uploads/photo.png");
   }
 
   private static String crc32(byte[] data) {

@@ -64,6 +64,10 @@ public enum S3ErrorCode {
       "InvalidPartOrder",
       400,
       "The list of parts was not in ascending order. Parts must be ordered by part number."),
+  INVALID_POLICY_DOCUMENT(
+      "InvalidPolicyDocument",
+      400,
+      "The content of the form does not meet the conditions specified in the policy document."),
   INVALID_RANGE("InvalidRange", 416, "The requested range is not satisfiable"),
   INVALID_REQUEST("InvalidRequest", 400, "Invalid Request"),
   INVALID_URI("InvalidURI", 400, "Couldn't parse the specified URI."),

@@ -1,8 +1,10 @@
 package io.racs.proxy.s3.handler;
 
+import io.racs.proxy.s3.auth.S3Authenticator;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.route.S3Operation;
 import java.io.IOException;
+import java.time.Clock;
 
 /**
  * Sends each request to the handler of its operation's family (bucket, listing, object, multipart);
@@ -14,14 +16,28 @@ public final class S3Dispatcher {
   private final ObjectHandler objects;
   private final MultipartHandler multipart;
   private final CorsHandler cors;
+  private final PostObjectHandler forms;
 
-  /** Dispatches to handlers over {@code store}, answering location queries with {@code region}. */
+  /**
+   * Dispatches to handlers over {@code store}, answering location queries with {@code region};
+   * browser form uploads are refused (they need {@link #S3Dispatcher(StoreBridge, String,
+   * S3Authenticator)}).
+   */
   public S3Dispatcher(StoreBridge store, String region) {
+    this(store, region, null);
+  }
+
+  /**
+   * Dispatches to handlers over {@code store}, answering location queries with {@code region} and
+   * checking the signed policies of browser form uploads with {@code forms}.
+   */
+  public S3Dispatcher(StoreBridge store, String region, S3Authenticator forms) {
     this.buckets = new BucketHandler(store, region);
     this.listings = new ListingHandler(store);
     this.objects = new ObjectHandler(store);
     this.multipart = new MultipartHandler(store);
     this.cors = new CorsHandler(store);
+    this.forms = new PostObjectHandler(store, forms, Clock.systemUTC());
   }
 
   /**
@@ -36,6 +52,7 @@ public final class S3Dispatcher {
           case OBJECT -> objects.handle(request);
           case MULTIPART -> multipart.handle(request);
           case CORS -> cors.handle(request);
+          case FORM -> forms.handle(request);
         };
     if (request.route().operation() == S3Operation.PREFLIGHT_CORS) {
       return response;

@@ -22,6 +22,8 @@ public enum S3Operation {
   HEAD_OBJECT(Family.OBJECT),
   DELETE_OBJECT(Family.OBJECT),
   DELETE_OBJECTS(Family.OBJECT),
+  /** A browser's HTML form upload: signed by its policy, not by SigV4. */
+  POST_OBJECT(Family.FORM),
   CREATE_MULTIPART_UPLOAD(Family.MULTIPART),
   UPLOAD_PART(Family.MULTIPART),
   UPLOAD_PART_COPY(Family.MULTIPART),
@@ -35,7 +37,8 @@ public enum S3Operation {
     LISTING,
     OBJECT,
     MULTIPART,
-    CORS
+    CORS,
+    FORM
   }
 
   private final Family family;

@@ -2,6 +2,7 @@ package io.racs.proxy.s3.route;
 
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.form.MultipartForm;
 import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.http.PercentCodec;
 import io.racs.proxy.s3.http.QueryParams;
@@ -224,6 +225,12 @@ public final class S3Router {
         case "DELETE" -> S3Operation.DELETE_BUCKET_CORS;
         default -> throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED);
       };
+    }
+    if (key == null
+        && method.equals("POST")
+        && !query.contains("delete")
+        && MultipartForm.isForm(head.headers().get("content-type"))) {
+      return S3Operation.POST_OBJECT;
     }
     if (key == null) {
       return classifyBucket(method, query);

@@ -269,7 +269,11 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
         throw e;
       }
       exchange.operation = route.operation().name();
-      if (route.operation() == S3Operation.PREFLIGHT_CORS) {
+      if (route.operation() == S3Operation.POST_OBJECT) {
+        // A form upload is signed inside its body (the policy); the handler checks it before
+        // storing anything.
+        auth = null;
+      } else if (route.operation() == S3Operation.PREFLIGHT_CORS) {
         // Browsers never sign a preflight; its answer is the CORS decision and nothing else.
         if (exchange.bodyExpected) {
           throw S3Exception.of(S3ErrorCode.INVALID_REQUEST, "A CORS preflight has no body.");
@@ -299,7 +303,8 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
           new RequestBody(
               sink ->
                   authenticated == null
-                      ? PlainBodyDecoder.unsigned(0, sink) // a preflight: refused with a body
+                      // A preflight (refused with a body) or a form upload (signed inside).
+                      ? PlainBodyDecoder.unsigned(length(head.headers()), sink)
                       : BodyDecoders.forRequest(
                           head.headers(), authenticated, sink, ChunkedLimits.DEFAULT),
               verifier,
@@ -321,6 +326,12 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     if (exchange.bodyExpected) {
       ctx.read(); // a body-less request's end came with its head; the next head waits
     }
+  }
+
+  /** The {@code Content-Length} of a request without SigV4, or -1. */
+  private static long length(Headers headers) {
+    String length = headers.get("content-length");
+    return length == null ? -1 : BodyDecoders.parseLength("Content-Length", length);
   }
 
   /**
