@@ -2,6 +2,8 @@ package io.racs.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.racs.testkit.TestTools;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -14,6 +16,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,7 +28,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the proxy returns the same CRC32; put/get/list/delete round trips are byte-exact for 0 B, 1 B, 5
  * MiB + 1 and 70 MiB (upload_file/download_file, multipart); a presigned PUT sent by a plain HTTP
  * client stores the body and a presigned GET returns it, with boto3's default presigner (SigV2
- * query authentication) and with SigV4.
+ * query authentication) and with SigV4. Through {@code boto3_cors.py}: put/get/delete_bucket_cors
+ * round-trip the rules, an unsigned OPTIONS preflight sent with urllib is answered from them (and
+ * refused with 403 for an origin they do not allow, or once deleted), and a signed GET carrying an
+ * {@code Origin} gets {@code Access-Control-Allow-Origin}. Through {@code boto3_post.py}: a form
+ * signed by {@code generate_presigned_post} and posted with urllib3 stores its file byte-exact (201
+ * with a PostResponse), and one past its content-length-range or with a forged signature stores
+ * nothing.
  */
 class Boto3IT {
   @RegisterExtension static final ProxyPairExtension PROXIES = ProxyPairExtension.create();
@@ -124,7 +133,7 @@ class Boto3IT {
    * NotImplemented; get_object_attributes answers a single-PUT and a multipart object (parts
    * paged), and NoSuchKey for a missing key.
    */
-  @org.junit.jupiter.api.Test
+  @Test
   void script_whenReadingAclsAndAttributes_ownerOnlyAndAttributesAsStored() throws Exception {
     Path work = Files.createDirectories(dir.resolve("acl"));
     String config =
@@ -165,6 +174,69 @@ class Boto3IT {
     assertThat(out.get("mp_first_part")).isEqualTo("1:" + 5 * Clients.MIB);
     assertThat(out.get("mp_first_part_crc32_matches")).isEqualTo("True");
     assertThat(out.get("attrs_missing_key")).isEqualTo("NoSuchKey");
+  }
+
+  @Test
+  void script_whenBucketCorsSetAndPreflighted_answersFromTheRules() throws Exception {
+    Path work = Files.createDirectories(dir.resolve("cors"));
+    Path configFile = work.resolve("config.json");
+    Files.writeString(
+        configFile,
+        "{\"endpoint\": \"" + PROXIES.proxy(false).endpoint() + "\", \"bucket\": \"boto3-cors\"}");
+    Path script = Launcher.root().resolve("src/test/resources/clients/boto3_cors.py");
+    Launcher.Result result =
+        Clients.ok(
+            List.of(TestTools.python().toString(), script.toString(), configFile.toString()),
+            Clients.cleanEnv(work.resolve("home")));
+    Map<String, Object> out =
+        new ObjectMapper().readValue(result.stdout(), new TypeReference<>() {});
+
+    assertThat(out).as(result.stdout()).containsEntry("get_before", "NoSuchCORSConfiguration");
+    assertThat(out.get("get_rules")).isEqualTo(out.get("put_rules"));
+    assertThat(out).containsEntry("preflight_status", "200");
+    assertThat(out).containsEntry("preflight_allow_origin", "https://app.example.com");
+    assertThat(out).containsEntry("preflight_allow_methods", "GET, PUT");
+    assertThat(out).containsEntry("preflight_allow_headers", "content-type, x-amz-date");
+    assertThat(out).containsEntry("preflight_max_age", "300");
+    assertThat(out).containsEntry("refused_status", "403");
+    assertThat(out).containsEntry("refused_allow_origin", "");
+    assertThat(out).containsEntry("get_object_body", "cors");
+    assertThat(out).containsEntry("get_object_allow_origin", "https://app.example.com");
+    assertThat(out).containsEntry("get_after_delete", "NoSuchCORSConfiguration");
+    assertThat(out).containsEntry("preflight_after_delete", "403");
+  }
+
+  @Test
+  void script_whenPresignedPostUploaded_storesTheFileByteExact() throws Exception {
+    Path work = Files.createDirectories(dir.resolve("post"));
+    Path file = Clients.seededFile(work.resolve("upload"), 302, 3 * Clients.MIB + 7);
+    Path configFile = work.resolve("config.json");
+    Files.writeString(
+        configFile,
+        "{\"endpoint\": \""
+            + PROXIES.proxy(false).endpoint()
+            + "\", \"bucket\": \"boto3-post\", \"path\": \""
+            + file
+            + "\"}");
+    Path script = Launcher.root().resolve("src/test/resources/clients/boto3_post.py");
+    Launcher.Result result =
+        Clients.ok(
+            List.of(TestTools.python().toString(), script.toString(), configFile.toString()),
+            Clients.cleanEnv(work.resolve("home")));
+    Map<String, Object> out =
+        new ObjectMapper().readValue(result.stdout(), new TypeReference<>() {});
+
+    assertThat(out).as(result.stdout()).containsEntry("status", "201");
+    assertThat((String) out.get("body"))
+        .contains("<Key>uploads/photo.png</Key>")
+        .contains("<Bucket>boto3-post</Bucket>");
+    assertThat(out).containsEntry("get_md5", Clients.md5Hex(file));
+    assertThat(out).containsEntry("get_content_type", "image/png");
+    assertThat(out).containsEntry("too_large_status", "400");
+    assertThat((String) out.get("too_large_body")).contains("<Code>EntityTooLarge</Code>");
+    assertThat(out).containsEntry("forged_status", "403");
+    assertThat((String) out.get("forged_body")).contains("<Code>SignatureDoesNotMatch</Code>");
+    assertThat(out).containsEntry("keys", "uploads/photo.png");
   }
 
   private static String crc32(byte[] data) {

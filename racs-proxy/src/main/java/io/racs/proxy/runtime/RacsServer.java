@@ -69,6 +69,10 @@ public final class RacsServer implements AutoCloseable {
     }
     ServerMetrics metrics = new ServerMetrics();
     InetSocketAddress listen = ServerConfig.address(config.listen(), "listen");
+    S3Authenticator authenticator =
+        S3Authenticator.builder(StaticCredentialStore.of(config.credentials()))
+            .region(config.region())
+            .build();
     S3Server s3 =
         S3Server.start(
             new S3Server.Settings(
@@ -77,10 +81,8 @@ public final class RacsServer implements AutoCloseable {
                 config.baseDomain() == null
                     ? S3Router.pathStyle()
                     : S3Router.withBaseDomain(config.baseDomain()),
-                S3Authenticator.builder(StaticCredentialStore.of(config.credentials()))
-                    .region(config.region())
-                    .build(),
-                new S3Dispatcher(new StoreBridge(store), config.region()),
+                authenticator,
+                new S3Dispatcher(new StoreBridge(store), config.region(), authenticator),
                 ssl(config),
                 config.maxHeaderBytes(),
                 config.idleTimeout(),

@@ -82,6 +82,19 @@ final class BucketCatalog {
     return buckets;
   }
 
+  /**
+   * The record that created {@code bucket}, while it exists; {@code NO_SUCH_BUCKET} otherwise. Read
+   * from a read quorum, not from the cache, since its creation time tells a recreated bucket from
+   * the one it replaced.
+   */
+  BucketRecord current(String bucket) {
+    checkName(bucket);
+    return newestRecord(bucket)
+        .filter(r -> !r.deleted())
+        .orElseThrow(
+            () -> new StoreException(StoreException.Code.NO_SUCH_BUCKET, "bucket " + bucket));
+  }
+
   private Optional<BucketRecord> newestRecord(String bucket) {
     IndexMerge merge =
         new IndexMerge(context.array, Layout.bucketPrefix() + bucket + Layout.SEPARATOR, "", 10);

@@ -4,6 +4,7 @@ import io.racs.repos.Repository;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
@@ -37,6 +38,7 @@ public final class ErasureStore implements ObjectStore {
   private final Collector collector;
   private final VersionResolver resolver;
   private final BucketCatalog buckets;
+  private final BucketCors cors;
   private final ObjectWrites writes;
   private final ObjectReads reads;
   private final Lister lister;
@@ -50,6 +52,7 @@ public final class ErasureStore implements ObjectStore {
     QuorumWriter writer = new QuorumWriter(context, collector);
     this.resolver = new VersionResolver(context);
     this.buckets = new BucketCatalog(context, writer);
+    this.cors = new BucketCors(context, writer, buckets);
     this.writes = new ObjectWrites(context, writer, resolver);
     this.reads = new ObjectReads(context, resolver, buckets, background);
     this.lister = new Lister(context, resolver);
@@ -166,6 +169,26 @@ public final class ErasureStore implements ObjectStore {
   @Override
   public List<BucketInfo> listBuckets() {
     return buckets.list();
+  }
+
+  @Override
+  public void putBucketCors(String bucket, String configuration) {
+    if (configuration == null || configuration.isEmpty()) {
+      throw new StoreException(
+          StoreException.Code.INVALID_ARGUMENT,
+          "configuration: " + configuration + " (expected: a CORS configuration)");
+    }
+    health.writing(() -> cors.put(bucket, configuration));
+  }
+
+  @Override
+  public Optional<String> bucketCors(String bucket) {
+    return cors.get(bucket);
+  }
+
+  @Override
+  public void deleteBucketCors(String bucket) {
+    health.writing(() -> cors.put(bucket, null));
   }
 
   // ---- objects ----

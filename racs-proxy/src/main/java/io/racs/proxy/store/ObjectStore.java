@@ -138,6 +138,22 @@ public interface ObjectStore extends AutoCloseable {
   /** All buckets, by name. */
   List<BucketInfo> listBuckets();
 
+  /**
+   * Sets the CORS configuration of a bucket (a document the caller validated), replacing any
+   * earlier one, on a write quorum; {@code NO_SUCH_BUCKET}, {@code INSUFFICIENT_SHARDS}.
+   */
+  void putBucketCors(String bucket, String configuration);
+
+  /**
+   * The CORS configuration of a bucket, empty when it has none (or only one deleted, or one set
+   * before the bucket was deleted and created again); read from a read quorum: {@code
+   * NO_SUCH_BUCKET}, {@code INSUFFICIENT_SHARDS}.
+   */
+  Optional<String> bucketCors(String bucket);
+
+  /** Removes the CORS configuration of a bucket (none is no error); {@code NO_SUCH_BUCKET}. */
+  void deleteBucketCors(String bucket);
+
   // ---- objects ----
 
   /**

@@ -565,6 +565,38 @@ public final class S3Authenticator {
     return out.toString();
   }
 
+  /**
+   * Checks the SigV4 signature of a browser form POST (POST Object): {@code signature} must be the
+   * HMAC-SHA256 of the base64 {@code policy} under the signing key of {@code credential}'s scope,
+   * the same key derivation as every other SigV4 request. The policy's own expiration and
+   * conditions are the caller's to check.
+   *
+   * @return the access key id that signed the policy
+   * @throws S3Exception {@code InvalidArgument} (algorithm, credential or date unusable, a scope of
+   *     another day or region), {@code InvalidAccessKeyId}, {@code SignatureDoesNotMatch}
+   */
+  public String verifyPostPolicy(
+      String algorithm, String credential, String amzDate, String policy, String signature) {
+    if (!SigV4.ALGORITHM.equals(algorithm)) {
+      throw S3Exception.of(
+              S3ErrorCode.INVALID_ARGUMENT, "Only AWS4-HMAC-SHA256 is supported for POST policies.")
+          .withDetail("ArgumentName", "x-amz-algorithm")
+          .withDetail("ArgumentValue", algorithm);
+    }
+    AuthorizationHeader.Credential c =
+        AuthorizationHeader.Credential.parse(credential, S3ErrorCode.INVALID_ARGUMENT);
+    parseAmzDate(amzDate, S3ErrorCode.INVALID_ARGUMENT);
+    CredentialScope scope = c.scope();
+    checkScopeDate(scope, amzDate, S3ErrorCode.INVALID_ARGUMENT);
+    checkRegion(scope, S3ErrorCode.INVALID_ARGUMENT);
+    String secret = secretOf(c.accessKeyId());
+    byte[] key = keyCache.signingKey(secret, scope.date(), scope.region(), scope.service());
+    if (!SigV4.signaturesEqual(SigV4.sign(key, policy), signature)) {
+      throw signatureMismatch();
+    }
+    return c.accessKeyId();
+  }
+
   // ---- shared ----
 
   private String secretOf(String accessKey) {

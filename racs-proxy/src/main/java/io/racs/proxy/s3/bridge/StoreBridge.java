@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -96,6 +97,21 @@ public final class StoreBridge {
   /** True when the bucket exists. */
   public boolean bucketExists(String bucket) {
     return call("/" + bucket, () -> store.bucketExists(bucket));
+  }
+
+  /** Stores a bucket's (validated, rendered) CORS configuration; {@code NoSuchBucket}. */
+  public void putBucketCors(String bucket, String configuration) {
+    run("/" + bucket, () -> store.putBucketCors(bucket, configuration));
+  }
+
+  /** A bucket's CORS configuration, empty when it has none; {@code NoSuchBucket}. */
+  public Optional<String> bucketCors(String bucket) {
+    return call("/" + bucket, () -> store.bucketCors(bucket));
+  }
+
+  /** Removes a bucket's CORS configuration; {@code NoSuchBucket}. */
+  public void deleteBucketCors(String bucket) {
+    run("/" + bucket, () -> store.deleteBucketCors(bucket));
   }
 
   // ---- objects ----

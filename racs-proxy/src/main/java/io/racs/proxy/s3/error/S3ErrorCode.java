@@ -27,6 +27,12 @@ public enum S3ErrorCode {
       409,
       "Your previous request to create the named bucket succeeded and you already own it."),
   BUCKET_NOT_EMPTY("BucketNotEmpty", 409, "The bucket you tried to delete is not empty."),
+  CORS_RESPONSE(
+      "CORSResponse",
+      403,
+      "This CORS request is not allowed. This is usually because the evalution of Origin, request"
+          + " method / Access-Control-Request-Method or Access-Control-Request-Headers are not"
+          + " whitelisted by the resource's CORS spec."),
   ENTITY_TOO_SMALL(
       "EntityTooSmall",
       400,
@@ -58,6 +64,10 @@ public enum S3ErrorCode {
       "InvalidPartOrder",
       400,
       "The list of parts was not in ascending order. Parts must be ordered by part number."),
+  INVALID_POLICY_DOCUMENT(
+      "InvalidPolicyDocument",
+      400,
+      "The content of the form does not meet the conditions specified in the policy document."),
   INVALID_RANGE("InvalidRange", 416, "The requested range is not satisfiable"),
   INVALID_REQUEST("InvalidRequest", 400, "Invalid Request"),
   INVALID_URI("InvalidURI", 400, "Couldn't parse the specified URI."),
@@ -79,6 +89,8 @@ public enum S3ErrorCode {
   MISSING_SECURITY_HEADER(
       "MissingSecurityHeader", 400, "Your request was missing a required header."),
   NO_SUCH_BUCKET("NoSuchBucket", 404, "The specified bucket does not exist."),
+  NO_SUCH_CORS_CONFIGURATION(
+      "NoSuchCORSConfiguration", 404, "The CORS configuration does not exist"),
   NO_SUCH_KEY("NoSuchKey", 404, "The specified key does not exist."),
   NO_SUCH_VERSION("NoSuchVersion", 404, "The specified version does not exist."),
   NO_SUCH_UPLOAD(

@@ -1,11 +1,14 @@
 package io.racs.proxy.s3.handler;
 
+import io.racs.proxy.s3.auth.S3Authenticator;
 import io.racs.proxy.s3.bridge.StoreBridge;
+import io.racs.proxy.s3.route.S3Operation;
 import java.io.IOException;
+import java.time.Clock;
 
 /**
  * Sends each request to the handler of its operation's family (bucket, listing, object, multipart,
- * ACL); the handlers reach the store only through the {@link StoreBridge}.
+ * ACL, CORS, form upload); the handlers reach the store only through the {@link StoreBridge}.
  */
 public final class S3Dispatcher {
   private final BucketHandler buckets;
@@ -13,24 +16,50 @@ public final class S3Dispatcher {
   private final ObjectHandler objects;
   private final MultipartHandler multipart;
   private final AclHandler acls;
+  private final CorsHandler cors;
+  private final PostObjectHandler forms;
 
-  /** Dispatches to handlers over {@code store}, answering location queries with {@code region}. */
+  /**
+   * Dispatches to handlers over {@code store}, answering location queries with {@code region};
+   * browser form uploads are refused (they need {@link #S3Dispatcher(StoreBridge, String,
+   * S3Authenticator)}).
+   */
   public S3Dispatcher(StoreBridge store, String region) {
+    this(store, region, null);
+  }
+
+  /**
+   * Dispatches to handlers over {@code store}, answering location queries with {@code region} and
+   * checking the signed policies of browser form uploads with {@code forms}.
+   */
+  public S3Dispatcher(StoreBridge store, String region, S3Authenticator forms) {
     this.buckets = new BucketHandler(store, region);
     this.listings = new ListingHandler(store);
     this.objects = new ObjectHandler(store);
     this.multipart = new MultipartHandler(store);
     this.acls = new AclHandler(store);
+    this.cors = new CorsHandler(store);
+    this.forms = new PostObjectHandler(store, forms, Clock.systemUTC());
   }
 
-  /** Handles one request; failures are {@code S3Exception}s (or I/O errors of the body). */
+  /**
+   * Handles one request; failures are {@code S3Exception}s (or I/O errors of the body). A served
+   * request that carries an {@code Origin} gets the CORS headers of its bucket's matching rule.
+   */
   public S3Response handle(S3Request request) throws IOException {
-    return switch (request.route().operation().family()) {
-      case BUCKET -> buckets.handle(request);
-      case LISTING -> listings.handle(request);
-      case OBJECT -> objects.handle(request);
-      case MULTIPART -> multipart.handle(request);
-      case ACL -> acls.handle(request);
-    };
+    S3Response response =
+        switch (request.route().operation().family()) {
+          case BUCKET -> buckets.handle(request);
+          case LISTING -> listings.handle(request);
+          case OBJECT -> objects.handle(request);
+          case MULTIPART -> multipart.handle(request);
+          case ACL -> acls.handle(request);
+          case CORS -> cors.handle(request);
+          case FORM -> forms.handle(request);
+        };
+    if (request.route().operation() == S3Operation.PREFLIGHT_CORS) {
+      return response;
+    }
+    return cors.decorate(request, response);
   }
 }

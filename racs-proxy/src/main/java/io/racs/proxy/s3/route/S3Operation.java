@@ -11,6 +11,11 @@ public enum S3Operation {
   PUT_BUCKET_ACL(Family.ACL),
   GET_OBJECT_ACL(Family.ACL),
   PUT_OBJECT_ACL(Family.ACL),
+  PUT_BUCKET_CORS(Family.CORS),
+  GET_BUCKET_CORS(Family.CORS),
+  DELETE_BUCKET_CORS(Family.CORS),
+  /** An unsigned CORS preflight ({@code OPTIONS}): the one request served without SigV4. */
+  PREFLIGHT_CORS(Family.CORS),
   LIST_OBJECTS_V1(Family.LISTING),
   LIST_OBJECTS_V2(Family.LISTING),
   LIST_OBJECT_VERSIONS(Family.LISTING),
@@ -22,6 +27,8 @@ public enum S3Operation {
   DELETE_OBJECT(Family.OBJECT),
   DELETE_OBJECTS(Family.OBJECT),
   GET_OBJECT_ATTRIBUTES(Family.OBJECT),
+  /** A browser's HTML form upload: signed by its policy, not by SigV4. */
+  POST_OBJECT(Family.FORM),
   CREATE_MULTIPART_UPLOAD(Family.MULTIPART),
   UPLOAD_PART(Family.MULTIPART),
   UPLOAD_PART_COPY(Family.MULTIPART),
@@ -35,7 +42,9 @@ public enum S3Operation {
     LISTING,
     OBJECT,
     MULTIPART,
-    ACL
+    ACL,
+    CORS,
+    FORM
   }
 
   private final Family family;

@@ -2,6 +2,7 @@ package io.racs.proxy.s3.route;
 
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.form.MultipartForm;
 import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.http.PercentCodec;
 import io.racs.proxy.s3.http.QueryParams;
@@ -24,7 +25,9 @@ import java.util.Set;
  * {@code MethodNotAllowed} (a method the resource does not have), {@code NotImplemented}
  * (sub-resources such as {@code ?tagging} or {@code ?policy}, an {@code ?acl} or {@code
  * ?attributes} request with a method that has no such operation, headers whose meaning the proxy
- * would ignore, such as {@code x-amz-tagging}, and methods S3 does not know).
+ * would ignore, such as {@code x-amz-tagging}, and methods S3 does not know). An {@code OPTIONS}
+ * request on a bucket or object is a CORS preflight, classified before any other check since it is
+ * never signed.
  */
 public final class S3Router {
   /** Sub-resources of S3 that the proxy does not implement. */
@@ -32,7 +35,6 @@ public final class S3Router {
       Set.of(
           "accelerate",
           "analytics",
-          "cors",
           "encryption",
           "intelligent-tiering",
           "inventory",
@@ -187,6 +189,13 @@ public final class S3Router {
   private static S3Operation classify(
       RequestHead head, QueryParams query, String bucket, String key) {
     String method = head.method();
+    if (method.equals("OPTIONS")) {
+      // A browser's CORS preflight: unsigned, so nothing but the CORS decision may depend on it.
+      if (bucket == null) {
+        throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED);
+      }
+      return S3Operation.PREFLIGHT_CORS;
+    }
     if (!Set.of("GET", "HEAD", "PUT", "POST", "DELETE").contains(method)) {
       throw S3Exception.of(
           S3ErrorCode.NOT_IMPLEMENTED, "The " + method + " method is not implemented.");
@@ -203,6 +212,24 @@ public final class S3Router {
         return S3Operation.LIST_BUCKETS;
       }
       throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED);
+    }
+    if (query.contains("cors")) {
+      if (key != null) {
+        throw S3Exception.of(
+            S3ErrorCode.NOT_IMPLEMENTED, "The ?cors sub-resource is a bucket's, not an object's.");
+      }
+      return switch (method) {
+        case "PUT" -> S3Operation.PUT_BUCKET_CORS;
+        case "GET" -> S3Operation.GET_BUCKET_CORS;
+        case "DELETE" -> S3Operation.DELETE_BUCKET_CORS;
+        default -> throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED);
+      };
+    }
+    if (key == null
+        && method.equals("POST")
+        && !query.contains("delete")
+        && MultipartForm.isForm(head.headers().get("content-type"))) {
+      return S3Operation.POST_OBJECT;
     }
     if (key == null) {
       return classifyBucket(method, query);

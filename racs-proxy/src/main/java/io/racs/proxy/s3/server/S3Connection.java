@@ -27,6 +27,7 @@ import io.racs.proxy.s3.checksum.ChecksumSpec;
 import io.racs.proxy.s3.checksum.ChecksumVerifier;
 import io.racs.proxy.s3.chunked.BodyDecoders;
 import io.racs.proxy.s3.chunked.ChunkedLimits;
+import io.racs.proxy.s3.chunked.PlainBodyDecoder;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.handler.S3Request;
@@ -73,6 +74,7 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
           S3Operation.PUT_OBJECT,
           S3Operation.UPLOAD_PART,
           S3Operation.DELETE_OBJECTS,
+          S3Operation.PUT_BUCKET_CORS,
           S3Operation.COMPLETE_MULTIPART_UPLOAD,
           S3Operation.CREATE_BUCKET);
 
@@ -267,8 +269,22 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
         throw e;
       }
       exchange.operation = route.operation().name();
-      auth =
-          settings.authenticator().authenticate(head, route.virtualHost() ? route.bucket() : null);
+      if (route.operation() == S3Operation.POST_OBJECT) {
+        // A form upload is signed inside its body (the policy); the handler checks it before
+        // storing anything.
+        auth = null;
+      } else if (route.operation() == S3Operation.PREFLIGHT_CORS) {
+        // Browsers never sign a preflight; its answer is the CORS decision and nothing else.
+        if (exchange.bodyExpected) {
+          throw S3Exception.of(S3ErrorCode.INVALID_REQUEST, "A CORS preflight has no body.");
+        }
+        auth = null;
+      } else {
+        auth =
+            settings
+                .authenticator()
+                .authenticate(head, route.virtualHost() ? route.bucket() : null);
+      }
       if (VERIFIED_BODIES.contains(route.operation())) {
         verifier = ChecksumVerifier.create(ChecksumSpec.fromHeaders(head.headers()));
       }
@@ -286,8 +302,11 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
       exchange.body =
           new RequestBody(
               sink ->
-                  BodyDecoders.forRequest(
-                      head.headers(), authenticated, sink, ChunkedLimits.DEFAULT),
+                  authenticated == null
+                      // A preflight (refused with a body) or a form upload (signed inside).
+                      ? PlainBodyDecoder.unsigned(length(head.headers()), sink)
+                      : BodyDecoders.forRequest(
+                          head.headers(), authenticated, sink, ChunkedLimits.DEFAULT),
               verifier,
               () -> ctx.channel().eventLoop().execute(ctx::read),
               maxBytes);
@@ -307,6 +326,12 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     if (exchange.bodyExpected) {
       ctx.read(); // a body-less request's end came with its head; the next head waits
     }
+  }
+
+  /** The {@code Content-Length} of a request without SigV4, or -1. */
+  private static long length(Headers headers) {
+    String length = headers.get("content-length");
+    return length == null ? -1 : BodyDecoders.parseLength("Content-Length", length);
   }
 
   /**

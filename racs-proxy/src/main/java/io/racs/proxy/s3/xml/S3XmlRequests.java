@@ -1,6 +1,8 @@
 package io.racs.proxy.s3.xml;
 
 import io.racs.proxy.s3.checksum.ChecksumAlgorithm;
+import io.racs.proxy.s3.cors.CorsConfiguration;
+import io.racs.proxy.s3.cors.CorsRule;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.xml.XmlModel.CompletedPart;
@@ -219,6 +221,59 @@ public final class S3XmlRequests {
       throw unchecked(e);
     }
     return location == null || location.isEmpty() ? Optional.empty() : Optional.of(location);
+  }
+
+  /**
+   * The rules of a PutBucketCors body ({@code CORSConfiguration}), validated.
+   *
+   * @throws S3Exception {@code MalformedXML} (a bad document, no rule, more than 100, a rule
+   *     without origin or method, a bad {@code MaxAgeSeconds}), {@code InvalidRequest} as {@link
+   *     CorsRule#validate()}
+   */
+  public static CorsConfiguration corsConfiguration(byte[] body) {
+    XMLStreamReader r = open(body, 64 * 1024, "CORSConfiguration");
+    List<CorsRule> rules = new ArrayList<>();
+    try {
+      while (nextChild(r)) {
+        if (!r.getLocalName().equals("CORSRule")) {
+          skip(r);
+          continue;
+        }
+        if (rules.size() == CorsConfiguration.MAX_RULES) {
+          throw malformed();
+        }
+        String id = null;
+        Integer maxAge = null;
+        List<String> origins = new ArrayList<>();
+        List<String> methods = new ArrayList<>();
+        List<String> headers = new ArrayList<>();
+        List<String> expose = new ArrayList<>();
+        while (nextChild(r)) {
+          switch (r.getLocalName()) {
+            case "ID" -> id = r.getElementText().strip();
+            case "AllowedOrigin" -> origins.add(r.getElementText().strip());
+            case "AllowedMethod" -> methods.add(r.getElementText().strip());
+            case "AllowedHeader" -> headers.add(r.getElementText().strip());
+            case "ExposeHeader" -> expose.add(r.getElementText().strip());
+            case "MaxAgeSeconds" -> {
+              try {
+                maxAge = Integer.valueOf(r.getElementText().strip());
+              } catch (NumberFormatException e) {
+                throw malformed();
+              }
+            }
+            default -> skip(r);
+          }
+        }
+        rules.add(new CorsRule(id, origins, methods, headers, expose, maxAge));
+      }
+      finish(r);
+    } catch (XMLStreamException e) {
+      throw S3Exception.of(S3ErrorCode.MALFORMED_XML, null, e);
+    } catch (RuntimeException e) {
+      throw unchecked(e);
+    }
+    return CorsConfiguration.of(rules);
   }
 
   // ---- helpers ----

@@ -1,6 +1,8 @@
 package io.racs.proxy.s3.xml;
 
 import io.racs.proxy.s3.checksum.ChecksumAlgorithm;
+import io.racs.proxy.s3.cors.CorsConfiguration;
+import io.racs.proxy.s3.cors.CorsRule;
 import io.racs.proxy.s3.http.PercentCodec;
 import io.racs.proxy.s3.xml.XmlModel.BucketEntry;
 import io.racs.proxy.s3.xml.XmlModel.DeleteError;
@@ -317,6 +319,23 @@ public final class S3XmlResponses {
     XmlWriter w = XmlWriter.document().root("LocationConstraint");
     if (region != null && !region.equals("us-east-1")) {
       w.text(region);
+    }
+    return w.toBytes();
+  }
+
+  /** The CORSConfiguration of GetBucketCors, rule by rule in the order stored. */
+  public static byte[] corsConfiguration(CorsConfiguration configuration) {
+    XmlWriter w = XmlWriter.document().root("CORSConfiguration");
+    for (CorsRule rule : configuration.rules()) {
+      w.start("CORSRule").optional("ID", rule.id());
+      rule.allowedHeaders().forEach(h -> w.element("AllowedHeader", h));
+      rule.allowedMethods().forEach(m -> w.element("AllowedMethod", m));
+      rule.allowedOrigins().forEach(o -> w.element("AllowedOrigin", o));
+      rule.exposeHeaders().forEach(h -> w.element("ExposeHeader", h));
+      if (rule.maxAgeSeconds() != null) {
+        w.element("MaxAgeSeconds", rule.maxAgeSeconds());
+      }
+      w.end();
     }
     return w.toBytes();
   }

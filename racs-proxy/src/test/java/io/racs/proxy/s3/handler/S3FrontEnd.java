@@ -190,4 +190,28 @@ final class S3FrontEnd implements BeforeAllCallback, AfterAllCallback {
     HttpResponse<byte[]> response = http.send(out.build(), HttpResponse.BodyHandlers.ofByteArray());
     return new Raw(response.statusCode(), response.headers(), response.body());
   }
+
+  /**
+   * Sends one request without any signature, as a browser sends a CORS preflight or a form POST.
+   *
+   * @param path {@code /bucket/key}, of unreserved characters only
+   */
+  Raw sendUnsigned(String method, String path, Map<String, String> headers, byte[] body)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder out =
+        HttpRequest.newBuilder(endpoint.resolve(path))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofByteArray(body));
+    headers.forEach(out::header);
+    HttpResponse<byte[]> response = http.send(out.build(), HttpResponse.BodyHandlers.ofByteArray());
+    return new Raw(response.statusCode(), response.headers(), response.body());
+  }
+
+  /** The endpoint, {@code http://127.0.0.1:<port>}. */
+  URI endpoint() {
+    return endpoint;
+  }
 }

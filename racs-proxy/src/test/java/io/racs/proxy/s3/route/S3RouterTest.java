@@ -113,6 +113,20 @@ class S3RouterTest {
   }
 
   @Test
+  void route_whenCorsOrPreflight_classifiesTheCorsOperations() {
+    assertThat(route(PATH, "PUT", "/bucket?cors").operation())
+        .isEqualTo(S3Operation.PUT_BUCKET_CORS);
+    assertThat(route(PATH, "GET", "/bucket?cors").operation())
+        .isEqualTo(S3Operation.GET_BUCKET_CORS);
+    assertThat(route(PATH, "DELETE", "/bucket?cors").operation())
+        .isEqualTo(S3Operation.DELETE_BUCKET_CORS);
+    assertThat(route(PATH, "OPTIONS", "/bucket/key").operation())
+        .isEqualTo(S3Operation.PREFLIGHT_CORS);
+    assertThat(route(PATH, "OPTIONS", "/bucket?acl").operation())
+        .isEqualTo(S3Operation.PREFLIGHT_CORS);
+  }
+
+  @Test
   void route_whenUnsupported_notImplementedOrMethodNotAllowed() {
     assertThat(error("DELETE", "/bucket?acl")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
     assertThat(error("DELETE", "/bucket/key?acl")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
@@ -121,7 +135,9 @@ class S3RouterTest {
     assertThat(error("PUT", "/bucket/key?tagging")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
     assertThat(error("PUT", "/bucket?versioning")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
     assertThat(error("POST", "/bucket/key?restore")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
-    assertThat(error("OPTIONS", "/bucket/key")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
+    assertThat(error("OPTIONS", "/")).isEqualTo(S3ErrorCode.METHOD_NOT_ALLOWED);
+    assertThat(error("GET", "/bucket/key?cors")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
+    assertThat(error("POST", "/bucket?cors")).isEqualTo(S3ErrorCode.METHOD_NOT_ALLOWED);
     assertThat(error("POST", "/bucket")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
     assertThat(error("POST", "/bucket/key")).isEqualTo(S3ErrorCode.METHOD_NOT_ALLOWED);
     assertThat(error("PUT", "/")).isEqualTo(S3ErrorCode.METHOD_NOT_ALLOWED);

@@ -1,0 +1,285 @@
+package io.racs.proxy.s3.handler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.racs.proxy.s3.auth.SigV4;
+import io.racs.testkit.TestSeed;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Proves browser form uploads (POST Object) through the S3 front end: a form whose SigV4-signed
+ * policy holds stores its file byte-exact under its key (with {@code ${filename}}) and answers 204,
+ * 200, 201 with a PostResponse, or a 303 redirect; a bad signature, an expired policy, a failed
+ * condition, a field no condition names, a file outside {@code content-length-range}, a missing
+ * field and a field asking for what the proxy does not do are refused and store nothing.
+ */
+class PostObjectTest {
+  private static final String BUCKET = "forms";
+  private static final String ACCESS = "test-access";
+  private static final String SECRET = "test-secret-key";
+  private static final String BOUNDARY = "----RacsFormBoundary7MA4YWxkTrZu0gW";
+  @RegisterExtension static final S3FrontEnd proxy = S3FrontEnd.withBucket(BUCKET);
+
+  private static final byte[] DATA = data();
+
+  private static byte[] data() {
+    byte[] b = new byte[200_000];
+    new Random(TestSeed.get()).nextBytes(b);
+    // The file holds what looks like a boundary, less its last character.
+    byte[] fake = ("\r\n--" + BOUNDARY.substring(0, BOUNDARY.length() - 1)).getBytes();
+    System.arraycopy(fake, 0, b, 1000, fake.length);
+    return b;
+  }
+
+  /** A form and the policy conditions that sign it. */
+  private static final class Form {
+    final Map<String, String> fields = new LinkedHashMap<>();
+    final List<String> conditions = new ArrayList<>();
+    Instant expiration = Instant.now().plus(1, ChronoUnit.HOURS);
+    String signatureOverride;
+    byte[] file = DATA;
+    String fileName = "photo.bin";
+
+    Form(String key) {
+      field("key", key);
+      conditions.add("[\"starts-with\", \"$key\", \"\"]");
+      conditions.add("{\"bucket\": \"" + BUCKET + "\"}");
+    }
+
+    /** A field with an exact condition. */
+    Form field(String name, String value) {
+      fields.put(name, value);
+      if (!name.equals("key")) {
+        conditions.add("[\"eq\", \"$" + name + "\", \"" + value + "\"]");
+      }
+      return this;
+    }
+
+    byte[] body() {
+      String date =
+          DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+              .withZone(ZoneOffset.UTC)
+              .format(Instant.now());
+      String credential = ACCESS + "/" + date.substring(0, 8) + "/us-east-1/s3/aws4_request";
+      List<String> all = new ArrayList<>(conditions);
+      all.add("{\"x-amz-algorithm\": \"AWS4-HMAC-SHA256\"}");
+      all.add("{\"x-amz-credential\": \"" + credential + "\"}");
+      all.add("{\"x-amz-date\": \"" + date + "\"}");
+      String policy =
+          Base64.getEncoder()
+              .encodeToString(
+                  ("{\"expiration\": \""
+                          + expiration.truncatedTo(ChronoUnit.SECONDS)
+                          + "\", \"conditions\": ["
+                          + String.join(", ", all)
+                          + "]}")
+                      .getBytes(StandardCharsets.UTF_8));
+      byte[] key = SigV4.deriveSigningKey(SECRET, date.substring(0, 8), "us-east-1", "s3");
+      Map<String, String> out = new LinkedHashMap<>(fields);
+      out.put("x-amz-algorithm", "AWS4-HMAC-SHA256");
+      out.put("x-amz-credential", credential);
+      out.put("x-amz-date", date);
+      out.put("policy", policy);
+      out.put(
+          "x-amz-signature",
+          signatureOverride != null ? signatureOverride : SigV4.sign(key, policy));
+      ByteArrayOutputStream body = new ByteArrayOutputStream();
+      out.forEach(
+          (name, value) ->
+              body.writeBytes(
+                  ("--"
+                          + BOUNDARY
+                          + "\r\nContent-Disposition: form-data; name=\""
+                          + name
+                          + "\"\r\n\r\n"
+                          + value
+                          + "\r\n")
+                      .getBytes(StandardCharsets.UTF_8)));
+      if (file != null) {
+        body.writeBytes(
+            ("--"
+                    + BOUNDARY
+                    + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\""
+                    + fileName
+                    + "\"\r\nContent-Type: application/octet-stream\r\n\r\n")
+                .getBytes(StandardCharsets.UTF_8));
+        body.writeBytes(file);
+        body.writeBytes("\r\n".getBytes(StandardCharsets.UTF_8));
+      }
+      body.writeBytes(("--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.UTF_8));
+      return body.toByteArray();
+    }
+
+    S3FrontEnd.Raw post() throws Exception {
+      return proxy.sendUnsigned(
+          "POST",
+          "/" + BUCKET,
+          Map.of("Content-Type", "multipart/form-data; boundary=" + BOUNDARY),
+          body());
+    }
+  }
+
+  private static byte[] stored(String key) {
+    return proxy.s3().getObjectAsBytes(b -> b.bucket(BUCKET).key(key)).asByteArray();
+  }
+
+  private static void assertAbsent(String key) {
+    assertThat(
+            S3FrontEnd.error(() -> proxy.s3().headObject(b -> b.bucket(BUCKET).key(key)))
+                .statusCode())
+        .isEqualTo(404);
+  }
+
+  private static void assertRefused(Form form, int status, String code, String key)
+      throws Exception {
+    S3FrontEnd.Raw raw = form.post();
+    assertThat(raw.status()).as(raw.text()).isEqualTo(status);
+    assertThat(raw.code()).as(raw.text()).isEqualTo(code);
+    assertAbsent(key);
+  }
+
+  @Test
+  void post_whenPolicyHolds_stores204ByteExactWithMetadata() throws Exception {
+    Form form =
+        new Form("uploads/${filename}")
+            .field("Content-Type", "image/png")
+            .field("Cache-Control", "max-age=60")
+            .field("x-amz-meta-color", "blue");
+    S3FrontEnd.Raw raw = form.post();
+
+    assertThat(raw.status()).as(raw.text()).isEqualTo(204);
+    assertThat(raw.headers().firstValue("ETag")).isPresent();
+    assertThat(stored("uploads/photo.bin")).isEqualTo(DATA);
+    var head = proxy.s3().headObject(b -> b.bucket(BUCKET).key("uploads/photo.bin"));
+    assertThat(head.contentType()).isEqualTo("image/png");
+    assertThat(head.cacheControl()).isEqualTo("max-age=60");
+    assertThat(head.metadata()).containsEntry("color", "blue");
+  }
+
+  @Test
+  void post_whenSuccessActionStatus201_answersPostResponseXml() throws Exception {
+    S3FrontEnd.Raw raw = new Form("created").field("success_action_status", "201").post();
+    assertThat(raw.status()).isEqualTo(201);
+    assertThat(raw.text())
+        .contains("<PostResponse")
+        .contains("<Bucket>" + BUCKET + "</Bucket>")
+        .contains("<Key>created</Key>")
+        .contains("<ETag>");
+    assertThat(stored("created")).isEqualTo(DATA);
+    assertThat(new Form("ok200").field("success_action_status", "200").post().status())
+        .isEqualTo(200);
+  }
+
+  @Test
+  void post_whenSuccessActionRedirect_answers303WithBucketKeyAndEtag() throws Exception {
+    S3FrontEnd.Raw raw =
+        new Form("redirected")
+            .field("success_action_redirect", "https://app.example.com/done?x=1")
+            .post();
+    assertThat(raw.status()).isEqualTo(303);
+    assertThat(raw.headers().firstValue("Location").orElseThrow())
+        .startsWith("https://app.example.com/done?x=1&bucket=" + BUCKET + "&key=redirected&etag=");
+    assertThat(stored("redirected")).isEqualTo(DATA);
+  }
+
+  @Test
+  void post_whenSignatureWrong_isSignatureDoesNotMatch() throws Exception {
+    Form form = new Form("badsig");
+    form.signatureOverride = "0".repeat(64);
+    assertRefused(form, 403, "SignatureDoesNotMatch", "badsig");
+  }
+
+  @Test
+  void post_whenPolicyExpired_isAccessDenied() throws Exception {
+    Form form = new Form("expired");
+    form.expiration = Instant.now().minus(1, ChronoUnit.MINUTES);
+    assertRefused(form, 403, "AccessDenied", "expired");
+  }
+
+  @Test
+  void post_whenConditionFails_isAccessDenied() throws Exception {
+    Form eq = new Form("eq-fails").field("Content-Type", "image/png");
+    eq.fields.put("Content-Type", "text/html");
+    assertRefused(eq, 403, "AccessDenied", "eq-fails");
+
+    Form prefix = new Form("outside/key");
+    prefix.conditions.set(0, "[\"starts-with\", \"$key\", \"uploads/\"]");
+    assertRefused(prefix, 403, "AccessDenied", "outside/key");
+  }
+
+  @Test
+  void post_whenFieldNotInPolicy_isAccessDenied() throws Exception {
+    Form form = new Form("extra");
+    form.fields.put("x-amz-meta-sneaky", "1");
+    assertRefused(form, 403, "AccessDenied", "extra");
+  }
+
+  @Test
+  void post_whenFileOutsideContentLengthRange_isEntityTooLargeOrSmall() throws Exception {
+    Form large = new Form("large");
+    large.conditions.add("[\"content-length-range\", 1, 1000]");
+    assertRefused(large, 400, "EntityTooLarge", "large");
+
+    Form small = new Form("small");
+    small.conditions.add("[\"content-length-range\", 300000, 400000]");
+    assertRefused(small, 400, "EntityTooSmall", "small");
+
+    Form fits = new Form("fits");
+    fits.conditions.add("[\"content-length-range\", 200000, 200000]");
+    assertThat(fits.post().status()).isEqualTo(204);
+  }
+
+  @Test
+  void post_whenFieldMissing_isInvalidArgument() throws Exception {
+    Form noFile = new Form("nofile");
+    noFile.file = null;
+    assertRefused(noFile, 400, "InvalidArgument", "nofile");
+    Form noKey = new Form("nokey");
+    noKey.fields.remove("key");
+    S3FrontEnd.Raw raw = noKey.post();
+    assertThat(raw.status()).isEqualTo(400);
+    assertThat(raw.code()).isEqualTo("InvalidArgument");
+  }
+
+  @Test
+  void post_whenFieldAsksForWhatIsNotDone_isNotImplemented() throws Exception {
+    assertRefused(
+        new Form("sse").field("x-amz-server-side-encryption", "AES256"),
+        501,
+        "NotImplemented",
+        "sse");
+    assertRefused(new Form("public").field("acl", "public-read"), 501, "NotImplemented", "public");
+    assertRefused(
+        new Form("glacier").field("x-amz-storage-class", "GLACIER"),
+        501,
+        "NotImplemented",
+        "glacier");
+    assertRefused(
+        new Form("tagged").field("tagging", "<Tagging/>"), 501, "NotImplemented", "tagged");
+  }
+
+  @Test
+  void post_whenBodyNotMultipart_isMalformedPostRequest() throws Exception {
+    S3FrontEnd.Raw raw =
+        proxy.sendUnsigned(
+            "POST",
+            "/" + BUCKET,
+            Map.of("Content-Type", "multipart/form-data; boundary=" + BOUNDARY),
+            "not a form".getBytes(StandardCharsets.UTF_8));
+    assertThat(raw.status()).isEqualTo(400);
+    assertThat(raw.code()).isEqualTo("MalformedPOSTRequest");
+  }
+}
