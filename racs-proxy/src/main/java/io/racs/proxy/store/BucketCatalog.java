@@ -21,13 +21,24 @@ final class BucketCatalog {
   private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
   private static final long CACHE_NANOS = 1_000_000_000L;
 
-  /** A bucket record: the newest one of a bucket decides whether it exists. */
-  record BucketRecord(String bucket, boolean deleted, long createdMillis) {}
+  /**
+   * A bucket record: the newest one of a bucket decides whether it exists and its versioning state.
+   *
+   * @param versioning {@code "Enabled"} once versioning was turned on, null for a bucket that was
+   *     never versioned (records written before versioning existed decode so too)
+   */
+  record BucketRecord(String bucket, boolean deleted, long createdMillis, String versioning) {}
+
+  static final String ENABLED = "Enabled";
 
   private final StoreContext context;
   private final QuorumWriter writer;
   // Buckets seen to exist, until when (System.nanoTime).
   private final ConcurrentHashMap<String, Long> seen = new ConcurrentHashMap<>();
+  // Buckets seen versioned, until when (System.nanoTime). Only the versioned state is cached for
+  // the decision to keep versions: a bucket not yet seen versioned is read again each time, so that
+  // versioning turned on through another proxy keeps every version written after it.
+  private final ConcurrentHashMap<String, Long> versioned = new ConcurrentHashMap<>();
 
   BucketCatalog(StoreContext context, QuorumWriter writer) {
     this.context = context;
@@ -39,13 +50,57 @@ final class BucketCatalog {
     if (exists(bucket)) {
       throw new StoreException(StoreException.Code.BUCKET_ALREADY_EXISTS, "bucket " + bucket);
     }
-    writeRecord(new BucketRecord(bucket, false, System.currentTimeMillis()), "create bucket ");
+    writeRecord(
+        new BucketRecord(bucket, false, System.currentTimeMillis(), null), "create bucket ");
   }
 
   /** Writes the record that deletes a bucket; the caller has checked that it is empty. */
   void markDeleted(String bucket) {
-    writeRecord(new BucketRecord(bucket, true, System.currentTimeMillis()), "delete bucket ");
+    writeRecord(new BucketRecord(bucket, true, System.currentTimeMillis(), null), "delete bucket ");
     seen.remove(bucket);
+    versioned.remove(bucket);
+  }
+
+  /**
+   * Turns versioning on: writes a new record of the bucket, as created, with versioning {@code
+   * Enabled}. Versioning cannot be turned off again (S3 only suspends it, which this store does not
+   * implement), so the versioned state, once seen, may be cached.
+   */
+  void enableVersioning(String bucket) {
+    checkName(bucket);
+    BucketRecord current =
+        newestRecord(bucket)
+            .filter(r -> !r.deleted())
+            .orElseThrow(
+                () -> new StoreException(StoreException.Code.NO_SUCH_BUCKET, "bucket " + bucket));
+    if (!ENABLED.equals(current.versioning())) {
+      writeRecord(
+          new BucketRecord(bucket, false, current.createdMillis(), ENABLED), "version bucket ");
+    }
+    versioned.put(bucket, System.nanoTime() + CACHE_NANOS);
+  }
+
+  /**
+   * True when the bucket keeps every version ({@code NO_SUCH_BUCKET} if it does not exist). Read
+   * from the bucket's records unless this store saw it versioned just now; a read that finds fewer
+   * than a read quorum throws, so a caller about to delete a superseded version deletes nothing.
+   */
+  boolean versioned(String bucket) {
+    Long until = versioned.get(bucket);
+    if (until != null && until - System.nanoTime() > 0) {
+      return true;
+    }
+    BucketRecord current =
+        newestRecord(bucket)
+            .filter(r -> !r.deleted())
+            .orElseThrow(
+                () -> new StoreException(StoreException.Code.NO_SUCH_BUCKET, "bucket " + bucket));
+    if (ENABLED.equals(current.versioning())) {
+      versioned.put(bucket, System.nanoTime() + CACHE_NANOS);
+      return true;
+    }
+    versioned.remove(bucket);
+    return false;
   }
 
   private void writeRecord(BucketRecord record, String what) {

@@ -4,6 +4,7 @@ import io.racs.repos.Repository;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
@@ -50,6 +51,7 @@ public final class ErasureStore implements ObjectStore {
     QuorumWriter writer = new QuorumWriter(context, collector);
     this.resolver = new VersionResolver(context);
     this.buckets = new BucketCatalog(context, writer);
+    collector.keepVersionsOf(buckets::versioned);
     this.writes = new ObjectWrites(context, writer, resolver);
     this.reads = new ObjectReads(context, resolver, buckets, background);
     this.lister = new Lister(context, resolver);
@@ -152,7 +154,9 @@ public final class ErasureStore implements ObjectStore {
   public void deleteBucket(String bucket) {
     buckets.require(bucket);
     ListResult objects = lister.list(bucket, new ListRequest("", null, "", 1));
-    if (!objects.objects().isEmpty() || !uploads.list(bucket, "").isEmpty()) {
+    if (!objects.objects().isEmpty()
+        || (buckets.versioned(bucket) && lister.anyVersion(bucket))
+        || !uploads.list(bucket, "").isEmpty()) {
       throw new StoreException(StoreException.Code.BUCKET_NOT_EMPTY, "bucket " + bucket);
     }
     buckets.markDeleted(bucket);
@@ -166,6 +170,16 @@ public final class ErasureStore implements ObjectStore {
   @Override
   public List<BucketInfo> listBuckets() {
     return buckets.list();
+  }
+
+  @Override
+  public void enableVersioning(String bucket) {
+    health.writing(() -> buckets.enableVersioning(bucket));
+  }
+
+  @Override
+  public boolean versioned(String bucket) {
+    return buckets.versioned(bucket);
   }
 
   // ---- objects ----
@@ -199,10 +213,11 @@ public final class ErasureStore implements ObjectStore {
   }
 
   @Override
-  public void delete(String bucket, String key, WriteCondition condition) {
+  public Optional<VersionMeta> delete(String bucket, String key, WriteCondition condition) {
     buckets.require(bucket);
     StoreContext.checkKey(key);
-    health.writing(() -> writes.delete(bucket, key, condition));
+    boolean versioned = buckets.versioned(bucket);
+    return health.writing(() -> writes.delete(bucket, key, condition, versioned));
   }
 
   @Override

@@ -138,6 +138,20 @@ public interface ObjectStore extends AutoCloseable {
   /** All buckets, by name. */
   List<BucketInfo> listBuckets();
 
+  /**
+   * Turns versioning on for a bucket ({@code NO_SUCH_BUCKET} if it does not exist): from then on
+   * every version of every key stays (none is collected as superseded), and a delete writes a
+   * delete marker even when the key has no current version. It cannot be turned off.
+   */
+  void enableVersioning(String bucket);
+
+  /**
+   * True when versioning was turned on for the bucket; {@code NO_SUCH_BUCKET} if it does not exist.
+   * Turned on through another proxy, it may take up to a second to be seen here; versions are kept
+   * from the moment it was turned on all the same.
+   */
+  boolean versioned(String bucket);
+
   // ---- objects ----
 
   /**
@@ -176,16 +190,19 @@ public interface ObjectStore extends AutoCloseable {
   /** The current version's metadata; {@code NO_SUCH_KEY} if none. */
   VersionMeta head(String bucket, String key);
 
-  /** Writes a delete marker (deleting a missing key succeeds). */
-  default void delete(String bucket, String key) {
-    delete(bucket, key, WriteCondition.NONE);
+  /**
+   * Writes a delete marker (deleting a missing key succeeds) and returns it; empty when none was
+   * written because the bucket is not versioned and the key had no current version to hide.
+   */
+  default Optional<VersionMeta> delete(String bucket, String key) {
+    return delete(bucket, key, WriteCondition.NONE);
   }
 
   /**
    * {@link #delete(String, String)} if {@code condition} holds; the condition is checked even when
    * the key has no version to hide.
    */
-  void delete(String bucket, String key, WriteCondition condition);
+  Optional<VersionMeta> delete(String bucket, String key, WriteCondition condition);
 
   /** Lists current versions. */
   ListResult list(String bucket, ListRequest request);

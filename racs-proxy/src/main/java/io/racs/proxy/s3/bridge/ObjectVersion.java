@@ -19,16 +19,31 @@ public final class ObjectVersion {
   private final VersionMeta stored;
   private final Instant lastModified;
   private final List<Long> partSizes;
+  private final String versionId;
 
-  private ObjectVersion(VersionMeta stored) {
+  private ObjectVersion(VersionMeta stored, String versionId) {
     this.stored = stored;
+    this.versionId = versionId;
     this.lastModified = Instant.ofEpochMilli(stored.lastModifiedMillis());
     this.partSizes = stored.parts().stream().map(PartMeta::sizeBytes).toList();
   }
 
   /** The S3 view of the store's record {@code stored}. */
   static ObjectVersion of(VersionMeta stored) {
-    return new ObjectVersion(stored);
+    return new ObjectVersion(stored, null);
+  }
+
+  /** The S3 view of a version written in a versioned bucket: it answers its version id. */
+  static ObjectVersion versioned(VersionMeta stored) {
+    return new ObjectVersion(stored, stored.versionId());
+  }
+
+  /**
+   * The version id to answer in {@code x-amz-version-id}: set for a version written in a versioned
+   * bucket, null otherwise (the S3 layer's {@code null} version).
+   */
+  public String versionId() {
+    return versionId;
   }
 
   /** The store's record, for the bridge to hand back to the store. */

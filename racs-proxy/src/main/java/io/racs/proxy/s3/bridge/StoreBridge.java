@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -98,6 +99,16 @@ public final class StoreBridge {
     return call("/" + bucket, () -> store.bucketExists(bucket));
   }
 
+  /** Turns versioning on for a bucket; {@code NoSuchBucket}. */
+  public void enableVersioning(String bucket) {
+    run("/" + bucket, () -> store.enableVersioning(bucket));
+  }
+
+  /** True when versioning was turned on for the bucket; {@code NoSuchBucket}. */
+  public boolean versioned(String bucket) {
+    return call("/" + bucket, () -> store.versioned(bucket));
+  }
+
   // ---- objects ----
   // A write's condition is checked by the store right before the write commits; the S3Exception
   // a condition throws comes back unchanged.
@@ -119,8 +130,7 @@ public final class StoreBridge {
         resource(bucket, key),
         watched,
         () ->
-            ObjectVersion.of(
-                store.put(bucket, key, watched, length, toStore(options), toStore(condition))));
+            written(store.put(bucket, key, watched, length, toStore(options), toStore(condition))));
   }
 
   /** The current version; {@code NoSuchKey} if none. */
@@ -151,9 +161,35 @@ public final class StoreBridge {
         () -> new ObjectReader(store.read(stored, offset, length)));
   }
 
-  /** Writes a delete marker if {@code condition} holds (deleting a missing key succeeds). */
-  public void delete(String bucket, String key, WriteCondition condition) {
-    run(resource(bucket, key), () -> store.delete(bucket, key, toStore(condition)));
+  /**
+   * Writes a delete marker if {@code condition} holds (deleting a missing key succeeds) and returns
+   * it when the bucket is versioned (S3 answers its version id then); empty otherwise.
+   */
+  public Optional<ObjectVersion> delete(String bucket, String key, WriteCondition condition) {
+    return call(
+        resource(bucket, key),
+        () ->
+            store
+                .delete(bucket, key, toStore(condition))
+                .map(this::written)
+                .filter(v -> v.versionId() != null));
+  }
+
+  /**
+   * The S3 view of a version just written: with its version id when its bucket is versioned. The
+   * write has succeeded whatever happens here, so a bucket whose state cannot be read just now
+   * answers without the id rather than fail the write (the version is kept all the same: the
+   * collector reads the state again before it deletes anything).
+   */
+  private ObjectVersion written(VersionMeta stored) {
+    boolean versioned;
+    try {
+      versioned = store.versioned(stored.bucket());
+    } catch (RuntimeException e) {
+      LOG.debug("versioning of {} unknown: {}", stored.bucket(), e.toString());
+      versioned = false;
+    }
+    return versioned ? ObjectVersion.versioned(stored) : ObjectVersion.of(stored);
   }
 
   /**
@@ -191,7 +227,7 @@ public final class StoreBridge {
     return call(
         resource(bucket, key),
         () ->
-            ObjectVersion.of(
+            written(
                 store.copy(
                     sourceBucket,
                     sourceKey,
@@ -258,7 +294,7 @@ public final class StoreBridge {
     return call(
         resource(bucket, key),
         () ->
-            ObjectVersion.of(
+            written(
                 store.completeMultipartUpload(
                     bucket, key, uploadId, named, checksumsOfParts, toStore(condition))));
   }

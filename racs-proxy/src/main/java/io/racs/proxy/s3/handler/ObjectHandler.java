@@ -61,6 +61,7 @@ final class ObjectHandler {
     S3Response response =
         S3Response.status(200).header("ETag", S3XmlResponses.quoteEtag(meta.etag()));
     Responses.checksumHeaders(response, meta.checksums());
+    Responses.versionIdHeader(response, meta);
     return response;
   }
 
@@ -85,6 +86,7 @@ final class ObjectHandler {
 
   private S3Response copy(S3Request request) {
     Responses.CopySource source = Responses.copySource(request.headers());
+    source.checkVersion(store);
     ObjectVersion sourceMeta = store.head(source.bucket(), source.key());
     Preconditions.checkCopySource(request.headers(), sourceMeta.etag(), sourceMeta.lastModified());
     String directive = request.headers().first("x-amz-metadata-directive").orElse("COPY");
@@ -117,13 +119,21 @@ final class ObjectHandler {
             request.key(),
             replace,
             Responses.writeCondition(request.headers()));
-    return S3Response.xml(
-        S3XmlResponses.copyObject(
-            copied.lastModified(), copied.etag(), Responses.typedChecksums(copied.checksums())));
+    S3Response response =
+        S3Response.xml(
+            S3XmlResponses.copyObject(
+                copied.lastModified(),
+                copied.etag(),
+                Responses.typedChecksums(copied.checksums())));
+    Responses.versionIdHeader(response, copied);
+    return response;
   }
 
   private S3Response get(S3Request request, boolean headOnly) {
     Optional<String> version = request.query().first("versionId");
+    if (version.isPresent()) {
+      Responses.refuseVersionIdIn(store, request.bucket());
+    }
     if (version.isPresent() && !version.get().equals(Responses.NULL_VERSION)) {
       // A missing bucket is reported as such before the version it would hold.
       if (!store.bucketExists(request.bucket())) {
@@ -266,10 +276,19 @@ final class ObjectHandler {
    */
   private S3Response delete(S3Request request) {
     Optional<String> version = request.query().first("versionId");
-    version.ifPresent(ObjectHandler::checkDeletableVersion);
-    store.delete(request.bucket(), request.key(), Responses.writeCondition(request.headers()));
+    if (version.isPresent()) {
+      Responses.refuseVersionIdIn(store, request.bucket());
+      checkDeletableVersion(version.get());
+    }
+    Optional<ObjectVersion> marker =
+        store.delete(request.bucket(), request.key(), Responses.writeCondition(request.headers()));
     S3Response response = S3Response.status(204);
     version.ifPresent(v -> response.header("x-amz-version-id", v));
+    marker.ifPresent(
+        m ->
+            response
+                .header("x-amz-delete-marker", "true")
+                .header("x-amz-version-id", m.versionId()));
     return response;
   }
 
@@ -299,6 +318,9 @@ final class ObjectHandler {
     }
     byte[] body = readXml(request);
     XmlModel.DeleteRequest delete = S3XmlRequests.deleteObjects(body);
+    if (delete.objects().stream().anyMatch(o -> o.versionId() != null)) {
+      Responses.refuseVersionIdIn(store, request.bucket()); // before any object is deleted
+    }
     List<XmlModel.Deleted> deleted = new ArrayList<>();
     List<XmlModel.DeleteError> errors = new ArrayList<>();
     for (XmlModel.ObjectIdentifier object : delete.objects()) {
@@ -311,14 +333,20 @@ final class ObjectHandler {
               S3ErrorCode.NOT_IMPLEMENTED,
               "The " + object.unsupportedCondition() + " condition is not implemented.");
         }
-        store.delete(
-            request.bucket(),
-            object.key(),
-            object.etag() == null
-                ? WriteCondition.NONE
-                : Responses.writeCondition(Headers.of("if-match", object.etag())));
+        Optional<ObjectVersion> marker =
+            store.delete(
+                request.bucket(),
+                object.key(),
+                object.etag() == null
+                    ? WriteCondition.NONE
+                    : Responses.writeCondition(Headers.of("if-match", object.etag())));
         if (!delete.quiet()) {
-          deleted.add(new XmlModel.Deleted(object.key(), object.versionId(), false, null));
+          deleted.add(
+              new XmlModel.Deleted(
+                  object.key(),
+                  object.versionId(),
+                  marker.isPresent(),
+                  marker.map(ObjectVersion::versionId).orElse(null)));
         }
       } catch (S3Exception e) {
         errors.add(

@@ -74,7 +74,8 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
           S3Operation.UPLOAD_PART,
           S3Operation.DELETE_OBJECTS,
           S3Operation.COMPLETE_MULTIPART_UPLOAD,
-          S3Operation.CREATE_BUCKET);
+          S3Operation.CREATE_BUCKET,
+          S3Operation.PUT_BUCKET_VERSIONING);
 
   /** The most a single PUT may store, and the most one part may hold: 5 GiB, as in S3. */
   static final long MAX_UPLOAD_BYTES = 5L << 30;
