@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
 final class BucketCatalog {
   private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
   private static final long CACHE_NANOS = 1_000_000_000L;
+  private static final int MAX_CACHED_RECORDS = 10_000;
 
   /**
    * A bucket record: the newest one of a bucket decides whether it exists and its versioning state.
@@ -35,6 +36,9 @@ final class BucketCatalog {
   private final QuorumWriter writer;
   // Buckets seen to exist, until when (System.nanoTime).
   private final ConcurrentHashMap<String, Long> seen = new ConcurrentHashMap<>();
+  // Bucket records by name: they never change, so the collector's check of a bucket's versioning
+  // costs one listing and no read of a record seen before.
+  private final ConcurrentHashMap<String, BucketRecord> records = new ConcurrentHashMap<>();
   // Buckets seen versioned, until when (System.nanoTime). Only the versioned state is cached for
   // the decision to keep versions: a bucket not yet seen versioned is read again each time, so that
   // versioning turned on through another proxy keeps every version written after it.
@@ -104,10 +108,16 @@ final class BucketCatalog {
   }
 
   private void writeRecord(BucketRecord record, String what) {
-    writer.write(
-        Layout.bucketRecord(record.bucket(), VersionId.next()),
-        Layout.encode(record),
-        what + record.bucket());
+    String name = Layout.bucketRecord(record.bucket(), VersionId.next());
+    writer.write(name, Layout.encode(record), what + record.bucket());
+    remember(name, record);
+  }
+
+  private void remember(String name, BucketRecord record) {
+    if (records.size() >= MAX_CACHED_RECORDS) {
+      records.clear(); // buckets are few; this only bounds a pathological churn
+    }
+    records.put(name, record);
   }
 
   boolean exists(String bucket) {
@@ -142,7 +152,16 @@ final class BucketCatalog {
         new IndexMerge(context.array, Layout.bucketPrefix() + bucket + Layout.SEPARATOR, "", 10);
     IndexMerge.Entry newest = merge.next();
     context.requireReadQuorum(merge, "read bucket " + bucket);
-    return newest == null ? Optional.empty() : context.read(newest, BucketRecord.class);
+    if (newest == null) {
+      return Optional.empty();
+    }
+    BucketRecord cached = records.get(newest.name());
+    if (cached != null) {
+      return Optional.of(cached);
+    }
+    Optional<BucketRecord> read = context.read(newest, BucketRecord.class);
+    read.ifPresent(r -> remember(newest.name(), r));
+    return read;
   }
 
   /** Throws {@code NO_SUCH_BUCKET} unless the bucket exists (or was seen to exist just now). */
