@@ -57,8 +57,14 @@ def main():
         )
     )
     out["status_after_suspend"] = s3.get_bucket_versioning(Bucket=bucket).get("Status", "")
-    out["get_version"] = error_of(
-        lambda: s3.get_object(Bucket=bucket, Key="k", VersionId=out["first_version"])
+    first = s3.get_object(Bucket=bucket, Key="k", VersionId=out["first_version"])
+    out["get_first"] = first["Body"].read().decode()
+    out["get_first_version"] = first.get("VersionId", "")
+    out["get_marker"] = error_of(
+        lambda: s3.get_object(Bucket=bucket, Key="k", VersionId=out["delete_version"])
+    )
+    out["get_unknown"] = error_of(
+        lambda: s3.get_object(Bucket=bucket, Key="k", VersionId="0" * 32)
     )
     out["delete_version_call"] = error_of(
         lambda: s3.delete_object(Bucket=bucket, Key="k", VersionId=out["first_version"])

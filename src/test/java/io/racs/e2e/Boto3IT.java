@@ -120,7 +120,7 @@ class Boto3IT {
   }
 
   @Test
-  void versioning_whenEnabled_keepsVersionsAnswersIdsAndRefusesWhatIsNotImplemented()
+  void versioning_whenEnabled_keepsVersionsReadsThemAndRefusesWhatIsNotImplemented()
       throws Exception {
     Path work = Files.createDirectories(dir.resolve("versioning"));
     Path configFile = work.resolve("config.json");
@@ -152,7 +152,10 @@ class Boto3IT {
     assertThat(out.get("get_after_delete")).isEqualTo("NoSuchKey 404");
     assertThat(out.get("suspend")).isEqualTo("NotImplemented 501");
     assertThat(out.get("status_after_suspend")).isEqualTo("Enabled");
-    assertThat(out.get("get_version")).isEqualTo("NotImplemented 501");
+    assertThat(out.get("get_first")).isEqualTo("one");
+    assertThat(out.get("get_first_version")).isEqualTo(out.get("first_version"));
+    assertThat(out.get("get_marker")).isEqualTo("MethodNotAllowed 405");
+    assertThat(out.get("get_unknown")).isEqualTo("NoSuchVersion 404");
     assertThat(out.get("delete_version_call")).isEqualTo("NotImplemented 501");
     assertThat(out.get("list_versions")).isEqualTo("NotImplemented 501");
     // The versions and the marker are kept, so the bucket is not empty.

@@ -224,10 +224,20 @@ class SdkV2IT {
                                   c -> c.status(BucketVersioningStatus.SUSPENDED))))
           .isInstanceOfSatisfying(
               S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(501));
+      assertThat(
+              s3.getObjectAsBytes(b -> b.bucket("sdk-versioning").key("k").versionId(first))
+                  .asUtf8String())
+          .isEqualTo("one");
+      assertThat(
+              s3.headObject(b -> b.bucket("sdk-versioning").key("k").versionId(second))
+                  .contentLength())
+          .isEqualTo(3);
       assertThatThrownBy(
-              () -> s3.getObject(b -> b.bucket("sdk-versioning").key("k").versionId(first)))
+              () ->
+                  s3.headObject(
+                      b -> b.bucket("sdk-versioning").key("k").versionId(deleted.versionId())))
           .isInstanceOfSatisfying(
-              S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(501));
+              S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(405));
       assertThatThrownBy(() -> s3.deleteBucket(b -> b.bucket("sdk-versioning")))
           .isInstanceOfSatisfying(
               S3Exception.class,

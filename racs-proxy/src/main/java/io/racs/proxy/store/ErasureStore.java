@@ -208,6 +208,20 @@ public final class ErasureStore implements ObjectStore {
   }
 
   @Override
+  public VersionMeta version(String bucket, String key, String versionId) {
+    BucketCatalog.checkName(bucket);
+    StoreContext.checkKey(key);
+    Optional<VersionMeta> found =
+        VersionId.valid(versionId) ? resolver.exact(bucket, key, versionId) : Optional.empty();
+    if (found.isEmpty()) {
+      buckets.require(bucket);
+      throw new StoreException(
+          StoreException.Code.NO_SUCH_VERSION, bucket + "/" + key + " version " + versionId);
+    }
+    return found.get();
+  }
+
+  @Override
   public VersionMeta head(String bucket, String key) {
     return reads.current(bucket, key);
   }

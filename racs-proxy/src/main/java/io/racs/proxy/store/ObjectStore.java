@@ -187,6 +187,14 @@ public interface ObjectStore extends AutoCloseable {
    */
   ObjectReader read(VersionMeta version, long offset, long length);
 
+  /**
+   * Exactly the version {@code versionId} of a key, a delete marker included, judged by the one
+   * visibility rule ({@link VersionResolver}); {@code NO_SUCH_VERSION} if the key has no such
+   * version, {@code NO_SUCH_BUCKET} if the bucket does not exist. Its bytes are read with {@link
+   * #read}.
+   */
+  VersionMeta version(String bucket, String key, String versionId);
+
   /** The current version's metadata; {@code NO_SUCH_KEY} if none. */
   VersionMeta head(String bucket, String key);
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.util.Optional;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -150,5 +151,73 @@ class BucketVersioningTest {
           .asString()
           .endsWith(newest.versionId());
     }
+  }
+
+  private byte[] read(VersionMeta meta) throws IOException {
+    try (ObjectStore.ObjectReader reader = f.store.read(meta, 0, -1)) {
+      return reader.body().readAllBytes();
+    }
+  }
+
+  private static void assertCode(ThrowingCallable call, StoreException.Code code) {
+    assertThatThrownBy(call)
+        .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.code()).isEqualTo(code));
+  }
+
+  @Test
+  void version_whenVersioned_findsEachExactVersionAndMarker() throws IOException {
+    f.store.createBucket("bkt");
+    f.store.enableVersioning("bkt");
+    byte[] one = StoreFixture.bytes(1, 5 * BLOCK + 1);
+    byte[] two = StoreFixture.bytes(2, 100); // inline
+    VersionMeta first = f.put("bkt", "k", one);
+    VersionMeta second = f.put("bkt", "k", two);
+    VersionMeta marker = f.store.delete("bkt", "k").orElseThrow();
+    assertThat(read(f.store.version("bkt", "k", first.versionId()))).isEqualTo(one);
+    assertThat(read(f.store.version("bkt", "k", second.versionId()))).isEqualTo(two);
+    assertThat(f.store.version("bkt", "k", marker.versionId()).deleteMarker()).isTrue();
+    assertCode(
+        () -> f.store.version("bkt", "other", first.versionId()),
+        StoreException.Code.NO_SUCH_VERSION);
+    assertCode(
+        () -> f.store.version("bkt", "k", VersionId.next()), StoreException.Code.NO_SUCH_VERSION);
+    assertCode(() -> f.store.version("bkt", "k", "not-an-id"), StoreException.Code.NO_SUCH_VERSION);
+    assertCode(
+        () -> f.store.version("missing", "k", first.versionId()),
+        StoreException.Code.NO_SUCH_BUCKET);
+  }
+
+  @Test
+  void version_whenItsEntryIsOnFewerThanAWriteQuorum_noSuchVersion() {
+    f.store.createBucket("bkt");
+    f.store.enableVersioning("bkt");
+    VersionMeta kept = f.put("bkt", "k", StoreFixture.bytes(1, 100));
+    VersionMeta failed = f.put("bkt", "k", StoreFixture.bytes(2, 100));
+    // What a write refused for want of a quorum leaves behind where its removal did not reach.
+    String entry = f.store.context().indexEntry("bkt", "k", failed.versionId());
+    int removeFrom = 6 - f.config.writeQuorum() + 1;
+    for (int slot = 0; slot < removeFrom; slot++) {
+      f.memories.get(slot).delete(entry);
+    }
+    assertCode(
+        () -> f.store.version("bkt", "k", failed.versionId()), StoreException.Code.NO_SUCH_VERSION);
+    assertThat(f.store.version("bkt", "k", kept.versionId()).versionId())
+        .isEqualTo(kept.versionId());
+  }
+
+  @Test
+  void version_whenFewerThanAReadQuorumAnswer_insufficientShardsFoundOrNot() {
+    f.store.createBucket("bkt");
+    f.store.enableVersioning("bkt");
+    VersionMeta kept = f.put("bkt", "k", StoreFixture.bytes(1, 100));
+    for (int slot = 0; slot < 4; slot++) {
+      f.faulty.get(slot).outage(true);
+    }
+    assertCode(
+        () -> f.store.version("bkt", "k", kept.versionId()),
+        StoreException.Code.INSUFFICIENT_SHARDS);
+    assertCode(
+        () -> f.store.version("bkt", "k", VersionId.next()),
+        StoreException.Code.INSUFFICIENT_SHARDS);
   }
 }

@@ -56,6 +56,11 @@ public final class ObjectVersion {
     return stored.key();
   }
 
+  /** True for a delete marker. */
+  public boolean deleteMarker() {
+    return stored.deleteMarker();
+  }
+
   /** The object's size. */
   public long sizeBytes() {
     return stored.sizeBytes();

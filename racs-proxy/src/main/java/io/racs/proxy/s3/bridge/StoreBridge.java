@@ -133,6 +133,16 @@ public final class StoreBridge {
             written(store.put(bucket, key, watched, length, toStore(options), toStore(condition))));
   }
 
+  /**
+   * Exactly the version {@code versionId} of a key in a versioned bucket, a delete marker included;
+   * {@code NoSuchVersion} if the key has no such version.
+   */
+  public ObjectVersion version(String bucket, String key, String versionId) {
+    return call(
+        resource(bucket, key),
+        () -> ObjectVersion.versioned(store.version(bucket, key, versionId)));
+  }
+
   /** The current version; {@code NoSuchKey} if none. */
   public ObjectVersion head(String bucket, String key) {
     return call(resource(bucket, key), () -> ObjectVersion.of(store.head(bucket, key)));
@@ -411,6 +421,7 @@ public final class StoreBridge {
           case BUCKET_ALREADY_EXISTS -> S3ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU;
           case BUCKET_NOT_EMPTY -> S3ErrorCode.BUCKET_NOT_EMPTY;
           case NO_SUCH_KEY -> S3ErrorCode.NO_SUCH_KEY;
+          case NO_SUCH_VERSION -> S3ErrorCode.NO_SUCH_VERSION;
           case NO_SUCH_UPLOAD -> S3ErrorCode.NO_SUCH_UPLOAD;
           case INVALID_PART -> S3ErrorCode.INVALID_PART;
           case INVALID_PART_ORDER -> S3ErrorCode.INVALID_PART_ORDER;

@@ -131,22 +131,20 @@ final class ObjectHandler {
 
   private S3Response get(S3Request request, boolean headOnly) {
     Optional<String> version = request.query().first("versionId");
-    if (version.isPresent()) {
-      Responses.refuseVersionIdIn(store, request.bucket());
-    }
-    if (version.isPresent() && !version.get().equals(Responses.NULL_VERSION)) {
-      // A missing bucket is reported as such before the version it would hold.
-      if (!store.bucketExists(request.bucket())) {
-        throw S3Exception.of(S3ErrorCode.NO_SUCH_BUCKET).withDetail("BucketName", request.bucket());
-      }
+    ObjectVersion exact = null;
+    // A missing bucket is reported as such before the version it would hold.
+    if (version.isPresent() && store.versioned(request.bucket())) {
+      exact = exactVersion(request, version.get());
+    } else if (version.isPresent() && !version.get().equals(Responses.NULL_VERSION)) {
       Responses.requireNullVersion(request.key(), version.get());
     }
-    if (!headOnly
+    if (exact == null
+        && !headOnly
         && request.headers().first("Range").isEmpty()
         && request.query().first("partNumber").isEmpty()) {
       return getWhole(request);
     }
-    ObjectVersion meta = store.head(request.bucket(), request.key());
+    ObjectVersion meta = exact != null ? exact : store.head(request.bucket(), request.key());
     Optional<S3Response> notModified = checkRead(request, meta);
     if (notModified.isPresent()) {
       return notModified.get();
@@ -192,6 +190,7 @@ final class ObjectHandler {
                 .equalsIgnoreCase("ENABLED");
     S3Response response = S3Response.status(range.isPresent() ? 206 : 200);
     Responses.objectHeaders(response, meta, checksums);
+    Responses.versionIdHeader(response, meta);
     range.ifPresent(r -> response.header("Content-Range", r.contentRange(meta.sizeBytes())));
     overrideHeaders(request, response);
     if (headOnly) {
@@ -203,6 +202,40 @@ final class ObjectHandler {
       return response.stream(java.io.InputStream.nullInputStream(), 0, () -> {});
     }
     return response.stream(reader.body(), reader.rangeLength(), reader::close);
+  }
+
+  /**
+   * The version a GET or HEAD names in a versioned bucket, judged by the store's visibility rule:
+   * {@code NoSuchVersion} when the key has none of that id, and for a delete marker 405
+   * MethodNotAllowed with {@code x-amz-delete-marker: true}, as S3 answers. The {@code null}
+   * version (an object written before versioning was turned on) is not told apart from the others
+   * yet, so naming it is refused.
+   */
+  private ObjectVersion exactVersion(S3Request request, String versionId) {
+    if (versionId.isEmpty()) {
+      throw Responses.emptyVersionId();
+    }
+    if (versionId.equals(Responses.NULL_VERSION)) {
+      throw S3Exception.of(
+          S3ErrorCode.NOT_IMPLEMENTED,
+          "The null version of an object in a versioned bucket is not implemented.");
+    }
+    ObjectVersion exact;
+    try {
+      exact = store.version(request.bucket(), request.key(), versionId);
+    } catch (S3Exception e) {
+      if (e.code() == S3ErrorCode.NO_SUCH_VERSION) {
+        throw e.withDetail("Key", request.key()).withDetail("VersionId", versionId);
+      }
+      throw e;
+    }
+    if (exact.deleteMarker()) {
+      throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED)
+          .withHeader("x-amz-delete-marker", "true")
+          .withHeader("x-amz-version-id", versionId)
+          .withHeader("Last-Modified", Responses.httpDate(exact.lastModified()));
+    }
+    return exact;
   }
 
   /**

@@ -389,6 +389,7 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
 
   private S3Response error(Exchange exchange, S3Exception e) {
     S3Response response = S3Response.status(e.httpStatus());
+    e.headers().forEach(response::header);
     if (e.code().hasBody() && !exchange.head) {
       response.header("Content-Type", "application/xml").body(ErrorXml.render(e, exchange.id));
     }

@@ -188,21 +188,74 @@ class BucketVersioningTest {
   }
 
   @Test
-  void versionRequests_whenVersioned_notImplementedAndNothingChanged() throws Exception {
+  void getAndHead_whenVersionNamed_readThatVersionExactly() throws Exception {
+    String bucket = versionedBucket("exact");
+    String first =
+        proxy
+            .s3()
+            .putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("first"))
+            .versionId();
+    proxy.s3().putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("second"));
+    var got = proxy.s3().getObjectAsBytes(b -> b.bucket(bucket).key("k").versionId(first));
+    assertThat(got.asUtf8String()).isEqualTo("first");
+    assertThat(got.response().versionId()).isEqualTo(first);
+    assertThat(
+            proxy
+                .s3()
+                .getObjectAsBytes(
+                    b -> b.bucket(bucket).key("k").versionId(first).range("bytes=1-2"))
+                .asUtf8String())
+        .isEqualTo("ir");
+    var head = proxy.s3().headObject(b -> b.bucket(bucket).key("k").versionId(first));
+    assertThat(head.contentLength()).isEqualTo(5);
+    assertThat(head.versionId()).isEqualTo(first);
+    assertThat(proxy.s3().getObjectAsBytes(b -> b.bucket(bucket).key("k")).asUtf8String())
+        .isEqualTo("second");
+  }
+
+  @Test
+  void get_whenVersionIsADeleteMarker_methodNotAllowedWithDeleteMarkerHeader() throws Exception {
+    String bucket = versionedBucket("marker");
+    proxy.s3().putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("x"));
+    String marker = proxy.s3().deleteObject(b -> b.bucket(bucket).key("k")).versionId();
+    for (String method : new String[] {"GET", "HEAD"}) {
+      S3FrontEnd.Raw raw =
+          proxy.send(method, "/" + bucket + "/k", "versionId=" + marker, Map.of(), null);
+      assertThat(raw.status()).as(method).isEqualTo(405);
+      assertThat(raw.all("x-amz-delete-marker")).as(method).containsExactly("true");
+      assertThat(raw.all("x-amz-version-id")).as(method).containsExactly(marker);
+    }
+  }
+
+  @Test
+  void get_whenVersionUnknownOrEmpty_noSuchVersionOrInvalidArgument() throws Exception {
+    String bucket = versionedBucket("unknown");
+    proxy.s3().putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("x"));
+    for (String version : new String[] {NEVER_SEEN_VERSION, "0".repeat(32)}) {
+      S3FrontEnd.Raw raw =
+          proxy.send("GET", "/" + bucket + "/k", "versionId=" + version, Map.of(), null);
+      assertThat(raw.status()).isEqualTo(404);
+      assertThat(raw.code()).isEqualTo("NoSuchVersion");
+    }
+    S3FrontEnd.Raw empty = proxy.send("GET", "/" + bucket + "/k", "versionId=", Map.of(), null);
+    assertThat(empty.status()).isEqualTo(400);
+    assertThat(empty.code()).isEqualTo("InvalidArgument");
+    S3FrontEnd.Raw missing =
+        proxy.send("GET", "/no-such-bucket/k", "versionId=" + NEVER_SEEN_VERSION, Map.of(), null);
+    assertThat(missing.code()).isEqualTo("NoSuchBucket");
+  }
+
+  @Test
+  void versionRequests_whenNotImplementedYet_refusedAndNothingChanged() throws Exception {
     String bucket = versionedBucket("named");
     String id =
         proxy
             .s3()
             .putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("kept"))
             .versionId();
+    assertThat(proxy.send("GET", "/" + bucket + "/k", "versionId=null", Map.of(), null).status())
+        .isEqualTo(501);
     for (String version : new String[] {id, "null", NEVER_SEEN_VERSION}) {
-      assertThat(proxy.send("GET", "/" + bucket + "/k", "versionId=" + version, Map.of(), null))
-          .satisfies(r -> assertThat(r.status()).isEqualTo(501));
-      assertThat(
-              proxy
-                  .send("HEAD", "/" + bucket + "/k", "versionId=" + version, Map.of(), null)
-                  .status())
-          .isEqualTo(501);
       S3FrontEnd.Raw delete =
           proxy.send("DELETE", "/" + bucket + "/k", "versionId=" + version, Map.of(), null);
       assertThat(delete.status()).isEqualTo(501);
