@@ -238,6 +238,17 @@ class SdkV2IT {
                       b -> b.bucket("sdk-versioning").key("k").versionId(deleted.versionId())))
           .isInstanceOfSatisfying(
               S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(405));
+      var restored =
+          s3.copyObject(
+              b ->
+                  b.sourceBucket("sdk-versioning")
+                      .sourceKey("k")
+                      .sourceVersionId(first)
+                      .destinationBucket("sdk-versioning")
+                      .destinationKey("k"));
+      assertThat(restored.copySourceVersionId()).isEqualTo(first);
+      assertThat(s3.getObjectAsBytes(b -> b.bucket("sdk-versioning").key("k")).asUtf8String())
+          .isEqualTo("one");
       assertThatThrownBy(() -> s3.deleteBucket(b -> b.bucket("sdk-versioning")))
           .isInstanceOfSatisfying(
               S3Exception.class,

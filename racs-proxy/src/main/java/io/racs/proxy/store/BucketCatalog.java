@@ -43,6 +43,12 @@ final class BucketCatalog {
   // the decision to keep versions: a bucket not yet seen versioned is read again each time, so that
   // versioning turned on through another proxy keeps every version written after it.
   private final ConcurrentHashMap<String, Long> versioned = new ConcurrentHashMap<>();
+  // Each bucket's versioning state as last read, until when (System.nanoTime): what a request's
+  // answer (its x-amz-version-id, or whether a delete writes a marker) goes by, so that writes in a
+  // bucket never versioned cost no extra repository round trip.
+  private final ConcurrentHashMap<String, State> known = new ConcurrentHashMap<>();
+
+  private record State(boolean versioned, long untilNanos) {}
 
   BucketCatalog(StoreContext context, QuorumWriter writer) {
     this.context = context;
@@ -63,6 +69,7 @@ final class BucketCatalog {
     writeRecord(new BucketRecord(bucket, true, System.currentTimeMillis(), null), "delete bucket ");
     seen.remove(bucket);
     versioned.remove(bucket);
+    known.remove(bucket);
   }
 
   /**
@@ -82,6 +89,20 @@ final class BucketCatalog {
           new BucketRecord(bucket, false, current.createdMillis(), ENABLED), "version bucket ");
     }
     versioned.put(bucket, System.nanoTime() + CACHE_NANOS);
+    known.put(bucket, new State(true, System.nanoTime() + CACHE_NANOS));
+  }
+
+  /**
+   * {@link #versioned} as this store last read it, if that was within {@link #CACHE_NANOS}: for
+   * what a request answers, not for deciding to delete anything. Versioning turned on through
+   * another proxy may take that long to be seen here (the versions are kept all the same).
+   */
+  boolean versionedRecently(String bucket) {
+    State state = known.get(bucket);
+    if (state != null && state.untilNanos() - System.nanoTime() > 0) {
+      return state.versioned();
+    }
+    return versioned(bucket);
   }
 
   /**
@@ -99,12 +120,14 @@ final class BucketCatalog {
             .filter(r -> !r.deleted())
             .orElseThrow(
                 () -> new StoreException(StoreException.Code.NO_SUCH_BUCKET, "bucket " + bucket));
-    if (ENABLED.equals(current.versioning())) {
+    boolean on = ENABLED.equals(current.versioning());
+    if (on) {
       versioned.put(bucket, System.nanoTime() + CACHE_NANOS);
-      return true;
+    } else {
+      versioned.remove(bucket);
     }
-    versioned.remove(bucket);
-    return false;
+    known.put(bucket, new State(on, System.nanoTime() + CACHE_NANOS));
+    return on;
   }
 
   private void writeRecord(BucketRecord record, String what) {

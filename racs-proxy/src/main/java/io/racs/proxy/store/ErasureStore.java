@@ -179,6 +179,14 @@ public final class ErasureStore implements ObjectStore {
 
   @Override
   public boolean versioned(String bucket) {
+    return buckets.versionedRecently(bucket);
+  }
+
+  /**
+   * Whether a bucket keeps every version, read from its records now (unless this store saw it
+   * versioned just now): what heal asks before it collects a superseded version.
+   */
+  boolean keepsVersions(String bucket) {
     return buckets.versioned(bucket);
   }
 
@@ -230,7 +238,7 @@ public final class ErasureStore implements ObjectStore {
   public Optional<VersionMeta> delete(String bucket, String key, WriteCondition condition) {
     buckets.require(bucket);
     StoreContext.checkKey(key);
-    boolean versioned = buckets.versioned(bucket);
+    boolean versioned = buckets.versionedRecently(bucket);
     return health.writing(() -> writes.delete(bucket, key, condition, versioned));
   }
 
@@ -251,14 +259,36 @@ public final class ErasureStore implements ObjectStore {
     buckets.require(bucket);
     StoreContext.checkKey(key);
     try (ObjectReader source = reads.get(sourceBucket, sourceKey, 0, -1, 0)) {
-      VersionMeta meta = source.meta();
-      PutOptions options =
-          replace != null
-              ? replace
-              : new PutOptions(
-                  meta.contentType(), meta.userMetadata(), meta::checksums, meta.contentHeaders());
-      return put(bucket, key, source.body(), meta.sizeBytes(), options, condition);
+      return copyFrom(source.meta(), source.body(), bucket, key, replace, condition);
     }
+  }
+
+  @Override
+  public VersionMeta copy(
+      VersionMeta source, String bucket, String key, PutOptions replace, WriteCondition condition) {
+    buckets.require(bucket);
+    StoreContext.checkKey(key);
+    if (source.sizeBytes() == 0) {
+      return copyFrom(source, InputStream.nullInputStream(), bucket, key, replace, condition);
+    }
+    try (ObjectReader reader = reads.read(source, 0, -1)) {
+      return copyFrom(source, reader.body(), bucket, key, replace, condition);
+    }
+  }
+
+  private VersionMeta copyFrom(
+      VersionMeta meta,
+      InputStream body,
+      String bucket,
+      String key,
+      PutOptions replace,
+      WriteCondition condition) {
+    PutOptions options =
+        replace != null
+            ? replace
+            : new PutOptions(
+                meta.contentType(), meta.userMetadata(), meta::checksums, meta.contentHeaders());
+    return put(bucket, key, body, meta.sizeBytes(), options, condition);
   }
 
   // ---- multipart ----

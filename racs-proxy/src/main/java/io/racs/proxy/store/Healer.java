@@ -350,7 +350,7 @@ public final class Healer {
       // before a version would be collected, so that versioning turned on meanwhile counts).
       boolean kept;
       try {
-        kept = !newest && store.versioned(bucket);
+        kept = !newest && store.keepsVersions(bucket);
       } catch (RuntimeException ex) {
         failed("read versioning of " + bucket, ex);
         continue; // neither collected nor healed: the next run decides

@@ -233,6 +233,14 @@ public interface ObjectStore extends AutoCloseable {
       PutOptions replace,
       WriteCondition condition);
 
+  /**
+   * Copies exactly the version {@code source} (as {@link #version} returned it) to a new version of
+   * the target key; {@code replace} and {@code condition} as in the other copy. If the version was
+   * deleted since, opening it fails rather than copying other bytes.
+   */
+  VersionMeta copy(
+      VersionMeta source, String bucket, String key, PutOptions replace, WriteCondition condition);
+
   // ---- multipart ----
 
   /** Starts an upload and returns its id. */

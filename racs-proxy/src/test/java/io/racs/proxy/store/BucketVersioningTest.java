@@ -220,4 +220,28 @@ class BucketVersioningTest {
         () -> f.store.version("bkt", "k", VersionId.next()),
         StoreException.Code.INSUFFICIENT_SHARDS);
   }
+
+  @Test
+  void copy_ofAnExactVersion_copiesThoseBytesAndMetadataNotTheCurrentOnes() {
+    f.store.createBucket("bkt");
+    f.store.enableVersioning("bkt");
+    byte[] one = StoreFixture.bytes(1, 5 * BLOCK + 7);
+    VersionMeta first =
+        f.store.put(
+            "bkt",
+            "k",
+            StoreFixture.stream(one),
+            one.length,
+            new ObjectStore.PutOptions("text/first", java.util.Map.of("m", "1"), null));
+    VersionMeta empty =
+        f.store.put(
+            "bkt", "e", StoreFixture.stream(new byte[0]), 0, ObjectStore.PutOptions.defaults());
+    f.put("bkt", "k", StoreFixture.bytes(2, 10));
+    VersionMeta copied = f.store.copy(first, "bkt", "copy", null, ObjectStore.WriteCondition.NONE);
+    assertThat(f.get("bkt", "copy")).isEqualTo(one);
+    assertThat(copied.contentType()).isEqualTo("text/first");
+    assertThat(copied.userMetadata()).containsEntry("m", "1");
+    f.store.copy(empty, "bkt", "copy-empty", null, ObjectStore.WriteCondition.NONE);
+    assertThat(f.get("bkt", "copy-empty")).isEmpty();
+  }
 }

@@ -223,6 +223,28 @@ public final class StoreBridge {
   }
 
   /**
+   * Copies exactly the version {@code source} (as {@link #version} returned it) to a new version of
+   * the target key, if {@code condition} holds; {@code replace} as in the other copy.
+   */
+  public ObjectVersion copy(
+      ObjectVersion source,
+      String bucket,
+      String key,
+      PutOptions replace,
+      WriteCondition condition) {
+    return call(
+        resource(bucket, key),
+        () ->
+            written(
+                store.copy(
+                    source.stored(),
+                    bucket,
+                    key,
+                    replace == null ? null : toStore(replace),
+                    toStore(condition))));
+  }
+
+  /**
    * Copies the current version of a source key to a new version of the target key, on the server,
    * if {@code condition} holds. With {@code replace} null the metadata is copied; otherwise it
    * replaces it.

@@ -86,8 +86,19 @@ final class ObjectHandler {
 
   private S3Response copy(S3Request request) {
     Responses.CopySource source = Responses.copySource(request.headers());
-    source.checkVersion(store);
-    ObjectVersion sourceMeta = store.head(source.bucket(), source.key());
+    ObjectVersion exact = null;
+    if (source.versionId() != null && store.versioned(source.bucket())) {
+      exact = exactVersion(source.bucket(), source.key(), source.versionId());
+      if (exact.deleteMarker()) {
+        throw S3Exception.of(
+            S3ErrorCode.INVALID_REQUEST,
+            "The source of a copy request may not specifically refer to a delete marker by"
+                + " version id.");
+      }
+    } else {
+      source.checkVersion(store);
+    }
+    ObjectVersion sourceMeta = exact != null ? exact : store.head(source.bucket(), source.key());
     Preconditions.checkCopySource(request.headers(), sourceMeta.etag(), sourceMeta.lastModified());
     String directive = request.headers().first("x-amz-metadata-directive").orElse("COPY");
     PutOptions replace;
@@ -100,7 +111,10 @@ final class ObjectHandler {
               Responses.contentHeaders(request.headers()));
     } else if (directive.equalsIgnoreCase("COPY")) {
       replace = null;
-      if (source.bucket().equals(request.bucket()) && source.key().equals(request.key())) {
+      // Copying an older version onto its own key is how S3 restores it; the current one is not.
+      if (exact == null
+          && source.bucket().equals(request.bucket())
+          && source.key().equals(request.key())) {
         throw S3Exception.of(
             S3ErrorCode.INVALID_REQUEST,
             "This copy request is illegal because it is trying to copy an object to itself"
@@ -112,13 +126,20 @@ final class ObjectHandler {
     }
     checkWriteConditions(request);
     ObjectVersion copied =
-        store.copy(
-            source.bucket(),
-            source.key(),
-            request.bucket(),
-            request.key(),
-            replace,
-            Responses.writeCondition(request.headers()));
+        exact != null
+            ? store.copy(
+                exact,
+                request.bucket(),
+                request.key(),
+                replace,
+                Responses.writeCondition(request.headers()))
+            : store.copy(
+                source.bucket(),
+                source.key(),
+                request.bucket(),
+                request.key(),
+                replace,
+                Responses.writeCondition(request.headers()));
     S3Response response =
         S3Response.xml(
             S3XmlResponses.copyObject(
@@ -126,6 +147,9 @@ final class ObjectHandler {
                 copied.etag(),
                 Responses.typedChecksums(copied.checksums())));
     Responses.versionIdHeader(response, copied);
+    if (exact != null) {
+      response.header("x-amz-copy-source-version-id", exact.versionId());
+    }
     return response;
   }
 
@@ -134,7 +158,13 @@ final class ObjectHandler {
     ObjectVersion exact = null;
     // A missing bucket is reported as such before the version it would hold.
     if (version.isPresent() && store.versioned(request.bucket())) {
-      exact = exactVersion(request, version.get());
+      exact = exactVersion(request.bucket(), request.key(), version.get());
+      if (exact.deleteMarker()) {
+        throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED)
+            .withHeader("x-amz-delete-marker", "true")
+            .withHeader("x-amz-version-id", exact.versionId())
+            .withHeader("Last-Modified", Responses.httpDate(exact.lastModified()));
+      }
     } else if (version.isPresent() && !version.get().equals(Responses.NULL_VERSION)) {
       Responses.requireNullVersion(request.key(), version.get());
     }
@@ -205,13 +235,12 @@ final class ObjectHandler {
   }
 
   /**
-   * The version a GET or HEAD names in a versioned bucket, judged by the store's visibility rule:
-   * {@code NoSuchVersion} when the key has none of that id, and for a delete marker 405
-   * MethodNotAllowed with {@code x-amz-delete-marker: true}, as S3 answers. The {@code null}
-   * version (an object written before versioning was turned on) is not told apart from the others
-   * yet, so naming it is refused.
+   * The version a GET, HEAD or copy source names in a versioned bucket, a delete marker included,
+   * judged by the store's visibility rule: {@code NoSuchVersion} when the key has none of that id.
+   * The {@code null} version (an object written before versioning was turned on) is not told apart
+   * from the others yet, so naming it is refused.
    */
-  private ObjectVersion exactVersion(S3Request request, String versionId) {
+  private ObjectVersion exactVersion(String bucket, String key, String versionId) {
     if (versionId.isEmpty()) {
       throw Responses.emptyVersionId();
     }
@@ -220,22 +249,14 @@ final class ObjectHandler {
           S3ErrorCode.NOT_IMPLEMENTED,
           "The null version of an object in a versioned bucket is not implemented.");
     }
-    ObjectVersion exact;
     try {
-      exact = store.version(request.bucket(), request.key(), versionId);
+      return store.version(bucket, key, versionId);
     } catch (S3Exception e) {
       if (e.code() == S3ErrorCode.NO_SUCH_VERSION) {
-        throw e.withDetail("Key", request.key()).withDetail("VersionId", versionId);
+        throw e.withDetail("Key", key).withDetail("VersionId", versionId);
       }
       throw e;
     }
-    if (exact.deleteMarker()) {
-      throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED)
-          .withHeader("x-amz-delete-marker", "true")
-          .withHeader("x-amz-version-id", versionId)
-          .withHeader("Last-Modified", Responses.httpDate(exact.lastModified()));
-    }
-    return exact;
   }
 
   /**

@@ -214,6 +214,60 @@ class BucketVersioningTest {
   }
 
   @Test
+  void copyObject_whenSourceVersionNamed_copiesThatVersionAndRestoresItOntoItsKey() {
+    String bucket = versionedBucket("restore");
+    String first =
+        proxy
+            .s3()
+            .putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("first"))
+            .versionId();
+    proxy.s3().putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("second"));
+    var copied =
+        proxy
+            .s3()
+            .copyObject(
+                b ->
+                    b.sourceBucket(bucket)
+                        .sourceKey("k")
+                        .sourceVersionId(first)
+                        .destinationBucket(bucket)
+                        .destinationKey("k"));
+    assertThat(copied.copySourceVersionId()).isEqualTo(first);
+    assertThat(copied.versionId()).isNotEmpty().isNotEqualTo(first);
+    assertThat(proxy.s3().getObjectAsBytes(b -> b.bucket(bucket).key("k")).asUtf8String())
+        .isEqualTo("first");
+    String marker = proxy.s3().deleteObject(b -> b.bucket(bucket).key("k")).versionId();
+    S3Exception fromMarker =
+        S3FrontEnd.error(
+            () ->
+                proxy
+                    .s3()
+                    .copyObject(
+                        b ->
+                            b.sourceBucket(bucket)
+                                .sourceKey("k")
+                                .sourceVersionId(marker)
+                                .destinationBucket(bucket)
+                                .destinationKey("other")));
+    assertThat(fromMarker.statusCode()).isEqualTo(400);
+    assertThat(fromMarker.awsErrorDetails().errorCode()).isEqualTo("InvalidRequest");
+    S3Exception unknown =
+        S3FrontEnd.error(
+            () ->
+                proxy
+                    .s3()
+                    .copyObject(
+                        b ->
+                            b.sourceBucket(bucket)
+                                .sourceKey("k")
+                                .sourceVersionId(NEVER_SEEN_VERSION)
+                                .destinationBucket(bucket)
+                                .destinationKey("other")));
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(unknown.awsErrorDetails().errorCode()).isEqualTo("NoSuchVersion");
+  }
+
+  @Test
   void get_whenVersionIsADeleteMarker_methodNotAllowedWithDeleteMarkerHeader() throws Exception {
     String bucket = versionedBucket("marker");
     proxy.s3().putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("x"));
@@ -278,19 +332,22 @@ class BucketVersioningTest {
                                                 .versionId(id)
                                                 .build()))));
     assertThat(batch.statusCode()).isEqualTo(501);
-    S3Exception copy =
+    String upload = proxy.s3().createMultipartUpload(b -> b.bucket(bucket).key("mpu")).uploadId();
+    S3Exception partCopy =
         S3FrontEnd.error(
             () ->
                 proxy
                     .s3()
-                    .copyObject(
+                    .uploadPartCopy(
                         b ->
                             b.sourceBucket(bucket)
                                 .sourceKey("k")
                                 .sourceVersionId(id)
                                 .destinationBucket(bucket)
-                                .destinationKey("copy")));
-    assertThat(copy.statusCode()).isEqualTo(501);
+                                .destinationKey("mpu")
+                                .uploadId(upload)
+                                .partNumber(1)));
+    assertThat(partCopy.statusCode()).isEqualTo(501);
     S3Exception list = S3FrontEnd.error(() -> proxy.s3().listObjectVersions(b -> b.bucket(bucket)));
     assertThat(list.statusCode()).isEqualTo(501);
     assertThat(proxy.s3().getObjectAsBytes(b -> b.bucket(bucket).key("k")).asUtf8String())
