@@ -177,6 +177,49 @@ class Boto3IT {
   }
 
   @Test
+  void versioning_whenEnabled_keepsVersionsReadsThemAndRefusesWhatIsNotImplemented()
+      throws Exception {
+    Path work = Files.createDirectories(dir.resolve("versioning"));
+    Path configFile = work.resolve("config.json");
+    Files.writeString(
+        configFile,
+        "{\"endpoint\": \""
+            + PROXIES.proxy(false).endpoint()
+            + "\", \"bucket\": \"boto3-versioning\", \"caBundle\": null}");
+    Path script = Launcher.root().resolve("src/test/resources/clients/boto3_versioning.py");
+    Launcher.Result result =
+        Clients.ok(
+            List.of(TestTools.python().toString(), script.toString(), configFile.toString()),
+            Clients.cleanEnv(work.resolve("home")));
+    Map<String, String> out = new LinkedHashMap<>();
+    Matcher m = PAIR.matcher(result.stdout());
+    while (m.find()) {
+      out.put(m.group(1), m.group(2));
+    }
+    assertThat(out).as(result.stdout()).containsKey("delete_bucket");
+    assertThat(out.get("status_before")).isEmpty();
+    assertThat(out.get("status_after")).isEqualTo("Enabled");
+    assertThat(out.get("first_version")).isNotEmpty();
+    assertThat(out.get("second_version")).isNotEmpty().isNotEqualTo(out.get("first_version"));
+    assertThat(out.get("current")).isEqualTo("two");
+    assertThat(out.get("delete_marker")).isEqualTo("True");
+    assertThat(out.get("delete_version"))
+        .isNotEmpty()
+        .isNotIn(out.get("first_version"), out.get("second_version"));
+    assertThat(out.get("get_after_delete")).isEqualTo("NoSuchKey 404");
+    assertThat(out.get("suspend")).isEqualTo("NotImplemented 501");
+    assertThat(out.get("status_after_suspend")).isEqualTo("Enabled");
+    assertThat(out.get("get_first")).isEqualTo("one");
+    assertThat(out.get("get_first_version")).isEqualTo(out.get("first_version"));
+    assertThat(out.get("get_marker")).isEqualTo("MethodNotAllowed 405");
+    assertThat(out.get("get_unknown")).isEqualTo("NoSuchVersion 404");
+    assertThat(out.get("delete_version_call")).isEqualTo("NotImplemented 501");
+    assertThat(out.get("list_versions")).isEqualTo("NotImplemented 501");
+    // The versions and the marker are kept, so the bucket is not empty.
+    assertThat(out.get("delete_bucket")).isEqualTo("BucketNotEmpty 409");
+  }
+
+  @Test
   void script_whenBucketCorsSetAndPreflighted_answersFromTheRules() throws Exception {
     Path work = Files.createDirectories(dir.resolve("cors"));
     Path configFile = work.resolve("config.json");

@@ -304,11 +304,12 @@ class NegativeIT {
   @Test
   void get_whenSubResourceIsUnknown_isNotImplementedXml() throws Exception {
     s3.putObject(
-        b -> b.bucket(BUCKET).key("with-acl"),
+        b -> b.bucket(BUCKET).key("with-sub-resource"),
         software.amazon.awssdk.core.sync.RequestBody.fromString("x"));
     RawS3 raw = raw(ProxyProcess.SECRET_KEY);
-    for (String path : List.of("/" + BUCKET + "/with-acl", "/" + BUCKET)) {
-      RawS3.SignedHead head = raw.sign("GET", path, "acl", Map.of(), RawS3.EMPTY_SHA256, Map.of());
+    for (String path : List.of("/" + BUCKET + "/with-sub-resource", "/" + BUCKET)) {
+      RawS3.SignedHead head =
+          raw.sign("GET", path, "policy", Map.of(), RawS3.EMPTY_SHA256, Map.of());
       assertS3Error(raw.send(head, new byte[0]), 501, "NotImplemented");
     }
   }

@@ -29,9 +29,11 @@ import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.ChecksumMode;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
@@ -183,6 +185,74 @@ class SdkV2IT {
                   .join()
                   .asUtf8String())
           .isEqualTo("hello");
+    }
+  }
+
+  @Test
+  void versioning_whenEnabled_answersVersionIdsAndDeleteMarkers() {
+    try (S3Client s3 = client(false, ProxyProcess.SECRET_KEY)) {
+      s3.createBucket(b -> b.bucket("sdk-versioning"));
+      assertThat(s3.getBucketVersioning(b -> b.bucket("sdk-versioning")).status()).isNull();
+      s3.putBucketVersioning(
+          b ->
+              b.bucket("sdk-versioning")
+                  .versioningConfiguration(c -> c.status(BucketVersioningStatus.ENABLED)));
+      assertThat(s3.getBucketVersioning(b -> b.bucket("sdk-versioning")).status())
+          .isEqualTo(BucketVersioningStatus.ENABLED);
+      String first =
+          s3.putObject(b -> b.bucket("sdk-versioning").key("k"), RequestBody.fromString("one"))
+              .versionId();
+      String second =
+          s3.putObject(b -> b.bucket("sdk-versioning").key("k"), RequestBody.fromString("two"))
+              .versionId();
+      assertThat(first).isNotEmpty();
+      assertThat(second).isNotEmpty().isNotEqualTo(first);
+      assertThat(s3.getObjectAsBytes(b -> b.bucket("sdk-versioning").key("k")).asUtf8String())
+          .isEqualTo("two");
+      DeleteObjectResponse deleted = s3.deleteObject(b -> b.bucket("sdk-versioning").key("k"));
+      assertThat(deleted.deleteMarker()).isTrue();
+      assertThat(deleted.versionId()).isNotEmpty().isNotIn(first, second);
+      assertThatThrownBy(() -> s3.getObject(b -> b.bucket("sdk-versioning").key("k")))
+          .isInstanceOfSatisfying(
+              S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(404));
+      assertThatThrownBy(
+              () ->
+                  s3.putBucketVersioning(
+                      b ->
+                          b.bucket("sdk-versioning")
+                              .versioningConfiguration(
+                                  c -> c.status(BucketVersioningStatus.SUSPENDED))))
+          .isInstanceOfSatisfying(
+              S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(501));
+      assertThat(
+              s3.getObjectAsBytes(b -> b.bucket("sdk-versioning").key("k").versionId(first))
+                  .asUtf8String())
+          .isEqualTo("one");
+      assertThat(
+              s3.headObject(b -> b.bucket("sdk-versioning").key("k").versionId(second))
+                  .contentLength())
+          .isEqualTo(3);
+      assertThatThrownBy(
+              () ->
+                  s3.headObject(
+                      b -> b.bucket("sdk-versioning").key("k").versionId(deleted.versionId())))
+          .isInstanceOfSatisfying(
+              S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(405));
+      var restored =
+          s3.copyObject(
+              b ->
+                  b.sourceBucket("sdk-versioning")
+                      .sourceKey("k")
+                      .sourceVersionId(first)
+                      .destinationBucket("sdk-versioning")
+                      .destinationKey("k"));
+      assertThat(restored.copySourceVersionId()).isEqualTo(first);
+      assertThat(s3.getObjectAsBytes(b -> b.bucket("sdk-versioning").key("k")).asUtf8String())
+          .isEqualTo("one");
+      assertThatThrownBy(() -> s3.deleteBucket(b -> b.bucket("sdk-versioning")))
+          .isInstanceOfSatisfying(
+              S3Exception.class,
+              e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("BucketNotEmpty"));
     }
   }
 

@@ -20,14 +20,35 @@ import java.util.regex.Pattern;
 final class BucketCatalog {
   private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
   private static final long CACHE_NANOS = 1_000_000_000L;
+  private static final int MAX_CACHED_RECORDS = 10_000;
 
-  /** A bucket record: the newest one of a bucket decides whether it exists. */
-  record BucketRecord(String bucket, boolean deleted, long createdMillis) {}
+  /**
+   * A bucket record: the newest one of a bucket decides whether it exists and its versioning state.
+   *
+   * @param versioning {@code "Enabled"} once versioning was turned on, null for a bucket that was
+   *     never versioned (records written before versioning existed decode so too)
+   */
+  record BucketRecord(String bucket, boolean deleted, long createdMillis, String versioning) {}
+
+  static final String ENABLED = "Enabled";
 
   private final StoreContext context;
   private final QuorumWriter writer;
   // Buckets seen to exist, until when (System.nanoTime).
   private final ConcurrentHashMap<String, Long> seen = new ConcurrentHashMap<>();
+  // Bucket records by name: they never change, so the collector's check of a bucket's versioning
+  // costs one listing and no read of a record seen before.
+  private final ConcurrentHashMap<String, BucketRecord> records = new ConcurrentHashMap<>();
+  // Buckets seen versioned, until when (System.nanoTime). Only the versioned state is cached for
+  // the decision to keep versions: a bucket not yet seen versioned is read again each time, so that
+  // versioning turned on through another proxy keeps every version written after it.
+  private final ConcurrentHashMap<String, Long> versioned = new ConcurrentHashMap<>();
+  // Each bucket's versioning state as last read, until when (System.nanoTime): what a request's
+  // answer (its x-amz-version-id, or whether a delete writes a marker) goes by, so that writes in a
+  // bucket never versioned cost no extra repository round trip.
+  private final ConcurrentHashMap<String, State> known = new ConcurrentHashMap<>();
+
+  private record State(boolean versioned, long untilNanos) {}
 
   BucketCatalog(StoreContext context, QuorumWriter writer) {
     this.context = context;
@@ -39,20 +60,87 @@ final class BucketCatalog {
     if (exists(bucket)) {
       throw new StoreException(StoreException.Code.BUCKET_ALREADY_EXISTS, "bucket " + bucket);
     }
-    writeRecord(new BucketRecord(bucket, false, System.currentTimeMillis()), "create bucket ");
+    writeRecord(
+        new BucketRecord(bucket, false, System.currentTimeMillis(), null), "create bucket ");
   }
 
   /** Writes the record that deletes a bucket; the caller has checked that it is empty. */
   void markDeleted(String bucket) {
-    writeRecord(new BucketRecord(bucket, true, System.currentTimeMillis()), "delete bucket ");
+    writeRecord(new BucketRecord(bucket, true, System.currentTimeMillis(), null), "delete bucket ");
     seen.remove(bucket);
+    versioned.remove(bucket);
+    known.remove(bucket);
+  }
+
+  /**
+   * Turns versioning on: writes a new record of the bucket, as created, with versioning {@code
+   * Enabled}. Versioning cannot be turned off again (S3 only suspends it, which this store does not
+   * implement), so the versioned state, once seen, may be cached.
+   */
+  void enableVersioning(String bucket) {
+    checkName(bucket);
+    BucketRecord current =
+        newestRecord(bucket)
+            .filter(r -> !r.deleted())
+            .orElseThrow(
+                () -> new StoreException(StoreException.Code.NO_SUCH_BUCKET, "bucket " + bucket));
+    if (!ENABLED.equals(current.versioning())) {
+      writeRecord(
+          new BucketRecord(bucket, false, current.createdMillis(), ENABLED), "version bucket ");
+    }
+    versioned.put(bucket, System.nanoTime() + CACHE_NANOS);
+    known.put(bucket, new State(true, System.nanoTime() + CACHE_NANOS));
+  }
+
+  /**
+   * {@link #versioned} as this store last read it, if that was within {@link #CACHE_NANOS}: for
+   * what a request answers, not for deciding to delete anything. Versioning turned on through
+   * another proxy may take that long to be seen here (the versions are kept all the same).
+   */
+  boolean versionedRecently(String bucket) {
+    State state = known.get(bucket);
+    if (state != null && state.untilNanos() - System.nanoTime() > 0) {
+      return state.versioned();
+    }
+    return versioned(bucket);
+  }
+
+  /**
+   * True when the bucket keeps every version ({@code NO_SUCH_BUCKET} if it does not exist). Read
+   * from the bucket's records unless this store saw it versioned just now; a read that finds fewer
+   * than a read quorum throws, so a caller about to delete a superseded version deletes nothing.
+   */
+  boolean versioned(String bucket) {
+    Long until = versioned.get(bucket);
+    if (until != null && until - System.nanoTime() > 0) {
+      return true;
+    }
+    BucketRecord current =
+        newestRecord(bucket)
+            .filter(r -> !r.deleted())
+            .orElseThrow(
+                () -> new StoreException(StoreException.Code.NO_SUCH_BUCKET, "bucket " + bucket));
+    boolean on = ENABLED.equals(current.versioning());
+    if (on) {
+      versioned.put(bucket, System.nanoTime() + CACHE_NANOS);
+    } else {
+      versioned.remove(bucket);
+    }
+    known.put(bucket, new State(on, System.nanoTime() + CACHE_NANOS));
+    return on;
   }
 
   private void writeRecord(BucketRecord record, String what) {
-    writer.write(
-        Layout.bucketRecord(record.bucket(), VersionId.next()),
-        Layout.encode(record),
-        what + record.bucket());
+    String name = Layout.bucketRecord(record.bucket(), VersionId.next());
+    writer.write(name, Layout.encode(record), what + record.bucket());
+    remember(name, record);
+  }
+
+  private void remember(String name, BucketRecord record) {
+    if (records.size() >= MAX_CACHED_RECORDS) {
+      records.clear(); // buckets are few; this only bounds a pathological churn
+    }
+    records.put(name, record);
   }
 
   boolean exists(String bucket) {
@@ -100,7 +188,16 @@ final class BucketCatalog {
         new IndexMerge(context.array, Layout.bucketPrefix() + bucket + Layout.SEPARATOR, "", 10);
     IndexMerge.Entry newest = merge.next();
     context.requireReadQuorum(merge, "read bucket " + bucket);
-    return newest == null ? Optional.empty() : context.read(newest, BucketRecord.class);
+    if (newest == null) {
+      return Optional.empty();
+    }
+    BucketRecord cached = records.get(newest.name());
+    if (cached != null) {
+      return Optional.of(cached);
+    }
+    Optional<BucketRecord> read = context.read(newest, BucketRecord.class);
+    read.ifPresent(r -> remember(newest.name(), r));
+    return read;
   }
 
   /** Throws {@code NO_SUCH_BUCKET} unless the bucket exists (or was seen to exist just now). */

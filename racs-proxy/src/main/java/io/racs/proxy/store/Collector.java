@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,6 +18,10 @@ import org.slf4j.LoggerFactory;
  * settled, off the request path: see {@link StoreConfig#settleTime()}), the data of a write that
  * failed, and for heal the versions and leftovers it finds. Data always goes before the entry that
  * refers to it, so an entry never points at nothing it could still need.
+ *
+ * <p>A versioned bucket keeps every version: nothing in it is superseded, so the collection after a
+ * commit deletes nothing there. Whether a bucket is versioned is read when the collection runs
+ * (after the settle time), and a collection that cannot tell deletes nothing.
  *
  * <p>Thread-safe. At most {@link #MAX_COLLECTIONS} collections run in the background at a time; a
  * write that finds them all busy collects on its own thread, so a backlog cannot grow without
@@ -29,6 +34,8 @@ final class Collector {
   private final StoreContext context;
   private final ExecutorService background;
   private final Semaphore collections = new Semaphore(MAX_COLLECTIONS);
+  // Until the store says which buckets are versioned, every one is: keeping is the safe side.
+  private volatile Predicate<String> versioned = bucket -> true;
   // Keys (bucket/key) whose collection is queued or running, each with the version everything
   // older than which goes: a write to such a key only moves the target, so the collections of one
   // key never race each other over the same records.
@@ -49,6 +56,14 @@ final class Collector {
   Collector(StoreContext context, ExecutorService background) {
     this.context = context;
     this.background = background;
+  }
+
+  /**
+   * Tells the collector which buckets keep every version; {@code versioned} throws when it cannot
+   * tell, and the collection then deletes nothing.
+   */
+  void keepVersionsOf(Predicate<String> versioned) {
+    this.versioned = versioned;
   }
 
   /**
@@ -134,6 +149,9 @@ final class Collector {
   /** Deletes every version of a key older than {@code newest}: data first, then entries. */
   private void collectOlderVersions(String bucket, String key, String newest) {
     try {
+      if (versioned.test(bucket)) {
+        return; // every version stays
+      }
       IndexMerge merge =
           new IndexMerge(
               context.array, Layout.indexKeyPrefix(bucket, context.nameKey(bucket, key)), "", 100);

@@ -53,6 +53,7 @@ public final class ErasureStore implements ObjectStore {
     this.resolver = new VersionResolver(context);
     this.buckets = new BucketCatalog(context, writer);
     this.cors = new BucketCors(context, writer, buckets);
+    collector.keepVersionsOf(buckets::versioned);
     this.writes = new ObjectWrites(context, writer, resolver);
     this.reads = new ObjectReads(context, resolver, buckets, background);
     this.lister = new Lister(context, resolver);
@@ -155,7 +156,9 @@ public final class ErasureStore implements ObjectStore {
   public void deleteBucket(String bucket) {
     buckets.require(bucket);
     ListResult objects = lister.list(bucket, new ListRequest("", null, "", 1));
-    if (!objects.objects().isEmpty() || !uploads.list(bucket, "").isEmpty()) {
+    if (!objects.objects().isEmpty()
+        || (buckets.versioned(bucket) && lister.anyVersion(bucket))
+        || !uploads.list(bucket, "").isEmpty()) {
       throw new StoreException(StoreException.Code.BUCKET_NOT_EMPTY, "bucket " + bucket);
     }
     buckets.markDeleted(bucket);
@@ -191,6 +194,24 @@ public final class ErasureStore implements ObjectStore {
     health.writing(() -> cors.put(bucket, null));
   }
 
+  @Override
+  public void enableVersioning(String bucket) {
+    health.writing(() -> buckets.enableVersioning(bucket));
+  }
+
+  @Override
+  public boolean versioned(String bucket) {
+    return buckets.versionedRecently(bucket);
+  }
+
+  /**
+   * Whether a bucket keeps every version, read from its records now (unless this store saw it
+   * versioned just now): what heal asks before it collects a superseded version.
+   */
+  boolean keepsVersions(String bucket) {
+    return buckets.versioned(bucket);
+  }
+
   // ---- objects ----
 
   @Override
@@ -217,15 +238,30 @@ public final class ErasureStore implements ObjectStore {
   }
 
   @Override
+  public VersionMeta version(String bucket, String key, String versionId) {
+    BucketCatalog.checkName(bucket);
+    StoreContext.checkKey(key);
+    Optional<VersionMeta> found =
+        VersionId.valid(versionId) ? resolver.exact(bucket, key, versionId) : Optional.empty();
+    if (found.isEmpty()) {
+      buckets.require(bucket);
+      throw new StoreException(
+          StoreException.Code.NO_SUCH_VERSION, bucket + "/" + key + " version " + versionId);
+    }
+    return found.get();
+  }
+
+  @Override
   public VersionMeta head(String bucket, String key) {
     return reads.current(bucket, key);
   }
 
   @Override
-  public void delete(String bucket, String key, WriteCondition condition) {
+  public Optional<VersionMeta> delete(String bucket, String key, WriteCondition condition) {
     buckets.require(bucket);
     StoreContext.checkKey(key);
-    health.writing(() -> writes.delete(bucket, key, condition));
+    boolean versioned = buckets.versionedRecently(bucket);
+    return health.writing(() -> writes.delete(bucket, key, condition, versioned));
   }
 
   @Override
@@ -245,14 +281,36 @@ public final class ErasureStore implements ObjectStore {
     buckets.require(bucket);
     StoreContext.checkKey(key);
     try (ObjectReader source = reads.get(sourceBucket, sourceKey, 0, -1, 0)) {
-      VersionMeta meta = source.meta();
-      PutOptions options =
-          replace != null
-              ? replace
-              : new PutOptions(
-                  meta.contentType(), meta.userMetadata(), meta::checksums, meta.contentHeaders());
-      return put(bucket, key, source.body(), meta.sizeBytes(), options, condition);
+      return copyFrom(source.meta(), source.body(), bucket, key, replace, condition);
     }
+  }
+
+  @Override
+  public VersionMeta copy(
+      VersionMeta source, String bucket, String key, PutOptions replace, WriteCondition condition) {
+    buckets.require(bucket);
+    StoreContext.checkKey(key);
+    if (source.sizeBytes() == 0) {
+      return copyFrom(source, InputStream.nullInputStream(), bucket, key, replace, condition);
+    }
+    try (ObjectReader reader = reads.read(source, 0, -1)) {
+      return copyFrom(source, reader.body(), bucket, key, replace, condition);
+    }
+  }
+
+  private VersionMeta copyFrom(
+      VersionMeta meta,
+      InputStream body,
+      String bucket,
+      String key,
+      PutOptions replace,
+      WriteCondition condition) {
+    PutOptions options =
+        replace != null
+            ? replace
+            : new PutOptions(
+                meta.contentType(), meta.userMetadata(), meta::checksums, meta.contentHeaders());
+    return put(bucket, key, body, meta.sizeBytes(), options, condition);
   }
 
   // ---- multipart ----

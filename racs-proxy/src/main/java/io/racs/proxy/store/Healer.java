@@ -347,7 +347,16 @@ public final class Healer {
       }
       VersionResolver.Judgement judged = store.resolver().judge(merge, e, null);
       Optional<VersionMeta> meta = judged.meta();
-      if (newest && judged.standing() == VersionResolver.Standing.NOT_A_VERSION) {
+      // A versioned bucket keeps every version, so each is healed as the newest one is (read just
+      // before a version would be collected, so that versioning turned on meanwhile counts).
+      boolean kept;
+      try {
+        kept = !newest && store.keepsVersions(bucket);
+      } catch (RuntimeException ex) {
+        failed("read versioning of " + bucket, ex);
+        continue; // neither collected nor healed: the next run decides
+      }
+      if ((newest || kept) && judged.standing() == VersionResolver.Standing.NOT_A_VERSION) {
         // A write that crashed while committing (or one still committing, left alone for the
         // GC grace); either way the key's next version decides.
         if (VersionId.time(Layout.versionOf(e.name())).isBefore(graceCutoff())) {
@@ -362,7 +371,7 @@ public final class Healer {
                 .isBefore(Instant.now().minus(store.config().settleTime()));
       }
       try {
-        healEntry(bucket, keyName, e, meta, newest);
+        healEntry(bucket, keyName, e, meta, newest || kept);
       } catch (RuntimeException ex) {
         failed(meta.map(m -> "heal " + bucket + "/" + m.key()).orElse("heal " + e.name()), ex);
       }

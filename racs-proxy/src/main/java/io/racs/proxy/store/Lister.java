@@ -99,6 +99,21 @@ final class Lister {
         truncated ? Optional.ofNullable(lastReturned) : Optional.empty());
   }
 
+  /**
+   * True when the bucket holds any version at all, current or not, delete markers included: a
+   * versioned bucket holding only those is not empty. Entries that are no version (a write that
+   * failed) do not count; fewer than a read quorum of listings throw.
+   */
+  boolean anyVersion(String bucket) {
+    IndexMerge merge = new IndexMerge(context.array, Layout.indexPrefix(bucket), "", MAX_KEYS);
+    boolean found = false;
+    for (IndexMerge.Entry e = merge.next(); e != null && !found; e = merge.next()) {
+      found = resolver.judge(merge, e, null).standing() != VersionResolver.Standing.NOT_A_VERSION;
+    }
+    context.requireReadQuorum(merge, "list " + bucket);
+    return found;
+  }
+
   /** The index name to list after so that keys after {@code startAfter} come next. */
   private static String afterKey(
       String indexPrefix, String startAfter, String prefix, String delimiter) {

@@ -154,6 +154,20 @@ public interface ObjectStore extends AutoCloseable {
   /** Removes the CORS configuration of a bucket (none is no error); {@code NO_SUCH_BUCKET}. */
   void deleteBucketCors(String bucket);
 
+  /**
+   * Turns versioning on for a bucket ({@code NO_SUCH_BUCKET} if it does not exist): from then on
+   * every version of every key stays (none is collected as superseded), and a delete writes a
+   * delete marker even when the key has no current version. It cannot be turned off.
+   */
+  void enableVersioning(String bucket);
+
+  /**
+   * True when versioning was turned on for the bucket; {@code NO_SUCH_BUCKET} if it does not exist.
+   * Turned on through another proxy, it may take up to a second to be seen here; versions are kept
+   * from the moment it was turned on all the same.
+   */
+  boolean versioned(String bucket);
+
   // ---- objects ----
 
   /**
@@ -189,19 +203,30 @@ public interface ObjectStore extends AutoCloseable {
    */
   ObjectReader read(VersionMeta version, long offset, long length);
 
+  /**
+   * Exactly the version {@code versionId} of a key, a delete marker included, judged by the one
+   * visibility rule ({@link VersionResolver}); {@code NO_SUCH_VERSION} if the key has no such
+   * version, {@code NO_SUCH_BUCKET} if the bucket does not exist. Its bytes are read with {@link
+   * #read}.
+   */
+  VersionMeta version(String bucket, String key, String versionId);
+
   /** The current version's metadata; {@code NO_SUCH_KEY} if none. */
   VersionMeta head(String bucket, String key);
 
-  /** Writes a delete marker (deleting a missing key succeeds). */
-  default void delete(String bucket, String key) {
-    delete(bucket, key, WriteCondition.NONE);
+  /**
+   * Writes a delete marker (deleting a missing key succeeds) and returns it; empty when none was
+   * written because the bucket is not versioned and the key had no current version to hide.
+   */
+  default Optional<VersionMeta> delete(String bucket, String key) {
+    return delete(bucket, key, WriteCondition.NONE);
   }
 
   /**
    * {@link #delete(String, String)} if {@code condition} holds; the condition is checked even when
    * the key has no version to hide.
    */
-  void delete(String bucket, String key, WriteCondition condition);
+  Optional<VersionMeta> delete(String bucket, String key, WriteCondition condition);
 
   /** Lists current versions. */
   ListResult list(String bucket, ListRequest request);
@@ -223,6 +248,14 @@ public interface ObjectStore extends AutoCloseable {
       String key,
       PutOptions replace,
       WriteCondition condition);
+
+  /**
+   * Copies exactly the version {@code source} (as {@link #version} returned it) to a new version of
+   * the target key; {@code replace} and {@code condition} as in the other copy. If the version was
+   * deleted since, opening it fails rather than copying other bytes.
+   */
+  VersionMeta copy(
+      VersionMeta source, String bucket, String key, PutOptions replace, WriteCondition condition);
 
   // ---- multipart ----
 

@@ -167,15 +167,17 @@ final class ObjectWrites {
   }
 
   /**
-   * Writes a delete marker, unless the key has no live version to hide; {@code condition} is
-   * checked against the version the marker would hide (with the window {@link
+   * Writes a delete marker and returns it, unless the bucket is not versioned and the key has no
+   * live version to hide (a versioned bucket gets a marker every time, as in S3); {@code condition}
+   * is checked against the version the marker would hide (with the window {@link
    * ObjectStore.WriteCondition} describes).
    */
-  void delete(String bucket, String key, ObjectStore.WriteCondition condition) {
+  Optional<VersionMeta> delete(
+      String bucket, String key, ObjectStore.WriteCondition condition, boolean versioned) {
     Optional<VersionMeta> current = live(resolver.newest(bucket, key));
     condition.check(current);
-    if (current.isEmpty()) {
-      return; // nothing to hide
+    if (current.isEmpty() && !versioned) {
+      return Optional.empty(); // nothing to hide
     }
     VersionMeta marker =
         new VersionMeta(
@@ -196,5 +198,6 @@ final class ObjectWrites {
             List.of(),
             null);
     writer.commit(marker, recordOf(marker), List.of());
+    return Optional.of(marker);
   }
 }

@@ -21,6 +21,8 @@ public class StoreException extends RuntimeException {
     BUCKET_NOT_EMPTY,
     /** The key has no current version (never written, or deleted). */
     NO_SUCH_KEY,
+    /** The key has no version of the id asked for (never written, or permanently deleted). */
+    NO_SUCH_VERSION,
     /** The multipart upload does not exist (never started, completed or aborted). */
     NO_SUCH_UPLOAD,
     /** A part named in a completion was not uploaded, or its ETag does not match. */

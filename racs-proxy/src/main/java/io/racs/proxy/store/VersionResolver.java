@@ -100,6 +100,47 @@ final class VersionResolver {
   }
 
   /**
+   * Exactly the version {@code versionId} of a key (possibly a delete marker), judged by the same
+   * rule as the current one: its entry counts only if a write quorum could hold it, and the answer,
+   * found or not, needs a read quorum of listings. A record unreadable on every repository that
+   * lists it is looked up again (it may have been deleted meanwhile), then {@code
+   * INSUFFICIENT_SHARDS}.
+   */
+  Optional<VersionMeta> exact(String bucket, String key, String versionId) {
+    String entry = context.indexEntry(bucket, key, versionId);
+    String what = "read " + bucket + "/" + key + " version " + versionId;
+    for (int attempt = 1; ; attempt++) {
+      IndexMerge merge = new IndexMerge(context.array, entry, "", 10);
+      Judgement judged = null;
+      IndexMerge.Entry found = null;
+      for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
+        if (e.name().equals(entry)) {
+          found = e;
+          judged = judge(merge, e, key);
+          break;
+        }
+      }
+      context.requireReadQuorum(merge, what);
+      if (found == null || judged.standing() == Standing.NOT_A_VERSION) {
+        return Optional.empty();
+      }
+      if (judged.standing() == Standing.VERSION) {
+        return judged.meta();
+      }
+      if (attempt == ATTEMPTS) {
+        throw new StoreException(
+            StoreException.Code.INSUFFICIENT_SHARDS,
+            what
+                + ": its record cannot be read from any of the "
+                + found.slots().size()
+                + " repositories that list it",
+            merge.failures(),
+            null);
+      }
+    }
+  }
+
+  /**
    * The current version of the key whose entries are named {@code keyName} + a version id (the
    * index name of a key as a listing meets it), resolved from a fresh listing.
    */

@@ -20,9 +20,11 @@ public final class ObjectVersion {
   private final Instant lastModified;
   private final List<Long> partSizes;
   private final List<Map<String, String>> partChecksums;
+  private final String versionId;
 
-  private ObjectVersion(VersionMeta stored) {
+  private ObjectVersion(VersionMeta stored, String versionId) {
     this.stored = stored;
+    this.versionId = versionId;
     this.lastModified = Instant.ofEpochMilli(stored.lastModifiedMillis());
     this.partSizes = stored.parts().stream().map(PartMeta::sizeBytes).toList();
     this.partChecksums = stored.parts().stream().map(PartMeta::checksums).toList();
@@ -30,7 +32,20 @@ public final class ObjectVersion {
 
   /** The S3 view of the store's record {@code stored}. */
   static ObjectVersion of(VersionMeta stored) {
-    return new ObjectVersion(stored);
+    return new ObjectVersion(stored, null);
+  }
+
+  /** The S3 view of a version written in a versioned bucket: it answers its version id. */
+  static ObjectVersion versioned(VersionMeta stored) {
+    return new ObjectVersion(stored, stored.versionId());
+  }
+
+  /**
+   * The version id to answer in {@code x-amz-version-id}: set for a version written in a versioned
+   * bucket, null otherwise (the S3 layer's {@code null} version).
+   */
+  public String versionId() {
+    return versionId;
   }
 
   /** The store's record, for the bridge to hand back to the store. */
@@ -41,6 +56,11 @@ public final class ObjectVersion {
   /** The object key. */
   public String key() {
     return stored.key();
+  }
+
+  /** True for a delete marker. */
+  public boolean deleteMarker() {
+    return stored.deleteMarker();
   }
 
   /** The object's size. */

@@ -114,6 +114,16 @@ public final class StoreBridge {
     run("/" + bucket, () -> store.deleteBucketCors(bucket));
   }
 
+  /** Turns versioning on for a bucket; {@code NoSuchBucket}. */
+  public void enableVersioning(String bucket) {
+    run("/" + bucket, () -> store.enableVersioning(bucket));
+  }
+
+  /** True when versioning was turned on for the bucket; {@code NoSuchBucket}. */
+  public boolean versioned(String bucket) {
+    return call("/" + bucket, () -> store.versioned(bucket));
+  }
+
   // ---- objects ----
   // A write's condition is checked by the store right before the write commits; the S3Exception
   // a condition throws comes back unchanged.
@@ -135,8 +145,17 @@ public final class StoreBridge {
         resource(bucket, key),
         watched,
         () ->
-            ObjectVersion.of(
-                store.put(bucket, key, watched, length, toStore(options), toStore(condition))));
+            written(store.put(bucket, key, watched, length, toStore(options), toStore(condition))));
+  }
+
+  /**
+   * Exactly the version {@code versionId} of a key in a versioned bucket, a delete marker included;
+   * {@code NoSuchVersion} if the key has no such version.
+   */
+  public ObjectVersion version(String bucket, String key, String versionId) {
+    return call(
+        resource(bucket, key),
+        () -> ObjectVersion.versioned(store.version(bucket, key, versionId)));
   }
 
   /** The current version; {@code NoSuchKey} if none. */
@@ -167,9 +186,35 @@ public final class StoreBridge {
         () -> new ObjectReader(store.read(stored, offset, length)));
   }
 
-  /** Writes a delete marker if {@code condition} holds (deleting a missing key succeeds). */
-  public void delete(String bucket, String key, WriteCondition condition) {
-    run(resource(bucket, key), () -> store.delete(bucket, key, toStore(condition)));
+  /**
+   * Writes a delete marker if {@code condition} holds (deleting a missing key succeeds) and returns
+   * it when the bucket is versioned (S3 answers its version id then); empty otherwise.
+   */
+  public Optional<ObjectVersion> delete(String bucket, String key, WriteCondition condition) {
+    return call(
+        resource(bucket, key),
+        () ->
+            store
+                .delete(bucket, key, toStore(condition))
+                .map(this::written)
+                .filter(v -> v.versionId() != null));
+  }
+
+  /**
+   * The S3 view of a version just written: with its version id when its bucket is versioned. The
+   * write has succeeded whatever happens here, so a bucket whose state cannot be read just now
+   * answers without the id rather than fail the write (the version is kept all the same: the
+   * collector reads the state again before it deletes anything).
+   */
+  private ObjectVersion written(VersionMeta stored) {
+    boolean versioned;
+    try {
+      versioned = store.versioned(stored.bucket());
+    } catch (RuntimeException e) {
+      LOG.debug("versioning of {} unknown: {}", stored.bucket(), e.toString());
+      versioned = false;
+    }
+    return versioned ? ObjectVersion.versioned(stored) : ObjectVersion.of(stored);
   }
 
   /**
@@ -193,6 +238,28 @@ public final class StoreBridge {
   }
 
   /**
+   * Copies exactly the version {@code source} (as {@link #version} returned it) to a new version of
+   * the target key, if {@code condition} holds; {@code replace} as in the other copy.
+   */
+  public ObjectVersion copy(
+      ObjectVersion source,
+      String bucket,
+      String key,
+      PutOptions replace,
+      WriteCondition condition) {
+    return call(
+        resource(bucket, key),
+        () ->
+            written(
+                store.copy(
+                    source.stored(),
+                    bucket,
+                    key,
+                    replace == null ? null : toStore(replace),
+                    toStore(condition))));
+  }
+
+  /**
    * Copies the current version of a source key to a new version of the target key, on the server,
    * if {@code condition} holds. With {@code replace} null the metadata is copied; otherwise it
    * replaces it.
@@ -207,7 +274,7 @@ public final class StoreBridge {
     return call(
         resource(bucket, key),
         () ->
-            ObjectVersion.of(
+            written(
                 store.copy(
                     sourceBucket,
                     sourceKey,
@@ -274,7 +341,7 @@ public final class StoreBridge {
     return call(
         resource(bucket, key),
         () ->
-            ObjectVersion.of(
+            written(
                 store.completeMultipartUpload(
                     bucket, key, uploadId, named, checksumsOfParts, toStore(condition))));
   }
@@ -391,6 +458,7 @@ public final class StoreBridge {
           case BUCKET_ALREADY_EXISTS -> S3ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU;
           case BUCKET_NOT_EMPTY -> S3ErrorCode.BUCKET_NOT_EMPTY;
           case NO_SUCH_KEY -> S3ErrorCode.NO_SUCH_KEY;
+          case NO_SUCH_VERSION -> S3ErrorCode.NO_SUCH_VERSION;
           case NO_SUCH_UPLOAD -> S3ErrorCode.NO_SUCH_UPLOAD;
           case INVALID_PART -> S3ErrorCode.INVALID_PART;
           case INVALID_PART_ORDER -> S3ErrorCode.INVALID_PART_ORDER;

@@ -20,6 +20,7 @@ public final class S3Exception extends RuntimeException {
   private final S3ErrorCode code;
   private final String resource;
   private final transient Map<String, String> details;
+  private final transient Map<String, String> headers;
 
   private S3Exception(
       S3ErrorCode code,
@@ -27,10 +28,21 @@ public final class S3Exception extends RuntimeException {
       String resource,
       Map<String, String> details,
       Throwable cause) {
+    this(code, message, resource, details, Map.of(), cause);
+  }
+
+  private S3Exception(
+      S3ErrorCode code,
+      String message,
+      String resource,
+      Map<String, String> details,
+      Map<String, String> headers,
+      Throwable cause) {
     super(message, cause, false, cause != null);
     this.code = Objects.requireNonNull(code, "code");
     this.resource = resource;
     this.details = Collections.unmodifiableMap(new LinkedHashMap<>(details));
+    this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
   }
 
   /** An error with the code's default message. */
@@ -52,14 +64,29 @@ public final class S3Exception extends RuntimeException {
 
   /** This error about {@code resource} (the request path, e.g. {@code /bucket/key}). */
   public S3Exception withResource(String resource) {
-    return new S3Exception(code, getMessage(), resource, details, getCause());
+    return new S3Exception(code, getMessage(), resource, details, headers, getCause());
+  }
+
+  /**
+   * This error answered with one more response header (S3 sends {@code x-amz-delete-marker} and
+   * {@code x-amz-version-id} with some errors).
+   */
+  public S3Exception withHeader(String name, String value) {
+    Map<String, String> more = new LinkedHashMap<>(headers);
+    more.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+    return new S3Exception(code, getMessage(), resource, details, more, getCause());
+  }
+
+  /** Response headers the error is answered with, in insertion order. */
+  public Map<String, String> headers() {
+    return headers;
   }
 
   /** This error with one more element in the error XML, after the standard ones. */
   public S3Exception withDetail(String element, String value) {
     Map<String, String> more = new LinkedHashMap<>(details);
     more.put(Objects.requireNonNull(element, "element"), Objects.requireNonNull(value, "value"));
-    return new S3Exception(code, getMessage(), resource, more, getCause());
+    return new S3Exception(code, getMessage(), resource, more, headers, getCause());
   }
 
   /** The error code. */

@@ -31,6 +31,11 @@ final class BucketHandler {
       }
       case HEAD_BUCKET -> head(request);
       case GET_BUCKET_LOCATION -> location(request);
+      case PUT_BUCKET_VERSIONING -> putVersioning(request);
+      case GET_BUCKET_VERSIONING ->
+          S3Response.xml(
+              S3XmlResponses.versioningConfiguration(
+                  store.versioned(request.bucket()) ? "Enabled" : null));
       default -> throw S3Exception.of(S3ErrorCode.NOT_IMPLEMENTED);
     };
   }
@@ -57,6 +62,21 @@ final class BucketHandler {
       throw S3Exception.of(S3ErrorCode.NO_SUCH_BUCKET).withResource("/" + request.bucket());
     }
     return S3Response.status(200).header("x-amz-bucket-region", region);
+  }
+
+  /**
+   * PutBucketVersioning: {@code Enabled} turns versioning on for good. {@code Suspended} is refused
+   * until the proxy implements it (new writes taking the {@code null} version): answering 200 and
+   * going on keeping versions would not be what S3 does.
+   */
+  private S3Response putVersioning(S3Request request) throws IOException {
+    String status = S3XmlRequests.versioningConfiguration(ObjectHandler.readXml(request));
+    if (!status.equals("Enabled")) {
+      throw S3Exception.of(
+          S3ErrorCode.NOT_IMPLEMENTED, "Suspending bucket versioning is not implemented.");
+    }
+    store.enableVersioning(request.bucket());
+    return S3Response.status(200);
   }
 
   private S3Response location(S3Request request) {

@@ -119,6 +119,11 @@ final class ListingHandler {
   }
 
   private S3Response versions(S3Request request) {
+    if (store.versioned(request.bucket())) {
+      throw S3Exception.of(
+          S3ErrorCode.NOT_IMPLEMENTED,
+          "Listing the versions of a versioned bucket is not implemented.");
+    }
     boolean url = Responses.urlEncoding(request);
     int maxKeys = Responses.intParam(request, "max-keys", 1000, 0, 1000);
     String marker = request.query().first("key-marker").orElse("");

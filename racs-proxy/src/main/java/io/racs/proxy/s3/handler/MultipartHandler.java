@@ -71,6 +71,7 @@ final class MultipartHandler {
   private S3Response uploadPartCopy(S3Request request) {
     int partNumber = Responses.intParam(request, "partNumber", 0, 1, 10_000);
     Responses.CopySource source = Responses.copySource(request.headers());
+    source.checkVersion(store);
     ObjectVersion sourceMeta = store.head(source.bucket(), source.key());
     Preconditions.checkCopySource(request.headers(), sourceMeta.etag(), sourceMeta.lastModified());
     long start = 0;
@@ -129,13 +130,16 @@ final class MultipartHandler {
             parts,
             MultipartHandler::composite,
             Responses.writeCondition(request.headers()));
-    return S3Response.xml(
-        S3XmlResponses.completeMultipartUpload(
-            "/" + request.bucket() + "/" + request.key(),
-            request.bucket(),
-            request.key(),
-            meta.etag(),
-            Responses.typedChecksums(meta.checksums())));
+    S3Response response =
+        S3Response.xml(
+            S3XmlResponses.completeMultipartUpload(
+                "/" + request.bucket() + "/" + request.key(),
+                request.bucket(),
+                request.key(),
+                meta.etag(),
+                Responses.typedChecksums(meta.checksums())));
+    Responses.versionIdHeader(response, meta);
+    return response;
   }
 
   /**

@@ -62,6 +62,7 @@ final class ObjectHandler {
     S3Response response =
         S3Response.status(200).header("ETag", S3XmlResponses.quoteEtag(meta.etag()));
     Responses.checksumHeaders(response, meta.checksums());
+    Responses.versionIdHeader(response, meta);
     return response;
   }
 
@@ -86,7 +87,19 @@ final class ObjectHandler {
 
   private S3Response copy(S3Request request) {
     Responses.CopySource source = Responses.copySource(request.headers());
-    ObjectVersion sourceMeta = store.head(source.bucket(), source.key());
+    ObjectVersion exact = null;
+    if (source.versionId() != null && store.versioned(source.bucket())) {
+      exact = exactVersion(source.bucket(), source.key(), source.versionId());
+      if (exact.deleteMarker()) {
+        throw S3Exception.of(
+            S3ErrorCode.INVALID_REQUEST,
+            "The source of a copy request may not specifically refer to a delete marker by"
+                + " version id.");
+      }
+    } else {
+      source.checkVersion(store);
+    }
+    ObjectVersion sourceMeta = exact != null ? exact : store.head(source.bucket(), source.key());
     Preconditions.checkCopySource(request.headers(), sourceMeta.etag(), sourceMeta.lastModified());
     String directive = request.headers().first("x-amz-metadata-directive").orElse("COPY");
     PutOptions replace;
@@ -99,7 +112,10 @@ final class ObjectHandler {
               Responses.contentHeaders(request.headers()));
     } else if (directive.equalsIgnoreCase("COPY")) {
       replace = null;
-      if (source.bucket().equals(request.bucket()) && source.key().equals(request.key())) {
+      // Copying an older version onto its own key is how S3 restores it; the current one is not.
+      if (exact == null
+          && source.bucket().equals(request.bucket())
+          && source.key().equals(request.key())) {
         throw S3Exception.of(
             S3ErrorCode.INVALID_REQUEST,
             "This copy request is illegal because it is trying to copy an object to itself"
@@ -111,33 +127,55 @@ final class ObjectHandler {
     }
     checkWriteConditions(request);
     ObjectVersion copied =
-        store.copy(
-            source.bucket(),
-            source.key(),
-            request.bucket(),
-            request.key(),
-            replace,
-            Responses.writeCondition(request.headers()));
-    return S3Response.xml(
-        S3XmlResponses.copyObject(
-            copied.lastModified(), copied.etag(), Responses.typedChecksums(copied.checksums())));
+        exact != null
+            ? store.copy(
+                exact,
+                request.bucket(),
+                request.key(),
+                replace,
+                Responses.writeCondition(request.headers()))
+            : store.copy(
+                source.bucket(),
+                source.key(),
+                request.bucket(),
+                request.key(),
+                replace,
+                Responses.writeCondition(request.headers()));
+    S3Response response =
+        S3Response.xml(
+            S3XmlResponses.copyObject(
+                copied.lastModified(),
+                copied.etag(),
+                Responses.typedChecksums(copied.checksums())));
+    Responses.versionIdHeader(response, copied);
+    if (exact != null) {
+      response.header("x-amz-copy-source-version-id", exact.versionId());
+    }
+    return response;
   }
 
   private S3Response get(S3Request request, boolean headOnly) {
     Optional<String> version = request.query().first("versionId");
-    if (version.isPresent() && !version.get().equals(Responses.NULL_VERSION)) {
-      // A missing bucket is reported as such before the version it would hold.
-      if (!store.bucketExists(request.bucket())) {
-        throw S3Exception.of(S3ErrorCode.NO_SUCH_BUCKET).withDetail("BucketName", request.bucket());
+    ObjectVersion exact = null;
+    // A missing bucket is reported as such before the version it would hold.
+    if (version.isPresent() && store.versioned(request.bucket())) {
+      exact = exactVersion(request.bucket(), request.key(), version.get());
+      if (exact.deleteMarker()) {
+        throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED)
+            .withHeader("x-amz-delete-marker", "true")
+            .withHeader("x-amz-version-id", exact.versionId())
+            .withHeader("Last-Modified", Responses.httpDate(exact.lastModified()));
       }
+    } else if (version.isPresent() && !version.get().equals(Responses.NULL_VERSION)) {
       Responses.requireNullVersion(request.key(), version.get());
     }
-    if (!headOnly
+    if (exact == null
+        && !headOnly
         && request.headers().first("Range").isEmpty()
         && request.query().first("partNumber").isEmpty()) {
       return getWhole(request);
     }
-    ObjectVersion meta = store.head(request.bucket(), request.key());
+    ObjectVersion meta = exact != null ? exact : store.head(request.bucket(), request.key());
     Optional<S3Response> notModified = checkRead(request, meta);
     if (notModified.isPresent()) {
       return notModified.get();
@@ -183,6 +221,7 @@ final class ObjectHandler {
                 .equalsIgnoreCase("ENABLED");
     S3Response response = S3Response.status(range.isPresent() ? 206 : 200);
     Responses.objectHeaders(response, meta, checksums);
+    Responses.versionIdHeader(response, meta);
     range.ifPresent(r -> response.header("Content-Range", r.contentRange(meta.sizeBytes())));
     overrideHeaders(request, response);
     if (headOnly) {
@@ -194,6 +233,31 @@ final class ObjectHandler {
       return response.stream(java.io.InputStream.nullInputStream(), 0, () -> {});
     }
     return response.stream(reader.body(), reader.rangeLength(), reader::close);
+  }
+
+  /**
+   * The version a GET, HEAD or copy source names in a versioned bucket, a delete marker included,
+   * judged by the store's visibility rule: {@code NoSuchVersion} when the key has none of that id.
+   * The {@code null} version (an object written before versioning was turned on) is not told apart
+   * from the others yet, so naming it is refused.
+   */
+  private ObjectVersion exactVersion(String bucket, String key, String versionId) {
+    if (versionId.isEmpty()) {
+      throw Responses.emptyVersionId();
+    }
+    if (versionId.equals(Responses.NULL_VERSION)) {
+      throw S3Exception.of(
+          S3ErrorCode.NOT_IMPLEMENTED,
+          "The null version of an object in a versioned bucket is not implemented.");
+    }
+    try {
+      return store.version(bucket, key, versionId);
+    } catch (S3Exception e) {
+      if (e.code() == S3ErrorCode.NO_SUCH_VERSION) {
+        throw e.withDetail("Key", key).withDetail("VersionId", versionId);
+      }
+      throw e;
+    }
   }
 
   /**
@@ -267,10 +331,19 @@ final class ObjectHandler {
    */
   private S3Response delete(S3Request request) {
     Optional<String> version = request.query().first("versionId");
-    version.ifPresent(ObjectHandler::checkDeletableVersion);
-    store.delete(request.bucket(), request.key(), Responses.writeCondition(request.headers()));
+    if (version.isPresent()) {
+      Responses.refuseVersionIdIn(store, request.bucket());
+      checkDeletableVersion(version.get());
+    }
+    Optional<ObjectVersion> marker =
+        store.delete(request.bucket(), request.key(), Responses.writeCondition(request.headers()));
     S3Response response = S3Response.status(204);
     version.ifPresent(v -> response.header("x-amz-version-id", v));
+    marker.ifPresent(
+        m ->
+            response
+                .header("x-amz-delete-marker", "true")
+                .header("x-amz-version-id", m.versionId()));
     return response;
   }
 
@@ -300,6 +373,9 @@ final class ObjectHandler {
     }
     byte[] body = readXml(request);
     XmlModel.DeleteRequest delete = S3XmlRequests.deleteObjects(body);
+    if (delete.objects().stream().anyMatch(o -> o.versionId() != null)) {
+      Responses.refuseVersionIdIn(store, request.bucket()); // before any object is deleted
+    }
     List<XmlModel.Deleted> deleted = new ArrayList<>();
     List<XmlModel.DeleteError> errors = new ArrayList<>();
     for (XmlModel.ObjectIdentifier object : delete.objects()) {
@@ -312,14 +388,20 @@ final class ObjectHandler {
               S3ErrorCode.NOT_IMPLEMENTED,
               "The " + object.unsupportedCondition() + " condition is not implemented.");
         }
-        store.delete(
-            request.bucket(),
-            object.key(),
-            object.etag() == null
-                ? WriteCondition.NONE
-                : Responses.writeCondition(Headers.of("if-match", object.etag())));
+        Optional<ObjectVersion> marker =
+            store.delete(
+                request.bucket(),
+                object.key(),
+                object.etag() == null
+                    ? WriteCondition.NONE
+                    : Responses.writeCondition(Headers.of("if-match", object.etag())));
         if (!delete.quiet()) {
-          deleted.add(new XmlModel.Deleted(object.key(), object.versionId(), false, null));
+          deleted.add(
+              new XmlModel.Deleted(
+                  object.key(),
+                  object.versionId(),
+                  marker.isPresent(),
+                  marker.map(ObjectVersion::versionId).orElse(null)));
         }
       } catch (S3Exception e) {
         errors.add(

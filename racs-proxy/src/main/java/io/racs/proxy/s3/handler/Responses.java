@@ -2,6 +2,7 @@ package io.racs.proxy.s3.handler;
 
 import io.racs.proxy.s3.bridge.ObjectVersion;
 import io.racs.proxy.s3.bridge.PutOptions;
+import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.bridge.WriteCondition;
 import io.racs.proxy.s3.checksum.ChecksumAlgorithm;
 import io.racs.proxy.s3.error.S3ErrorCode;
@@ -151,8 +152,22 @@ final class Responses {
     return currentEtag -> Preconditions.checkWrite(headers, currentEtag);
   }
 
-  /** A parsed {@code x-amz-copy-source}: bucket and key, percent-decoded. */
-  record CopySource(String bucket, String key) {}
+  /**
+   * A parsed {@code x-amz-copy-source}: bucket and key, percent-decoded, and the version it names
+   * ({@code null} when it names none).
+   */
+  record CopySource(String bucket, String key, String versionId) {
+    /**
+     * Checks the version named, if any: refused in a versioned bucket, where reading one version is
+     * not implemented yet; otherwise as {@link #requireNullVersion}.
+     */
+    void checkVersion(StoreBridge store) {
+      if (versionId != null) {
+        refuseVersionIdIn(store, bucket);
+        requireNullVersion(key, versionId);
+      }
+    }
+  }
 
   static CopySource copySource(Headers headers) {
     String raw =
@@ -178,9 +193,7 @@ final class Responses {
       throw S3Exception.of(
           S3ErrorCode.INVALID_ARGUMENT, "Copy Source must mention the source bucket and key");
     }
-    CopySource source = new CopySource(decoded.substring(0, slash), decoded.substring(slash + 1));
-    requireNullVersion(source.key(), version);
-    return source;
+    return new CopySource(decoded.substring(0, slash), decoded.substring(slash + 1), version);
   }
 
   /** The version id every object has while the array has no bucket versioning. */
@@ -208,6 +221,26 @@ final class Responses {
     throw S3Exception.of(S3ErrorCode.NO_SUCH_VERSION)
         .withDetail("Key", key)
         .withDetail("VersionId", versionId);
+  }
+
+  /**
+   * Refuses a request that names a version of an object in a versioned bucket: reading or deleting
+   * one version there is not implemented yet, and answering as for the {@code null} version would
+   * read or delete another one ({@code NoSuchBucket} if the bucket does not exist).
+   */
+  static void refuseVersionIdIn(StoreBridge store, String bucket) {
+    if (store.versioned(bucket)) {
+      throw S3Exception.of(
+          S3ErrorCode.NOT_IMPLEMENTED,
+          "Naming a version of an object in a versioned bucket is not implemented.");
+    }
+  }
+
+  /** Answers a written version's id, which it has in a versioned bucket only. */
+  static void versionIdHeader(S3Response response, ObjectVersion written) {
+    if (written.versionId() != null) {
+      response.header("x-amz-version-id", written.versionId());
+    }
   }
 
   static S3Exception emptyVersionId() {

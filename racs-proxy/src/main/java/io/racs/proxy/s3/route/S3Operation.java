@@ -16,6 +16,8 @@ public enum S3Operation {
   DELETE_BUCKET_CORS(Family.CORS),
   /** An unsigned CORS preflight ({@code OPTIONS}): the one request served without SigV4. */
   PREFLIGHT_CORS(Family.CORS),
+  PUT_BUCKET_VERSIONING(Family.BUCKET),
+  GET_BUCKET_VERSIONING(Family.BUCKET),
   LIST_OBJECTS_V1(Family.LISTING),
   LIST_OBJECTS_V2(Family.LISTING),
   LIST_OBJECT_VERSIONS(Family.LISTING),

@@ -58,7 +58,6 @@ public final class S3Router {
           "session",
           "tagging",
           "torrent",
-          "versioning",
           "website");
 
   /** The highest part number of a multipart upload, as in S3. */
@@ -72,6 +71,8 @@ public final class S3Router {
   private static final Set<String> UNSUPPORTED_HEADERS =
       Set.of(
           "x-amz-tagging",
+          // MFA delete (a versioning setting and its deletes) is not implemented.
+          "x-amz-mfa",
           // Conditions S3 evaluates for directory buckets only.
           "x-amz-if-match-last-modified-time",
           "x-amz-if-match-size");
@@ -231,6 +232,9 @@ public final class S3Router {
         && MultipartForm.isForm(head.headers().get("content-type"))) {
       return S3Operation.POST_OBJECT;
     }
+    if (query.contains("versioning")) {
+      return classifyVersioning(method, key);
+    }
     if (key == null) {
       return classifyBucket(method, query);
     }
@@ -262,6 +266,21 @@ public final class S3Router {
                 + (name.equals("x-amz-acl") ? " for the canned ACL " + value + "." : "."));
       }
     }
+  }
+
+  /** {@code ?versioning}: Put and GetBucketVersioning; on an object, or another method, refused. */
+  private static S3Operation classifyVersioning(String method, String key) {
+    if (key == null && method.equals("PUT")) {
+      return S3Operation.PUT_BUCKET_VERSIONING;
+    }
+    if (key == null && method.equals("GET")) {
+      return S3Operation.GET_BUCKET_VERSIONING;
+    }
+    throw S3Exception.of(
+        S3ErrorCode.NOT_IMPLEMENTED,
+        "The ?versioning sub-resource is not implemented for "
+            + method
+            + (key == null ? " on a bucket." : " on an object."));
   }
 
   private static S3Operation classifyBucket(String method, QueryParams query) {

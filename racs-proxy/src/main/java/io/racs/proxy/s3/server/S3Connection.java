@@ -76,7 +76,8 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
           S3Operation.DELETE_OBJECTS,
           S3Operation.PUT_BUCKET_CORS,
           S3Operation.COMPLETE_MULTIPART_UPLOAD,
-          S3Operation.CREATE_BUCKET);
+          S3Operation.CREATE_BUCKET,
+          S3Operation.PUT_BUCKET_VERSIONING);
 
   /** The most a single PUT may store, and the most one part may hold: 5 GiB, as in S3. */
   static final long MAX_UPLOAD_BYTES = 5L << 30;
@@ -413,6 +414,7 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
 
   private S3Response error(Exchange exchange, S3Exception e) {
     S3Response response = S3Response.status(e.httpStatus());
+    e.headers().forEach(response::header);
     if (e.code().hasBody() && !exchange.head) {
       response.header("Content-Type", "application/xml").body(ErrorXml.render(e, exchange.id));
     }

@@ -276,6 +276,36 @@ public final class S3XmlRequests {
     return CorsConfiguration.of(rules);
   }
 
+  /**
+   * The {@code Status} of a PutBucketVersioning body ({@code Enabled} or {@code Suspended}).
+   *
+   * @throws S3Exception {@code MalformedXML} for a bad document or a missing or unknown status,
+   *     {@code NotImplemented} when it sets {@code MfaDelete}, which the proxy does not implement
+   */
+  public static String versioningConfiguration(byte[] body) {
+    XMLStreamReader r = open(body, 64 * 1024, "VersioningConfiguration");
+    String status = null;
+    try {
+      while (nextChild(r)) {
+        switch (r.getLocalName()) {
+          case "Status" -> status = r.getElementText().strip();
+          case "MfaDelete" ->
+              throw S3Exception.of(S3ErrorCode.NOT_IMPLEMENTED, "MFA delete is not implemented.");
+          default -> throw malformed();
+        }
+      }
+      finish(r);
+    } catch (XMLStreamException e) {
+      throw S3Exception.of(S3ErrorCode.MALFORMED_XML, null, e);
+    } catch (RuntimeException e) {
+      throw unchecked(e);
+    }
+    if (!"Enabled".equals(status) && !"Suspended".equals(status)) {
+      throw malformed();
+    }
+    return status;
+  }
+
   // ---- helpers ----
 
   private static XMLStreamReader open(byte[] body, int maxBodyBytes, String root) {

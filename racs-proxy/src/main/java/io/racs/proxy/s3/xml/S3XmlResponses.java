@@ -340,6 +340,18 @@ public final class S3XmlResponses {
     return w.toBytes();
   }
 
+  /**
+   * VersioningConfiguration: empty for a bucket never versioned, as S3 answers, else with its
+   * {@code Status}.
+   */
+  public static byte[] versioningConfiguration(String status) {
+    XmlWriter w = XmlWriter.document().root("VersioningConfiguration");
+    if (status != null) {
+      w.element("Status", status);
+    }
+    return w.toBytes();
+  }
+
   private static String nullToEmpty(String s) {
     return s == null ? "" : s;
   }

@@ -198,6 +198,7 @@ class StoreBridgeTest {
               StoreException.Code.BUCKET_ALREADY_EXISTS, S3ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU),
           Map.entry(StoreException.Code.BUCKET_NOT_EMPTY, S3ErrorCode.BUCKET_NOT_EMPTY),
           Map.entry(StoreException.Code.NO_SUCH_KEY, S3ErrorCode.NO_SUCH_KEY),
+          Map.entry(StoreException.Code.NO_SUCH_VERSION, S3ErrorCode.NO_SUCH_VERSION),
           Map.entry(StoreException.Code.NO_SUCH_UPLOAD, S3ErrorCode.NO_SUCH_UPLOAD),
           Map.entry(StoreException.Code.INVALID_PART, S3ErrorCode.INVALID_PART),
           Map.entry(StoreException.Code.INVALID_PART_ORDER, S3ErrorCode.INVALID_PART_ORDER),

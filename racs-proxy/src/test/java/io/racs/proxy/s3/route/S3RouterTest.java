@@ -48,6 +48,8 @@ class S3RouterTest {
     assertThat(op("DELETE", "/bucket")).isEqualTo(S3Operation.DELETE_BUCKET);
     assertThat(op("HEAD", "/bucket")).isEqualTo(S3Operation.HEAD_BUCKET);
     assertThat(op("GET", "/bucket?location")).isEqualTo(S3Operation.GET_BUCKET_LOCATION);
+    assertThat(op("PUT", "/bucket?versioning")).isEqualTo(S3Operation.PUT_BUCKET_VERSIONING);
+    assertThat(op("GET", "/bucket?versioning")).isEqualTo(S3Operation.GET_BUCKET_VERSIONING);
     assertThat(op("GET", "/bucket?prefix=a&delimiter=%2F")).isEqualTo(S3Operation.LIST_OBJECTS_V1);
     assertThat(op("GET", "/bucket?list-type=2&prefix=")).isEqualTo(S3Operation.LIST_OBJECTS_V2);
     assertThat(op("GET", "/bucket?versions")).isEqualTo(S3Operation.LIST_OBJECT_VERSIONS);
@@ -133,7 +135,8 @@ class S3RouterTest {
     assertThat(error("GET", "/bucket?attributes")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
     assertThat(error("PUT", "/bucket/key?attributes")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
     assertThat(error("PUT", "/bucket/key?tagging")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
-    assertThat(error("PUT", "/bucket?versioning")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
+    assertThat(error("PUT", "/bucket/key?versioning")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
+    assertThat(error("DELETE", "/bucket?versioning")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
     assertThat(error("POST", "/bucket/key?restore")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
     assertThat(error("OPTIONS", "/")).isEqualTo(S3ErrorCode.METHOD_NOT_ALLOWED);
     assertThat(error("GET", "/bucket/key?cors")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
