@@ -254,15 +254,17 @@ final class PartReader extends InputStream implements ChunkedBody {
           }
           continue;
         }
-        // Past the hedge point, one more shard is asked for: whichever of it and the late ones
-        // arrives first completes the stripe.
+        // Past the hedge point, as many more shards are asked for as are still missing: whichever
+        // of them and the late ones arrive first complete the stripe. (Asking for one only, with
+        // two late, left the second replacement to be asked at the stall deadline, and waited for
+        // again from there if it was late too.)
         long hedgeAt =
             firstArrival < 0
                 ? Long.MAX_VALUE
                 : firstArrival + Math.max(array.stallNanos() / 4, 2 * (firstArrival - start));
         if (!hedged && openable > 0 && firstArrival >= 0 && now - hedgeAt >= 0) {
           hedged = true;
-          openSources(1);
+          openSources(Math.min(openable, k - have));
           continue;
         }
         long until =
