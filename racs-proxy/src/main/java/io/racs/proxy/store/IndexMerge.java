@@ -21,6 +21,8 @@ final class IndexMerge {
   private final String prefix;
   private final int pageSize;
   private final List<Cursor> cursors = new ArrayList<>();
+  // How long the first page's read quorum took to answer; -1 before it did.
+  private long quorumNanos = -1;
 
   /** A name and the slots that listed it. */
   record Entry(String name, Set<Integer> slots) {}
@@ -133,11 +135,20 @@ final class IndexMerge {
             empty.size(),
             Math.max(1, array.readQuorum() - (healthySlots() - (empty.size() - unfilled)))
                 + unfilled);
+    // A later page may be asked of slots that all stall (the others still have names buffered):
+    // they get the stall deadline the earlier pages set, not the absolute timeout.
+    long limitNanos =
+        quorumNanos < 0 ? array.timeoutNanos() : Math.max(array.stallNanos(), 4 * quorumNanos);
+    long started = System.nanoTime();
     List<RepositoryArray.Outcome<ListPage>> pages =
         array.fanOutQuorum(
             slots,
             (slot, repository) -> repository.list(prefix, cursors.get(slot).after, pageSize),
-            needed);
+            needed,
+            limitNanos);
+    if (quorumNanos < 0 && RepositoryArray.successes(pages) >= needed) {
+      quorumNanos = System.nanoTime() - started;
+    }
     for (RepositoryArray.Outcome<ListPage> page : pages) {
       Cursor cursor = cursors.get(page.slot());
       if (!page.ok()) {

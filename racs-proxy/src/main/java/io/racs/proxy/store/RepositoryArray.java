@@ -272,9 +272,18 @@ final class RepositoryArray implements AutoCloseable {
    */
   <T> List<Outcome<T>> fanOutQuorum(
       List<Integer> which, BiFunction<Integer, Repository, T> call, int needed) {
+    return fanOutQuorum(which, call, needed, timeoutNanos);
+  }
+
+  /**
+   * As {@link #fanOutQuorum(List, BiFunction, int)}, waiting at most {@code limitNanos} (capped at
+   * the absolute timeout) for the quorum itself.
+   */
+  <T> List<Outcome<T>> fanOutQuorum(
+      List<Integer> which, BiFunction<Integer, Repository, T> call, int needed, long limitNanos) {
     List<Integer> targets = which != null ? which : allSlots();
     long start = System.nanoTime();
-    long deadline = start + timeoutNanos;
+    long deadline = start + Math.min(timeoutNanos, limitNanos);
     CompletionService<T> done = new ExecutorCompletionService<>(executor);
     Map<Future<T>, Integer> pending = new HashMap<>();
     Map<Integer, Outcome<T>> outcomes = new HashMap<>();
