@@ -109,6 +109,7 @@ class RequestRoutingFuzzTest {
               S3Operation.Family.BUCKET,
               S3Operation.Family.LISTING,
               S3Operation.Family.OBJECT,
+              S3Operation.Family.ACL,
               S3Operation.Family.CORS,
               S3Operation.Family.FORM);
       return;
@@ -118,7 +119,7 @@ class RequestRoutingFuzzTest {
         .isLessThanOrEqualTo(BucketNames.MAX_KEY_BYTES);
     if (route.operation() != S3Operation.PREFLIGHT_CORS) {
       assertThat(route.operation().family())
-          .isIn(S3Operation.Family.OBJECT, S3Operation.Family.MULTIPART);
+          .isIn(S3Operation.Family.OBJECT, S3Operation.Family.MULTIPART, S3Operation.Family.ACL);
     }
     if (!StandardCharsets.UTF_8.newEncoder().canEncode(route.key())) {
       // A lone surrogate can only come from a Java string, never from Netty, which reads the
