@@ -49,6 +49,19 @@ public final class OpeningInputStream extends InputStream {
             - (span.totalChunks() - 1) * (long) SealedLayout.SEALED_CHUNK_BYTES;
   }
 
+  /**
+   * Opens and authenticates the first chunk now rather than at the first read, so that a caller can
+   * fail before it has promised anything to its own reader.
+   *
+   * @return this stream
+   */
+  public OpeningInputStream prefetch() throws IOException {
+    if (nextChunk == span.firstChunk()) {
+      fill();
+    }
+    return this;
+  }
+
   @Override
   public int read() throws IOException {
     byte[] one = new byte[1];

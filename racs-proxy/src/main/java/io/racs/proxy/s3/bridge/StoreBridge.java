@@ -470,6 +470,10 @@ public final class StoreBridge {
           case INSUFFICIENT_STORAGE -> S3ErrorCode.X_MINIO_STORAGE_FULL;
           case INCOMPLETE_BODY -> S3ErrorCode.INCOMPLETE_BODY;
           case INCONSISTENT -> S3ErrorCode.INTERNAL_ERROR;
+          // MinIO answers a server-side-encryption request it has no key for with a 501.
+          case ENCRYPTION_NOT_CONFIGURED -> S3ErrorCode.NOT_IMPLEMENTED;
+          case CUSTOMER_KEY_REQUIRED, ENCRYPTION_MISMATCH -> S3ErrorCode.INVALID_REQUEST;
+          case CUSTOMER_KEY_MISMATCH -> S3ErrorCode.ACCESS_DENIED;
         };
     String message =
         se.code() == StoreException.Code.INSUFFICIENT_SHARDS
