@@ -323,6 +323,57 @@ class EncryptedObjectTest {
         .hasMessageContaining("authentication");
   }
 
+  @Test
+  void heal_whenAProxyWithoutAnyKeyRebuildsWipedRepositories_theKeyedReaderStillReadsExact()
+      throws IOException {
+    byte[] data = new byte[3 * BLOCK + 77];
+    new Random(TestSeed.get()).nextBytes(data);
+    put("h", data, new Sealing.Customer(CUSTOMER));
+    put("s", data, Sealing.S3_MANAGED);
+    Keyring keys = store.config().keys();
+    store.close();
+    // Two repositories lose everything (replaced by empty directories).
+    for (int slot : new int[] {1, 4}) {
+      try (Stream<Path> files = Files.walk(roots.get(slot))) {
+        for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          if (!f.equals(roots.get(slot))) {
+            Files.delete(f);
+          }
+        }
+      }
+    }
+    List<Repository> repositories = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      repositories.add(FsRepository.builder(roots.get(i)).name("r" + i).durable(false).build());
+    }
+    // Heal runs on a store that holds no master key and no customer key.
+    store =
+        ErasureStore.open(
+            StoreConfig.builder(Geometry.parse("4x2"))
+                .blockBytes(BLOCK)
+                .gcGrace(Duration.ZERO)
+                .settleTime(Duration.ZERO)
+                .build(),
+            repositories);
+    Healer.Report report = Healer.heal(store, Healer.Options.defaults());
+    assertThat(report.shardsRebuilt()).isPositive();
+    store.close();
+    // Now with the two healed repositories and any two others gone, the bytes are still exact.
+    List<Repository> healedOnly = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      Repository r = FsRepository.builder(roots.get(i)).name("r" + i).durable(false).build();
+      healedOnly.add(i == 0 || i == 2 ? new io.racs.repos.decorator.FaultyRepository(r) : r);
+    }
+    ((io.racs.repos.decorator.FaultyRepository) healedOnly.get(0)).outage(true);
+    ((io.racs.repos.decorator.FaultyRepository) healedOnly.get(2)).outage(true);
+    store =
+        ErasureStore.open(
+            StoreConfig.builder(Geometry.parse("4x2")).blockBytes(BLOCK).keys(keys).build(),
+            healedOnly);
+    assertThat(get("h", CUSTOMER)).isEqualTo(data);
+    assertThat(get("s", null)).isEqualTo(data);
+  }
+
   private static byte[] md5(byte[] data) {
     try {
       return MessageDigest.getInstance("MD5").digest(data);
