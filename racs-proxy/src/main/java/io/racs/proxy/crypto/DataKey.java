@@ -55,6 +55,21 @@ public final class DataKey {
     return new ChunkSealer(key, baseNonce, stream);
   }
 
+  /**
+   * The ETag of an object sealed with a customer's key: S3's is not the MD5 of the plaintext, and
+   * neither is this (which would let anyone who guesses the plaintext confirm it). It is keyed by
+   * this data key: 16 bytes of HMAC-SHA256 of the plaintext's MD5, as hex.
+   */
+  public String opaqueEtag(byte[] plainMd5) {
+    try {
+      javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+      mac.init(new javax.crypto.spec.SecretKeySpec(key, "HmacSHA256"));
+      return java.util.HexFormat.of().formatHex(mac.doFinal(plainMd5), 0, 16);
+    } catch (java.security.GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   @Override
   public String toString() {
     return "DataKey[nonce=" + baseNonce() + "]";

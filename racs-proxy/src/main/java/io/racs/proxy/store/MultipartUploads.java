@@ -151,11 +151,17 @@ final class MultipartUploads {
             dataId,
             context.slotsFor(bucket, key),
             body,
-            length);
+            length,
+            dataKey == null);
     long now = System.currentTimeMillis();
     PartMeta part = written.part().withChecksums(checksums.get());
-    if (plainMd5 != null && !upload.encryption().customer()) {
-      part = part.withEtag(HexFormat.of().formatHex(plainMd5.digest()));
+    if (plainMd5 != null) {
+      byte[] md5 = plainMd5.digest();
+      part =
+          part.withEtag(
+              upload.encryption().customer()
+                  ? dataKey.opaqueEtag(md5)
+                  : HexFormat.of().formatHex(md5));
     }
     writer.write(
         Layout.partRecord(bucket, context.nameKey(bucket, key), uploadId, partNumber),

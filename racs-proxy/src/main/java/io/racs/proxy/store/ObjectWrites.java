@@ -1,5 +1,6 @@
 package io.racs.proxy.store;
 
+import io.racs.proxy.crypto.DataKey;
 import io.racs.proxy.crypto.SealedLayout;
 import io.racs.proxy.crypto.SealingInputStream;
 import java.io.ByteArrayInputStream;
@@ -58,17 +59,18 @@ final class ObjectWrites {
         SealedLayout.sealedLength(lengthBytes),
         options,
         condition,
-        new Seal(sealed.record(), lengthBytes, plainMd5));
+        new Seal(sealed.record(), sealed.key(), lengthBytes, plainMd5));
   }
 
   /**
    * What a sealed PUT stores besides the sealed bytes: its {@link Encryption} record, and the
-   * plaintext's length and MD5 (S3's ETag of an SSE-S3 object is the plaintext's MD5; of an SSE-C
-   * object it is not, so there the sealed bytes' MD5 stays).
+   * plaintext's length and MD5. S3's ETag of an SSE-S3 object is the plaintext's MD5; of an SSE-C
+   * object it is not (see {@link DataKey#opaqueEtag}). The sealed bytes are not hashed at all.
    */
-  private record Seal(Encryption record, long plainBytes, MessageDigest plainMd5) {
+  private record Seal(Encryption record, DataKey key, long plainBytes, MessageDigest plainMd5) {
     PartMeta apply(PartMeta part) {
-      return record.customer() ? part : part.withEtag(HexFormat.of().formatHex(plainMd5.digest()));
+      byte[] md5 = plainMd5.digest();
+      return part.withEtag(record.customer() ? key.opaqueEtag(md5) : HexFormat.of().formatHex(md5));
     }
   }
 
@@ -94,7 +96,16 @@ final class ObjectWrites {
       rest = new SequenceInputStream(new ByteArrayInputStream(head), body);
     }
     PartWriter.Result written =
-        PartWriter.write(context.array, context.codec, config, 1, dataId, slots, rest, lengthBytes);
+        PartWriter.write(
+            context.array,
+            context.codec,
+            config,
+            1,
+            dataId,
+            slots,
+            rest,
+            lengthBytes,
+            seal == null);
     Map<String, String> checksums = options.checksums().get();
     PartMeta part = written.part().withChecksums(checksums);
     if (seal != null) {

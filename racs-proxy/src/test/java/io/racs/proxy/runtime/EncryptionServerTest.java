@@ -184,6 +184,11 @@ class EncryptionServerTest {
                     .sseCustomerKeyMD5(md5),
             RequestBody.fromBytes(data));
     assertThat(put.sseCustomerAlgorithm()).isEqualTo("AES256");
+    // As on S3, an SSE-C object's ETag is not its plaintext's MD5.
+    assertThat(put.eTag())
+        .matches("\"[0-9a-f]{32}\"")
+        .isNotEqualTo(
+            "\"" + HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(data)) + "\"");
     assertThat(put.sseCustomerKeyMD5()).isEqualTo(md5);
     ResponseBytes<GetObjectResponse> got = s3.getObjectAsBytes(getWith("c", KEY));
     assertThat(got.asByteArray()).isEqualTo(data);
