@@ -72,7 +72,12 @@ public class SealedStoreBenchmark {
     }
     store =
         ErasureStore.open(
-            StoreConfig.builder(Geometry.of(4, 2)).keys(Keyring.of(MasterKey.generate())).build(),
+            StoreConfig.builder(Geometry.of(4, 2))
+                // Overwrites' superseded versions are collected at once, not after the default
+                // 60 s: at hundreds of PUTs a second they would fill the memory repositories.
+                .settleTime(java.time.Duration.ZERO)
+                .keys(Keyring.of(MasterKey.generate()))
+                .build(),
             repositories);
     store.createBucket("bench");
     options =

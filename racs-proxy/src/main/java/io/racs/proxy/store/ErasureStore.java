@@ -340,6 +340,15 @@ public final class ErasureStore implements ObjectStore {
     return put(bucket, key, body, meta.sizeBytes(), options, condition);
   }
 
+  /**
+   * Re-wraps every SSE-S3 data key not wrapped with the current master key (see {@link
+   * KeyRotation}); with {@code dryRun}, only counts them.
+   */
+  public KeyRotation.Report rotateKeys(
+      boolean dryRun, java.util.function.Consumer<String> progress) {
+    return KeyRotation.rotate(context, dryRun, progress);
+  }
+
   // ---- multipart ----
 
   @Override

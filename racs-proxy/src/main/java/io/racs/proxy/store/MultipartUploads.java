@@ -42,7 +42,20 @@ final class MultipartUploads {
       String contentType,
       Map<String, String> userMetadata,
       Map<String, String> contentHeaders,
-      Encryption encryption) {}
+      Encryption encryption) {
+    /** This upload with its data key wrapped anew (key rotation). */
+    UploadRecord withEncryption(Encryption encryption) {
+      return new UploadRecord(
+          bucket,
+          key,
+          uploadId,
+          initiatedMillis,
+          contentType,
+          userMetadata,
+          contentHeaders,
+          encryption);
+    }
+  }
 
   /** One uploaded part. */
   record PartRecord(PartMeta part, long uploadedMillis) {}
@@ -120,9 +133,20 @@ final class MultipartUploads {
           "part number: " + partNumber + " (expected: 1 to " + MAX_PARTS + ")");
     }
     UploadRecord upload = upload(bucket, key, uploadId);
-    DataKey dataKey =
-        ObjectSealing.open(
-            upload.encryption(), customerKey, context.config.keys(), "upload " + uploadId);
+    DataKey dataKey;
+    try {
+      dataKey =
+          ObjectSealing.open(
+              upload.encryption(), customerKey, context.config.keys(), "upload " + uploadId);
+    } catch (StoreException e) {
+      if (e.code() != StoreException.Code.CUSTOMER_KEY_MISMATCH) {
+        throw e;
+      }
+      // A part is a write, not a read: another key is a bad request (400), as S3 answers it.
+      throw new StoreException(
+          StoreException.Code.ENCRYPTION_MISMATCH,
+          "The provided encryption parameters did not match the ones used originally.");
+    }
     MessageDigest plainMd5 = null;
     long plainLength = length;
     if (dataKey != null) {

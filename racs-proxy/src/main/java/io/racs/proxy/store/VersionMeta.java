@@ -94,6 +94,28 @@ public record VersionMeta(
         null);
   }
 
+  /** This version with its data key wrapped anew (key rotation; the data is unchanged). */
+  VersionMeta withEncryption(Encryption encryption) {
+    return new VersionMeta(
+        format,
+        arrayId,
+        bucket,
+        key,
+        versionId,
+        deleteMarker,
+        sizeBytes,
+        etag,
+        contentType,
+        userMetadata,
+        checksums,
+        lastModifiedMillis,
+        geometry,
+        multipart,
+        parts,
+        contentHeaders,
+        encryption);
+  }
+
   /** The plaintext bytes of one of this version's parts. */
   long plainBytes(PartMeta part) {
     return ObjectSealing.plainBytes(encryption, part);

@@ -237,7 +237,23 @@ class EncryptionServerTest {
               .eTag();
       parts.add(CompletedPart.builder().partNumber(part).eTag(etag).build());
     }
-    // A part without the upload's key is refused.
+    // A part with another key, or without the upload's key, is refused (400, as s3-tests'
+    // test_encryption_sse_c_multipart_invalid_chunks_1 and _2 expect).
+    String otherMd5 = md5(OTHER_KEY);
+    assertThat(
+            status(
+                () ->
+                    s3.uploadPart(
+                        u ->
+                            u.bucket(BUCKET)
+                                .key("m")
+                                .uploadId(upload)
+                                .partNumber(3)
+                                .sseCustomerAlgorithm("AES256")
+                                .sseCustomerKey(b64(OTHER_KEY))
+                                .sseCustomerKeyMD5(otherMd5),
+                        RequestBody.fromBytes(new byte[1]))))
+        .isEqualTo(400);
     assertThat(
             status(
                 () ->

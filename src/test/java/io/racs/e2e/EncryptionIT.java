@@ -1,0 +1,206 @@
+package io.racs.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.racs.testkit.TestTools;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Encryption at the proxy, end to end: the proxy process over six local directories (4x2), over
+ * HTTPS, with a master key file. boto3 ({@code src/test/resources/clients/boto3_sse.py}) and
+ * aws-cli v1 round-trip SSE-S3 and SSE-C objects byte-exact (0 B, 1 B, 64 KiB + 1 and 9 MiB, which
+ * both upload in parts), see S3's headers, and get S3's errors without the key (400), with another
+ * key (403) and for SSE-KMS (501); afterwards no file in any repository holds any 16-byte block of
+ * any plaintext (so no 32-byte window of one). A key file that others may read keeps the proxy from
+ * starting.
+ */
+class EncryptionIT {
+  @TempDir static Path dir;
+  private static ProxyProcess proxy;
+  private static Tls tls;
+  private static Path keyFile;
+  private static final List<Path> uploaded = new ArrayList<>();
+  private static final long[] SIZES = {0, 1, 64 * 1024 + 1, 9 * Clients.MIB};
+
+  @BeforeAll
+  static void start() throws Exception {
+    tls = Tls.create(Files.createDirectories(dir.resolve("tls")));
+    keyFile = dir.resolve("master.key");
+    Files.writeString(keyFile, HexFormat.of().formatHex(Clients.seededBytes(2101, 32)) + "\n");
+    Files.setPosixFilePermissions(keyFile, PosixFilePermissions.fromString("rw-------"));
+    String config =
+        ProxyProcess.fsConfig(
+                Files.createDirectories(dir.resolve("array")), "4x2", tls.serverYaml())
+            + "encryption:\n  keyFile: "
+            + keyFile
+            + "\n";
+    proxy = ProxyProcess.start(Files.createDirectories(dir.resolve("proxy")), config);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (proxy != null) {
+      proxy.close();
+    }
+  }
+
+  private static Launcher.Result aws(boolean expectOk, String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(TestTools.awsCli().toString());
+    command.addAll(Arrays.asList(args));
+    command.add("--endpoint-url");
+    command.add(proxy.endpoint().toString());
+    command.add("--ca-bundle");
+    command.add(tls.cert().toString());
+    Map<String, String> env = Clients.cleanEnv(dir.resolve("home"));
+    if (expectOk) {
+      return Clients.ok(command, env);
+    }
+    Launcher.Result result = Launcher.exec(command, env);
+    assertThat(result.exitCode()).as(result.stderr()).isNotZero();
+    return result;
+  }
+
+  @Test
+  void boto3_whenSseS3AndSseCOverHttps_roundTripsAndRefusesAsS3() throws Exception {
+    Path work = Files.createDirectories(dir.resolve("boto3"));
+    List<String> entries = new ArrayList<>();
+    List<Path> files = new ArrayList<>();
+    for (long size : SIZES) {
+      Path file = Clients.seededFile(work.resolve("up-" + size), 2200 + size, size);
+      files.add(file);
+      entries.add("{\"key\": \"size-" + size + "\", \"path\": \"" + file + "\"}");
+    }
+    uploaded.addAll(files);
+    Path configFile = work.resolve("config.json");
+    Files.writeString(
+        configFile,
+        "{\"endpoint\": \""
+            + proxy.endpoint()
+            + "\", \"caBundle\": \""
+            + tls.cert()
+            + "\", \"bucket\": \"boto3-sse\", \"files\": ["
+            + String.join(", ", entries)
+            + "]}");
+    Path script = Launcher.root().resolve("src/test/resources/clients/boto3_sse.py");
+    Launcher.Result result =
+        Clients.ok(
+            List.of(TestTools.python().toString(), script.toString(), configFile.toString()),
+            Clients.cleanEnv(work.resolve("home")));
+    Map<String, String> out =
+        new ObjectMapper().readValue(result.stdout(), new TypeReference<Map<String, String>>() {});
+    for (int i = 0; i < SIZES.length; i++) {
+      String name = "size-" + SIZES[i];
+      String md5 = Clients.md5Hex(files.get(i));
+      assertThat(out.get(name + "/s3_md5")).as(name).isEqualTo(md5);
+      assertThat(out.get(name + "/c_md5")).as(name).isEqualTo(md5);
+      assertThat(out.get(name + "/s3_header")).as(name).isEqualTo("AES256");
+      assertThat(out.get(name + "/c_algorithm")).as(name).isEqualTo("AES256");
+    }
+    assertThat(out.get("no_key")).isEqualTo("400 InvalidRequest");
+    assertThat(out.get("other_key")).isEqualTo("403 AccessDenied");
+    assertThat(out.get("kms")).isEqualTo("501 NotImplemented");
+    assertNoPlaintextInRepositories();
+  }
+
+  @Test
+  void awsCli_whenSseAndSseCCopies_roundTripsAndNeedsTheKey() throws Exception {
+    Path work = Files.createDirectories(dir.resolve("cli"));
+    Path customerKey = work.resolve("customer.key");
+    Files.write(customerKey, Clients.seededBytes(2301, 32));
+    aws(true, "s3", "mb", "s3://cli-sse");
+    for (long size : new long[] {1, 9 * Clients.MIB}) {
+      Path up = Clients.seededFile(work.resolve("up-" + size), 2400 + size, size);
+      uploaded.add(up);
+      aws(true, "s3", "cp", up.toString(), "s3://cli-sse/s3-" + size, "--sse", "AES256");
+      aws(
+          true,
+          "s3",
+          "cp",
+          up.toString(),
+          "s3://cli-sse/c-" + size,
+          "--sse-c",
+          "AES256",
+          "--sse-c-key",
+          "fileb://" + customerKey);
+      Path down = work.resolve("down-s3-" + size);
+      aws(true, "s3", "cp", "s3://cli-sse/s3-" + size, down.toString());
+      assertThat(Clients.md5Hex(down)).isEqualTo(Clients.md5Hex(up));
+      Path downC = work.resolve("down-c-" + size);
+      aws(
+          true,
+          "s3",
+          "cp",
+          "s3://cli-sse/c-" + size,
+          downC.toString(),
+          "--sse-c",
+          "AES256",
+          "--sse-c-key",
+          "fileb://" + customerKey);
+      assertThat(Clients.md5Hex(downC)).isEqualTo(Clients.md5Hex(up));
+    }
+    String head =
+        aws(true, "s3api", "head-object", "--bucket", "cli-sse", "--key", "s3-1").stdout();
+    assertThat(head).contains("\"ServerSideEncryption\": \"AES256\"");
+    Launcher.Result withoutKey =
+        aws(false, "s3", "cp", "s3://cli-sse/c-1", work.resolve("nokey").toString());
+    assertThat(withoutKey.stderr()).contains("400");
+    assertNoPlaintextInRepositories();
+  }
+
+  @Test
+  void server_whenKeyFileReadableByOthers_refusesToStart() throws Exception {
+    Path loose = dir.resolve("loose.key");
+    Files.writeString(loose, HexFormat.of().formatHex(Clients.seededBytes(2501, 32)));
+    Files.setPosixFilePermissions(loose, PosixFilePermissions.fromString("rw-r--r--"));
+    Path config = dir.resolve("loose.yaml");
+    Files.writeString(
+        config,
+        ProxyProcess.fsConfig(Files.createDirectories(dir.resolve("loose-array")), "4x2", null)
+            + "encryption:\n  keyFile: "
+            + loose
+            + "\n");
+    Launcher.Result result = Launcher.run(Map.of(), "server", "--config", config.toString());
+    assertThat(result.exitCode()).isEqualTo(2);
+    assertThat(result.stderr()).contains("chmod 600").doesNotContain(Files.readString(loose));
+  }
+
+  /** Every file in every repository is free of every 16-byte aligned block of every upload. */
+  private static void assertNoPlaintextInRepositories() throws IOException {
+    Set<ByteBuffer> blocks = new HashSet<>();
+    for (Path file : uploaded) {
+      byte[] data = Files.readAllBytes(file);
+      for (int at = 0; at + 16 <= data.length; at += 16) {
+        blocks.add(ByteBuffer.wrap(Arrays.copyOfRange(data, at, at + 16)));
+      }
+    }
+    try (Stream<Path> files = Files.walk(dir.resolve("array"))) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        byte[] stored = Files.readAllBytes(f);
+        for (int at = 0; at + 16 <= stored.length; at++) {
+          assertThat(blocks.contains(ByteBuffer.wrap(stored, at, 16).slice()))
+              .as("plaintext at %d of %s", at, f)
+              .isFalse();
+        }
+      }
+    }
+  }
+}
