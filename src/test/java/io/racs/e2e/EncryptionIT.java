@@ -20,15 +20,23 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
 
 /**
  * Encryption at the proxy, end to end: the proxy process over six local directories (4x2), over
  * HTTPS, with a master key file. boto3 ({@code src/test/resources/clients/boto3_sse.py}) and
- * aws-cli v1 round-trip SSE-S3 and SSE-C objects byte-exact (0 B, 1 B, 64 KiB + 1 and 9 MiB, which
- * both upload in parts), see S3's headers, and get S3's errors without the key (400), with another
- * key (403) and for SSE-KMS (501); afterwards no file in any repository holds any 16-byte block of
- * any plaintext (so no 32-byte window of one). A key file that others may read keeps the proxy from
- * starting.
+ * aws-cli v1 (and the AWS SDK for Java v2) round-trip SSE-S3 and SSE-C objects byte-exact (0 B, 1
+ * B, 64 KiB + 1 and 9 MiB, which both upload in parts), see S3's headers, and get S3's errors
+ * without the key (400), with another key (403) and for SSE-KMS (501); afterwards no file in any
+ * repository holds any 16-byte block of any plaintext (so no 32-byte window of one). A key file
+ * that others may read keeps the proxy from starting.
  */
 class EncryptionIT {
   @TempDir static Path dir;
@@ -161,6 +169,66 @@ class EncryptionIT {
     Launcher.Result withoutKey =
         aws(false, "s3", "cp", "s3://cli-sse/c-1", work.resolve("nokey").toString());
     assertThat(withoutKey.stderr()).contains("400");
+    assertNoPlaintextInRepositories();
+  }
+
+  @Test
+  void sdkV2_whenSseS3AndSseCOverHttps_roundTripsAndAnswersTheErrorsItExpects() throws Exception {
+    byte[] data = Clients.seededBytes(2601, 700_000);
+    uploaded.add(Files.write(dir.resolve("sdk-up"), data));
+    byte[] raw = Clients.seededBytes(2602, 32);
+    String key = java.util.Base64.getEncoder().encodeToString(raw);
+    String md5 =
+        java.util.Base64.getEncoder()
+            .encodeToString(java.security.MessageDigest.getInstance("MD5").digest(raw));
+    try (S3Client s3 =
+        S3Client.builder()
+            .endpointOverride(proxy.endpoint())
+            .region(Region.US_EAST_1)
+            .forcePathStyle(true)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(ProxyProcess.ACCESS_KEY, ProxyProcess.SECRET_KEY)))
+            .httpClientBuilder(
+                Apache5HttpClient.builder().tlsTrustManagersProvider(tls::trustManagers))
+            .overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(1)))
+            .build()) {
+      s3.createBucket(b -> b.bucket("sdk-sse"));
+      assertThat(
+              s3.putObject(
+                      p ->
+                          p.bucket("sdk-sse")
+                              .key("s3")
+                              .serverSideEncryption(ServerSideEncryption.AES256),
+                      RequestBody.fromBytes(data))
+                  .serverSideEncryption())
+          .isEqualTo(ServerSideEncryption.AES256);
+      assertThat(s3.getObjectAsBytes(g -> g.bucket("sdk-sse").key("s3")).asByteArray())
+          .isEqualTo(data);
+      s3.putObject(
+          p ->
+              p.bucket("sdk-sse")
+                  .key("c")
+                  .sseCustomerAlgorithm("AES256")
+                  .sseCustomerKey(key)
+                  .sseCustomerKeyMD5(md5),
+          RequestBody.fromBytes(data));
+      assertThat(
+              s3.getObjectAsBytes(
+                      g ->
+                          g.bucket("sdk-sse")
+                              .key("c")
+                              .sseCustomerAlgorithm("AES256")
+                              .sseCustomerKey(key)
+                              .sseCustomerKeyMD5(md5))
+                  .asByteArray())
+          .isEqualTo(data);
+      S3Exception noKey =
+          org.assertj.core.api.Assertions.catchThrowableOfType(
+              S3Exception.class, () -> s3.getObjectAsBytes(g -> g.bucket("sdk-sse").key("c")));
+      assertThat(noKey.statusCode()).isEqualTo(400);
+      assertThat(noKey.awsErrorDetails().errorCode()).isEqualTo("InvalidRequest");
+    }
     assertNoPlaintextInRepositories();
   }
 
