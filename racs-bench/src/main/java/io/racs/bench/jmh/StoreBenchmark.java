@@ -74,7 +74,13 @@ public class StoreBenchmark {
     for (int i = 0; i < 6; i++) {
       repositories.add(MemoryRepository.create("mem" + i));
     }
-    store = ErasureStore.open(StoreConfig.builder(Geometry.of(4, 2)).build(), repositories);
+    // Overwrites' superseded versions are collected at once, not after the default settle time
+    // (60 s): at hundreds of PUTs a second they would fill the memory repositories (the PUTs
+    // failed with OutOfMemoryError once the settle time came in).
+    store =
+        ErasureStore.open(
+            StoreConfig.builder(Geometry.of(4, 2)).settleTime(java.time.Duration.ZERO).build(),
+            repositories);
     store.createBucket("bench");
     store.put(
         "bench",

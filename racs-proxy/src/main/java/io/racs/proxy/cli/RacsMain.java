@@ -40,6 +40,7 @@ public final class RacsMain implements Callable<Integer> {
     cli.addSubcommand("codec", new CodecCommand());
     cli.addSubcommand("heal", new HealCommand());
     cli.addSubcommand("recover", new RecoverCommand());
+    cli.addSubcommand("keys", new KeysCommand());
     return ExitCodes.document(cli);
   }
 

@@ -1,6 +1,7 @@
 package io.racs.proxy.cli;
 
 import io.racs.proxy.config.ArrayConfig;
+import io.racs.proxy.crypto.CustomerKey;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.ObjectStore;
 import java.io.IOException;
@@ -44,11 +45,20 @@ public final class RecoverCommand implements Callable<Integer> {
   @Option(names = "--out", required = true, paramLabel = "FILE", description = "file to write")
   Path out;
 
+  @Option(
+      names = "--sse-c-key",
+      paramLabel = "FILE",
+      description =
+          "the object's SSE-C key: a file of its 32 raw bytes (as aws-cli's fileb://); SSE-S3"
+              + " objects are opened with the configuration's master key")
+  Path sseCustomerKey;
+
   @Override
   public Integer call() throws IOException {
+    CustomerKey customerKey = sseCustomerKey == null ? null : customerKey(sseCustomerKey);
     ArrayConfig array = ArrayConfig.load(config);
     try (ErasureStore store = array.openReadOnly();
-        ObjectStore.ObjectReader reader = store.get(bucket, key, 0, -1, 0)) {
+        ObjectStore.ObjectReader reader = store.get(bucket, key, 0, -1, 0, customerKey)) {
       Path parent = out.toAbsolutePath().getParent();
       Files.createDirectories(parent);
       Path temp = Files.createTempFile(parent, "." + out.getFileName() + "-", ".tmp");
@@ -72,6 +82,24 @@ public final class RecoverCommand implements Callable<Integer> {
               reader.meta().versionId(),
               out);
       return ExitCodes.OK;
+    }
+  }
+
+  /** The SSE-C key in {@code file}: exactly 32 bytes. */
+  private static CustomerKey customerKey(Path file) throws IOException {
+    byte[] raw = Files.readAllBytes(file);
+    if (raw.length != 32) {
+      throw new IllegalArgumentException(
+          "--sse-c-key: " + file + " holds " + raw.length + " bytes (expected: 32 raw bytes)");
+    }
+    try {
+      java.util.Base64.Encoder b64 = java.util.Base64.getEncoder();
+      return CustomerKey.of(
+          CustomerKey.ALGORITHM,
+          b64.encodeToString(raw),
+          b64.encodeToString(java.security.MessageDigest.getInstance("MD5").digest(raw)));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
     }
   }
 }

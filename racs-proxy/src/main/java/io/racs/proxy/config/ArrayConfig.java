@@ -111,6 +111,7 @@ public record ArrayConfig(
               : (int)
                   section.size("inlineSize", array.inlineSize(), 1, 1L << 30, SIZE).orElseThrow());
     }
+    builder.keys(EncryptionConfig.from(file).keys());
     StoreConfig store;
     try {
       store = builder.build();

@@ -4,9 +4,11 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.racs.proxy.config.EncryptionConfig;
 import io.racs.proxy.s3.auth.S3Authenticator;
 import io.racs.proxy.s3.auth.StaticCredentialStore;
 import io.racs.proxy.s3.bridge.StoreBridge;
+import io.racs.proxy.s3.handler.Encryption;
 import io.racs.proxy.s3.handler.S3Dispatcher;
 import io.racs.proxy.s3.route.S3Router;
 import io.racs.proxy.s3.server.AccessLog;
@@ -63,6 +65,17 @@ public final class RacsServer implements AutoCloseable {
    */
   public static RacsServer start(ErasureStore store, ServerConfig config, AccessLog accessLog)
       throws InterruptedException, IOException {
+    return start(store, config, EncryptionConfig.NONE, accessLog);
+  }
+
+  /**
+   * Starts serving {@code store} as configured, with the {@code encryption} settings (the store was
+   * opened with its keys). SSE-C keys over plain HTTP are accepted only when the settings allow it
+   * and the proxy listens on a loopback address.
+   */
+  public static RacsServer start(
+      ErasureStore store, ServerConfig config, EncryptionConfig encryption, AccessLog accessLog)
+      throws InterruptedException, IOException {
     if (config.credentials().isEmpty()) {
       throw new IllegalArgumentException(
           "server: no credentials (expected: at least one access key)");
@@ -82,7 +95,13 @@ public final class RacsServer implements AutoCloseable {
                     ? S3Router.pathStyle()
                     : S3Router.withBaseDomain(config.baseDomain()),
                 authenticator,
-                new S3Dispatcher(new StoreBridge(store), config.region(), authenticator),
+                new S3Dispatcher(
+                    new StoreBridge(store),
+                    config.region(),
+                    authenticator,
+                    new Encryption(
+                        encryption.customerKeysOverHttp() && loopback(listen),
+                        encryption.encryptByDefault())),
                 ssl(config),
                 config.maxHeaderBytes(),
                 config.idleTimeout(),
@@ -100,6 +119,15 @@ public final class RacsServer implements AutoCloseable {
       server.scrubber.scheduleWithFixedDelay(server::scrub, every, every, TimeUnit.MILLISECONDS);
     }
     return server;
+  }
+
+  /** True when the proxy listens on a loopback address only. */
+  private static boolean loopback(InetSocketAddress listen) {
+    try {
+      return java.net.InetAddress.getByName(listen.getHostString()).isLoopbackAddress();
+    } catch (java.net.UnknownHostException e) {
+      return false;
+    }
   }
 
   private static SslContext ssl(ServerConfig config) {

@@ -1,5 +1,6 @@
 package io.racs.proxy.store;
 
+import io.racs.proxy.crypto.CustomerKey;
 import io.racs.repos.Repository;
 import java.io.InputStream;
 import java.util.List;
@@ -228,13 +229,24 @@ public final class ErasureStore implements ObjectStore {
   }
 
   @Override
-  public ObjectReader get(String bucket, String key, long offset, long length, int partNumber) {
-    return reads.get(bucket, key, offset, length, partNumber);
+  public ObjectReader get(
+      String bucket,
+      String key,
+      long offset,
+      long length,
+      int partNumber,
+      CustomerKey customerKey) {
+    return reads.get(bucket, key, offset, length, partNumber, customerKey);
   }
 
   @Override
-  public ObjectReader read(VersionMeta version, long offset, long length) {
-    return reads.read(version, offset, length);
+  public ObjectReader read(VersionMeta version, long offset, long length, CustomerKey customerKey) {
+    return reads.read(version, offset, length, customerKey);
+  }
+
+  @Override
+  public void checkKey(VersionMeta version, CustomerKey customerKey) {
+    reads.checkKey(version, customerKey);
   }
 
   @Override
@@ -280,21 +292,29 @@ public final class ErasureStore implements ObjectStore {
       WriteCondition condition) {
     buckets.require(bucket);
     StoreContext.checkKey(key);
-    try (ObjectReader source = reads.get(sourceBucket, sourceKey, 0, -1, 0)) {
-      return copyFrom(source.meta(), source.body(), bucket, key, replace, condition);
+    try (ObjectReader source = reads.get(sourceBucket, sourceKey, 0, -1, 0, null)) {
+      return copyFrom(source.meta(), source.body(), bucket, key, replace, Sealing.NONE, condition);
     }
   }
 
   @Override
   public VersionMeta copy(
-      VersionMeta source, String bucket, String key, PutOptions replace, WriteCondition condition) {
+      VersionMeta source,
+      CustomerKey sourceKey,
+      String bucket,
+      String key,
+      PutOptions replace,
+      Sealing target,
+      WriteCondition condition) {
     buckets.require(bucket);
     StoreContext.checkKey(key);
+    reads.checkKey(source, sourceKey);
     if (source.sizeBytes() == 0) {
-      return copyFrom(source, InputStream.nullInputStream(), bucket, key, replace, condition);
+      return copyFrom(
+          source, InputStream.nullInputStream(), bucket, key, replace, target, condition);
     }
-    try (ObjectReader reader = reads.read(source, 0, -1)) {
-      return copyFrom(source, reader.body(), bucket, key, replace, condition);
+    try (ObjectReader reader = reads.read(source, 0, -1, sourceKey)) {
+      return copyFrom(source, reader.body(), bucket, key, replace, target, condition);
     }
   }
 
@@ -304,13 +324,29 @@ public final class ErasureStore implements ObjectStore {
       String bucket,
       String key,
       PutOptions replace,
+      Sealing target,
       WriteCondition condition) {
+    // A copy is sealed as its request asks (S3: the source's encryption is not inherited); the
+    // bytes are opened with the source's key and sealed again with a new data key.
     PutOptions options =
-        replace != null
-            ? replace
-            : new PutOptions(
-                meta.contentType(), meta.userMetadata(), meta::checksums, meta.contentHeaders());
+        (replace != null
+                ? replace
+                : new PutOptions(
+                    meta.contentType(),
+                    meta.userMetadata(),
+                    meta::checksums,
+                    meta.contentHeaders()))
+            .withSealing(target);
     return put(bucket, key, body, meta.sizeBytes(), options, condition);
+  }
+
+  /**
+   * Re-wraps every SSE-S3 data key not wrapped with the current master key (see {@link
+   * KeyRotation}); with {@code dryRun}, only counts them.
+   */
+  public KeyRotation.Report rotateKeys(
+      boolean dryRun, java.util.function.Consumer<String> progress) {
+    return KeyRotation.rotate(context, dryRun, progress);
   }
 
   // ---- multipart ----
@@ -330,9 +366,12 @@ public final class ErasureStore implements ObjectStore {
       int partNumber,
       InputStream body,
       long length,
-      Supplier<Map<String, String>> checksums) {
+      Supplier<Map<String, String>> checksums,
+      CustomerKey customerKey) {
     return health.writing(
-        () -> uploads.uploadPart(bucket, key, uploadId, partNumber, body, length, checksums));
+        () ->
+            uploads.uploadPart(
+                bucket, key, uploadId, partNumber, body, length, checksums, customerKey));
   }
 
   @Override

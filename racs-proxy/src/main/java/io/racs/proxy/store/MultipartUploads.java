@@ -1,6 +1,11 @@
 package io.racs.proxy.store;
 
+import io.racs.proxy.crypto.CustomerKey;
+import io.racs.proxy.crypto.DataKey;
+import io.racs.proxy.crypto.SealedLayout;
+import io.racs.proxy.crypto.SealingInputStream;
 import java.io.InputStream;
+import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,7 +41,21 @@ final class MultipartUploads {
       long initiatedMillis,
       String contentType,
       Map<String, String> userMetadata,
-      Map<String, String> contentHeaders) {}
+      Map<String, String> contentHeaders,
+      Encryption encryption) {
+    /** This upload with its data key wrapped anew (key rotation). */
+    UploadRecord withEncryption(Encryption encryption) {
+      return new UploadRecord(
+          bucket,
+          key,
+          uploadId,
+          initiatedMillis,
+          contentType,
+          userMetadata,
+          contentHeaders,
+          encryption);
+    }
+  }
 
   /** One uploaded part. */
   record PartRecord(PartMeta part, long uploadedMillis) {}
@@ -55,6 +74,8 @@ final class MultipartUploads {
   }
 
   String create(String bucket, String key, ObjectStore.PutOptions options) {
+    // Every part is sealed with the one data key chosen here (each part as its own stream).
+    ObjectSealing.Sealed sealed = ObjectSealing.begin(options.sealing(), context.config.keys());
     String uploadId = VersionId.next();
     writer.write(
         uploadRecordName(bucket, key, uploadId),
@@ -66,7 +87,8 @@ final class MultipartUploads {
                 System.currentTimeMillis(),
                 options.contentType(),
                 options.userMetadata(),
-                options.contentHeaders())),
+                options.contentHeaders(),
+                sealed == null ? null : sealed.record())),
         "create upload for " + bucket + "/" + key);
     return uploadId;
   }
@@ -103,13 +125,42 @@ final class MultipartUploads {
       int partNumber,
       InputStream body,
       long length,
-      Supplier<Map<String, String>> checksums) {
+      Supplier<Map<String, String>> checksums,
+      CustomerKey customerKey) {
     if (partNumber < 1 || partNumber > MAX_PARTS) {
       throw new StoreException(
           StoreException.Code.INVALID_ARGUMENT,
           "part number: " + partNumber + " (expected: 1 to " + MAX_PARTS + ")");
     }
-    upload(bucket, key, uploadId);
+    UploadRecord upload = upload(bucket, key, uploadId);
+    DataKey dataKey;
+    try {
+      dataKey =
+          ObjectSealing.open(
+              upload.encryption(), customerKey, context.config.keys(), "upload " + uploadId);
+    } catch (StoreException e) {
+      if (e.code() != StoreException.Code.CUSTOMER_KEY_MISMATCH) {
+        throw e;
+      }
+      // A part is a write, not a read: another key is a bad request (400), as S3 answers it.
+      throw new StoreException(
+          StoreException.Code.ENCRYPTION_MISMATCH,
+          "The provided encryption parameters did not match the ones used originally.");
+    }
+    MessageDigest plainMd5 = null;
+    long plainLength = length;
+    if (dataKey != null) {
+      if (length < 0) {
+        throw new StoreException(
+            StoreException.Code.INVALID_ARGUMENT,
+            "an encrypted part's length must be known before its body (a Content-Length)");
+      }
+      plainMd5 = PartWriter.md5();
+      body =
+          new SealingInputStream(
+              new DigestInputStream(body, plainMd5), length, dataKey.sealer(partNumber));
+      length = SealedLayout.sealedLength(length);
+    }
     Optional<PartRecord> previous =
         partRecords(bucket, key, uploadId).stream()
             .filter(r -> r.part().partNumber() == partNumber)
@@ -124,9 +175,18 @@ final class MultipartUploads {
             dataId,
             context.slotsFor(bucket, key),
             body,
-            length);
+            length,
+            dataKey == null);
     long now = System.currentTimeMillis();
     PartMeta part = written.part().withChecksums(checksums.get());
+    if (plainMd5 != null) {
+      byte[] md5 = plainMd5.digest();
+      part =
+          part.withEtag(
+              upload.encryption().customer()
+                  ? dataKey.opaqueEtag(md5)
+                  : HexFormat.of().formatHex(md5));
+    }
     writer.write(
         Layout.partRecord(bucket, context.nameKey(bucket, key), uploadId, partNumber),
         Layout.encode(new PartRecord(part, now)),
@@ -134,7 +194,11 @@ final class MultipartUploads {
     previous.ifPresent(
         old -> PartWriter.deleteShards(context.array, old.part().slots(), old.part().dataId()));
     return new ObjectStore.PartInfo(
-        partNumber, part.sizeBytes(), part.etag(), Instant.ofEpochMilli(now), part.checksums());
+        partNumber,
+        dataKey == null ? part.sizeBytes() : plainLength,
+        part.etag(),
+        Instant.ofEpochMilli(now),
+        part.checksums());
   }
 
   private List<PartRecord> partRecords(String bucket, String key, String uploadId) {
@@ -149,13 +213,13 @@ final class MultipartUploads {
   }
 
   List<ObjectStore.PartInfo> listParts(String bucket, String key, String uploadId) {
-    upload(bucket, key, uploadId);
+    UploadRecord upload = upload(bucket, key, uploadId);
     List<ObjectStore.PartInfo> parts = new ArrayList<>();
     for (PartRecord r : partRecords(bucket, key, uploadId)) {
       parts.add(
           new ObjectStore.PartInfo(
               r.part().partNumber(),
-              r.part().sizeBytes(),
+              ObjectSealing.plainBytes(upload.encryption(), r.part()),
               r.part().etag(),
               Instant.ofEpochMilli(r.uploadedMillis()),
               r.part().checksums()));
@@ -197,20 +261,21 @@ final class MultipartUploads {
         throw new StoreException(
             StoreException.Code.INVALID_PART, "part " + p.partNumber() + " with ETag " + p.etag());
       }
-      if (i < parts.size() - 1 && r.part().sizeBytes() < context.config.minPartBytes()) {
+      long partBytes = ObjectSealing.plainBytes(upload.encryption(), r.part());
+      if (i < parts.size() - 1 && partBytes < context.config.minPartBytes()) {
         throw new StoreException(
             StoreException.Code.ENTITY_TOO_SMALL,
             "part "
                 + p.partNumber()
                 + " is "
-                + r.part().sizeBytes()
+                + partBytes
                 + " bytes (minimum "
                 + context.config.minPartBytes()
                 + ")");
       }
       chosen.add(r.part());
       md5s.update(HexFormat.of().parseHex(r.part().etag()));
-      size += r.part().sizeBytes();
+      size += partBytes;
     }
     String etag = HexFormat.of().formatHex(md5s.digest()) + "-" + chosen.size();
     VersionMeta meta =
@@ -230,7 +295,8 @@ final class MultipartUploads {
             context.geometry.toString(),
             true,
             chosen,
-            upload.contentHeaders());
+            upload.contentHeaders(),
+            upload.encryption());
     // Checked right before the commit, as a PUT's condition is (see ObjectWrites#check); a refused
     // completion changes nothing, so the client may retry it or abort the upload.
     if (condition != ObjectStore.WriteCondition.NONE) {

@@ -1,5 +1,7 @@
 package io.racs.proxy.store;
 
+import io.racs.proxy.crypto.CustomerKey;
+import io.racs.proxy.crypto.DataKey;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -52,11 +54,16 @@ final class ObjectReads {
   }
 
   ObjectStore.ObjectReader get(
-      String bucket, String key, long offset, long length, int partNumber) {
+      String bucket,
+      String key,
+      long offset,
+      long length,
+      int partNumber,
+      CustomerKey customerKey) {
     if (partNumber <= 0 && offset == 0 && length < 0) {
-      return getWhole(bucket, key);
+      return getWhole(bucket, key, customerKey);
     }
-    return open(bucket, key, current(bucket, key), offset, length, partNumber);
+    return open(bucket, key, current(bucket, key), offset, length, partNumber, customerKey);
   }
 
   /**
@@ -66,10 +73,16 @@ final class ObjectReads {
    * or an error that says why, never "no such key" for a key that always had one.
    */
   private ObjectStore.ObjectReader open(
-      String bucket, String key, VersionMeta meta, long offset, long length, int partNumber) {
+      String bucket,
+      String key,
+      VersionMeta meta,
+      long offset,
+      long length,
+      int partNumber,
+      CustomerKey customerKey) {
     for (int attempt = 1; ; attempt++) {
       try {
-        return open(meta, offset, length, partNumber);
+        return open(meta, offset, length, partNumber, customerKey);
       } catch (StoreException e) {
         if (e.code() != StoreException.Code.INSUFFICIENT_SHARDS
             || attempt == VersionResolver.ATTEMPTS) {
@@ -86,9 +99,9 @@ final class ObjectReads {
 
   /** Opens a range, or one part ({@code partNumber} > 0), of one version. */
   private ObjectStore.ObjectReader open(
-      VersionMeta meta, long offset, long length, int partNumber) {
+      VersionMeta meta, long offset, long length, int partNumber, CustomerKey customerKey) {
     if (partNumber <= 0) {
-      return read(meta, offset, length);
+      return read(meta, offset, length, customerKey);
     }
     long[] range =
         meta.partRange(partNumber)
@@ -97,7 +110,7 @@ final class ObjectReads {
                     new StoreException(
                         StoreException.Code.INVALID_RANGE,
                         "part number " + partNumber + " of " + meta.parts().size() + " parts"));
-    return reader(meta, range[0], range[0] + range[1]);
+    return reader(meta, range[0], range[0] + range[1], customerKey);
   }
 
   /**
@@ -107,11 +120,16 @@ final class ObjectReads {
    * so the bytes are right), or drops it if not. A hot key then costs about one round of repository
    * calls rather than two.
    */
-  private ObjectStore.ObjectReader getWhole(String bucket, String key) {
+  private ObjectStore.ObjectReader getWhole(String bucket, String key, CustomerKey customerKey) {
     String hintKey = bucket + "/" + key;
     VersionMeta hint = lastServed.get(hintKey);
     CompletableFuture<PartReader> early = null;
-    if (hint != null && hint.parts().size() == 1 && hint.sizeBytes() > 0) {
+    // A sealed version is not read early: its reader needs the data key, which is opened (and a
+    // customer's key checked) only once the version is known to be current.
+    if (hint != null
+        && hint.parts().size() == 1
+        && hint.sizeBytes() > 0
+        && hint.encryption() == null) {
       PartReader tentative = partReader(hint, hint.parts().get(0), 0, hint.sizeBytes()).tentative();
       try {
         early = CompletableFuture.supplyAsync(tentative::open, background);
@@ -143,7 +161,7 @@ final class ObjectReads {
     } else {
       discard(early);
     }
-    return open(bucket, key, meta, 0, -1, 0);
+    return open(bucket, key, meta, 0, -1, 0, customerKey);
   }
 
   /** A reader of bytes {@code [from, to)} of one part of {@code meta}. */
@@ -170,7 +188,8 @@ final class ObjectReads {
     }
   }
 
-  ObjectStore.ObjectReader read(VersionMeta meta, long offset, long length) {
+  ObjectStore.ObjectReader read(
+      VersionMeta meta, long offset, long length, CustomerKey customerKey) {
     if (meta.deleteMarker()) {
       throw new StoreException(
           StoreException.Code.NO_SUCH_KEY, meta.bucket() + "/" + meta.key() + " (delete marker)");
@@ -182,11 +201,26 @@ final class ObjectReads {
           "range start " + offset + " of an object of " + size + " bytes");
     }
     long end = length < 0 ? size : Math.min(size, offset + length);
-    return reader(meta, offset, end);
+    return reader(meta, offset, end, customerKey);
   }
 
-  private ObjectStore.ObjectReader reader(VersionMeta meta, long start, long end) {
-    return wrap(meta, openRange(meta, start, end), start, end);
+  private ObjectStore.ObjectReader reader(
+      VersionMeta meta, long start, long end, CustomerKey customerKey) {
+    return wrap(meta, openRange(meta, start, end, customerKey), start, end);
+  }
+
+  /**
+   * Checks that a request with {@code customerKey} (null for none) may read {@code meta}: a version
+   * sealed with a customer's key needs that key, and no other version takes one.
+   */
+  void checkKey(VersionMeta meta, CustomerKey customerKey) {
+    if (!meta.deleteMarker()) {
+      ObjectSealing.open(meta.encryption(), customerKey, context.config.keys(), what(meta));
+    }
+  }
+
+  private static String what(VersionMeta meta) {
+    return meta.bucket() + "/" + meta.key() + " version " + meta.versionId();
   }
 
   private static ObjectStore.ObjectReader wrap(
@@ -219,13 +253,18 @@ final class ObjectReads {
     };
   }
 
-  /** Bytes {@code [start, end)} across parts; the first part is opened (and checked) now. */
-  private InputStream openRange(VersionMeta meta, long start, long end) {
+  /**
+   * Bytes {@code [start, end)} of the plaintext across parts; the first part is opened (and
+   * checked) now.
+   */
+  private InputStream openRange(VersionMeta meta, long start, long end, CustomerKey customerKey) {
+    DataKey key =
+        ObjectSealing.open(meta.encryption(), customerKey, context.config.keys(), what(meta));
     List<PartMeta> parts = meta.parts();
     List<long[]> pieces = new ArrayList<>();
     long partStart = 0;
     for (int i = 0; i < parts.size(); i++) {
-      long size = parts.get(i).sizeBytes();
+      long size = meta.plainBytes(parts.get(i));
       long from = Math.max(start, partStart);
       long to = Math.min(end, partStart + size);
       if (from < to) {
@@ -237,6 +276,9 @@ final class ObjectReads {
       return InputStream.nullInputStream();
     }
     long[] first = pieces.get(0);
+    if (key != null) {
+      return openSealed(meta, key, pieces);
+    }
     PartReader opened = partReader(meta, parts.get((int) first[0]), first[1], first[2]).open();
     if (pieces.size() == 1) {
       return opened;
@@ -248,5 +290,49 @@ final class ObjectReads {
           long[] p = pieces.get(next + 1);
           return partReader(meta, parts.get((int) p[0]), p[1], p[2]).open();
         });
+  }
+
+  /**
+   * The plaintext of sealed pieces ({part index, from, to}), each part opened with the data key;
+   * the first now (so that its first chunk is authenticated before anything is sent), the others
+   * when the one before is used up.
+   */
+  private InputStream openSealed(VersionMeta meta, DataKey key, List<long[]> pieces) {
+    List<PartMeta> parts = meta.parts();
+    InputStream first =
+        openPiece(meta, key, parts.get((int) pieces.get(0)[0]), pieces.get(0)[1], pieces.get(0)[2]);
+    if (pieces.size() == 1) {
+      return first;
+    }
+    java.util.Iterator<long[]> rest = pieces.subList(1, pieces.size()).iterator();
+    return new java.io.SequenceInputStream(
+        new java.util.Enumeration<InputStream>() {
+          private boolean firstGiven;
+
+          @Override
+          public boolean hasMoreElements() {
+            return !firstGiven || rest.hasNext();
+          }
+
+          @Override
+          public InputStream nextElement() {
+            if (!firstGiven) {
+              firstGiven = true;
+              return first;
+            }
+            long[] p = rest.next();
+            return openPiece(meta, key, parts.get((int) p[0]), p[1], p[2]);
+          }
+        });
+  }
+
+  /** Plaintext {@code [from, to)} of one sealed part. */
+  private InputStream openPiece(VersionMeta meta, DataKey key, PartMeta part, long from, long to) {
+    return ObjectSealing.openRange(
+        key,
+        part,
+        from,
+        to,
+        (sealedFrom, sealedTo) -> partReader(meta, part, sealedFrom, sealedTo).open());
   }
 }

@@ -1,5 +1,6 @@
 package io.racs.proxy.store;
 
+import io.racs.proxy.crypto.CustomerKey;
 import java.io.InputStream;
 import java.time.Instant;
 import java.util.List;
@@ -35,18 +36,35 @@ public interface ObjectStore extends AutoCloseable {
    *
    * @param contentHeaders the standard object headers to keep (see {@link
    *     VersionMeta#contentHeaders()})
+   * @param sealing whether and with whose key the bytes are encrypted before they are striped
    */
   record PutOptions(
       String contentType,
       Map<String, String> userMetadata,
       Supplier<Map<String, String>> checksums,
-      Map<String, String> contentHeaders) {
+      Map<String, String> contentHeaders,
+      Sealing sealing) {
     /** Copies the metadata. */
     public PutOptions {
       contentType = contentType == null ? "binary/octet-stream" : contentType;
       userMetadata = userMetadata == null ? Map.of() : Map.copyOf(userMetadata);
       checksums = checksums == null ? Map::of : checksums;
       contentHeaders = contentHeaders == null ? Map.of() : Map.copyOf(contentHeaders);
+      sealing = sealing == null ? Sealing.NONE : sealing;
+    }
+
+    /** Options stored as sent. */
+    public PutOptions(
+        String contentType,
+        Map<String, String> userMetadata,
+        Supplier<Map<String, String>> checksums,
+        Map<String, String> contentHeaders) {
+      this(contentType, userMetadata, checksums, contentHeaders, null);
+    }
+
+    /** These options with another sealing. */
+    public PutOptions withSealing(Sealing sealing) {
+      return new PutOptions(contentType, userMetadata, checksums, contentHeaders, sealing);
     }
 
     /** Options without content headers. */
@@ -54,12 +72,12 @@ public interface ObjectStore extends AutoCloseable {
         String contentType,
         Map<String, String> userMetadata,
         Supplier<Map<String, String>> checksums) {
-      this(contentType, userMetadata, checksums, null);
+      this(contentType, userMetadata, checksums, null, null);
     }
 
     /** Defaults: {@code binary/octet-stream}, no metadata, no checksums. */
     public static PutOptions defaults() {
-      return new PutOptions(null, null, null, null);
+      return new PutOptions(null, null, null, null, null);
     }
   }
 
@@ -192,7 +210,18 @@ public interface ObjectStore extends AutoCloseable {
    * end), or only part {@code partNumber} when it is positive. Failures that can be known before
    * the first byte (no such key, range, lost quorum) are thrown here, not from the stream.
    */
-  ObjectReader get(String bucket, String key, long offset, long length, int partNumber);
+  default ObjectReader get(String bucket, String key, long offset, long length, int partNumber) {
+    return get(bucket, key, offset, length, partNumber, null);
+  }
+
+  /**
+   * {@link #get(String, String, long, long, int)} with the customer's key for a version sealed with
+   * one (SSE-C; null when the request gave none): {@code CUSTOMER_KEY_REQUIRED} when it needs one
+   * and none was given, {@code CUSTOMER_KEY_MISMATCH} for another key, {@code ENCRYPTION_MISMATCH}
+   * for a key given for a version not sealed with one.
+   */
+  ObjectReader get(
+      String bucket, String key, long offset, long length, int partNumber, CustomerKey customerKey);
 
   /**
    * Opens bytes {@code [offset, offset + length)} (length -1: to the end) of exactly the version
@@ -201,7 +230,18 @@ public interface ObjectStore extends AutoCloseable {
    * version was superseded and collected since, opening fails ({@code INSUFFICIENT_SHARDS}, which
    * clients retry) rather than returning other bytes.
    */
-  ObjectReader read(VersionMeta version, long offset, long length);
+  default ObjectReader read(VersionMeta version, long offset, long length) {
+    return read(version, offset, length, null);
+  }
+
+  /** {@link #read(VersionMeta, long, long)} with a customer's key, as {@link #get} takes one. */
+  ObjectReader read(VersionMeta version, long offset, long length, CustomerKey customerKey);
+
+  /**
+   * Checks that a request holding {@code customerKey} (null for none) may read {@code version}, as
+   * {@link #get} checks it, without reading any bytes (for HEAD).
+   */
+  void checkKey(VersionMeta version, CustomerKey customerKey);
 
   /**
    * Exactly the version {@code versionId} of a key, a delete marker included, judged by the one
@@ -254,8 +294,24 @@ public interface ObjectStore extends AutoCloseable {
    * the target key; {@code replace} and {@code condition} as in the other copy. If the version was
    * deleted since, opening it fails rather than copying other bytes.
    */
+  default VersionMeta copy(
+      VersionMeta source, String bucket, String key, PutOptions replace, WriteCondition condition) {
+    return copy(source, null, bucket, key, replace, Sealing.NONE, condition);
+  }
+
+  /**
+   * Copies exactly the version {@code source}, opened with {@code sourceKey} when it is sealed with
+   * a customer's key, to a new version sealed as {@code target} asks (S3 does not carry a source's
+   * encryption over to its copy); {@code replace} and {@code condition} as in the other copy.
+   */
   VersionMeta copy(
-      VersionMeta source, String bucket, String key, PutOptions replace, WriteCondition condition);
+      VersionMeta source,
+      CustomerKey sourceKey,
+      String bucket,
+      String key,
+      PutOptions replace,
+      Sealing target,
+      WriteCondition condition);
 
   // ---- multipart ----
 
@@ -266,6 +322,22 @@ public interface ObjectStore extends AutoCloseable {
    * Stores one part (1 to 10000); a part uploaded again replaces the earlier one. {@code checksums}
    * is asked for after the body was read to its end.
    */
+  default PartInfo uploadPart(
+      String bucket,
+      String key,
+      String uploadId,
+      int partNumber,
+      InputStream body,
+      long length,
+      Supplier<Map<String, String>> checksums) {
+    return uploadPart(bucket, key, uploadId, partNumber, body, length, checksums, null);
+  }
+
+  /**
+   * {@link #uploadPart(String, String, String, int, InputStream, long, Supplier)} of an upload
+   * sealed with a customer's key, which every part must give again (null for none), as {@link #get}
+   * checks it.
+   */
   PartInfo uploadPart(
       String bucket,
       String key,
@@ -273,7 +345,8 @@ public interface ObjectStore extends AutoCloseable {
       int partNumber,
       InputStream body,
       long length,
-      Supplier<Map<String, String>> checksums);
+      Supplier<Map<String, String>> checksums,
+      CustomerKey customerKey);
 
   /** The parts uploaded so far, by number. */
   List<PartInfo> listParts(String bucket, String key, String uploadId);

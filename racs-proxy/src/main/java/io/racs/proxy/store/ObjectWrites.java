@@ -1,9 +1,14 @@
 package io.racs.proxy.store;
 
+import io.racs.proxy.crypto.DataKey;
+import io.racs.proxy.crypto.SealedLayout;
+import io.racs.proxy.crypto.SealingInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +39,49 @@ final class ObjectWrites {
       long lengthBytes,
       ObjectStore.PutOptions options,
       ObjectStore.WriteCondition condition) {
+    ObjectSealing.Sealed sealed = ObjectSealing.begin(options.sealing(), context.config.keys());
+    if (sealed == null) {
+      return store(bucket, key, body, lengthBytes, options, condition, null);
+    }
+    if (lengthBytes < 0) {
+      throw new StoreException(
+          StoreException.Code.INVALID_ARGUMENT,
+          "an encrypted object's length must be known before its body (a Content-Length)");
+    }
+    MessageDigest plainMd5 = PartWriter.md5();
+    InputStream sealedBody =
+        new SealingInputStream(
+            new DigestInputStream(body, plainMd5), lengthBytes, sealed.key().sealer(1));
+    return store(
+        bucket,
+        key,
+        sealedBody,
+        SealedLayout.sealedLength(lengthBytes),
+        options,
+        condition,
+        new Seal(sealed.record(), sealed.key(), lengthBytes, plainMd5));
+  }
+
+  /**
+   * What a sealed PUT stores besides the sealed bytes: its {@link Encryption} record, and the
+   * plaintext's length and MD5. S3's ETag of an SSE-S3 object is the plaintext's MD5; of an SSE-C
+   * object it is not (see {@link DataKey#opaqueEtag}). The sealed bytes are not hashed at all.
+   */
+  private record Seal(Encryption record, DataKey key, long plainBytes, MessageDigest plainMd5) {
+    PartMeta apply(PartMeta part) {
+      byte[] md5 = plainMd5.digest();
+      return part.withEtag(record.customer() ? key.opaqueEtag(md5) : HexFormat.of().formatHex(md5));
+    }
+  }
+
+  private VersionMeta store(
+      String bucket,
+      String key,
+      InputStream body,
+      long lengthBytes,
+      ObjectStore.PutOptions options,
+      ObjectStore.WriteCondition condition,
+      Seal seal) {
     StoreConfig config = context.config;
     // The data is named when it starts; the version gets its id when it commits (below), so that
     // of two overlapping PUTs the one that commits later, and is acknowledged later, is newer.
@@ -43,15 +91,27 @@ final class ObjectWrites {
     if (config.inlineBytes() > 0 && (lengthBytes < 0 || config.inlines(lengthBytes))) {
       byte[] head = readHead(body, lengthBytes);
       if (config.inlines(head.length)) {
-        return putInline(bucket, key, slots, head, options, condition);
+        return putInline(bucket, key, slots, head, options, condition, seal);
       }
       rest = new SequenceInputStream(new ByteArrayInputStream(head), body);
     }
     PartWriter.Result written =
-        PartWriter.write(context.array, context.codec, config, 1, dataId, slots, rest, lengthBytes);
+        PartWriter.write(
+            context.array,
+            context.codec,
+            config,
+            1,
+            dataId,
+            slots,
+            rest,
+            lengthBytes,
+            seal == null);
     Map<String, String> checksums = options.checksums().get();
     PartMeta part = written.part().withChecksums(checksums);
-    VersionMeta meta = singlePartVersion(bucket, key, part, options, checksums);
+    if (seal != null) {
+      part = seal.apply(part);
+    }
+    VersionMeta meta = singlePartVersion(bucket, key, part, options, checksums, seal);
     try {
       check(condition, bucket, key);
     } catch (RuntimeException e) {
@@ -119,7 +179,8 @@ final class ObjectWrites {
       List<Integer> slots,
       byte[] data,
       ObjectStore.PutOptions options,
-      ObjectStore.WriteCondition condition) {
+      ObjectStore.WriteCondition condition,
+      Seal seal) {
     byte[][] shards =
         data.length == 0
             ? new byte[context.geometry.totalShards()][0]
@@ -135,7 +196,10 @@ final class ObjectWrites {
             slots,
             checksums,
             true);
-    VersionMeta meta = singlePartVersion(bucket, key, part, options, checksums);
+    if (seal != null) {
+      part = seal.apply(part);
+    }
+    VersionMeta meta = singlePartVersion(bucket, key, part, options, checksums, seal);
     check(condition, bucket, key); // nothing is stored yet: an inline version's data is its record
     writer.commit(meta, slot -> Layout.encodeInline(meta, shards[slots.indexOf(slot)]), List.of());
     return meta;
@@ -146,7 +210,8 @@ final class ObjectWrites {
       String key,
       PartMeta part,
       ObjectStore.PutOptions options,
-      Map<String, String> checksums) {
+      Map<String, String> checksums,
+      Seal seal) {
     return new VersionMeta(
         1,
         context.arrayId,
@@ -154,7 +219,7 @@ final class ObjectWrites {
         key,
         part.inline() ? part.dataId() : VersionId.next(),
         false,
-        part.sizeBytes(),
+        seal == null ? part.sizeBytes() : seal.plainBytes(),
         part.etag(),
         options.contentType(),
         options.userMetadata(),
@@ -163,7 +228,8 @@ final class ObjectWrites {
         context.geometry.toString(),
         false,
         List.of(part),
-        options.contentHeaders());
+        options.contentHeaders(),
+        seal == null ? null : seal.record());
   }
 
   /**

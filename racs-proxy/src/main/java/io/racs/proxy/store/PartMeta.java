@@ -39,6 +39,11 @@ public record PartMeta(
     return new PartMeta(partNumber, dataId, sizeBytes, etag, pieceBytes, slots, checksums, inline);
   }
 
+  /** This part with another ETag (an encrypted part's is its plaintext's MD5). */
+  PartMeta withEtag(String etag) {
+    return new PartMeta(partNumber, dataId, sizeBytes, etag, pieceBytes, slots, checksums, inline);
+  }
+
   /** Data bytes per full stripe. */
   long stripeBytes(int dataShards) {
     return (long) pieceBytes * dataShards;

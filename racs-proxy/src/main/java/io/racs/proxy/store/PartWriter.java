@@ -59,6 +59,24 @@ final class PartWriter {
       List<Integer> slots,
       InputStream body,
       long lengthBytes) {
+    return write(array, codec, config, partNumber, dataId, slots, body, lengthBytes, true);
+  }
+
+  /**
+   * {@link #write(RepositoryArray, ErasureCodec, StoreConfig, int, String, List, InputStream,
+   * long)}, hashing the bytes for the part's ETag only if {@code digest} (a sealed part's ETag
+   * comes from its plaintext; without it the ETag is empty).
+   */
+  static Result write(
+      RepositoryArray array,
+      ErasureCodec codec,
+      StoreConfig config,
+      int partNumber,
+      String dataId,
+      List<Integer> slots,
+      InputStream body,
+      long lengthBytes,
+      boolean digest) {
     int k = codec.geometry().dataShards();
     int n = codec.geometry().totalShards();
     int pieceBytes = config.pieceBytes();
@@ -97,7 +115,7 @@ final class PartWriter {
       puts.add(put);
     }
 
-    BlockDigester md5 = new BlockDigester(array.executor(), k * pieceBytes);
+    BlockDigester md5 = new BlockDigester(array.executor(), k * pieceBytes, digest);
     long total = 0;
     byte[] etag;
     try {
@@ -180,7 +198,7 @@ final class PartWriter {
             partNumber,
             dataId,
             total,
-            HexFormat.of().formatHex(etag),
+            digest ? HexFormat.of().formatHex(etag) : "",
             pieceBytes,
             slots,
             null,

@@ -1,6 +1,7 @@
 package io.racs.proxy.store;
 
 import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.crypto.Keyring;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -34,6 +35,8 @@ import java.util.Objects;
  *     straddle the commit could find neither. So collection waits until any listing that could have
  *     begun before the commit has ended; a listing that takes longer than this could still miss a
  *     key. Zero collects at once (tests that count what is left).
+ * @param keys the master keys that wrap the data keys of SSE-S3 objects; null when none is
+ *     configured (SSE-S3 writes are then refused, and SSE-C ones need no master key)
  */
 public record StoreConfig(
     Geometry geometry,
@@ -44,7 +47,8 @@ public record StoreConfig(
     long minPartBytes,
     Duration gcGrace,
     int inlineBytes,
-    Duration settleTime) {
+    Duration settleTime,
+    Keyring keys) {
   /** Checks the values. */
   public StoreConfig {
     Objects.requireNonNull(geometry, "geometry");
@@ -105,6 +109,7 @@ public record StoreConfig(
     private Duration gcGrace = Duration.ofHours(1);
     private int inlineBytes = 128 << 10;
     private Duration settleTime;
+    private Keyring keys;
 
     private Builder(Geometry geometry) {
       this.geometry = Objects.requireNonNull(geometry, "geometry");
@@ -162,6 +167,12 @@ public record StoreConfig(
       return this;
     }
 
+    /** The master keys for SSE-S3; none by default. */
+    public Builder keys(Keyring keys) {
+      this.keys = keys;
+      return this;
+    }
+
     /** The config. */
     public StoreConfig build() {
       return new StoreConfig(
@@ -173,7 +184,8 @@ public record StoreConfig(
           minPartBytes,
           gcGrace,
           inlineBytes,
-          settleTime != null ? settleTime : slowShardTimeout.multipliedBy(2));
+          settleTime != null ? settleTime : slowShardTimeout.multipliedBy(2),
+          keys);
     }
   }
 }

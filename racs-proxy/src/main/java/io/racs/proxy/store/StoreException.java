@@ -47,7 +47,15 @@ public class StoreException extends RuntimeException {
     /** The request body failed or ended early. */
     INCOMPLETE_BODY,
     /** The repositories hold something this store cannot use (wrong array, unknown format). */
-    INCONSISTENT
+    INCONSISTENT,
+    /** A write asked for encryption by the proxy's key, and the proxy has no key configured. */
+    ENCRYPTION_NOT_CONFIGURED,
+    /** The version is encrypted with a customer's key and the request gave none. */
+    CUSTOMER_KEY_REQUIRED,
+    /** The version is encrypted with another customer key than the one the request gave. */
+    CUSTOMER_KEY_MISMATCH,
+    /** The request gave a customer key for a version that is not encrypted with one. */
+    ENCRYPTION_MISMATCH
   }
 
   /** What one repository (by slot and name) said when an operation needed it. */

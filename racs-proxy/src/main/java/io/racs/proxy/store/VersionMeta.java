@@ -27,6 +27,8 @@ import java.util.Map;
  *     ({@code Cache-Control}, {@code Content-Disposition}, {@code Content-Encoding}, {@code
  *     Content-Language}, {@code Expires}), by name as S3 writes it; empty in records written before
  *     they were kept
+ * @param encryption how the parts' bytes are sealed; null when they are stored as sent ({@code
+ *     sizeBytes} is then the plaintext's size, and each part's {@code sizeBytes} the sealed size)
  */
 public record VersionMeta(
     int format,
@@ -44,13 +46,79 @@ public record VersionMeta(
     String geometry,
     boolean multipart,
     List<PartMeta> parts,
-    Map<String, String> contentHeaders) {
+    Map<String, String> contentHeaders,
+    Encryption encryption) {
   /** Copies the collections. */
   public VersionMeta {
     userMetadata = userMetadata == null ? Map.of() : Map.copyOf(userMetadata);
     checksums = checksums == null ? Map.of() : Map.copyOf(checksums);
     parts = parts == null ? List.of() : List.copyOf(parts);
     contentHeaders = contentHeaders == null ? Map.of() : Map.copyOf(contentHeaders);
+  }
+
+  /** A version stored as sent (no encryption). */
+  public VersionMeta(
+      int format,
+      String arrayId,
+      String bucket,
+      String key,
+      String versionId,
+      boolean deleteMarker,
+      long sizeBytes,
+      String etag,
+      String contentType,
+      Map<String, String> userMetadata,
+      Map<String, String> checksums,
+      long lastModifiedMillis,
+      String geometry,
+      boolean multipart,
+      List<PartMeta> parts,
+      Map<String, String> contentHeaders) {
+    this(
+        format,
+        arrayId,
+        bucket,
+        key,
+        versionId,
+        deleteMarker,
+        sizeBytes,
+        etag,
+        contentType,
+        userMetadata,
+        checksums,
+        lastModifiedMillis,
+        geometry,
+        multipart,
+        parts,
+        contentHeaders,
+        null);
+  }
+
+  /** This version with its data key wrapped anew (key rotation; the data is unchanged). */
+  VersionMeta withEncryption(Encryption encryption) {
+    return new VersionMeta(
+        format,
+        arrayId,
+        bucket,
+        key,
+        versionId,
+        deleteMarker,
+        sizeBytes,
+        etag,
+        contentType,
+        userMetadata,
+        checksums,
+        lastModifiedMillis,
+        geometry,
+        multipart,
+        parts,
+        contentHeaders,
+        encryption);
+  }
+
+  /** The plaintext bytes of one of this version's parts. */
+  long plainBytes(PartMeta part) {
+    return ObjectSealing.plainBytes(encryption, part);
   }
 
   /**
@@ -63,8 +131,8 @@ public record VersionMeta(
     }
     long start = 0;
     for (int i = 0; i < partNumber - 1; i++) {
-      start += parts.get(i).sizeBytes();
+      start += plainBytes(parts.get(i));
     }
-    return java.util.Optional.of(new long[] {start, parts.get(partNumber - 1).sizeBytes()});
+    return java.util.Optional.of(new long[] {start, plainBytes(parts.get(partNumber - 1))});
   }
 }

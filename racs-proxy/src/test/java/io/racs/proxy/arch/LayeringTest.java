@@ -11,11 +11,11 @@ import com.tngtech.archunit.lang.EvaluationResult;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the codec and the striping store free of HTTP: they may not touch Netty, the AWS SDK, the
- * JDK HTTP client or the S3 layer, so that only the S3 layer knows the wire (docs/architecture.md,
- * "Modules"). A fixture that breaks the rule proves the rule can fail. And keeps the running
- * proxy's assembly ({@code io.racs.proxy.runtime}) on top: the layers it wires together never reach
- * back into it.
+ * Keeps the codec, the striping store and the encryption free of HTTP: they may not touch Netty,
+ * the AWS SDK, the JDK HTTP client or the S3 layer, so that only the S3 layer knows the wire
+ * (docs/architecture.md, "Modules"). A fixture that breaks the rule proves the rule can fail. And
+ * keeps the running proxy's assembly ({@code io.racs.proxy.runtime}) on top: the layers it wires
+ * together never reach back into it.
  */
 class LayeringTest {
   private static ArchRule noHttpIn(String... packages) {
@@ -37,7 +37,9 @@ class LayeringTest {
             .importPackages("io.racs.proxy");
     assertThat(production.containPackage("io.racs.proxy.codec")).isTrue();
     assertThat(production.containPackage("io.racs.proxy.store")).isTrue();
-    noHttpIn("io.racs.proxy.codec..", "io.racs.proxy.store..").check(production);
+    assertThat(production.containPackage("io.racs.proxy.crypto")).isTrue();
+    noHttpIn("io.racs.proxy.codec..", "io.racs.proxy.store..", "io.racs.proxy.crypto..")
+        .check(production);
   }
 
   @Test

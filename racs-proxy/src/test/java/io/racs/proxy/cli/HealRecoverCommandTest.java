@@ -204,6 +204,68 @@ class HealRecoverCommandTest {
   }
 
   @Test
+  void recover_whenObjectsEncrypted_opensSseS3WithTheConfiguredKeyAndSseCOnlyWithItsKey()
+      throws Exception {
+    long seed = TestSeed.get();
+    byte[] data = new byte[150_000];
+    new Random(seed).nextBytes(data);
+    Path keyFile = dir.resolve("master.key");
+    Files.writeString(keyFile, io.racs.proxy.crypto.MasterKey.generate().toHex());
+    Files.setPosixFilePermissions(
+        keyFile, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+    Path config = config();
+    Files.writeString(
+        config, Files.readString(config) + "encryption:\n  keyFile: " + keyFile + "\n");
+    byte[] raw = new byte[32];
+    new Random(seed + 1).nextBytes(raw);
+    Path customerKeyFile = Files.write(dir.resolve("customer.key"), raw);
+    java.util.Base64.Encoder b64 = java.util.Base64.getEncoder();
+    io.racs.proxy.crypto.CustomerKey customer =
+        io.racs.proxy.crypto.CustomerKey.of(
+            "AES256",
+            b64.encodeToString(raw),
+            b64.encodeToString(java.security.MessageDigest.getInstance("MD5").digest(raw)));
+    try (ErasureStore store = ArrayConfig.load(config).open()) {
+      store.createBucket("vault");
+      store.put(
+          "vault",
+          "s3",
+          new ByteArrayInputStream(data),
+          data.length,
+          ObjectStore.PutOptions.defaults().withSealing(io.racs.proxy.store.Sealing.S3_MANAGED));
+      store.put(
+          "vault",
+          "c",
+          new ByteArrayInputStream(data),
+          data.length,
+          ObjectStore.PutOptions.defaults()
+              .withSealing(new io.racs.proxy.store.Sealing.Customer(customer)));
+    }
+    Path s3Out = dir.resolve("out/s3");
+    assertThat(recover(config, "vault", "s3", s3Out)).as(err.toString()).isZero();
+    assertThat(Files.readAllBytes(s3Out)).isEqualTo(data);
+    Path cOut = dir.resolve("out/c");
+    assertThat(recover(config, "vault", "c", cOut)).isNotZero();
+    assertThat(cOut).doesNotExist();
+    assertThat(
+            racs(
+                "recover",
+                "--config",
+                config.toString(),
+                "--bucket",
+                "vault",
+                "--key",
+                "c",
+                "--out",
+                cOut.toString(),
+                "--sse-c-key",
+                customerKeyFile.toString()))
+        .as(err.toString())
+        .isZero();
+    assertThat(Files.readAllBytes(cOut)).isEqualTo(data);
+  }
+
+  @Test
   void heal_whenInlineSizeInvalid_exitsWithUsageAndOneLine() throws IOException {
     Path config = config("  inlineSize: lots\n");
     assertThat(racs("heal", "--config", config.toString())).isEqualTo(ExitCodes.USAGE);

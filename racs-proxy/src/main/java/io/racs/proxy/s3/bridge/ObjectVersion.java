@@ -63,6 +63,14 @@ public final class ObjectVersion {
     return stored.deleteMarker();
   }
 
+  /**
+   * How the version is encrypted at rest, as S3 names it in {@code x-amz-server-side-encryption}
+   * ({@code AES256} for SSE-S3), {@code SSE-C} when with a customer's key, or null when not.
+   */
+  public String encryption() {
+    return stored.encryption() == null ? null : stored.encryption().mode();
+  }
+
   /** The object's size. */
   public long sizeBytes() {
     return stored.sizeBytes();

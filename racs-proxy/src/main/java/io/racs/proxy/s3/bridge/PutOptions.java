@@ -1,5 +1,6 @@
 package io.racs.proxy.s3.bridge;
 
+import io.racs.proxy.s3.sse.SseRequest;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -12,9 +13,31 @@ import java.util.function.Supplier;
  *     was read to its end
  * @param contentHeaders the standard object headers to keep (see {@link
  *     ObjectVersion#contentHeaders()})
+ * @param sse the encryption the write asks for ({@link SseRequest#NONE} for none; its copy-source
+ *     key, if any, is not used here)
  */
 public record PutOptions(
     String contentType,
     Map<String, String> userMetadata,
     Supplier<Map<String, String>> checksums,
-    Map<String, String> contentHeaders) {}
+    Map<String, String> contentHeaders,
+    SseRequest sse) {
+  /** Defaults {@code sse} to none. */
+  public PutOptions {
+    sse = sse == null ? SseRequest.NONE : sse;
+  }
+
+  /** Options of a write that asks for no encryption. */
+  public PutOptions(
+      String contentType,
+      Map<String, String> userMetadata,
+      Supplier<Map<String, String>> checksums,
+      Map<String, String> contentHeaders) {
+    this(contentType, userMetadata, checksums, contentHeaders, null);
+  }
+
+  /** These options with another encryption. */
+  public PutOptions withSse(SseRequest sse) {
+    return new PutOptions(contentType, userMetadata, checksums, contentHeaders, sse);
+  }
+}

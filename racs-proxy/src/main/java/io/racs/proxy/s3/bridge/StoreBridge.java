@@ -1,9 +1,12 @@
 package io.racs.proxy.s3.bridge;
 
+import io.racs.proxy.crypto.CustomerKey;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.sse.SseRequest;
 import io.racs.proxy.store.ObjectStore;
 import io.racs.proxy.store.PartMeta;
+import io.racs.proxy.store.Sealing;
 import io.racs.proxy.store.StoreException;
 import io.racs.proxy.store.VersionMeta;
 import java.io.IOException;
@@ -169,9 +172,33 @@ public final class StoreBridge {
    * the first byte (no such key, range, lost quorum) are thrown here, not from the body.
    */
   public ObjectReader get(String bucket, String key, long offset, long length, int partNumber) {
+    return get(bucket, key, offset, length, partNumber, null);
+  }
+
+  /**
+   * {@link #get(String, String, long, long, int)} of a version that may be encrypted with a
+   * customer's key ({@code customerKey}, null when the request gave none): InvalidRequest without
+   * the key, AccessDenied with another.
+   */
+  public ObjectReader get(
+      String bucket,
+      String key,
+      long offset,
+      long length,
+      int partNumber,
+      CustomerKey customerKey) {
     return call(
         resource(bucket, key),
-        () -> new ObjectReader(store.get(bucket, key, offset, length, partNumber)));
+        () -> new ObjectReader(store.get(bucket, key, offset, length, partNumber, customerKey)));
+  }
+
+  /**
+   * Checks that a request holding {@code customerKey} (null for none) may read {@code version}, as
+   * a GET would check it (for HEAD, and before a copy answers anything).
+   */
+  public void checkKey(ObjectVersion version, CustomerKey customerKey) {
+    VersionMeta stored = version.stored();
+    run(resource(stored.bucket(), stored.key()), () -> store.checkKey(stored, customerKey));
   }
 
   /**
@@ -180,10 +207,16 @@ public final class StoreBridge {
    * when a newer one was written meanwhile (a version collected since fails with a retryable 503).
    */
   public ObjectReader read(ObjectVersion version, long offset, long length) {
+    return read(version, offset, length, null);
+  }
+
+  /** {@link #read(ObjectVersion, long, long)} with a customer's key, as {@link #get} takes one. */
+  public ObjectReader read(
+      ObjectVersion version, long offset, long length, CustomerKey customerKey) {
     VersionMeta stored = version.stored();
     return call(
         resource(stored.bucket(), stored.key()),
-        () -> new ObjectReader(store.read(stored, offset, length)));
+        () -> new ObjectReader(store.read(stored, offset, length, customerKey)));
   }
 
   /**
@@ -247,15 +280,32 @@ public final class StoreBridge {
       String key,
       PutOptions replace,
       WriteCondition condition) {
+    return copy(source, bucket, key, replace, SseRequest.NONE, condition);
+  }
+
+  /**
+   * {@link #copy(ObjectVersion, String, String, PutOptions, WriteCondition)} opening the source
+   * with {@code sse}'s copy-source key and encrypting the copy as {@code sse} asks (S3 does not
+   * carry a source's encryption over to its copy).
+   */
+  public ObjectVersion copy(
+      ObjectVersion source,
+      String bucket,
+      String key,
+      PutOptions replace,
+      SseRequest sse,
+      WriteCondition condition) {
     return call(
         resource(bucket, key),
         () ->
             written(
                 store.copy(
                     source.stored(),
+                    sse.copySourceKey(),
                     bucket,
                     key,
                     replace == null ? null : toStore(replace),
+                    toStore(sse),
                     toStore(condition))));
   }
 
@@ -305,12 +355,30 @@ public final class StoreBridge {
       InputStream body,
       long length,
       Supplier<Map<String, String>> checksums) {
+    return uploadPart(bucket, key, uploadId, partNumber, body, length, checksums, null);
+  }
+
+  /**
+   * {@link #uploadPart(String, String, String, int, InputStream, long, Supplier)} of an upload that
+   * may be encrypted with a customer's key, which every part must give again.
+   */
+  public UploadedPart uploadPart(
+      String bucket,
+      String key,
+      String uploadId,
+      int partNumber,
+      InputStream body,
+      long length,
+      Supplier<Map<String, String>> checksums,
+      CustomerKey customerKey) {
     WatchedBody watched = new WatchedBody(body);
     return call(
         resource(bucket, key),
         watched,
         () ->
-            toS3(store.uploadPart(bucket, key, uploadId, partNumber, watched, length, checksums)));
+            toS3(
+                store.uploadPart(
+                    bucket, key, uploadId, partNumber, watched, length, checksums, customerKey)));
   }
 
   /** The parts uploaded so far, by number. */
@@ -368,7 +436,16 @@ public final class StoreBridge {
         options.contentType(),
         options.userMetadata(),
         options.checksums(),
-        options.contentHeaders());
+        options.contentHeaders(),
+        toStore(options.sse()));
+  }
+
+  /** The store's sealing for what a request asks (its copy-source key aside). */
+  private static Sealing toStore(SseRequest sse) {
+    if (sse.serverSide()) {
+      return Sealing.S3_MANAGED;
+    }
+    return sse.customerKey() != null ? new Sealing.Customer(sse.customerKey()) : Sealing.NONE;
   }
 
   /**
@@ -470,6 +547,10 @@ public final class StoreBridge {
           case INSUFFICIENT_STORAGE -> S3ErrorCode.X_MINIO_STORAGE_FULL;
           case INCOMPLETE_BODY -> S3ErrorCode.INCOMPLETE_BODY;
           case INCONSISTENT -> S3ErrorCode.INTERNAL_ERROR;
+          // MinIO answers a server-side-encryption request it has no key for with a 501.
+          case ENCRYPTION_NOT_CONFIGURED -> S3ErrorCode.NOT_IMPLEMENTED;
+          case CUSTOMER_KEY_REQUIRED, ENCRYPTION_MISMATCH -> S3ErrorCode.INVALID_REQUEST;
+          case CUSTOMER_KEY_MISMATCH -> S3ErrorCode.ACCESS_DENIED;
         };
     String message =
         se.code() == StoreException.Code.INSUFFICIENT_SHARDS

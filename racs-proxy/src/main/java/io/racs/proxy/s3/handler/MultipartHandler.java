@@ -1,5 +1,6 @@
 package io.racs.proxy.s3.handler;
 
+import io.racs.proxy.crypto.CustomerKey;
 import io.racs.proxy.s3.bridge.CompletedPart;
 import io.racs.proxy.s3.bridge.ObjectReader;
 import io.racs.proxy.s3.bridge.ObjectVersion;
@@ -11,6 +12,7 @@ import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.precondition.Preconditions;
 import io.racs.proxy.s3.range.ByteRange;
+import io.racs.proxy.s3.sse.SseRequest;
 import io.racs.proxy.s3.xml.S3XmlRequests;
 import io.racs.proxy.s3.xml.S3XmlResponses;
 import io.racs.proxy.s3.xml.XmlModel;
@@ -23,9 +25,15 @@ import java.util.Optional;
 /** The multipart family: create, upload part (and copy), complete, abort, list parts. */
 final class MultipartHandler {
   private final StoreBridge store;
+  private final Encryption encryption;
 
   MultipartHandler(StoreBridge store) {
+    this(store, Encryption.DEFAULT);
+  }
+
+  MultipartHandler(StoreBridge store, Encryption encryption) {
     this.store = store;
+    this.encryption = encryption;
   }
 
   S3Response handle(S3Request request) throws IOException {
@@ -45,13 +53,20 @@ final class MultipartHandler {
   }
 
   private S3Response create(S3Request request) {
+    SseRequest sse = encryption.forWrite(request, SseRequest.Allowed.WRITE);
     String uploadId =
-        store.createMultipartUpload(request.bucket(), request.key(), Responses.putOptions(request));
-    return S3Response.xml(
-        S3XmlResponses.initiateMultipartUpload(request.bucket(), request.key(), uploadId));
+        store.createMultipartUpload(
+            request.bucket(), request.key(), Responses.putOptions(request).withSse(sse));
+    S3Response response =
+        S3Response.xml(
+            S3XmlResponses.initiateMultipartUpload(request.bucket(), request.key(), uploadId));
+    Encryption.headers(response, sse.serverSide() ? "AES256" : "SSE-C", sse.customerKey());
+    return response;
   }
 
   private S3Response uploadPart(S3Request request) {
+    CustomerKey customerKey =
+        encryption.parse(request, SseRequest.Allowed.CUSTOMER_KEY).customerKey();
     int partNumber = Responses.intParam(request, "partNumber", 0, 1, 10_000);
     UploadedPart part =
         store.uploadPart(
@@ -61,18 +76,22 @@ final class MultipartHandler {
             partNumber,
             request.body(),
             request.contentLength(),
-            Responses.checksumsOf(request));
+            Responses.checksumsOf(request),
+            customerKey);
     S3Response response =
         S3Response.status(200).header("ETag", S3XmlResponses.quoteEtag(part.etag()));
+    Encryption.headers(response, customerKey == null ? null : "SSE-C", customerKey);
     Responses.checksumHeaders(response, part.checksums());
     return response;
   }
 
   private S3Response uploadPartCopy(S3Request request) {
+    SseRequest sse = encryption.parse(request, SseRequest.Allowed.PART_COPY);
     int partNumber = Responses.intParam(request, "partNumber", 0, 1, 10_000);
     Responses.CopySource source = Responses.copySource(request.headers());
     source.checkVersion(store);
     ObjectVersion sourceMeta = store.head(source.bucket(), source.key());
+    store.checkKey(sourceMeta, sse.copySourceKey());
     Preconditions.checkCopySource(request.headers(), sourceMeta.etag(), sourceMeta.lastModified());
     long start = 0;
     long length = sourceMeta.sizeBytes();
@@ -98,9 +117,11 @@ final class MultipartHandler {
               partNumber,
               java.io.InputStream.nullInputStream(),
               0,
-              Map::of);
+              Map::of,
+              sse.customerKey());
     } else {
-      try (ObjectReader reader = store.get(source.bucket(), source.key(), start, length, 0)) {
+      // Exactly the version whose conditions and key were just checked.
+      try (ObjectReader reader = store.read(sourceMeta, start, length, sse.copySourceKey())) {
         part =
             store.uploadPart(
                 request.bucket(),
@@ -109,13 +130,17 @@ final class MultipartHandler {
                 partNumber,
                 reader.body(),
                 reader.rangeLength(),
-                Map::of);
+                Map::of,
+                sse.customerKey());
       }
     }
     return S3Response.xml(S3XmlResponses.copyPart(part.lastModified(), part.etag(), Map.of()));
   }
 
   private S3Response complete(S3Request request) throws IOException {
+    // SSE-C headers may come with a completion (S3 accepts them); they are checked, not needed.
+    CustomerKey customerKey =
+        encryption.parse(request, SseRequest.Allowed.CUSTOMER_KEY).customerKey();
     byte[] body = ObjectHandler.readXml(request);
     List<XmlModel.CompletedPart> named = S3XmlRequests.completeMultipartUpload(body);
     List<CompletedPart> parts = new ArrayList<>();
@@ -139,6 +164,7 @@ final class MultipartHandler {
                 meta.etag(),
                 Responses.typedChecksums(meta.checksums())));
     Responses.versionIdHeader(response, meta);
+    Encryption.headers(response, meta.encryption(), customerKey);
     return response;
   }
 

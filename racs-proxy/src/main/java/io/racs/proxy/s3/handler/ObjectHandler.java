@@ -1,5 +1,6 @@
 package io.racs.proxy.s3.handler;
 
+import io.racs.proxy.crypto.CustomerKey;
 import io.racs.proxy.s3.bridge.ObjectReader;
 import io.racs.proxy.s3.bridge.ObjectVersion;
 import io.racs.proxy.s3.bridge.PutOptions;
@@ -10,6 +11,7 @@ import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.precondition.Preconditions;
 import io.racs.proxy.s3.range.ByteRange;
+import io.racs.proxy.s3.sse.SseRequest;
 import io.racs.proxy.s3.xml.S3XmlRequests;
 import io.racs.proxy.s3.xml.S3XmlResponses;
 import io.racs.proxy.s3.xml.XmlModel;
@@ -31,8 +33,14 @@ final class ObjectHandler {
           "response-content-encoding", "Content-Encoding");
 
   private final StoreBridge store;
+  private final Encryption encryption;
 
   ObjectHandler(StoreBridge store) {
+    this(store, Encryption.DEFAULT);
+  }
+
+  ObjectHandler(StoreBridge store, Encryption encryption) {
+    this.encryption = encryption;
     this.store = store;
   }
 
@@ -50,6 +58,7 @@ final class ObjectHandler {
   }
 
   private S3Response put(S3Request request) {
+    SseRequest sse = encryption.forWrite(request, SseRequest.Allowed.WRITE);
     checkWriteConditions(request);
     ObjectVersion meta =
         store.put(
@@ -57,10 +66,11 @@ final class ObjectHandler {
             request.key(),
             request.body(),
             request.contentLength(),
-            Responses.putOptions(request),
+            Responses.putOptions(request).withSse(sse),
             Responses.writeCondition(request.headers()));
     S3Response response =
         S3Response.status(200).header("ETag", S3XmlResponses.quoteEtag(meta.etag()));
+    Encryption.headers(response, meta.encryption(), sse.customerKey());
     Responses.checksumHeaders(response, meta.checksums());
     Responses.versionIdHeader(response, meta);
     return response;
@@ -86,6 +96,7 @@ final class ObjectHandler {
   }
 
   private S3Response copy(S3Request request) {
+    SseRequest sse = encryption.forWrite(request, SseRequest.Allowed.COPY);
     Responses.CopySource source = Responses.copySource(request.headers());
     ObjectVersion exact = null;
     if (source.versionId() != null && store.versioned(source.bucket())) {
@@ -100,6 +111,7 @@ final class ObjectHandler {
       source.checkVersion(store);
     }
     ObjectVersion sourceMeta = exact != null ? exact : store.head(source.bucket(), source.key());
+    store.checkKey(sourceMeta, sse.copySourceKey());
     Preconditions.checkCopySource(request.headers(), sourceMeta.etag(), sourceMeta.lastModified());
     String directive = request.headers().first("x-amz-metadata-directive").orElse("COPY");
     PutOptions replace;
@@ -114,6 +126,8 @@ final class ObjectHandler {
       replace = null;
       // Copying an older version onto its own key is how S3 restores it; the current one is not.
       if (exact == null
+          && !sse.serverSide()
+          && sse.customerKey() == null
           && source.bucket().equals(request.bucket())
           && source.key().equals(request.key())) {
         throw S3Exception.of(
@@ -126,21 +140,15 @@ final class ObjectHandler {
       throw S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Unknown metadata directive.");
     }
     checkWriteConditions(request);
+    // Exactly the version whose conditions and key were just checked.
     ObjectVersion copied =
-        exact != null
-            ? store.copy(
-                exact,
-                request.bucket(),
-                request.key(),
-                replace,
-                Responses.writeCondition(request.headers()))
-            : store.copy(
-                source.bucket(),
-                source.key(),
-                request.bucket(),
-                request.key(),
-                replace,
-                Responses.writeCondition(request.headers()));
+        store.copy(
+            sourceMeta,
+            request.bucket(),
+            request.key(),
+            replace,
+            sse,
+            Responses.writeCondition(request.headers()));
     S3Response response =
         S3Response.xml(
             S3XmlResponses.copyObject(
@@ -148,6 +156,7 @@ final class ObjectHandler {
                 copied.etag(),
                 Responses.typedChecksums(copied.checksums())));
     Responses.versionIdHeader(response, copied);
+    Encryption.headers(response, copied.encryption(), sse.customerKey());
     if (exact != null) {
       response.header("x-amz-copy-source-version-id", exact.versionId());
     }
@@ -155,6 +164,8 @@ final class ObjectHandler {
   }
 
   private S3Response get(S3Request request, boolean headOnly) {
+    CustomerKey customerKey =
+        encryption.parse(request, SseRequest.Allowed.CUSTOMER_KEY).customerKey();
     Optional<String> version = request.query().first("versionId");
     ObjectVersion exact = null;
     // A missing bucket is reported as such before the version it would hold.
@@ -173,9 +184,10 @@ final class ObjectHandler {
         && !headOnly
         && request.headers().first("Range").isEmpty()
         && request.query().first("partNumber").isEmpty()) {
-      return getWhole(request);
+      return getWhole(request, customerKey);
     }
     ObjectVersion meta = exact != null ? exact : store.head(request.bucket(), request.key());
+    store.checkKey(meta, customerKey);
     Optional<S3Response> notModified = checkRead(request, meta);
     if (notModified.isPresent()) {
       return notModified.get();
@@ -222,13 +234,14 @@ final class ObjectHandler {
     S3Response response = S3Response.status(range.isPresent() ? 206 : 200);
     Responses.objectHeaders(response, meta, checksums);
     Responses.versionIdHeader(response, meta);
+    Encryption.headers(response, meta.encryption(), customerKey);
     range.ifPresent(r -> response.header("Content-Range", r.contentRange(meta.sizeBytes())));
     overrideHeaders(request, response);
     if (headOnly) {
       return response.stream(java.io.InputStream.nullInputStream(), length, () -> {});
     }
     // The version whose headers were just chosen, not whatever is newest by now.
-    ObjectReader reader = length == 0 ? null : store.read(meta, start, length);
+    ObjectReader reader = length == 0 ? null : store.read(meta, start, length, customerKey);
     if (reader == null) {
       return response.stream(java.io.InputStream.nullInputStream(), 0, () -> {});
     }
@@ -264,8 +277,8 @@ final class ObjectHandler {
    * A GET of a whole object opens the body together with the version lookup (the store can then
    * overlap the two), and checks the preconditions against the version it opened.
    */
-  private S3Response getWhole(S3Request request) {
-    ObjectReader reader = store.get(request.bucket(), request.key(), 0, -1, 0);
+  private S3Response getWhole(S3Request request, CustomerKey customerKey) {
+    ObjectReader reader = store.get(request.bucket(), request.key(), 0, -1, 0, customerKey);
     ObjectVersion meta = reader.version();
     try {
       Optional<S3Response> notModified = checkRead(request, meta);
@@ -281,6 +294,7 @@ final class ObjectHandler {
         request.headers().first("x-amz-checksum-mode").orElse("").equalsIgnoreCase("ENABLED");
     S3Response response = S3Response.status(200);
     Responses.objectHeaders(response, meta, checksums);
+    Encryption.headers(response, meta.encryption(), customerKey);
     overrideHeaders(request, response);
     return response.stream(reader.body(), reader.rangeLength(), reader::close);
   }

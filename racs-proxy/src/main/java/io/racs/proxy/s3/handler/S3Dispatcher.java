@@ -33,10 +33,19 @@ public final class S3Dispatcher {
    * checking the signed policies of browser form uploads with {@code forms}.
    */
   public S3Dispatcher(StoreBridge store, String region, S3Authenticator forms) {
+    this(store, region, forms, Encryption.DEFAULT);
+  }
+
+  /**
+   * Dispatches as {@link #S3Dispatcher(StoreBridge, String, S3Authenticator)}, applying the proxy's
+   * {@code encryption} settings.
+   */
+  public S3Dispatcher(
+      StoreBridge store, String region, S3Authenticator forms, Encryption encryption) {
     this.buckets = new BucketHandler(store, region);
     this.listings = new ListingHandler(store);
-    this.objects = new ObjectHandler(store);
-    this.multipart = new MultipartHandler(store);
+    this.objects = new ObjectHandler(store, encryption);
+    this.multipart = new MultipartHandler(store, encryption);
     this.acls = new AclHandler(store);
     this.cors = new CorsHandler(store);
     this.forms = new PostObjectHandler(store, forms, Clock.systemUTC());

@@ -16,6 +16,7 @@ import java.util.Optional;
  * stream of payload bytes (aws-chunked framing, signatures and checksums already handled).
  */
 public final class S3Request {
+  private final boolean secure;
   private final String id;
   private final RequestHead head;
   private final S3Route route;
@@ -43,12 +44,30 @@ public final class S3Request {
       Authentication auth,
       Payload body,
       long contentLength) {
+    this(id, head, route, auth, body, contentLength, false);
+  }
+
+  /** A request, {@code secure} when it came over TLS. */
+  public S3Request(
+      String id,
+      RequestHead head,
+      S3Route route,
+      Authentication auth,
+      Payload body,
+      long contentLength,
+      boolean secure) {
+    this.secure = secure;
     this.id = id;
     this.head = head;
     this.route = route;
     this.auth = auth;
     this.body = body;
     this.contentLength = contentLength;
+  }
+
+  /** True when the request came over TLS. */
+  public boolean secure() {
+    return secure;
   }
 
   /** The request id (also in {@code x-amz-request-id}). */

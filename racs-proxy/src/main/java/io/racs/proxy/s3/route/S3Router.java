@@ -71,24 +71,40 @@ public final class S3Router {
   private static final Set<String> UNSUPPORTED_HEADERS =
       Set.of(
           "x-amz-tagging",
+          // SSE-KMS (a key id, an encryption context, S3 Bucket Keys): there is no KMS.
+          "x-amz-server-side-encryption-aws-kms-key-id",
+          "x-amz-server-side-encryption-context",
+          "x-amz-server-side-encryption-bucket-key-enabled",
           // MFA delete (a versioning setting and its deletes) is not implemented.
           "x-amz-mfa",
           // Conditions S3 evaluates for directory buckets only.
           "x-amz-if-match-last-modified-time",
           "x-amz-if-match-size");
 
-  /**
-   * Prefixes of unsupported request headers: server-side encryption of every kind (SSE-S3, SSE-KMS
-   * with its key id, context and bucket key, SSE-C with its key, on the object and on a copy
-   * source), object lock, and ACL grants. Encryption above all must never be accepted and ignored:
-   * an SSE-C object would be stored in plain text and served to anyone without its key.
-   */
+  /** Prefixes of unsupported request headers: object lock, and ACL grants. */
   private static final List<String> UNSUPPORTED_HEADER_PREFIXES =
-      List.of(
-          "x-amz-server-side-encryption",
-          "x-amz-copy-source-server-side-encryption-",
-          "x-amz-object-lock-",
-          "x-amz-grant-");
+      List.of("x-amz-object-lock-", "x-amz-grant-");
+
+  /**
+   * Prefixes of the server-side encryption headers (SSE-S3, SSE-C, and SSE-C of a copy source).
+   * Only the operations in {@link #SSE_OPERATIONS} honour them (the handlers parse them with {@code
+   * SseRequest}); on any other they are refused here. Encryption above all must never be accepted
+   * and ignored: an object asked to be encrypted would be stored in plain text.
+   */
+  private static final List<String> SSE_HEADER_PREFIXES =
+      List.of("x-amz-server-side-encryption", "x-amz-copy-source-server-side-encryption-");
+
+  /** The operations that honour server-side encryption headers. */
+  private static final Set<S3Operation> SSE_OPERATIONS =
+      Set.of(
+          S3Operation.PUT_OBJECT,
+          S3Operation.COPY_OBJECT,
+          S3Operation.GET_OBJECT,
+          S3Operation.HEAD_OBJECT,
+          S3Operation.CREATE_MULTIPART_UPLOAD,
+          S3Operation.UPLOAD_PART,
+          S3Operation.UPLOAD_PART_COPY,
+          S3Operation.COMPLETE_MULTIPART_UPLOAD);
 
   /**
    * The canned ACLs that grant nothing the single owner of everything in the array does not already
@@ -184,6 +200,7 @@ public final class S3Router {
     }
     QueryParams query = head.query();
     S3Operation op = classify(head, query, bucket, key);
+    refuseEncryptionHeaders(head.headers(), op);
     return new S3Route(op, bucket, key, hostBucket.isPresent());
   }
 
@@ -264,6 +281,20 @@ public final class S3Router {
                 + name
                 + " header is not implemented"
                 + (name.equals("x-amz-acl") ? " for the canned ACL " + value + "." : "."));
+      }
+    }
+  }
+
+  /** Refuses server-side encryption headers on an operation that would not honour them. */
+  private static void refuseEncryptionHeaders(Headers headers, S3Operation op) {
+    if (SSE_OPERATIONS.contains(op)) {
+      return;
+    }
+    for (String name : headers.asMap().keySet()) {
+      if (SSE_HEADER_PREFIXES.stream().anyMatch(name::startsWith)) {
+        throw S3Exception.of(
+            S3ErrorCode.NOT_IMPLEMENTED,
+            "The " + name + " header is not implemented for " + op + ".");
       }
     }
   }

@@ -322,7 +322,9 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
       ctx.writeAndFlush(
           new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
     }
-    S3Request s3 = new S3Request(exchange.id, head, route, auth, exchange.body, length);
+    S3Request s3 =
+        new S3Request(
+            exchange.id, head, route, auth, exchange.body, length, settings.ssl() != null);
     handlers.start(exchange.id, () -> serve(exchange, s3));
     if (exchange.bodyExpected) {
       ctx.read(); // a body-less request's end came with its head; the next head waits

@@ -15,10 +15,11 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.ObjectCannedACL;
 
 /**
- * Proves that headers asking for what the proxy does not do (server-side encryption of any kind,
+ * Proves that headers asking for what the proxy does not do (SSE-KMS, SSE-S3 without a master key,
  * object lock, ACL grants, a canned ACL that would grant access) are refused with 501
- * NotImplemented before anything is stored or served, instead of being accepted and ignored: an
- * SSE-C upload must never be stored in plain text, nor an object served without its key.
+ * NotImplemented before anything is stored or served, instead of being accepted and ignored; and
+ * that an SSE-C key sent over plain HTTP is refused as S3 refuses it (400 InvalidRequest), so that
+ * the key never crosses the wire in clear to a proxy that then acts on it.
  */
 class RefusedHeadersTest {
   private static final String BUCKET = "refusals";
@@ -61,9 +62,16 @@ class RefusedHeadersTest {
         "PUT", "/" + BUCKET + "/" + key, "", headers, BODY.getBytes(StandardCharsets.UTF_8));
   }
 
+  private static void assertNeedsTls(S3FrontEnd.Raw raw) {
+    assertThat(raw.status()).isEqualTo(400);
+    if (raw.body().length > 0) {
+      assertThat(raw.code()).isEqualTo("InvalidRequest");
+    }
+  }
+
   @Test
-  void putObject_withSseCustomerKey_notImplementedAndNothingStored() throws Exception {
-    assertNotImplemented(put("sse-c", sseC));
+  void putObject_withSseCustomerKeyOverPlainHttp_invalidRequestAndNothingStored() throws Exception {
+    assertNeedsTls(put("sse-c", sseC));
     assertAbsent("sse-c");
   }
 
@@ -92,17 +100,25 @@ class RefusedHeadersTest {
   }
 
   @Test
-  void getObject_withSseCustomerKey_notImplemented() throws Exception {
-    assertNotImplemented(proxy.send("GET", "/" + BUCKET + "/existing", "", sseC, null));
-    assertNotImplemented(proxy.send("HEAD", "/" + BUCKET + "/existing", "", sseC, null));
+  void getObject_withSseCustomerKeyOverPlainHttp_invalidRequest() throws Exception {
+    assertNeedsTls(proxy.send("GET", "/" + BUCKET + "/existing", "", sseC, null));
+    assertNeedsTls(proxy.send("HEAD", "/" + BUCKET + "/existing", "", sseC, null));
   }
 
   @Test
-  void copyObject_withCopySourceSseCustomerKey_notImplementedAndNothingStored() throws Exception {
+  void deleteObject_withSseCustomerKey_notImplemented() throws Exception {
+    assertNotImplemented(proxy.send("DELETE", "/" + BUCKET + "/existing", "", sseC, null));
+    assertThat(proxy.s3().headObject(b -> b.bucket(BUCKET).key("existing")).contentLength())
+        .isEqualTo(5);
+  }
+
+  @Test
+  void copyObject_withCopySourceSseCustomerKeyOverPlainHttp_invalidRequestAndNothingStored()
+      throws Exception {
     Map<String, String> headers = new java.util.HashMap<>();
     headers.put("x-amz-copy-source", "/" + BUCKET + "/existing");
     sseC.forEach((name, value) -> headers.put(name.replace("x-amz-", "x-amz-copy-source-"), value));
-    assertNotImplemented(proxy.send("PUT", "/" + BUCKET + "/copied", "", headers, null));
+    assertNeedsTls(proxy.send("PUT", "/" + BUCKET + "/copied", "", headers, null));
     assertAbsent("copied");
   }
 

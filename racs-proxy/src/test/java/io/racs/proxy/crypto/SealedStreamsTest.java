@@ -1,0 +1,182 @@
+package io.racs.proxy.crypto;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.racs.testkit.TestSeed;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Sealing and opening streams: every size round-trips, every range opens to exactly its bytes, and
+ * altered, reordered, truncated or misattributed sealed bytes fail before any byte of them is
+ * handed out.
+ */
+class SealedStreamsTest {
+  private static final int C = SealedLayout.CHUNK_BYTES;
+
+  private static byte[] seal(byte[] plain, DataKey key, int stream) throws IOException {
+    try (InputStream in =
+        new SealingInputStream(new ByteArrayInputStream(plain), plain.length, key.sealer(stream))) {
+      byte[] sealed = in.readAllBytes();
+      assertThat(sealed.length).isEqualTo(SealedLayout.sealedLength(plain.length));
+      return sealed;
+    }
+  }
+
+  private static byte[] open(
+      byte[] sealed, DataKey key, int stream, long plainBytes, long off, long len)
+      throws IOException {
+    SealedLayout.Span span = SealedLayout.span(off, len, plainBytes);
+    InputStream in =
+        new ByteArrayInputStream(
+            sealed,
+            (int) span.sealedOffset(),
+            (int) Math.min(span.sealedLength(), sealed.length - span.sealedOffset()));
+    try (InputStream plain =
+        new OpeningInputStream(in, key.sealer(stream), span, plainBytes, len)) {
+      return plain.readAllBytes();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {0, 1, C - 1, C, C + 1, 5 * 1024 * 1024 + 1})
+  void roundTrip_whenAnySize_returnsThePlaintextAndNoWindowOfItIsInTheSealedBytes(int size)
+      throws IOException {
+    Random random = new Random(TestSeed.get());
+    byte[] plain = new byte[size];
+    random.nextBytes(plain);
+    DataKey key = DataKey.generate();
+    byte[] sealed = seal(plain, key, 0);
+    assertThat(open(sealed, key, 0, size, 0, size)).isEqualTo(plain);
+    if (size >= 32) {
+      byte[] window = Arrays.copyOfRange(plain, size / 2 - 16, size / 2 + 16);
+      assertThat(indexOf(sealed, window)).isEqualTo(-1);
+    }
+  }
+
+  @Test
+  void open_whenRandomRanges_returnsExactlyTheirBytes() throws IOException {
+    Random random = new Random(TestSeed.get());
+    int size = 3 * C + 777;
+    byte[] plain = new byte[size];
+    random.nextBytes(plain);
+    DataKey key = DataKey.generate();
+    byte[] sealed = seal(plain, key, 7);
+    for (int i = 0; i < 200; i++) {
+      int off = random.nextInt(size + 1);
+      int len = random.nextInt(size - off + 1);
+      assertThat(open(sealed, key, 7, size, off, len))
+          .as("range [%d, +%d)", off, len)
+          .isEqualTo(Arrays.copyOfRange(plain, off, off + len));
+    }
+  }
+
+  @Test
+  void open_whenAnyOneByteFlipped_failsBeforeHandingOutAByteOfThatChunk() throws IOException {
+    Random random = new Random(TestSeed.get());
+    int size = 2 * C + 10;
+    byte[] plain = new byte[size];
+    random.nextBytes(plain);
+    DataKey key = DataKey.generate();
+    byte[] sealed = seal(plain, key, 0);
+    for (int i = 0; i < 20; i++) {
+      byte[] altered = sealed.clone();
+      int at = random.nextInt(altered.length);
+      altered[at] ^= (byte) (1 + random.nextInt(255));
+      int chunk = at / SealedLayout.SEALED_CHUNK_BYTES;
+      ByteArrayOutputStream got = new ByteArrayOutputStream();
+      SealedLayout.Span span = SealedLayout.span(0, size, size);
+      assertThatThrownBy(
+              () -> {
+                try (InputStream in =
+                    new OpeningInputStream(
+                        new ByteArrayInputStream(altered), key.sealer(0), span, size, size)) {
+                  in.transferTo(got);
+                }
+              })
+          .as("byte %d flipped", at)
+          .isInstanceOf(TamperedDataException.class);
+      // Only the chunks before the altered one were handed out, and they are the plaintext's.
+      assertThat(got.toByteArray()).isEqualTo(Arrays.copyOf(plain, chunk * C));
+    }
+  }
+
+  @Test
+  void open_whenTwoChunksSwapped_fails() throws IOException {
+    byte[] plain = new byte[3 * C];
+    new Random(TestSeed.get()).nextBytes(plain);
+    DataKey key = DataKey.generate();
+    byte[] sealed = seal(plain, key, 0);
+    int s = SealedLayout.SEALED_CHUNK_BYTES;
+    byte[] swapped = sealed.clone();
+    System.arraycopy(sealed, 0, swapped, s, s);
+    System.arraycopy(sealed, s, swapped, 0, s);
+    assertThatThrownBy(() -> open(swapped, key, 0, plain.length, 0, plain.length))
+        .isInstanceOf(TamperedDataException.class);
+  }
+
+  @Test
+  void open_whenCutAtAChunkBoundaryAndReadAsShorter_failsOnTheChunkThatWasNotLast()
+      throws IOException {
+    byte[] plain = new byte[3 * C];
+    new Random(TestSeed.get()).nextBytes(plain);
+    DataKey key = DataKey.generate();
+    byte[] sealed = seal(plain, key, 0);
+    byte[] cut = Arrays.copyOf(sealed, 2 * SealedLayout.SEALED_CHUNK_BYTES);
+    // A record altered to say 2 chunks: the second chunk was not sealed as the last one.
+    assertThatThrownBy(() -> open(cut, key, 0, 2L * C, 0, 2L * C))
+        .isInstanceOf(TamperedDataException.class);
+    // The true length with the last chunk missing: the stream ends early.
+    assertThatThrownBy(() -> open(cut, key, 0, plain.length, 0, plain.length))
+        .isInstanceOf(TamperedDataException.class);
+  }
+
+  @Test
+  void open_whenAnotherStreamOrKey_fails() throws IOException {
+    byte[] plain = new byte[100];
+    DataKey key = DataKey.generate();
+    byte[] sealed = seal(plain, key, 1);
+    assertThatThrownBy(() -> open(sealed, key, 2, 100, 0, 100))
+        .isInstanceOf(TamperedDataException.class);
+    assertThatThrownBy(() -> open(sealed, DataKey.generate(), 1, 100, 0, 100))
+        .isInstanceOf(TamperedDataException.class);
+  }
+
+  @Test
+  void seal_whenPlaintextShorterOrLongerThanDeclared_fails() {
+    DataKey key = DataKey.generate();
+    assertThatThrownBy(
+            () ->
+                new SealingInputStream(new ByteArrayInputStream(new byte[10]), 11, key.sealer(0))
+                    .readAllBytes())
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("ended after 10");
+    assertThatThrownBy(
+            () ->
+                new SealingInputStream(new ByteArrayInputStream(new byte[12]), 11, key.sealer(0))
+                    .readAllBytes())
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("longer");
+  }
+
+  static int indexOf(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= haystack.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
+  }
+}
