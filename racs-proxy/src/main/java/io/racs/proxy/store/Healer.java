@@ -347,8 +347,11 @@ public final class Healer {
       previousEntry = e.name();
       String keyName = e.name().substring(0, e.name().lastIndexOf(Layout.SEPARATOR));
       boolean newest = !keyName.equals(lastKeyName);
-      if (!newest && !lastKeySettled) {
-        continue; // superseded by a version that has not settled: readers may still need it
+      if (!newest && !lastKeySettled && !keepsVersionsSurely(bucket)) {
+        // Superseded by a version that has not settled: readers may still need it, so it is not
+        // collected, and its data is no leftover either.
+        referenceData(e);
+        continue;
       }
       if (Layout.isRemovalRecord(e.name())) {
         healRemoval(merge, e, previous);
@@ -390,6 +393,28 @@ public final class Healer {
         failed(meta.map(m -> "heal " + bucket + "/" + m.key()).orElse("heal " + e.name()), ex);
       }
     }
+  }
+
+  /**
+   * Whether the bucket keeps every version, false when that cannot be read now: a version a kept
+   * key's newest version has not yet settled over is healed like any kept one, not skipped.
+   */
+  private boolean keepsVersionsSurely(String bucket) {
+    try {
+      return store.keepsVersions(bucket);
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Marks the data of an entry heal leaves alone as referenced, so that {@link #collectLeftovers}
+   * does not take it for the data of a failed write.
+   */
+  private void referenceData(IndexMerge.Entry e) {
+    context
+        .read(e, VersionMeta.class)
+        .ifPresent(meta -> meta.parts().forEach(part -> referenced.add(part.dataId())));
   }
 
   private void healEntry(
