@@ -3,6 +3,7 @@ package io.racs.proxy.cli;
 import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.ObjectStore;
+import io.racs.proxy.store.VersionMeta;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -44,11 +45,19 @@ public final class RecoverCommand implements Callable<Integer> {
   @Option(names = "--out", required = true, paramLabel = "FILE", description = "file to write")
   Path out;
 
+  @Option(
+      names = "--version-id",
+      paramLabel = "ID",
+      description =
+          "the version to rebuild (a versioned bucket keeps every version), instead of the"
+              + " current one")
+  String versionId;
+
   @Override
   public Integer call() throws IOException {
     ArrayConfig array = ArrayConfig.load(config);
     try (ErasureStore store = array.openReadOnly();
-        ObjectStore.ObjectReader reader = store.get(bucket, key, 0, -1, 0)) {
+        ObjectStore.ObjectReader reader = open(store)) {
       Path parent = out.toAbsolutePath().getParent();
       Files.createDirectories(parent);
       Path temp = Files.createTempFile(parent, "." + out.getFileName() + "-", ".tmp");
@@ -73,5 +82,25 @@ public final class RecoverCommand implements Callable<Integer> {
               out);
       return ExitCodes.OK;
     }
+  }
+
+  /**
+   * The current version, or the one {@code --version-id} names, judged by the store's one
+   * visibility rule: a removed version is not found, and a delete marker has no bytes to recover.
+   */
+  private ObjectStore.ObjectReader open(ErasureStore store) {
+    if (versionId == null) {
+      return store.get(bucket, key, 0, -1, 0);
+    }
+    VersionMeta version = store.version(bucket, key, versionId);
+    if (version.deleteMarker()) {
+      throw new IllegalArgumentException(
+          "--version-id: "
+              + versionId
+              + " (expected: a version of "
+              + key
+              + ", not a delete marker)");
+    }
+    return store.read(version, 0, -1);
   }
 }
