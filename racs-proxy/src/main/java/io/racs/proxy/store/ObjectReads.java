@@ -44,6 +44,8 @@ final class ObjectReads {
     // bucket is looked up only to tell a missing bucket from a missing key.
     Optional<VersionMeta> newest = resolver.newest(bucket, key);
     if (newest.isPresent() && newest.get().deleteMarker()) {
+      // An unversioned bucket holding only delete markers may have been deleted: say so first.
+      buckets.require(bucket);
       throw new StoreException.DeletedKey(bucket + "/" + key, newest.get());
     }
     if (newest.isEmpty()) {
