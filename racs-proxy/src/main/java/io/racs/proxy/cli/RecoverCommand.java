@@ -4,6 +4,7 @@ import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.crypto.CustomerKey;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.ObjectStore;
+import io.racs.proxy.store.VersionMeta;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -53,12 +54,20 @@ public final class RecoverCommand implements Callable<Integer> {
               + " objects are opened with the configuration's master key")
   Path sseCustomerKey;
 
+  @Option(
+      names = "--version-id",
+      paramLabel = "ID",
+      description =
+          "the version to rebuild (a versioned bucket keeps every version), instead of the"
+              + " current one")
+  String versionId;
+
   @Override
   public Integer call() throws IOException {
     CustomerKey customerKey = sseCustomerKey == null ? null : customerKey(sseCustomerKey);
     ArrayConfig array = ArrayConfig.load(config);
     try (ErasureStore store = array.openReadOnly();
-        ObjectStore.ObjectReader reader = store.get(bucket, key, 0, -1, 0, customerKey)) {
+        ObjectStore.ObjectReader reader = open(store, customerKey)) {
       Path parent = out.toAbsolutePath().getParent();
       Files.createDirectories(parent);
       Path temp = Files.createTempFile(parent, "." + out.getFileName() + "-", ".tmp");
@@ -101,5 +110,25 @@ public final class RecoverCommand implements Callable<Integer> {
     } catch (java.security.NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * The current version, or the one {@code --version-id} names, judged by the store's one
+   * visibility rule: a removed version is not found, and a delete marker has no bytes to recover.
+   */
+  private ObjectStore.ObjectReader open(ErasureStore store, CustomerKey customerKey) {
+    if (versionId == null) {
+      return store.get(bucket, key, 0, -1, 0, customerKey);
+    }
+    VersionMeta version = store.version(bucket, key, versionId);
+    if (version.deleteMarker()) {
+      throw new IllegalArgumentException(
+          "--version-id: "
+              + versionId
+              + " (expected: a version of "
+              + key
+              + ", not a delete marker)");
+    }
+    return store.read(version, 0, -1, customerKey);
   }
 }

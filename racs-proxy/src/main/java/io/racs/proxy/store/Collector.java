@@ -182,6 +182,46 @@ final class Collector {
   }
 
   /**
+   * Deletes a version removed by its id (its removal record is committed on a write quorum), in the
+   * background: its data, then its index entry on every repository, durably (a removed entry that
+   * came back after a crash would be harmless only while its removal record stays, and heal deletes
+   * that record once no repository lists the entry). What fails here, heal deletes.
+   */
+  void deleteRemovedLater(String entryName, VersionMeta version) {
+    if (!collections.tryAcquire()) {
+      deleteRemoved(entryName, version); // as a collection does when all are busy
+      return;
+    }
+    try {
+      background.execute(
+          () -> {
+            try {
+              deleteRemoved(entryName, version);
+            } finally {
+              collections.release();
+            }
+          });
+    } catch (RejectedExecutionException e) {
+      collections.release(); // closing: heal collects it
+    }
+  }
+
+  /** {@link #deleteRemovedLater} on the calling thread (heal). */
+  void deleteRemoved(String entryName, VersionMeta version) {
+    try {
+      deleteData(version);
+      context.array.fanOut(
+          (slot, repository) -> {
+            repository.delete(entryName);
+            return null;
+          });
+      context.forget(entryName);
+    } catch (RuntimeException e) {
+      LOG.debug("deleting removed version {} stopped: {}", entryName, e.toString());
+    }
+  }
+
+  /**
    * Deletes the data of a version that failed to commit, in the background: it is garbage, and a
    * write refused because repositories stalled must not wait for them again to delete it.
    */

@@ -44,6 +44,7 @@ public final class ErasureStore implements ObjectStore {
   private final ObjectReads reads;
   private final Lister lister;
   private final MultipartUploads uploads;
+  private final VersionRemovals removals;
 
   private ErasureStore(StoreConfig config, ArraySlots slots) {
     this.slots = slots;
@@ -59,6 +60,7 @@ public final class ErasureStore implements ObjectStore {
     this.reads = new ObjectReads(context, resolver, buckets, background);
     this.lister = new Lister(context, resolver);
     this.uploads = new MultipartUploads(context, writer, buckets, resolver);
+    this.removals = new VersionRemovals(context, writer, resolver, collector);
   }
 
   /**
@@ -280,6 +282,22 @@ public final class ErasureStore implements ObjectStore {
   public ListResult list(String bucket, ListRequest request) {
     buckets.require(bucket);
     return lister.list(bucket, request);
+  }
+
+  @Override
+  public VersionListResult listVersions(String bucket, VersionListRequest request) {
+    buckets.require(bucket);
+    return lister.versions(bucket, request);
+  }
+
+  @Override
+  public Optional<VersionMeta> removeVersion(String bucket, String key, String versionId) {
+    buckets.require(bucket);
+    StoreContext.checkKey(key);
+    if (!VersionId.valid(versionId)) {
+      return Optional.empty(); // no version has such an id
+    }
+    return health.writing(() -> removals.remove(bucket, key, versionId));
   }
 
   @Override

@@ -335,15 +335,32 @@ public final class Healer {
             });
   }
 
+  // The index entry heal met last: a removal record lists right after the entry it removes.
+  private String previousEntry;
+
   private void healBucket(String bucket, String after) {
     IndexMerge merge = new IndexMerge(array, Layout.indexPrefix(bucket), after, 1000);
     String lastKeyName = null;
     boolean lastKeySettled = true;
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
+      String previous = previousEntry;
+      previousEntry = e.name();
       String keyName = e.name().substring(0, e.name().lastIndexOf(Layout.SEPARATOR));
       boolean newest = !keyName.equals(lastKeyName);
-      if (!newest && !lastKeySettled) {
-        continue; // superseded by a version that has not settled: readers may still need it
+      if (!newest && !lastKeySettled && !keepsVersionsSurely(bucket)) {
+        // Superseded by a version that has not settled: readers may still need it, so it is not
+        // collected, and its data is no leftover either.
+        referenceData(e);
+        continue;
+      }
+      if (Layout.isRemovalRecord(e.name())) {
+        healRemoval(merge, e, previous);
+        continue;
+      }
+      if (store.resolver().removed(merge, e)) {
+        // Removed by its id: its removal record counts, so the entry and data go at once.
+        collectRemoved(e);
+        continue;
       }
       VersionResolver.Judgement judged = store.resolver().judge(merge, e, null);
       Optional<VersionMeta> meta = judged.meta();
@@ -376,6 +393,28 @@ public final class Healer {
         failed(meta.map(m -> "heal " + bucket + "/" + m.key()).orElse("heal " + e.name()), ex);
       }
     }
+  }
+
+  /**
+   * Whether the bucket keeps every version, false when that cannot be read now: a version a kept
+   * key's newest version has not yet settled over is healed like any kept one, not skipped.
+   */
+  private boolean keepsVersionsSurely(String bucket) {
+    try {
+      return store.keepsVersions(bucket);
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Marks the data of an entry heal leaves alone as referenced, so that {@link #collectLeftovers}
+   * does not take it for the data of a failed write.
+   */
+  private void referenceData(IndexMerge.Entry e) {
+    context
+        .read(e, VersionMeta.class)
+        .ifPresent(meta -> meta.parts().forEach(part -> referenced.add(part.dataId())));
   }
 
   private void healEntry(
@@ -659,6 +698,63 @@ public final class Healer {
             .ifPresent(r -> referenced.add(r.part().dataId()));
       }
     }
+  }
+
+  /**
+   * A version's removal record (see {@link VersionRemovals}). One that counts is kept on every
+   * repository, so that it stays on a write quorum whichever repositories are lost later, until the
+   * version it removes is gone: then it is deleted, once every repository's listing has proved it
+   * lacks the version's entry (the entry listed right before the record, and the merge has just
+   * passed that place on all {@code n}) and the version is older than the GC grace (a late copy of
+   * the entry from its own commit could still land before that). One that does not count is what a
+   * removal that failed left behind, collected past the GC grace like a failed write.
+   */
+  private void healRemoval(IndexMerge merge, IndexMerge.Entry e, String previous) {
+    boolean old = VersionId.time(Layout.versionOf(e.name())).isBefore(graceCutoff());
+    if (!store.resolver().removalCounts(merge, e)) {
+      if (old) {
+        discardEverywhere(e.name());
+      }
+      return;
+    }
+    boolean entryGone =
+        !Layout.removedEntry(e.name()).equals(previous)
+            && merge.unprovenSlots().isEmpty()
+            && unreachable.isEmpty();
+    if (entryGone && old) {
+      Optional<VersionMeta> removed = context.read(e, VersionMeta.class);
+      removed.ifPresent(version -> store.collector().deleteData(version));
+      discardEverywhere(e.name());
+      return;
+    }
+    replicate(e);
+  }
+
+  /** Deletes a version its removal record removed: data first, then its entry (durably). */
+  private void collectRemoved(IndexMerge.Entry e) {
+    leftovers++;
+    if (options.dryRun()) {
+      return;
+    }
+    Optional<VersionMeta> meta = context.read(e, VersionMeta.class);
+    if (meta.isPresent()) {
+      store.collector().deleteRemoved(e.name(), meta.get());
+    } else {
+      store.collector().removeVersion(e.name(), meta); // no data known: the entry only
+    }
+  }
+
+  /** Deletes a removal record on every repository that answers. */
+  private void discardEverywhere(String name) {
+    leftovers++;
+    if (options.dryRun()) {
+      return;
+    }
+    array.fanOut(
+        (slot, repository) -> {
+          repository.delete(name);
+          return null;
+        });
   }
 
   /** Deletes a superseded version: data first, then its index entry. */

@@ -23,6 +23,8 @@ final class IndexMerge {
   private final List<Cursor> cursors = new ArrayList<>();
   // How long the first page's read quorum took to answer; -1 before it did.
   private long quorumNanos = -1;
+  // The entry peek() took from the cursors and next() has not returned yet.
+  private Entry peeked;
 
   /** A name and the slots that listed it. */
   record Entry(String name, Set<Integer> slots) {}
@@ -38,6 +40,7 @@ final class IndexMerge {
 
   /** Starts over after {@code startAfter} (used to skip a whole common prefix). */
   void seek(String startAfter) {
+    peeked = null;
     for (Cursor cursor : cursors) {
       cursor.reset(startAfter);
     }
@@ -45,6 +48,26 @@ final class IndexMerge {
 
   /** The next name in order, or null at the end. */
   Entry next() {
+    if (peeked != null) {
+      Entry entry = peeked;
+      peeked = null;
+      return entry;
+    }
+    return take();
+  }
+
+  /**
+   * The name {@link #next} will return, without moving past it; null at the end. A reader looks at
+   * it to find the removal record that lists right after a version's entry.
+   */
+  Entry peek() {
+    if (peeked == null) {
+      peeked = take();
+    }
+    return peeked;
+  }
+
+  private Entry take() {
     fillAll();
     String smallest = null;
     for (Cursor cursor : cursors) {

@@ -33,6 +33,9 @@ import java.util.zip.CRC32C;
  *       bucket. A key whose entry name would pass the repository's 1024-byte limit is stored under
  *       its first bytes, {@code \u0001} and a hash; such keys (over ~950 bytes) list in order
  *       except among themselves when they share those first bytes.
+ *   <li>{@code i/<bucket>/<key>\0/<version>-removed}: the removal record of one version (a DELETE
+ *       with its {@code versionId}), committed on a write quorum before the removal is
+ *       acknowledged; see {@link VersionResolver} and {@link #removalRecord}.
  *   <li>{@code u/<bucket>/<key>\0/<uploadId>}: multipart upload records; {@code
  *       u/<bucket>/<key>\0/<uploadId>/p<00001>} their parts.
  *   <li>{@code v/<first 10 digits of dataId>/<dataId>-s<i>}: shard {@code i} of a run of data: for
@@ -56,6 +59,9 @@ final class Layout {
 
   /** What ends a key in index and upload names: the separator, then a directory level. */
   static final String KEY_END = SEPARATOR + "/";
+
+  /** What ends the name of a version's removal record (see {@link #removalRecord}). */
+  static final String REMOVAL_SUFFIX = "-removed";
 
   private static final int MAX_NAME_BYTES = 1024;
   private static final String CRC_LINE = "\n#crc32c=";
@@ -99,6 +105,26 @@ final class Layout {
 
   static String indexEntry(String bucket, String nameKey, String versionId) {
     return indexKeyPrefix(bucket, nameKey) + versionId;
+  }
+
+  /**
+   * The removal record of one version of a key: the version's entry name followed by {@link
+   * #REMOVAL_SUFFIX}, so that it lists right after the entry it removes (an id is a fixed 32 hex
+   * digits, so nothing else sorts between them). It holds the removed version's {@link
+   * VersionMeta}, so its data can be found and deleted even after its entry is gone.
+   */
+  static String removalRecord(String versionEntry) {
+    return versionEntry + REMOVAL_SUFFIX;
+  }
+
+  /** True for the name of a version's removal record ({@link #removalRecord}). */
+  static boolean isRemovalRecord(String name) {
+    return name.endsWith(REMOVAL_SUFFIX);
+  }
+
+  /** The entry a removal record removes. */
+  static String removedEntry(String removalRecord) {
+    return removalRecord.substring(0, removalRecord.length() - REMOVAL_SUFFIX.length());
   }
 
   static String uploadPrefix(String bucket) {
@@ -175,8 +201,14 @@ final class Layout {
     return utf8Length(name) <= MAX_NAME_BYTES;
   }
 
-  /** The version id at the end of an index entry or bucket record name. */
+  /**
+   * The version id at the end of an index entry or bucket record name (for a removal record, the id
+   * of the version it removes).
+   */
   static String versionOf(String name) {
+    if (isRemovalRecord(name)) {
+      name = removedEntry(name);
+    }
     int start = name.lastIndexOf(SEPARATOR) + 1;
     if (start < name.length() && name.charAt(start) == '/') {
       start++; // an index entry: KEY_END

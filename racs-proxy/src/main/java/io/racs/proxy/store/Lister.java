@@ -100,6 +100,110 @@ final class Lister {
   }
 
   /**
+   * ListObjectVersions: every version and delete marker of each key, newest first, each judged by
+   * the one visibility rule; a key's first version is its current one ({@code latest}). A page that
+   * continues inside a key ({@code versionIdMarker}) resolves that key's current version again, so
+   * that {@code latest} is right even when versions were removed between the pages. An entry whose
+   * record no repository can read is looked up again on its own (removed meanwhile, most likely),
+   * and {@code INSUFFICIENT_SHARDS} if still unreadable: a listing is never short.
+   */
+  ObjectStore.VersionListResult versions(String bucket, ObjectStore.VersionListRequest request) {
+    String prefix = request.prefix() == null ? "" : request.prefix();
+    String delimiter =
+        request.delimiter() == null || request.delimiter().isEmpty() ? null : request.delimiter();
+    int maxKeys = Math.max(0, Math.min(request.maxKeys(), MAX_KEYS));
+    if (maxKeys == 0) {
+      return new ObjectStore.VersionListResult(
+          List.of(), List.of(), false, Optional.empty(), Optional.empty());
+    }
+    String indexPrefix = Layout.indexPrefix(bucket);
+    String keyMarker = request.keyMarker() == null ? "" : request.keyMarker();
+    String idMarker = request.versionIdMarker();
+    String seekName = "";
+    String resumedKeyName = null;
+    Optional<VersionMeta> resumedCurrent = Optional.empty();
+    if (!keyMarker.isEmpty() && idMarker != null && VersionId.valid(idMarker)) {
+      // Past the marker's entry and its removal record: the key's older versions come next.
+      String nameKey = context.nameKey(bucket, keyMarker);
+      seekName = Layout.removalRecord(Layout.indexEntry(bucket, nameKey, idMarker));
+      resumedKeyName = indexPrefix + nameKey;
+      resumedCurrent = resolver.newest(bucket, keyMarker);
+    } else if (!keyMarker.isEmpty()) {
+      seekName = afterKey(indexPrefix, keyMarker, prefix, delimiter);
+    }
+    IndexMerge merge = new IndexMerge(context.array, indexPrefix + prefix, seekName, MAX_KEYS);
+    List<ObjectStore.ListedVersion> versions = new ArrayList<>();
+    List<String> prefixes = new ArrayList<>();
+    String lastKeyName = null;
+    boolean latestSeen = false;
+    String nextKey = null;
+    String nextId = null;
+    boolean truncated = false;
+    for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
+      String keyName = e.name().substring(0, e.name().lastIndexOf(Layout.SEPARATOR));
+      if (!keyName.equals(lastKeyName)) {
+        lastKeyName = keyName;
+        latestSeen = false;
+      }
+      VersionResolver.Judgement judged = resolver.judge(merge, e, null);
+      if (judged.standing() == VersionResolver.Standing.NOT_A_VERSION) {
+        continue;
+      }
+      Optional<VersionMeta> meta = judged.meta();
+      if (judged.standing() == VersionResolver.Standing.UNREADABLE) {
+        meta = resolver.exactEntry(e.name(), null, "list versions of " + bucket);
+        if (meta.isEmpty()) {
+          continue; // removed under this listing
+        }
+      }
+      VersionMeta version = meta.get();
+      if (!version.key().startsWith(prefix)) {
+        continue; // a long key stored under a shortened name that only looked as if it matched
+      }
+      boolean latest;
+      if (keyName.equals(resumedKeyName)) {
+        latest =
+            resumedCurrent.isPresent()
+                && resumedCurrent.get().versionId().equals(version.versionId());
+      } else {
+        latest = !latestSeen;
+      }
+      latestSeen = true;
+      String key = version.key();
+      if (delimiter != null) {
+        int at = key.indexOf(delimiter, prefix.length());
+        if (at >= 0) {
+          String common = key.substring(0, at + delimiter.length());
+          if (versions.size() + prefixes.size() >= maxKeys) {
+            truncated = true;
+            break;
+          }
+          prefixes.add(common);
+          nextKey = common;
+          nextId = null;
+          merge.seek(pastPrefix(indexPrefix, common));
+          lastKeyName = null;
+          continue;
+        }
+      }
+      if (versions.size() + prefixes.size() >= maxKeys) {
+        truncated = true;
+        break;
+      }
+      versions.add(new ObjectStore.ListedVersion(version, latest));
+      nextKey = key;
+      nextId = version.versionId();
+    }
+    context.requireReadQuorum(merge, "list versions of " + bucket);
+    return new ObjectStore.VersionListResult(
+        versions,
+        prefixes,
+        truncated,
+        truncated ? Optional.ofNullable(nextKey) : Optional.empty(),
+        truncated ? Optional.ofNullable(nextId) : Optional.empty());
+  }
+
+  /**
    * True when the bucket holds any version at all, current or not, delete markers included: a
    * versioned bucket holding only those is not empty. Entries that are no version (a write that
    * failed) do not count; fewer than a read quorum of listings throw.

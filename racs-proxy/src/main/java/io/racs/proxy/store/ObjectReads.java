@@ -44,8 +44,12 @@ final class ObjectReads {
     StoreContext.checkKey(key);
     // A live version proves its bucket exists (a bucket is deleted only when empty), so the
     // bucket is looked up only to tell a missing bucket from a missing key.
-    Optional<VersionMeta> newest =
-        resolver.newest(bucket, key).filter(meta -> !meta.deleteMarker());
+    Optional<VersionMeta> newest = resolver.newest(bucket, key);
+    if (newest.isPresent() && newest.get().deleteMarker()) {
+      // An unversioned bucket holding only delete markers may have been deleted: say so first.
+      buckets.require(bucket);
+      throw new StoreException.DeletedKey(bucket + "/" + key, newest.get());
+    }
     if (newest.isEmpty()) {
       buckets.require(bucket);
       throw new StoreException(StoreException.Code.NO_SUCH_KEY, bucket + "/" + key);

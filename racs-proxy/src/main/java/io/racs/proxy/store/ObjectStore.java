@@ -128,6 +128,28 @@ public interface ObjectStore extends AutoCloseable {
       boolean truncated,
       Optional<String> nextStartAfter) {}
 
+  /**
+   * A request for a page of versions (ListObjectVersions): keys after {@code keyMarker}, or with
+   * {@code versionIdMarker} the versions of {@code keyMarker} older than that one and then the keys
+   * after it; {@code delimiter} may be null.
+   */
+  record VersionListRequest(
+      String prefix, String delimiter, String keyMarker, String versionIdMarker, int maxKeys) {}
+
+  /** A version (or delete marker) as listed, and whether it is its key's current one. */
+  record ListedVersion(VersionMeta meta, boolean latest) {}
+
+  /**
+   * A page of versions: every version and delete marker of each key, newest first, keys in order,
+   * and common prefixes; when truncated, the key and version id to continue after.
+   */
+  record VersionListResult(
+      List<ListedVersion> versions,
+      List<String> commonPrefixes,
+      boolean truncated,
+      Optional<String> nextKeyMarker,
+      Optional<String> nextVersionIdMarker) {}
+
   /** A multipart upload in progress. */
   record UploadInfo(String key, String uploadId, Instant initiated) {}
 
@@ -141,6 +163,11 @@ public interface ObjectStore extends AutoCloseable {
 
   /** A part named in a completion: number and the ETag the client holds (unquoted). */
   record CompletedPart(int partNumber, String etag) {}
+
+  /** True when {@code versionId} is well formed: an id this store could have minted. */
+  static boolean wellFormedVersionId(String versionId) {
+    return VersionId.valid(versionId);
+  }
 
   // ---- buckets ----
 
@@ -270,6 +297,23 @@ public interface ObjectStore extends AutoCloseable {
 
   /** Lists current versions. */
   ListResult list(String bucket, ListRequest request);
+
+  /**
+   * Lists every version and delete marker of a versioned bucket's keys, each judged by the one
+   * visibility rule ({@link VersionResolver}); {@code NO_SUCH_BUCKET}, and {@code
+   * INSUFFICIENT_SHARDS} rather than a short listing.
+   */
+  VersionListResult listVersions(String bucket, VersionListRequest request);
+
+  /**
+   * Removes exactly the version {@code versionId} of a key (a delete marker included) for good, in
+   * a versioned bucket: once this returns, no read sees it, whichever repositories are unavailable;
+   * removing the newest version makes the one before it current. Returns the version removed, or
+   * empty when the key has no such version (nothing changes). The removal is a record committed on
+   * a write quorum ({@link Layout#removalRecord}); the version's entries and data are deleted after
+   * it, in the background and by heal.
+   */
+  Optional<VersionMeta> removeVersion(String bucket, String key, String versionId);
 
   /**
    * Copies the current version of a source key to a new version of the target key, on the server.

@@ -88,6 +88,28 @@ public class StoreException extends RuntimeException {
     this.failures = List.copyOf(failures);
   }
 
+  /**
+   * {@code NO_SUCH_KEY} for a key whose current version is a delete marker: the marker, which S3
+   * names in its answer in a versioned bucket.
+   */
+  public static final class DeletedKey extends StoreException {
+    private static final long serialVersionUID = 1L;
+
+    @SuppressWarnings("serial") // an immutable record; never serialised in practice
+    private final VersionMeta marker;
+
+    /** The key {@code what} is hidden by {@code marker}. */
+    public DeletedKey(String what, VersionMeta marker) {
+      super(Code.NO_SUCH_KEY, what + " (delete marker)");
+      this.marker = Objects.requireNonNull(marker, "marker");
+    }
+
+    /** The delete marker that is the key's current version. */
+    public VersionMeta marker() {
+      return marker;
+    }
+  }
+
   /** The kind of failure. */
   public Code code() {
     return code;

@@ -16,6 +16,11 @@ import java.util.Optional;
  * filled, which lacks older entries) number at least the write quorum. The first entry that is a
  * version decides the key: it is the current version (a delete marker hides the key).
  *
+ * <p>A version removed by a DELETE with its version id has a removal record listed right after its
+ * entry ({@link Layout#removalRecord}); the same rule decides whether that record counts, and an
+ * entry whose removal counts is no version ({@link #removed}). A removal record is never a version
+ * itself.
+ *
  * <p>A committed version keeps its entries on a write quorum until the version that superseded it
  * has settled ({@link StoreConfig#settleTime()}), so a reader whose listings straddle a commit,
  * some taken before it and some after, finds the new version on enough of them or the old one.
@@ -63,6 +68,9 @@ final class VersionResolver {
    * listing, or heal, which meet keys only through their entries).
    */
   Judgement judge(IndexMerge merge, IndexMerge.Entry e, String key) {
+    if (Layout.isRemovalRecord(e.name()) || removed(merge, e)) {
+      return new Judgement(Standing.NOT_A_VERSION, Optional.empty()); // its record is not read
+    }
     Optional<VersionMeta> meta = context.read(e, VersionMeta.class);
     if (belowWriteQuorum(merge, e)) {
       return new Judgement(Standing.NOT_A_VERSION, meta); // its record may be gone with its write
@@ -74,6 +82,34 @@ final class VersionResolver {
       return new Judgement(Standing.NOT_A_VERSION, meta);
     }
     return new Judgement(Standing.VERSION, meta);
+  }
+
+  /**
+   * Whether the version entry {@code e} was removed (a DELETE with its version id): its removal
+   * record, which lists right after it, counts by the same rule as a version, that is, if a write
+   * quorum could hold it. A removal acknowledged is on a write quorum, so every read quorum of
+   * listings meets it on at least one repository, and the repositories that list it together with
+   * those whose listing proves nothing then number at least the write quorum: the removed version
+   * stays removed however few of its own entries the collector has deleted yet, and whichever
+   * repositories are unavailable. A removal that failed (on fewer repositories, rolled back) counts
+   * no more than a failed write does.
+   */
+  boolean removed(IndexMerge merge, IndexMerge.Entry e) {
+    if (Layout.isRemovalRecord(e.name())) {
+      return false;
+    }
+    IndexMerge.Entry next = merge.peek();
+    return next != null
+        && next.name().equals(Layout.removalRecord(e.name()))
+        && !belowWriteQuorum(merge, next);
+  }
+
+  /**
+   * Whether a removal record counts (see {@link #removed}): heal keeps and spreads one that does,
+   * and collects one that does not once it is past the GC grace, like a write that failed.
+   */
+  boolean removalCounts(IndexMerge merge, IndexMerge.Entry removal) {
+    return !belowWriteQuorum(merge, removal);
   }
 
   /**
@@ -108,7 +144,15 @@ final class VersionResolver {
    */
   Optional<VersionMeta> exact(String bucket, String key, String versionId) {
     String entry = context.indexEntry(bucket, key, versionId);
-    String what = "read " + bucket + "/" + key + " version " + versionId;
+    return exactEntry(entry, key, "read " + bucket + "/" + key + " version " + versionId);
+  }
+
+  /**
+   * The version whose index entry is {@code entry}, judged from a fresh listing as {@link #exact}
+   * judges it; with {@code key} null a version of any key counts (a listing of versions meets keys
+   * only through their entries).
+   */
+  Optional<VersionMeta> exactEntry(String entry, String key, String what) {
     for (int attempt = 1; ; attempt++) {
       IndexMerge merge = new IndexMerge(context.array, entry, "", 10);
       Judgement judged = null;

@@ -145,6 +145,81 @@ class HealRecoverCommandTest {
     assertThat(dir.resolve("r0")).doesNotExist(); // recover wrote nothing
   }
 
+  @Test
+  void recover_withVersionId_rebuildsThatVersionOfAVersionedBucketAfterHeal() throws IOException {
+    long seed = TestSeed.get();
+    Random random = new Random(seed);
+    byte[] old = new byte[200_000];
+    byte[] current = new byte[150_000];
+    random.nextBytes(old);
+    random.nextBytes(current);
+    Path config = config();
+    ArrayConfig array = ArrayConfig.load(config);
+    VersionMeta first;
+    VersionMeta marker;
+    try (ErasureStore store = array.open()) {
+      store.createBucket("photos");
+      store.enableVersioning("photos");
+      first =
+          store.put(
+              "photos",
+              "cat.jpg",
+              new ByteArrayInputStream(old),
+              old.length,
+              ObjectStore.PutOptions.defaults());
+      store.put(
+          "photos",
+          "cat.jpg",
+          new ByteArrayInputStream(current),
+          current.length,
+          ObjectStore.PutOptions.defaults());
+      marker = store.delete("photos", "cat.jpg").orElseThrow();
+    }
+    // Slot 3's disk is replaced: heal rebuilds the shards of the old version too.
+    deleteTree(dir.resolve("r3"));
+    Files.createDirectories(dir.resolve("r3"));
+    assertThat(racs("heal", "--config", config.toString())).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("shards rebuilt: 2", "unrecoverable objects: none");
+    deleteTree(dir.resolve("r0"));
+    deleteTree(dir.resolve("r5"));
+
+    Path recovered = dir.resolve("out/old.jpg");
+    assertThat(
+            racs(
+                "recover",
+                "--config",
+                config.toString(),
+                "--bucket",
+                "photos",
+                "--key",
+                "cat.jpg",
+                "--version-id",
+                first.versionId(),
+                "--out",
+                recovered.toString()))
+        .as(err.toString())
+        .isZero();
+    assertThat(Files.readAllBytes(recovered)).as("seed %d", seed).isEqualTo(old);
+    assertThat(out.toString()).contains("version " + first.versionId());
+    // The current version is a delete marker: nothing to recover without a version id.
+    assertThat(recover(config, "photos", "cat.jpg", dir.resolve("out/none"))).isEqualTo(1);
+    assertThat(
+            racs(
+                "recover",
+                "--config",
+                config.toString(),
+                "--bucket",
+                "photos",
+                "--key",
+                "cat.jpg",
+                "--version-id",
+                marker.versionId(),
+                "--out",
+                dir.resolve("out/marker").toString()))
+        .isEqualTo(2);
+    assertThat(dir.resolve("out/none")).doesNotExist();
+  }
+
   /** The record files under {@code root} (index entries: an inline object's shards live there). */
   private static List<Path> recordFiles(Path root) throws IOException {
     try (Stream<Path> files = Files.walk(root.resolve("i"))) {

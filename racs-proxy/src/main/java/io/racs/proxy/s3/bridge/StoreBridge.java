@@ -47,6 +47,11 @@ public final class StoreBridge {
     this.store = store;
   }
 
+  /** True when {@code versionId} is well formed for the store: an id it could have minted. */
+  public static boolean wellFormedVersionId(String versionId) {
+    return ObjectStore.wellFormedVersionId(versionId);
+  }
+
   /** Runs a store call, translating its failures. */
   private <T> T call(String resource, Supplier<T> call) {
     try {
@@ -161,9 +166,35 @@ public final class StoreBridge {
         () -> ObjectVersion.versioned(store.version(bucket, key, versionId)));
   }
 
-  /** The current version; {@code NoSuchKey} if none. */
+  /**
+   * The current version; {@code NoSuchKey} if none. In a versioned bucket a key whose current
+   * version is a delete marker answers, as S3 does, {@code x-amz-delete-marker: true} and the
+   * marker's {@code x-amz-version-id} with its 404.
+   */
   public ObjectVersion head(String bucket, String key) {
-    return call(resource(bucket, key), () -> ObjectVersion.of(store.head(bucket, key)));
+    return call(
+        resource(bucket, key),
+        () -> naming(bucket, () -> ObjectVersion.of(store.head(bucket, key))));
+  }
+
+  /** Runs a read of a key's current version, naming the delete marker that hides it, if any. */
+  private <T> T naming(String bucket, Supplier<T> read) {
+    try {
+      return read.get();
+    } catch (StoreException.DeletedKey deleted) {
+      boolean versioned;
+      try {
+        versioned = store.versioned(bucket);
+      } catch (RuntimeException e) {
+        versioned = false; // the 404 stands; only its headers are missing
+      }
+      if (!versioned) {
+        throw deleted;
+      }
+      throw translate(deleted, resource(bucket, deleted.marker().key()))
+          .withHeader("x-amz-delete-marker", "true")
+          .withHeader("x-amz-version-id", deleted.marker().versionId());
+    }
   }
 
   /**
@@ -189,7 +220,12 @@ public final class StoreBridge {
       CustomerKey customerKey) {
     return call(
         resource(bucket, key),
-        () -> new ObjectReader(store.get(bucket, key, offset, length, partNumber, customerKey)));
+        () ->
+            naming(
+                bucket,
+                () ->
+                    new ObjectReader(
+                        store.get(bucket, key, offset, length, partNumber, customerKey))));
   }
 
   /**
@@ -268,6 +304,46 @@ public final class StoreBridge {
               result.truncated(),
               result.nextStartAfter());
         });
+  }
+
+  /**
+   * Lists every version and delete marker of a versioned bucket whose key starts with {@code
+   * prefix}: after {@code keyMarker}, or after its version {@code versionIdMarker} (null: after all
+   * of the key's versions).
+   */
+  public VersionListing listVersions(
+      String bucket,
+      String prefix,
+      String delimiter,
+      String keyMarker,
+      String versionIdMarker,
+      int maxKeys) {
+    return call(
+        "/" + bucket,
+        () -> {
+          ObjectStore.VersionListResult result =
+              store.listVersions(
+                  bucket,
+                  new ObjectStore.VersionListRequest(
+                      prefix, delimiter, keyMarker, versionIdMarker, maxKeys));
+          return new VersionListing(
+              result.versions().stream().map(v -> ObjectVersion.versioned(v.meta())).toList(),
+              result.versions().stream().map(ObjectStore.ListedVersion::latest).toList(),
+              result.commonPrefixes(),
+              result.truncated(),
+              result.nextKeyMarker(),
+              result.nextVersionIdMarker());
+        });
+  }
+
+  /**
+   * Removes exactly the version {@code versionId} of a key in a versioned bucket for good, and
+   * returns it; empty when the key has no such version (nothing changed).
+   */
+  public Optional<ObjectVersion> removeVersion(String bucket, String key, String versionId) {
+    return call(
+        resource(bucket, key),
+        () -> store.removeVersion(bucket, key, versionId).map(ObjectVersion::versioned));
   }
 
   /**

@@ -4,6 +4,7 @@ import io.racs.proxy.s3.bridge.MultipartUpload;
 import io.racs.proxy.s3.bridge.ObjectListing;
 import io.racs.proxy.s3.bridge.ObjectVersion;
 import io.racs.proxy.s3.bridge.StoreBridge;
+import io.racs.proxy.s3.bridge.VersionListing;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.xml.S3XmlResponses;
@@ -119,14 +120,20 @@ final class ListingHandler {
   }
 
   private S3Response versions(S3Request request) {
-    if (store.versioned(request.bucket())) {
-      throw S3Exception.of(
-          S3ErrorCode.NOT_IMPLEMENTED,
-          "Listing the versions of a versioned bucket is not implemented.");
-    }
     boolean url = Responses.urlEncoding(request);
     int maxKeys = Responses.intParam(request, "max-keys", 1000, 0, 1000);
     String marker = request.query().first("key-marker").orElse("");
+    String versionMarker = request.query().first("version-id-marker").orElse("");
+    if (!versionMarker.isEmpty() && marker.isEmpty()) {
+      throw S3Exception.of(
+              S3ErrorCode.INVALID_ARGUMENT,
+              "A version-id marker cannot be specified without a key marker.")
+          .withDetail("ArgumentName", "version-id-marker")
+          .withDetail("ArgumentValue", versionMarker);
+    }
+    if (store.versioned(request.bucket())) {
+      return allVersions(request, url, maxKeys, marker, versionMarker);
+    }
     ObjectListing result = list(request, marker, maxKeys);
     List<XmlModel.VersionEntry> versions = new ArrayList<>();
     for (XmlModel.ObjectEntry e : entries(result, true)) {
@@ -144,6 +151,64 @@ final class ListingHandler {
                 result.truncated(),
                 result.nextStartAfter().orElse(null),
                 result.truncated() ? "null" : null,
+                versions,
+                result.commonPrefixes(),
+                url)));
+  }
+
+  /**
+   * ListObjectVersions in a versioned bucket: every version and delete marker, each key's newest
+   * first with {@code IsLatest} on its current one, paged by key and version id (a page may end
+   * inside one key's versions). A version id marker is one this proxy handed out, or {@code null}
+   * (which no version here has, so the listing goes on after the key); anything else is {@code
+   * InvalidArgument}, as S3 answers.
+   */
+  private S3Response allVersions(
+      S3Request request, boolean url, int maxKeys, String marker, String versionMarker) {
+    if (!versionMarker.isEmpty()
+        && !versionMarker.equals(Responses.NULL_VERSION)
+        && !StoreBridge.wellFormedVersionId(versionMarker)) {
+      throw S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Invalid version id specified")
+          .withDetail("ArgumentName", "version-id-marker")
+          .withDetail("ArgumentValue", versionMarker);
+    }
+    VersionListing result =
+        store.listVersions(
+            request.bucket(),
+            request.query().first("prefix").orElse(""),
+            delimiter(request),
+            marker,
+            versionMarker.isEmpty() || versionMarker.equals(Responses.NULL_VERSION)
+                ? null
+                : versionMarker,
+            maxKeys);
+    List<XmlModel.VersionEntry> versions = new ArrayList<>();
+    for (int i = 0; i < result.versions().size(); i++) {
+      ObjectVersion v = result.versions().get(i);
+      versions.add(
+          new XmlModel.VersionEntry(
+              v.key(),
+              v.versionId(),
+              result.latest().get(i),
+              v.deleteMarker(),
+              v.lastModified(),
+              v.etag(),
+              v.sizeBytes(),
+              "STANDARD",
+              Responses.OWNER));
+    }
+    return S3Response.xml(
+        S3XmlResponses.listVersions(
+            new XmlModel.ListVersions(
+                request.bucket(),
+                request.query().first("prefix").orElse(""),
+                delimiter(request),
+                marker,
+                versionMarker.isEmpty() ? null : versionMarker,
+                maxKeys,
+                result.truncated(),
+                result.nextKeyMarker().orElse(null),
+                result.nextVersionIdMarker().orElse(null),
                 versions,
                 result.commonPrefixes(),
                 url)));

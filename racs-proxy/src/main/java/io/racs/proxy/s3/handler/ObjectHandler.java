@@ -345,6 +345,20 @@ final class ObjectHandler {
    */
   private S3Response delete(S3Request request) {
     Optional<String> version = request.query().first("versionId");
+    if (version.isPresent() && store.versioned(request.bucket())) {
+      if (request.headers().contains("if-match") || request.headers().contains("if-none-match")) {
+        throw S3Exception.of(
+            S3ErrorCode.NOT_IMPLEMENTED,
+            "A conditional delete of one version of an object is not implemented.");
+      }
+      Optional<ObjectVersion> removed =
+          removeVersion(request.bucket(), request.key(), version.get());
+      S3Response response = S3Response.status(204).header("x-amz-version-id", version.get());
+      if (removed.isPresent() && removed.get().deleteMarker()) {
+        response.header("x-amz-delete-marker", "true");
+      }
+      return response;
+    }
     if (version.isPresent()) {
       Responses.refuseVersionIdIn(store, request.bucket());
       checkDeletableVersion(version.get());
@@ -359,6 +373,30 @@ final class ObjectHandler {
                 .header("x-amz-delete-marker", "true")
                 .header("x-amz-version-id", m.versionId()));
     return response;
+  }
+
+  /**
+   * Removes one version of a key in a versioned bucket for good (a delete marker included: the
+   * version before it is current again). A well-formed id the key has no version of changes nothing
+   * and is answered as a success, as S3 answers it; a malformed one is {@code InvalidArgument}. The
+   * {@code null} version (an object written before versioning was turned on) is not told apart from
+   * the others yet, so naming it is refused.
+   */
+  private Optional<ObjectVersion> removeVersion(String bucket, String key, String versionId) {
+    if (versionId.isEmpty()) {
+      throw Responses.emptyVersionId();
+    }
+    if (versionId.equals(Responses.NULL_VERSION)) {
+      throw S3Exception.of(
+          S3ErrorCode.NOT_IMPLEMENTED,
+          "The null version of an object in a versioned bucket is not implemented.");
+    }
+    if (!StoreBridge.wellFormedVersionId(versionId)) {
+      throw S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Invalid version id specified")
+          .withDetail("ArgumentName", "versionId")
+          .withDetail("ArgumentValue", versionId);
+    }
+    return store.removeVersion(bucket, key, versionId);
   }
 
   /** Refuses a version delete other than of the {@code null} version (see {@link #delete}). */
@@ -387,13 +425,30 @@ final class ObjectHandler {
     }
     byte[] body = readXml(request);
     XmlModel.DeleteRequest delete = S3XmlRequests.deleteObjects(body);
-    if (delete.objects().stream().anyMatch(o -> o.versionId() != null)) {
-      Responses.refuseVersionIdIn(store, request.bucket()); // before any object is deleted
-    }
+    // A missing bucket fails the whole request before any object is deleted.
+    boolean versioned =
+        delete.objects().stream().anyMatch(o -> o.versionId() != null)
+            && store.versioned(request.bucket());
     List<XmlModel.Deleted> deleted = new ArrayList<>();
     List<XmlModel.DeleteError> errors = new ArrayList<>();
     for (XmlModel.ObjectIdentifier object : delete.objects()) {
       try {
+        if (object.versionId() != null && versioned) {
+          if (object.etag() != null || object.unsupportedCondition() != null) {
+            throw S3Exception.of(
+                S3ErrorCode.NOT_IMPLEMENTED,
+                "A conditional delete of one version of an object is not implemented.");
+          }
+          Optional<ObjectVersion> removed =
+              removeVersion(request.bucket(), object.key(), object.versionId());
+          boolean marker = removed.isPresent() && removed.get().deleteMarker();
+          if (!delete.quiet()) {
+            deleted.add(
+                new XmlModel.Deleted(
+                    object.key(), object.versionId(), marker, marker ? object.versionId() : null));
+          }
+          continue;
+        }
         if (object.versionId() != null) {
           checkDeletableVersion(object.versionId());
         }
