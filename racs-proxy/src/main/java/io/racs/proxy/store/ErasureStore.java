@@ -38,7 +38,7 @@ public final class ErasureStore implements ObjectStore {
   private final Collector collector;
   private final VersionResolver resolver;
   private final BucketCatalog buckets;
-  private final BucketCors cors;
+  private final BucketDocuments documents;
   private final ObjectWrites writes;
   private final ObjectReads reads;
   private final Lister lister;
@@ -52,7 +52,7 @@ public final class ErasureStore implements ObjectStore {
     QuorumWriter writer = new QuorumWriter(context, collector);
     this.resolver = new VersionResolver(context);
     this.buckets = new BucketCatalog(context, writer);
-    this.cors = new BucketCors(context, writer, buckets);
+    this.documents = new BucketDocuments(context, writer, buckets);
     collector.keepVersionsOf(buckets::versioned);
     this.writes = new ObjectWrites(context, writer, resolver);
     this.reads = new ObjectReads(context, resolver, buckets, background);
@@ -181,17 +181,36 @@ public final class ErasureStore implements ObjectStore {
           StoreException.Code.INVALID_ARGUMENT,
           "configuration: " + configuration + " (expected: a CORS configuration)");
     }
-    health.writing(() -> cors.put(bucket, configuration));
+    health.writing(() -> documents.put(BucketDocuments.Kind.CORS, bucket, configuration));
   }
 
   @Override
   public Optional<String> bucketCors(String bucket) {
-    return cors.get(bucket);
+    return documents.get(BucketDocuments.Kind.CORS, bucket);
   }
 
   @Override
   public void deleteBucketCors(String bucket) {
-    health.writing(() -> cors.put(bucket, null));
+    health.writing(() -> documents.put(BucketDocuments.Kind.CORS, bucket, null));
+  }
+
+  @Override
+  public void putBucketTagging(String bucket, String tagging) {
+    if (tagging == null || tagging.isEmpty()) {
+      throw new StoreException(
+          StoreException.Code.INVALID_ARGUMENT, "tagging: " + tagging + " (expected: a tag set)");
+    }
+    health.writing(() -> documents.put(BucketDocuments.Kind.TAGGING, bucket, tagging));
+  }
+
+  @Override
+  public Optional<String> bucketTagging(String bucket) {
+    return documents.get(BucketDocuments.Kind.TAGGING, bucket);
+  }
+
+  @Override
+  public void deleteBucketTagging(String bucket) {
+    health.writing(() -> documents.put(BucketDocuments.Kind.TAGGING, bucket, null));
   }
 
   @Override

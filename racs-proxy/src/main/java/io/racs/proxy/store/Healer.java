@@ -245,7 +245,9 @@ public final class Healer {
     String[] resume = readState();
     // Each step runs whatever failed before it: a failure is listed, and heal carries on.
     attempt("copy bucket records", () -> replicateRecords(Layout.bucketPrefix()));
-    attempt("copy CORS records", () -> replicateRecords(Layout.corsPrefix()));
+    for (BucketDocuments.Kind kind : BucketDocuments.Kind.values()) {
+      attempt("copy " + kind + " records", () -> replicateRecords(kind.prefix()));
+    }
     List<String> buckets = new ArrayList<>();
     if (options.bucket() != null) {
       buckets.add(options.bucket());

@@ -155,6 +155,19 @@ public interface ObjectStore extends AutoCloseable {
   void deleteBucketCors(String bucket);
 
   /**
+   * Sets the tag set of a bucket (a document the caller validated), replacing any earlier one, on a
+   * write quorum; {@code NO_SUCH_BUCKET}, {@code INSUFFICIENT_SHARDS}. Kept like the CORS
+   * configuration: a bucket created again does not inherit it.
+   */
+  void putBucketTagging(String bucket, String tagging);
+
+  /** The tag set of a bucket, empty when it has none; as {@link #bucketCors}. */
+  Optional<String> bucketTagging(String bucket);
+
+  /** Removes the tag set of a bucket (none is no error); {@code NO_SUCH_BUCKET}. */
+  void deleteBucketTagging(String bucket);
+
+  /**
    * Turns versioning on for a bucket ({@code NO_SUCH_BUCKET} if it does not exist): from then on
    * every version of every key stays (none is collected as superseded), and a delete writes a
    * delete marker even when the key has no current version. It cannot be turned off.

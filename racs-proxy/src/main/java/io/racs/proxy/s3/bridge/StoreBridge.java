@@ -114,6 +114,21 @@ public final class StoreBridge {
     run("/" + bucket, () -> store.deleteBucketCors(bucket));
   }
 
+  /** Stores a bucket's (validated, rendered) tag set; {@code NoSuchBucket}. */
+  public void putBucketTagging(String bucket, String tagging) {
+    run("/" + bucket, () -> store.putBucketTagging(bucket, tagging));
+  }
+
+  /** A bucket's tag set, empty when it has none; {@code NoSuchBucket}. */
+  public Optional<String> bucketTagging(String bucket) {
+    return call("/" + bucket, () -> store.bucketTagging(bucket));
+  }
+
+  /** Removes a bucket's tag set; {@code NoSuchBucket}. */
+  public void deleteBucketTagging(String bucket) {
+    run("/" + bucket, () -> store.deleteBucketTagging(bucket));
+  }
+
   /** Turns versioning on for a bucket; {@code NoSuchBucket}. */
   public void enableVersioning(String bucket) {
     run("/" + bucket, () -> store.enableVersioning(bucket));

@@ -8,7 +8,8 @@ import java.time.Clock;
 
 /**
  * Sends each request to the handler of its operation's family (bucket, listing, object, multipart,
- * ACL, CORS, form upload); the handlers reach the store only through the {@link StoreBridge}.
+ * ACL, CORS, tagging, form upload); the handlers reach the store only through the {@link
+ * StoreBridge}.
  */
 public final class S3Dispatcher {
   private final BucketHandler buckets;
@@ -17,6 +18,7 @@ public final class S3Dispatcher {
   private final MultipartHandler multipart;
   private final AclHandler acls;
   private final CorsHandler cors;
+  private final TaggingHandler tagging;
   private final PostObjectHandler forms;
 
   /**
@@ -39,6 +41,7 @@ public final class S3Dispatcher {
     this.multipart = new MultipartHandler(store);
     this.acls = new AclHandler(store);
     this.cors = new CorsHandler(store);
+    this.tagging = new TaggingHandler(store);
     this.forms = new PostObjectHandler(store, forms, Clock.systemUTC());
   }
 
@@ -55,6 +58,7 @@ public final class S3Dispatcher {
           case MULTIPART -> multipart.handle(request);
           case ACL -> acls.handle(request);
           case CORS -> cors.handle(request);
+          case TAGGING -> tagging.handle(request);
           case FORM -> forms.handle(request);
         };
     if (request.route().operation() == S3Operation.PREFLIGHT_CORS) {

@@ -16,6 +16,12 @@ public enum S3Operation {
   DELETE_BUCKET_CORS(Family.CORS),
   /** An unsigned CORS preflight ({@code OPTIONS}): the one request served without SigV4. */
   PREFLIGHT_CORS(Family.CORS),
+  PUT_BUCKET_TAGGING(Family.TAGGING),
+  GET_BUCKET_TAGGING(Family.TAGGING),
+  DELETE_BUCKET_TAGGING(Family.TAGGING),
+  PUT_OBJECT_TAGGING(Family.TAGGING),
+  GET_OBJECT_TAGGING(Family.TAGGING),
+  DELETE_OBJECT_TAGGING(Family.TAGGING),
   PUT_BUCKET_VERSIONING(Family.BUCKET),
   GET_BUCKET_VERSIONING(Family.BUCKET),
   LIST_OBJECTS_V1(Family.LISTING),
@@ -46,6 +52,7 @@ public enum S3Operation {
     MULTIPART,
     ACL,
     CORS,
+    TAGGING,
     FORM
   }
 

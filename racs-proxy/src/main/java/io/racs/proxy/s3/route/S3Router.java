@@ -23,11 +23,11 @@ import java.util.Set;
  * InvalidBucketName}, {@code KeyTooLongError}, {@code InvalidArgument} (half of {@code
  * partNumber}/{@code uploadId}, a {@code partNumber} outside 1 to 10,000, a bad {@code list-type}),
  * {@code MethodNotAllowed} (a method the resource does not have), {@code NotImplemented}
- * (sub-resources such as {@code ?tagging} or {@code ?policy}, an {@code ?acl} or {@code
- * ?attributes} request with a method that has no such operation, headers whose meaning the proxy
- * would ignore, such as {@code x-amz-tagging}, and methods S3 does not know). An {@code OPTIONS}
- * request on a bucket or object is a CORS preflight, classified before any other check since it is
- * never signed.
+ * (sub-resources such as {@code ?policy}, an {@code ?acl}, {@code ?tagging} or {@code ?attributes}
+ * request with a method that has no such operation, headers whose meaning the proxy would ignore,
+ * such as {@code x-amz-tagging} on an operation that does not store tags, and methods S3 does not
+ * know). An {@code OPTIONS} request on a bucket or object is a CORS preflight, classified before
+ * any other check since it is never signed.
  */
 public final class S3Router {
   /** Sub-resources of S3 that the proxy does not implement. */
@@ -56,7 +56,6 @@ public final class S3Router {
           "retention",
           "select",
           "session",
-          "tagging",
           "torrent",
           "website");
 
@@ -70,7 +69,6 @@ public final class S3Router {
    */
   private static final Set<String> UNSUPPORTED_HEADERS =
       Set.of(
-          "x-amz-tagging",
           // MFA delete (a versioning setting and its deletes) is not implemented.
           "x-amz-mfa",
           // Conditions S3 evaluates for directory buckets only.
@@ -97,6 +95,12 @@ public final class S3Router {
    */
   private static final Set<String> NO_OP_CANNED_ACLS =
       Set.of("private", "bucket-owner-read", "bucket-owner-full-control");
+
+  /**
+   * The writes that store the tags of {@code x-amz-tagging}; on any other operation the header is
+   * refused, since it would be ignored.
+   */
+  private static final Set<S3Operation> TAGGED_WRITES = Set.of();
 
   private final String baseDomain;
 
@@ -184,6 +188,13 @@ public final class S3Router {
     }
     QueryParams query = head.query();
     S3Operation op = classify(head, query, bucket, key);
+    if (head.headers().contains("x-amz-tagging")
+        && op != S3Operation.PREFLIGHT_CORS
+        && !TAGGED_WRITES.contains(op)) {
+      throw S3Exception.of(
+          S3ErrorCode.NOT_IMPLEMENTED,
+          "The x-amz-tagging header is not implemented for " + op + ".");
+    }
     return new S3Route(op, bucket, key, hostBucket.isPresent());
   }
 
@@ -226,6 +237,15 @@ public final class S3Router {
         default -> throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED);
       };
     }
+    if (query.contains("tagging")) {
+      return classifyTagging(method, key);
+    }
+    return classifyRest(head, query, bucket, key);
+  }
+
+  private static S3Operation classifyRest(
+      RequestHead head, QueryParams query, String bucket, String key) {
+    String method = head.method();
     if (key == null
         && method.equals("POST")
         && !query.contains("delete")
@@ -266,6 +286,20 @@ public final class S3Router {
                 + (name.equals("x-amz-acl") ? " for the canned ACL " + value + "." : "."));
       }
     }
+  }
+
+  /**
+   * {@code ?tagging}: Put, Get and DeleteBucketTagging on a bucket, Put, Get and
+   * DeleteObjectTagging on an object; another method is refused.
+   */
+  private static S3Operation classifyTagging(String method, String key) {
+    return switch (method) {
+      case "PUT" -> key == null ? S3Operation.PUT_BUCKET_TAGGING : S3Operation.PUT_OBJECT_TAGGING;
+      case "GET" -> key == null ? S3Operation.GET_BUCKET_TAGGING : S3Operation.GET_OBJECT_TAGGING;
+      case "DELETE" ->
+          key == null ? S3Operation.DELETE_BUCKET_TAGGING : S3Operation.DELETE_OBJECT_TAGGING;
+      default -> throw notImplemented(method, "tagging");
+    };
   }
 
   /** {@code ?versioning}: Put and GetBucketVersioning; on an object, or another method, refused. */

@@ -224,6 +224,57 @@ public final class S3XmlRequests {
   }
 
   /**
+   * The tags of a {@code Tagging} document (PutObjectTagging, PutBucketTagging, a form's {@code
+   * tagging} field) as key and value pairs in document order, not yet validated (see {@code
+   * TagSet}). Keys and values are kept exactly, whitespace included.
+   *
+   * @throws S3Exception {@code MalformedXML} for a bad document, one without {@code TagSet}, or a
+   *     {@code Tag} without {@code Key} or {@code Value}
+   */
+  public static List<Map.Entry<String, String>> tagging(byte[] body) {
+    XMLStreamReader r = open(body, 64 * 1024, "Tagging");
+    List<Map.Entry<String, String>> tags = new ArrayList<>();
+    boolean tagSet = false;
+    try {
+      while (nextChild(r)) {
+        if (!r.getLocalName().equals("TagSet") || tagSet) {
+          skip(r);
+          continue;
+        }
+        tagSet = true;
+        while (nextChild(r)) {
+          if (!r.getLocalName().equals("Tag")) {
+            skip(r);
+            continue;
+          }
+          String key = null;
+          String value = null;
+          while (nextChild(r)) {
+            switch (r.getLocalName()) {
+              case "Key" -> key = r.getElementText();
+              case "Value" -> value = r.getElementText();
+              default -> skip(r);
+            }
+          }
+          if (key == null || value == null || tags.size() > 1000) {
+            throw malformed();
+          }
+          tags.add(Map.entry(key, value));
+        }
+      }
+      finish(r);
+    } catch (XMLStreamException e) {
+      throw S3Exception.of(S3ErrorCode.MALFORMED_XML, null, e);
+    } catch (RuntimeException e) {
+      throw unchecked(e);
+    }
+    if (!tagSet) {
+      throw malformed();
+    }
+    return tags;
+  }
+
+  /**
    * The rules of a PutBucketCors body ({@code CORSConfiguration}), validated.
    *
    * @throws S3Exception {@code MalformedXML} (a bad document, no rule, more than 100, a rule

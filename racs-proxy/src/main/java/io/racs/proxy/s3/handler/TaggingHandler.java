@@ -1,0 +1,55 @@
+package io.racs.proxy.s3.handler;
+
+import io.racs.proxy.s3.bridge.StoreBridge;
+import io.racs.proxy.s3.error.S3ErrorCode;
+import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.tagging.TagSet;
+import io.racs.proxy.s3.xml.S3XmlRequests;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The tagging family: Put, Get and DeleteBucketTagging, and Put, Get and DeleteObjectTagging.
+ *
+ * <p>A bucket's tag set is stored as the document {@link TagSet#toXml()} renders from the validated
+ * tags, so what GetBucketTagging returns is what was checked.
+ */
+final class TaggingHandler {
+  private final StoreBridge store;
+
+  TaggingHandler(StoreBridge store) {
+    this.store = store;
+  }
+
+  S3Response handle(S3Request request) throws IOException {
+    return switch (request.route().operation()) {
+      case PUT_BUCKET_TAGGING -> putBucket(request);
+      case GET_BUCKET_TAGGING -> getBucket(request);
+      case DELETE_BUCKET_TAGGING -> {
+        store.deleteBucketTagging(request.bucket());
+        yield S3Response.status(204);
+      }
+      default ->
+          throw S3Exception.of(S3ErrorCode.NOT_IMPLEMENTED, "Object tagging is not implemented.");
+    };
+  }
+
+  private S3Response putBucket(S3Request request) throws IOException {
+    TagSet tags =
+        TagSet.of(S3XmlRequests.tagging(ObjectHandler.readXml(request)), TagSet.MAX_BUCKET_TAGS);
+    store.putBucketTagging(request.bucket(), new String(tags.toXml(), StandardCharsets.UTF_8));
+    return S3Response.status(204);
+  }
+
+  private S3Response getBucket(S3Request request) {
+    String document =
+        store
+            .bucketTagging(request.bucket())
+            .orElseThrow(
+                () ->
+                    S3Exception.of(S3ErrorCode.NO_SUCH_TAG_SET)
+                        .withDetail("BucketName", request.bucket())
+                        .withResource("/" + request.bucket()));
+    return S3Response.xml(document.getBytes(StandardCharsets.UTF_8));
+  }
+}
