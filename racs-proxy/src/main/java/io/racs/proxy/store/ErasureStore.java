@@ -328,7 +328,11 @@ public final class ErasureStore implements ObjectStore {
         replace != null
             ? replace
             : new PutOptions(
-                meta.contentType(), meta.userMetadata(), meta::checksums, meta.contentHeaders());
+                meta.contentType(),
+                meta.userMetadata(),
+                meta::checksums,
+                meta.contentHeaders(),
+                meta.tags());
     return put(bucket, key, body, meta.sizeBytes(), options, condition);
   }
 

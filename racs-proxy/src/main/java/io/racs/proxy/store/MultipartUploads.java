@@ -36,7 +36,8 @@ final class MultipartUploads {
       long initiatedMillis,
       String contentType,
       Map<String, String> userMetadata,
-      Map<String, String> contentHeaders) {}
+      Map<String, String> contentHeaders,
+      Map<String, String> tags) {}
 
   /** One uploaded part. */
   record PartRecord(PartMeta part, long uploadedMillis) {}
@@ -66,7 +67,8 @@ final class MultipartUploads {
                 System.currentTimeMillis(),
                 options.contentType(),
                 options.userMetadata(),
-                options.contentHeaders())),
+                options.contentHeaders(),
+                options.tags())),
         "create upload for " + bucket + "/" + key);
     return uploadId;
   }
@@ -230,7 +232,8 @@ final class MultipartUploads {
             context.geometry.toString(),
             true,
             chosen,
-            upload.contentHeaders());
+            upload.contentHeaders(),
+            upload.tags());
     // Checked right before the commit, as a PUT's condition is (see ObjectWrites#check); a refused
     // completion changes nothing, so the client may retry it or abort the upload.
     if (condition != ObjectStore.WriteCondition.NONE) {

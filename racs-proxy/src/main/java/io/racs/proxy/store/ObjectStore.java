@@ -35,18 +35,30 @@ public interface ObjectStore extends AutoCloseable {
    *
    * @param contentHeaders the standard object headers to keep (see {@link
    *     VersionMeta#contentHeaders()})
+   * @param tags the object's tags (validated by the caller; see {@link VersionMeta#tags()})
    */
   record PutOptions(
       String contentType,
       Map<String, String> userMetadata,
       Supplier<Map<String, String>> checksums,
-      Map<String, String> contentHeaders) {
+      Map<String, String> contentHeaders,
+      Map<String, String> tags) {
     /** Copies the metadata. */
     public PutOptions {
+      tags = tags == null ? Map.of() : Map.copyOf(tags);
       contentType = contentType == null ? "binary/octet-stream" : contentType;
       userMetadata = userMetadata == null ? Map.of() : Map.copyOf(userMetadata);
       checksums = checksums == null ? Map::of : checksums;
       contentHeaders = contentHeaders == null ? Map.of() : Map.copyOf(contentHeaders);
+    }
+
+    /** Options without tags. */
+    public PutOptions(
+        String contentType,
+        Map<String, String> userMetadata,
+        Supplier<Map<String, String>> checksums,
+        Map<String, String> contentHeaders) {
+      this(contentType, userMetadata, checksums, contentHeaders, null);
     }
 
     /** Options without content headers. */
@@ -59,7 +71,7 @@ public interface ObjectStore extends AutoCloseable {
 
     /** Defaults: {@code binary/octet-stream}, no metadata, no checksums. */
     public static PutOptions defaults() {
-      return new PutOptions(null, null, null, null);
+      return new PutOptions(null, null, null, null, null);
     }
   }
 

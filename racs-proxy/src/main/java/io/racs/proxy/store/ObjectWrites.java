@@ -163,7 +163,8 @@ final class ObjectWrites {
         context.geometry.toString(),
         false,
         List.of(part),
-        options.contentHeaders());
+        options.contentHeaders(),
+        options.tags());
   }
 
   /**

@@ -27,6 +27,9 @@ import java.util.Map;
  *     ({@code Cache-Control}, {@code Content-Disposition}, {@code Content-Encoding}, {@code
  *     Content-Language}, {@code Expires}), by name as S3 writes it; empty in records written before
  *     they were kept
+ * @param tags the object tags given when the version was written ({@code x-amz-tagging}), key to
+ *     value; empty in records written before tags were kept. Tags set later are tag-set records of
+ *     their own, since a record is never changed.
  */
 public record VersionMeta(
     int format,
@@ -44,13 +47,53 @@ public record VersionMeta(
     String geometry,
     boolean multipart,
     List<PartMeta> parts,
-    Map<String, String> contentHeaders) {
+    Map<String, String> contentHeaders,
+    Map<String, String> tags) {
   /** Copies the collections. */
   public VersionMeta {
+    tags = tags == null ? Map.of() : Map.copyOf(tags);
     userMetadata = userMetadata == null ? Map.of() : Map.copyOf(userMetadata);
     checksums = checksums == null ? Map.of() : Map.copyOf(checksums);
     parts = parts == null ? List.of() : List.copyOf(parts);
     contentHeaders = contentHeaders == null ? Map.of() : Map.copyOf(contentHeaders);
+  }
+
+  /** A version without tags (a delete marker, or one written without {@code x-amz-tagging}). */
+  public VersionMeta(
+      int format,
+      String arrayId,
+      String bucket,
+      String key,
+      String versionId,
+      boolean deleteMarker,
+      long sizeBytes,
+      String etag,
+      String contentType,
+      Map<String, String> userMetadata,
+      Map<String, String> checksums,
+      long lastModifiedMillis,
+      String geometry,
+      boolean multipart,
+      List<PartMeta> parts,
+      Map<String, String> contentHeaders) {
+    this(
+        format,
+        arrayId,
+        bucket,
+        key,
+        versionId,
+        deleteMarker,
+        sizeBytes,
+        etag,
+        contentType,
+        userMetadata,
+        checksums,
+        lastModifiedMillis,
+        geometry,
+        multipart,
+        parts,
+        contentHeaders,
+        null);
   }
 
   /**

@@ -98,6 +98,14 @@ public final class ObjectVersion {
   }
 
   /**
+   * The object's tags, key to value: those it was written with, or those a later PutObjectTagging
+   * or DeleteObjectTagging set.
+   */
+  public Map<String, String> tags() {
+    return stored.tags();
+  }
+
+  /**
    * The client checksums of the whole object, algorithm name to base64 value (composite ones end
    * {@code -N}).
    */

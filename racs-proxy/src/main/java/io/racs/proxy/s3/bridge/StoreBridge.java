@@ -383,7 +383,8 @@ public final class StoreBridge {
         options.contentType(),
         options.userMetadata(),
         options.checksums(),
-        options.contentHeaders());
+        options.contentHeaders(),
+        options.tags());
   }
 
   /**

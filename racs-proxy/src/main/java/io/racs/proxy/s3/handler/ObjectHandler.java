@@ -10,6 +10,7 @@ import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.precondition.Preconditions;
 import io.racs.proxy.s3.range.ByteRange;
+import io.racs.proxy.s3.tagging.TagSet;
 import io.racs.proxy.s3.xml.S3XmlRequests;
 import io.racs.proxy.s3.xml.S3XmlResponses;
 import io.racs.proxy.s3.xml.XmlModel;
@@ -89,7 +90,7 @@ final class ObjectHandler {
     Responses.CopySource source = Responses.copySource(request.headers());
     ObjectVersion exact = null;
     if (source.versionId() != null && store.versioned(source.bucket())) {
-      exact = exactVersion(source.bucket(), source.key(), source.versionId());
+      exact = exactVersion(store, source.bucket(), source.key(), source.versionId());
       if (exact.deleteMarker()) {
         throw S3Exception.of(
             S3ErrorCode.INVALID_REQUEST,
@@ -102,6 +103,8 @@ final class ObjectHandler {
     ObjectVersion sourceMeta = exact != null ? exact : store.head(source.bucket(), source.key());
     Preconditions.checkCopySource(request.headers(), sourceMeta.etag(), sourceMeta.lastModified());
     String directive = request.headers().first("x-amz-metadata-directive").orElse("COPY");
+    boolean replaceTags = replaceTags(request);
+    TagSet tags = replaceTags ? Responses.tagging(request) : TagSet.stored(sourceMeta.tags());
     PutOptions replace;
     if (directive.equalsIgnoreCase("REPLACE")) {
       replace =
@@ -109,9 +112,18 @@ final class ObjectHandler {
               request.headers().first("Content-Type").orElse(null),
               Responses.userMetadata(request.headers()),
               sourceMeta::checksums,
-              Responses.contentHeaders(request.headers()));
+              Responses.contentHeaders(request.headers()),
+              tags.asMap());
     } else if (directive.equalsIgnoreCase("COPY")) {
-      replace = null;
+      replace =
+          replaceTags
+              ? new PutOptions(
+                  sourceMeta.contentType(),
+                  sourceMeta.userMetadata(),
+                  sourceMeta::checksums,
+                  sourceMeta.contentHeaders(),
+                  tags.asMap())
+              : null;
       // Copying an older version onto its own key is how S3 restores it; the current one is not.
       if (exact == null
           && source.bucket().equals(request.bucket())
@@ -126,10 +138,11 @@ final class ObjectHandler {
       throw S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Unknown metadata directive.");
     }
     checkWriteConditions(request);
+    // Metadata or tags taken from sourceMeta go with exactly its bytes, never a newer version's.
     ObjectVersion copied =
-        exact != null
+        exact != null || replace != null
             ? store.copy(
-                exact,
+                exact != null ? exact : sourceMeta,
                 request.bucket(),
                 request.key(),
                 replace,
@@ -154,12 +167,36 @@ final class ObjectHandler {
     return response;
   }
 
+  /**
+   * Whether a copy takes its tags from {@code x-amz-tagging} ({@code x-amz-tagging-directive:
+   * REPLACE}) or from the source (COPY, the default). With COPY an {@code x-amz-tagging} header
+   * would be ignored, so it is refused.
+   */
+  private static boolean replaceTags(S3Request request) {
+    String directive = request.headers().first("x-amz-tagging-directive").orElse("COPY");
+    if (directive.equalsIgnoreCase("REPLACE")) {
+      return true;
+    }
+    if (!directive.equalsIgnoreCase("COPY")) {
+      throw S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Unknown tagging directive.")
+          .withDetail("ArgumentName", "x-amz-tagging-directive")
+          .withDetail("ArgumentValue", directive);
+    }
+    if (request.headers().contains("x-amz-tagging")) {
+      throw S3Exception.of(
+              S3ErrorCode.INVALID_ARGUMENT,
+              "x-amz-tagging is used only with x-amz-tagging-directive REPLACE on a copy.")
+          .withDetail("ArgumentName", "x-amz-tagging");
+    }
+    return false;
+  }
+
   private S3Response get(S3Request request, boolean headOnly) {
     Optional<String> version = request.query().first("versionId");
     ObjectVersion exact = null;
     // A missing bucket is reported as such before the version it would hold.
     if (version.isPresent() && store.versioned(request.bucket())) {
-      exact = exactVersion(request.bucket(), request.key(), version.get());
+      exact = exactVersion(store, request.bucket(), request.key(), version.get());
       if (exact.deleteMarker()) {
         throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED)
             .withHeader("x-amz-delete-marker", "true")
@@ -241,7 +278,8 @@ final class ObjectHandler {
    * The {@code null} version (an object written before versioning was turned on) is not told apart
    * from the others yet, so naming it is refused.
    */
-  private ObjectVersion exactVersion(String bucket, String key, String versionId) {
+  static ObjectVersion exactVersion(
+      StoreBridge store, String bucket, String key, String versionId) {
     if (versionId.isEmpty()) {
       throw Responses.emptyVersionId();
     }

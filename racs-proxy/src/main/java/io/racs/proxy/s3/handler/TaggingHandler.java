@@ -1,5 +1,6 @@
 package io.racs.proxy.s3.handler;
 
+import io.racs.proxy.s3.bridge.ObjectVersion;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
@@ -7,6 +8,7 @@ import io.racs.proxy.s3.tagging.TagSet;
 import io.racs.proxy.s3.xml.S3XmlRequests;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /**
  * The tagging family: Put, Get and DeleteBucketTagging, and Put, Get and DeleteObjectTagging.
@@ -29,6 +31,7 @@ final class TaggingHandler {
         store.deleteBucketTagging(request.bucket());
         yield S3Response.status(204);
       }
+      case GET_OBJECT_TAGGING -> getObject(request);
       default ->
           throw S3Exception.of(S3ErrorCode.NOT_IMPLEMENTED, "Object tagging is not implemented.");
     };
@@ -39,6 +42,35 @@ final class TaggingHandler {
         TagSet.of(S3XmlRequests.tagging(ObjectHandler.readXml(request)), TagSet.MAX_BUCKET_TAGS);
     store.putBucketTagging(request.bucket(), new String(tags.toXml(), StandardCharsets.UTF_8));
     return S3Response.status(204);
+  }
+
+  /**
+   * The tags of the current version, or of the version {@code versionId} names in a versioned
+   * bucket (a delete marker has none: 405, as S3 answers).
+   */
+  private S3Response getObject(S3Request request) {
+    ObjectVersion version = version(request);
+    S3Response response = S3Response.xml(TagSet.stored(version.tags()).toXml());
+    Responses.versionIdHeader(response, version);
+    return response;
+  }
+
+  private ObjectVersion version(S3Request request) {
+    Optional<String> versionId = request.query().first("versionId");
+    if (versionId.isPresent() && store.versioned(request.bucket())) {
+      ObjectVersion exact =
+          ObjectHandler.exactVersion(store, request.bucket(), request.key(), versionId.get());
+      if (exact.deleteMarker()) {
+        throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED)
+            .withHeader("x-amz-delete-marker", "true")
+            .withHeader("x-amz-version-id", exact.versionId());
+      }
+      return exact;
+    }
+    if (versionId.isPresent()) {
+      Responses.requireNullVersion(request.key(), versionId.get());
+    }
+    return store.head(request.bucket(), request.key());
   }
 
   private S3Response getBucket(S3Request request) {

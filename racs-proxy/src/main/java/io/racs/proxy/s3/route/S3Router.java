@@ -100,7 +100,8 @@ public final class S3Router {
    * The writes that store the tags of {@code x-amz-tagging}; on any other operation the header is
    * refused, since it would be ignored.
    */
-  private static final Set<S3Operation> TAGGED_WRITES = Set.of();
+  private static final Set<S3Operation> TAGGED_WRITES =
+      Set.of(S3Operation.PUT_OBJECT, S3Operation.COPY_OBJECT, S3Operation.CREATE_MULTIPART_UPLOAD);
 
   private final String baseDomain;
 
