@@ -43,6 +43,7 @@ public final class ErasureStore implements ObjectStore {
   private final ObjectReads reads;
   private final Lister lister;
   private final MultipartUploads uploads;
+  private final ObjectTags tags;
 
   private ErasureStore(StoreConfig config, ArraySlots slots) {
     this.slots = slots;
@@ -58,6 +59,7 @@ public final class ErasureStore implements ObjectStore {
     this.reads = new ObjectReads(context, resolver, buckets, background);
     this.lister = new Lister(context, resolver);
     this.uploads = new MultipartUploads(context, writer, buckets, resolver);
+    this.tags = new ObjectTags(context, writer);
   }
 
   /**
@@ -334,6 +336,22 @@ public final class ErasureStore implements ObjectStore {
                 meta.contentHeaders(),
                 meta.tags());
     return put(bucket, key, body, meta.sizeBytes(), options, condition);
+  }
+
+  @Override
+  public void putObjectTagging(VersionMeta version, Map<String, String> tagSet) {
+    if (version.deleteMarker()) {
+      throw new StoreException(
+          StoreException.Code.INVALID_ARGUMENT,
+          "version: " + version.versionId() + " (expected: a version, not a delete marker)");
+    }
+    health.writing(() -> tags.put(version, tagSet));
+  }
+
+  @Override
+  public List<ObjectTagging> objectTaggings(String bucket, String key) {
+    StoreContext.checkKey(key);
+    return tags.list(bucket, key);
   }
 
   // ---- multipart ----

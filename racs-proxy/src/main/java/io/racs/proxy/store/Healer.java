@@ -255,6 +255,11 @@ public final class Healer {
       attempt("list buckets", () -> store.listBuckets().forEach(b -> buckets.add(b.name())));
     }
     for (String bucket : buckets) {
+      attempt(
+          "copy tag-set records of " + bucket,
+          () -> replicateCommitted(ObjectTags.bucketPrefix(bucket)));
+    }
+    for (String bucket : buckets) {
       if (resume != null && bucket.compareTo(resume[0]) < 0) {
         continue;
       }
@@ -649,6 +654,19 @@ public final class Healer {
     IndexMerge merge = new IndexMerge(array, prefix, "", 1000);
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
       replicate(e);
+    }
+  }
+
+  /**
+   * Copies the records under {@code prefix} that a write quorum holds to every repository; one on
+   * fewer may be what a failed write left, which must not become an answer by being copied.
+   */
+  private void replicateCommitted(String prefix) {
+    IndexMerge merge = new IndexMerge(array, prefix, "", 1000);
+    for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
+      if (e.slots().size() >= store.config().writeQuorum()) {
+        replicate(e);
+      }
     }
   }
 

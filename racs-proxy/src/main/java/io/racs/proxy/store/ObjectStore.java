@@ -122,6 +122,31 @@ public interface ObjectStore extends AutoCloseable {
       boolean truncated,
       Optional<String> nextStartAfter) {}
 
+  /**
+   * Tags set on one version of a key after it was written (see {@link #putObjectTagging}).
+   *
+   * @param tags key to value; empty once they were deleted
+   */
+  record ObjectTagging(String versionId, Map<String, String> tags) {
+    /** Copies the tags. */
+    public ObjectTagging {
+      tags = Map.copyOf(tags);
+    }
+
+    /**
+     * The tags of {@code version}: those the newest of {@code taggings} (as {@link #objectTaggings}
+     * lists them) set on it, or else those it was written with.
+     */
+    public static Map<String, String> of(VersionMeta version, List<ObjectTagging> taggings) {
+      for (ObjectTagging t : taggings) {
+        if (t.versionId().equals(version.versionId())) {
+          return t.tags();
+        }
+      }
+      return version.tags();
+    }
+  }
+
   /** A multipart upload in progress. */
   record UploadInfo(String key, String uploadId, Instant initiated) {}
 
@@ -281,6 +306,21 @@ public interface ObjectStore extends AutoCloseable {
    */
   VersionMeta copy(
       VersionMeta source, String bucket, String key, PutOptions replace, WriteCondition condition);
+
+  /**
+   * Replaces the tags of exactly {@code version} (as {@link #head} or {@link #version} returned it;
+   * not a delete marker) with {@code tags} (validated by the caller; empty removes them), on a
+   * write quorum; {@code INSUFFICIENT_SHARDS}. The version's record is not changed: a tag-set
+   * record of its own is written, and {@link #objectTaggings} finds it.
+   */
+  void putObjectTagging(VersionMeta version, Map<String, String> tags);
+
+  /**
+   * The tag sets later set on versions of {@code key}, the newest per version first; read from a
+   * read quorum ({@code INSUFFICIENT_SHARDS}). Independent of which version is current, so a caller
+   * may ask for them while it resolves the version.
+   */
+  List<ObjectTagging> objectTaggings(String bucket, String key);
 
   // ---- multipart ----
 

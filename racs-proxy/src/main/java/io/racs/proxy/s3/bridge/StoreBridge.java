@@ -14,6 +14,9 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -35,6 +38,9 @@ import org.slf4j.LoggerFactory;
  * store (see {@link WatchedBody}).
  */
 public final class StoreBridge {
+  // Tag-set lookups run beside the version lookups of GET and HEAD; one virtual thread each.
+  private static final ExecutorService TAG_LOOKUPS = Executors.newVirtualThreadPerTaskExecutor();
+
   private static final Logger LOG = LoggerFactory.getLogger(StoreBridge.class);
 
   private final ObjectStore store;
@@ -170,12 +176,57 @@ public final class StoreBridge {
   public ObjectVersion version(String bucket, String key, String versionId) {
     return call(
         resource(bucket, key),
-        () -> ObjectVersion.versioned(store.version(bucket, key, versionId)));
+        () -> {
+          Future<List<ObjectStore.ObjectTagging>> taggings = taggings(bucket, key);
+          return tagged(ObjectVersion.versioned(store.version(bucket, key, versionId)), taggings);
+        });
   }
 
   /** The current version; {@code NoSuchKey} if none. */
   public ObjectVersion head(String bucket, String key) {
-    return call(resource(bucket, key), () -> ObjectVersion.of(store.head(bucket, key)));
+    return call(
+        resource(bucket, key),
+        () -> {
+          Future<List<ObjectStore.ObjectTagging>> taggings = taggings(bucket, key);
+          return tagged(ObjectVersion.of(store.head(bucket, key)), taggings);
+        });
+  }
+
+  /**
+   * Replaces the tags of exactly {@code version} (not a delete marker) with {@code tags}, validated
+   * by the caller; empty removes them.
+   */
+  public void putObjectTagging(ObjectVersion version, Map<String, String> tags) {
+    VersionMeta stored = version.stored();
+    run(resource(stored.bucket(), stored.key()), () -> store.putObjectTagging(stored, tags));
+  }
+
+  /**
+   * Starts looking up the tag sets set on versions of a key after they were written, beside the
+   * lookup of the version itself, so that a GET or HEAD still costs one repository round trip.
+   */
+  private Future<List<ObjectStore.ObjectTagging>> taggings(String bucket, String key) {
+    return TAG_LOOKUPS.submit(() -> store.objectTaggings(bucket, key));
+  }
+
+  /**
+   * {@code version} with the tags it has now. A failed lookup fails the request (a 503 that clients
+   * retry) rather than answer with tags that may have been replaced.
+   */
+  private static ObjectVersion tagged(
+      ObjectVersion version, Future<List<ObjectStore.ObjectTagging>> taggings) {
+    try {
+      return version.withTaggings(taggings.get());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      taggings.cancel(true);
+      throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
   }
 
   /**
@@ -186,7 +237,16 @@ public final class StoreBridge {
   public ObjectReader get(String bucket, String key, long offset, long length, int partNumber) {
     return call(
         resource(bucket, key),
-        () -> new ObjectReader(store.get(bucket, key, offset, length, partNumber)));
+        () -> {
+          Future<List<ObjectStore.ObjectTagging>> taggings = taggings(bucket, key);
+          ObjectStore.ObjectReader reader = store.get(bucket, key, offset, length, partNumber);
+          try {
+            return new ObjectReader(reader, tagged(ObjectVersion.of(reader.meta()), taggings));
+          } catch (RuntimeException e) {
+            reader.close();
+            throw e;
+          }
+        });
   }
 
   /**
@@ -198,7 +258,7 @@ public final class StoreBridge {
     VersionMeta stored = version.stored();
     return call(
         resource(stored.bucket(), stored.key()),
-        () -> new ObjectReader(store.read(stored, offset, length)));
+        () -> new ObjectReader(store.read(stored, offset, length), version));
   }
 
   /**

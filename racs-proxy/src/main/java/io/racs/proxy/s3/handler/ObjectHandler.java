@@ -115,8 +115,9 @@ final class ObjectHandler {
               Responses.contentHeaders(request.headers()),
               tags.asMap());
     } else if (directive.equalsIgnoreCase("COPY")) {
+      // Tags set after the source was written are not in its record: they are passed on as well.
       replace =
-          replaceTags
+          replaceTags || sourceMeta.tagsChanged()
               ? new PutOptions(
                   sourceMeta.contentType(),
                   sourceMeta.userMetadata(),

@@ -8,6 +8,7 @@ import io.racs.proxy.s3.tagging.TagSet;
 import io.racs.proxy.s3.xml.S3XmlRequests;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -32,8 +33,15 @@ final class TaggingHandler {
         yield S3Response.status(204);
       }
       case GET_OBJECT_TAGGING -> getObject(request);
-      default ->
-          throw S3Exception.of(S3ErrorCode.NOT_IMPLEMENTED, "Object tagging is not implemented.");
+      case PUT_OBJECT_TAGGING -> putObject(request);
+      case DELETE_OBJECT_TAGGING -> {
+        ObjectVersion version = version(request);
+        store.putObjectTagging(version, Map.of());
+        S3Response response = S3Response.status(204);
+        Responses.versionIdHeader(response, version);
+        yield response;
+      }
+      default -> throw S3Exception.of(S3ErrorCode.NOT_IMPLEMENTED);
     };
   }
 
@@ -51,6 +59,20 @@ final class TaggingHandler {
   private S3Response getObject(S3Request request) {
     ObjectVersion version = version(request);
     S3Response response = S3Response.xml(TagSet.stored(version.tags()).toXml());
+    Responses.versionIdHeader(response, version);
+    return response;
+  }
+
+  /**
+   * Replaces the tags of the current version, or of the version {@code versionId} names; the body
+   * is checked before anything is looked up or written.
+   */
+  private S3Response putObject(S3Request request) throws IOException {
+    TagSet tags =
+        TagSet.of(S3XmlRequests.tagging(ObjectHandler.readXml(request)), TagSet.MAX_OBJECT_TAGS);
+    ObjectVersion version = version(request);
+    store.putObjectTagging(version, tags.asMap());
+    S3Response response = S3Response.status(200);
     Responses.versionIdHeader(response, version);
     return response;
   }

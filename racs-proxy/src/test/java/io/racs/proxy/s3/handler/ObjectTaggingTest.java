@@ -19,8 +19,10 @@ import software.amazon.awssdk.services.s3.model.TaggingDirective;
  * Proves object tags through the S3 front end: {@code x-amz-tagging} on PutObject,
  * CreateMultipartUpload and CopyObject (with {@code x-amz-tagging-directive} COPY or REPLACE) is
  * stored with the version, returned by GetObjectTagging and counted in {@code x-amz-tagging-count}
- * on GET and HEAD; a tag set S3 would refuse (too many, too long, repeated keys, {@code aws:}) is
- * refused with S3's error before anything is stored.
+ * on GET and HEAD; PutObjectTagging and DeleteObjectTagging (with {@code versionId} in a versioned
+ * bucket) replace the tags of exactly one version, and a copy carries them; a tag set S3 would
+ * refuse (too many, too long, repeated keys, {@code aws:}) is refused with S3's error before
+ * anything is stored.
  */
 class ObjectTaggingTest {
   private static final String BUCKET = "object-tags";
@@ -244,16 +246,143 @@ class ObjectTaggingTest {
   }
 
   @Test
-  void putObjectTagging_isNotImplementedYet() throws Exception {
-    proxy.put("later", "later");
-    S3FrontEnd.Raw raw =
-        proxy.send(
-            "PUT",
-            "/" + BUCKET + "/later",
-            "tagging",
-            Map.of(),
-            "<Tagging><TagSet/></Tagging>".getBytes(StandardCharsets.UTF_8));
-    assertThat(raw.status()).isEqualTo(501);
+  void putObjectTagging_replacesTheTagsUntilDeleteObjectTagging() {
+    putTagged("later", "first=1");
+    proxy
+        .s3()
+        .putObjectTagging(
+            b -> b.bucket(BUCKET).key("later").tagging(t -> t.tagSet(tag("a", "1"), tag("b", ""))));
+
+    assertThat(tags("later")).containsExactlyInAnyOrder(tag("a", "1"), tag("b", ""));
+    assertThat(proxy.s3().headObject(b -> b.bucket(BUCKET).key("later")).tagCount()).isEqualTo(2);
+    assertThat(proxy.get("later")).isEqualTo("later");
+
+    proxy.s3().deleteObjectTagging(b -> b.bucket(BUCKET).key("later"));
+    assertThat(tags("later")).isEmpty();
+    assertThat(proxy.s3().headObject(b -> b.bucket(BUCKET).key("later")).tagCount()).isNull();
+  }
+
+  @Test
+  void putObjectTagging_whenInvalid_isRefusedAndKeepsTheTags() throws Exception {
+    putTagged("keep", "keep=me");
+    Map<String, String> refusals =
+        Map.of(
+            "<Tagging><TagSet>"
+                + "<Tag><Key>k</Key><Value>v</Value></Tag>".repeat(1)
+                + IntStream.range(0, 10)
+                    .mapToObj(i -> "<Tag><Key>k" + i + "</Key><Value>v</Value></Tag>")
+                    .collect(Collectors.joining())
+                + "</TagSet></Tagging>",
+            "BadRequest",
+            "<Tagging><TagSet><Tag><Key>"
+                + "k".repeat(129)
+                + "</Key><Value>v</Value></Tag>"
+                + "</TagSet></Tagging>",
+            "InvalidTag",
+            "<Tagging><TagSet><Tag><Key>aws:k</Key><Value>v</Value></Tag></TagSet></Tagging>",
+            "InvalidTag",
+            "<Tagging><TagSet><Tag><Key>k</Key></Tag></TagSet></Tagging>",
+            "MalformedXML",
+            "not xml",
+            "MalformedXML");
+    for (Map.Entry<String, String> refusal : refusals.entrySet()) {
+      S3FrontEnd.Raw raw =
+          proxy.send(
+              "PUT",
+              "/" + BUCKET + "/keep",
+              "tagging",
+              Map.of(),
+              refusal.getKey().getBytes(StandardCharsets.UTF_8));
+      assertThat(raw.status()).as(refusal.getKey()).isEqualTo(400);
+      assertThat(raw.code()).as(refusal.getKey()).isEqualTo(refusal.getValue());
+    }
+    assertThat(tags("keep")).containsExactly(tag("keep", "me"));
+  }
+
+  @Test
+  void putObjectTagging_whenKeyMissing_isNoSuchKey() {
+    S3Exception e =
+        S3FrontEnd.error(
+            () ->
+                proxy
+                    .s3()
+                    .putObjectTagging(
+                        b ->
+                            b.bucket(BUCKET).key("missing").tagging(t -> t.tagSet(tag("a", "1")))));
+    assertThat(e.statusCode()).isEqualTo(404);
+    assertThat(e.awsErrorDetails().errorCode()).isEqualTo("NoSuchKey");
+  }
+
+  @Test
+  void copyObject_afterPutObjectTagging_copiesTheTagsSetLater() {
+    putTagged("retagged", "old=1");
+    proxy
+        .s3()
+        .putObjectTagging(
+            b -> b.bucket(BUCKET).key("retagged").tagging(t -> t.tagSet(tag("new", "2"))));
+    proxy
+        .s3()
+        .copyObject(
+            b ->
+                b.sourceBucket(BUCKET)
+                    .sourceKey("retagged")
+                    .destinationBucket(BUCKET)
+                    .destinationKey("retagged-copy"));
+
+    assertThat(tags("retagged-copy")).containsExactly(tag("new", "2"));
+    assertThat(proxy.get("retagged-copy")).isEqualTo("retagged");
+  }
+
+  @Test
+  void putObjectTagging_withVersionId_tagsOnlyThatVersion() {
+    String bucket = "object-tags-versioned";
+    proxy.s3().createBucket(b -> b.bucket(bucket));
+    proxy
+        .s3()
+        .putBucketVersioning(
+            b -> b.bucket(bucket).versioningConfiguration(v -> v.status("Enabled")));
+    String first =
+        proxy
+            .s3()
+            .putObject(b -> b.bucket(bucket).key("k").tagging("v=1"), RequestBody.fromString("1"))
+            .versionId();
+    String second =
+        proxy
+            .s3()
+            .putObject(b -> b.bucket(bucket).key("k").tagging("v=2"), RequestBody.fromString("2"))
+            .versionId();
+
+    var put =
+        proxy
+            .s3()
+            .putObjectTagging(
+                b ->
+                    b.bucket(bucket)
+                        .key("k")
+                        .versionId(first)
+                        .tagging(t -> t.tagSet(tag("v", "first"))));
+    assertThat(put.versionId()).isEqualTo(first);
+
+    assertThat(
+            proxy.s3().getObjectTagging(b -> b.bucket(bucket).key("k").versionId(first)).tagSet())
+        .containsExactly(tag("v", "first"));
+    var current = proxy.s3().getObjectTagging(b -> b.bucket(bucket).key("k"));
+    assertThat(current.tagSet()).containsExactly(tag("v", "2"));
+    assertThat(
+            proxy
+                .s3()
+                .getObjectTagging(b -> b.bucket(bucket).key("k").versionId(second))
+                .versionId())
+        .isEqualTo(second);
+
+    String marker = proxy.s3().deleteObject(b -> b.bucket(bucket).key("k")).versionId();
+    S3Exception e =
+        S3FrontEnd.error(
+            () -> proxy.s3().getObjectTagging(b -> b.bucket(bucket).key("k").versionId(marker)));
+    assertThat(e.statusCode()).isEqualTo(405);
+    S3Exception gone =
+        S3FrontEnd.error(() -> proxy.s3().getObjectTagging(b -> b.bucket(bucket).key("k")));
+    assertThat(gone.statusCode()).isEqualTo(404);
   }
 
   @Test
