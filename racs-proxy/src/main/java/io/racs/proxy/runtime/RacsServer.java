@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Executors;
@@ -82,7 +83,11 @@ public final class RacsServer implements AutoCloseable {
                     ? S3Router.pathStyle()
                     : S3Router.withBaseDomain(config.baseDomain()),
                 authenticator,
-                new S3Dispatcher(new StoreBridge(store), config.region(), authenticator),
+                new S3Dispatcher(
+                    new StoreBridge(store),
+                    config.region(),
+                    authenticator,
+                    !config.scrubInterval().isZero()),
                 ssl(config),
                 config.maxHeaderBytes(),
                 config.idleTimeout(),
@@ -130,6 +135,14 @@ public final class RacsServer implements AutoCloseable {
       }
     } catch (RuntimeException e) {
       LOG.warn("scrub failed: {}", e.toString());
+    }
+    try {
+      LifecycleScrub.Report expired = new LifecycleScrub(store, Clock.systemUTC()).run();
+      if (!expired.failures().isEmpty()) {
+        LOG.warn("lifecycle: {}", String.join("; ", expired.failures()));
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("lifecycle failed: {}", e.toString());
     }
   }
 

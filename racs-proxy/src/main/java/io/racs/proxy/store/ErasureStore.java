@@ -216,6 +216,26 @@ public final class ErasureStore implements ObjectStore {
   }
 
   @Override
+  public void putBucketLifecycle(String bucket, String configuration) {
+    if (configuration == null || configuration.isEmpty()) {
+      throw new StoreException(
+          StoreException.Code.INVALID_ARGUMENT,
+          "configuration: " + configuration + " (expected: a lifecycle configuration)");
+    }
+    health.writing(() -> documents.put(BucketDocuments.Kind.LIFECYCLE, bucket, configuration));
+  }
+
+  @Override
+  public Optional<String> bucketLifecycle(String bucket) {
+    return documents.get(BucketDocuments.Kind.LIFECYCLE, bucket);
+  }
+
+  @Override
+  public void deleteBucketLifecycle(String bucket) {
+    health.writing(() -> documents.put(BucketDocuments.Kind.LIFECYCLE, bucket, null));
+  }
+
+  @Override
   public void enableVersioning(String bucket) {
     health.writing(() -> buckets.enableVersioning(bucket));
   }

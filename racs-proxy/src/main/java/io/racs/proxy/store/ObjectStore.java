@@ -205,6 +205,19 @@ public interface ObjectStore extends AutoCloseable {
   void deleteBucketTagging(String bucket);
 
   /**
+   * Sets the lifecycle configuration of a bucket (a document the caller validated), replacing any
+   * earlier one, on a write quorum; kept like the CORS configuration. The store does not read it:
+   * the caller carries the rules out.
+   */
+  void putBucketLifecycle(String bucket, String configuration);
+
+  /** The lifecycle configuration of a bucket, empty when it has none; as {@link #bucketCors}. */
+  Optional<String> bucketLifecycle(String bucket);
+
+  /** Removes the lifecycle configuration of a bucket (none is no error); {@code NO_SUCH_BUCKET}. */
+  void deleteBucketLifecycle(String bucket);
+
+  /**
    * Turns versioning on for a bucket ({@code NO_SUCH_BUCKET} if it does not exist): from then on
    * every version of every key stays (none is collected as superseded), and a delete writes a
    * delete marker even when the key has no current version. It cannot be turned off.

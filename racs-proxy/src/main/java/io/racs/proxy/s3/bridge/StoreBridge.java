@@ -130,6 +130,21 @@ public final class StoreBridge {
     return call("/" + bucket, () -> store.bucketTagging(bucket));
   }
 
+  /** Stores a bucket's (validated, rendered) lifecycle configuration; {@code NoSuchBucket}. */
+  public void putBucketLifecycle(String bucket, String configuration) {
+    run("/" + bucket, () -> store.putBucketLifecycle(bucket, configuration));
+  }
+
+  /** A bucket's lifecycle configuration, empty when it has none; {@code NoSuchBucket}. */
+  public Optional<String> bucketLifecycle(String bucket) {
+    return call("/" + bucket, () -> store.bucketLifecycle(bucket));
+  }
+
+  /** Removes a bucket's lifecycle configuration; {@code NoSuchBucket}. */
+  public void deleteBucketLifecycle(String bucket) {
+    run("/" + bucket, () -> store.deleteBucketLifecycle(bucket));
+  }
+
   /** Removes a bucket's tag set; {@code NoSuchBucket}. */
   public void deleteBucketTagging(String bucket) {
     run("/" + bucket, () -> store.deleteBucketTagging(bucket));

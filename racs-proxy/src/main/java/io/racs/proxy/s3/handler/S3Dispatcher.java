@@ -19,6 +19,7 @@ public final class S3Dispatcher {
   private final AclHandler acls;
   private final CorsHandler cors;
   private final TaggingHandler tagging;
+  private final LifecycleHandler lifecycle;
   private final PostObjectHandler forms;
 
   /**
@@ -35,6 +36,17 @@ public final class S3Dispatcher {
    * checking the signed policies of browser form uploads with {@code forms}.
    */
   public S3Dispatcher(StoreBridge store, String region, S3Authenticator forms) {
+    this(store, region, forms, false);
+  }
+
+  /**
+   * As {@link #S3Dispatcher(StoreBridge, String, S3Authenticator)}; {@code lifecycleApplied} tells
+   * whether something (the background scrub) carries out lifecycle rules, without which they are
+   * refused rather than stored and ignored.
+   */
+  public S3Dispatcher(
+      StoreBridge store, String region, S3Authenticator forms, boolean lifecycleApplied) {
+    this.lifecycle = new LifecycleHandler(store, lifecycleApplied);
     this.buckets = new BucketHandler(store, region);
     this.listings = new ListingHandler(store);
     this.objects = new ObjectHandler(store);
@@ -59,6 +71,7 @@ public final class S3Dispatcher {
           case ACL -> acls.handle(request);
           case CORS -> cors.handle(request);
           case TAGGING -> tagging.handle(request);
+          case LIFECYCLE -> lifecycle.handle(request);
           case FORM -> forms.handle(request);
         };
     if (request.route().operation() == S3Operation.PREFLIGHT_CORS) {

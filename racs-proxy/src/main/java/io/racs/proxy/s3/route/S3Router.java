@@ -39,7 +39,6 @@ public final class S3Router {
           "intelligent-tiering",
           "inventory",
           "legal-hold",
-          "lifecycle",
           "logging",
           "metadataTable",
           "metrics",
@@ -240,6 +239,19 @@ public final class S3Router {
     }
     if (query.contains("tagging")) {
       return classifyTagging(method, key);
+    }
+    if (query.contains("lifecycle")) {
+      if (key != null) {
+        throw S3Exception.of(
+            S3ErrorCode.NOT_IMPLEMENTED,
+            "The ?lifecycle sub-resource is a bucket's, not an object's.");
+      }
+      return switch (method) {
+        case "PUT" -> S3Operation.PUT_BUCKET_LIFECYCLE;
+        case "GET" -> S3Operation.GET_BUCKET_LIFECYCLE;
+        case "DELETE" -> S3Operation.DELETE_BUCKET_LIFECYCLE;
+        default -> throw notImplemented(method, "lifecycle");
+      };
     }
     return classifyRest(head, query, bucket, key);
   }

@@ -112,6 +112,7 @@ class RequestRoutingFuzzTest {
               S3Operation.Family.ACL,
               S3Operation.Family.CORS,
               S3Operation.Family.TAGGING,
+              S3Operation.Family.LIFECYCLE,
               S3Operation.Family.FORM);
       return;
     }

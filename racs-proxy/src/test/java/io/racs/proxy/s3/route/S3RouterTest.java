@@ -145,6 +145,18 @@ class S3RouterTest {
   }
 
   @Test
+  void route_whenLifecycle_namesTheLifecycleOperationOfABucketOnly() {
+    assertThat(route(PATH, "PUT", "/bucket?lifecycle").operation())
+        .isEqualTo(S3Operation.PUT_BUCKET_LIFECYCLE);
+    assertThat(route(PATH, "GET", "/bucket?lifecycle").operation())
+        .isEqualTo(S3Operation.GET_BUCKET_LIFECYCLE);
+    assertThat(route(PATH, "DELETE", "/bucket?lifecycle").operation())
+        .isEqualTo(S3Operation.DELETE_BUCKET_LIFECYCLE);
+    assertThat(error("GET", "/bucket/key?lifecycle")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
+    assertThat(error("POST", "/bucket?lifecycle")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
+  }
+
+  @Test
   void route_whenUnsupported_notImplementedOrMethodNotAllowed() {
     assertThat(error("DELETE", "/bucket?acl")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
     assertThat(error("DELETE", "/bucket/key?acl")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
