@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Executors;
@@ -101,7 +102,8 @@ public final class RacsServer implements AutoCloseable {
                     authenticator,
                     new Encryption(
                         encryption.customerKeysOverHttp() && loopback(listen),
-                        encryption.encryptByDefault())),
+                        encryption.encryptByDefault()),
+                    !config.scrubInterval().isZero()),
                 ssl(config),
                 config.maxHeaderBytes(),
                 config.idleTimeout(),
@@ -158,6 +160,14 @@ public final class RacsServer implements AutoCloseable {
       }
     } catch (RuntimeException e) {
       LOG.warn("scrub failed: {}", e.toString());
+    }
+    try {
+      LifecycleScrub.Report expired = new LifecycleScrub(store, Clock.systemUTC()).run();
+      if (!expired.failures().isEmpty()) {
+        LOG.warn("lifecycle: {}", String.join("; ", expired.failures()));
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("lifecycle failed: {}", e.toString());
     }
   }
 

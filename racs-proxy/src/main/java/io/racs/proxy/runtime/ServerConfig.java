@@ -137,6 +137,22 @@ public record ServerConfig(
     return copy(listen, adminListen, credentials);
   }
 
+  /** A copy with another background scrub interval (zero: off). */
+  public ServerConfig withScrubInterval(Duration scrubInterval) {
+    return new ServerConfig(
+        listen,
+        adminListen,
+        region,
+        baseDomain,
+        credentials,
+        tlsCert,
+        tlsKey,
+        maxHeaderBytes,
+        idleTimeout,
+        drainTimeout,
+        scrubInterval);
+  }
+
   /** A copy with another admin address (null: none). */
   public ServerConfig withAdmin(String adminListen) {
     return copy(listen, adminListen, credentials);

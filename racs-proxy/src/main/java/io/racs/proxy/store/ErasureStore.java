@@ -39,12 +39,13 @@ public final class ErasureStore implements ObjectStore {
   private final Collector collector;
   private final VersionResolver resolver;
   private final BucketCatalog buckets;
-  private final BucketCors cors;
+  private final BucketDocuments documents;
   private final ObjectWrites writes;
   private final ObjectReads reads;
   private final Lister lister;
   private final MultipartUploads uploads;
   private final VersionRemovals removals;
+  private final ObjectTags tags;
 
   private ErasureStore(StoreConfig config, ArraySlots slots) {
     this.slots = slots;
@@ -54,13 +55,14 @@ public final class ErasureStore implements ObjectStore {
     QuorumWriter writer = new QuorumWriter(context, collector);
     this.resolver = new VersionResolver(context);
     this.buckets = new BucketCatalog(context, writer);
-    this.cors = new BucketCors(context, writer, buckets);
+    this.documents = new BucketDocuments(context, writer, buckets);
     collector.keepVersionsOf(buckets::versioned);
     this.writes = new ObjectWrites(context, writer, resolver);
     this.reads = new ObjectReads(context, resolver, buckets, background);
     this.lister = new Lister(context, resolver);
     this.uploads = new MultipartUploads(context, writer, buckets, resolver);
     this.removals = new VersionRemovals(context, writer, resolver, collector);
+    this.tags = new ObjectTags(context, writer);
   }
 
   /**
@@ -184,17 +186,56 @@ public final class ErasureStore implements ObjectStore {
           StoreException.Code.INVALID_ARGUMENT,
           "configuration: " + configuration + " (expected: a CORS configuration)");
     }
-    health.writing(() -> cors.put(bucket, configuration));
+    health.writing(() -> documents.put(BucketDocuments.Kind.CORS, bucket, configuration));
   }
 
   @Override
   public Optional<String> bucketCors(String bucket) {
-    return cors.get(bucket);
+    return documents.get(BucketDocuments.Kind.CORS, bucket);
   }
 
   @Override
   public void deleteBucketCors(String bucket) {
-    health.writing(() -> cors.put(bucket, null));
+    health.writing(() -> documents.put(BucketDocuments.Kind.CORS, bucket, null));
+  }
+
+  @Override
+  public void putBucketTagging(String bucket, String tagging) {
+    if (tagging == null || tagging.isEmpty()) {
+      throw new StoreException(
+          StoreException.Code.INVALID_ARGUMENT, "tagging: " + tagging + " (expected: a tag set)");
+    }
+    health.writing(() -> documents.put(BucketDocuments.Kind.TAGGING, bucket, tagging));
+  }
+
+  @Override
+  public Optional<String> bucketTagging(String bucket) {
+    return documents.get(BucketDocuments.Kind.TAGGING, bucket);
+  }
+
+  @Override
+  public void deleteBucketTagging(String bucket) {
+    health.writing(() -> documents.put(BucketDocuments.Kind.TAGGING, bucket, null));
+  }
+
+  @Override
+  public void putBucketLifecycle(String bucket, String configuration) {
+    if (configuration == null || configuration.isEmpty()) {
+      throw new StoreException(
+          StoreException.Code.INVALID_ARGUMENT,
+          "configuration: " + configuration + " (expected: a lifecycle configuration)");
+    }
+    health.writing(() -> documents.put(BucketDocuments.Kind.LIFECYCLE, bucket, configuration));
+  }
+
+  @Override
+  public Optional<String> bucketLifecycle(String bucket) {
+    return documents.get(BucketDocuments.Kind.LIFECYCLE, bucket);
+  }
+
+  @Override
+  public void deleteBucketLifecycle(String bucket) {
+    health.writing(() -> documents.put(BucketDocuments.Kind.LIFECYCLE, bucket, null));
   }
 
   @Override
@@ -353,7 +394,8 @@ public final class ErasureStore implements ObjectStore {
                     meta.contentType(),
                     meta.userMetadata(),
                     meta::checksums,
-                    meta.contentHeaders()))
+                    meta.contentHeaders(),
+                    meta.tags()))
             .withSealing(target);
     return put(bucket, key, body, meta.sizeBytes(), options, condition);
   }
@@ -365,6 +407,22 @@ public final class ErasureStore implements ObjectStore {
   public KeyRotation.Report rotateKeys(
       boolean dryRun, java.util.function.Consumer<String> progress) {
     return KeyRotation.rotate(context, dryRun, progress);
+  }
+
+  @Override
+  public void putObjectTagging(VersionMeta version, Map<String, String> tagSet) {
+    if (version.deleteMarker()) {
+      throw new StoreException(
+          StoreException.Code.INVALID_ARGUMENT,
+          "version: " + version.versionId() + " (expected: a version, not a delete marker)");
+    }
+    health.writing(() -> tags.put(version, tagSet));
+  }
+
+  @Override
+  public List<ObjectTagging> objectTaggings(String bucket, String key) {
+    StoreContext.checkKey(key);
+    return tags.list(bucket, key);
   }
 
   // ---- multipart ----

@@ -245,12 +245,19 @@ public final class Healer {
     String[] resume = readState();
     // Each step runs whatever failed before it: a failure is listed, and heal carries on.
     attempt("copy bucket records", () -> replicateRecords(Layout.bucketPrefix()));
-    attempt("copy CORS records", () -> replicateRecords(Layout.corsPrefix()));
+    for (BucketDocuments.Kind kind : BucketDocuments.Kind.values()) {
+      attempt("copy " + kind + " records", () -> replicateRecords(kind.prefix()));
+    }
     List<String> buckets = new ArrayList<>();
     if (options.bucket() != null) {
       buckets.add(options.bucket());
     } else {
       attempt("list buckets", () -> store.listBuckets().forEach(b -> buckets.add(b.name())));
+    }
+    for (String bucket : buckets) {
+      attempt(
+          "copy tag-set records of " + bucket,
+          () -> replicateCommitted(ObjectTags.bucketPrefix(bucket)));
     }
     for (String bucket : buckets) {
       if (resume != null && bucket.compareTo(resume[0]) < 0) {
@@ -686,6 +693,19 @@ public final class Healer {
     IndexMerge merge = new IndexMerge(array, prefix, "", 1000);
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
       replicate(e);
+    }
+  }
+
+  /**
+   * Copies the records under {@code prefix} that a write quorum holds to every repository; one on
+   * fewer may be what a failed write left, which must not become an answer by being copied.
+   */
+  private void replicateCommitted(String prefix) {
+    IndexMerge merge = new IndexMerge(array, prefix, "", 1000);
+    for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
+      if (e.slots().size() >= store.config().writeQuorum()) {
+        replicate(e);
+      }
     }
   }
 

@@ -22,8 +22,10 @@ import java.util.zip.CRC32C;
  * <ul>
  *   <li>{@code racs/identity}: the identity marker (array id, slot, geometry).
  *   <li>{@code b/<bucket>\0<version>}: bucket records; the newest decides (created or deleted).
- *   <li>{@code c/<bucket>\0<version>}: CORS configuration records of a bucket; the newest decides
- *       (a configuration, or none), and only for the bucket created when it was written.
+ *   <li>{@code c/<bucket>\0<version>}, {@code g/<bucket>\0<version>}, {@code
+ *       l/<bucket>\0<version>}: the CORS, tagging and lifecycle configuration records of a bucket
+ *       (see {@link BucketDocuments}); the newest of each decides (a configuration, or none), and
+ *       only for the bucket created when it was written.
  *   <li>{@code i/<bucket>/<key>\0/<version>}: index entries, one per committed object version,
  *       holding its {@link VersionMeta}. Newest versions sort first (see {@link VersionId}), and a
  *       listing of {@code i/<bucket>/} visits keys in S3 (UTF-8 binary) order ({@code \0} sorts
@@ -79,15 +81,6 @@ final class Layout {
 
   static String bucketRecord(String bucket, String versionId) {
     return "b/" + bucket + SEPARATOR + versionId;
-  }
-
-  static String corsPrefix() {
-    return "c/";
-  }
-
-  /** A bucket's CORS configuration record: the newest one of the bucket decides. */
-  static String corsRecord(String bucket, String versionId) {
-    return "c/" + bucket + SEPARATOR + versionId;
   }
 
   /** The prefix under which all index entries of {@code bucket} live. */

@@ -42,6 +42,7 @@ final class MultipartUploads {
       String contentType,
       Map<String, String> userMetadata,
       Map<String, String> contentHeaders,
+      Map<String, String> tags,
       Encryption encryption) {
     /** This upload with its data key wrapped anew (key rotation). */
     UploadRecord withEncryption(Encryption encryption) {
@@ -53,6 +54,7 @@ final class MultipartUploads {
           contentType,
           userMetadata,
           contentHeaders,
+          tags,
           encryption);
     }
   }
@@ -88,6 +90,7 @@ final class MultipartUploads {
                 options.contentType(),
                 options.userMetadata(),
                 options.contentHeaders(),
+                options.tags(),
                 sealed == null ? null : sealed.record())),
         "create upload for " + bucket + "/" + key);
     return uploadId;
@@ -296,6 +299,7 @@ final class MultipartUploads {
             true,
             chosen,
             upload.contentHeaders(),
+            upload.tags(),
             upload.encryption());
     // Checked right before the commit, as a PUT's condition is (see ObjectWrites#check); a refused
     // completion changes nothing, so the client may retry it or abort the upload.

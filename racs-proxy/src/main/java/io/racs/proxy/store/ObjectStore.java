@@ -36,6 +36,7 @@ public interface ObjectStore extends AutoCloseable {
    *
    * @param contentHeaders the standard object headers to keep (see {@link
    *     VersionMeta#contentHeaders()})
+   * @param tags the object's tags (validated by the caller; see {@link VersionMeta#tags()})
    * @param sealing whether and with whose key the bytes are encrypted before they are striped
    */
   record PutOptions(
@@ -43,9 +44,11 @@ public interface ObjectStore extends AutoCloseable {
       Map<String, String> userMetadata,
       Supplier<Map<String, String>> checksums,
       Map<String, String> contentHeaders,
+      Map<String, String> tags,
       Sealing sealing) {
     /** Copies the metadata. */
     public PutOptions {
+      tags = tags == null ? Map.of() : Map.copyOf(tags);
       contentType = contentType == null ? "binary/octet-stream" : contentType;
       userMetadata = userMetadata == null ? Map.of() : Map.copyOf(userMetadata);
       checksums = checksums == null ? Map::of : checksums;
@@ -53,18 +56,23 @@ public interface ObjectStore extends AutoCloseable {
       sealing = sealing == null ? Sealing.NONE : sealing;
     }
 
-    /** Options stored as sent. */
+    /** Options with tags, stored as sent. */
+    public PutOptions(
+        String contentType,
+        Map<String, String> userMetadata,
+        Supplier<Map<String, String>> checksums,
+        Map<String, String> contentHeaders,
+        Map<String, String> tags) {
+      this(contentType, userMetadata, checksums, contentHeaders, tags, null);
+    }
+
+    /** Options without tags, stored as sent. */
     public PutOptions(
         String contentType,
         Map<String, String> userMetadata,
         Supplier<Map<String, String>> checksums,
         Map<String, String> contentHeaders) {
-      this(contentType, userMetadata, checksums, contentHeaders, null);
-    }
-
-    /** These options with another sealing. */
-    public PutOptions withSealing(Sealing sealing) {
-      return new PutOptions(contentType, userMetadata, checksums, contentHeaders, sealing);
+      this(contentType, userMetadata, checksums, contentHeaders, null, null);
     }
 
     /** Options without content headers. */
@@ -72,12 +80,17 @@ public interface ObjectStore extends AutoCloseable {
         String contentType,
         Map<String, String> userMetadata,
         Supplier<Map<String, String>> checksums) {
-      this(contentType, userMetadata, checksums, null, null);
+      this(contentType, userMetadata, checksums, null, null, null);
+    }
+
+    /** These options with another sealing. */
+    public PutOptions withSealing(Sealing sealing) {
+      return new PutOptions(contentType, userMetadata, checksums, contentHeaders, tags, sealing);
     }
 
     /** Defaults: {@code binary/octet-stream}, no metadata, no checksums. */
     public static PutOptions defaults() {
-      return new PutOptions(null, null, null, null, null);
+      return new PutOptions(null, null, null, null, null, null);
     }
   }
 
@@ -150,6 +163,31 @@ public interface ObjectStore extends AutoCloseable {
       Optional<String> nextKeyMarker,
       Optional<String> nextVersionIdMarker) {}
 
+  /**
+   * Tags set on one version of a key after it was written (see {@link #putObjectTagging}).
+   *
+   * @param tags key to value; empty once they were deleted
+   */
+  record ObjectTagging(String versionId, Map<String, String> tags) {
+    /** Copies the tags. */
+    public ObjectTagging {
+      tags = Map.copyOf(tags);
+    }
+
+    /**
+     * The tags of {@code version}: those the newest of {@code taggings} (as {@link #objectTaggings}
+     * lists them) set on it, or else those it was written with.
+     */
+    public static Map<String, String> of(VersionMeta version, List<ObjectTagging> taggings) {
+      for (ObjectTagging t : taggings) {
+        if (t.versionId().equals(version.versionId())) {
+          return t.tags();
+        }
+      }
+      return version.tags();
+    }
+  }
+
   /** A multipart upload in progress. */
   record UploadInfo(String key, String uploadId, Instant initiated) {}
 
@@ -198,6 +236,32 @@ public interface ObjectStore extends AutoCloseable {
 
   /** Removes the CORS configuration of a bucket (none is no error); {@code NO_SUCH_BUCKET}. */
   void deleteBucketCors(String bucket);
+
+  /**
+   * Sets the tag set of a bucket (a document the caller validated), replacing any earlier one, on a
+   * write quorum; {@code NO_SUCH_BUCKET}, {@code INSUFFICIENT_SHARDS}. Kept like the CORS
+   * configuration: a bucket created again does not inherit it.
+   */
+  void putBucketTagging(String bucket, String tagging);
+
+  /** The tag set of a bucket, empty when it has none; as {@link #bucketCors}. */
+  Optional<String> bucketTagging(String bucket);
+
+  /** Removes the tag set of a bucket (none is no error); {@code NO_SUCH_BUCKET}. */
+  void deleteBucketTagging(String bucket);
+
+  /**
+   * Sets the lifecycle configuration of a bucket (a document the caller validated), replacing any
+   * earlier one, on a write quorum; kept like the CORS configuration. The store does not read it:
+   * the caller carries the rules out.
+   */
+  void putBucketLifecycle(String bucket, String configuration);
+
+  /** The lifecycle configuration of a bucket, empty when it has none; as {@link #bucketCors}. */
+  Optional<String> bucketLifecycle(String bucket);
+
+  /** Removes the lifecycle configuration of a bucket (none is no error); {@code NO_SUCH_BUCKET}. */
+  void deleteBucketLifecycle(String bucket);
 
   /**
    * Turns versioning on for a bucket ({@code NO_SUCH_BUCKET} if it does not exist): from then on
@@ -356,6 +420,21 @@ public interface ObjectStore extends AutoCloseable {
       PutOptions replace,
       Sealing target,
       WriteCondition condition);
+
+  /**
+   * Replaces the tags of exactly {@code version} (as {@link #head} or {@link #version} returned it;
+   * not a delete marker) with {@code tags} (validated by the caller; empty removes them), on a
+   * write quorum; {@code INSUFFICIENT_SHARDS}. The version's record is not changed: a tag-set
+   * record of its own is written, and {@link #objectTaggings} finds it.
+   */
+  void putObjectTagging(VersionMeta version, Map<String, String> tags);
+
+  /**
+   * The tag sets later set on versions of {@code key}, the newest per version first; read from a
+   * read quorum ({@code INSUFFICIENT_SHARDS}). Independent of which version is current, so a caller
+   * may ask for them while it resolves the version.
+   */
+  List<ObjectTagging> objectTaggings(String bucket, String key);
 
   // ---- multipart ----
 

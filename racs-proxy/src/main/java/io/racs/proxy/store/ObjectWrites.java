@@ -229,6 +229,7 @@ final class ObjectWrites {
         false,
         List.of(part),
         options.contentHeaders(),
+        options.tags(),
         seal == null ? null : seal.record());
   }
 

@@ -27,6 +27,9 @@ import java.util.Map;
  *     ({@code Cache-Control}, {@code Content-Disposition}, {@code Content-Encoding}, {@code
  *     Content-Language}, {@code Expires}), by name as S3 writes it; empty in records written before
  *     they were kept
+ * @param tags the object tags given when the version was written ({@code x-amz-tagging}), key to
+ *     value; empty in records written before tags were kept. Tags set later are tag-set records of
+ *     their own, since a record is never changed.
  * @param encryption how the parts' bytes are sealed; null when they are stored as sent ({@code
  *     sizeBytes} is then the plaintext's size, and each part's {@code sizeBytes} the sealed size)
  */
@@ -47,16 +50,18 @@ public record VersionMeta(
     boolean multipart,
     List<PartMeta> parts,
     Map<String, String> contentHeaders,
+    Map<String, String> tags,
     Encryption encryption) {
   /** Copies the collections. */
   public VersionMeta {
+    tags = tags == null ? Map.of() : Map.copyOf(tags);
     userMetadata = userMetadata == null ? Map.of() : Map.copyOf(userMetadata);
     checksums = checksums == null ? Map.of() : Map.copyOf(checksums);
     parts = parts == null ? List.of() : List.copyOf(parts);
     contentHeaders = contentHeaders == null ? Map.of() : Map.copyOf(contentHeaders);
   }
 
-  /** A version stored as sent (no encryption). */
+  /** A version without tags, stored as sent (a delete marker, or a plain PUT without tags). */
   public VersionMeta(
       int format,
       String arrayId,
@@ -91,7 +96,88 @@ public record VersionMeta(
         multipart,
         parts,
         contentHeaders,
+        null,
         null);
+  }
+
+  /** A version with tags given at write time, stored as sent (no encryption). */
+  public VersionMeta(
+      int format,
+      String arrayId,
+      String bucket,
+      String key,
+      String versionId,
+      boolean deleteMarker,
+      long sizeBytes,
+      String etag,
+      String contentType,
+      Map<String, String> userMetadata,
+      Map<String, String> checksums,
+      long lastModifiedMillis,
+      String geometry,
+      boolean multipart,
+      List<PartMeta> parts,
+      Map<String, String> contentHeaders,
+      Map<String, String> tags) {
+    this(
+        format,
+        arrayId,
+        bucket,
+        key,
+        versionId,
+        deleteMarker,
+        sizeBytes,
+        etag,
+        contentType,
+        userMetadata,
+        checksums,
+        lastModifiedMillis,
+        geometry,
+        multipart,
+        parts,
+        contentHeaders,
+        tags,
+        null);
+  }
+
+  /** A version without tags whose parts are sealed as {@code encryption} says. */
+  public VersionMeta(
+      int format,
+      String arrayId,
+      String bucket,
+      String key,
+      String versionId,
+      boolean deleteMarker,
+      long sizeBytes,
+      String etag,
+      String contentType,
+      Map<String, String> userMetadata,
+      Map<String, String> checksums,
+      long lastModifiedMillis,
+      String geometry,
+      boolean multipart,
+      List<PartMeta> parts,
+      Map<String, String> contentHeaders,
+      Encryption encryption) {
+    this(
+        format,
+        arrayId,
+        bucket,
+        key,
+        versionId,
+        deleteMarker,
+        sizeBytes,
+        etag,
+        contentType,
+        userMetadata,
+        checksums,
+        lastModifiedMillis,
+        geometry,
+        multipart,
+        parts,
+        contentHeaders,
+        null,
+        encryption);
   }
 
   /** This version with its data key wrapped anew (key rotation; the data is unchanged). */
@@ -113,6 +199,7 @@ public record VersionMeta(
         multipart,
         parts,
         contentHeaders,
+        tags,
         encryption);
   }
 

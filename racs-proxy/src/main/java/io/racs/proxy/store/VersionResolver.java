@@ -121,7 +121,7 @@ final class VersionResolver {
   }
 
   /** The repositories that list an entry, and those whose listing does not prove they lack it. */
-  private static int possibleCopies(IndexMerge merge, IndexMerge.Entry e) {
+  static int possibleCopies(IndexMerge merge, IndexMerge.Entry e) {
     int possible = e.slots().size();
     for (int slot : merge.unprovenSlots()) {
       possible += e.slots().contains(slot) ? 0 : 1;

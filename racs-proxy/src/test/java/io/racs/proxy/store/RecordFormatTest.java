@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Proves that records stay readable across the fields added to them: a version or upload record
- * written before content headers were kept reads with none, and a record written now keeps them.
+ * written before content headers or tags were kept reads with none, and a record written now keeps
+ * them.
  */
 class RecordFormatTest {
   /** A record as {@link Layout#encode} wrote it: JSON, then its CRC line. */
@@ -33,6 +34,7 @@ class RecordFormatTest {
             + "\"slots\":[0,1,2,3,4,5],\"checksums\":{},\"inline\":true}]}";
     VersionMeta meta = Layout.decode(stored(json), VersionMeta.class).orElseThrow();
     assertThat(meta.contentHeaders()).isEmpty();
+    assertThat(meta.tags()).isEmpty();
     assertThat(meta.userMetadata()).containsExactly(Map.entry("color", "blue"));
     assertThat(meta.parts()).hasSize(1);
   }
@@ -46,6 +48,33 @@ class RecordFormatTest {
         Layout.decode(stored(json), MultipartUploads.UploadRecord.class).orElseThrow();
     assertThat(upload.contentType()).isEqualTo("text/plain");
     assertThat(upload.contentHeaders()).isNull();
+    assertThat(upload.tags()).isNull();
+  }
+
+  @Test
+  void encode_versionWithTags_decodesToTheSame() {
+    VersionMeta meta =
+        new VersionMeta(
+            1,
+            "a1",
+            "b",
+            "k",
+            "v1",
+            false,
+            0,
+            "e",
+            "text/plain",
+            Map.of(),
+            Map.of(),
+            7,
+            "4x2",
+            false,
+            List.of(),
+            Map.of(),
+            Map.of("team", "storage", "empty", ""));
+    VersionMeta decoded = Layout.decode(Layout.encode(meta), VersionMeta.class).orElseThrow();
+    assertThat(decoded).isEqualTo(meta);
+    assertThat(decoded.tags()).containsOnly(Map.entry("team", "storage"), Map.entry("empty", ""));
   }
 
   @Test

@@ -16,9 +16,10 @@ public final class ObjectReader implements AutoCloseable {
   private final ObjectVersion version;
   private final InputStream body;
 
-  ObjectReader(ObjectStore.ObjectReader reader) {
+  /** A reader of {@code version}, whose S3 view (its tags, above all) the caller worked out. */
+  ObjectReader(ObjectStore.ObjectReader reader, ObjectVersion version) {
     this.reader = reader;
-    this.version = ObjectVersion.of(reader.meta());
+    this.version = version;
     InputStream stored = reader.body();
     this.body = stored instanceof ChunkedBody chunked ? new Chunked(stored, chunked) : stored;
   }

@@ -1,5 +1,6 @@
 package io.racs.proxy.s3.bridge;
 
+import io.racs.proxy.store.ObjectStore;
 import io.racs.proxy.store.PartMeta;
 import io.racs.proxy.store.VersionMeta;
 import java.time.Instant;
@@ -21,10 +22,15 @@ public final class ObjectVersion {
   private final List<Long> partSizes;
   private final List<Map<String, String>> partChecksums;
   private final String versionId;
+  private final Map<String, String> tags;
+  private final boolean tagsChanged;
 
-  private ObjectVersion(VersionMeta stored, String versionId) {
+  private ObjectVersion(
+      VersionMeta stored, String versionId, Map<String, String> tags, boolean tagsChanged) {
     this.stored = stored;
     this.versionId = versionId;
+    this.tags = tags;
+    this.tagsChanged = tagsChanged;
     this.lastModified = Instant.ofEpochMilli(stored.lastModifiedMillis());
     this.partSizes = stored.parts().stream().map(PartMeta::sizeBytes).toList();
     this.partChecksums = stored.parts().stream().map(PartMeta::checksums).toList();
@@ -32,12 +38,12 @@ public final class ObjectVersion {
 
   /** The S3 view of the store's record {@code stored}. */
   static ObjectVersion of(VersionMeta stored) {
-    return new ObjectVersion(stored, null);
+    return new ObjectVersion(stored, null, stored.tags(), false);
   }
 
   /** The S3 view of a version written in a versioned bucket: it answers its version id. */
   static ObjectVersion versioned(VersionMeta stored) {
-    return new ObjectVersion(stored, stored.versionId());
+    return new ObjectVersion(stored, stored.versionId(), stored.tags(), false);
   }
 
   /**
@@ -103,6 +109,32 @@ public final class ObjectVersion {
    */
   public Map<String, String> contentHeaders() {
     return stored.contentHeaders();
+  }
+
+  /**
+   * The object's tags, key to value: those it was written with, or those a later PutObjectTagging
+   * or DeleteObjectTagging set.
+   */
+  public Map<String, String> tags() {
+    return tags;
+  }
+
+  /**
+   * True when the tags were set after the version was written (PutObjectTagging or
+   * DeleteObjectTagging), so that a copy of its record alone would not carry them.
+   */
+  public boolean tagsChanged() {
+    return tagsChanged;
+  }
+
+  /** This version with the tags {@code taggings} (newest first, as the store lists them) set. */
+  ObjectVersion withTaggings(List<ObjectStore.ObjectTagging> taggings) {
+    Map<String, String> now = ObjectStore.ObjectTagging.of(stored, taggings);
+    return new ObjectVersion(
+        stored,
+        versionId,
+        now,
+        taggings.stream().anyMatch(t -> t.versionId().equals(stored.versionId())));
   }
 
   /**

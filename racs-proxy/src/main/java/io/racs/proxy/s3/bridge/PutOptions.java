@@ -5,7 +5,8 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * What a PUT, a copy that replaces metadata, or a multipart upload stores besides the bytes.
+ * What a PUT, a copy that replaces metadata or tags, or a multipart upload stores besides the
+ * bytes.
  *
  * @param contentType the MIME type; null for the default ({@code binary/octet-stream})
  * @param userMetadata {@code x-amz-meta-*} pairs, names lower-case without the prefix
@@ -13,6 +14,7 @@ import java.util.function.Supplier;
  *     was read to its end
  * @param contentHeaders the standard object headers to keep (see {@link
  *     ObjectVersion#contentHeaders()})
+ * @param tags the object's tags, validated (key to value); null for none
  * @param sse the encryption the write asks for ({@link SseRequest#NONE} for none; its copy-source
  *     key, if any, is not used here)
  */
@@ -21,23 +23,34 @@ public record PutOptions(
     Map<String, String> userMetadata,
     Supplier<Map<String, String>> checksums,
     Map<String, String> contentHeaders,
+    Map<String, String> tags,
     SseRequest sse) {
   /** Defaults {@code sse} to none. */
   public PutOptions {
     sse = sse == null ? SseRequest.NONE : sse;
   }
 
-  /** Options of a write that asks for no encryption. */
+  /** Options with tags that ask for no encryption. */
+  public PutOptions(
+      String contentType,
+      Map<String, String> userMetadata,
+      Supplier<Map<String, String>> checksums,
+      Map<String, String> contentHeaders,
+      Map<String, String> tags) {
+    this(contentType, userMetadata, checksums, contentHeaders, tags, null);
+  }
+
+  /** Options without tags that ask for no encryption. */
   public PutOptions(
       String contentType,
       Map<String, String> userMetadata,
       Supplier<Map<String, String>> checksums,
       Map<String, String> contentHeaders) {
-    this(contentType, userMetadata, checksums, contentHeaders, null);
+    this(contentType, userMetadata, checksums, contentHeaders, null, null);
   }
 
   /** These options with another encryption. */
   public PutOptions withSse(SseRequest sse) {
-    return new PutOptions(contentType, userMetadata, checksums, contentHeaders, sse);
+    return new PutOptions(contentType, userMetadata, checksums, contentHeaders, tags, sse);
   }
 }

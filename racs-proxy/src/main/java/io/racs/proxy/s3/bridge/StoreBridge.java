@@ -17,6 +17,9 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -38,6 +41,9 @@ import org.slf4j.LoggerFactory;
  * store (see {@link WatchedBody}).
  */
 public final class StoreBridge {
+  // Tag-set lookups run beside the version lookups of GET and HEAD; one virtual thread each.
+  private static final ExecutorService TAG_LOOKUPS = Executors.newVirtualThreadPerTaskExecutor();
+
   private static final Logger LOG = LoggerFactory.getLogger(StoreBridge.class);
 
   private final ObjectStore store;
@@ -122,6 +128,36 @@ public final class StoreBridge {
     run("/" + bucket, () -> store.deleteBucketCors(bucket));
   }
 
+  /** Stores a bucket's (validated, rendered) tag set; {@code NoSuchBucket}. */
+  public void putBucketTagging(String bucket, String tagging) {
+    run("/" + bucket, () -> store.putBucketTagging(bucket, tagging));
+  }
+
+  /** A bucket's tag set, empty when it has none; {@code NoSuchBucket}. */
+  public Optional<String> bucketTagging(String bucket) {
+    return call("/" + bucket, () -> store.bucketTagging(bucket));
+  }
+
+  /** Stores a bucket's (validated, rendered) lifecycle configuration; {@code NoSuchBucket}. */
+  public void putBucketLifecycle(String bucket, String configuration) {
+    run("/" + bucket, () -> store.putBucketLifecycle(bucket, configuration));
+  }
+
+  /** A bucket's lifecycle configuration, empty when it has none; {@code NoSuchBucket}. */
+  public Optional<String> bucketLifecycle(String bucket) {
+    return call("/" + bucket, () -> store.bucketLifecycle(bucket));
+  }
+
+  /** Removes a bucket's lifecycle configuration; {@code NoSuchBucket}. */
+  public void deleteBucketLifecycle(String bucket) {
+    run("/" + bucket, () -> store.deleteBucketLifecycle(bucket));
+  }
+
+  /** Removes a bucket's tag set; {@code NoSuchBucket}. */
+  public void deleteBucketTagging(String bucket) {
+    run("/" + bucket, () -> store.deleteBucketTagging(bucket));
+  }
+
   /** Turns versioning on for a bucket; {@code NoSuchBucket}. */
   public void enableVersioning(String bucket) {
     run("/" + bucket, () -> store.enableVersioning(bucket));
@@ -163,7 +199,10 @@ public final class StoreBridge {
   public ObjectVersion version(String bucket, String key, String versionId) {
     return call(
         resource(bucket, key),
-        () -> ObjectVersion.versioned(store.version(bucket, key, versionId)));
+        () -> {
+          Future<List<ObjectStore.ObjectTagging>> taggings = taggings(bucket, key);
+          return tagged(ObjectVersion.versioned(store.version(bucket, key, versionId)), taggings);
+        });
   }
 
   /**
@@ -174,7 +213,13 @@ public final class StoreBridge {
   public ObjectVersion head(String bucket, String key) {
     return call(
         resource(bucket, key),
-        () -> naming(bucket, () -> ObjectVersion.of(store.head(bucket, key))));
+        () ->
+            naming(
+                bucket,
+                () -> {
+                  Future<List<ObjectStore.ObjectTagging>> taggings = taggings(bucket, key);
+                  return tagged(ObjectVersion.of(store.head(bucket, key)), taggings);
+                }));
   }
 
   /** Runs a read of a key's current version, naming the delete marker that hides it, if any. */
@@ -194,6 +239,43 @@ public final class StoreBridge {
       throw translate(deleted, resource(bucket, deleted.marker().key()))
           .withHeader("x-amz-delete-marker", "true")
           .withHeader("x-amz-version-id", deleted.marker().versionId());
+    }
+  }
+
+  /**
+   * Replaces the tags of exactly {@code version} (not a delete marker) with {@code tags}, validated
+   * by the caller; empty removes them.
+   */
+  public void putObjectTagging(ObjectVersion version, Map<String, String> tags) {
+    VersionMeta stored = version.stored();
+    run(resource(stored.bucket(), stored.key()), () -> store.putObjectTagging(stored, tags));
+  }
+
+  /**
+   * Starts looking up the tag sets set on versions of a key after they were written, beside the
+   * lookup of the version itself, so that a GET or HEAD still costs one repository round trip.
+   */
+  private Future<List<ObjectStore.ObjectTagging>> taggings(String bucket, String key) {
+    return TAG_LOOKUPS.submit(() -> store.objectTaggings(bucket, key));
+  }
+
+  /**
+   * {@code version} with the tags it has now. A failed lookup fails the request (a 503 that clients
+   * retry) rather than answer with tags that may have been replaced.
+   */
+  private static ObjectVersion tagged(
+      ObjectVersion version, Future<List<ObjectStore.ObjectTagging>> taggings) {
+    try {
+      return version.withTaggings(taggings.get());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      taggings.cancel(true);
+      throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException(e.getCause());
     }
   }
 
@@ -223,9 +305,18 @@ public final class StoreBridge {
         () ->
             naming(
                 bucket,
-                () ->
-                    new ObjectReader(
-                        store.get(bucket, key, offset, length, partNumber, customerKey))));
+                () -> {
+                  Future<List<ObjectStore.ObjectTagging>> taggings = taggings(bucket, key);
+                  ObjectStore.ObjectReader reader =
+                      store.get(bucket, key, offset, length, partNumber, customerKey);
+                  try {
+                    return new ObjectReader(
+                        reader, tagged(ObjectVersion.of(reader.meta()), taggings));
+                  } catch (RuntimeException e) {
+                    reader.close();
+                    throw e;
+                  }
+                }));
   }
 
   /**
@@ -252,7 +343,7 @@ public final class StoreBridge {
     VersionMeta stored = version.stored();
     return call(
         resource(stored.bucket(), stored.key()),
-        () -> new ObjectReader(store.read(stored, offset, length, customerKey)));
+        () -> new ObjectReader(store.read(stored, offset, length, customerKey), version));
   }
 
   /**
@@ -513,6 +604,7 @@ public final class StoreBridge {
         options.userMetadata(),
         options.checksums(),
         options.contentHeaders(),
+        options.tags(),
         toStore(options.sse()));
   }
 

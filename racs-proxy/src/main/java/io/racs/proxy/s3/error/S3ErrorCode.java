@@ -12,6 +12,7 @@ public enum S3ErrorCode {
       "AuthorizationQueryParametersError",
       400,
       "The authorization query parameters you provided are invalid."),
+  BAD_REQUEST("BadRequest", 400, "Bad Request"),
   BAD_DIGEST(
       "BadDigest",
       400,
@@ -72,6 +73,7 @@ public enum S3ErrorCode {
       "The content of the form does not meet the conditions specified in the policy document."),
   INVALID_RANGE("InvalidRange", 416, "The requested range is not satisfiable"),
   INVALID_REQUEST("InvalidRequest", 400, "Invalid Request"),
+  INVALID_TAG("InvalidTag", 400, "The tag provided was not a valid tag."),
   INVALID_URI("InvalidURI", 400, "Couldn't parse the specified URI."),
   KEY_TOO_LONG_ERROR("KeyTooLongError", 400, "Your key is too long."),
   MALFORMED_POST_REQUEST(
@@ -93,8 +95,11 @@ public enum S3ErrorCode {
   NO_SUCH_BUCKET("NoSuchBucket", 404, "The specified bucket does not exist."),
   NO_SUCH_CORS_CONFIGURATION(
       "NoSuchCORSConfiguration", 404, "The CORS configuration does not exist"),
+  NO_SUCH_LIFECYCLE_CONFIGURATION(
+      "NoSuchLifecycleConfiguration", 404, "The lifecycle configuration does not exist"),
   NO_SUCH_KEY("NoSuchKey", 404, "The specified key does not exist."),
   NO_SUCH_VERSION("NoSuchVersion", 404, "The specified version does not exist."),
+  NO_SUCH_TAG_SET("NoSuchTagSet", 404, "The TagSet does not exist"),
   NO_SUCH_UPLOAD(
       "NoSuchUpload",
       404,

@@ -12,6 +12,7 @@ import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.precondition.Preconditions;
 import io.racs.proxy.s3.range.ByteRange;
 import io.racs.proxy.s3.sse.SseRequest;
+import io.racs.proxy.s3.tagging.TagSet;
 import io.racs.proxy.s3.xml.S3XmlRequests;
 import io.racs.proxy.s3.xml.S3XmlResponses;
 import io.racs.proxy.s3.xml.XmlModel;
@@ -100,7 +101,7 @@ final class ObjectHandler {
     Responses.CopySource source = Responses.copySource(request.headers());
     ObjectVersion exact = null;
     if (source.versionId() != null && store.versioned(source.bucket())) {
-      exact = exactVersion(source.bucket(), source.key(), source.versionId());
+      exact = exactVersion(store, source.bucket(), source.key(), source.versionId());
       if (exact.deleteMarker()) {
         throw S3Exception.of(
             S3ErrorCode.INVALID_REQUEST,
@@ -114,6 +115,8 @@ final class ObjectHandler {
     store.checkKey(sourceMeta, sse.copySourceKey());
     Preconditions.checkCopySource(request.headers(), sourceMeta.etag(), sourceMeta.lastModified());
     String directive = request.headers().first("x-amz-metadata-directive").orElse("COPY");
+    boolean replaceTags = replaceTags(request);
+    TagSet tags = replaceTags ? Responses.tagging(request) : TagSet.stored(sourceMeta.tags());
     PutOptions replace;
     if (directive.equalsIgnoreCase("REPLACE")) {
       replace =
@@ -121,9 +124,19 @@ final class ObjectHandler {
               request.headers().first("Content-Type").orElse(null),
               Responses.userMetadata(request.headers()),
               sourceMeta::checksums,
-              Responses.contentHeaders(request.headers()));
+              Responses.contentHeaders(request.headers()),
+              tags.asMap());
     } else if (directive.equalsIgnoreCase("COPY")) {
-      replace = null;
+      // Tags set after the source was written are not in its record: they are passed on as well.
+      replace =
+          replaceTags || sourceMeta.tagsChanged()
+              ? new PutOptions(
+                  sourceMeta.contentType(),
+                  sourceMeta.userMetadata(),
+                  sourceMeta::checksums,
+                  sourceMeta.contentHeaders(),
+                  tags.asMap())
+              : null;
       // Copying an older version onto its own key is how S3 restores it; the current one is not.
       if (exact == null
           && !sse.serverSide()
@@ -163,6 +176,30 @@ final class ObjectHandler {
     return response;
   }
 
+  /**
+   * Whether a copy takes its tags from {@code x-amz-tagging} ({@code x-amz-tagging-directive:
+   * REPLACE}) or from the source (COPY, the default). With COPY an {@code x-amz-tagging} header
+   * would be ignored, so it is refused.
+   */
+  private static boolean replaceTags(S3Request request) {
+    String directive = request.headers().first("x-amz-tagging-directive").orElse("COPY");
+    if (directive.equalsIgnoreCase("REPLACE")) {
+      return true;
+    }
+    if (!directive.equalsIgnoreCase("COPY")) {
+      throw S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Unknown tagging directive.")
+          .withDetail("ArgumentName", "x-amz-tagging-directive")
+          .withDetail("ArgumentValue", directive);
+    }
+    if (request.headers().contains("x-amz-tagging")) {
+      throw S3Exception.of(
+              S3ErrorCode.INVALID_ARGUMENT,
+              "x-amz-tagging is used only with x-amz-tagging-directive REPLACE on a copy.")
+          .withDetail("ArgumentName", "x-amz-tagging");
+    }
+    return false;
+  }
+
   private S3Response get(S3Request request, boolean headOnly) {
     CustomerKey customerKey =
         encryption.parse(request, SseRequest.Allowed.CUSTOMER_KEY).customerKey();
@@ -170,7 +207,7 @@ final class ObjectHandler {
     ObjectVersion exact = null;
     // A missing bucket is reported as such before the version it would hold.
     if (version.isPresent() && store.versioned(request.bucket())) {
-      exact = exactVersion(request.bucket(), request.key(), version.get());
+      exact = exactVersion(store, request.bucket(), request.key(), version.get());
       if (exact.deleteMarker()) {
         throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED)
             .withHeader("x-amz-delete-marker", "true")
@@ -254,7 +291,8 @@ final class ObjectHandler {
    * The {@code null} version (an object written before versioning was turned on) is not told apart
    * from the others yet, so naming it is refused.
    */
-  private ObjectVersion exactVersion(String bucket, String key, String versionId) {
+  static ObjectVersion exactVersion(
+      StoreBridge store, String bucket, String key, String versionId) {
     if (versionId.isEmpty()) {
       throw Responses.emptyVersionId();
     }

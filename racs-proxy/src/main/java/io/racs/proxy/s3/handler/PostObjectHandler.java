@@ -12,11 +12,14 @@ import io.racs.proxy.s3.form.PostPolicy;
 import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.http.PercentCodec;
 import io.racs.proxy.s3.route.BucketNames;
+import io.racs.proxy.s3.tagging.TagSet;
+import io.racs.proxy.s3.xml.S3XmlRequests;
 import io.racs.proxy.s3.xml.S3XmlResponses;
 import io.racs.proxy.s3.xml.XmlWriter;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -135,9 +138,20 @@ final class PostObjectHandler {
           }
         });
     Headers h = headers.build();
+    String tagging = fields.get("tagging");
+    TagSet tags =
+        tagging == null
+            ? TagSet.empty()
+            : TagSet.of(
+                S3XmlRequests.tagging(tagging.getBytes(StandardCharsets.UTF_8)),
+                TagSet.MAX_OBJECT_TAGS);
     PutOptions options =
         new PutOptions(
-            h.get("content-type"), Responses.userMetadata(h), Map::of, Responses.contentHeaders(h));
+            h.get("content-type"),
+            Responses.userMetadata(h),
+            Map::of,
+            Responses.contentHeaders(h),
+            tags.asMap());
     ObjectVersion meta =
         store.put(
             request.bucket(),
@@ -184,8 +198,8 @@ final class PostObjectHandler {
 
   /**
    * Refuses form fields that ask for what the proxy does not do, like the headers the router
-   * refuses: encryption, object lock, tagging, ACLs that grant access, another storage class, and
-   * any other {@code x-amz-*} field.
+   * refuses: encryption, object lock, ACLs that grant access, another storage class, and any other
+   * {@code x-amz-*} field.
    */
   private static void refuseIgnored(Map<String, String> fields) {
     for (Map.Entry<String, String> field : fields.entrySet()) {
@@ -199,7 +213,7 @@ final class PostObjectHandler {
               || (!HONOURED.contains(name)
                   && !name.startsWith("x-amz-meta-")
                   && !name.startsWith("x-ignore-")
-                  && (name.startsWith("x-amz-") || name.equals("tagging")));
+                  && name.startsWith("x-amz-"));
       if (refused) {
         throw S3Exception.of(
             S3ErrorCode.NOT_IMPLEMENTED, "The form field " + name + " is not implemented.");

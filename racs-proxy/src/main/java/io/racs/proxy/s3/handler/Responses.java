@@ -10,6 +10,7 @@ import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.http.PercentCodec;
 import io.racs.proxy.s3.precondition.Preconditions;
+import io.racs.proxy.s3.tagging.TagSet;
 import io.racs.proxy.s3.xml.S3XmlResponses;
 import io.racs.proxy.s3.xml.XmlModel;
 import java.time.Instant;
@@ -44,6 +45,9 @@ final class Responses {
     meta.userMetadata().forEach((name, value) -> response.header(META + name, value));
     if (meta.multipart()) {
       response.header("x-amz-mp-parts-count", Integer.toString(meta.partCount()));
+    }
+    if (!meta.tags().isEmpty()) {
+      response.header("x-amz-tagging-count", Integer.toString(meta.tags().size()));
     }
     if (checksums) {
       checksumHeaders(response, meta.checksums());
@@ -129,7 +133,13 @@ final class Responses {
         request.headers().first("Content-Type").orElse(null),
         userMetadata(request.headers()),
         checksumsOf(request),
-        contentHeaders(request.headers()));
+        contentHeaders(request.headers()),
+        tagging(request).asMap());
+  }
+
+  /** The tags of the request's {@code x-amz-tagging} header (none without it), validated. */
+  static TagSet tagging(S3Request request) {
+    return TagSet.fromQuery(request.headers().first("x-amz-tagging").orElse(null));
   }
 
   static Supplier<Map<String, String>> checksumsOf(S3Request request) {

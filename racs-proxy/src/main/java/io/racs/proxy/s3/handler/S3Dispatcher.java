@@ -8,7 +8,8 @@ import java.time.Clock;
 
 /**
  * Sends each request to the handler of its operation's family (bucket, listing, object, multipart,
- * ACL, CORS, form upload); the handlers reach the store only through the {@link StoreBridge}.
+ * ACL, CORS, tagging, form upload); the handlers reach the store only through the {@link
+ * StoreBridge}.
  */
 public final class S3Dispatcher {
   private final BucketHandler buckets;
@@ -17,6 +18,8 @@ public final class S3Dispatcher {
   private final MultipartHandler multipart;
   private final AclHandler acls;
   private final CorsHandler cors;
+  private final TaggingHandler tagging;
+  private final LifecycleHandler lifecycle;
   private final PostObjectHandler forms;
 
   /**
@@ -33,21 +36,37 @@ public final class S3Dispatcher {
    * checking the signed policies of browser form uploads with {@code forms}.
    */
   public S3Dispatcher(StoreBridge store, String region, S3Authenticator forms) {
-    this(store, region, forms, Encryption.DEFAULT);
+    this(store, region, forms, Encryption.DEFAULT, false);
   }
 
   /**
-   * Dispatches as {@link #S3Dispatcher(StoreBridge, String, S3Authenticator)}, applying the proxy's
-   * {@code encryption} settings.
+   * As {@link #S3Dispatcher(StoreBridge, String, S3Authenticator)}; {@code lifecycleApplied} tells
+   * whether something (the background scrub) carries out lifecycle rules, without which they are
+   * refused rather than stored and ignored.
    */
   public S3Dispatcher(
-      StoreBridge store, String region, S3Authenticator forms, Encryption encryption) {
+      StoreBridge store, String region, S3Authenticator forms, boolean lifecycleApplied) {
+    this(store, region, forms, Encryption.DEFAULT, lifecycleApplied);
+  }
+
+  /**
+   * Dispatches as {@link #S3Dispatcher(StoreBridge, String, S3Authenticator, boolean)}, applying
+   * the proxy's {@code encryption} settings.
+   */
+  public S3Dispatcher(
+      StoreBridge store,
+      String region,
+      S3Authenticator forms,
+      Encryption encryption,
+      boolean lifecycleApplied) {
+    this.lifecycle = new LifecycleHandler(store, lifecycleApplied);
     this.buckets = new BucketHandler(store, region);
     this.listings = new ListingHandler(store);
     this.objects = new ObjectHandler(store, encryption);
     this.multipart = new MultipartHandler(store, encryption);
     this.acls = new AclHandler(store);
     this.cors = new CorsHandler(store);
+    this.tagging = new TaggingHandler(store);
     this.forms = new PostObjectHandler(store, forms, Clock.systemUTC());
   }
 
@@ -64,6 +83,8 @@ public final class S3Dispatcher {
           case MULTIPART -> multipart.handle(request);
           case ACL -> acls.handle(request);
           case CORS -> cors.handle(request);
+          case TAGGING -> tagging.handle(request);
+          case LIFECYCLE -> lifecycle.handle(request);
           case FORM -> forms.handle(request);
         };
     if (request.route().operation() == S3Operation.PREFLIGHT_CORS) {

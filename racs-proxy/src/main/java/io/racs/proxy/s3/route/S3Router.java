@@ -23,11 +23,11 @@ import java.util.Set;
  * InvalidBucketName}, {@code KeyTooLongError}, {@code InvalidArgument} (half of {@code
  * partNumber}/{@code uploadId}, a {@code partNumber} outside 1 to 10,000, a bad {@code list-type}),
  * {@code MethodNotAllowed} (a method the resource does not have), {@code NotImplemented}
- * (sub-resources such as {@code ?tagging} or {@code ?policy}, an {@code ?acl} or {@code
- * ?attributes} request with a method that has no such operation, headers whose meaning the proxy
- * would ignore, such as {@code x-amz-tagging}, and methods S3 does not know). An {@code OPTIONS}
- * request on a bucket or object is a CORS preflight, classified before any other check since it is
- * never signed.
+ * (sub-resources such as {@code ?policy}, an {@code ?acl}, {@code ?tagging} or {@code ?attributes}
+ * request with a method that has no such operation, headers whose meaning the proxy would ignore,
+ * such as {@code x-amz-tagging} on an operation that does not store tags, and methods S3 does not
+ * know). An {@code OPTIONS} request on a bucket or object is a CORS preflight, classified before
+ * any other check since it is never signed.
  */
 public final class S3Router {
   /** Sub-resources of S3 that the proxy does not implement. */
@@ -39,7 +39,6 @@ public final class S3Router {
           "intelligent-tiering",
           "inventory",
           "legal-hold",
-          "lifecycle",
           "logging",
           "metadataTable",
           "metrics",
@@ -56,7 +55,6 @@ public final class S3Router {
           "retention",
           "select",
           "session",
-          "tagging",
           "torrent",
           "website");
 
@@ -70,7 +68,6 @@ public final class S3Router {
    */
   private static final Set<String> UNSUPPORTED_HEADERS =
       Set.of(
-          "x-amz-tagging",
           // SSE-KMS (a key id, an encryption context, S3 Bucket Keys): there is no KMS.
           "x-amz-server-side-encryption-aws-kms-key-id",
           "x-amz-server-side-encryption-context",
@@ -113,6 +110,13 @@ public final class S3Router {
    */
   private static final Set<String> NO_OP_CANNED_ACLS =
       Set.of("private", "bucket-owner-read", "bucket-owner-full-control");
+
+  /**
+   * The writes that store the tags of {@code x-amz-tagging}; on any other operation the header is
+   * refused, since it would be ignored.
+   */
+  private static final Set<S3Operation> TAGGED_WRITES =
+      Set.of(S3Operation.PUT_OBJECT, S3Operation.COPY_OBJECT, S3Operation.CREATE_MULTIPART_UPLOAD);
 
   private final String baseDomain;
 
@@ -201,6 +205,13 @@ public final class S3Router {
     QueryParams query = head.query();
     S3Operation op = classify(head, query, bucket, key);
     refuseEncryptionHeaders(head.headers(), op);
+    if (head.headers().contains("x-amz-tagging")
+        && op != S3Operation.PREFLIGHT_CORS
+        && !TAGGED_WRITES.contains(op)) {
+      throw S3Exception.of(
+          S3ErrorCode.NOT_IMPLEMENTED,
+          "The x-amz-tagging header is not implemented for " + op + ".");
+    }
     return new S3Route(op, bucket, key, hostBucket.isPresent());
   }
 
@@ -243,6 +254,28 @@ public final class S3Router {
         default -> throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED);
       };
     }
+    if (query.contains("tagging")) {
+      return classifyTagging(method, key);
+    }
+    if (query.contains("lifecycle")) {
+      if (key != null) {
+        throw S3Exception.of(
+            S3ErrorCode.NOT_IMPLEMENTED,
+            "The ?lifecycle sub-resource is a bucket's, not an object's.");
+      }
+      return switch (method) {
+        case "PUT" -> S3Operation.PUT_BUCKET_LIFECYCLE;
+        case "GET" -> S3Operation.GET_BUCKET_LIFECYCLE;
+        case "DELETE" -> S3Operation.DELETE_BUCKET_LIFECYCLE;
+        default -> throw notImplemented(method, "lifecycle");
+      };
+    }
+    return classifyRest(head, query, bucket, key);
+  }
+
+  private static S3Operation classifyRest(
+      RequestHead head, QueryParams query, String bucket, String key) {
+    String method = head.method();
     if (key == null
         && method.equals("POST")
         && !query.contains("delete")
@@ -297,6 +330,20 @@ public final class S3Router {
             "The " + name + " header is not implemented for " + op + ".");
       }
     }
+  }
+
+  /**
+   * {@code ?tagging}: Put, Get and DeleteBucketTagging on a bucket, Put, Get and
+   * DeleteObjectTagging on an object; another method is refused.
+   */
+  private static S3Operation classifyTagging(String method, String key) {
+    return switch (method) {
+      case "PUT" -> key == null ? S3Operation.PUT_BUCKET_TAGGING : S3Operation.PUT_OBJECT_TAGGING;
+      case "GET" -> key == null ? S3Operation.GET_BUCKET_TAGGING : S3Operation.GET_OBJECT_TAGGING;
+      case "DELETE" ->
+          key == null ? S3Operation.DELETE_BUCKET_TAGGING : S3Operation.DELETE_OBJECT_TAGGING;
+      default -> throw notImplemented(method, "tagging");
+    };
   }
 
   /** {@code ?versioning}: Put and GetBucketVersioning; on an object, or another method, refused. */

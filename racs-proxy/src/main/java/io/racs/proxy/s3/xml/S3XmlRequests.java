@@ -5,6 +5,8 @@ import io.racs.proxy.s3.cors.CorsConfiguration;
 import io.racs.proxy.s3.cors.CorsRule;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.lifecycle.LifecycleConfiguration;
+import io.racs.proxy.s3.lifecycle.LifecycleRule;
 import io.racs.proxy.s3.xml.XmlModel.CompletedPart;
 import io.racs.proxy.s3.xml.XmlModel.DeleteRequest;
 import io.racs.proxy.s3.xml.XmlModel.ObjectIdentifier;
@@ -221,6 +223,249 @@ public final class S3XmlRequests {
       throw unchecked(e);
     }
     return location == null || location.isEmpty() ? Optional.empty() : Optional.of(location);
+  }
+
+  /**
+   * The tags of a {@code Tagging} document (PutObjectTagging, PutBucketTagging, a form's {@code
+   * tagging} field) as key and value pairs in document order, not yet validated (see {@code
+   * TagSet}). Keys and values are kept exactly, whitespace included.
+   *
+   * @throws S3Exception {@code MalformedXML} for a bad document, one without {@code TagSet}, or a
+   *     {@code Tag} without {@code Key} or {@code Value}
+   */
+  public static List<Map.Entry<String, String>> tagging(byte[] body) {
+    XMLStreamReader r = open(body, 64 * 1024, "Tagging");
+    List<Map.Entry<String, String>> tags = new ArrayList<>();
+    boolean tagSet = false;
+    try {
+      while (nextChild(r)) {
+        if (!r.getLocalName().equals("TagSet") || tagSet) {
+          skip(r);
+          continue;
+        }
+        tagSet = true;
+        while (nextChild(r)) {
+          if (!r.getLocalName().equals("Tag")) {
+            skip(r);
+            continue;
+          }
+          String key = null;
+          String value = null;
+          while (nextChild(r)) {
+            switch (r.getLocalName()) {
+              case "Key" -> key = r.getElementText();
+              case "Value" -> value = r.getElementText();
+              default -> skip(r);
+            }
+          }
+          if (key == null || value == null || tags.size() > 1000) {
+            throw malformed();
+          }
+          tags.add(Map.entry(key, value));
+        }
+      }
+      finish(r);
+    } catch (XMLStreamException e) {
+      throw S3Exception.of(S3ErrorCode.MALFORMED_XML, null, e);
+    } catch (RuntimeException e) {
+      throw unchecked(e);
+    }
+    if (!tagSet) {
+      throw malformed();
+    }
+    return tags;
+  }
+
+  /** Elements of a lifecycle rule that name actions the proxy does not carry out. */
+  private static final java.util.Set<String> UNSUPPORTED_LIFECYCLE_ACTIONS =
+      java.util.Set.of(
+          "NoncurrentVersionExpiration",
+          "Transition",
+          "NoncurrentVersionTransition",
+          "Transitions");
+
+  /**
+   * The rules of a PutBucketLifecycleConfiguration body ({@code LifecycleConfiguration}),
+   * validated: each with an optional {@code ID}, a {@code Status}, a {@code Filter} ({@code
+   * Prefix}, {@code Tag}, {@code ObjectSizeGreaterThan}, {@code ObjectSizeLessThan}, or several of
+   * them inside {@code And}) or the older rule-level {@code Prefix}, and the actions {@code
+   * Expiration} ({@code Days} or {@code Date}) and {@code AbortIncompleteMultipartUpload}.
+   *
+   * @throws S3Exception {@code MalformedXML} (a bad document, unknown elements, a rule without
+   *     status or filter, both a filter and a prefix, a filter of several conditions outside {@code
+   *     And}), {@code NotImplemented} (transitions, noncurrent-version actions, {@code
+   *     ExpiredObjectDeleteMarker} true), as {@link LifecycleRule} and {@link
+   *     LifecycleConfiguration} otherwise
+   */
+  public static LifecycleConfiguration lifecycleConfiguration(byte[] body) {
+    XMLStreamReader r = open(body, DEFAULT_MAX_BODY_BYTES, "LifecycleConfiguration");
+    List<LifecycleRule> rules = new ArrayList<>();
+    try {
+      while (nextChild(r)) {
+        if (!r.getLocalName().equals("Rule")) {
+          throw malformed();
+        }
+        if (rules.size() == LifecycleConfiguration.MAX_RULES) {
+          throw malformed();
+        }
+        rules.add(lifecycleRule(r));
+      }
+      finish(r);
+    } catch (XMLStreamException e) {
+      throw S3Exception.of(S3ErrorCode.MALFORMED_XML, null, e);
+    } catch (RuntimeException e) {
+      throw unchecked(e);
+    }
+    return new LifecycleConfiguration(rules);
+  }
+
+  private static LifecycleRule lifecycleRule(XMLStreamReader r) throws XMLStreamException {
+    String id = null;
+    String status = null;
+    String legacyPrefix = null;
+    LifecycleRule.Filter filter = null;
+    Integer days = null;
+    java.time.Instant date = null;
+    Boolean expiredMarker = null;
+    Integer abortDays = null;
+    while (nextChild(r)) {
+      String name = r.getLocalName();
+      if (UNSUPPORTED_LIFECYCLE_ACTIONS.contains(name)) {
+        throw S3Exception.of(
+            S3ErrorCode.NOT_IMPLEMENTED, "The lifecycle action " + name + " is not implemented.");
+      }
+      switch (name) {
+        case "ID" -> id = r.getElementText();
+        case "Status" -> status = r.getElementText().strip();
+        case "Prefix" -> legacyPrefix = r.getElementText();
+        case "Filter" -> filter = lifecycleFilter(r);
+        case "Expiration" -> {
+          while (nextChild(r)) {
+            switch (r.getLocalName()) {
+              case "Days" -> days = positiveOrZeroInt(r.getElementText());
+              case "Date" -> date = midnightDate(r.getElementText());
+              case "ExpiredObjectDeleteMarker" -> {
+                String v = r.getElementText().strip();
+                if (!v.equals("true") && !v.equals("false")) {
+                  throw malformed();
+                }
+                expiredMarker = Boolean.valueOf(v);
+              }
+              default -> throw malformed();
+            }
+          }
+        }
+        case "AbortIncompleteMultipartUpload" -> {
+          while (nextChild(r)) {
+            if (!r.getLocalName().equals("DaysAfterInitiation")) {
+              throw malformed();
+            }
+            abortDays = positiveOrZeroInt(r.getElementText());
+          }
+        }
+        default -> throw malformed();
+      }
+    }
+    if (status == null
+        || !(status.equals("Enabled") || status.equals("Disabled"))
+        || (filter != null && legacyPrefix != null)
+        || (filter == null && legacyPrefix == null)) {
+      throw malformed();
+    }
+    if (Boolean.TRUE.equals(expiredMarker)) {
+      // Removing a delete marker that no longer hides anything is the permanent removal of one
+      // version, which the store does not do yet.
+      throw S3Exception.of(
+          S3ErrorCode.NOT_IMPLEMENTED, "ExpiredObjectDeleteMarker is not implemented.");
+    }
+    if (filter == null) {
+      filter = new LifecycleRule.Filter(legacyPrefix, Map.of(), null, null, true);
+    }
+    return new LifecycleRule(
+        id, status.equals("Enabled"), filter, days, date, expiredMarker, abortDays);
+  }
+
+  /** A {@code Filter}: one condition, or several inside {@code And}; empty means every object. */
+  private static LifecycleRule.Filter lifecycleFilter(XMLStreamReader r) throws XMLStreamException {
+    String prefix = null;
+    Map<String, String> tags = new java.util.LinkedHashMap<>();
+    Long greater = null;
+    Long less = null;
+    int conditions = 0;
+    boolean and = false;
+    while (nextChild(r)) {
+      conditions++;
+      switch (r.getLocalName()) {
+        case "Prefix" -> prefix = r.getElementText();
+        case "Tag" -> lifecycleTag(r, tags);
+        case "ObjectSizeGreaterThan" -> greater = positiveOrZeroLong(r.getElementText());
+        case "ObjectSizeLessThan" -> less = positiveOrZeroLong(r.getElementText());
+        case "And" -> {
+          and = true;
+          while (nextChild(r)) {
+            switch (r.getLocalName()) {
+              case "Prefix" -> prefix = r.getElementText();
+              case "Tag" -> lifecycleTag(r, tags);
+              case "ObjectSizeGreaterThan" -> greater = positiveOrZeroLong(r.getElementText());
+              case "ObjectSizeLessThan" -> less = positiveOrZeroLong(r.getElementText());
+              default -> throw malformed();
+            }
+          }
+        }
+        default -> throw malformed();
+      }
+    }
+    if (conditions > 1 || (and && conditions != 1)) {
+      throw malformed();
+    }
+    return new LifecycleRule.Filter(prefix, tags, greater, less, false);
+  }
+
+  private static void lifecycleTag(XMLStreamReader r, Map<String, String> tags)
+      throws XMLStreamException {
+    String key = null;
+    String value = null;
+    while (nextChild(r)) {
+      switch (r.getLocalName()) {
+        case "Key" -> key = r.getElementText();
+        case "Value" -> value = r.getElementText();
+        default -> throw malformed();
+      }
+    }
+    if (key == null || value == null) {
+      throw malformed();
+    }
+    if (tags.put(key, value) != null) {
+      throw S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Duplicate Tag Keys are not allowed.");
+    }
+  }
+
+  private static int positiveOrZeroInt(String text) {
+    long value = positiveOrZeroLong(text);
+    if (value > Integer.MAX_VALUE) {
+      throw malformed();
+    }
+    return (int) value;
+  }
+
+  private static long positiveOrZeroLong(String text) {
+    try {
+      return Long.parseLong(text.strip());
+    } catch (NumberFormatException e) {
+      throw malformed();
+    }
+  }
+
+  /** A rule's {@code Date}: ISO 8601, with or without a time (which must be midnight UTC). */
+  private static java.time.Instant midnightDate(String text) {
+    String t = text.strip();
+    try {
+      return t.length() == 10
+          ? java.time.LocalDate.parse(t).atStartOfDay(java.time.ZoneOffset.UTC).toInstant()
+          : java.time.OffsetDateTime.parse(t).toInstant();
+    } catch (java.time.format.DateTimeParseException e) {
+      throw malformed();
+    }
   }
 
   /**

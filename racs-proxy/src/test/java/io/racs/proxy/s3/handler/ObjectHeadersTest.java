@@ -12,14 +12,12 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.MetadataDirective;
-import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * Proves that the standard object headers S3 stores with an object (Cache-Control,
  * Content-Disposition, Content-Encoding, Content-Language, Expires) are kept by PutObject,
  * CopyObject (copied with the COPY directive, replaced with REPLACE) and multipart uploads (from
- * CreateMultipartUpload), and returned by GET and HEAD; and that {@code x-amz-tagging}, which the
- * proxy does not store, is refused before anything is written.
+ * CreateMultipartUpload), and returned by GET and HEAD. (Tags are proven by ObjectTaggingTest.)
  */
 class ObjectHeadersTest {
   private static final String BUCKET = "headers";
@@ -156,36 +154,5 @@ class ObjectHeadersTest {
                     .multipartUpload(
                         m -> m.parts(CompletedPart.builder().partNumber(1).eTag(etag).build())));
     assertStoredHeaders(proxy.s3().headObject(b -> b.bucket(BUCKET).key("multipart")));
-  }
-
-  @Test
-  void putObject_withTagging_notImplementedAndNothingStored() {
-    S3Exception e =
-        S3FrontEnd.error(
-            () ->
-                proxy
-                    .s3()
-                    .putObject(
-                        b -> b.bucket(BUCKET).key("tagged").tagging("team=storage"),
-                        RequestBody.fromString("tagged")));
-    assertThat(e.statusCode()).isEqualTo(501);
-    assertThat(e.awsErrorDetails().errorCode()).isEqualTo("NotImplemented");
-    assertThat(
-            S3FrontEnd.error(() -> proxy.s3().headObject(b -> b.bucket(BUCKET).key("tagged")))
-                .statusCode())
-        .isEqualTo(404);
-  }
-
-  @Test
-  void createMultipartUpload_withTagging_notImplemented() {
-    S3Exception e =
-        S3FrontEnd.error(
-            () ->
-                proxy
-                    .s3()
-                    .createMultipartUpload(
-                        b -> b.bucket(BUCKET).key("tagged-upload").tagging("team=storage")));
-    assertThat(e.statusCode()).isEqualTo(501);
-    assertThat(proxy.s3().listMultipartUploads(b -> b.bucket(BUCKET)).uploads()).isEmpty();
   }
 }

@@ -267,8 +267,33 @@ class PostObjectTest {
         501,
         "NotImplemented",
         "glacier");
+  }
+
+  @Test
+  void post_withTaggingField_storesTheTags() throws Exception {
+    String tagging =
+        "<Tagging><TagSet><Tag><Key>team</Key><Value>storage</Value></Tag>"
+            + "<Tag><Key>env</Key><Value>test</Value></Tag></TagSet></Tagging>";
+    S3FrontEnd.Raw raw = new Form("tagged").field("tagging", tagging).post();
+
+    assertThat(raw.status()).as(raw.text()).isEqualTo(204);
+    assertThat(proxy.s3().getObjectTagging(b -> b.bucket(BUCKET).key("tagged")).tagSet())
+        .extracting(t -> t.key() + "=" + t.value())
+        .containsExactlyInAnyOrder("team=storage", "env=test");
+  }
+
+  @Test
+  void post_whenTaggingFieldInvalid_isRefusedAndNothingStored() throws Exception {
     assertRefused(
-        new Form("tagged").field("tagging", "<Tagging/>"), 501, "NotImplemented", "tagged");
+        new Form("tagged-bad").field("tagging", "<Tagging/>"), 400, "MalformedXML", "tagged-bad");
+    assertRefused(
+        new Form("tagged-aws")
+            .field(
+                "tagging",
+                "<Tagging><TagSet><Tag><Key>aws:x</Key><Value>1</Value></Tag></TagSet></Tagging>"),
+        400,
+        "InvalidTag",
+        "tagged-aws");
   }
 
   @Test

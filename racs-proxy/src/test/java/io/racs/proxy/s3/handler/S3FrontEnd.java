@@ -54,6 +54,7 @@ final class S3FrontEnd implements BeforeAllCallback, AfterAllCallback {
   private static final Pattern CODE = Pattern.compile("<Code>([^<]*)</Code>");
 
   private final String bucket;
+  private java.time.Duration scrubInterval = java.time.Duration.ZERO;
   private RacsServer server;
   private URI endpoint;
   private S3Client s3;
@@ -61,6 +62,15 @@ final class S3FrontEnd implements BeforeAllCallback, AfterAllCallback {
 
   private S3FrontEnd(String bucket) {
     this.bucket = bucket;
+  }
+
+  /**
+   * This proxy with the background scrub on, every day: so that it accepts lifecycle rules, which
+   * the scrub carries out, without the scrub ever running during a test.
+   */
+  S3FrontEnd scrubbingDaily() {
+    scrubInterval = java.time.Duration.ofDays(1);
+    return this;
   }
 
   /** A proxy that starts with an empty array holding one empty bucket, {@code bucket}. */
@@ -74,7 +84,10 @@ final class S3FrontEnd implements BeforeAllCallback, AfterAllCallback {
     server =
         RacsServer.start(
             store,
-            ServerConfig.defaults().with("127.0.0.1:0", Map.of(ACCESS, SECRET)).withAdmin(null));
+            ServerConfig.defaults()
+                .with("127.0.0.1:0", Map.of(ACCESS, SECRET))
+                .withAdmin(null)
+                .withScrubInterval(scrubInterval));
     endpoint = URI.create("http://127.0.0.1:" + server.port());
     s3 =
         S3Client.builder()

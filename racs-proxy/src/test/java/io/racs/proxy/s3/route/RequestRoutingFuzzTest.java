@@ -111,6 +111,8 @@ class RequestRoutingFuzzTest {
               S3Operation.Family.OBJECT,
               S3Operation.Family.ACL,
               S3Operation.Family.CORS,
+              S3Operation.Family.TAGGING,
+              S3Operation.Family.LIFECYCLE,
               S3Operation.Family.FORM);
       return;
     }
@@ -119,7 +121,11 @@ class RequestRoutingFuzzTest {
         .isLessThanOrEqualTo(BucketNames.MAX_KEY_BYTES);
     if (route.operation() != S3Operation.PREFLIGHT_CORS) {
       assertThat(route.operation().family())
-          .isIn(S3Operation.Family.OBJECT, S3Operation.Family.MULTIPART, S3Operation.Family.ACL);
+          .isIn(
+              S3Operation.Family.OBJECT,
+              S3Operation.Family.MULTIPART,
+              S3Operation.Family.ACL,
+              S3Operation.Family.TAGGING);
     }
     if (!StandardCharsets.UTF_8.newEncoder().canEncode(route.key())) {
       // A lone surrogate can only come from a Java string, never from Netty, which reads the

@@ -129,12 +129,41 @@ class S3RouterTest {
   }
 
   @Test
+  void route_whenTagging_namesTheTaggingOperation() {
+    assertThat(route(PATH, "PUT", "/bucket?tagging").operation())
+        .isEqualTo(S3Operation.PUT_BUCKET_TAGGING);
+    assertThat(route(PATH, "GET", "/bucket?tagging").operation())
+        .isEqualTo(S3Operation.GET_BUCKET_TAGGING);
+    assertThat(route(PATH, "DELETE", "/bucket?tagging").operation())
+        .isEqualTo(S3Operation.DELETE_BUCKET_TAGGING);
+    assertThat(route(PATH, "PUT", "/bucket/key?tagging").operation())
+        .isEqualTo(S3Operation.PUT_OBJECT_TAGGING);
+    assertThat(route(PATH, "GET", "/bucket/key?tagging&versionId=v").operation())
+        .isEqualTo(S3Operation.GET_OBJECT_TAGGING);
+    assertThat(route(PATH, "DELETE", "/bucket/key?tagging").operation())
+        .isEqualTo(S3Operation.DELETE_OBJECT_TAGGING);
+  }
+
+  @Test
+  void route_whenLifecycle_namesTheLifecycleOperationOfABucketOnly() {
+    assertThat(route(PATH, "PUT", "/bucket?lifecycle").operation())
+        .isEqualTo(S3Operation.PUT_BUCKET_LIFECYCLE);
+    assertThat(route(PATH, "GET", "/bucket?lifecycle").operation())
+        .isEqualTo(S3Operation.GET_BUCKET_LIFECYCLE);
+    assertThat(route(PATH, "DELETE", "/bucket?lifecycle").operation())
+        .isEqualTo(S3Operation.DELETE_BUCKET_LIFECYCLE);
+    assertThat(error("GET", "/bucket/key?lifecycle")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
+    assertThat(error("POST", "/bucket?lifecycle")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
+  }
+
+  @Test
   void route_whenUnsupported_notImplementedOrMethodNotAllowed() {
     assertThat(error("DELETE", "/bucket?acl")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
     assertThat(error("DELETE", "/bucket/key?acl")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
     assertThat(error("GET", "/bucket?attributes")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
     assertThat(error("PUT", "/bucket/key?attributes")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
-    assertThat(error("PUT", "/bucket/key?tagging")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
+    assertThat(error("POST", "/bucket/key?tagging")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
+    assertThat(error("HEAD", "/bucket?tagging")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
     assertThat(error("PUT", "/bucket/key?versioning")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
     assertThat(error("DELETE", "/bucket?versioning")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);
     assertThat(error("POST", "/bucket/key?restore")).isEqualTo(S3ErrorCode.NOT_IMPLEMENTED);

@@ -1,0 +1,56 @@
+package io.racs.proxy.s3.lifecycle;
+
+import io.racs.proxy.s3.error.S3ErrorCode;
+import io.racs.proxy.s3.error.S3Exception;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A bucket's validated lifecycle rules: 1 to 1,000, ids unique.
+ *
+ * @param rules in the order given
+ */
+public record LifecycleConfiguration(List<LifecycleRule> rules) {
+  /** The most rules of one configuration. */
+  public static final int MAX_RULES = 1000;
+
+  /**
+   * Checks what S3 checks of the whole configuration.
+   *
+   * @throws S3Exception {@code MalformedXML} (no rule, too many), {@code InvalidArgument} (an id
+   *     given twice)
+   */
+  public LifecycleConfiguration {
+    rules = List.copyOf(rules);
+    if (rules.isEmpty() || rules.size() > MAX_RULES) {
+      throw S3Exception.of(S3ErrorCode.MALFORMED_XML);
+    }
+    Set<String> ids = new HashSet<>();
+    for (LifecycleRule rule : rules) {
+      if (rule.id() != null && !ids.add(rule.id())) {
+        throw S3Exception.of(
+            S3ErrorCode.INVALID_ARGUMENT,
+            "Rule ID must be unique. Found same ID for more than one rule");
+      }
+    }
+  }
+
+  /** True when an enabled rule expires this current version at {@code now}. */
+  public boolean expires(
+      String key, long sizeBytes, Instant lastModified, Map<String, String> tags, Instant now) {
+    return rules.stream().anyMatch(r -> r.expires(key, sizeBytes, lastModified, tags, now));
+  }
+
+  /** True when an enabled rule aborts this incomplete upload at {@code now}. */
+  public boolean abortsUpload(String key, Instant initiated, Instant now) {
+    return rules.stream().anyMatch(r -> r.abortsUpload(key, initiated, now));
+  }
+
+  /** True when some enabled rule's filter needs the objects' tags. */
+  public boolean needsTags() {
+    return rules.stream().anyMatch(r -> r.enabled() && !r.filter().tags().isEmpty());
+  }
+}

@@ -1,0 +1,133 @@
+package io.racs.proxy.s3.handler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.s3.model.ExpirationStatus;
+import software.amazon.awssdk.services.s3.model.LifecycleRule;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * Proves Put, Get and DeleteBucketLifecycleConfiguration through the S3 front end: a valid
+ * configuration is stored and returned (404 NoSuchLifecycleConfiguration without one, and for a
+ * bucket created again), invalid ones are refused with S3's error and change nothing, actions the
+ * proxy does not carry out are NotImplemented. (That the rules are carried out is proven by
+ * LifecycleScrubTest; a proxy without the scrub refuses them, proven here too.)
+ */
+class BucketLifecycleTest {
+  private static final AtomicInteger BUCKETS = new AtomicInteger();
+
+  @RegisterExtension
+  static final S3FrontEnd proxy = S3FrontEnd.withBucket("lc-home").scrubbingDaily();
+
+  @RegisterExtension static final S3FrontEnd noScrub = S3FrontEnd.withBucket("lc-off");
+
+  private static final LifecycleRule LOGS =
+      LifecycleRule.builder()
+          .id("logs")
+          .filter(f -> f.prefix("logs/"))
+          .status(ExpirationStatus.ENABLED)
+          .expiration(e -> e.days(30))
+          .abortIncompleteMultipartUpload(a -> a.daysAfterInitiation(7))
+          .build();
+
+  private static String newBucket() {
+    String name = "lc-" + BUCKETS.incrementAndGet();
+    proxy.s3().createBucket(b -> b.bucket(name));
+    return name;
+  }
+
+  private static S3FrontEnd.Raw putLifecycle(S3FrontEnd to, String bucket, String xml)
+      throws Exception {
+    return to.send(
+        "PUT", "/" + bucket, "lifecycle", Map.of(), xml.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static void assertNoConfiguration(String bucket) {
+    S3Exception e =
+        S3FrontEnd.error(() -> proxy.s3().getBucketLifecycleConfiguration(b -> b.bucket(bucket)));
+    assertThat(e.statusCode()).isEqualTo(404);
+    assertThat(e.awsErrorDetails().errorCode()).isEqualTo("NoSuchLifecycleConfiguration");
+  }
+
+  @Test
+  void putBucketLifecycle_whenValid_isReturnedByGetUntilDeleted() {
+    String bucket = newBucket();
+    proxy
+        .s3()
+        .putBucketLifecycleConfiguration(
+            b -> b.bucket(bucket).lifecycleConfiguration(c -> c.rules(LOGS)));
+
+    List<LifecycleRule> rules =
+        proxy.s3().getBucketLifecycleConfiguration(b -> b.bucket(bucket)).rules();
+    assertThat(rules).containsExactly(LOGS);
+
+    proxy.s3().deleteBucketLifecycle(b -> b.bucket(bucket));
+    assertNoConfiguration(bucket);
+  }
+
+  @Test
+  void getBucketLifecycle_whenNeverSetOrBucketCreatedAgain_isNoSuchLifecycleConfiguration() {
+    String bucket = newBucket();
+    assertNoConfiguration(bucket);
+    proxy
+        .s3()
+        .putBucketLifecycleConfiguration(
+            b -> b.bucket(bucket).lifecycleConfiguration(c -> c.rules(LOGS)));
+    proxy.s3().deleteBucket(b -> b.bucket(bucket));
+    proxy.s3().createBucket(b -> b.bucket(bucket));
+    assertNoConfiguration(bucket);
+  }
+
+  @Test
+  void putBucketLifecycle_whenInvalidOrUnsupported_isRefusedAndKeepsTheRules() throws Exception {
+    String bucket = newBucket();
+    proxy
+        .s3()
+        .putBucketLifecycleConfiguration(
+            b -> b.bucket(bucket).lifecycleConfiguration(c -> c.rules(LOGS)));
+    Map<String, String> refusals =
+        Map.of(
+            "<LifecycleConfiguration></LifecycleConfiguration>",
+            "MalformedXML",
+            "<LifecycleConfiguration><Rule><Prefix/><Status>Enabled</Status><Expiration><Days>0"
+                + "</Days></Expiration></Rule></LifecycleConfiguration>",
+            "InvalidArgument",
+            "<LifecycleConfiguration><Rule><Prefix/><Status>Enabled</Status>"
+                + "<NoncurrentVersionExpiration><NoncurrentDays>1</NoncurrentDays>"
+                + "</NoncurrentVersionExpiration></Rule></LifecycleConfiguration>",
+            "NotImplemented",
+            "<LifecycleConfiguration><Rule><Prefix/><Status>Enabled</Status></Rule>"
+                + "</LifecycleConfiguration>",
+            "InvalidRequest");
+    for (Map.Entry<String, String> refusal : refusals.entrySet()) {
+      S3FrontEnd.Raw raw = putLifecycle(proxy, bucket, refusal.getKey());
+      assertThat(raw.code()).as(refusal.getKey()).isEqualTo(refusal.getValue());
+      assertThat(raw.status())
+          .as(refusal.getKey())
+          .isEqualTo(refusal.getValue().equals("NotImplemented") ? 501 : 400);
+    }
+    assertThat(proxy.s3().getBucketLifecycleConfiguration(b -> b.bucket(bucket)).rules())
+        .containsExactly(LOGS);
+  }
+
+  @Test
+  void putBucketLifecycle_whenTheScrubIsOff_isNotImplementedAndStoresNothing() throws Exception {
+    S3FrontEnd.Raw raw =
+        putLifecycle(
+            noScrub,
+            "lc-off",
+            "<LifecycleConfiguration><Rule><Prefix/><Status>Enabled</Status><Expiration><Days>1"
+                + "</Days></Expiration></Rule></LifecycleConfiguration>");
+    assertThat(raw.status()).isEqualTo(501);
+    assertThat(raw.code()).isEqualTo("NotImplemented");
+    S3FrontEnd.Raw get = noScrub.send("GET", "/lc-off", "lifecycle", Map.of(), null);
+    assertThat(get.status()).isEqualTo(404);
+    assertThat(get.code()).isEqualTo("NoSuchLifecycleConfiguration");
+  }
+}
