@@ -30,7 +30,7 @@ final class BucketCors {
   void put(String bucket, String configuration) {
     BucketCatalog.BucketRecord created = buckets.current(bucket);
     writer.write(
-        Layout.corsRecord(bucket, VersionId.next()),
+        Layout.corsRecord(bucket, context.ids.next()),
         Layout.encode(new CorsRecord(bucket, created.createdMillis(), configuration)),
         (configuration == null ? "delete CORS of " : "put CORS of ") + bucket);
   }

@@ -45,17 +45,23 @@ final class MultipartUploads {
   private final QuorumWriter writer;
   private final BucketCatalog buckets;
   private final VersionResolver resolver;
+  private final CommitOrder order;
 
   MultipartUploads(
-      StoreContext context, QuorumWriter writer, BucketCatalog buckets, VersionResolver resolver) {
+      StoreContext context,
+      QuorumWriter writer,
+      BucketCatalog buckets,
+      VersionResolver resolver,
+      CommitOrder order) {
     this.context = context;
     this.writer = writer;
     this.buckets = buckets;
     this.resolver = resolver;
+    this.order = order;
   }
 
   String create(String bucket, String key, ObjectStore.PutOptions options) {
-    String uploadId = VersionId.next();
+    String uploadId = context.ids.next();
     writer.write(
         uploadRecordName(bucket, key, uploadId),
         Layout.encode(
@@ -63,7 +69,7 @@ final class MultipartUploads {
                 bucket,
                 key,
                 uploadId,
-                System.currentTimeMillis(),
+                context.config.clock().millis(),
                 options.contentType(),
                 options.userMetadata(),
                 options.contentHeaders())),
@@ -114,7 +120,7 @@ final class MultipartUploads {
         partRecords(bucket, key, uploadId).stream()
             .filter(r -> r.part().partNumber() == partNumber)
             .findFirst();
-    String dataId = VersionId.next();
+    String dataId = context.ids.next();
     PartWriter.Result written =
         PartWriter.write(
             context.array,
@@ -125,7 +131,7 @@ final class MultipartUploads {
             context.slotsFor(bucket, key),
             body,
             length);
-    long now = System.currentTimeMillis();
+    long now = context.config.clock().millis();
     PartMeta part = written.part().withChecksums(checksums.get());
     writer.write(
         Layout.partRecord(bucket, context.nameKey(bucket, key), uploadId, partNumber),
@@ -170,6 +176,8 @@ final class MultipartUploads {
       List<ObjectStore.CompletedPart> parts,
       Function<List<PartMeta>, Map<String, String>> objectChecksums,
       ObjectStore.WriteCondition condition) {
+    // Listed alongside the reading of the upload's records: no round trip of its own.
+    CommitOrder.Pending ordering = order.of(bucket, key).start();
     UploadRecord upload = upload(bucket, key, uploadId);
     if (parts.isEmpty()) {
       throw new StoreException(StoreException.Code.INVALID_PART, "no parts named");
@@ -213,29 +221,29 @@ final class MultipartUploads {
       size += r.part().sizeBytes();
     }
     String etag = HexFormat.of().formatHex(md5s.digest()) + "-" + chosen.size();
+    // Checked right before the commit, as a PUT's condition is (see ObjectWrites#check); a refused
+    // completion changes nothing, so the client may retry it or abort the upload.
+    if (condition != ObjectStore.WriteCondition.NONE) {
+      condition.check(resolver.newest(bucket, key).filter(v -> !v.deleteMarker()));
+    }
     VersionMeta meta =
         new VersionMeta(
             1,
             context.arrayId,
             bucket,
             key,
-            VersionId.next(),
+            ordering.versionId(),
             false,
             size,
             etag,
             upload.contentType(),
             upload.userMetadata(),
             objectChecksums.apply(chosen),
-            System.currentTimeMillis(),
+            context.config.clock().millis(),
             context.geometry.toString(),
             true,
             chosen,
             upload.contentHeaders());
-    // Checked right before the commit, as a PUT's condition is (see ObjectWrites#check); a refused
-    // completion changes nothing, so the client may retry it or abort the upload.
-    if (condition != ObjectStore.WriteCondition.NONE) {
-      condition.check(resolver.newest(bucket, key).filter(v -> !v.deleteMarker()));
-    }
     writer.commit(meta, ObjectWrites.recordOf(meta), List.of());
     Set<String> kept = new HashSet<>();
     for (PartMeta part : chosen) {

@@ -1,6 +1,7 @@
 package io.racs.proxy.store;
 
 import io.racs.proxy.codec.Geometry;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -34,6 +35,9 @@ import java.util.Objects;
  *     straddle the commit could find neither. So collection waits until any listing that could have
  *     begun before the commit has ended; a listing that takes longer than this could still miss a
  *     key. Zero collects at once (tests that count what is left).
+ * @param clock the wall clock new version ids start from; default the system clock. Versions are
+ *     not ordered by it alone (see {@code VersionId}): a proxy whose clock is behind still orders
+ *     its writes after those acknowledged before they began. Tests shift it to prove that.
  */
 public record StoreConfig(
     Geometry geometry,
@@ -44,7 +48,8 @@ public record StoreConfig(
     long minPartBytes,
     Duration gcGrace,
     int inlineBytes,
-    Duration settleTime) {
+    Duration settleTime,
+    Clock clock) {
   /** Checks the values. */
   public StoreConfig {
     Objects.requireNonNull(geometry, "geometry");
@@ -72,6 +77,7 @@ public record StoreConfig(
     if (settleTime.isNegative()) {
       throw new IllegalArgumentException("settleTime: " + settleTime + " (expected: >= 0)");
     }
+    Objects.requireNonNull(clock, "clock");
     if (inlineBytes < 0) {
       throw new IllegalArgumentException("inlineBytes: " + inlineBytes + " (expected: >= 0)");
     }
@@ -105,6 +111,7 @@ public record StoreConfig(
     private Duration gcGrace = Duration.ofHours(1);
     private int inlineBytes = 128 << 10;
     private Duration settleTime;
+    private Clock clock = Clock.systemUTC();
 
     private Builder(Geometry geometry) {
       this.geometry = Objects.requireNonNull(geometry, "geometry");
@@ -162,6 +169,12 @@ public record StoreConfig(
       return this;
     }
 
+    /** The wall clock version ids start from. */
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
     /** The config. */
     public StoreConfig build() {
       return new StoreConfig(
@@ -173,7 +186,8 @@ public record StoreConfig(
           minPartBytes,
           gcGrace,
           inlineBytes,
-          settleTime != null ? settleTime : slowShardTimeout.multipliedBy(2));
+          settleTime != null ? settleTime : slowShardTimeout.multipliedBy(2),
+          clock);
     }
   }
 }
