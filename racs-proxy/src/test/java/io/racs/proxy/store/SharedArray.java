@@ -7,7 +7,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.UnaryOperator;
+import java.util.function.BiFunction;
 
 /**
  * Several proxies over one array: an {@link ErasureStore} per clock offset, all over the same 4x2
@@ -23,14 +23,14 @@ final class SharedArray implements AutoCloseable {
 
   /** Stores whose wall clocks are the system clock shifted by {@code offsetsSeconds}. */
   SharedArray(int... offsetsSeconds) {
-    this(r -> r, offsetsSeconds);
+    this((slot, r) -> r, offsetsSeconds);
   }
 
   /**
    * Stores as above, each seeing every repository through {@code decorate} (applied once per store
-   * and repository).
+   * and slot, with the slot).
    */
-  SharedArray(UnaryOperator<Repository> decorate, int... offsetsSeconds) {
+  SharedArray(BiFunction<Integer, Repository, Repository> decorate, int... offsetsSeconds) {
     Geometry geometry = Geometry.parse("4x2");
     for (int i = 0; i < geometry.totalShards(); i++) {
       repositories.add(MemoryRepository.create("mem" + i));
@@ -45,8 +45,8 @@ final class SharedArray implements AutoCloseable {
               .clock(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(offset)))
               .build();
       List<Repository> seen = new ArrayList<>();
-      for (Repository repository : repositories) {
-        seen.add(decorate.apply(new Unclosed(repository)));
+      for (int slot = 0; slot < repositories.size(); slot++) {
+        seen.add(decorate.apply(slot, new Unclosed(repositories.get(slot))));
       }
       stores.add(ErasureStore.open(config, seen));
       if (stores.size() == 1) {
