@@ -61,12 +61,13 @@ final class BucketCatalog {
       throw new StoreException(StoreException.Code.BUCKET_ALREADY_EXISTS, "bucket " + bucket);
     }
     writeRecord(
-        new BucketRecord(bucket, false, System.currentTimeMillis(), null), "create bucket ");
+        new BucketRecord(bucket, false, context.config.clock().millis(), null), "create bucket ");
   }
 
   /** Writes the record that deletes a bucket; the caller has checked that it is empty. */
   void markDeleted(String bucket) {
-    writeRecord(new BucketRecord(bucket, true, System.currentTimeMillis(), null), "delete bucket ");
+    writeRecord(
+        new BucketRecord(bucket, true, context.config.clock().millis(), null), "delete bucket ");
     seen.remove(bucket);
     versioned.remove(bucket);
     known.remove(bucket);
@@ -131,7 +132,7 @@ final class BucketCatalog {
   }
 
   private void writeRecord(BucketRecord record, String what) {
-    String name = Layout.bucketRecord(record.bucket(), VersionId.next());
+    String name = Layout.bucketRecord(record.bucket(), context.ids.next());
     writer.write(name, Layout.encode(record), what + record.bucket());
     remember(name, record);
   }

@@ -59,7 +59,7 @@ final class BucketDocuments {
   void put(Kind kind, String bucket, String document) {
     BucketCatalog.BucketRecord created = buckets.current(bucket);
     writer.write(
-        kind.record(bucket, VersionId.next()),
+        kind.record(bucket, context.ids.next()),
         Layout.encode(new DocumentRecord(bucket, created.createdMillis(), document)),
         (document == null ? "delete " : "put ") + kind.label + " of " + bucket);
   }

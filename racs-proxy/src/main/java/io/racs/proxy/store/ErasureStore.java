@@ -54,13 +54,14 @@ public final class ErasureStore implements ObjectStore {
     this.collector = new Collector(context, background);
     QuorumWriter writer = new QuorumWriter(context, collector);
     this.resolver = new VersionResolver(context);
+    CommitOrder order = new CommitOrder(context);
     this.buckets = new BucketCatalog(context, writer);
     this.documents = new BucketDocuments(context, writer, buckets);
     collector.keepVersionsOf(buckets::versioned);
-    this.writes = new ObjectWrites(context, writer, resolver);
+    this.writes = new ObjectWrites(context, writer, resolver, order);
     this.reads = new ObjectReads(context, resolver, buckets, background);
     this.lister = new Lister(context, resolver);
-    this.uploads = new MultipartUploads(context, writer, buckets, resolver);
+    this.uploads = new MultipartUploads(context, writer, buckets, resolver, order);
     this.removals = new VersionRemovals(context, writer, resolver, collector);
     this.tags = new ObjectTags(context, writer);
   }

@@ -392,7 +392,7 @@ public final class Healer {
         lastKeyName = keyName;
         lastKeySettled =
             VersionId.time(Layout.versionOf(e.name()))
-                .isBefore(Instant.now().minus(store.config().settleTime()));
+                .isBefore(store.config().clock().instant().minus(store.config().settleTime()));
       }
       try {
         healEntry(bucket, keyName, e, meta, newest || kept);
@@ -548,7 +548,7 @@ public final class Healer {
   }
 
   private Instant graceCutoff() {
-    return Instant.now().minus(store.config().gcGrace());
+    return store.config().clock().instant().minus(store.config().gcGrace());
   }
 
   private static boolean isInline(VersionMeta version) {
@@ -805,7 +805,7 @@ public final class Healer {
 
   /** Deletes shard objects no record refers to, once they are older than the GC grace. */
   private void collectLeftovers() {
-    Instant cutoff = Instant.now().minus(store.config().gcGrace());
+    Instant cutoff = store.config().clock().instant().minus(store.config().gcGrace());
     for (int slot = 0; slot < n; slot++) {
       Repository repository = array.slot(slot);
       try {

@@ -66,19 +66,25 @@ final class MultipartUploads {
   private final QuorumWriter writer;
   private final BucketCatalog buckets;
   private final VersionResolver resolver;
+  private final CommitOrder order;
 
   MultipartUploads(
-      StoreContext context, QuorumWriter writer, BucketCatalog buckets, VersionResolver resolver) {
+      StoreContext context,
+      QuorumWriter writer,
+      BucketCatalog buckets,
+      VersionResolver resolver,
+      CommitOrder order) {
     this.context = context;
     this.writer = writer;
     this.buckets = buckets;
     this.resolver = resolver;
+    this.order = order;
   }
 
   String create(String bucket, String key, ObjectStore.PutOptions options) {
     // Every part is sealed with the one data key chosen here (each part as its own stream).
     ObjectSealing.Sealed sealed = ObjectSealing.begin(options.sealing(), context.config.keys());
-    String uploadId = VersionId.next();
+    String uploadId = context.ids.next();
     writer.write(
         uploadRecordName(bucket, key, uploadId),
         Layout.encode(
@@ -86,7 +92,7 @@ final class MultipartUploads {
                 bucket,
                 key,
                 uploadId,
-                System.currentTimeMillis(),
+                context.config.clock().millis(),
                 options.contentType(),
                 options.userMetadata(),
                 options.contentHeaders(),
@@ -168,7 +174,7 @@ final class MultipartUploads {
         partRecords(bucket, key, uploadId).stream()
             .filter(r -> r.part().partNumber() == partNumber)
             .findFirst();
-    String dataId = VersionId.next();
+    String dataId = context.ids.next();
     PartWriter.Result written =
         PartWriter.write(
             context.array,
@@ -180,7 +186,7 @@ final class MultipartUploads {
             body,
             length,
             dataKey == null);
-    long now = System.currentTimeMillis();
+    long now = context.config.clock().millis();
     PartMeta part = written.part().withChecksums(checksums.get());
     if (plainMd5 != null) {
       byte[] md5 = plainMd5.digest();
@@ -237,6 +243,8 @@ final class MultipartUploads {
       List<ObjectStore.CompletedPart> parts,
       Function<List<PartMeta>, Map<String, String>> objectChecksums,
       ObjectStore.WriteCondition condition) {
+    // Listed alongside the reading of the upload's records: no round trip of its own.
+    CommitOrder.Pending ordering = order.of(bucket, key).start();
     UploadRecord upload = upload(bucket, key, uploadId);
     if (parts.isEmpty()) {
       throw new StoreException(StoreException.Code.INVALID_PART, "no parts named");
@@ -281,31 +289,31 @@ final class MultipartUploads {
       size += partBytes;
     }
     String etag = HexFormat.of().formatHex(md5s.digest()) + "-" + chosen.size();
+    // Checked right before the commit, as a PUT's condition is (see ObjectWrites#check); a refused
+    // completion changes nothing, so the client may retry it or abort the upload.
+    if (condition != ObjectStore.WriteCondition.NONE) {
+      condition.check(resolver.newest(bucket, key).filter(v -> !v.deleteMarker()));
+    }
     VersionMeta meta =
         new VersionMeta(
             1,
             context.arrayId,
             bucket,
             key,
-            VersionId.next(),
+            ordering.versionId(),
             false,
             size,
             etag,
             upload.contentType(),
             upload.userMetadata(),
             objectChecksums.apply(chosen),
-            System.currentTimeMillis(),
+            context.config.clock().millis(),
             context.geometry.toString(),
             true,
             chosen,
             upload.contentHeaders(),
             upload.tags(),
             upload.encryption());
-    // Checked right before the commit, as a PUT's condition is (see ObjectWrites#check); a refused
-    // completion changes nothing, so the client may retry it or abort the upload.
-    if (condition != ObjectStore.WriteCondition.NONE) {
-      condition.check(resolver.newest(bucket, key).filter(v -> !v.deleteMarker()));
-    }
     writer.commit(meta, ObjectWrites.recordOf(meta), List.of());
     Set<String> kept = new HashSet<>();
     for (PartMeta part : chosen) {

@@ -53,7 +53,7 @@ final class ObjectTags {
   /** Sets the tags of {@code version} (no delete marker: the caller checked). */
   void put(VersionMeta version, Map<String, String> tags) {
     writer.write(
-        keyPrefix(version.bucket(), version.key()) + VersionId.next(),
+        keyPrefix(version.bucket(), version.key()) + context.ids.next(),
         Layout.encode(new TagSetRecord(version.bucket(), version.key(), version.versionId(), tags)),
         "tag " + version.bucket() + "/" + version.key());
   }

@@ -4,6 +4,7 @@ import io.racs.proxy.crypto.DataKey;
 import io.racs.proxy.crypto.SealedLayout;
 import io.racs.proxy.crypto.SealingInputStream;
 import java.io.ByteArrayInputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
@@ -17,7 +18,8 @@ import java.util.function.IntFunction;
 
 /**
  * Writes new versions of single keys: a PUT (striped into shard objects, or for a small object
- * inline in its records) and a delete marker. Each ends in one {@link QuorumWriter#commit}.
+ * inline in its records) and a delete marker. Each ends in one {@link QuorumWriter#commit}, with a
+ * version id minted right before it and after the key's newest id was listed ({@link CommitOrder}).
  *
  * <p>Thread-safe; bodies are read on the calling thread.
  */
@@ -25,11 +27,14 @@ final class ObjectWrites {
   private final StoreContext context;
   private final QuorumWriter writer;
   private final VersionResolver resolver;
+  private final CommitOrder order;
 
-  ObjectWrites(StoreContext context, QuorumWriter writer, VersionResolver resolver) {
+  ObjectWrites(
+      StoreContext context, QuorumWriter writer, VersionResolver resolver, CommitOrder order) {
     this.context = context;
     this.writer = writer;
     this.resolver = resolver;
+    this.order = order;
   }
 
   VersionMeta put(
@@ -85,16 +90,21 @@ final class ObjectWrites {
     StoreConfig config = context.config;
     // The data is named when it starts; the version gets its id when it commits (below), so that
     // of two overlapping PUTs the one that commits later, and is acknowledged later, is newer.
-    String dataId = VersionId.next();
+    String dataId = context.ids.next();
+    CommitOrder.Pending ordering = order.of(bucket, key);
     List<Integer> slots = context.slotsFor(bucket, key);
     InputStream rest = body;
     if (config.inlineBytes() > 0 && (lengthBytes < 0 || config.inlines(lengthBytes))) {
       byte[] head = readHead(body, lengthBytes);
       if (config.inlines(head.length)) {
-        return putInline(bucket, key, slots, head, options, condition, seal);
+        return putInline(bucket, key, slots, head, options, condition, seal, ordering.start());
       }
       rest = new SequenceInputStream(new ByteArrayInputStream(head), body);
     }
+    // The ordering listing starts once the whole body has been received, alongside the flush of
+    // the last shards: late enough that a PUT that ended while this one was still uploading may be
+    // ordered before it, early enough to cost no round trip of its own.
+    rest = new OnEnd(rest, lengthBytes, ordering::start);
     PartWriter.Result written =
         PartWriter.write(
             context.array,
@@ -111,15 +121,57 @@ final class ObjectWrites {
     if (seal != null) {
       part = seal.apply(part);
     }
-    VersionMeta meta = singlePartVersion(bucket, key, part, options, checksums, seal);
+    VersionMeta meta;
     try {
       check(condition, bucket, key);
+      meta = singlePartVersion(bucket, key, ordering.versionId(), part, options, checksums, seal);
     } catch (RuntimeException e) {
       PartWriter.deleteShards(context.array, part.slots(), part.dataId());
       throw e;
     }
     writer.commit(meta, recordOf(meta), written.failures());
     return meta;
+  }
+
+  /**
+   * A body that runs an action once it has been read to its end: its declared length, or the end of
+   * the stream when the length is unknown (or the body is shorter).
+   */
+  private static final class OnEnd extends FilterInputStream {
+    private final long lengthBytes;
+    private Runnable action;
+    private long read;
+
+    OnEnd(InputStream in, long lengthBytes, Runnable action) {
+      super(in);
+      this.lengthBytes = lengthBytes;
+      this.action = action;
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      count(b < 0 ? -1 : 1);
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = super.read(b, off, len);
+      count(n);
+      return n;
+    }
+
+    private void count(int n) {
+      if (n > 0) {
+        read += n;
+      }
+      if (action != null && (n < 0 || (lengthBytes >= 0 && read >= lengthBytes))) {
+        Runnable run = action;
+        action = null;
+        run.run();
+      }
+    }
   }
 
   /**
@@ -180,16 +232,19 @@ final class ObjectWrites {
       byte[] data,
       ObjectStore.PutOptions options,
       ObjectStore.WriteCondition condition,
-      Seal seal) {
+      Seal seal,
+      CommitOrder.Pending ordering) {
     byte[][] shards =
         data.length == 0
             ? new byte[context.geometry.totalShards()][0]
             : PartWriter.encodeStripe(context.codec, data, data.length, byte[]::new);
     Map<String, String> checksums = options.checksums().get();
+    check(condition, bucket, key); // nothing is stored yet: an inline version's data is its record
+    String versionId = ordering.versionId();
     PartMeta part =
         new PartMeta(
             1,
-            VersionId.next(), // an inline part's data is its version's record
+            versionId, // an inline part's data is its version's record
             data.length,
             HexFormat.of().formatHex(PartWriter.md5().digest(data)),
             context.config.pieceBytes(),
@@ -199,8 +254,7 @@ final class ObjectWrites {
     if (seal != null) {
       part = seal.apply(part);
     }
-    VersionMeta meta = singlePartVersion(bucket, key, part, options, checksums, seal);
-    check(condition, bucket, key); // nothing is stored yet: an inline version's data is its record
+    VersionMeta meta = singlePartVersion(bucket, key, versionId, part, options, checksums, seal);
     writer.commit(meta, slot -> Layout.encodeInline(meta, shards[slots.indexOf(slot)]), List.of());
     return meta;
   }
@@ -208,6 +262,7 @@ final class ObjectWrites {
   private VersionMeta singlePartVersion(
       String bucket,
       String key,
+      String versionId,
       PartMeta part,
       ObjectStore.PutOptions options,
       Map<String, String> checksums,
@@ -217,14 +272,14 @@ final class ObjectWrites {
         context.arrayId,
         bucket,
         key,
-        part.inline() ? part.dataId() : VersionId.next(),
+        versionId,
         false,
         seal == null ? part.sizeBytes() : seal.plainBytes(),
         part.etag(),
         options.contentType(),
         options.userMetadata(),
         checksums,
-        System.currentTimeMillis(),
+        context.config.clock().millis(),
         context.geometry.toString(),
         false,
         List.of(part),
@@ -241,6 +296,8 @@ final class ObjectWrites {
    */
   Optional<VersionMeta> delete(
       String bucket, String key, ObjectStore.WriteCondition condition, boolean versioned) {
+    // Listed alongside the reading of the current version: no round trip of its own.
+    CommitOrder.Pending ordering = order.of(bucket, key).start();
     Optional<VersionMeta> current = live(resolver.newest(bucket, key));
     condition.check(current);
     if (current.isEmpty() && !versioned) {
@@ -252,14 +309,14 @@ final class ObjectWrites {
             context.arrayId,
             bucket,
             key,
-            VersionId.next(),
+            ordering.versionId(),
             true,
             0,
             "",
             null,
             null,
             null,
-            System.currentTimeMillis(),
+            context.config.clock().millis(),
             context.geometry.toString(),
             false,
             List.of(),

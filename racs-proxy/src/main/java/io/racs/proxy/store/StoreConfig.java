@@ -2,6 +2,7 @@ package io.racs.proxy.store;
 
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.crypto.Keyring;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -35,6 +36,9 @@ import java.util.Objects;
  *     straddle the commit could find neither. So collection waits until any listing that could have
  *     begun before the commit has ended; a listing that takes longer than this could still miss a
  *     key. Zero collects at once (tests that count what is left).
+ * @param clock the wall clock new version ids start from; default the system clock. Versions are
+ *     not ordered by it alone (see {@code VersionId}): a proxy whose clock is behind still orders
+ *     its writes after those acknowledged before they began. Tests shift it to prove that.
  * @param keys the master keys that wrap the data keys of SSE-S3 objects; null when none is
  *     configured (SSE-S3 writes are then refused, and SSE-C ones need no master key)
  */
@@ -48,6 +52,7 @@ public record StoreConfig(
     Duration gcGrace,
     int inlineBytes,
     Duration settleTime,
+    Clock clock,
     Keyring keys) {
   /** Checks the values. */
   public StoreConfig {
@@ -76,6 +81,7 @@ public record StoreConfig(
     if (settleTime.isNegative()) {
       throw new IllegalArgumentException("settleTime: " + settleTime + " (expected: >= 0)");
     }
+    Objects.requireNonNull(clock, "clock");
     if (inlineBytes < 0) {
       throw new IllegalArgumentException("inlineBytes: " + inlineBytes + " (expected: >= 0)");
     }
@@ -109,6 +115,7 @@ public record StoreConfig(
     private Duration gcGrace = Duration.ofHours(1);
     private int inlineBytes = 128 << 10;
     private Duration settleTime;
+    private Clock clock = Clock.systemUTC();
     private Keyring keys;
 
     private Builder(Geometry geometry) {
@@ -173,6 +180,12 @@ public record StoreConfig(
       return this;
     }
 
+    /** The wall clock version ids start from. */
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
     /** The config. */
     public StoreConfig build() {
       return new StoreConfig(
@@ -185,6 +198,7 @@ public record StoreConfig(
           gcGrace,
           inlineBytes,
           settleTime != null ? settleTime : slowShardTimeout.multipliedBy(2),
+          clock,
           keys);
     }
   }

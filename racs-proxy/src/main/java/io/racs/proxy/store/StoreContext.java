@@ -28,6 +28,8 @@ final class StoreContext {
   final RepositoryArray array;
   final StoreStats stats = new StoreStats();
   final String arrayId;
+  // Mints version ids; advanced past every version id this store reads (see VersionId).
+  final VersionId ids;
   // Version records read, by index entry name. An entry is written once and never changed, so a
   // cached record is never stale (see VersionCache).
   private final VersionCache records = new VersionCache(16_384);
@@ -43,6 +45,7 @@ final class StoreContext {
             geometry.totalShards() - config.writeQuorum() + 1,
             config.stallGrace().toNanos());
     this.arrayId = arrayId;
+    this.ids = new VersionId(config.clock());
   }
 
   /** The repositories, by slot. */
@@ -99,6 +102,7 @@ final class StoreContext {
     if (version) {
       VersionMeta cached = records.get(e.name());
       if (cached != null) {
+        ids.observe(cached.versionId());
         return Optional.of(type.cast(cached));
       }
     }
@@ -140,6 +144,7 @@ final class StoreContext {
         if (record.isPresent()) {
           if (version) {
             records.put(e.name(), (VersionMeta) record.get());
+            ids.observe(((VersionMeta) record.get()).versionId());
           }
           return record;
         }

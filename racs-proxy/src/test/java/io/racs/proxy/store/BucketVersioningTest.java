@@ -233,7 +233,8 @@ class BucketVersioningTest {
         () -> f.store.version("bkt", "other", first.versionId()),
         StoreException.Code.NO_SUCH_VERSION);
     assertCode(
-        () -> f.store.version("bkt", "k", VersionId.next()), StoreException.Code.NO_SUCH_VERSION);
+        () -> f.store.version("bkt", "k", new VersionId(java.time.Clock.systemUTC()).next()),
+        StoreException.Code.NO_SUCH_VERSION);
     assertCode(() -> f.store.version("bkt", "k", "not-an-id"), StoreException.Code.NO_SUCH_VERSION);
     assertCode(
         () -> f.store.version("missing", "k", first.versionId()),
@@ -270,7 +271,7 @@ class BucketVersioningTest {
         () -> f.store.version("bkt", "k", kept.versionId()),
         StoreException.Code.INSUFFICIENT_SHARDS);
     assertCode(
-        () -> f.store.version("bkt", "k", VersionId.next()),
+        () -> f.store.version("bkt", "k", new VersionId(java.time.Clock.systemUTC()).next()),
         StoreException.Code.INSUFFICIENT_SHARDS);
   }
 

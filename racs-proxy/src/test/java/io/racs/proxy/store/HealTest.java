@@ -113,7 +113,7 @@ class HealTest {
     f.store.createBucket("bkt");
     f.put("bkt", "keep", StoreFixture.bytes(1, BLOCK));
     // A PUT that crashed before committing left shards and no index entry.
-    String orphan = VersionId.next();
+    String orphan = new VersionId(java.time.Clock.systemUTC()).next();
     for (int slot = 0; slot < 6; slot++) {
       f.memories
           .get(slot)

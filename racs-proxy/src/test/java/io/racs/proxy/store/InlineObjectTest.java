@@ -271,7 +271,7 @@ class InlineObjectTest {
               crashed.arrayId(),
               "bkt",
               "k",
-              VersionId.next(),
+              new VersionId(java.time.Clock.systemUTC()).next(),
               false,
               crashed.sizeBytes(),
               crashed.etag(),

@@ -94,7 +94,7 @@ class VersionRemovalTest {
     VersionMeta kept = f.put("bkt", "k", StoreFixture.bytes(1, 100));
     List<String> before = f.names(0, "");
 
-    assertThat(f.store.removeVersion("bkt", "k", VersionId.next())).isEmpty();
+    assertThat(f.store.removeVersion("bkt", "k", f.store.context().ids.next())).isEmpty();
     assertThat(f.store.removeVersion("bkt", "other", kept.versionId())).isEmpty();
     assertThat(f.store.removeVersion("bkt", "k", "not-an-id")).isEmpty();
 

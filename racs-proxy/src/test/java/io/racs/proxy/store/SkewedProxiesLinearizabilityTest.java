@@ -1,0 +1,244 @@
+package io.racs.proxy.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.racs.proxy.store.RegisterLinearizability.Op;
+import io.racs.repos.RepositoryException;
+import io.racs.repos.decorator.FaultyRepository;
+import io.racs.testkit.TestSeed;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Proves that each key behaves as one linearizable register when clients write and read it through
+ * three proxies whose clocks are 30 s behind, right and 30 s ahead, over the same repositories:
+ * several client threads PUT (inline and striped), GET and DELETE a few keys through random
+ * proxies, their invocations and returns are recorded, and each key's history is checked by {@link
+ * RegisterLinearizability}; then every proxy reads each key, and the value is one of the writes
+ * that could be last (no acknowledged write lost). Seeded and bounded (a few hundred operations, a
+ * few seconds). The second test does the same while two repositories (m) fail calls at random.
+ */
+class SkewedProxiesLinearizabilityTest {
+  private static final int CLIENTS = 6;
+  private static final int KEYS = 3;
+  private static final int OPS_PER_CLIENT = 50;
+  private static final long DEADLINE_NANOS = 4_000_000_000L;
+
+  @Test
+  void history_ofClientsOnThreeSkewedProxies_isLinearizablePerKey() throws InterruptedException {
+    long seed = TestSeed.get();
+    try (SharedArray array = new SharedArray(-30, 0, 30)) {
+      run(array, seed);
+    }
+  }
+
+  @Test
+  void history_withTwoRepositoriesFailingCallsAtRandom_isLinearizablePerKey()
+      throws InterruptedException {
+    long seed = TestSeed.get();
+    List<FaultyRepository> faulty = new ArrayList<>();
+    try (SharedArray array =
+        new SharedArray(
+            (slot, repository) -> {
+              if (slot >= 2) {
+                return repository;
+              }
+              FaultyRepository f = new FaultyRepository(repository);
+              faulty.add(f);
+              return f;
+            },
+            -30,
+            0,
+            30)) {
+      // Only once every store has opened: a store that cannot read a slot's identity keeps it out.
+      Random faults = new Random(seed ^ 0x5DEECE66DL);
+      for (FaultyRepository f : faulty) {
+        f.failRandomly(0.2, faults.nextLong(), RepositoryException.Kind.UNAVAILABLE);
+      }
+      run(array, seed);
+    }
+  }
+
+  private void run(SharedArray array, long seed) throws InterruptedException {
+    Random master = new Random(seed);
+    Map<String, List<Op>> histories = new ConcurrentHashMap<>();
+    for (int k = 0; k < KEYS; k++) {
+      histories.put(key(k), Collections.synchronizedList(new ArrayList<>()));
+    }
+    AtomicInteger errors = new AtomicInteger();
+    List<Throwable> unexpected = Collections.synchronizedList(new ArrayList<>());
+    CountDownLatch start = new CountDownLatch(1);
+    List<Thread> clients = new ArrayList<>();
+    long deadline = System.nanoTime() + DEADLINE_NANOS;
+    for (int c = 0; c < CLIENTS; c++) {
+      String client = "c" + c;
+      Random random = new Random(master.nextLong());
+      clients.add(
+          Thread.ofPlatform()
+              .name("client-" + c)
+              .start(
+                  () -> {
+                    try {
+                      start.await();
+                      for (int i = 0; i < OPS_PER_CLIENT && System.nanoTime() < deadline; i++) {
+                        step(array, client, i, random, histories, errors);
+                      }
+                    } catch (Throwable t) {
+                      unexpected.add(t);
+                    }
+                  }));
+    }
+    start.countDown();
+    for (Thread client : clients) {
+      client.join();
+    }
+    assertThat(unexpected).as("seed %d", seed).isEmpty();
+    int operations = 0;
+    for (int k = 0; k < KEYS; k++) {
+      String key = key(k);
+      List<Op> history = new ArrayList<>(histories.get(key));
+      operations += history.size();
+      List<Optional<String>> finals = new ArrayList<>();
+      for (int s = 0; s < array.stores.size(); s++) {
+        long invoked = System.nanoTime();
+        Optional<String> value = read(array.stores.get(s), key);
+        history.add(Op.read("final" + s, value.orElse(null), invoked, System.nanoTime()));
+        finals.add(value);
+      }
+      assertThat(RegisterLinearizability.check(history, null, 2_000_000))
+          .as("seed %d, key %s", seed, key)
+          .isEmpty();
+      assertThat(couldBeLast(histories.get(key)))
+          .as("seed %d, key %s: the value every proxy reads at the end", seed, key)
+          .contains(finals.getFirst().orElse(null));
+    }
+    System.out.println(
+        "seed "
+            + seed
+            + ": "
+            + operations
+            + " operations checked, "
+            + errors.get()
+            + " refused (503, unknown outcome)");
+  }
+
+  /** One random operation through a random proxy, recorded. */
+  private static void step(
+      SharedArray array,
+      String client,
+      int i,
+      Random random,
+      Map<String, List<Op>> histories,
+      AtomicInteger errors) {
+    String key = key(random.nextInt(KEYS));
+    ObjectStore store = array.stores.get(random.nextInt(array.stores.size()));
+    double kind = random.nextDouble();
+    List<Op> history = histories.get(key);
+    if (kind < 0.45) {
+      String value = client + "-" + i;
+      byte[] body =
+          body(
+              value,
+              random.nextBoolean() ? 50 + random.nextInt(900) : 2000 + random.nextInt(8000),
+              random);
+      long invoked = System.nanoTime();
+      try {
+        CrossProxyOrderingTest.put(store, key, body);
+        history.add(Op.write(client, value, invoked, System.nanoTime()));
+      } catch (StoreException e) {
+        errors.incrementAndGet();
+        history.add(Op.write(client, value, invoked, RegisterLinearizability.PENDING));
+      }
+    } else if (kind < 0.6) {
+      long invoked = System.nanoTime();
+      try {
+        store.delete(SharedArray.BUCKET, key);
+        history.add(Op.write(client, null, invoked, System.nanoTime()));
+      } catch (StoreException e) {
+        errors.incrementAndGet();
+        history.add(Op.write(client, null, invoked, RegisterLinearizability.PENDING));
+      }
+    } else {
+      long invoked = System.nanoTime();
+      try {
+        Optional<String> value = read(store, key);
+        history.add(Op.read(client, value.orElse(null), invoked, System.nanoTime()));
+      } catch (StoreException e) {
+        errors.incrementAndGet(); // a refused read tells nothing
+      }
+    }
+  }
+
+  /**
+   * The values the key may hold after every operation ended: those of the writes (acknowledged or
+   * of unknown outcome) that no acknowledged write followed (began after it returned), and absent
+   * too when no write was acknowledged.
+   */
+  private static List<String> couldBeLast(List<Op> history) {
+    List<String> values = new ArrayList<>();
+    boolean anyAcknowledged = false;
+    for (Op w : history) {
+      if (!w.write()) {
+        continue;
+      }
+      anyAcknowledged |= w.returnNanos() != RegisterLinearizability.PENDING;
+      boolean followed = false;
+      for (Op later : history) {
+        followed |=
+            later.write()
+                && later.returnNanos() != RegisterLinearizability.PENDING
+                && later.invokeNanos() > w.returnNanos();
+      }
+      if (!followed) {
+        values.add(w.value());
+      }
+    }
+    if (!anyAcknowledged) {
+      values.add(null); // nothing acknowledged: still absent is possible
+    }
+    return values;
+  }
+
+  private static String key(int k) {
+    return "key" + k;
+  }
+
+  /** {@code value}, a separator, then filler up to {@code size} bytes. */
+  private static byte[] body(String value, int size, Random random) {
+    byte[] head = (value + "|").getBytes(StandardCharsets.UTF_8);
+    byte[] body = Arrays.copyOf(head, Math.max(size, head.length));
+    for (int i = head.length; i < body.length; i++) {
+      body[i] = (byte) ('a' + random.nextInt(26));
+    }
+    return body;
+  }
+
+  /** The value a key reads as through {@code store}, empty when absent. */
+  private static Optional<String> read(ObjectStore store, String key) {
+    try (ObjectStore.ObjectReader reader = store.get(SharedArray.BUCKET, key, 0, -1, 0)) {
+      String text = new String(reader.body().readAllBytes(), StandardCharsets.UTF_8);
+      int end = text.indexOf('|');
+      assertThat(end).as("a body as written: %s", text).isPositive();
+      return Optional.of(text.substring(0, end));
+    } catch (StoreException e) {
+      if (e.code() == StoreException.Code.NO_SUCH_KEY) {
+        return Optional.empty();
+      }
+      throw e;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
