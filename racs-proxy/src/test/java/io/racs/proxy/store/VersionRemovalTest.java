@@ -155,6 +155,10 @@ class VersionRemovalTest {
           .as(as)
           .extracting(v -> v.meta().versionId())
           .containsExactly(first.versionId());
+      assertThat(fresh.list("bkt", new ObjectStore.ListRequest("", null, "", 10)).objects())
+          .as(as)
+          .extracting(VersionMeta::versionId)
+          .containsExactly(first.versionId());
       down.forEach(slot -> f.faulty.get(slot).outage(false));
     }
   }
