@@ -26,6 +26,11 @@ def error_of(call):
         return "%s %s" % (e.response["Error"]["Code"], status)
 
 
+def latest_marked(entries):
+    """The version ids of ListObjectVersions entries in order, the latest one followed by '*'."""
+    return ",".join(e["VersionId"] + ("*" if e["IsLatest"] else "") for e in entries)
+
+
 def main():
     with open(sys.argv[1]) as f:
         config = json.load(f)
@@ -66,11 +71,26 @@ def main():
     out["get_unknown"] = error_of(
         lambda: s3.get_object(Bucket=bucket, Key="k", VersionId="0" * 32)
     )
-    out["delete_version_call"] = error_of(
-        lambda: s3.delete_object(Bucket=bucket, Key="k", VersionId=out["first_version"])
-    )
-    out["list_versions"] = error_of(lambda: s3.list_object_versions(Bucket=bucket))
+    listed = s3.list_object_versions(Bucket=bucket)
+    out["list_versions"] = latest_marked(listed.get("Versions", []))
+    out["list_markers"] = latest_marked(listed.get("DeleteMarkers", []))
+    removed = s3.delete_object(Bucket=bucket, Key="k", VersionId=out["delete_version"])
+    out["remove_marker"] = "%s %s" % (removed.get("DeleteMarker", ""), removed.get("VersionId", ""))
+    out["current_after_remove"] = s3.get_object(Bucket=bucket, Key="k")["Body"].read().decode()
     out["delete_bucket"] = error_of(lambda: s3.delete_bucket(Bucket=bucket))
+    batch = s3.delete_objects(
+        Bucket=bucket,
+        Delete={
+            "Objects": [
+                {"Key": "k", "VersionId": out["first_version"]},
+                {"Key": "k", "VersionId": out["second_version"]},
+            ]
+        },
+    )
+    out["batch_deleted"] = ",".join(sorted(d["VersionId"] for d in batch.get("Deleted", [])))
+    out["batch_errors"] = str(len(batch.get("Errors", [])))
+    out["versions_left"] = str(len(s3.list_object_versions(Bucket=bucket).get("Versions", [])))
+    out["delete_bucket_emptied"] = error_of(lambda: s3.delete_bucket(Bucket=bucket))
     print(json.dumps(out, indent=0, sort_keys=True))
 
 

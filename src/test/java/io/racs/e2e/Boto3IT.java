@@ -213,10 +213,22 @@ class Boto3IT {
     assertThat(out.get("get_first_version")).isEqualTo(out.get("first_version"));
     assertThat(out.get("get_marker")).isEqualTo("MethodNotAllowed 405");
     assertThat(out.get("get_unknown")).isEqualTo("NoSuchVersion 404");
-    assertThat(out.get("delete_version_call")).isEqualTo("NotImplemented 501");
-    assertThat(out.get("list_versions")).isEqualTo("NotImplemented 501");
-    // The versions and the marker are kept, so the bucket is not empty.
+    assertThat(out.get("list_versions"))
+        .isEqualTo(out.get("second_version") + "," + out.get("first_version"));
+    assertThat(out.get("list_markers")).isEqualTo(out.get("delete_version") + "*");
+    // Removing the marker by its version id brings the key back.
+    assertThat(out.get("remove_marker")).isEqualTo("True " + out.get("delete_version"));
+    assertThat(out.get("current_after_remove")).isEqualTo("two");
+    // The versions are kept, so the bucket is not empty until they are removed too.
     assertThat(out.get("delete_bucket")).isEqualTo("BucketNotEmpty 409");
+    assertThat(out.get("batch_deleted"))
+        .isEqualTo(
+            java.util.stream.Stream.of(out.get("first_version"), out.get("second_version"))
+                .sorted()
+                .collect(java.util.stream.Collectors.joining(",")));
+    assertThat(out.get("batch_errors")).isEqualTo("0");
+    assertThat(out.get("versions_left")).isEqualTo("0");
+    assertThat(out.get("delete_bucket_emptied")).isEqualTo("ok");
   }
 
   @Test

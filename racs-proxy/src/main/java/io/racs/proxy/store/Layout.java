@@ -35,9 +35,9 @@ import java.util.zip.CRC32C;
  *       bucket. A key whose entry name would pass the repository's 1024-byte limit is stored under
  *       its first bytes, {@code \u0001} and a hash; such keys (over ~950 bytes) list in order
  *       except among themselves when they share those first bytes.
- *   <li>{@code i/<bucket>/<key>\0/<version>-removed}: the removal record of one version (a DELETE
- *       with its {@code versionId}), committed on a write quorum before the removal is
- *       acknowledged; see {@link VersionResolver} and {@link #removalRecord}.
+ *   <li>{@code i/<bucket>/<key>\0/<version>-gone}: the removal record of one version (a DELETE with
+ *       its {@code versionId}), committed on a write quorum before the removal is acknowledged; see
+ *       {@link VersionResolver} and {@link #removalRecord}.
  *   <li>{@code u/<bucket>/<key>\0/<uploadId>}: multipart upload records; {@code
  *       u/<bucket>/<key>\0/<uploadId>/p<00001>} their parts.
  *   <li>{@code v/<first 10 digits of dataId>/<dataId>-s<i>}: shard {@code i} of a run of data: for
@@ -62,8 +62,12 @@ final class Layout {
   /** What ends a key in index and upload names: the separator, then a directory level. */
   static final String KEY_END = SEPARATOR + "/";
 
-  /** What ends the name of a version's removal record (see {@link #removalRecord}). */
-  static final String REMOVAL_SUFFIX = "-removed";
+  /**
+   * What ends the name of a version's removal record (see {@link #removalRecord}): shorter than the
+   * part number that ends the longest name {@link #nameKey} makes room for, so that a removal
+   * record fits wherever its version's entry does.
+   */
+  static final String REMOVAL_SUFFIX = "-gone";
 
   private static final int MAX_NAME_BYTES = 1024;
   private static final String CRC_LINE = "\n#crc32c=";

@@ -89,6 +89,18 @@ class VersionRemovalTest {
   }
 
   @Test
+  void removeVersion_whenKeyIsLongEnoughToBeStoredUnderAShortenedName_removes() {
+    versionedBucket();
+    String key = "k".repeat(1000); // its entry names are as long as repositories take
+    VersionMeta first = f.put("bkt", key, StoreFixture.bytes(1, 10));
+    VersionMeta second = f.put("bkt", key, StoreFixture.bytes(2, 10));
+
+    assertThat(f.store.removeVersion("bkt", key, second.versionId())).isPresent();
+
+    assertThat(f.store.head("bkt", key).versionId()).isEqualTo(first.versionId());
+  }
+
+  @Test
   void removeVersion_whenNoSuchVersion_emptyAndNothingChanges() {
     versionedBucket();
     VersionMeta kept = f.put("bkt", "k", StoreFixture.bytes(1, 100));
@@ -142,6 +154,10 @@ class VersionRemovalTest {
                   .versions())
           .as(as)
           .extracting(v -> v.meta().versionId())
+          .containsExactly(first.versionId());
+      assertThat(fresh.list("bkt", new ObjectStore.ListRequest("", null, "", 10)).objects())
+          .as(as)
+          .extracting(VersionMeta::versionId)
           .containsExactly(first.versionId());
       down.forEach(slot -> f.faulty.get(slot).outage(false));
     }
