@@ -3,10 +3,14 @@ package io.racs.proxy.s3.handler;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.lifecycle.LifecycleConfiguration;
+import io.racs.proxy.s3.lifecycle.LifecycleRule;
 import io.racs.proxy.s3.xml.S3XmlRequests;
 import io.racs.proxy.s3.xml.S3XmlResponses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.UUID;
 
 /**
  * The lifecycle family: Put, Get and DeleteBucketLifecycleConfiguration. The rules are carried out
@@ -44,11 +48,36 @@ final class LifecycleHandler {
           S3ErrorCode.NOT_IMPLEMENTED,
           "Lifecycle rules are carried out by the background scrub, which is off (scrubInterval).");
     }
+    LifecycleConfiguration given =
+        S3XmlRequests.lifecycleConfiguration(ObjectHandler.readXml(request));
     byte[] document =
         S3XmlResponses.lifecycleConfiguration(
-            S3XmlRequests.lifecycleConfiguration(ObjectHandler.readXml(request)));
+            new LifecycleConfiguration(
+                given.rules().stream().map(LifecycleHandler::named).toList()));
     store.putBucketLifecycle(request.bucket(), new String(document, StandardCharsets.UTF_8));
     return S3Response.status(200);
+  }
+
+  /**
+   * The rule with an id: S3 gives a rule stored without one a random id, which
+   * GetBucketLifecycleConfiguration returns.
+   */
+  private static LifecycleRule named(LifecycleRule rule) {
+    if (rule.id() != null && !rule.id().isEmpty()) {
+      return rule;
+    }
+    String id =
+        Base64.getEncoder()
+            .withoutPadding()
+            .encodeToString(UUID.randomUUID().toString().getBytes(StandardCharsets.US_ASCII));
+    return new LifecycleRule(
+        id,
+        rule.enabled(),
+        rule.filter(),
+        rule.expirationDays(),
+        rule.expirationDate(),
+        rule.expiredObjectDeleteMarker(),
+        rule.abortIncompleteUploadDays());
   }
 
   private S3Response get(S3Request request) {

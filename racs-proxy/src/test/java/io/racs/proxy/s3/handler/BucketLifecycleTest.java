@@ -72,6 +72,22 @@ class BucketLifecycleTest {
   }
 
   @Test
+  void putBucketLifecycle_whenRuleHasNoId_getReturnsItWithOne() {
+    String bucket = newBucket();
+    proxy
+        .s3()
+        .putBucketLifecycleConfiguration(
+            b ->
+                b.bucket(bucket)
+                    .lifecycleConfiguration(c -> c.rules(LOGS.toBuilder().id(null).build())));
+
+    LifecycleRule stored =
+        proxy.s3().getBucketLifecycleConfiguration(b -> b.bucket(bucket)).rules().get(0);
+    assertThat(stored.id()).isNotBlank();
+    assertThat(stored.toBuilder().id("logs").build()).isEqualTo(LOGS);
+  }
+
+  @Test
   void getBucketLifecycle_whenNeverSetOrBucketCreatedAgain_isNoSuchLifecycleConfiguration() {
     String bucket = newBucket();
     assertNoConfiguration(bucket);

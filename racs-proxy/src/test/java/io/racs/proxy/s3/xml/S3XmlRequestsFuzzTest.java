@@ -6,6 +6,8 @@ import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.lifecycle.LifecycleConfiguration;
+import io.racs.proxy.s3.tagging.TagSet;
 import io.racs.proxy.s3.xml.XmlModel.CompletedPart;
 import io.racs.proxy.s3.xml.XmlModel.DeleteRequest;
 import io.racs.proxy.s3.xml.XmlModel.ObjectIdentifier;
@@ -17,11 +19,12 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Fuzzes the parsers of the S3 request documents (CompleteMultipartUpload, DeleteObjects,
- * CreateBucketConfiguration). Whatever the bytes: the only failure is the S3 error the parser
- * documents; a parsed document keeps the S3 limits (1 to 10,000 ascending parts, 1 to 1,000 keys);
- * and nothing comes out that was not in the input: the strings parsed are never longer, in total,
- * than the document, so no entity (internal or external) was expanded. Each input must finish
- * within the timeout, so no document makes the parser work without bound.
+ * CreateBucketConfiguration; Tagging and LifecycleConfiguration in {@link #parseConfiguration}).
+ * Whatever the bytes: the only failure is the S3 error the parser documents; a parsed document
+ * keeps the S3 limits (1 to 10,000 ascending parts, 1 to 1,000 keys); and nothing comes out that
+ * was not in the input: the strings parsed are never longer, in total, than the document, so no
+ * entity (internal or external) was expanded. Each input must finish within the timeout, so no
+ * document makes the parser work without bound.
  */
 class S3XmlRequestsFuzzTest {
   private static final Set<S3ErrorCode> PARSER_ERRORS =
@@ -48,6 +51,41 @@ class S3XmlRequestsFuzzTest {
       if (e.code() == S3ErrorCode.MAX_MESSAGE_LENGTH_EXCEEDED) {
         assertThat(body.length).isGreaterThan(maxBodyBytes);
       }
+    }
+  }
+
+  private static final Set<S3ErrorCode> CONFIGURATION_ERRORS =
+      Set.of(
+          S3ErrorCode.MALFORMED_XML,
+          S3ErrorCode.MAX_MESSAGE_LENGTH_EXCEEDED,
+          S3ErrorCode.INVALID_ARGUMENT,
+          S3ErrorCode.INVALID_REQUEST,
+          S3ErrorCode.NOT_IMPLEMENTED,
+          S3ErrorCode.INVALID_TAG,
+          S3ErrorCode.BAD_REQUEST);
+
+  /**
+   * The configuration documents (Tagging, LifecycleConfiguration): any body is a valid
+   * configuration or one of the errors S3 answers for it, and a valid one renders to a document
+   * that parses back to the same configuration (what Get returns is what Put accepted).
+   */
+  @FuzzTest
+  @Timeout(value = 10, unit = TimeUnit.SECONDS)
+  void parseConfiguration(FuzzedDataProvider data) {
+    boolean lifecycle = data.consumeBoolean();
+    byte[] body = data.consumeRemainingAsBytes();
+    try {
+      if (lifecycle) {
+        LifecycleConfiguration c = S3XmlRequests.lifecycleConfiguration(body);
+        assertThat(S3XmlRequests.lifecycleConfiguration(S3XmlResponses.lifecycleConfiguration(c)))
+            .isEqualTo(c);
+      } else {
+        TagSet tags = TagSet.of(S3XmlRequests.tagging(body), TagSet.MAX_BUCKET_TAGS);
+        assertThat(TagSet.of(S3XmlRequests.tagging(tags.toXml()), TagSet.MAX_BUCKET_TAGS))
+            .isEqualTo(tags);
+      }
+    } catch (S3Exception e) {
+      assertThat(e.code()).as(e.toString()).isIn(CONFIGURATION_ERRORS);
     }
   }
 
