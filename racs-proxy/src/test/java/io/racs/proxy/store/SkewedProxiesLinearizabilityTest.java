@@ -28,12 +28,15 @@ import org.junit.jupiter.api.Test;
  * proxies, their invocations and returns are recorded, and each key's history is checked by {@link
  * RegisterLinearizability}; then every proxy reads each key, and the value is one of the writes
  * that could be last (no acknowledged write lost). Seeded and bounded (a few hundred operations, a
- * few seconds). The second test does the same while two repositories (m) fail calls at random.
+ * few seconds). The second test does the same while two repositories (m) fail calls at random. The
+ * seed replays every client's choices and the faults each repository draws; how the threads
+ * interleave is up to the scheduler, so a failing seed is a strong hint rather than an exact
+ * replay, and the failure message carries the operations that could not be linearized.
  */
 class SkewedProxiesLinearizabilityTest {
   private static final int CLIENTS = 6;
   private static final int KEYS = 3;
-  private static final int OPS_PER_CLIENT = 50;
+  private static final int OPS_PER_CLIENT = 100;
   private static final long DEADLINE_NANOS = 4_000_000_000L;
 
   @Test
@@ -106,10 +109,16 @@ class SkewedProxiesLinearizabilityTest {
     }
     assertThat(unexpected).as("seed %d", seed).isEmpty();
     int operations = 0;
+    long slowestNanos = 0;
     for (int k = 0; k < KEYS; k++) {
       String key = key(k);
       List<Op> history = new ArrayList<>(histories.get(key));
       operations += history.size();
+      for (Op op : history) {
+        if (op.returnNanos() != RegisterLinearizability.PENDING) {
+          slowestNanos = Math.max(slowestNanos, op.returnNanos() - op.invokeNanos());
+        }
+      }
       List<Optional<String>> finals = new ArrayList<>();
       for (int s = 0; s < array.stores.size(); s++) {
         long invoked = System.nanoTime();
@@ -131,7 +140,9 @@ class SkewedProxiesLinearizabilityTest {
             + operations
             + " operations checked, "
             + errors.get()
-            + " refused (503, unknown outcome)");
+            + " refused (503, unknown outcome), slowest "
+            + slowestNanos / 1_000_000
+            + " ms");
   }
 
   /** One random operation through a random proxy, recorded. */
