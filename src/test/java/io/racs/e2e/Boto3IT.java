@@ -3,6 +3,7 @@ package io.racs.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.racs.testkit.TestTools;
 import java.nio.ByteBuffer;
@@ -40,6 +41,7 @@ class Boto3IT {
   @RegisterExtension static final ProxyPairExtension PROXIES = ProxyPairExtension.create();
 
   @TempDir static Path dir;
+  private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
   private static final Pattern PAIR = Pattern.compile("\"([^\"]+)\": \"([^\"]*)\"");
 
   @ParameterizedTest
@@ -217,6 +219,63 @@ class Boto3IT {
     assertThat(out.get("list_versions")).isEqualTo("NotImplemented 501");
     // The versions and the marker are kept, so the bucket is not empty.
     assertThat(out.get("delete_bucket")).isEqualTo("BucketNotEmpty 409");
+  }
+
+  /**
+   * Through {@code boto3_metadata.py}: put_object and create_multipart_upload with every standard
+   * header and user metadata, copy_object with the default directive (COPY) and with REPLACE. The
+   * proxy answers them on GET and HEAD, and boto3's head_object and get_object parse them.
+   */
+  @Test
+  void script_whenMetadataSetOnPutMultipartAndCopy_isReturnedOnGetAndHead() throws Exception {
+    Path work = Files.createDirectories(dir.resolve("metadata"));
+    Path small = Clients.gzipFile(work.resolve("small.gz"), 48, 100_000);
+    Path large = Clients.gzipFile(work.resolve("large.gz"), 49, 7 * Clients.MIB);
+    ObjectMapper json = new ObjectMapper();
+    Map<String, Object> config = new LinkedHashMap<>();
+    config.put("endpoint", PROXIES.proxy(false).endpoint().toString());
+    config.put("bucket", "boto3-metadata");
+    config.put("small", small.toString());
+    config.put("large", large.toString());
+    config.put("headers", Clients.STANDARD_HEADERS);
+    config.put("metadata", Clients.USER_METADATA);
+    config.put("replacedHeaders", Clients.REPLACED_HEADERS);
+    config.put("replacedMetadata", Clients.REPLACED_METADATA);
+    Path configFile = work.resolve("config.json");
+    Files.writeString(configFile, json.writeValueAsString(config));
+    Path script = Launcher.root().resolve("src/test/resources/clients/boto3_metadata.py");
+    Launcher.Result result =
+        Clients.ok(
+            List.of(TestTools.python().toString(), script.toString(), configFile.toString()),
+            Clients.cleanEnv(work.resolve("home")));
+    JsonNode out = json.readTree(result.stdout());
+
+    Map<String, Path> sources =
+        Map.of("put", small, "multipart", large, "copy", small, "replaced", small);
+    for (String key : List.of("put", "multipart", "copy", "replaced")) {
+      boolean replaced = key.equals("replaced");
+      Map<String, String> headers = replaced ? Clients.REPLACED_HEADERS : Clients.STANDARD_HEADERS;
+      Map<String, String> user = replaced ? Clients.REPLACED_METADATA : Clients.USER_METADATA;
+      byte[] body =
+          Clients.assertStoredMetadata(
+              PROXIES.http().endpoint(), "boto3-metadata", key, headers, user);
+      assertThat(Clients.md5Hex(body)).as(key).isEqualTo(Clients.md5Hex(sources.get(key)));
+      for (String call : List.of("head", "get")) {
+        JsonNode seen = out.path(key).path(call);
+        assertThat(json.convertValue(seen.path("headers"), STRING_MAP))
+            .as("%s %s", call, key)
+            .isEqualTo(headers);
+        assertThat(json.convertValue(seen.path("metadata"), STRING_MAP))
+            .as("%s %s", call, key)
+            .isEqualTo(user);
+        assertThat(seen.path("etag").asText().contains("-"))
+            .as("%s %s: a multipart ETag exactly for the multipart upload", call, key)
+            .isEqualTo(key.equals("multipart"));
+      }
+      assertThat(out.path(key).path("get").path("md5").asText())
+          .as(key)
+          .isEqualTo(Clients.md5Hex(sources.get(key)));
+    }
   }
 
   @Test
