@@ -4,6 +4,8 @@
 #   - the MinIO server, built with 'go install' of a pinned module version (cached: ~9 minutes
 #     the first time on 2 cores, instant afterwards);
 #   - a Python virtualenv with aws-cli v1 and boto3 from PyPI;
+#   - mc (the MinIO client) and s5cmd, built from pinned Go module versions (cached beside MinIO
+#     under $RACS_CACHE_DIR/tools; a few minutes the first time);
 #   - rclone, fio and openssl from Debian's packages;
 #   - Chromium from Debian's packages, for the test that renders the HTML reports headless.
 # With --minio-only it builds (or finds) the MinIO server alone, as `racs demo --minio` needs.
@@ -51,6 +53,49 @@ minio_bin() {
   echo "$dir/minio"
 }
 
+# go_tool NAME MODULE VERSION HOW [LDFLAGS]: builds the Go command NAME of MODULE@VERSION into the tools cache
+# unless it is there already, and prints its path. The module and every dependency are checked
+# against the checksum database (reached through GOPROXY) and the module's go.sum; nothing here
+# turns that off. `go install` is used where it works; for a module whose version list the module
+# proxy refuses (its deprecation check then fails, as for s5cmd v2), the module is downloaded with
+# `go mod download`, which needs no list, and built in place with `go build -mod=readonly`, which
+# is what `go install` would build (HOW is install or build; LDFLAGS, for build, set the version
+# the command reports, which go install would leave as a module version only).
+go_tool() {
+  local name="$1" module="$2" version="$3" how="$4" ldflags="${5:-}"
+  local dir="$CACHE/tools/$name-$version"
+  if [ ! -x "$dir/$name" ]; then
+    command -v go >/dev/null 2>&1 ||
+      die "Go is needed to build $name: install Go 1.24 or newer (e.g. 'apt-get install golang-go' or the upstream toolchain) and run again"
+    say "building $name $version from $module (takes a few minutes the first time) ..."
+    local tmp
+    tmp="$(mktemp -d "$CACHE/tools/.$name-build.XXXXXX")"
+    if ! (
+      # Outside any module, so that no go.mod of the caller's takes part.
+      cd "$tmp"
+      if [ "$how" = install ]; then
+        GOBIN="$tmp" GOFLAGS="${GOFLAGS:-} -trimpath" go install "$module@$version"
+      else
+        local source
+        source="$(go mod download -json "$module@$version" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
+        [ -d "$source" ] || { echo "go mod download $module@$version gave no directory"; exit 1; }
+        cd "$source"
+        GOFLAGS="${GOFLAGS:-} -trimpath -mod=readonly" go build -ldflags "$ldflags" -o "$tmp/$name" .
+      fi
+    ) >"$tmp.log" 2>&1; then
+      tail -20 "$tmp.log" >&2
+      rm -rf "$tmp" "$tmp.log"
+      die "building $module@$version failed (log above)"
+    fi
+    mkdir -p "$dir"
+    mv "$tmp/$name" "$dir/$name"
+    rm -rf "$tmp" "$tmp.log"
+  fi
+  "$dir/$name" --version >/dev/null 2>&1 || "$dir/$name" version >/dev/null 2>&1 ||
+    die "$dir/$name does not run"
+  echo "$dir/$name"
+}
+
 python_venv() {
   local venv="$CACHE/venv-awscli-$AWSCLI_VERSION-boto3-$BOTO3_VERSION"
   if [ ! -x "$venv/bin/aws" ] || ! "$venv/bin/python" -c 'import boto3' >/dev/null 2>&1; then
@@ -90,7 +135,7 @@ debian_tools() {
 }
 
 main() {
-  local minio venv
+  local minio venv mc s5cmd
   minio="$(minio_bin)"
   if [ "${1:-}" = "--minio-only" ]; then
     # racs demo --minio needs only the server; keep whatever else was provisioned before.
@@ -102,6 +147,9 @@ main() {
     return
   fi
   venv="$(python_venv)"
+  mc="$(go_tool mc "$MC_MODULE" "$MC_VERSION" install)"
+  s5cmd="$(go_tool s5cmd "$S5CMD_MODULE" "$S5CMD_VERSION" build \
+    "-X $S5CMD_MODULE/version.Version=$S5CMD_VERSION -X $S5CMD_MODULE/version.GitCommit=$S5CMD_COMMIT")"
   debian_tools rclone fio openssl chromium
   local env_file="$CACHE/env"
   {
@@ -110,6 +158,8 @@ main() {
     echo "RACS_PYTHON=$venv/bin/python"
     echo "RACS_AWS_CLI=$venv/bin/aws"
     echo "RACS_RCLONE=$(command -v rclone)"
+    echo "RACS_MC=$mc"
+    echo "RACS_S5CMD=$s5cmd"
     echo "RACS_FIO=$(command -v fio)"
     echo "RACS_CHROMIUM=$(command -v chromium)"
   } >"$env_file.tmp"

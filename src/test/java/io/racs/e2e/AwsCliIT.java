@@ -2,6 +2,8 @@ package io.racs.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.racs.testkit.TestTools;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -33,6 +35,7 @@ class AwsCliIT {
   @RegisterExtension static final ProxyPairExtension PROXIES = ProxyPairExtension.create();
 
   @TempDir static Path dir;
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** Runs {@code aws <args> --endpoint-url ...} against the HTTP or HTTPS proxy; must succeed. */
   private static Launcher.Result aws(boolean secure, String... args) {
@@ -107,6 +110,308 @@ class AwsCliIT {
             .stdout()
             .strip();
     assertThat(head).isEqualTo("1");
+  }
+
+  /**
+   * {@code s3 cp} with every metadata option, for a single PUT and a multipart upload, and {@code
+   * s3api copy-object} with the COPY and the REPLACE directive: the proxy stores the headers and
+   * user metadata and returns them on GET and HEAD, and aws-cli reads them back from both.
+   */
+  @Test
+  void metadata_onPutMultipartAndCopy_isStoredAndReturnedOnGetAndHead() throws Exception {
+    String bucket = "metadata";
+    aws(false, "s3", "mb", "s3://" + bucket);
+    Path work = Files.createDirectories(dir.resolve(bucket));
+    Path small = Clients.gzipFile(work.resolve("small.gz"), 40, 100_000);
+    // Above the 8 MiB threshold: aws-cli sends the options with CreateMultipartUpload.
+    Path large = Clients.gzipFile(work.resolve("large.gz"), 41, 9 * Clients.MIB);
+    Map<String, String> standard = Clients.STANDARD_HEADERS;
+    List<String> options =
+        List.of(
+            "--cache-control",
+            standard.get("Cache-Control"),
+            "--content-disposition",
+            standard.get("Content-Disposition"),
+            "--content-encoding",
+            standard.get("Content-Encoding"),
+            "--content-language",
+            standard.get("Content-Language"),
+            "--content-type",
+            standard.get("Content-Type"),
+            "--expires",
+            "2038-01-01T00:00:00Z",
+            "--metadata",
+            "colour=blue,owner-id=42");
+    List<String> put = new ArrayList<>(List.of("s3", "cp", small.toString(), "s3://metadata/put"));
+    put.addAll(options);
+    aws(false, put.toArray(String[]::new));
+    List<String> multipart =
+        new ArrayList<>(List.of("s3", "cp", large.toString(), "s3://metadata/multipart"));
+    multipart.addAll(options);
+    aws(false, multipart.toArray(String[]::new));
+    aws(
+        false,
+        "s3api",
+        "copy-object",
+        "--bucket",
+        bucket,
+        "--key",
+        "copy",
+        "--copy-source",
+        bucket + "/put");
+    aws(
+        false,
+        "s3api",
+        "copy-object",
+        "--bucket",
+        bucket,
+        "--key",
+        "replaced",
+        "--copy-source",
+        bucket + "/put",
+        "--metadata-directive",
+        "REPLACE",
+        "--cache-control",
+        Clients.REPLACED_HEADERS.get("Cache-Control"),
+        "--content-type",
+        Clients.REPLACED_HEADERS.get("Content-Type"),
+        "--metadata",
+        "state=replaced");
+
+    Map<String, Path> sources =
+        Map.of("put", small, "multipart", large, "copy", small, "replaced", small);
+    for (String key : List.of("put", "multipart", "copy", "replaced")) {
+      boolean replaced = key.equals("replaced");
+      Map<String, String> headers = replaced ? Clients.REPLACED_HEADERS : standard;
+      Map<String, String> user = replaced ? Clients.REPLACED_METADATA : Clients.USER_METADATA;
+      byte[] body =
+          Clients.assertStoredMetadata(PROXIES.http().endpoint(), bucket, key, headers, user);
+      assertThat(Clients.md5Hex(body)).as(key).isEqualTo(Clients.md5Hex(sources.get(key)));
+      JsonNode head =
+          JSON.readTree(
+              aws(false, "s3api", "head-object", "--bucket", bucket, "--key", key).stdout());
+      assertClientView(key + " head-object", head, headers, user);
+      Path down = work.resolve("down-" + key);
+      JsonNode get =
+          JSON.readTree(
+              aws(false, "s3api", "get-object", "--bucket", bucket, "--key", key, down.toString())
+                  .stdout());
+      assertClientView(key + " get-object", get, headers, user);
+      assertThat(Clients.md5Hex(down)).as(key).isEqualTo(Clients.md5Hex(sources.get(key)));
+      assertThat(head.get("ETag").asText().contains("-"))
+          .as("%s: a multipart ETag exactly for the multipart upload", key)
+          .isEqualTo(key.equals("multipart"));
+    }
+  }
+
+  /** aws-cli's JSON for head-object or get-object shows exactly these headers and metadata. */
+  private static void assertClientView(
+      String what, JsonNode json, Map<String, String> headers, Map<String, String> user) {
+    Map<String, String> shown = new TreeMap<>();
+    for (String name : Clients.STANDARD_HEADERS.keySet()) {
+      // ExpiresString is the header as sent; Expires, botocore's parse of it, may be dropped.
+      String field = name.equals("Expires") ? "ExpiresString" : name.replace("-", "");
+      if (json.hasNonNull(field)) {
+        shown.put(name, json.get(field).asText());
+      }
+    }
+    Map<String, String> expected = new TreeMap<>(headers);
+    if (!expected.containsKey("Content-Type")) {
+      expected.put("Content-Type", "binary/octet-stream");
+    }
+    assertThat(shown).as(what).isEqualTo(expected);
+    Map<String, String> metadata = new TreeMap<>();
+    json.path("Metadata")
+        .properties()
+        .forEach(e -> metadata.put(e.getKey(), e.getValue().asText()));
+    assertThat(metadata).as(what).isEqualTo(new TreeMap<>(user));
+  }
+
+  /**
+   * {@code s3api put-bucket-versioning} turns versioning on; each {@code put-object} answers a new
+   * version id, {@code get-object --version-id} reads an older version, and {@code s3 rm} writes a
+   * delete marker that hides the key (404) while the versions stay readable by id.
+   */
+  @Test
+  void versioning_whenEnabled_keepsEveryVersionReadableById() throws Exception {
+    String bucket = "versioning";
+    aws(false, "s3", "mb", "s3://" + bucket);
+    aws(
+        false,
+        "s3api",
+        "put-bucket-versioning",
+        "--bucket",
+        bucket,
+        "--versioning-configuration",
+        "Status=Enabled");
+    assertThat(
+            JSON.readTree(aws(false, "s3api", "get-bucket-versioning", "--bucket", bucket).stdout())
+                .path("Status")
+                .asText())
+        .isEqualTo("Enabled");
+    String first = putVersion(bucket, "k", "one");
+    String second = putVersion(bucket, "k", "two");
+    assertThat(first).isNotEmpty();
+    assertThat(second).isNotEmpty().isNotEqualTo(first);
+    assertThat(getVersion(bucket, "k", null)).isEqualTo("two");
+    assertThat(getVersion(bucket, "k", first)).isEqualTo("one");
+    assertThat(getVersion(bucket, "k", second)).isEqualTo("two");
+
+    JsonNode deleted =
+        JSON.readTree(
+            aws(false, "s3api", "delete-object", "--bucket", bucket, "--key", "k").stdout());
+    assertThat(deleted.path("DeleteMarker").asBoolean()).isTrue();
+    String marker = deleted.path("VersionId").asText();
+    assertThat(marker).isNotEmpty().isNotIn(first, second);
+    Launcher.Result gone =
+        Launcher.exec(
+            awsCommand("s3api", "head-object", "--bucket", bucket, "--key", "k"),
+            Clients.cleanEnv(dir.resolve("home")));
+    assertThat(gone.exitCode()).isNotZero();
+    assertThat(gone.stderr()).contains("404");
+    assertThat(getVersion(bucket, "k", first)).isEqualTo("one");
+    assertThat(getVersion(bucket, "k", second)).isEqualTo("two");
+  }
+
+  /**
+   * S3's versions, as aws-cli reaches them: {@code s3api list-object-versions} lists both versions
+   * of a key written twice (the newer one latest), {@code delete-object --version-id} removes
+   * exactly one version, a plain delete adds a delete marker that list-object-versions shows as
+   * latest, and deleting the marker by its id makes the newest remaining version current again.
+   * Until ListObjectVersions and DELETE ?versionId are served in versioned buckets, the proxy
+   * answers them NotImplemented and this test fails at the first listing.
+   */
+  @Test
+  void versions_whenListedAndDeletedById_followS3() throws Exception {
+    String bucket = "versions";
+    aws(false, "s3", "mb", "s3://" + bucket);
+    aws(
+        false,
+        "s3api",
+        "put-bucket-versioning",
+        "--bucket",
+        bucket,
+        "--versioning-configuration",
+        "Status=Enabled");
+    String first = putVersion(bucket, "k", "one");
+    String second = putVersion(bucket, "k", "two");
+    assertThat(listVersions(bucket)).containsExactly("k " + second + " latest", "k " + first);
+    assertThat(getVersion(bucket, "k", first)).isEqualTo("one");
+
+    JsonNode removed =
+        JSON.readTree(
+            aws(
+                    false,
+                    "s3api",
+                    "delete-object",
+                    "--bucket",
+                    bucket,
+                    "--key",
+                    "k",
+                    "--version-id",
+                    first)
+                .stdout());
+    assertThat(removed.path("VersionId").asText()).isEqualTo(first);
+    assertThat(listVersions(bucket)).containsExactly("k " + second + " latest");
+    assertThat(getVersion(bucket, "k", null)).isEqualTo("two");
+
+    String marker =
+        JSON.readTree(
+                aws(false, "s3api", "delete-object", "--bucket", bucket, "--key", "k").stdout())
+            .path("VersionId")
+            .asText();
+    assertThat(listVersions(bucket))
+        .containsExactly("k " + marker + " latest marker", "k " + second);
+    assertThat(getVersion(bucket, "k", second)).isEqualTo("two");
+
+    JsonNode unmarked =
+        JSON.readTree(
+            aws(
+                    false,
+                    "s3api",
+                    "delete-object",
+                    "--bucket",
+                    bucket,
+                    "--key",
+                    "k",
+                    "--version-id",
+                    marker)
+                .stdout());
+    assertThat(unmarked.path("DeleteMarker").asBoolean()).isTrue();
+    assertThat(listVersions(bucket)).containsExactly("k " + second + " latest");
+    assertThat(getVersion(bucket, "k", null)).isEqualTo("two");
+  }
+
+  /**
+   * list-object-versions as lines {@code key versionId [latest] [marker]}, versions and delete
+   * markers merged newest first per key (S3 lists them in that order within a key).
+   */
+  private static List<String> listVersions(String bucket) throws Exception {
+    JsonNode listing =
+        JSON.readTree(aws(false, "s3api", "list-object-versions", "--bucket", bucket).stdout());
+    List<JsonNode> entries = new ArrayList<>();
+    listing.path("Versions").forEach(entries::add);
+    listing.path("DeleteMarkers").forEach(entries::add);
+    entries.sort(
+        java.util.Comparator.comparing((JsonNode e) -> e.path("Key").asText())
+            .thenComparing(e -> !e.path("IsLatest").asBoolean())
+            .thenComparing(
+                e -> e.path("LastModified").asText(), java.util.Comparator.reverseOrder()));
+    List<String> lines = new ArrayList<>();
+    for (JsonNode e : entries) {
+      boolean marker = !e.has("ETag");
+      lines.add(
+          e.path("Key").asText()
+              + " "
+              + e.path("VersionId").asText()
+              + (e.path("IsLatest").asBoolean() ? " latest" : "")
+              + (marker ? " marker" : ""));
+    }
+    return lines;
+  }
+
+  private static String putVersion(String bucket, String key, String content) throws Exception {
+    Path body = Files.writeString(dir.resolve("version-" + content), content);
+    return JSON.readTree(
+            aws(
+                    false,
+                    "s3api",
+                    "put-object",
+                    "--bucket",
+                    bucket,
+                    "--key",
+                    key,
+                    "--body",
+                    body.toString())
+                .stdout())
+        .path("VersionId")
+        .asText();
+  }
+
+  /** The content of {@code key} (its version {@code versionId} unless null), read by get-object. */
+  private static String getVersion(String bucket, String key, String versionId) throws Exception {
+    Path out = dir.resolve("version-out");
+    List<String> args =
+        new ArrayList<>(List.of("s3api", "get-object", "--bucket", bucket, "--key", key));
+    if (versionId != null) {
+      args.addAll(List.of("--version-id", versionId));
+    }
+    args.add(out.toString());
+    JsonNode answer = JSON.readTree(aws(false, args.toArray(String[]::new)).stdout());
+    if (versionId != null) {
+      assertThat(answer.path("VersionId").asText()).isEqualTo(versionId);
+    }
+    return Files.readString(out);
+  }
+
+  /** {@code aws <args> --endpoint-url <http proxy>}, for a command expected to fail. */
+  private static List<String> awsCommand(String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(TestTools.awsCli().toString());
+    command.addAll(Arrays.asList(args));
+    command.add("--endpoint-url");
+    command.add(PROXIES.http().endpoint().toString());
+    return command;
   }
 
   @Test

@@ -7,6 +7,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -15,11 +18,16 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
+import java.util.zip.GZIPOutputStream;
 import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4FamilyHttpSigner;
@@ -57,7 +65,143 @@ final class Clients {
           "https_proxy",
           "RCLONE_CONFIG");
 
+  /**
+   * The standard headers S3 stores with an object, as the metadata tests set them on every upload
+   * (PUT, multipart, and a copy's source): one value each, as S3 writes the names. The body is gzip
+   * data to go with its {@code Content-Encoding} (see {@link #gzipBytes}).
+   */
+  static final Map<String, String> STANDARD_HEADERS =
+      ordered(
+          "Cache-Control", "max-age=3600, must-revalidate",
+          "Content-Disposition", "attachment; filename=\"report.csv\"",
+          "Content-Encoding", "gzip",
+          "Content-Language", "de-CH",
+          "Content-Type", "text/csv",
+          "Expires", "Fri, 01 Jan 2038 00:00:00 GMT");
+
+  /** The user metadata ({@code x-amz-meta-*}) the metadata tests set with the headers above. */
+  static final Map<String, String> USER_METADATA = ordered("colour", "blue", "owner-id", "42");
+
+  /**
+   * What a copy with {@code x-amz-metadata-directive: REPLACE} sets instead: the headers it does
+   * not name are gone from the copy, like the source's user metadata.
+   */
+  static final Map<String, String> REPLACED_HEADERS =
+      ordered("Cache-Control", "no-cache", "Content-Type", "application/json");
+
+  /** The user metadata the REPLACE copy sets. */
+  static final Map<String, String> REPLACED_METADATA = ordered("state", "replaced");
+
+  /** Every standard header the proxy stores, to check that the ones not set are absent. */
+  private static final List<String> STORED_HEADERS =
+      List.of(
+          "Cache-Control",
+          "Content-Disposition",
+          "Content-Encoding",
+          "Content-Language",
+          "Expires");
+
   private Clients() {}
+
+  private static Map<String, String> ordered(String... pairs) {
+    Map<String, String> map = new LinkedHashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      map.put(pairs[i], pairs[i + 1]);
+    }
+    return Collections.unmodifiableMap(map);
+  }
+
+  /**
+   * {@code size} bytes from {@code new Random(seed)}, gzip-compressed into {@code file}: a body
+   * that matches {@code Content-Encoding: gzip}, so no client in between has cause to complain.
+   */
+  static Path gzipFile(Path file, long seed, long size) {
+    try {
+      Files.createDirectories(file.getParent());
+      Random random = new Random(seed);
+      byte[] buffer = new byte[1 << 16];
+      try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(file))) {
+        for (long left = size; left > 0; left -= buffer.length) {
+          random.nextBytes(buffer);
+          out.write(buffer, 0, (int) Math.min(buffer.length, left));
+        }
+      }
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Asserts what the proxy itself answers a plain GET and a plain HEAD of {@code bucket/key}
+   * (presigned, sent by the JDK's HTTP client, so no S3 client interprets the answer): exactly the
+   * {@code standard} headers among those S3 stores, {@code Content-Type} included, and exactly the
+   * {@code user} metadata. Returns the GET's body.
+   */
+  static byte[] assertStoredMetadata(
+      URI endpoint,
+      String bucket,
+      String key,
+      Map<String, String> standard,
+      Map<String, String> user) {
+    byte[] body = null;
+    for (SdkHttpMethod method : List.of(SdkHttpMethod.GET, SdkHttpMethod.HEAD)) {
+      URI uri =
+          presign(
+              method,
+              endpoint,
+              bucket,
+              key,
+              ProxyProcess.SECRET_KEY,
+              Instant.now(),
+              Duration.ofMinutes(5));
+      HttpResponse<byte[]> response;
+      try {
+        response =
+            HttpClient.newHttpClient()
+                .send(
+                    HttpRequest.newBuilder(uri)
+                        .method(method.name(), HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+      String what = method + " " + bucket + "/" + key;
+      assertThat(response.statusCode()).as(what).isEqualTo(200);
+      Map<String, List<String>> headers = response.headers().map();
+      for (String name : STORED_HEADERS) {
+        if (standard.containsKey(name)) {
+          assertThat(response.headers().allValues(name))
+              .as("%s: %s", what, name)
+              .containsExactly(standard.get(name));
+        } else {
+          assertThat(response.headers().allValues(name)).as("%s: %s", what, name).isEmpty();
+        }
+      }
+      if (standard.containsKey("Content-Type")) {
+        assertThat(response.headers().allValues("Content-Type"))
+            .as("%s: Content-Type", what)
+            .containsExactly(standard.get("Content-Type"));
+      }
+      Map<String, String> meta = new TreeMap<>();
+      headers.forEach(
+          (name, values) -> {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (lower.startsWith("x-amz-meta-")) {
+              meta.put(lower.substring("x-amz-meta-".length()), String.join(",", values));
+            }
+          });
+      assertThat(meta).as("%s: user metadata", what).isEqualTo(new TreeMap<>(user));
+      if (method == SdkHttpMethod.GET) {
+        body = response.body();
+      }
+    }
+    return body;
+  }
 
   /**
    * A clean environment for a client process: the proxy's credentials, us-east-1, empty AWS config
@@ -158,9 +302,21 @@ final class Clients {
    */
   static URI presignGet(
       URI endpoint, String bucket, String key, String secret, Instant signedAt, Duration validFor) {
+    return presign(SdkHttpMethod.GET, endpoint, bucket, key, secret, signedAt, validFor);
+  }
+
+  /** A presigned URL for {@code method} on {@code bucket/key}, as {@link #presignGet} makes. */
+  static URI presign(
+      SdkHttpMethod method,
+      URI endpoint,
+      String bucket,
+      String key,
+      String secret,
+      Instant signedAt,
+      Duration validFor) {
     SdkHttpRequest request =
         SdkHttpRequest.builder()
-            .method(SdkHttpMethod.GET)
+            .method(method)
             .uri(endpoint.resolve("/" + bucket + "/" + key))
             .build();
     var signed =

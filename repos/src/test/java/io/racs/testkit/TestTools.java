@@ -5,9 +5,9 @@ import java.nio.file.Path;
 
 /**
  * The client tools the end-to-end and cross-check tests drive, as {@code scripts/provision.sh}
- * installs them: the Python virtualenv with aws-cli and boto3, rclone, fio and headless Chromium.
- * Each is found by {@link ProvisionedTools#require(String)}, so a missing one fails the test with
- * the command that installs it.
+ * installs them: the Python virtualenv with aws-cli and boto3, rclone, mc, s5cmd, fio and headless
+ * Chromium. Each is found by {@link ProvisionedTools#require(String)}, so a missing one fails the
+ * test with the command that installs it.
  */
 public final class TestTools {
   private TestTools() {}
@@ -25,6 +25,16 @@ public final class TestTools {
   /** The rclone binary. */
   public static Path rclone() {
     return ProvisionedTools.require("RACS_RCLONE");
+  }
+
+  /** The MinIO client, mc, built from a pinned Go module version. */
+  public static Path mc() {
+    return ProvisionedTools.require("RACS_MC");
+  }
+
+  /** s5cmd, built from a pinned Go module version. */
+  public static Path s5cmd() {
+    return ProvisionedTools.require("RACS_S5CMD");
   }
 
   /** The fio binary. */

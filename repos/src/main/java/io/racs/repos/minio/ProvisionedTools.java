@@ -12,7 +12,8 @@ import java.util.Optional;
  * Locates the external tools that {@code scripts/provision.sh} ({@code ./racs provision}) installs:
  * the MinIO server binary that {@code racs demo --minio} and the integration tests run ({@link
  * #minio()}), and by their variable names in its {@code env} file the client tools the tests drive
- * ({@code RACS_PYTHON}, {@code RACS_AWS_CLI}, {@code RACS_RCLONE}, {@code RACS_FIO}).
+ * ({@code RACS_PYTHON}, {@code RACS_AWS_CLI}, {@code RACS_RCLONE}, {@code RACS_MC}, {@code
+ * RACS_S5CMD}, {@code RACS_FIO}).
  *
  * <p>Each tool is looked up, in order, as a system property ({@code racs.minio.bin}), an
  * environment variable ({@code RACS_MINIO_BIN}) and finally the {@code env} file the provisioning
