@@ -48,9 +48,16 @@ class S5cmdIT {
 
   /** Runs {@code s5cmd --json <args>}, whatever it answers. */
   private static Launcher.Result s5cmdResult(boolean secure, String... args) {
+    return s5cmdResult(secure, true, args);
+  }
+
+  /** Runs {@code s5cmd [--json] <args>}, whatever it answers. */
+  private static Launcher.Result s5cmdResult(boolean secure, boolean json, String... args) {
     List<String> command = new ArrayList<>();
     command.add(TestTools.s5cmd().toString());
-    command.add("--json");
+    if (json) {
+      command.add("--json");
+    }
     // One attempt: a refused request is the answer under test, not something to retry.
     command.add("--retry-count");
     command.add("0");
@@ -225,13 +232,22 @@ class S5cmdIT {
   }
 
   /**
-   * {@code ls --all-versions}: each entry's ETag ("marker" for a delete marker) to its version id.
+   * {@code ls --all-versions}: each listed version as "etag to version id" ("marker" for a delete
+   * marker, which has no ETag). s5cmd 2.3's JSON listing leaves the version id out and its text
+   * listing the ETag, so both are read and zipped: they list the same entries in the same order.
    */
   private static Map<String, String> versions(String bucket) {
+    List<JsonNode> json = lines(s5cmd(false, "ls", "--all-versions", "s3://" + bucket + "/*"));
+    Launcher.Result text =
+        s5cmdResult(false, false, "ls", "--all-versions", "s3://" + bucket + "/*");
+    assertThat(text.exitCode()).as(text.stderr()).isZero();
+    List<String> rows = text.stdout().lines().filter(l -> !l.isBlank()).toList();
+    assertThat(rows).as(text.stdout()).hasSameSizeAs(json);
     Map<String, String> versions = new LinkedHashMap<>();
-    for (JsonNode entry : lines(s5cmd(false, "ls", "--all-versions", "s3://" + bucket + "/*"))) {
-      String etag = entry.path("etag").asText();
-      versions.put(etag.isEmpty() ? "marker" : etag, entry.path("version_id").asText());
+    for (int i = 0; i < json.size(); i++) {
+      String etag = json.get(i).path("etag").asText();
+      String[] columns = rows.get(i).trim().split("\\s+");
+      versions.put(etag.isEmpty() ? "marker" : etag, columns[columns.length - 1]);
     }
     return versions;
   }
