@@ -218,7 +218,7 @@ public final class StoreBridge {
                 bucket,
                 () -> {
                   Future<List<ObjectStore.ObjectTagging>> taggings = taggings(bucket, key);
-                  return tagged(ObjectVersion.of(store.head(bucket, key)), taggings);
+                  return tagged(written(store.head(bucket, key)), taggings);
                 }));
   }
 
@@ -310,8 +310,7 @@ public final class StoreBridge {
                   ObjectStore.ObjectReader reader =
                       store.get(bucket, key, offset, length, partNumber, customerKey);
                   try {
-                    return new ObjectReader(
-                        reader, tagged(ObjectVersion.of(reader.meta()), taggings));
+                    return new ObjectReader(reader, tagged(written(reader.meta()), taggings));
                   } catch (RuntimeException e) {
                     reader.close();
                     throw e;
@@ -361,10 +360,12 @@ public final class StoreBridge {
   }
 
   /**
-   * The S3 view of a version just written: with its version id when its bucket is versioned. The
-   * write has succeeded whatever happens here, so a bucket whose state cannot be read just now
-   * answers without the id rather than fail the write (the version is kept all the same: the
-   * collector reads the state again before it deletes anything).
+   * The S3 view of a version just written, or read as the current one: with its version id when its
+   * bucket is versioned (S3 answers {@code x-amz-version-id} on PUT, GET and HEAD there), as the
+   * {@code null} version otherwise. A write has succeeded whatever happens here, and a read has its
+   * bytes, so a bucket whose state cannot be read just now answers without the id rather than fail
+   * (the version is kept all the same: the collector reads the state again before it deletes
+   * anything). The state is cached for a second, so this costs no round trip per request.
    */
   private ObjectVersion written(VersionMeta stored) {
     boolean versioned;

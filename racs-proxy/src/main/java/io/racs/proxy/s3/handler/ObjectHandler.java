@@ -332,6 +332,7 @@ final class ObjectHandler {
         request.headers().first("x-amz-checksum-mode").orElse("").equalsIgnoreCase("ENABLED");
     S3Response response = S3Response.status(200);
     Responses.objectHeaders(response, meta, checksums);
+    Responses.versionIdHeader(response, meta);
     Encryption.headers(response, meta.encryption(), customerKey);
     overrideHeaders(request, response);
     return response.stream(reader.body(), reader.rangeLength(), reader::close);

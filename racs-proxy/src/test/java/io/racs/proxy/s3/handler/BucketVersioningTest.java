@@ -215,6 +215,39 @@ class BucketVersioningTest {
   }
 
   @Test
+  void getAndHead_whenCurrentVersionOfVersionedBucket_answerItsVersionIdAndUnversionedNone() {
+    String bucket = versionedBucket("current-id");
+    proxy.s3().putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("first"));
+    String second =
+        proxy
+            .s3()
+            .putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("second"))
+            .versionId();
+    // As S3: the current version's id on a GET (whole or ranged) and a HEAD that name none.
+    assertThat(proxy.s3().getObjectAsBytes(b -> b.bucket(bucket).key("k")).response().versionId())
+        .isEqualTo(second);
+    assertThat(
+            proxy
+                .s3()
+                .getObjectAsBytes(b -> b.bucket(bucket).key("k").range("bytes=0-1"))
+                .response()
+                .versionId())
+        .isEqualTo(second);
+    assertThat(proxy.s3().headObject(b -> b.bucket(bucket).key("k")).versionId()).isEqualTo(second);
+    proxy.s3().createBucket(b -> b.bucket("plain-current-id"));
+    proxy.s3().putObject(b -> b.bucket("plain-current-id").key("k"), RequestBody.fromString("x"));
+    assertThat(
+            proxy
+                .s3()
+                .getObjectAsBytes(b -> b.bucket("plain-current-id").key("k"))
+                .response()
+                .versionId())
+        .isNull();
+    assertThat(proxy.s3().headObject(b -> b.bucket("plain-current-id").key("k")).versionId())
+        .isNull();
+  }
+
+  @Test
   void copyObject_whenSourceVersionNamed_copiesThatVersionAndRestoresItOntoItsKey() {
     String bucket = versionedBucket("restore");
     String first =
