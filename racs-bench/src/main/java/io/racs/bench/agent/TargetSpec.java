@@ -1,8 +1,10 @@
 package io.racs.bench.agent;
 
+import io.racs.bench.object.target.ArrayTarget;
 import io.racs.bench.object.target.RepositoryTarget;
 import io.racs.bench.object.target.S3EndpointTarget;
 import io.racs.bench.object.target.Target;
+import io.racs.proxy.config.ArrayConfig;
 import io.racs.repos.config.RepositoryConfigLoader;
 import io.racs.repos.config.RepositoryFactory;
 import io.racs.repos.config.RepositorySetConfig;
@@ -13,7 +15,8 @@ import java.net.URI;
  * (environment references are resolved on the agent), or an S3 endpoint with its keys. The secret
  * key travels in the agent protocol; it is never written to reports.
  *
- * @param kind {@code repository} or {@code endpoint}
+ * @param kind {@code repository}, {@code array} (the in-process store over the file's {@code array}
+ *     section) or {@code endpoint}
  * @param name the repository or target name
  * @param configText the repository-set YAML (repository targets)
  * @param configSource where that text came from, for messages
@@ -39,6 +42,12 @@ public record TargetSpec(
   public static TargetSpec repository(String name, String configText, String configSource) {
     return new TargetSpec(
         "repository", name, configText, configSource, null, null, null, null, null, null);
+  }
+
+  /** The in-process array of a repository-set file's {@code array} section, named {@code name}. */
+  public static TargetSpec array(String name, String configText, String configSource) {
+    return new TargetSpec(
+        "array", name, configText, configSource, null, null, null, null, null, null);
   }
 
   /** An S3 endpoint. */
@@ -70,6 +79,9 @@ public record TargetSpec(
               S3EndpointTarget.Payload.parse(payload)));
     }
     RepositorySetConfig set = RepositoryConfigLoader.create().parse(configText, configSource);
+    if (kind.equals("array")) {
+      return ArrayTarget.of(name, ArrayConfig.from(set));
+    }
     return RepositoryTarget.of(
         RepositoryFactory.create(
             set.repository(name)

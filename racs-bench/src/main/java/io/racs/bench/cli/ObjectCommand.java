@@ -67,6 +67,14 @@ public final class ObjectCommand implements Callable<Integer> {
       description = "Repositories of --config to measure through the SPI.")
   List<String> repositories = new ArrayList<>();
 
+  @Option(
+      names = "--array",
+      paramLabel = "NAME",
+      description =
+          "Also measure the array of --config (its array section) in process, as target NAME;"
+              + " --delay applies to each of its repositories.")
+  String array;
+
   @ArgGroup(exclusive = false, multiplicity = "0..*")
   List<EndpointOptions> endpoints = new ArrayList<>();
 
@@ -344,7 +352,10 @@ public final class ObjectCommand implements Callable<Integer> {
     if (config == null && !repositories.isEmpty()) {
       throw new IllegalArgumentException("--repository: needs --config FILE");
     }
-    if (repositories.isEmpty() && endpoints.isEmpty()) {
+    if (config == null && array != null) {
+      throw new IllegalArgumentException("--array: needs --config FILE with an array section");
+    }
+    if (repositories.isEmpty() && endpoints.isEmpty() && array == null) {
       throw new IllegalArgumentException(
           "targets: none (expected: --config FILE --repository NAME, or --endpoint URL)");
     }
@@ -376,6 +387,15 @@ public final class ObjectCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--repository: " + name + " (expected: each once)");
       }
       specs.add(io.racs.bench.agent.TargetSpec.repository(name, configText, config.toString()));
+    }
+    if (array != null) {
+      // Checked here, before anything runs: the section must name as many slots as the geometry.
+      io.racs.proxy.config.ArrayConfig.from(set);
+      if (!names.add(array)) {
+        throw new IllegalArgumentException(
+            "--array: " + array + " (expected: a unique target name)");
+      }
+      specs.add(io.racs.bench.agent.TargetSpec.array(array, configText, config.toString()));
     }
     for (EndpointOptions e : endpoints) {
       URI uri;

@@ -350,6 +350,61 @@ class ObjectCommandTest {
   }
 
   @Test
+  void object_whenArray_measuresTheStoreInProcessWithTheDelayOnEachRepository() throws Exception {
+    StringBuilder yaml =
+        new StringBuilder(
+            "array:\n  geometry: 4x2\n  slots: [m0, m1, m2, m3, m4, m5]\nrepositories:\n");
+    for (int i = 0; i < 6; i++) {
+      yaml.append("  - name: m").append(i).append("\n    type: memory\n");
+    }
+    yaml.append("  - name: direct\n    type: memory\n");
+    config = Files.writeString(dir.resolve("array.yaml"), yaml);
+    Path o = dir.resolve("out");
+    assertThat(
+            run(
+                "--array",
+                "racs",
+                "--repository",
+                "direct",
+                "--op",
+                "get",
+                "--objects",
+                "4",
+                "--delay",
+                "0ms,10ms",
+                "--warmup",
+                "0",
+                "--iterations",
+                "2",
+                "--count",
+                "10",
+                "--overhead",
+                "racs/direct",
+                "--out",
+                o.toString()))
+        .as(err.toString())
+        .isEqualTo(ExitCodes.OK);
+    JsonNode root = results(o);
+    List<String> kinds = new ArrayList<>();
+    root.get("targets").forEach(t -> kinds.add(t.get("kind").asText()));
+    assertThat(kinds).containsExactlyInAnyOrder("array", "repository");
+    for (String id : List.of("racs/get/4KiB/c1/d0ms", "racs/get/4KiB/c1/d10ms")) {
+      assertThat(point(root, id).get("errorsTotal").asLong()).as(id).isZero();
+    }
+    // Each repository call waits 10 ms, so a GET through the array takes at least that.
+    assertThat(point(root, "racs/get/4KiB/c1/d10ms").at("/latencyMillis/p50").asDouble())
+        .isGreaterThanOrEqualTo(10.0);
+    List<String> ratios = new ArrayList<>();
+    root.get("ratios")
+        .forEach(r -> ratios.add(r.get("kind").asText() + " " + r.get("numerator").asText()));
+    assertThat(ratios)
+        .contains(
+            "latencyImpact racs/get/4KiB/c1/d10ms",
+            "overhead racs/get/4KiB/c1/d0ms",
+            "overhead racs/get/4KiB/c1/d10ms");
+  }
+
+  @Test
   void object_whenOpenLoop_reportsCorrectedLatencyNextToUncorrected() throws Exception {
     Path o = dir.resolve("out");
     assertThat(
