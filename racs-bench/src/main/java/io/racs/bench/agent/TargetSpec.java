@@ -2,6 +2,7 @@ package io.racs.bench.agent;
 
 import io.racs.bench.object.target.ArrayTarget;
 import io.racs.bench.object.target.RepositoryTarget;
+import io.racs.bench.object.target.RoundRobinTarget;
 import io.racs.bench.object.target.S3EndpointTarget;
 import io.racs.bench.object.target.Target;
 import io.racs.proxy.config.ArrayConfig;
@@ -50,6 +51,25 @@ public record TargetSpec(
         "array", name, configText, configSource, null, null, null, null, null, null);
   }
 
+  /**
+   * One S3 target served by several endpoints, round robin per request (their URLs travel
+   * comma-separated); one endpoint is the same as {@link #endpoint}.
+   */
+  public static TargetSpec endpoints(java.util.List<S3EndpointTarget.Endpoint> hosts) {
+    S3EndpointTarget.Endpoint e = hosts.getFirst();
+    return new TargetSpec(
+        "endpoint",
+        e.name(),
+        null,
+        null,
+        String.join(",", hosts.stream().map(h -> h.uri().toString()).toList()),
+        e.accessKey(),
+        e.secretKey(),
+        e.region(),
+        e.bucket(),
+        e.payload().label());
+  }
+
   /** An S3 endpoint. */
   public static TargetSpec endpoint(S3EndpointTarget.Endpoint e) {
     return new TargetSpec(
@@ -68,15 +88,21 @@ public record TargetSpec(
   /** Builds the target (no I/O). */
   public Target build() {
     if (kind.equals("endpoint")) {
-      return S3EndpointTarget.of(
-          new S3EndpointTarget.Endpoint(
-              name,
-              URI.create(uri),
-              accessKey,
-              secretKey,
-              region,
-              bucket,
-              S3EndpointTarget.Payload.parse(payload)));
+      // Several URLs, comma-separated, are one target served round robin (warp's --host a,b,c).
+      java.util.List<Target> hosts = new java.util.ArrayList<>();
+      for (String u : uri.split(",")) {
+        hosts.add(
+            S3EndpointTarget.of(
+                new S3EndpointTarget.Endpoint(
+                    name,
+                    URI.create(u),
+                    accessKey,
+                    secretKey,
+                    region,
+                    bucket,
+                    S3EndpointTarget.Payload.parse(payload))));
+      }
+      return hosts.size() == 1 ? hosts.getFirst() : RoundRobinTarget.of(name, hosts);
     }
     RepositorySetConfig set = RepositoryConfigLoader.create().parse(configText, configSource);
     if (kind.equals("array")) {

@@ -80,7 +80,11 @@ public final class ObjectCommand implements Callable<Integer> {
 
   /** One S3 endpoint target. */
   static final class EndpointOptions {
-    @Option(names = "--endpoint", required = true, paramLabel = "URL", description = "S3 URL.")
+    @Option(
+        names = "--endpoint",
+        required = true,
+        paramLabel = "URL[,URL...]",
+        description = "S3 URL; several, comma-separated, serve one target round robin per request.")
     String url;
 
     @Option(names = "--access-key", required = true, paramLabel = "KEY")
@@ -398,30 +402,48 @@ public final class ObjectCommand implements Callable<Integer> {
       specs.add(io.racs.bench.agent.TargetSpec.array(array, configText, config.toString()));
     }
     for (EndpointOptions e : endpoints) {
-      URI uri;
-      try {
-        uri = URI.create(e.url);
-      } catch (IllegalArgumentException bad) {
-        uri = null;
+      // Several comma-separated URLs are one target, each request sent to the next in turn.
+      List<URI> uris = new ArrayList<>();
+      for (String u : e.url.split(",", -1)) {
+        URI one;
+        try {
+          one = URI.create(u.trim());
+        } catch (IllegalArgumentException bad) {
+          one = null;
+        }
+        if (one == null || one.getScheme() == null || one.getHost() == null) {
+          throw new IllegalArgumentException(
+              "--endpoint: "
+                  + e.url
+                  + " (expected: a URL such as http://127.0.0.1:9000, or several separated by"
+                  + " commas)");
+        }
+        uris.add(one);
       }
-      if (uri == null || uri.getScheme() == null || uri.getHost() == null) {
-        throw new IllegalArgumentException(
-            "--endpoint: " + e.url + " (expected: a URL such as http://127.0.0.1:9000)");
+      if (new HashSet<>(uris).size() != uris.size()) {
+        throw new IllegalArgumentException("--endpoint: " + e.url + " (expected: each URL once)");
       }
-      String name = e.name != null ? e.name : uri.getHost() + ":" + uri.getPort();
+      List<String> hosts = new ArrayList<>();
+      for (URI u : uris) {
+        hosts.add(u.getHost() + ":" + u.getPort());
+      }
+      String name = e.name != null ? e.name : String.join(",", hosts);
       if (!names.add(name)) {
         throw new IllegalArgumentException("--name: " + name + " (expected: unique target names)");
       }
-      specs.add(
-          io.racs.bench.agent.TargetSpec.endpoint(
-              new S3EndpointTarget.Endpoint(
-                  name,
-                  uri,
-                  e.accessKey,
-                  e.secretKey,
-                  e.region,
-                  e.bucket,
-                  S3EndpointTarget.Payload.parse(payload))));
+      List<S3EndpointTarget.Endpoint> hostEndpoints = new ArrayList<>();
+      for (URI u : uris) {
+        hostEndpoints.add(
+            new S3EndpointTarget.Endpoint(
+                name,
+                u,
+                e.accessKey,
+                e.secretKey,
+                e.region,
+                e.bucket,
+                S3EndpointTarget.Payload.parse(payload)));
+      }
+      specs.add(io.racs.bench.agent.TargetSpec.endpoints(hostEndpoints));
     }
     if (plan.overhead().isPresent()) {
       for (String n : plan.overhead().get()) {

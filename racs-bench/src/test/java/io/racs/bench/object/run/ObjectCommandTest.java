@@ -531,6 +531,27 @@ class ObjectCommandTest {
                 + System.lineSeparator());
     err.getBuffer().setLength(0);
     assertThat(
+            run(
+                "--endpoint",
+                "http://127.0.0.1:1,http://127.0.0.1:1",
+                "--access-key",
+                "a",
+                "--secret-key",
+                "s"))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString())
+        .isEqualTo(
+            "racs bench object: --endpoint: http://127.0.0.1:1,http://127.0.0.1:1 (expected: each"
+                + " URL once)"
+                + System.lineSeparator());
+    err.getBuffer().setLength(0);
+    assertThat(run("--array", "racs")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString())
+        .endsWith(
+            "racs.yaml: array: missing section 'array' (expected: geometry, slots...)"
+                + System.lineSeparator());
+    err.getBuffer().setLength(0);
+    assertThat(
             BenchMain.run(
                 new PrintWriter(out),
                 new PrintWriter(err, true),
