@@ -72,8 +72,12 @@ def lat(p, q):
     return p["latencyMillis"][q]
 
 delay = points(sys.argv[1])
-print("| op | size | round trip | direct p50 ms | RACS p50 ms | RACS / direct |")
-print("|---|---|---|---|---|---|")
+def per_op(p):
+    calls = p.get("repositoryRequestsPerOp") or {}
+    return " ".join(f"{k} {v:.1f}" for k, v in sorted(calls.items())) or "-"
+
+print("| op | size | round trip | direct p50 ms | RACS p50 ms | RACS / direct | RACS repository requests per op |")
+print("|---|---|---|---|---|---|---|")
 for op in ["get", "head", "list", "put", "delete"]:
     for size in ["4KiB", "1MiB"]:
         for d in ["0ms", "20ms", "50ms"]:
@@ -84,7 +88,7 @@ for op in ["get", "head", "list", "put", "delete"]:
             pa, pb = lat(a, "p50"), lat(b, "p50")
             errors = a["errorsTotal"] + b["errorsTotal"]
             note = f" ({errors} errors)" if errors else ""
-            print(f"| {op} | {size} | {d} | {pa:.2f} | {pb:.2f} | {pb / pa:.2f}{note} |")
+            print(f"| {op} | {size} | {d} | {pa:.2f} | {pb:.2f} | {pb / pa:.2f}{note} | {per_op(b)} |")
 print()
 jitter = points(sys.argv[2])
 print("| jitter case: GET 4KiB | p50 ms | p99 ms | max ms | ops |")
