@@ -3,7 +3,8 @@
  * io.racs.testkit.MinioExtension} runs real MinIO server processes (each an {@link
  * io.racs.repos.minio.MinioServer}) for a test class and restores them after each test; {@link
  * io.racs.testkit.TestTools} finds the client tools the end-to-end tests drive, and {@link
- * io.racs.testkit.HelpOptionCheck} checks {@code --help} on every command of a command line. The
+ * io.racs.testkit.HelpOptionCheck} checks {@code --help} on every command of a command line, and
+ * {@link io.racs.testkit.CountingRepository} counts the calls an array's repositories receive. The
  * repository contract suite lives beside the backends' own tests, in {@code io.racs.repos}.
  *
  * <p>Nothing in production code may depend on this package: what the demo needs to run MinIO lives

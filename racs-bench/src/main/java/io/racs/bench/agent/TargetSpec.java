@@ -1,8 +1,11 @@
 package io.racs.bench.agent;
 
+import io.racs.bench.object.target.ArrayTarget;
 import io.racs.bench.object.target.RepositoryTarget;
+import io.racs.bench.object.target.RoundRobinTarget;
 import io.racs.bench.object.target.S3EndpointTarget;
 import io.racs.bench.object.target.Target;
+import io.racs.proxy.config.ArrayConfig;
 import io.racs.repos.config.RepositoryConfigLoader;
 import io.racs.repos.config.RepositoryFactory;
 import io.racs.repos.config.RepositorySetConfig;
@@ -13,7 +16,8 @@ import java.net.URI;
  * (environment references are resolved on the agent), or an S3 endpoint with its keys. The secret
  * key travels in the agent protocol; it is never written to reports.
  *
- * @param kind {@code repository} or {@code endpoint}
+ * @param kind {@code repository}, {@code array} (the in-process store over the file's {@code array}
+ *     section) or {@code endpoint}
  * @param name the repository or target name
  * @param configText the repository-set YAML (repository targets)
  * @param configSource where that text came from, for messages
@@ -41,6 +45,31 @@ public record TargetSpec(
         "repository", name, configText, configSource, null, null, null, null, null, null);
   }
 
+  /** The in-process array of a repository-set file's {@code array} section, named {@code name}. */
+  public static TargetSpec array(String name, String configText, String configSource) {
+    return new TargetSpec(
+        "array", name, configText, configSource, null, null, null, null, null, null);
+  }
+
+  /**
+   * One S3 target served by several endpoints, round robin per request (their URLs travel
+   * comma-separated); one endpoint is the same as {@link #endpoint}.
+   */
+  public static TargetSpec endpoints(java.util.List<S3EndpointTarget.Endpoint> hosts) {
+    S3EndpointTarget.Endpoint e = hosts.getFirst();
+    return new TargetSpec(
+        "endpoint",
+        e.name(),
+        null,
+        null,
+        String.join(",", hosts.stream().map(h -> h.uri().toString()).toList()),
+        e.accessKey(),
+        e.secretKey(),
+        e.region(),
+        e.bucket(),
+        e.payload().label());
+  }
+
   /** An S3 endpoint. */
   public static TargetSpec endpoint(S3EndpointTarget.Endpoint e) {
     return new TargetSpec(
@@ -59,17 +88,26 @@ public record TargetSpec(
   /** Builds the target (no I/O). */
   public Target build() {
     if (kind.equals("endpoint")) {
-      return S3EndpointTarget.of(
-          new S3EndpointTarget.Endpoint(
-              name,
-              URI.create(uri),
-              accessKey,
-              secretKey,
-              region,
-              bucket,
-              S3EndpointTarget.Payload.parse(payload)));
+      // Several URLs, comma-separated, are one target served round robin (warp's --host a,b,c).
+      java.util.List<Target> hosts = new java.util.ArrayList<>();
+      for (String u : uri.split(",")) {
+        hosts.add(
+            S3EndpointTarget.of(
+                new S3EndpointTarget.Endpoint(
+                    name,
+                    URI.create(u),
+                    accessKey,
+                    secretKey,
+                    region,
+                    bucket,
+                    S3EndpointTarget.Payload.parse(payload))));
+      }
+      return hosts.size() == 1 ? hosts.getFirst() : RoundRobinTarget.of(name, hosts);
     }
     RepositorySetConfig set = RepositoryConfigLoader.create().parse(configText, configSource);
+    if (kind.equals("array")) {
+      return ArrayTarget.of(name, ArrayConfig.from(set));
+    }
     return RepositoryTarget.of(
         RepositoryFactory.create(
             set.repository(name)

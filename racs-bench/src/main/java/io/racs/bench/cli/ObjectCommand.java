@@ -67,12 +67,24 @@ public final class ObjectCommand implements Callable<Integer> {
       description = "Repositories of --config to measure through the SPI.")
   List<String> repositories = new ArrayList<>();
 
+  @Option(
+      names = "--array",
+      paramLabel = "NAME",
+      description =
+          "Also measure the array of --config (its array section) in process, as target NAME;"
+              + " --delay applies to each of its repositories.")
+  String array;
+
   @ArgGroup(exclusive = false, multiplicity = "0..*")
   List<EndpointOptions> endpoints = new ArrayList<>();
 
   /** One S3 endpoint target. */
   static final class EndpointOptions {
-    @Option(names = "--endpoint", required = true, paramLabel = "URL", description = "S3 URL.")
+    @Option(
+        names = "--endpoint",
+        required = true,
+        paramLabel = "URL[,URL...]",
+        description = "S3 URL; several, comma-separated, serve one target round robin per request.")
     String url;
 
     @Option(names = "--access-key", required = true, paramLabel = "KEY")
@@ -344,7 +356,10 @@ public final class ObjectCommand implements Callable<Integer> {
     if (config == null && !repositories.isEmpty()) {
       throw new IllegalArgumentException("--repository: needs --config FILE");
     }
-    if (repositories.isEmpty() && endpoints.isEmpty()) {
+    if (config == null && array != null) {
+      throw new IllegalArgumentException("--array: needs --config FILE with an array section");
+    }
+    if (repositories.isEmpty() && endpoints.isEmpty() && array == null) {
       throw new IllegalArgumentException(
           "targets: none (expected: --config FILE --repository NAME, or --endpoint URL)");
     }
@@ -377,31 +392,58 @@ public final class ObjectCommand implements Callable<Integer> {
       }
       specs.add(io.racs.bench.agent.TargetSpec.repository(name, configText, config.toString()));
     }
-    for (EndpointOptions e : endpoints) {
-      URI uri;
-      try {
-        uri = URI.create(e.url);
-      } catch (IllegalArgumentException bad) {
-        uri = null;
-      }
-      if (uri == null || uri.getScheme() == null || uri.getHost() == null) {
+    if (array != null) {
+      // Checked here, before anything runs: the section must name as many slots as the geometry.
+      io.racs.proxy.config.ArrayConfig.from(set);
+      if (!names.add(array)) {
         throw new IllegalArgumentException(
-            "--endpoint: " + e.url + " (expected: a URL such as http://127.0.0.1:9000)");
+            "--array: " + array + " (expected: a unique target name)");
       }
-      String name = e.name != null ? e.name : uri.getHost() + ":" + uri.getPort();
+      specs.add(io.racs.bench.agent.TargetSpec.array(array, configText, config.toString()));
+    }
+    for (EndpointOptions e : endpoints) {
+      // Several comma-separated URLs are one target, each request sent to the next in turn.
+      List<URI> uris = new ArrayList<>();
+      for (String u : e.url.split(",", -1)) {
+        URI one;
+        try {
+          one = URI.create(u.trim());
+        } catch (IllegalArgumentException bad) {
+          one = null;
+        }
+        if (one == null || one.getScheme() == null || one.getHost() == null) {
+          throw new IllegalArgumentException(
+              "--endpoint: "
+                  + e.url
+                  + " (expected: a URL such as http://127.0.0.1:9000, or several separated by"
+                  + " commas)");
+        }
+        uris.add(one);
+      }
+      if (new HashSet<>(uris).size() != uris.size()) {
+        throw new IllegalArgumentException("--endpoint: " + e.url + " (expected: each URL once)");
+      }
+      List<String> hosts = new ArrayList<>();
+      for (URI u : uris) {
+        hosts.add(u.getHost() + ":" + u.getPort());
+      }
+      String name = e.name != null ? e.name : String.join(",", hosts);
       if (!names.add(name)) {
         throw new IllegalArgumentException("--name: " + name + " (expected: unique target names)");
       }
-      specs.add(
-          io.racs.bench.agent.TargetSpec.endpoint(
-              new S3EndpointTarget.Endpoint(
-                  name,
-                  uri,
-                  e.accessKey,
-                  e.secretKey,
-                  e.region,
-                  e.bucket,
-                  S3EndpointTarget.Payload.parse(payload))));
+      List<S3EndpointTarget.Endpoint> hostEndpoints = new ArrayList<>();
+      for (URI u : uris) {
+        hostEndpoints.add(
+            new S3EndpointTarget.Endpoint(
+                name,
+                u,
+                e.accessKey,
+                e.secretKey,
+                e.region,
+                e.bucket,
+                S3EndpointTarget.Payload.parse(payload)));
+      }
+      specs.add(io.racs.bench.agent.TargetSpec.endpoints(hostEndpoints));
     }
     if (plan.overhead().isPresent()) {
       for (String n : plan.overhead().get()) {

@@ -24,7 +24,8 @@ public final class CsvReport {
           + "megabytesPerSecondCiLow,megabytesPerSecondCiHigh,ops,bytes,errors,expectedMisses,"
           + "verifiedObjects,"
           + "p50Millis,p90Millis,p99Millis,p999Millis,p9999Millis,maxMillis,"
-          + "correctedP99Millis,ttfbP50Millis,clientCpuMax,validIterations,warning";
+          + "correctedP99Millis,ttfbP50Millis,clientCpuMax,validIterations,warning,"
+          + "repositoryRequestsPerOp";
 
   private CsvReport() {}
 
@@ -69,7 +70,11 @@ public final class CsvReport {
               all.ttfb.getTotalCount() > 0 ? n(LatencySummary.of(all.ttfb).p50()) : "",
               n(p.maxCpuUtilisation()),
               p.validIterations().size(),
-              Format.csv(p.warning().orElse("")));
+              Format.csv(p.warning().orElse("")),
+              // op=calls per request, ';'-separated (in-process array targets only).
+              all.repositoryCallsPerRequest().entrySet().stream()
+                  .map(e -> e.getKey() + "=" + n(e.getValue()))
+                  .collect(Collectors.joining(";")));
       lines.add(row.stream().map(String::valueOf).collect(Collectors.joining(",")));
     }
     Files.write(file, lines);

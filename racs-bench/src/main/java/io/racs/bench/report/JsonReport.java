@@ -132,6 +132,13 @@ public final class JsonReport {
     node.put("expectedMissesTotal", all.expectedMissCount());
     ObjectNode misses = node.putObject("expectedMisses");
     all.expectedMisses.forEach(misses::put);
+    if (!all.repositoryCalls.isEmpty()) {
+      // In-process array targets: what each client request cost in repository requests.
+      ObjectNode calls = node.putObject("repositoryRequests");
+      all.repositoryCalls.forEach(calls::put);
+      ObjectNode perOp = node.putObject("repositoryRequestsPerOp");
+      all.repositoryCallsPerRequest().forEach(perOp::put);
+    }
     latency(node, "latencyMillis", all.latency);
     if (p.workload.openLoop()) {
       latency(node, "correctedLatencyMillis", all.corrected);

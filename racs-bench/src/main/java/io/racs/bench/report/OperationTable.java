@@ -176,7 +176,12 @@ public final class OperationTable {
       h.append("<tr><td>")
           .append(Format.html(r.target()))
           .append("</td><td>")
-          .append("endpoint".equals(r.targetKind()) ? "S3 endpoint" : "repository")
+          .append(
+              switch (String.valueOf(r.targetKind())) {
+                case "endpoint" -> "S3 endpoint";
+                case "array" -> "array (in process)";
+                default -> "repository";
+              })
           .append("</td><td>")
           .append(Format.html(r.workload()))
           .append("</td><td>")

@@ -4,6 +4,7 @@ import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.config.EncryptionConfig;
 import io.racs.proxy.runtime.RacsServer;
+import io.racs.proxy.runtime.RepositoryMetrics;
 import io.racs.proxy.runtime.ServerConfig;
 import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.store.ErasureStore;
@@ -123,7 +124,8 @@ public final class ServerCommand implements Callable<Integer> {
       ArrayConfig array = ArrayConfig.from(file);
       server = ServerConfig.from(file);
       encryption = EncryptionConfig.from(file);
-      store = array.open();
+      // Every repository is metered, so /metrics shows which provider is slow or failing.
+      store = ErasureStore.open(array.store(), RepositoryMetrics.metered(array.openRepositories()));
       where =
           array.store().geometry()
               + " over "
@@ -138,7 +140,9 @@ public final class ServerCommand implements Callable<Integer> {
         Path root = Files.createDirectories(dataDir.resolve("repo-" + i));
         repositories.add(FsRepository.builder(root).name("repo-" + i).build());
       }
-      store = ErasureStore.open(StoreConfig.builder(g).build(), repositories);
+      store =
+          ErasureStore.open(
+              StoreConfig.builder(g).build(), RepositoryMetrics.metered(repositories));
       server = ServerConfig.defaults();
       where = g + " over " + g.totalShards() + " fs repositories in " + dataDir.toAbsolutePath();
       if (accessKey == null) {

@@ -256,6 +256,7 @@ public final class RacsServer implements AutoCloseable {
         .append("racs_store_under_replicated_writes_total ")
         .append(store.stats().underReplicatedWrites())
         .append('\n');
+    out.append(RepositoryMetrics.render(store.repositories()));
     Healer.Report scrub = lastScrub;
     out.append("# HELP racs_heal_backlog_objects Objects the last scrub could not repair.\n")
         .append("# TYPE racs_heal_backlog_objects gauge\n")

@@ -8,9 +8,18 @@ import java.util.regex.Pattern;
 
 /** One entry of a repository's {@code decorators:} list. */
 public sealed interface DecoratorConfig {
-  /** {@code latency: {delay, jitter, responseDelay, responseJitter, seed}}. */
-  record Latency(LatencyRepository.Delay request, LatencyRepository.Delay response, long seed)
-      implements DecoratorConfig {}
+  /** {@code latency: {delay, jitter, responseDelay, responseJitter, lateRate, lateDelay, seed}}. */
+  record Latency(
+      LatencyRepository.Delay request,
+      LatencyRepository.Delay response,
+      LatencyRepository.Late late,
+      long seed)
+      implements DecoratorConfig {
+    /** Without a late tail. */
+    public Latency(LatencyRepository.Delay request, LatencyRepository.Delay response, long seed) {
+      this(request, response, LatencyRepository.Late.NONE, seed);
+    }
+  }
 
   /**
    * {@code faulty: {outage, corruptReads, failKeys, failCall, failRate, kind, seed}}: faults armed

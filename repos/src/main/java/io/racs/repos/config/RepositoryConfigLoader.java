@@ -53,7 +53,8 @@ import java.util.regex.PatternSyntaxException;
  *     partSize: 8MiB             # sizes: B, KiB, MiB, GiB (or a plain number of bytes)
  *     keyEncoding: escaped       # escaped | raw
  *     decorators:                # first wraps the backend, last is outermost
- *       - latency: {delay: 10ms, jitter: 2ms, responseDelay: 10ms, responseJitter: 2ms, seed: 1}
+ *       - latency: {delay: 10ms, jitter: 2ms, responseDelay: 10ms, responseJitter: 2ms, seed: 1,
+ *                   lateRate: 0.02, lateDelay: 200ms}
  *       - faulty: {outage: false, corruptReads: false, failKeys: "regex", failCall: 7,
  *                  failRate: 0.01, kind: UNAVAILABLE, seed: 1}
  *       - metered
@@ -166,7 +167,13 @@ public final class RepositoryConfigLoader {
   private record Keys(String profile, String accessKey, String secretKey) {}
 
   private record LatencyOptions(
-      String delay, String jitter, String responseDelay, String responseJitter, Long seed) {}
+      String delay,
+      String jitter,
+      String responseDelay,
+      String responseJitter,
+      Long seed,
+      String lateRate,
+      String lateDelay) {}
 
   private record FaultyOptions(
       Boolean outage,
@@ -334,6 +341,9 @@ public final class RepositoryConfigLoader {
             new LatencyRepository.Delay(
                 delay(entry, at + ".responseDelay", o.responseDelay()),
                 delay(entry, at + ".responseJitter", o.responseJitter())),
+            new LatencyRepository.Late(
+                rate(entry, at + ".lateRate", o.lateRate()),
+                delay(entry, at + ".lateDelay", o.lateDelay())),
             o.seed() == null ? 1 : o.seed());
       }
       case "faulty" -> faulty(entry, at, entry.bind(at, options, FaultyOptions.class, "option"));
@@ -354,6 +364,22 @@ public final class RepositoryConfigLoader {
                   + String.join(", ", DECORATORS)
                   + ")");
     };
+  }
+
+  private static double rate(ConfigSection entry, String field, String text) {
+    if (text == null) {
+      return 0;
+    }
+    double rate;
+    try {
+      rate = Double.parseDouble(text);
+    } catch (NumberFormatException e) {
+      rate = -1;
+    }
+    if (!(rate >= 0 && rate <= 1)) {
+      throw entry.error(field, "'" + text + "' (expected: a number from 0 to 1)");
+    }
+    return rate;
   }
 
   private static Duration delay(ConfigSection entry, String field, String text) {

@@ -31,7 +31,11 @@ public final class RepositoryFactory {
           switch (decorator) {
             case DecoratorConfig.Latency latency ->
                 new LatencyRepository(
-                    repository, latency.request(), latency.response(), latency.seed());
+                    repository,
+                    latency.request(),
+                    latency.response(),
+                    latency.late(),
+                    latency.seed());
             case DecoratorConfig.Faulty faulty -> {
               FaultyRepository f =
                   new FaultyRepository(repository)

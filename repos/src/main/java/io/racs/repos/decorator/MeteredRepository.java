@@ -37,14 +37,38 @@ public final class MeteredRepository extends ForwardingRepository {
     }
   }
 
+  /**
+   * The upper bounds of the cumulative latency buckets ({@link #cumulativeLatency()}), in seconds:
+   * from a local disk (1 ms) to a provider across an ocean under load (30 s), as Prometheus
+   * histograms want them (fixed, so that series from several proxies add up).
+   */
+  public static final double[] BUCKET_BOUNDS_SECONDS = {
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30
+  };
+
+  private static final long[] BUCKET_BOUNDS_NANOS = new long[BUCKET_BOUNDS_SECONDS.length];
+
+  static {
+    for (int i = 0; i < BUCKET_BOUNDS_SECONDS.length; i++) {
+      BUCKET_BOUNDS_NANOS[i] = Math.round(BUCKET_BOUNDS_SECONDS[i] * 1e9);
+    }
+  }
+
   private static final class Meter {
     final LongAdder calls = new LongAdder();
     final LongAdder bytes = new LongAdder();
+    // Cumulative since the repository was built (the Recorder's histogram is per interval, and
+    // an exporter scraped by Prometheus must not steal the benchmark's intervals).
+    final LongAdder[] buckets = new LongAdder[BUCKET_BOUNDS_NANOS.length + 1];
+    final LongAdder latencySumNanos = new LongAdder();
     final Map<RepositoryException.Kind, LongAdder> failures =
         new EnumMap<>(RepositoryException.Kind.class);
     final Recorder latencyNanos = new Recorder(MAX_TRACKED_NANOS, 3);
 
     Meter() {
+      for (int i = 0; i < buckets.length; i++) {
+        buckets[i] = new LongAdder();
+      }
       for (RepositoryException.Kind kind : RepositoryException.Kind.values()) {
         failures.put(kind, new LongAdder());
       }
@@ -67,8 +91,53 @@ public final class MeteredRepository extends ForwardingRepository {
     }
   }
 
+  /**
+   * One operation's latencies since the repository was built: {@code counts[i]} calls took at most
+   * {@link #BUCKET_BOUNDS_SECONDS}{@code [i]} and more than the bound before it; the last count is
+   * the calls above every bound. Not cumulative across buckets (a renderer sums them).
+   */
+  public record LatencyBuckets(Operation operation, long[] counts, long sumNanos) {
+    /** The calls counted in every bucket. */
+    public long count() {
+      long total = 0;
+      for (long c : counts) {
+        total += c;
+      }
+      return total;
+    }
+  }
+
+  /**
+   * Every operation's latency buckets since the repository was built, for an exporter scraped
+   * repeatedly; unlike {@link #snapshot()} it resets nothing.
+   */
+  public Map<Operation, LatencyBuckets> cumulativeLatency() {
+    Map<Operation, LatencyBuckets> all = new EnumMap<>(Operation.class);
+    meters.forEach(
+        (operation, meter) -> {
+          long[] counts = new long[meter.buckets.length];
+          for (int i = 0; i < counts.length; i++) {
+            counts[i] = meter.buckets[i].sum();
+          }
+          all.put(operation, new LatencyBuckets(operation, counts, meter.latencySumNanos.sum()));
+        });
+    return all;
+  }
+
   /** Every operation's stats; resets the latency histograms' interval. */
   public Map<Operation, OperationStats> snapshot() {
+    return stats(true);
+  }
+
+  /**
+   * Every operation's counts, with empty latency histograms: for an exporter that reads the counts
+   * repeatedly and must not reset the interval a benchmark reads with {@link #snapshot()}.
+   */
+  public Map<Operation, OperationStats> counts() {
+    return stats(false);
+  }
+
+  private Map<Operation, OperationStats> stats(boolean interval) {
     Map<Operation, OperationStats> stats = new EnumMap<>(Operation.class);
     meters.forEach(
         (operation, meter) -> {
@@ -82,7 +151,9 @@ public final class MeteredRepository extends ForwardingRepository {
                   meter.calls.sum(),
                   meter.bytes.sum(),
                   failures,
-                  meter.latencyNanos.getIntervalHistogram()));
+                  interval
+                      ? meter.latencyNanos.getIntervalHistogram()
+                      : new Histogram(MAX_TRACKED_NANOS, 3)));
         });
     return stats;
   }
@@ -149,8 +220,14 @@ public final class MeteredRepository extends ForwardingRepository {
       meter.failures.get(e.kind()).increment();
       throw e;
     } finally {
-      meter.latencyNanos.recordValue(
-          Math.min(MAX_TRACKED_NANOS, Math.max(0, System.nanoTime() - started)));
+      long nanos = Math.min(MAX_TRACKED_NANOS, Math.max(0, System.nanoTime() - started));
+      meter.latencyNanos.recordValue(nanos);
+      int bucket = 0;
+      while (bucket < BUCKET_BOUNDS_NANOS.length && nanos > BUCKET_BOUNDS_NANOS[bucket]) {
+        bucket++;
+      }
+      meter.buckets[bucket].increment();
+      meter.latencySumNanos.add(nanos);
     }
   }
 

@@ -215,7 +215,7 @@ class RepositoryConfigLoaderTest {
         Arguments.of(
             "unknown decorator option",
             "repositories:\n  - {name: a, type: memory, decorators: [{latency: {dealy: 1ms}}]}\n",
-            "bad.yaml: repository 'a': field 'decorators[0].latency.dealy': unknown option (expected one of: delay, jitter, responseDelay, responseJitter, seed)"),
+            "bad.yaml: repository 'a': field 'decorators[0].latency.dealy': unknown option (expected one of: delay, jitter, lateDelay, lateRate, responseDelay, responseJitter, seed)"),
         Arguments.of(
             "unknown field",
             "repositories:\n  - {name: a, type: fs, path: /x, bucket: b}\n",
@@ -266,6 +266,30 @@ class RepositoryConfigLoaderTest {
         .isInstanceOf(ConfigException.class)
         .hasMessage(message)
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+  }
+
+  @Test
+  void parse_whenLatencyHasALateTail_readsRateAndDelay() {
+    String yaml =
+        """
+        repositories:
+          - name: far
+            type: memory
+            decorators:
+              - latency: {jitter: 40ms, lateRate: 0.02, lateDelay: 200ms, seed: 9}
+        """;
+    assertThat(loader.parse(yaml, "late.yaml").repository("far").orElseThrow().decorators())
+        .containsExactly(
+            new DecoratorConfig.Latency(
+                new LatencyRepository.Delay(Duration.ZERO, Duration.ofMillis(40)),
+                LatencyRepository.Delay.NONE,
+                new LatencyRepository.Late(0.02, Duration.ofMillis(200)),
+                9));
+    assertThatThrownBy(
+            () -> loader.parse(yaml.replace("lateRate: 0.02", "lateRate: 2%"), "late.yaml"))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("lateRate")
+        .hasMessageContaining("expected: a number from 0 to 1");
   }
 
   @Test

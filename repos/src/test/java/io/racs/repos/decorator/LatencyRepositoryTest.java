@@ -4,15 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.repos.ObjectStream;
 import io.racs.repos.memory.MemoryRepository;
+import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
  * Proves the latency decorator adds at least its configured delay in each direction to every call
  * (measured with the clock around the call, as a lower bound only, so a slow machine cannot fail
- * it), and says so in its description.
+ * it), and says so in its description; and that a late tail delays the configured fraction of calls
+ * by its extra time, the same calls for the same seed (drawn without waiting).
  */
 class LatencyRepositoryTest {
   @Test
@@ -58,5 +62,61 @@ class LatencyRepositoryTest {
       repository.put("k", new ByteArrayInputStream(new byte[3]), 3);
       assertThat(repository.head("k").orElseThrow().sizeBytes()).isEqualTo(3);
     }
+  }
+
+  @Test
+  void responseNanos_whenLateTail_delaysTheFractionByTheExtraAndReplaysBySeed() {
+    long seed = TestSeed.get();
+    LatencyRepository.Delay jittered =
+        new LatencyRepository.Delay(Duration.ZERO, Duration.ofMillis(40));
+    LatencyRepository.Late late = new LatencyRepository.Late(0.02, Duration.ofMillis(200));
+    List<Long> first = new ArrayList<>();
+    List<Long> again = new ArrayList<>();
+    int draws = 20_000;
+    try (LatencyRepository a =
+            new LatencyRepository(
+                MemoryRepository.create("a"), LatencyRepository.Delay.NONE, jittered, late, seed);
+        LatencyRepository b =
+            new LatencyRepository(
+                MemoryRepository.create("b"), LatencyRepository.Delay.NONE, jittered, late, seed)) {
+      for (int i = 0; i < draws; i++) {
+        first.add(a.responseNanos());
+        again.add(b.responseNanos());
+      }
+      assertThat(a.describe())
+          .containsEntry("latency", "request 0ms+0ms, response 0ms+40ms, 2.0% 200ms late");
+    }
+    assertThat(again).as("seed %d", seed).isEqualTo(first);
+    long lateCalls = first.stream().filter(n -> n >= Duration.ofMillis(200).toNanos()).count();
+    // 2% of 20,000 is 400, with a standard deviation of about 20: six of them either side.
+    assertThat(lateCalls).as("seed %d", seed).isBetween(280L, 520L);
+    assertThat(first)
+        .as("seed %d", seed)
+        .allMatch(n -> n >= 0 && n < Duration.ofMillis(240).toNanos())
+        .anyMatch(n -> n > Duration.ofMillis(30).toNanos() && n < Duration.ofMillis(40).toNanos());
+  }
+
+  @Test
+  void everyCall_whenEveryCallLate_takesAtLeastTheExtra() {
+    try (LatencyRepository repository =
+        new LatencyRepository(
+            MemoryRepository.create("m"),
+            LatencyRepository.Delay.NONE,
+            LatencyRepository.Delay.NONE,
+            new LatencyRepository.Late(1, Duration.ofMillis(30)),
+            1)) {
+      long started = System.nanoTime();
+      repository.head("k");
+      assertThat(System.nanoTime() - started)
+          .isGreaterThanOrEqualTo(Duration.ofMillis(30).toNanos());
+    }
+  }
+
+  @Test
+  void late_whenRateOutOfRange_isRefused() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> new LatencyRepository.Late(1.5, Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("rate: 1.5 (expected: 0 to 1)");
   }
 }

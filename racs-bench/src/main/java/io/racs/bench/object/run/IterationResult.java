@@ -34,6 +34,26 @@ public final class IterationResult {
    */
   public final Map<String, Long> expectedMisses = new TreeMap<>();
 
+  /**
+   * In-process array targets only: the repository calls the iteration made, by operation ({@code
+   * get}, {@code list}, ...), summed over the array's repositories, from its start to its end
+   * (requests outside the window included, as in {@link #requests}). Empty for other targets.
+   */
+  public final Map<String, Long> repositoryCalls = new TreeMap<>();
+
+  /**
+   * {@link #repositoryCalls} per request the iteration completed (every one in {@link #requests}),
+   * by operation; empty when there are none.
+   */
+  public Map<String, Double> repositoryCallsPerRequest() {
+    Map<String, Double> out = new TreeMap<>();
+    long n = requests.getTotalCount();
+    if (n > 0) {
+      repositoryCalls.forEach((op, calls) -> out.put(op, calls / (double) n));
+    }
+    return out;
+  }
+
   /** Service-time latency of successful requests (from actual start to completion). */
   public final Histogram latency = newHistogram();
 
@@ -142,6 +162,7 @@ public final class IterationResult {
     verified += other.verified;
     other.errors.forEach((k, v) -> errors.merge(k, v, Long::sum));
     other.expectedMisses.forEach((k, v) -> expectedMisses.merge(k, v, Long::sum));
+    other.repositoryCalls.forEach((k, v) -> repositoryCalls.merge(k, v, Long::sum));
     latency.add(other.latency);
     requests.add(other.requests);
     corrected.add(other.corrected);

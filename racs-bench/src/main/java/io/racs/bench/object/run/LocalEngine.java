@@ -1,7 +1,9 @@
 package io.racs.bench.object.run;
 
+import io.racs.bench.object.target.ArrayTarget;
 import io.racs.bench.object.target.Target;
 import io.racs.bench.object.workload.KeySpace;
+import io.racs.repos.decorator.Operation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,8 +52,38 @@ public final class LocalEngine implements Engine {
   public IterationResult iterate(
       int target, String prefix, Workload workload, Duration delay, long seed, Progress progress)
       throws InterruptedException {
-    return IterationRunner.run(
-        delayed(target, delay), keySpace(target, prefix, workload), workload, seed, 0, progress);
+    return counted(
+        delayed(target, delay),
+        t ->
+            IterationRunner.run(
+                t, keySpace(target, prefix, workload), workload, seed, 0, progress));
+  }
+
+  private interface Run {
+    IterationResult run(Target target) throws InterruptedException;
+  }
+
+  /**
+   * Runs one iteration on {@code target}; for an in-process array, records the repository calls it
+   * made in between (what the array's store did meanwhile in the background, such as finishing an
+   * earlier write on its last repositories, is counted too: a small overcount).
+   */
+  private static IterationResult counted(Target target, Run run) throws InterruptedException {
+    if (!(target instanceof ArrayTarget array)) {
+      return run.run(target);
+    }
+    Map<Operation, Long> before = array.repositoryCalls();
+    IterationResult result = run.run(target);
+    array
+        .repositoryCalls()
+        .forEach(
+            (op, calls) -> {
+              long made = calls - before.getOrDefault(op, 0L);
+              if (made > 0) {
+                result.repositoryCalls.put(op.name().toLowerCase(java.util.Locale.ROOT), made);
+              }
+            });
+    return result;
   }
 
   /** Runs an iteration that starts at {@code startEpochNanos} (for agents). */
@@ -64,13 +96,11 @@ public final class LocalEngine implements Engine {
       long startEpochNanos,
       Progress progress)
       throws InterruptedException {
-    return IterationRunner.run(
+    return counted(
         delayed(target, delay),
-        keySpace(target, prefix, workload),
-        workload,
-        seed,
-        startEpochNanos,
-        progress);
+        t ->
+            IterationRunner.run(
+                t, keySpace(target, prefix, workload), workload, seed, startEpochNanos, progress));
   }
 
   private synchronized Target delayed(int target, Duration delay) {

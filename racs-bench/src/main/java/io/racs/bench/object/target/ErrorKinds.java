@@ -10,8 +10,9 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 /**
  * Names a failure for the error counts of a report: the repository kind ({@code NOT_FOUND}, {@code
  * UNAVAILABLE}, ...), {@code S3_<status>_<code>} for an S3 error answer, {@code S3_CLIENT} for a
- * request without an answer, {@code IO} for a broken body, {@code VERIFY_MISMATCH} for bytes that
- * are not the object's content, else the exception's simple class name.
+ * request without an answer, {@code STORE_<code>} for the in-process array's failures, {@code IO}
+ * for a broken body, {@code VERIFY_MISMATCH} for bytes that are not the object's content, else the
+ * exception's simple class name.
  */
 public final class ErrorKinds {
   /** A GET returned bytes other than the object's content. */
@@ -33,6 +34,9 @@ public final class ErrorKinds {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof RepositoryException r) {
         return r.kind().name();
+      }
+      if (t instanceof io.racs.proxy.store.StoreException store) {
+        return "STORE_" + store.code().name();
       }
       if (t instanceof S3ErrorException s3) {
         return "S3_" + s3.status() + (s3.code() == null ? "" : "_" + s3.code());

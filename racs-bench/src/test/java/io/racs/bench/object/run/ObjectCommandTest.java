@@ -239,7 +239,8 @@ class ObjectCommandTest {
     }
     String[] row = Files.readAllLines(o.resolve("results.csv")).get(1).split(",", -1);
     assertThat(row[9]).isEmpty();
-    assertThat(row[row.length - 2]).isEqualTo("0");
+    assertThat(row[row.length - 3]).isEqualTo("0"); // validIterations
+    assertThat(row[row.length - 1]).isEmpty(); // repositoryRequestsPerOp: not an array
     assertThat(out.toString()).contains("no valid window");
     assertThat(err.toString())
         .startsWith(
@@ -347,6 +348,69 @@ class ObjectCommandTest {
       }
     }
     assertThat(latencyImpact).contains("mem/head/4KiB/c2/d10ms", "slow/head/4KiB/c2/d10ms");
+  }
+
+  @Test
+  void object_whenArray_measuresTheStoreInProcessWithTheDelayOnEachRepository() throws Exception {
+    StringBuilder yaml =
+        new StringBuilder(
+            "array:\n  geometry: 4x2\n  slots: [m0, m1, m2, m3, m4, m5]\nrepositories:\n");
+    for (int i = 0; i < 6; i++) {
+      yaml.append("  - name: m").append(i).append("\n    type: memory\n");
+    }
+    yaml.append("  - name: direct\n    type: memory\n");
+    config = Files.writeString(dir.resolve("array.yaml"), yaml);
+    Path o = dir.resolve("out");
+    assertThat(
+            run(
+                "--array",
+                "racs",
+                "--repository",
+                "direct",
+                "--op",
+                "get",
+                "--objects",
+                "4",
+                "--delay",
+                "0ms,10ms",
+                "--warmup",
+                "0",
+                "--iterations",
+                "2",
+                "--count",
+                "10",
+                "--overhead",
+                "racs/direct",
+                "--out",
+                o.toString()))
+        .as(err.toString())
+        .isEqualTo(ExitCodes.OK);
+    JsonNode root = results(o);
+    List<String> kinds = new ArrayList<>();
+    root.get("targets").forEach(t -> kinds.add(t.get("kind").asText()));
+    assertThat(kinds).containsExactlyInAnyOrder("array", "repository");
+    for (String id : List.of("racs/get/4KiB/c1/d0ms", "racs/get/4KiB/c1/d10ms")) {
+      assertThat(point(root, id).get("errorsTotal").asLong()).as(id).isZero();
+    }
+    // A warm GET lists the key's index on all six repositories and reads k = 4 shards (inline
+    // records here): 10 repository requests per GET, as docs/bench/cost.md pins. The first GET of
+    // each key through a view is cold (one more read), and a view lists the bucket's records once
+    // when it opens (six lists over the point's 20 GETs), so the means are a little above.
+    JsonNode perOp = point(root, "racs/get/4KiB/c1/d10ms").get("repositoryRequestsPerOp");
+    assertThat(perOp.get("list").asDouble()).isBetween(6.0, 6.0 + 6.0 / 20);
+    assertThat(perOp.get("get").asDouble()).isBetween(4.0, 6.0);
+    assertThat(point(root, "direct/get/4KiB/c1/d10ms").has("repositoryRequestsPerOp")).isFalse();
+    // Each repository call waits 10 ms, so a GET through the array takes at least that.
+    assertThat(point(root, "racs/get/4KiB/c1/d10ms").at("/latencyMillis/p50").asDouble())
+        .isGreaterThanOrEqualTo(10.0);
+    List<String> ratios = new ArrayList<>();
+    root.get("ratios")
+        .forEach(r -> ratios.add(r.get("kind").asText() + " " + r.get("numerator").asText()));
+    assertThat(ratios)
+        .contains(
+            "latencyImpact racs/get/4KiB/c1/d10ms",
+            "overhead racs/get/4KiB/c1/d0ms",
+            "overhead racs/get/4KiB/c1/d10ms");
   }
 
   @Test
@@ -473,6 +537,27 @@ class ObjectCommandTest {
         .isEqualTo(
             "racs bench object: --repository: nope (expected one of: mem, disk, slow, glacial,"
                 + " broken)"
+                + System.lineSeparator());
+    err.getBuffer().setLength(0);
+    assertThat(
+            run(
+                "--endpoint",
+                "http://127.0.0.1:1,http://127.0.0.1:1",
+                "--access-key",
+                "a",
+                "--secret-key",
+                "s"))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString())
+        .isEqualTo(
+            "racs bench object: --endpoint: http://127.0.0.1:1,http://127.0.0.1:1 (expected: each"
+                + " URL once)"
+                + System.lineSeparator());
+    err.getBuffer().setLength(0);
+    assertThat(run("--array", "racs")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString())
+        .endsWith(
+            "racs.yaml: array: missing section 'array' (expected: geometry, slots...)"
                 + System.lineSeparator());
     err.getBuffer().setLength(0);
     assertThat(

@@ -1,0 +1,239 @@
+package io.racs.bench.object.target;
+
+import io.racs.proxy.config.ArrayConfig;
+import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.ObjectStore;
+import io.racs.proxy.store.StoreConfig;
+import io.racs.proxy.store.StoreException;
+import io.racs.repos.Repository;
+import io.racs.repos.RepositoryException;
+import io.racs.repos.decorator.ForwardingRepository;
+import io.racs.repos.decorator.LatencyRepository;
+import io.racs.repos.decorator.MeteredRepository;
+import io.racs.repos.decorator.Operation;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The array in process: the erasure-coded store over a repository-set file's {@code array} slots,
+ * measured without the S3 front end, so that one run compares it with the same repositories
+ * measured directly. {@link #withDelay(Duration)} puts the {@code latency} decorator (half the
+ * round trip each way, as {@link RepositoryTarget} does) around every repository and opens a second
+ * store over them, so the array pays the delay on each repository call, as it would over a WAN.
+ *
+ * <p>Every repository of a view is metered, so {@link #repositoryCalls()} says how many repository
+ * requests, by operation, the clients' operations cost. The store is opened on first use (a view
+ * built only to ask whether delays are possible opens nothing); the bucket {@code racs-bench} is
+ * created when missing.
+ */
+public final class ArrayTarget implements Target {
+  /** The bucket the benchmark's objects live in. */
+  public static final String BUCKET = "racs-bench";
+
+  private final String name;
+  private final StoreConfig config;
+  private final List<Repository> repositories;
+  private final Duration delay;
+  private final boolean owner;
+  private final List<MeteredRepository> meters = new ArrayList<>();
+  private ErasureStore store;
+
+  private ArrayTarget(
+      String name,
+      StoreConfig config,
+      List<Repository> repositories,
+      Duration delay,
+      boolean owner) {
+    this.name = name;
+    this.config = config;
+    this.repositories = repositories;
+    this.delay = delay;
+    this.owner = owner;
+  }
+
+  /** A target named {@code name} over the array of {@code config}, whose repositories it opens. */
+  public static ArrayTarget of(String name, ArrayConfig config) {
+    return new ArrayTarget(name, config.store(), config.openRepositories(), Duration.ZERO, true);
+  }
+
+  /** A target over {@code repositories} in slot order, which {@link #close()} closes. */
+  public static ArrayTarget of(String name, StoreConfig config, List<Repository> repositories) {
+    return new ArrayTarget(name, config, List.copyOf(repositories), Duration.ZERO, true);
+  }
+
+  private synchronized ErasureStore store() {
+    if (store == null) {
+      List<Repository> view = new ArrayList<>();
+      for (Repository repository : repositories) {
+        Repository r = new Borrowed(repository);
+        if (!delay.isZero()) {
+          Duration in = delay.dividedBy(2);
+          r =
+              new LatencyRepository(
+                  r,
+                  new LatencyRepository.Delay(in, Duration.ZERO),
+                  new LatencyRepository.Delay(delay.minus(in), Duration.ZERO),
+                  1);
+        }
+        MeteredRepository metered = new MeteredRepository(r);
+        meters.add(metered);
+        view.add(metered);
+      }
+      store = ErasureStore.open(config, view);
+      if (!store.bucketExists(BUCKET)) {
+        try {
+          store.createBucket(BUCKET);
+        } catch (StoreException e) {
+          if (e.code() != StoreException.Code.BUCKET_ALREADY_EXISTS) {
+            throw e;
+          }
+        }
+      }
+    }
+    return store;
+  }
+
+  /**
+   * The repository calls this view made so far, by operation, summed over its repositories (none
+   * before the first client).
+   */
+  public synchronized Map<Operation, Long> repositoryCalls() {
+    Map<Operation, Long> calls = new EnumMap<>(Operation.class);
+    for (MeteredRepository m : meters) {
+      m.counts().forEach((op, stats) -> calls.merge(op, stats.calls(), Long::sum));
+    }
+    return calls;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public String kind() {
+    return "array";
+  }
+
+  @Override
+  public Map<String, String> describe() {
+    Map<String, String> d = new LinkedHashMap<>();
+    d.put("type", "array (in process)");
+    d.put("geometry", config.geometry().toString());
+    d.put("blockBytes", Integer.toString(config.blockBytes()));
+    List<String> names = new ArrayList<>();
+    for (Repository r : repositories) {
+      names.add(r.name());
+    }
+    d.put("repositories", String.join(",", names));
+    if (!delay.isZero()) {
+      d.put("injectedDelay", delay.toMillis() + "ms");
+    }
+    return d;
+  }
+
+  @Override
+  public Optional<Target> withDelay(Duration delay) {
+    if (delay.isZero()) {
+      return Optional.of(this);
+    }
+    return Optional.of(new ArrayTarget(name, config, repositories, delay, false));
+  }
+
+  @Override
+  public Client client(int index) {
+    ErasureStore s = store();
+    return new Client() {
+      @Override
+      public void put(String key, InputStream body, long lengthBytes) {
+        s.put(BUCKET, key, body, lengthBytes, ObjectStore.PutOptions.defaults());
+      }
+
+      @Override
+      public InputStream get(String key, long offset, long lengthBytes) {
+        ObjectStore.ObjectReader reader;
+        try {
+          reader = s.get(BUCKET, key, offset, lengthBytes, 0);
+        } catch (StoreException e) {
+          throw notFound(e, key);
+        }
+        return new FilterInputStream(reader.body()) {
+          @Override
+          public void close() throws IOException {
+            try {
+              super.close();
+            } finally {
+              reader.close();
+            }
+          }
+        };
+      }
+
+      @Override
+      public boolean head(String key) {
+        try {
+          s.head(BUCKET, key);
+          return true;
+        } catch (StoreException e) {
+          if (e.code() == StoreException.Code.NO_SUCH_KEY) {
+            return false;
+          }
+          throw e;
+        }
+      }
+
+      @Override
+      public int list(String prefix, int maxKeys) {
+        return s.list(BUCKET, new ObjectStore.ListRequest(prefix, null, null, maxKeys))
+            .objects()
+            .size();
+      }
+
+      @Override
+      public void delete(String key) {
+        s.delete(BUCKET, key);
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  /** A missing key as the repository kind the reports count as "not found". */
+  private static RuntimeException notFound(StoreException e, String key) {
+    if (e.code() == StoreException.Code.NO_SUCH_KEY) {
+      return new RepositoryException(RepositoryException.Kind.NOT_FOUND, "array: " + key, e);
+    }
+    return e;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (store != null) {
+      store.close(); // closes only the borrowed views
+    }
+    if (owner) {
+      for (Repository r : repositories) {
+        r.close();
+      }
+    }
+  }
+
+  /** A view that leaves the repository open when the store closes it: the target owns it. */
+  private static final class Borrowed extends ForwardingRepository {
+    Borrowed(Repository delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public void close() {}
+  }
+}

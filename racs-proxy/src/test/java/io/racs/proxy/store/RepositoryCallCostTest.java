@@ -1,0 +1,259 @@
+package io.racs.proxy.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.racs.proxy.codec.Geometry;
+import io.racs.repos.Repository;
+import io.racs.repos.memory.MemoryRepository;
+import io.racs.testkit.CountingRepository;
+import io.racs.testkit.CountingRepository.Call;
+import io.racs.testkit.CountingRepository.Kind;
+import io.racs.testkit.CountingRepository.Ledger;
+import io.racs.testkit.TestSeed;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Pins how many repository calls, by kind, each client operation costs today on a 4x2 array
+ * (default settings: 1 MiB blocks, objects up to 128 KiB inline), cold (a proxy that has not read
+ * the key before) and warm (the second GET or HEAD of the same key): providers bill per request,
+ * and over distant repositories every call that depends on an earlier one's answer is a round trip.
+ * The numbers are the table in {@code docs/bench/cost.md}; a change that adds or saves calls fails
+ * here and updates both.
+ *
+ * <p>Calls are counted where they reach the repositories ({@link CountingRepository}); the calls a
+ * write finishes after it answered are waited for by count, the others until none is running. The
+ * calls on a bucket's records ({@code b/}), which a store repeats only when it has not read the
+ * bucket's state in the last second, are counted apart ({@link #bucketChecks}) so that the pinned
+ * numbers do not depend on timing.
+ */
+class RepositoryCallCostTest {
+  private static final Duration WAIT = Duration.ofSeconds(30);
+  private static final int SMALL = 4 << 10;
+  private static final int ONE_STRIPE = 1 << 20;
+  private static final int THREE_STRIPES = (3 << 20) - 12_345;
+
+  private final List<Repository> memories = new ArrayList<>();
+  private final Ledger ledger = new Ledger(6);
+  private final List<ErasureStore> stores = new ArrayList<>();
+  private final long seed = TestSeed.get();
+  private ErasureStore writer;
+
+  @BeforeEach
+  void openArray() {
+    for (int i = 0; i < 6; i++) {
+      memories.add(MemoryRepository.create("mem" + i));
+    }
+    writer = open();
+    writer.createBucket("bkt");
+  }
+
+  /** Another proxy over the same repositories: it has read nothing yet. */
+  private ErasureStore open() {
+    ErasureStore store =
+        ErasureStore.open(
+            StoreConfig.builder(Geometry.parse("4x2")).build(),
+            CountingRepository.wrap(memories, ledger));
+    stores.add(store);
+    return store;
+  }
+
+  @AfterEach
+  void close() {
+    stores.forEach(ErasureStore::close);
+  }
+
+  /** The calls one operation made, bucket-state listings left out; waits for its stragglers. */
+  private Map<Kind, Long> cost(Runnable operation) throws InterruptedException {
+    assertThat(ledger.awaitIdle(WAIT)).isTrue();
+    ledger.reset();
+    operation.run();
+    assertThat(ledger.awaitIdle(WAIT)).isTrue();
+    return objectCalls();
+  }
+
+  /**
+   * As {@link #cost} for a write, which answers once a write quorum (4 of 6) holds it and finishes
+   * the other repositories' calls in the background: waits until {@code puts} calls have started.
+   */
+  private Map<Kind, Long> writeCost(Runnable operation, long puts) throws InterruptedException {
+    assertThat(ledger.awaitIdle(WAIT)).isTrue();
+    ledger.reset();
+    operation.run();
+    assertThat(ledger.awaitTotal(Kind.PUT, puts, WAIT)).as("PUT calls started").isTrue();
+    return objectCalls();
+  }
+
+  /** The calls since the last reset, for a failure's message. */
+  private String callList() {
+    StringBuilder out = new StringBuilder("calls:");
+    for (Call call : ledger.calls()) {
+      out.append("\n  ").append(call);
+    }
+    return out.toString();
+  }
+
+  private Map<Kind, Long> objectCalls() {
+    Map<Kind, Long> counts = new EnumMap<>(Kind.class);
+    for (Call call : ledger.calls()) {
+      if (!bucketCheck(call)) {
+        counts.merge(call.kind(), 1L, Long::sum);
+      }
+    }
+    return counts;
+  }
+
+  /**
+   * The calls on the bucket's records since the last reset: a listing of them (6) when this store
+   * has not seen the bucket in the last second, or for a delete that must know whether the bucket
+   * is versioned; a read of the newest one (1) when this store has not read it before.
+   */
+  private long bucketChecks() {
+    return ledger.calls().stream().filter(RepositoryCallCostTest::bucketCheck).count();
+  }
+
+  private static boolean bucketCheck(Call call) {
+    return call.key().startsWith(Layout.bucketPrefix());
+  }
+
+  private void put(ErasureStore store, String key, int size) {
+    byte[] data = StoreFixture.bytes(seed + size, size);
+    store.put("bkt", key, new ByteArrayInputStream(data), size, ObjectStore.PutOptions.defaults());
+  }
+
+  private static void get(ErasureStore store, String key) {
+    try (ObjectStore.ObjectReader reader = store.get("bkt", key, 0, -1, 0);
+        InputStream body = reader.body()) {
+      body.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private org.assertj.core.api.MapAssert<Kind, Long> assertCalls(Map<Kind, Long> counts) {
+    return assertThat(counts).as(this::callList);
+  }
+
+  private static Map<Kind, Long> calls(Object... kindsAndCounts) {
+    Map<Kind, Long> out = new EnumMap<>(Kind.class);
+    for (int i = 0; i < kindsAndCounts.length; i += 2) {
+      out.put((Kind) kindsAndCounts[i], ((Number) kindsAndCounts[i + 1]).longValue());
+    }
+    return out;
+  }
+
+  @Test
+  void put_whenInline_writesOneRecordPerRepository() throws Exception {
+    assertCalls(writeCost(() -> put(writer, "small", SMALL), 6)).isEqualTo(calls(Kind.PUT, 6));
+    assertThat(bucketChecks()).isIn(0L, 6L);
+  }
+
+  @Test
+  void put_whenOneStripe_writesAShardAndARecordPerRepository() throws Exception {
+    assertCalls(writeCost(() -> put(writer, "one", ONE_STRIPE), 12)).isEqualTo(calls(Kind.PUT, 12));
+  }
+
+  @Test
+  void put_whenThreeStripes_writesOneShardObjectPerRepositoryAsForOne() throws Exception {
+    assertCalls(writeCost(() -> put(writer, "three", THREE_STRIPES), 12))
+        .isEqualTo(calls(Kind.PUT, 12));
+  }
+
+  @Test
+  void get_whenColdThenWarm_listsThenReadsTheRecordOnlyOnce() throws Exception {
+    put(writer, "one", ONE_STRIPE);
+    put(writer, "three", THREE_STRIPES);
+    ErasureStore reader = open();
+    // Cold: the listing names the version, its record names the shards, k data shards are read.
+    assertCalls(cost(() -> get(reader, "one"))).isEqualTo(calls(Kind.LIST, 6, Kind.GET, 5));
+    // Warm: the record is cached; the listing still decides which version is newest.
+    assertCalls(cost(() -> get(reader, "one"))).isEqualTo(calls(Kind.LIST, 6, Kind.GET, 4));
+    // Three stripes live in the same k shard objects: no more calls than one stripe.
+    assertCalls(cost(() -> get(reader, "three"))).isEqualTo(calls(Kind.LIST, 6, Kind.GET, 5));
+    assertCalls(cost(() -> get(reader, "three"))).isEqualTo(calls(Kind.LIST, 6, Kind.GET, 4));
+    assertThat(bucketChecks()).isZero();
+  }
+
+  @Test
+  void get_whenInlineColdThenWarm_readsRecordsForShards() throws Exception {
+    put(writer, "small", SMALL);
+    ErasureStore reader = open();
+    // Cold, the shards are in the records: at least k are read, and a fifth or sixth that was
+    // already asked for when the k-th arrived is counted or not depending on who was first.
+    Map<Kind, Long> cold = cost(() -> get(reader, "small"));
+    assertThat(cold.get(Kind.LIST)).isEqualTo(6);
+    assertThat(cold.get(Kind.GET)).isBetween(5L, 6L);
+    assertThat(cold).containsOnlyKeys(Kind.LIST, Kind.GET);
+    assertCalls(cost(() -> get(reader, "small"))).isEqualTo(calls(Kind.LIST, 6, Kind.GET, 4));
+  }
+
+  @Test
+  void head_whenColdThenWarm_costsAListingAndOnceTheRecord() throws Exception {
+    put(writer, "one", ONE_STRIPE);
+    ErasureStore reader = open();
+    assertCalls(cost(() -> reader.head("bkt", "one"))).isEqualTo(calls(Kind.LIST, 6, Kind.GET, 1));
+    assertCalls(cost(() -> reader.head("bkt", "one"))).isEqualTo(calls(Kind.LIST, 6));
+  }
+
+  @Test
+  void list_whenOnePageCold_readsTheBucketAndEachUnreadRecord() throws Exception {
+    put(writer, "a", SMALL);
+    put(writer, "b", ONE_STRIPE);
+    put(writer, "c", SMALL);
+    ErasureStore reader = open();
+    ObjectStore.ListRequest page = new ObjectStore.ListRequest("", null, null, 1000);
+    // Cold: the bucket's records (counted apart: a listing and a read), then the index, then the
+    // record of each key listed, which this proxy has not read yet.
+    assertCalls(cost(() -> assertThat(reader.list("bkt", page).objects()).hasSize(3)))
+        .isEqualTo(calls(Kind.LIST, 6, Kind.GET, 3));
+    assertThat(bucketChecks()).isEqualTo(7);
+    // Warm: the index listing only.
+    assertCalls(cost(() -> reader.list("bkt", page))).isEqualTo(calls(Kind.LIST, 6));
+  }
+
+  @Test
+  void delete_whenKeyExists_listsItsVersionsThenWritesAMarker() throws Exception {
+    put(writer, "one", ONE_STRIPE);
+    put(writer, "two", ONE_STRIPE);
+    ErasureStore deleter = open();
+    // Cold: the listing names the version, its record is read (the answer carries it), then the
+    // marker is written; the bucket's records are listed and read unless seen within a second.
+    assertCalls(writeCost(() -> deleter.delete("bkt", "one"), 6))
+        .isEqualTo(calls(Kind.LIST, 6, Kind.GET, 1, Kind.PUT, 6));
+    assertThat(bucketChecks()).isBetween(6L, 13L);
+    // Warm: a key this proxy has read.
+    get(deleter, "two");
+    assertCalls(writeCost(() -> deleter.delete("bkt", "two"), 6))
+        .isEqualTo(calls(Kind.LIST, 6, Kind.PUT, 6));
+    assertThat(bucketChecks()).isBetween(0L, 13L);
+  }
+
+  @Test
+  void get_whenDeletedThroughThisProxy_stillReadsTheOldVersionsShardsBefore404() throws Exception {
+    put(writer, "one", ONE_STRIPE);
+    ErasureStore proxy = open();
+    get(proxy, "one");
+    proxy.delete("bkt", "one");
+    // Today a GET of the key a proxy has just deleted reads the superseded version's record and
+    // k shards before it answers NoSuchKey: five calls a cheaper path would not make.
+    assertThat(
+            cost(
+                () ->
+                    assertThatThrownBy(() -> get(proxy, "one"))
+                        .isInstanceOf(StoreException.class)
+                        .extracting(e -> ((StoreException) e).code())
+                        .isEqualTo(StoreException.Code.NO_SUCH_KEY)))
+        .isEqualTo(calls(Kind.LIST, 6, Kind.GET, 5));
+  }
+}
