@@ -102,7 +102,8 @@ public final class RacsServer implements AutoCloseable {
                     authenticator,
                     new Encryption(
                         encryption.customerKeysOverHttp() && loopback(listen),
-                        encryption.encryptByDefault()),
+                        encryption.encryptByDefault(),
+                        encryption.keys() != null),
                     !config.scrubInterval().isZero()),
                 ssl(config),
                 config.maxHeaderBytes(),

@@ -3,11 +3,12 @@ package io.racs.proxy.store;
 import java.util.Optional;
 
 /**
- * The configuration documents of buckets (CORS rules, tags, lifecycle rules), one {@link Kind}
- * each, as records beside the bucket records: each put or delete writes a new record on a write
- * quorum through the {@link QuorumWriter}, and the newest record of a bucket and kind, listed on a
- * read quorum, decides. A record names the creation time of the bucket it was written for, so a
- * bucket deleted and created again does not inherit its predecessor's configuration.
+ * The configuration documents of buckets (CORS rules, tags, lifecycle rules, default encryption),
+ * one {@link Kind} each, as records beside the bucket records: each put or delete writes a new
+ * record on a write quorum through the {@link QuorumWriter}, and the newest record of a bucket and
+ * kind, listed on a read quorum, decides. A record names the creation time of the bucket it was
+ * written for, so a bucket deleted and created again does not inherit its predecessor's
+ * configuration.
  *
  * <p>A document is opaque to the store: the S3 layer validates and renders it before it is stored.
  * Thread-safe; every call lists the records (no cache), so a change made through another proxy is
@@ -18,7 +19,8 @@ final class BucketDocuments {
   enum Kind {
     CORS("c/", "CORS"),
     TAGGING("g/", "tags"),
-    LIFECYCLE("l/", "lifecycle");
+    LIFECYCLE("l/", "lifecycle"),
+    ENCRYPTION("e/", "default encryption");
 
     private final String prefix;
     private final String label;

@@ -220,6 +220,26 @@ public final class ErasureStore implements ObjectStore {
   }
 
   @Override
+  public void putBucketEncryption(String bucket, String configuration) {
+    if (configuration == null || configuration.isEmpty()) {
+      throw new StoreException(
+          StoreException.Code.INVALID_ARGUMENT,
+          "configuration: " + configuration + " (expected: a document)");
+    }
+    health.writing(() -> documents.put(BucketDocuments.Kind.ENCRYPTION, bucket, configuration));
+  }
+
+  @Override
+  public Optional<String> bucketEncryption(String bucket) {
+    return documents.get(BucketDocuments.Kind.ENCRYPTION, bucket);
+  }
+
+  @Override
+  public void deleteBucketEncryption(String bucket) {
+    health.writing(() -> documents.put(BucketDocuments.Kind.ENCRYPTION, bucket, null));
+  }
+
+  @Override
   public void putBucketLifecycle(String bucket, String configuration) {
     if (configuration == null || configuration.isEmpty()) {
       throw new StoreException(

@@ -251,6 +251,18 @@ public interface ObjectStore extends AutoCloseable {
   void deleteBucketTagging(String bucket);
 
   /**
+   * Sets the default encryption configuration of a bucket (a document the caller validated),
+   * replacing any earlier one; kept like the CORS configuration.
+   */
+  void putBucketEncryption(String bucket, String configuration);
+
+  /** The default encryption configuration of a bucket, empty when it has none. */
+  Optional<String> bucketEncryption(String bucket);
+
+  /** Removes the default encryption configuration of a bucket (none is no error). */
+  void deleteBucketEncryption(String bucket);
+
+  /**
    * Sets the lifecycle configuration of a bucket (a document the caller validated), replacing any
    * earlier one, on a write quorum; kept like the CORS configuration. The store does not read it:
    * the caller carries the rules out.

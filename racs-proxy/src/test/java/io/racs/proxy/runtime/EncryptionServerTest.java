@@ -350,6 +350,84 @@ class EncryptionServerTest {
     assertThat(status(() -> s3.headObject(h -> h.bucket(BUCKET).key("k")))).isEqualTo(404);
   }
 
+  private static software.amazon.awssdk.services.s3.model.ServerSideEncryptionConfiguration config(
+      ServerSideEncryption algorithm, String kmsKey) {
+    return software.amazon.awssdk.services.s3.model.ServerSideEncryptionConfiguration.builder()
+        .rules(
+            software.amazon.awssdk.services.s3.model.ServerSideEncryptionRule.builder()
+                .applyServerSideEncryptionByDefault(
+                    d -> d.sseAlgorithm(algorithm).kmsMasterKeyID(kmsKey))
+                .build())
+        .build();
+  }
+
+  @Test
+  void bucketDefault_whenSseS3_sealsWritesThatAskForNothingUntilDeleted() throws Exception {
+    start();
+    assertThat(errorCode(() -> s3.getBucketEncryption(b -> b.bucket(BUCKET))))
+        .isEqualTo("ServerSideEncryptionConfigurationNotFoundError");
+    assertThat(
+            errorCode(
+                () ->
+                    s3.putBucketEncryption(
+                        b ->
+                            b.bucket(BUCKET)
+                                .serverSideEncryptionConfiguration(
+                                    config(ServerSideEncryption.AWS_KMS, "k")))))
+        .isEqualTo("NotImplemented");
+    s3.putBucketEncryption(
+        b ->
+            b.bucket(BUCKET)
+                .serverSideEncryptionConfiguration(config(ServerSideEncryption.AES256, null)));
+    assertThat(
+            s3.getBucketEncryption(b -> b.bucket(BUCKET))
+                .serverSideEncryptionConfiguration()
+                .rules()
+                .get(0)
+                .applyServerSideEncryptionByDefault()
+                .sseAlgorithm())
+        .isEqualTo(ServerSideEncryption.AES256);
+    byte[] data = new byte[70_000];
+    new Random(TestSeed.get()).nextBytes(data);
+    assertThat(
+            s3.putObject(p -> p.bucket(BUCKET).key("by-default"), RequestBody.fromBytes(data))
+                .serverSideEncryption())
+        .isEqualTo(ServerSideEncryption.AES256);
+    ResponseBytes<GetObjectResponse> got =
+        s3.getObjectAsBytes(g -> g.bucket(BUCKET).key("by-default"));
+    assertThat(got.asByteArray()).isEqualTo(data);
+    assertThat(got.response().serverSideEncryption()).isEqualTo(ServerSideEncryption.AES256);
+    // A multipart upload that asks for nothing is sealed too.
+    assertThat(
+            s3.createMultipartUpload(c -> c.bucket(BUCKET).key("mp-default"))
+                .serverSideEncryption())
+        .isEqualTo(ServerSideEncryption.AES256);
+    assertThat(s3.deleteBucketEncryption(b -> b.bucket(BUCKET)).sdkHttpResponse().statusCode())
+        .isEqualTo(204);
+    assertThat(errorCode(() -> s3.getBucketEncryption(b -> b.bucket(BUCKET))))
+        .isEqualTo("ServerSideEncryptionConfigurationNotFoundError");
+    assertThat(
+            s3.putObject(p -> p.bucket(BUCKET).key("after"), RequestBody.fromBytes(data))
+                .serverSideEncryption())
+        .isNull();
+  }
+
+  @Test
+  void bucketDefault_whenNoMasterKey_isRefusedAndNotStored() throws Exception {
+    start(null, true, false);
+    assertThat(
+            errorCode(
+                () ->
+                    s3.putBucketEncryption(
+                        b ->
+                            b.bucket(BUCKET)
+                                .serverSideEncryptionConfiguration(
+                                    config(ServerSideEncryption.AES256, null)))))
+        .isEqualTo("NotImplemented");
+    assertThat(errorCode(() -> s3.getBucketEncryption(b -> b.bucket(BUCKET))))
+        .isEqualTo("ServerSideEncryptionConfigurationNotFoundError");
+  }
+
   @Test
   void defaultSseS3_whenWriteAsksForNothing_encryptsItAndSaysSo() throws Exception {
     start(Keyring.of(MasterKey.generate()), false, true);

@@ -158,6 +158,21 @@ public final class StoreBridge {
     run("/" + bucket, () -> store.deleteBucketTagging(bucket));
   }
 
+  /** Sets the bucket's default encryption configuration (a validated document). */
+  public void putBucketEncryption(String bucket, String configuration) {
+    run("/" + bucket, () -> store.putBucketEncryption(bucket, configuration));
+  }
+
+  /** The bucket's default encryption configuration, empty when it has none. */
+  public Optional<String> bucketEncryption(String bucket) {
+    return call("/" + bucket, () -> store.bucketEncryption(bucket));
+  }
+
+  /** Removes the bucket's default encryption configuration. */
+  public void deleteBucketEncryption(String bucket) {
+    run("/" + bucket, () -> store.deleteBucketEncryption(bucket));
+  }
+
   /** Turns versioning on for a bucket; {@code NoSuchBucket}. */
   public void enableVersioning(String bucket) {
     run("/" + bucket, () -> store.enableVersioning(bucket));

@@ -52,6 +52,10 @@ public enum S3ErrorCode {
   INVALID_ARGUMENT("InvalidArgument", 400, "Invalid Argument"),
   INVALID_BUCKET_NAME("InvalidBucketName", 400, "The specified bucket is not valid."),
   INVALID_DIGEST("InvalidDigest", 400, "The Content-MD5 you specified is not valid."),
+  SERVER_SIDE_ENCRYPTION_CONFIGURATION_NOT_FOUND(
+      "ServerSideEncryptionConfigurationNotFoundError",
+      404,
+      "The server side encryption configuration was not found"),
   INVALID_ENCRYPTION_ALGORITHM(
       "InvalidEncryptionAlgorithmError", 400, "The encryption request you specified is not valid."),
   INVALID_LOCATION_CONSTRAINT(

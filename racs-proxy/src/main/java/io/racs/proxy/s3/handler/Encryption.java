@@ -11,10 +11,13 @@ import io.racs.proxy.s3.sse.SseRequest;
  *
  * @param customerKeysOverHttp whether SSE-C keys are accepted on a plain HTTP connection
  * @param encryptByDefault whether a write that asks for no encryption is sealed with SSE-S3
+ * @param masterKey whether the proxy holds a master key, without which SSE-S3 (and a bucket default
+ *     of it) is refused
  */
-public record Encryption(boolean customerKeysOverHttp, boolean encryptByDefault) {
+public record Encryption(
+    boolean customerKeysOverHttp, boolean encryptByDefault, boolean masterKey) {
   /** S3's settings: SSE-C over TLS only, and nothing encrypted unless asked. */
-  public static final Encryption DEFAULT = new Encryption(false, false);
+  public static final Encryption DEFAULT = new Encryption(false, false, false);
 
   /** The encryption headers of a request, as an operation allowed to carry them. */
   SseRequest parse(S3Request request, SseRequest.Allowed allowed) {
@@ -23,8 +26,19 @@ public record Encryption(boolean customerKeysOverHttp, boolean encryptByDefault)
 
   /** {@link #parse}, with the default applied to a write that asks for no encryption. */
   SseRequest forWrite(S3Request request, SseRequest.Allowed allowed) {
+    return forWrite(request, allowed, null);
+  }
+
+  /**
+   * {@link #parse}, with the proxy's default, or else the bucket's ({@code buckets}, null for
+   * none), applied to a write that asks for no encryption.
+   */
+  SseRequest forWrite(
+      S3Request request, SseRequest.Allowed allowed, BucketEncryptionHandler buckets) {
     SseRequest sse = parse(request, allowed);
-    if (encryptByDefault && !sse.serverSide() && sse.customerKey() == null) {
+    if (!sse.serverSide()
+        && sse.customerKey() == null
+        && (encryptByDefault || (buckets != null && buckets.sseS3ByDefault(request.bucket())))) {
       return new SseRequest(true, null, sse.copySourceKey());
     }
     return sse;

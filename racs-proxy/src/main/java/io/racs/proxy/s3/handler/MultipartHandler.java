@@ -26,12 +26,19 @@ import java.util.Optional;
 final class MultipartHandler {
   private final StoreBridge store;
   private final Encryption encryption;
+  private final BucketEncryptionHandler bucketDefaults;
 
   MultipartHandler(StoreBridge store) {
     this(store, Encryption.DEFAULT);
   }
 
   MultipartHandler(StoreBridge store, Encryption encryption) {
+    this(store, encryption, null);
+  }
+
+  MultipartHandler(
+      StoreBridge store, Encryption encryption, BucketEncryptionHandler bucketDefaults) {
+    this.bucketDefaults = bucketDefaults;
     this.store = store;
     this.encryption = encryption;
   }
@@ -53,7 +60,7 @@ final class MultipartHandler {
   }
 
   private S3Response create(S3Request request) {
-    SseRequest sse = encryption.forWrite(request, SseRequest.Allowed.WRITE);
+    SseRequest sse = encryption.forWrite(request, SseRequest.Allowed.WRITE, bucketDefaults);
     String uploadId =
         store.createMultipartUpload(
             request.bucket(), request.key(), Responses.putOptions(request).withSse(sse));

@@ -35,12 +35,18 @@ final class ObjectHandler {
 
   private final StoreBridge store;
   private final Encryption encryption;
+  private final BucketEncryptionHandler bucketDefaults;
 
   ObjectHandler(StoreBridge store) {
     this(store, Encryption.DEFAULT);
   }
 
   ObjectHandler(StoreBridge store, Encryption encryption) {
+    this(store, encryption, null);
+  }
+
+  ObjectHandler(StoreBridge store, Encryption encryption, BucketEncryptionHandler bucketDefaults) {
+    this.bucketDefaults = bucketDefaults;
     this.encryption = encryption;
     this.store = store;
   }
@@ -59,7 +65,7 @@ final class ObjectHandler {
   }
 
   private S3Response put(S3Request request) {
-    SseRequest sse = encryption.forWrite(request, SseRequest.Allowed.WRITE);
+    SseRequest sse = encryption.forWrite(request, SseRequest.Allowed.WRITE, bucketDefaults);
     checkWriteConditions(request);
     ObjectVersion meta =
         store.put(
@@ -97,7 +103,7 @@ final class ObjectHandler {
   }
 
   private S3Response copy(S3Request request) {
-    SseRequest sse = encryption.forWrite(request, SseRequest.Allowed.COPY);
+    SseRequest sse = encryption.forWrite(request, SseRequest.Allowed.COPY, bucketDefaults);
     Responses.CopySource source = Responses.copySource(request.headers());
     ObjectVersion exact = null;
     if (source.versionId() != null && store.versioned(source.bucket())) {

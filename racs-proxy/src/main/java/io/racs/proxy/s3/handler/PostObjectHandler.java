@@ -67,8 +67,26 @@ final class PostObjectHandler {
   private final StoreBridge store;
   private final S3Authenticator authenticator;
   private final Clock clock;
+  private final BucketEncryptionHandler bucketDefaults;
+  private final Encryption encryption;
 
   PostObjectHandler(StoreBridge store, S3Authenticator authenticator, Clock clock) {
+    this(store, authenticator, clock, null, Encryption.DEFAULT);
+  }
+
+  /**
+   * A handler that refuses form uploads that encryption would have to seal (the proxy's or the
+   * bucket's default is SSE-S3): a form's file has no length known in advance, which sealing needs,
+   * and storing it in plain text would ignore the default.
+   */
+  PostObjectHandler(
+      StoreBridge store,
+      S3Authenticator authenticator,
+      Clock clock,
+      BucketEncryptionHandler bucketDefaults,
+      Encryption encryption) {
+    this.bucketDefaults = bucketDefaults;
+    this.encryption = encryption;
     this.store = store;
     this.authenticator = authenticator;
     this.clock = clock;
@@ -145,6 +163,12 @@ final class PostObjectHandler {
             : TagSet.of(
                 S3XmlRequests.tagging(tagging.getBytes(StandardCharsets.UTF_8)),
                 TagSet.MAX_OBJECT_TAGS);
+    if (encryption.encryptByDefault()
+        || (bucketDefaults != null && bucketDefaults.sseS3ByDefault(request.bucket()))) {
+      throw S3Exception.of(
+          S3ErrorCode.NOT_IMPLEMENTED,
+          "Form uploads to a bucket encrypted by default are not implemented.");
+    }
     PutOptions options =
         new PutOptions(
             h.get("content-type"),

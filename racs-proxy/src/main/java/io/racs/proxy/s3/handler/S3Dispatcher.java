@@ -20,6 +20,7 @@ public final class S3Dispatcher {
   private final CorsHandler cors;
   private final TaggingHandler tagging;
   private final LifecycleHandler lifecycle;
+  private final BucketEncryptionHandler bucketEncryption;
   private final PostObjectHandler forms;
 
   /**
@@ -62,12 +63,14 @@ public final class S3Dispatcher {
     this.lifecycle = new LifecycleHandler(store, lifecycleApplied);
     this.buckets = new BucketHandler(store, region);
     this.listings = new ListingHandler(store);
-    this.objects = new ObjectHandler(store, encryption);
-    this.multipart = new MultipartHandler(store, encryption);
+    this.bucketEncryption = new BucketEncryptionHandler(store, encryption.masterKey());
+    this.objects = new ObjectHandler(store, encryption, bucketEncryption);
+    this.multipart = new MultipartHandler(store, encryption, bucketEncryption);
     this.acls = new AclHandler(store);
     this.cors = new CorsHandler(store);
     this.tagging = new TaggingHandler(store);
-    this.forms = new PostObjectHandler(store, forms, Clock.systemUTC());
+    this.forms =
+        new PostObjectHandler(store, forms, Clock.systemUTC(), bucketEncryption, encryption);
   }
 
   /**
@@ -85,6 +88,7 @@ public final class S3Dispatcher {
           case CORS -> cors.handle(request);
           case TAGGING -> tagging.handle(request);
           case LIFECYCLE -> lifecycle.handle(request);
+          case ENCRYPTION -> bucketEncryption.handle(request);
           case FORM -> forms.handle(request);
         };
     if (request.route().operation() == S3Operation.PREFLIGHT_CORS) {

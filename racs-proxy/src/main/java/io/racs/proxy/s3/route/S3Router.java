@@ -35,7 +35,6 @@ public final class S3Router {
       Set.of(
           "accelerate",
           "analytics",
-          "encryption",
           "intelligent-tiering",
           "inventory",
           "legal-hold",
@@ -256,6 +255,19 @@ public final class S3Router {
     }
     if (query.contains("tagging")) {
       return classifyTagging(method, key);
+    }
+    if (query.contains("encryption")) {
+      if (key != null) {
+        throw S3Exception.of(
+            S3ErrorCode.NOT_IMPLEMENTED,
+            "The ?encryption sub-resource is a bucket's, not an object's.");
+      }
+      return switch (method) {
+        case "PUT" -> S3Operation.PUT_BUCKET_ENCRYPTION;
+        case "GET" -> S3Operation.GET_BUCKET_ENCRYPTION;
+        case "DELETE" -> S3Operation.DELETE_BUCKET_ENCRYPTION;
+        default -> throw notImplemented(method, "encryption");
+      };
     }
     if (query.contains("lifecycle")) {
       if (key != null) {

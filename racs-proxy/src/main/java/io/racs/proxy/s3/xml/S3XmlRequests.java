@@ -285,6 +285,60 @@ public final class S3XmlRequests {
           "Transitions");
 
   /**
+   * The default encryption a PutBucketEncryption body asks for: the {@code SSEAlgorithm} of its one
+   * rule's {@code ApplyServerSideEncryptionByDefault}, and whether it names a KMS key or asks for
+   * S3 Bucket Keys (which only SSE-KMS has).
+   *
+   * @throws S3Exception MalformedXML for a body that is not one rule with an algorithm
+   */
+  public static BucketEncryptionRequest bucketEncryption(byte[] body) {
+    XMLStreamReader r = open(body, 64 * 1024, "ServerSideEncryptionConfiguration");
+    String algorithm = null;
+    boolean kmsKey = false;
+    boolean bucketKey = false;
+    int rules = 0;
+    try {
+      while (nextChild(r)) {
+        if (!r.getLocalName().equals("Rule")) {
+          skip(r);
+          continue;
+        }
+        rules++;
+        while (nextChild(r)) {
+          switch (r.getLocalName()) {
+            case "ApplyServerSideEncryptionByDefault" -> {
+              while (nextChild(r)) {
+                switch (r.getLocalName()) {
+                  case "SSEAlgorithm" -> algorithm = r.getElementText().strip();
+                  case "KMSMasterKeyID" -> {
+                    kmsKey = true;
+                    skip(r);
+                  }
+                  default -> skip(r);
+                }
+              }
+            }
+            case "BucketKeyEnabled" -> bucketKey = r.getElementText().strip().equals("true");
+            default -> skip(r);
+          }
+        }
+      }
+      finish(r);
+    } catch (XMLStreamException e) {
+      throw S3Exception.of(S3ErrorCode.MALFORMED_XML, null, e);
+    } catch (RuntimeException e) {
+      throw unchecked(e);
+    }
+    if (rules != 1 || algorithm == null || algorithm.isEmpty()) {
+      throw malformed();
+    }
+    return new BucketEncryptionRequest(algorithm, kmsKey, bucketKey);
+  }
+
+  /** What a PutBucketEncryption body asks for (see {@link #bucketEncryption}). */
+  public record BucketEncryptionRequest(String algorithm, boolean kmsKey, boolean bucketKey) {}
+
+  /**
    * The rules of a PutBucketLifecycleConfiguration body ({@code LifecycleConfiguration}),
    * validated: each with an optional {@code ID}, a {@code Status}, a {@code Filter} ({@code
    * Prefix}, {@code Tag}, {@code ObjectSizeGreaterThan}, {@code ObjectSizeLessThan}, or several of

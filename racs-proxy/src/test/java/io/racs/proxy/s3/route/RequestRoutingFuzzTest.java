@@ -113,6 +113,7 @@ class RequestRoutingFuzzTest {
               S3Operation.Family.CORS,
               S3Operation.Family.TAGGING,
               S3Operation.Family.LIFECYCLE,
+              S3Operation.Family.ENCRYPTION,
               S3Operation.Family.FORM);
       return;
     }
