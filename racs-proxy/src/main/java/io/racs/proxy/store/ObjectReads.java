@@ -84,20 +84,48 @@ final class ObjectReads {
       long length,
       int partNumber,
       CustomerKey customerKey) {
+    int committing = 0;
     for (int attempt = 1; ; attempt++) {
       try {
         return open(meta, offset, length, partNumber, customerKey);
       } catch (StoreException e) {
         if (e.code() != StoreException.Code.INSUFFICIENT_SHARDS
-            || attempt == VersionResolver.ATTEMPTS) {
+            || attempt >= VersionResolver.ATTEMPTS + committing) {
           throw e;
         }
         VersionMeta now = current(bucket, key);
         if (now.versionId().equals(meta.versionId())) {
-          throw e; // still current: the failure is the answer
+          // Still current. A version is current once a write quorum *could* hold it (counting
+          // repositories that did not answer), so it may still be committing: its records or
+          // shards not yet on the repositories that answered "not found". Then it is read again a
+          // few times, a little later each time, before its failure is the answer (the fault
+          // suite's missing-m case met a GET that overlapped the PUT it read).
+          if (committing >= COMMIT_RETRIES || !notFoundAnywhere(e)) {
+            throw e;
+          }
+          committing++;
+          pause(committing);
+          continue;
         }
         meta = now;
       }
+    }
+  }
+
+  /** How many more times a current version that may be committing is read again. */
+  private static final int COMMIT_RETRIES = 4;
+
+  private static boolean notFoundAnywhere(StoreException e) {
+    return e.failures().stream().anyMatch(f -> f.cause().contains("NOT_FOUND"));
+  }
+
+  /** Waits 25, 50, 100, 200 ms: a commit in flight is one quorum write long. */
+  private static void pause(int retry) {
+    try {
+      Thread.sleep(25L << (retry - 1));
+    } catch (InterruptedException ie) {
+      Thread.currentThread().interrupt();
+      throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", ie);
     }
   }
 
