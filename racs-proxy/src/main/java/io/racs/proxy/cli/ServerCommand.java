@@ -2,6 +2,7 @@ package io.racs.proxy.cli;
 
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.config.ArrayConfig;
+import io.racs.proxy.runtime.CoordinationConfig;
 import io.racs.proxy.runtime.RacsServer;
 import io.racs.proxy.runtime.ServerConfig;
 import io.racs.proxy.s3.server.AccessLog;
@@ -114,12 +115,14 @@ public final class ServerCommand implements Callable<Integer> {
     Path accessLogFile = accessLogFile();
     ErasureStore store;
     ServerConfig server;
+    CoordinationConfig coordination = null;
     String where;
     boolean generated = false;
     if (config != null) {
       RepositorySetConfig file = RepositoryConfigLoader.create().load(config);
       ArrayConfig array = ArrayConfig.from(file);
       server = ServerConfig.from(file);
+      coordination = CoordinationConfig.from(file).orElse(null);
       store = array.open();
       where =
           array.store().geometry()
@@ -171,7 +174,7 @@ public final class ServerCommand implements Callable<Integer> {
     }
     RacsServer running;
     try {
-      running = RacsServer.start(store, server, log);
+      running = RacsServer.start(store, server, log, coordination);
     } catch (RuntimeException | IOException | InterruptedException e) {
       log.close();
       store.close();
