@@ -3,6 +3,7 @@ package io.racs.proxy.cli;
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.config.EncryptionConfig;
+import io.racs.proxy.runtime.CoordinationConfig;
 import io.racs.proxy.runtime.RacsServer;
 import io.racs.proxy.runtime.RepositoryMetrics;
 import io.racs.proxy.runtime.ServerConfig;
@@ -117,6 +118,7 @@ public final class ServerCommand implements Callable<Integer> {
     ErasureStore store;
     ServerConfig server;
     EncryptionConfig encryption = EncryptionConfig.NONE;
+    CoordinationConfig coordination = null;
     String where;
     boolean generated = false;
     if (config != null) {
@@ -124,6 +126,7 @@ public final class ServerCommand implements Callable<Integer> {
       ArrayConfig array = ArrayConfig.from(file);
       server = ServerConfig.from(file);
       encryption = EncryptionConfig.from(file);
+      coordination = CoordinationConfig.from(file).orElse(null);
       // Every repository is metered, so /metrics shows which provider is slow or failing.
       store = ErasureStore.open(array.store(), RepositoryMetrics.metered(array.openRepositories()));
       where =
@@ -178,7 +181,7 @@ public final class ServerCommand implements Callable<Integer> {
     }
     RacsServer running;
     try {
-      running = RacsServer.start(store, server, encryption, log);
+      running = RacsServer.start(store, server, encryption, log, coordination);
     } catch (RuntimeException | IOException | InterruptedException e) {
       log.close();
       store.close();

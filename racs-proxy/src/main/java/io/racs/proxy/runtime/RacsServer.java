@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.racs.proxy.config.EncryptionConfig;
+import io.racs.proxy.coord.ZooKeeperCoordination;
 import io.racs.proxy.s3.auth.S3Authenticator;
 import io.racs.proxy.s3.auth.StaticCredentialStore;
 import io.racs.proxy.s3.bridge.StoreBridge;
@@ -35,6 +36,13 @@ import org.slf4j.LoggerFactory;
  * A running proxy: the store, the S3 server in front of it, the admin endpoints (health and
  * Prometheus metrics) and the background scrub. Closing it drains requests, then closes the
  * repositories.
+ *
+ * <p>With coordination ({@link CoordinationConfig}) the proxy joins the other proxies of the array
+ * in ZooKeeper: it shows them in {@code /health/ready} and {@code /metrics}, runs the background
+ * scrub only while it is their leader (stopping before the next object when it is no longer, with
+ * the checkpoint in ZooKeeper so that the next leader resumes there), and creates and deletes
+ * buckets only in step with them. ZooKeeper being unreachable costs only those: the data path needs
+ * no coordination.
  */
 public final class RacsServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RacsServer.class);
@@ -44,6 +52,7 @@ public final class RacsServer implements AutoCloseable {
   private final ServerMetrics metrics;
   private final AccessLog accessLog;
   private HttpServer admin;
+  private ZooKeeperCoordination coordination;
   private ScheduledExecutorService scrubber;
   private volatile Healer.Report lastScrub;
 
@@ -66,7 +75,7 @@ public final class RacsServer implements AutoCloseable {
    */
   public static RacsServer start(ErasureStore store, ServerConfig config, AccessLog accessLog)
       throws InterruptedException, IOException {
-    return start(store, config, EncryptionConfig.NONE, accessLog);
+    return start(store, config, EncryptionConfig.NONE, accessLog, null);
   }
 
   /**
@@ -76,6 +85,30 @@ public final class RacsServer implements AutoCloseable {
    */
   public static RacsServer start(
       ErasureStore store, ServerConfig config, EncryptionConfig encryption, AccessLog accessLog)
+      throws InterruptedException, IOException {
+    return start(store, config, encryption, accessLog, null);
+  }
+
+  /**
+   * Starts serving {@code store} as configured, coordinated with the other proxies of the array
+   * through ZooKeeper when {@code coordination} is not null.
+   */
+  public static RacsServer start(
+      ErasureStore store, ServerConfig config, AccessLog accessLog, CoordinationConfig coordination)
+      throws InterruptedException, IOException {
+    return start(store, config, EncryptionConfig.NONE, accessLog, coordination);
+  }
+
+  /**
+   * Starts serving {@code store} as configured, with the {@code encryption} settings and, when
+   * {@code coordination} is not null, coordinated with the other proxies through ZooKeeper.
+   */
+  public static RacsServer start(
+      ErasureStore store,
+      ServerConfig config,
+      EncryptionConfig encryption,
+      AccessLog accessLog,
+      CoordinationConfig coordination)
       throws InterruptedException, IOException {
     if (config.credentials().isEmpty()) {
       throw new IllegalArgumentException(
@@ -112,6 +145,9 @@ public final class RacsServer implements AutoCloseable {
                 metrics,
                 accessLog));
     RacsServer server = new RacsServer(store, s3, metrics, accessLog);
+    if (coordination != null) {
+      server.coordination = join(store, coordination, listen.getHostString(), s3.port());
+    }
     if (config.adminListen() != null) {
       server.admin = server.startAdmin(config.adminListen());
     }
@@ -133,6 +169,28 @@ public final class RacsServer implements AutoCloseable {
     }
   }
 
+  private static ZooKeeperCoordination join(
+      ErasureStore store, CoordinationConfig config, String host, int port) {
+    String address = host + ":" + port;
+    String id = config.id() != null ? config.id() : hostName() + ":" + port;
+    ZooKeeperCoordination coordination =
+        ZooKeeperCoordination.start(
+            new ZooKeeperCoordination.Settings(
+                config.zookeeper(), config.namespace(), id, address, config.sessionTimeout()),
+            store::bucketChanged,
+            store::bucketsChanged);
+    store.coordinate(coordination);
+    return coordination;
+  }
+
+  private static String hostName() {
+    try {
+      return java.net.InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      return "localhost";
+    }
+  }
+
   private static SslContext ssl(ServerConfig config) {
     if (config.tlsCert() == null) {
       return null;
@@ -147,15 +205,28 @@ public final class RacsServer implements AutoCloseable {
   }
 
   private void scrub() {
+    scrubOnce(50);
+  }
+
+  /**
+   * Runs the background scrub once if this proxy may (it is the leader, or there is no
+   * coordination), and returns its report; null when it may not.
+   */
+  Healer.Report scrubOnce(double megabytesPerSecond) {
+    ZooKeeperCoordination c = coordination;
+    if (c != null && !c.leader()) {
+      return null;
+    }
+    Healer.Options.Builder options =
+        Healer.Options.builder()
+            .deep(true)
+            .megabytesPerSecond(megabytesPerSecond)
+            .progress(line -> LOG.debug(line));
+    if (c != null) {
+      options.checkpoint(c.scrubCheckpoint()).stop(() -> !c.leader());
+    }
     try {
-      lastScrub =
-          Healer.heal(
-              store,
-              Healer.Options.builder()
-                  .deep(true)
-                  .megabytesPerSecond(50)
-                  .progress(line -> LOG.debug(line))
-                  .build());
+      lastScrub = Healer.heal(store, options.build());
       if (lastScrub.shardsRebuilt() > 0 || !lastScrub.unrecoverable().isEmpty()) {
         LOG.warn("scrub: {}", String.join("; ", lastScrub.lines()));
       }
@@ -170,6 +241,12 @@ public final class RacsServer implements AutoCloseable {
     } catch (RuntimeException e) {
       LOG.warn("lifecycle failed: {}", e.toString());
     }
+    return lastScrub;
+  }
+
+  /** The coordination with the other proxies, or null when there is none. */
+  ZooKeeperCoordination coordination() {
+    return coordination;
   }
 
   private HttpServer startAdmin(String address) throws IOException {
@@ -214,8 +291,31 @@ public final class RacsServer implements AutoCloseable {
         .append(",\"writeQuorum\":")
         .append(store.config().writeQuorum())
         .append(",\"ready\":")
-        .append(ready)
-        .append("}\n");
+        .append(ready);
+    ZooKeeperCoordination c = coordination;
+    if (c != null) {
+      // Not part of readiness: the data path needs no coordination.
+      json.append(",\"coordination\":{\"id\":")
+          .append(jsonString(c.id()))
+          .append(",\"connected\":")
+          .append(c.connected())
+          .append(",\"leader\":")
+          .append(c.leader())
+          .append(",\"leaderId\":")
+          .append(c.leaderId().map(RacsServer::jsonString).orElse("null"))
+          .append(",\"members\":[");
+      List<ZooKeeperCoordination.Member> members = c.members();
+      for (int i = 0; i < members.size(); i++) {
+        json.append(i == 0 ? "" : ",")
+            .append("{\"id\":")
+            .append(jsonString(members.get(i).id()))
+            .append(",\"address\":")
+            .append(jsonString(members.get(i).address()))
+            .append('}');
+      }
+      json.append("]}");
+    }
+    json.append("}\n");
     reply(exchange, ready ? 200 : 503, "application/json", json.toString());
   }
 
@@ -264,6 +364,24 @@ public final class RacsServer implements AutoCloseable {
         .append("racs_heal_backlog_objects ")
         .append(scrub == null ? 0 : scrub.unrecoverable().size())
         .append('\n');
+    ZooKeeperCoordination c = coordination;
+    if (c != null) {
+      out.append("# HELP racs_coordination_connected 1 while the ZooKeeper session is connected.\n")
+          .append("# TYPE racs_coordination_connected gauge\n")
+          .append("racs_coordination_connected ")
+          .append(c.connected() ? 1 : 0)
+          .append('\n');
+      out.append("# HELP racs_coordination_leader 1 while this proxy runs the background work.\n")
+          .append("# TYPE racs_coordination_leader gauge\n")
+          .append("racs_coordination_leader ")
+          .append(c.leader() ? 1 : 0)
+          .append('\n');
+      out.append("# HELP racs_coordination_members Live proxies of the array.\n")
+          .append("# TYPE racs_coordination_members gauge\n")
+          .append("racs_coordination_members ")
+          .append(c.members().size())
+          .append('\n');
+    }
     return out.toString();
   }
 
@@ -293,6 +411,9 @@ public final class RacsServer implements AutoCloseable {
       scrubber.shutdownNow();
     }
     s3.close();
+    if (coordination != null) {
+      coordination.close();
+    }
     // After the drain, so the requests it let finish are logged too.
     accessLog.close();
     if (admin != null) {

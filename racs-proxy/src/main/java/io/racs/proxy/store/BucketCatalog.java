@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 /**
@@ -14,12 +15,14 @@ import java.util.regex.Pattern;
  * one of a bucket decides whether it exists) and a short cache of buckets seen to exist, so that
  * writes need not list bucket records on every repository each time.
  *
- * <p>Thread-safe. A bucket deleted through another proxy can take {@link #CACHE_NANOS} to be
- * refused here; one deleted through this store is forgotten at once.
+ * <p>Thread-safe. Without coordination, a bucket deleted through another proxy can take {@link
+ * #CACHE_NANOS} to be refused here; one deleted through this store is forgotten at once. With
+ * coordination ({@link BucketCoordinator}), another proxy's change is {@link #forget forgotten} as
+ * soon as this proxy hears of it, and the cache is not used while it could not hear of one.
  */
 final class BucketCatalog {
   private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
-  private static final long CACHE_NANOS = 1_000_000_000L;
+  static final long CACHE_NANOS = 1_000_000_000L;
   private static final int MAX_CACHED_RECORDS = 10_000;
 
   /**
@@ -50,9 +53,42 @@ final class BucketCatalog {
 
   private record State(boolean versioned, long untilNanos) {}
 
+  // Counts the changes heard of: a state read before one is not cached after it, so that a read
+  // that raced a change cannot put back what the change made stale.
+  private final AtomicLong forgets = new AtomicLong();
+  private volatile BucketCoordinator coordinator = BucketCoordinator.NONE;
+
   BucketCatalog(StoreContext context, QuorumWriter writer) {
     this.context = context;
     this.writer = writer;
+  }
+
+  void coordinate(BucketCoordinator coordinator) {
+    this.coordinator = coordinator;
+  }
+
+  BucketCoordinator coordinator() {
+    return coordinator;
+  }
+
+  /** Drops what is cached of {@code bucket}'s state: it was changed through another proxy. */
+  void forget(String bucket) {
+    forgets.incrementAndGet();
+    seen.remove(bucket);
+    versioned.remove(bucket);
+    known.remove(bucket);
+  }
+
+  /** Drops what is cached of every bucket's state. */
+  void forgetAll() {
+    forgets.incrementAndGet();
+    seen.clear();
+    versioned.clear();
+    known.clear();
+  }
+
+  private boolean cacheUsable() {
+    return coordinator.cacheTrusted();
   }
 
   void create(String bucket) {
@@ -100,7 +136,7 @@ final class BucketCatalog {
    */
   boolean versionedRecently(String bucket) {
     State state = known.get(bucket);
-    if (state != null && state.untilNanos() - System.nanoTime() > 0) {
+    if (state != null && state.untilNanos() - System.nanoTime() > 0 && cacheUsable()) {
       return state.versioned();
     }
     return versioned(bucket);
@@ -114,8 +150,9 @@ final class BucketCatalog {
   boolean versioned(String bucket) {
     Long until = versioned.get(bucket);
     if (until != null && until - System.nanoTime() > 0) {
-      return true;
+      return true; // versioning is never turned off, so this stays true whatever happens elsewhere
     }
+    long before = forgets.get();
     BucketRecord current =
         newestRecord(bucket)
             .filter(r -> !r.deleted())
@@ -127,7 +164,9 @@ final class BucketCatalog {
     } else {
       versioned.remove(bucket);
     }
-    known.put(bucket, new State(on, System.nanoTime() + CACHE_NANOS));
+    if (forgets.get() == before) {
+      known.put(bucket, new State(on, System.nanoTime() + CACHE_NANOS));
+    }
     return on;
   }
 
@@ -205,14 +244,17 @@ final class BucketCatalog {
   void require(String bucket) {
     checkName(bucket);
     Long until = seen.get(bucket);
-    if (until != null && until - System.nanoTime() > 0) {
+    if (until != null && until - System.nanoTime() > 0 && cacheUsable()) {
       return;
     }
+    long before = forgets.get();
     if (!exists(bucket)) {
       seen.remove(bucket);
       throw new StoreException(StoreException.Code.NO_SUCH_BUCKET, "bucket " + bucket);
     }
-    seen.put(bucket, System.nanoTime() + CACHE_NANOS);
+    if (forgets.get() == before) {
+      seen.put(bucket, System.nanoTime() + CACHE_NANOS);
+    }
   }
 
   static void checkName(String bucket) {

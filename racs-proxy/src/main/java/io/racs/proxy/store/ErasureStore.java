@@ -153,13 +153,59 @@ public final class ErasureStore implements ObjectStore {
 
   // ---- buckets ----
 
+  /**
+   * Coordinates this store's bucket creates and deletes with other proxies over the same array (and
+   * trusts its bucket cache only while the coordinator would hear of their changes). Call before
+   * serving; {@link BucketCoordinator#NONE} until then.
+   */
+  public void coordinate(BucketCoordinator coordinator) {
+    buckets.coordinate(coordinator);
+  }
+
+  /**
+   * Forgets what this store cached of {@code bucket}: it was created or deleted through another
+   * proxy. The coordinator calls it; bucket records themselves are never cached stale, since a
+   * record never changes once written (nor do version records, which the version cache holds).
+   */
+  public void bucketChanged(String bucket) {
+    buckets.forget(bucket);
+  }
+
+  /**
+   * Forgets what this store cached of every bucket: changes through other proxies may have been
+   * missed (the coordinator lost its session, or has it back).
+   */
+  public void bucketsChanged() {
+    buckets.forgetAll();
+  }
+
   @Override
   public void createBucket(String bucket) {
-    health.writing(() -> buckets.create(bucket));
+    BucketCatalog.checkName(bucket);
+    buckets
+        .coordinator()
+        .change(
+            bucket,
+            () -> {
+              health.writing(() -> buckets.create(bucket));
+              return null;
+            });
   }
 
   @Override
   public void deleteBucket(String bucket) {
+    BucketCatalog.checkName(bucket);
+    buckets
+        .coordinator()
+        .change(
+            bucket,
+            () -> {
+              deleteEmptyBucket(bucket);
+              return null;
+            });
+  }
+
+  private void deleteEmptyBucket(String bucket) {
     buckets.require(bucket);
     ListResult objects = lister.list(bucket, new ListRequest("", null, "", 1));
     if (!objects.objects().isEmpty()

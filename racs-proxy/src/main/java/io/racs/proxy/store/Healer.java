@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 
@@ -44,6 +45,8 @@ public final class Healer {
     private final boolean deep;
     private final double megabytesPerSecond;
     private final Path stateFile;
+    private final Checkpoint checkpoint;
+    private final BooleanSupplier stop;
     private final Consumer<String> progress;
 
     private Options(Builder builder) {
@@ -52,6 +55,11 @@ public final class Healer {
       this.deep = builder.deep;
       this.megabytesPerSecond = builder.megabytesPerSecond;
       this.stateFile = builder.stateFile;
+      this.checkpoint =
+          builder.checkpoint != null
+              ? builder.checkpoint
+              : builder.stateFile != null ? Checkpoint.inFile(builder.stateFile) : Checkpoint.NONE;
+      this.stop = builder.stop;
       this.progress = builder.progress;
     }
 
@@ -90,6 +98,16 @@ public final class Healer {
       return stateFile;
     }
 
+    /** Where heal records the last key it finished (the state file's, unless another was set). */
+    public Checkpoint checkpoint() {
+      return checkpoint;
+    }
+
+    /** Asked before each object: true stops heal there, keeping its checkpoint. */
+    public BooleanSupplier stop() {
+      return stop;
+    }
+
     /** Where heal says what it is doing, a line at a time. */
     public Consumer<String> progress() {
       return progress;
@@ -102,6 +120,8 @@ public final class Healer {
       private boolean deep;
       private double megabytesPerSecond;
       private Path stateFile;
+      private Checkpoint checkpoint;
+      private BooleanSupplier stop = () -> false;
       private Consumer<String> progress = line -> {};
 
       private Builder() {}
@@ -136,6 +156,26 @@ public final class Healer {
         return this;
       }
 
+      /**
+       * Records progress here instead of in a state file, so that an interrupted heal resumes (the
+       * background scrub of several proxies keeps it in ZooKeeper, so that another proxy resumes
+       * it); null, in the state file if one is set.
+       */
+      public Builder checkpoint(Checkpoint checkpoint) {
+        this.checkpoint = checkpoint;
+        return this;
+      }
+
+      /**
+       * Asked before each object (and each bucket): once it answers true, heal stops there,
+       * collects nothing, keeps its checkpoint and reports itself {@link Report#stopped()}. The
+       * background scrub stops so when its proxy loses the leadership of the proxies.
+       */
+      public Builder stop(BooleanSupplier stop) {
+        this.stop = Objects.requireNonNull(stop, "stop");
+        return this;
+      }
+
       /** Receives heal's progress lines; by default they go nowhere. */
       public Builder progress(Consumer<String> progress) {
         this.progress = Objects.requireNonNull(progress, "progress");
@@ -146,6 +186,84 @@ public final class Healer {
       public Options build() {
         return new Options(this);
       }
+    }
+  }
+
+  /**
+   * Where heal records how far it got: the bucket and the index entry it finished last. Written
+   * after each object, read once at the start, cleared when a heal completes its scan.
+   * Implementations must be safe to call from the one thread that runs the heal.
+   */
+  public interface Checkpoint {
+    /** Records nothing. */
+    Checkpoint NONE =
+        new Checkpoint() {
+          @Override
+          public Optional<String> read() {
+            return Optional.empty();
+          }
+
+          @Override
+          public void write(String state) {}
+
+          @Override
+          public void clear() {}
+        };
+
+    /** The last state written and not cleared, if any. */
+    Optional<String> read();
+
+    /** Replaces the state. */
+    void write(String state);
+
+    /** Forgets the state: the next heal starts from the beginning. */
+    void clear();
+
+    /** A checkpoint kept in a local file, replaced atomically on each write. */
+    static Checkpoint inFile(Path file) {
+      return new Checkpoint() {
+        @Override
+        public Optional<String> read() {
+          if (!Files.isRegularFile(file)) {
+            return Optional.empty();
+          }
+          try {
+            return Optional.of(Files.readString(file, StandardCharsets.UTF_8));
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+
+        @Override
+        public void write(String state) {
+          try {
+            Path temp = file.resolveSibling(file.getFileName() + ".tmp");
+            Files.writeString(temp, state, StandardCharsets.UTF_8);
+            Files.move(
+                temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+
+        @Override
+        public void clear() {
+          try {
+            Files.deleteIfExists(file);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+      };
+    }
+  }
+
+  /** Thrown through heal's steps when {@link Options#stop()} says stop. */
+  private static final class Stopped extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Stopped() {
+      super("stopped", null, false, false);
     }
   }
 
@@ -160,7 +278,8 @@ public final class Healer {
       List<String> unrecoverable,
       List<String> unreachableSlots,
       List<String> notDone,
-      boolean dryRun) {
+      boolean dryRun,
+      boolean stopped) {
     /** One line per figure, as {@code racs heal} prints it. */
     public List<String> lines() {
       List<String> lines = new ArrayList<>();
@@ -230,6 +349,24 @@ public final class Healer {
   }
 
   private Report run() {
+    try {
+      return scan();
+    } catch (Stopped e) {
+      // Told to stop (its proxy lost the leadership): the checkpoint stays for whoever resumes.
+      notDone.add("stopped before the end; resumes from the checkpoint");
+      options.progress().accept("heal: stopped; resumes from the checkpoint");
+      return report(true);
+    }
+  }
+
+  /** Throws {@link Stopped} once the options say stop. */
+  private void checkStop() {
+    if (options.stop().getAsBoolean()) {
+      throw new Stopped();
+    }
+  }
+
+  private Report scan() {
     store.awaitCollections(); // what the store is still collecting is not a leftover
     if (!options.dryRun()) {
       // Before the probes, so that a slot adoption keeps out counts as unreachable below.
@@ -243,6 +380,10 @@ public final class Healer {
       }
     }
     String[] resume = readState();
+    // A resumed heal does not scan what lies before its checkpoint, so it does not know which data
+    // those versions refer to: it must not collect leftovers (they would include live data), nor
+    // confirm adopted slots. The next heal, a whole one, does both.
+    scanIncomplete = resume != null;
     // Each step runs whatever failed before it: a failure is listed, and heal carries on.
     attempt("copy bucket records", () -> replicateRecords(Layout.bucketPrefix()));
     for (BucketDocuments.Kind kind : BucketDocuments.Kind.values()) {
@@ -260,6 +401,7 @@ public final class Healer {
           () -> replicateCommitted(ObjectTags.bucketPrefix(bucket)));
     }
     for (String bucket : buckets) {
+      checkStop();
       if (resume != null && bucket.compareTo(resume[0]) < 0) {
         continue;
       }
@@ -280,7 +422,12 @@ public final class Healer {
         store.slots().confirm();
       }
     }
+    checkStop(); // a heal stopped at its very end keeps its checkpoint all the same
     clearState();
+    return report(false);
+  }
+
+  private Report report(boolean stopped) {
     return new Report(
         objects,
         records,
@@ -293,13 +440,16 @@ public final class Healer {
             .map(u -> u.getKey() + " (" + array.slot(u.getKey()).name() + "): " + u.getValue())
             .toList(),
         List.copyOf(notDone),
-        options.dryRun());
+        options.dryRun(),
+        stopped);
   }
 
   /** Runs one step of heal; a failure is listed as not done, and heal carries on. */
   private void attempt(String what, Runnable step) {
     try {
       step.run();
+    } catch (Stopped e) {
+      throw e;
     } catch (RuntimeException e) {
       failed(what, e);
     }
@@ -350,6 +500,7 @@ public final class Healer {
     String lastKeyName = null;
     boolean lastKeySettled = true;
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
+      checkStop();
       String previous = previousEntry;
       previousEntry = e.name();
       String keyName = e.name().substring(0, e.name().lastIndexOf(Layout.SEPARATOR));
@@ -855,45 +1006,27 @@ public final class Healer {
   }
 
   private String[] readState() {
-    if (options.stateFile() == null || !Files.isRegularFile(options.stateFile())) {
+    Optional<String> saved = options.checkpoint().read();
+    if (saved.isEmpty()) {
       return null;
     }
-    try {
-      String[] state = Files.readString(options.stateFile(), StandardCharsets.UTF_8).split("\t", 2);
-      if (state.length == 2) {
-        options.progress().accept("heal: resuming in bucket " + state[0]);
-        return state;
-      }
-      return null;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    String[] state = saved.get().split("\t", 2);
+    if (state.length == 2) {
+      options.progress().accept("heal: resuming in bucket " + state[0]);
+      return state;
     }
+    return null;
   }
 
   private void writeState(String bucket, String name) {
-    if (options.stateFile() == null || options.dryRun()) {
-      return;
-    }
-    try {
-      Path temp = options.stateFile().resolveSibling(options.stateFile().getFileName() + ".tmp");
-      Files.writeString(temp, bucket + "\t" + name, StandardCharsets.UTF_8);
-      Files.move(
-          temp,
-          options.stateFile(),
-          StandardCopyOption.REPLACE_EXISTING,
-          StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    if (!options.dryRun()) {
+      options.checkpoint().write(bucket + "\t" + name);
     }
   }
 
   private void clearState() {
-    if (options.stateFile() != null && !options.dryRun()) {
-      try {
-        Files.deleteIfExists(options.stateFile());
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+    if (!options.dryRun()) {
+      options.checkpoint().clear();
     }
   }
 }

@@ -46,6 +46,11 @@ public class StoreException extends RuntimeException {
     INSUFFICIENT_STORAGE,
     /** The request body failed or ended early. */
     INCOMPLETE_BODY,
+    /**
+     * A change that must be serialised across proxies (creating or deleting a bucket) was refused
+     * because the coordination service is not reachable: it did not take effect.
+     */
+    COORDINATION_UNAVAILABLE,
     /** The repositories hold something this store cannot use (wrong array, unknown format). */
     INCONSISTENT,
     /** A write asked for encryption by the proxy's key, and the proxy has no key configured. */

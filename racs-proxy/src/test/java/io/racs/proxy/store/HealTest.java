@@ -12,7 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -149,6 +153,77 @@ class HealTest {
     assertThat(report.objectsScanned()).isEqualTo(2); // c and d
     assertThat(progress).anyMatch(line -> line.contains("resuming"));
     assertThat(state).doesNotExist();
+  }
+
+  @Test
+  void heal_resumedFromACheckpoint_collectsNoDataOfTheKeysBeforeIt() {
+    // The keys before the checkpoint are not scanned, so their data is not known to be referenced:
+    // a resumed heal must not collect it as a leftover (gcGrace is zero here).
+    f.store.createBucket("bkt");
+    Map<String, byte[]> data = new TreeMap<>();
+    for (String key : List.of("a", "b", "c", "d")) {
+      data.put(key, StoreFixture.bytes(key.hashCode(), 3 * BLOCK + 7));
+      f.put("bkt", key, data.get(key));
+    }
+    AtomicReference<String> saved =
+        new AtomicReference<>("bkt\t" + Layout.indexEntry("bkt", "b", "f".repeat(32)));
+    Healer.Report report =
+        Healer.heal(f.store, Healer.Options.builder().checkpoint(checkpointIn(saved)).build());
+
+    assertThat(report.objectsScanned()).isEqualTo(2); // c and d
+    assertThat(report.leftoversCollected()).isZero();
+    assertThat(saved.get()).isNull(); // done: the next heal is a whole one
+    data.forEach((key, bytes) -> assertThat(f.get("bkt", key)).isEqualTo(bytes));
+  }
+
+  @Test
+  void heal_whenToldToStop_stopsBeforeTheNextObjectAndKeepsItsCheckpoint() {
+    f.store.createBucket("bkt");
+    for (String key : List.of("a", "b", "c", "d")) {
+      f.put("bkt", key, StoreFixture.bytes(key.hashCode(), 3 * BLOCK));
+    }
+    AtomicReference<String> saved = new AtomicReference<>();
+    // Stops once two objects are done: the checkpoint then names b.
+    Healer.Report first =
+        Healer.heal(
+            f.store,
+            Healer.Options.builder()
+                .checkpoint(checkpointIn(saved))
+                .stop(
+                    () ->
+                        saved.get() != null
+                            && saved.get().contains(Layout.indexKeyPrefix("bkt", "b")))
+                .build());
+    assertThat(first.stopped()).isTrue();
+    assertThat(first.complete()).isFalse();
+    assertThat(first.objectsScanned()).isEqualTo(2);
+    assertThat(saved.get()).startsWith("bkt\t").contains(Layout.indexKeyPrefix("bkt", "b"));
+
+    Healer.Report second =
+        Healer.heal(f.store, Healer.Options.builder().checkpoint(checkpointIn(saved)).build());
+    assertThat(second.stopped()).isFalse();
+    assertThat(second.objectsScanned()).isEqualTo(2); // c and d
+    assertThat(saved.get()).isNull();
+  }
+
+  /** A checkpoint kept in {@code cell} (null: none). */
+  private static Healer.Checkpoint checkpointIn(AtomicReference<String> cell) {
+    return new Healer.Checkpoint() {
+      @Override
+      public Optional<String> read() {
+        return Optional.ofNullable(cell.get());
+      }
+
+      @Override
+      public void write(String state) {
+        cell.set(state);
+      }
+
+      @Override
+      public void clear() {
+        cell.set(null);
+      }
+    };
   }
 
   @Test

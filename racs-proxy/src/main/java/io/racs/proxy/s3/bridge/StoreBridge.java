@@ -727,7 +727,7 @@ public final class StoreBridge {
           case INVALID_RANGE -> S3ErrorCode.INVALID_RANGE;
           case BAD_DIGEST -> S3ErrorCode.BAD_DIGEST;
           case INVALID_ARGUMENT -> S3ErrorCode.INVALID_ARGUMENT;
-          case INSUFFICIENT_SHARDS -> S3ErrorCode.SERVICE_UNAVAILABLE;
+          case INSUFFICIENT_SHARDS, COORDINATION_UNAVAILABLE -> S3ErrorCode.SERVICE_UNAVAILABLE;
           case INSUFFICIENT_STORAGE -> S3ErrorCode.X_MINIO_STORAGE_FULL;
           case INCOMPLETE_BODY -> S3ErrorCode.INCOMPLETE_BODY;
           case INCONSISTENT -> S3ErrorCode.INTERNAL_ERROR;
@@ -739,9 +739,7 @@ public final class StoreBridge {
     String message =
         se.code() == StoreException.Code.INSUFFICIENT_SHARDS
             ? QUORUM_LOST
-            : code == S3ErrorCode.INTERNAL_ERROR || code == S3ErrorCode.X_MINIO_STORAGE_FULL
-                ? code.defaultMessage()
-                : se.getMessage();
+            : code.httpStatus() >= 500 ? code.defaultMessage() : se.getMessage();
     if (se.code() == StoreException.Code.INSUFFICIENT_SHARDS) {
       // Which repositories failed, and how, is for the operator (it names them): the log and the
       // health report say it, the client gets the cause in general terms.

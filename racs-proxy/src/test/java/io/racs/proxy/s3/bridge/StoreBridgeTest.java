@@ -209,6 +209,7 @@ class StoreBridgeTest {
           Map.entry(StoreException.Code.INSUFFICIENT_SHARDS, S3ErrorCode.SERVICE_UNAVAILABLE),
           Map.entry(StoreException.Code.INSUFFICIENT_STORAGE, S3ErrorCode.X_MINIO_STORAGE_FULL),
           Map.entry(StoreException.Code.INCOMPLETE_BODY, S3ErrorCode.INCOMPLETE_BODY),
+          Map.entry(StoreException.Code.COORDINATION_UNAVAILABLE, S3ErrorCode.SERVICE_UNAVAILABLE),
           Map.entry(StoreException.Code.INCONSISTENT, S3ErrorCode.INTERNAL_ERROR),
           Map.entry(StoreException.Code.ENCRYPTION_NOT_CONFIGURED, S3ErrorCode.NOT_IMPLEMENTED),
           Map.entry(StoreException.Code.CUSTOMER_KEY_REQUIRED, S3ErrorCode.INVALID_REQUEST),

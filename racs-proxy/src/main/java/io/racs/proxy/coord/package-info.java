@@ -1,0 +1,8 @@
+/**
+ * Coordination of several proxies over one array through Apache ZooKeeper (by way of Apache
+ * Curator): membership, the leader that alone runs background work, and the serialisation of bucket
+ * creates and deletes with the invalidation of every proxy's bucket cache. Optional: without it
+ * each proxy is still correct, and background heals are kept apart by a lease on the repositories
+ * instead. The data path never goes through this package.
+ */
+package io.racs.proxy.coord;

@@ -1,0 +1,233 @@
+package io.racs.proxy.coord;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.ObjectStore;
+import io.racs.proxy.store.StoreConfig;
+import io.racs.proxy.store.StoreException;
+import io.racs.repos.Repository;
+import io.racs.repos.fs.FsRepository;
+import java.io.ByteArrayInputStream;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Proves the coordination of several proxies (stores over the same fs repositories, each with its
+ * own {@link ZooKeeperCoordination}) on a real in-process ZooKeeper: the leader's session expiring
+ * makes it step down and another proxy lead; with ZooKeeper unreachable (stopped, or never there at
+ * start) a proxy leads nothing and refuses bucket creates and deletes with {@code
+ * COORDINATION_UNAVAILABLE} before changing anything, while its data path keeps serving; and a
+ * bucket deleted through one proxy is refused by another at once, although that one had just seen
+ * it exist (its bucket cache would otherwise keep it for a second).
+ */
+class ZooKeeperCoordinationTest {
+  private static final Duration DEADLINE = Duration.ofSeconds(30);
+
+  @TempDir Path dir;
+  private TestingServer zookeeper;
+  private final List<AutoCloseable> open = new ArrayList<>();
+
+  @BeforeEach
+  void startZooKeeper() throws Exception {
+    zookeeper = new TestingServer(true);
+    for (int i = 0; i < 6; i++) {
+      Files.createDirectories(dir.resolve("r" + i));
+    }
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    for (AutoCloseable c : open.reversed()) {
+      c.close();
+    }
+    zookeeper.close();
+  }
+
+  /** A proxy's store over the shared repositories. */
+  private ErasureStore store() {
+    List<Repository> repositories = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      repositories.add(
+          FsRepository.builder(dir.resolve("r" + i)).name("r" + i).durable(false).build());
+    }
+    ErasureStore store =
+        ErasureStore.open(
+            StoreConfig.builder(Geometry.parse("4x2"))
+                .slowShardTimeout(Duration.ofSeconds(5))
+                .build(),
+            repositories);
+    open.add(store);
+    return store;
+  }
+
+  private ZooKeeperCoordination join(ErasureStore store, String id, String connect) {
+    ZooKeeperCoordination c =
+        ZooKeeperCoordination.start(
+            new ZooKeeperCoordination.Settings(
+                connect, "racs", id, "127.0.0.1:" + id.hashCode(), Duration.ofSeconds(10)),
+            store::bucketChanged,
+            store::bucketsChanged);
+    store.coordinate(c);
+    open.add(c);
+    return c;
+  }
+
+  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError("not within " + DEADLINE + ": " + what);
+      }
+      Thread.sleep(5); // polling a condition with a deadline, not waiting for a guessed time
+    }
+  }
+
+  private static void put(ErasureStore store, String bucket, String key) {
+    byte[] data = key.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    store.put(
+        bucket,
+        key,
+        new ByteArrayInputStream(data),
+        data.length,
+        ObjectStore.PutOptions.defaults());
+  }
+
+  @Test
+  void sessionExpiry_whenTheLeadersSessionExpires_itStepsDownAndAnotherLeads() throws Exception {
+    ErasureStore a = store();
+    ErasureStore b = store();
+    ZooKeeperCoordination ca = join(a, "a", zookeeper.getConnectString());
+    await("a connected and leading", ca::leader);
+    ZooKeeperCoordination cb = join(b, "b", zookeeper.getConnectString());
+    await("both members seen", () -> ca.members().size() == 2 && cb.members().size() == 2);
+    assertThat(cb.leader()).isFalse();
+
+    ca.curator().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+
+    // ZooKeeper leadership is never exclusive at every instant (a learns of its expiry from its
+    // own event thread), so this awaits the hand-over rather than asserting one instant of it.
+    await("b leads and a does not", () -> cb.leader() && !ca.leader());
+    assertThat(cb.leaderId()).contains("b");
+    // a comes back with a new session as a member, not as the leader.
+    await("a back as a member", () -> cb.members().stream().anyMatch(m -> m.id().equals("a")));
+    await("a connected again", ca::connected);
+    assertThat(ca.leader()).isFalse();
+  }
+
+  @Test
+  void unreachable_whenZooKeeperStops_refusesBucketChangesAndKeepsServingData() throws Exception {
+    ErasureStore a = store();
+    ZooKeeperCoordination ca = join(a, "a", zookeeper.getConnectString());
+    await("a leads", ca::leader);
+    a.createBucket("kept");
+    put(a, "kept", "before");
+
+    zookeeper.stop();
+    await("a not connected", () -> !ca.connected());
+
+    assertThat(ca.leader()).isFalse();
+    assertThatThrownBy(() -> a.createBucket("fresh"))
+        .isInstanceOfSatisfying(
+            StoreException.class,
+            e -> assertThat(e.code()).isEqualTo(StoreException.Code.COORDINATION_UNAVAILABLE));
+    assertThatThrownBy(() -> a.deleteBucket("kept"))
+        .isInstanceOfSatisfying(
+            StoreException.class,
+            e -> assertThat(e.code()).isEqualTo(StoreException.Code.COORDINATION_UNAVAILABLE));
+    assertThat(a.bucketExists("fresh")).isFalse(); // refused before anything changed
+    put(a, "kept", "during");
+    assertThat(a.head("kept", "before").sizeBytes()).isEqualTo(6);
+    assertThat(a.head("kept", "during").sizeBytes()).isEqualTo(6);
+
+    zookeeper.restart();
+    await("a connected again", ca::connected);
+    await("a leads again", ca::leader);
+    a.createBucket("fresh");
+    assertThat(a.bucketExists("fresh")).isTrue();
+  }
+
+  @Test
+  void unreachable_whenNoZooKeeperAtStart_leadsNothingAndServesData() throws Exception {
+    ErasureStore a = store();
+    a.createBucket("kept"); // before joining: no coordination yet
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    ZooKeeperCoordination ca = join(a, "a", "127.0.0.1:" + port);
+
+    assertThat(ca.connected()).isFalse();
+    assertThat(ca.leader()).isFalse();
+    assertThat(ca.members()).isEmpty();
+    assertThatThrownBy(() -> a.createBucket("fresh"))
+        .isInstanceOfSatisfying(
+            StoreException.class,
+            e -> assertThat(e.code()).isEqualTo(StoreException.Code.COORDINATION_UNAVAILABLE));
+    put(a, "kept", "k");
+    assertThat(a.head("kept", "k").sizeBytes()).isEqualTo(1);
+  }
+
+  @Test
+  void bucketDelete_throughOneProxy_isRefusedByAnotherAtOnce() throws Exception {
+    ErasureStore a = store();
+    ErasureStore b = store();
+    ZooKeeperCoordination ca = join(a, "a", zookeeper.getConnectString());
+    ZooKeeperCoordination cb = join(b, "b", zookeeper.getConnectString());
+    await("both connected and seen", () -> ca.members().size() == 2 && cb.members().size() == 2);
+    for (int round = 0; round < 5; round++) {
+      String bucket = "bkt-" + round;
+      a.createBucket(bucket);
+      put(b, bucket, "k"); // b has now seen the bucket exist, and caches that for a second
+      b.delete(bucket, "k", ObjectStore.WriteCondition.NONE);
+      a.deleteBucket(bucket);
+      // At once, through b: the bucket is gone.
+      assertThatThrownBy(() -> put(b, bucket, "late"))
+          .isInstanceOfSatisfying(
+              StoreException.class,
+              e -> assertThat(e.code()).isEqualTo(StoreException.Code.NO_SUCH_BUCKET));
+    }
+  }
+
+  @Test
+  void bucketCreate_concurrentThroughTwoProxies_exactlyOneSucceeds() throws Exception {
+    ErasureStore a = store();
+    ErasureStore b = store();
+    ZooKeeperCoordination ca = join(a, "a", zookeeper.getConnectString());
+    ZooKeeperCoordination cb = join(b, "b", zookeeper.getConnectString());
+    await("both connected and seen", () -> ca.members().size() == 2 && cb.members().size() == 2);
+    for (int round = 0; round < 5; round++) {
+      String bucket = "race-" + round;
+      List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+      Thread ta = Thread.ofVirtual().start(() -> attempt(() -> a.createBucket(bucket), failures));
+      Thread tb = Thread.ofVirtual().start(() -> attempt(() -> b.createBucket(bucket), failures));
+      ta.join();
+      tb.join();
+      assertThat(failures)
+          .singleElement()
+          .isInstanceOfSatisfying(
+              StoreException.class,
+              e -> assertThat(e.code()).isEqualTo(StoreException.Code.BUCKET_ALREADY_EXISTS));
+    }
+  }
+
+  private static void attempt(Runnable r, List<Throwable> failures) {
+    try {
+      r.run();
+    } catch (RuntimeException e) {
+      failures.add(e);
+    }
+  }
+}
