@@ -739,7 +739,10 @@ public final class StoreBridge {
     String message =
         se.code() == StoreException.Code.INSUFFICIENT_SHARDS
             ? QUORUM_LOST
-            : code.httpStatus() >= 500 ? code.defaultMessage() : se.getMessage();
+            // A 501 says what is not configured (harmless); other 5xx hide the store's words.
+            : code.httpStatus() >= 500 && code != S3ErrorCode.NOT_IMPLEMENTED
+                ? code.defaultMessage()
+                : se.getMessage();
     if (se.code() == StoreException.Code.INSUFFICIENT_SHARDS) {
       // Which repositories failed, and how, is for the operator (it names them): the log and the
       // health report say it, the client gets the cause in general terms.
