@@ -118,7 +118,13 @@ class RcloneIT {
       // since the epoch with nanoseconds; a copy keeps its source's.
       Instant mtime = Files.getLastModifiedTime(sources.get(key)).toInstant();
       Map<String, String> user = new LinkedHashMap<>(Clients.USER_METADATA);
-      user.put("mtime", String.format("%d.%09d", mtime.getEpochSecond(), mtime.getNano()));
+      // rclone writes the shortest decimal: no trailing zeros (".587585720" is ".58758572").
+      user.put(
+          "mtime",
+          new java.math.BigDecimal(
+                  String.format("%d.%09d", mtime.getEpochSecond(), mtime.getNano()))
+              .stripTrailingZeros()
+              .toPlainString());
       if (key.equals("multipart")) {
         // and, for a multipart upload, the whole file's MD5 (its ETag cannot say it).
         user.put(
