@@ -203,8 +203,11 @@ public record VersionMeta(
         encryption);
   }
 
-  /** The plaintext bytes of one of this version's parts. */
-  long plainBytes(PartMeta part) {
+  /**
+   * The object bytes of one of this version's parts: its size as stored, less the seals' overhead
+   * when the version is encrypted (a part's {@code sizeBytes} is what the repositories hold).
+   */
+  public long plainBytes(PartMeta part) {
     return ObjectSealing.plainBytes(encryption, part);
   }
 

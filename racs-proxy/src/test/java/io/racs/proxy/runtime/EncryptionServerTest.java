@@ -264,6 +264,30 @@ class EncryptionServerTest {
     s3.completeMultipartUpload(
         c -> c.bucket(BUCKET).key("m").uploadId(upload).multipartUpload(u -> u.parts(parts)));
     assertThat(s3.getObjectAsBytes(getWith("m", KEY)).asByteArray()).isEqualTo(data);
+    // Part 2 alone, by number: the parts' object sizes, not the sealed sizes they are stored in.
+    String md5Key = md5;
+    ResponseBytes<GetObjectResponse> part2 =
+        s3.getObjectAsBytes(
+            g ->
+                g.bucket(BUCKET)
+                    .key("m")
+                    .partNumber(2)
+                    .sseCustomerAlgorithm("AES256")
+                    .sseCustomerKey(b64(KEY))
+                    .sseCustomerKeyMD5(md5Key));
+    assertThat(part2.asByteArray()).isEqualTo(new byte[] {data[data.length - 1]});
+    // GetObjectAttributes tells nothing of an SSE-C object without its key, as HEAD.
+    assertThat(
+            status(
+                () ->
+                    s3.getObjectAttributes(
+                        a ->
+                            a.bucket(BUCKET)
+                                .key("m")
+                                .objectAttributes(
+                                    software.amazon.awssdk.services.s3.model.ObjectAttributes
+                                        .OBJECT_SIZE))))
+        .isEqualTo(400);
     s3.copyObject(
         c ->
             c.sourceBucket(BUCKET)

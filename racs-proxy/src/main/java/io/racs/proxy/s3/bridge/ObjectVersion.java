@@ -32,7 +32,8 @@ public final class ObjectVersion {
     this.tags = tags;
     this.tagsChanged = tagsChanged;
     this.lastModified = Instant.ofEpochMilli(stored.lastModifiedMillis());
-    this.partSizes = stored.parts().stream().map(PartMeta::sizeBytes).toList();
+    // The object's bytes per part, not the sealed bytes an encrypted part holds.
+    this.partSizes = stored.parts().stream().map(stored::plainBytes).toList();
     this.partChecksums = stored.parts().stream().map(PartMeta::checksums).toList();
   }
 

@@ -560,6 +560,9 @@ final class ObjectHandler {
       Responses.requireNullVersion(request.key(), version.get());
     }
     ObjectVersion meta = store.head(request.bucket(), request.key());
+    // As HEAD: an object sealed with a customer's key tells nothing of itself without that key
+    // (SSE-C headers on this operation are refused by the router, so none can be given).
+    store.checkKey(meta, null);
     java.util.Map<io.racs.proxy.s3.checksum.ChecksumAlgorithm, String> checksum = null;
     String checksumType = null;
     if (wanted.contains("Checksum") && !meta.checksums().isEmpty()) {
