@@ -335,6 +335,7 @@ public final class ErasureStore implements ObjectStore {
       WriteCondition condition) {
     buckets.require(bucket);
     StoreContext.checkKey(key);
+    reads.superseded(bucket, key);
     return health.writing(() -> writes.put(bucket, key, body, lengthBytes, options, condition));
   }
 
@@ -383,6 +384,7 @@ public final class ErasureStore implements ObjectStore {
     buckets.require(bucket);
     StoreContext.checkKey(key);
     boolean versioned = buckets.versionedRecently(bucket);
+    reads.superseded(bucket, key);
     return health.writing(() -> writes.delete(bucket, key, condition, versioned));
   }
 
@@ -405,6 +407,7 @@ public final class ErasureStore implements ObjectStore {
     if (!VersionId.valid(versionId)) {
       return Optional.empty(); // no version has such an id
     }
+    reads.superseded(bucket, key);
     return health.writing(() -> removals.remove(bucket, key, versionId));
   }
 
@@ -530,6 +533,7 @@ public final class ErasureStore implements ObjectStore {
       List<CompletedPart> parts,
       Function<List<PartMeta>, Map<String, String>> objectChecksums,
       WriteCondition condition) {
+    reads.superseded(bucket, key);
     return health.writing(
         () -> uploads.complete(bucket, key, uploadId, parts, objectChecksums, condition));
   }

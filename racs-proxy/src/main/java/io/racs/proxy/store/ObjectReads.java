@@ -38,6 +38,14 @@ final class ObjectReads {
     this.background = background;
   }
 
+  /**
+   * Forgets the version this store last served for a key it is about to overwrite or delete, so
+   * that the next GET does not start reading shards the listing will then turn down.
+   */
+  void superseded(String bucket, String key) {
+    lastServed.remove(bucket + "/" + key);
+  }
+
   /** The current version of a key; {@code NO_SUCH_KEY} when there is none or it is deleted. */
   VersionMeta current(String bucket, String key) {
     BucketCatalog.checkName(bucket);

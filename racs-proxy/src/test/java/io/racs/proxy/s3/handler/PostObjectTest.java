@@ -41,6 +41,8 @@ class PostObjectTest {
     // The file holds what looks like a boundary, less its last character.
     byte[] fake = ("\r\n--" + BOUNDARY.substring(0, BOUNDARY.length() - 1)).getBytes();
     System.arraycopy(fake, 0, b, 1000, fake.length);
+    // ... followed by anything but that character (a random one made it the boundary, 1 in 256).
+    b[1000 + fake.length] = (byte) (BOUNDARY.charAt(BOUNDARY.length() - 1) ^ 1);
     return b;
   }
 
