@@ -78,7 +78,8 @@ public final class ChunkSealer {
 
   /**
    * Opens one sealed chunk ({@code length} includes the tag): writes its plaintext at {@code
-   * out[outOffset]}. Nothing of a chunk that fails to open is written.
+   * out[outOffset]}. A chunk that fails to open leaves no plaintext in {@code out}: the JCA's
+   * AES-GCM clears what it wrote there before it throws ({@code SealedStreamsTest} checks it).
    *
    * @return the number of plaintext bytes written
    * @throws TamperedDataException if the chunk is not what this key sealed at this place

@@ -78,6 +78,14 @@ public final class OpeningInputStream extends InputStream {
     if (remaining == 0 && nextChunk > span.firstChunk()) {
       return -1;
     }
+    if (outPosition == outLimit && skip == 0) {
+      // Nothing buffered and the caller has room for a whole chunk of the range: open it straight
+      // into the caller's array, saving a copy of every byte.
+      int direct = openInto(b, off, len);
+      if (direct > 0) {
+        return direct;
+      }
+    }
     while (outPosition == outLimit) {
       if (!fill()) {
         return -1;
@@ -91,6 +99,35 @@ public final class OpeningInputStream extends InputStream {
     outPosition += n;
     remaining -= n;
     return n;
+  }
+
+  /**
+   * Opens the next chunk into {@code b[off]} when it lies wholly inside the range and fits in
+   * {@code len}; 0 when it does not (the caller then goes through the stream's own buffer). A chunk
+   * that fails authentication leaves no plaintext in the caller's array ({@link ChunkSealer#open})
+   * and the read throws, so the caller is never told of a byte that was not authenticated.
+   */
+  private int openInto(byte[] b, int off, int len) throws IOException {
+    if (nextChunk == span.firstChunk() + span.chunks() || nextChunk == span.firstChunk()) {
+      return 0; // past the span, or the first chunk (which prefetch may open, and which an empty
+      // range opens only to prove)
+    }
+    long index = nextChunk;
+    boolean last = index == span.totalChunks() - 1;
+    int want = (int) (last ? lastSealedChunkBytes : SealedLayout.SEALED_CHUNK_BYTES);
+    int plain = want - SealedLayout.TAG_BYTES;
+    if (plain > len || plain > remaining || plain == 0) {
+      return 0;
+    }
+    int got = sealed.readNBytes(in, 0, want);
+    if (got < want) {
+      throw new TamperedDataException(
+          "sealed chunk " + index + " ends after " + got + " of its " + want + " bytes");
+    }
+    int opened = sealer.open(index, last, in, 0, want, b, off);
+    nextChunk++;
+    remaining -= opened;
+    return opened;
   }
 
   private boolean fill() throws IOException {

@@ -42,8 +42,21 @@ class SealedStreamsTest {
             (int) Math.min(span.sealedLength(), sealed.length - span.sealedOffset()));
     try (InputStream plain =
         new OpeningInputStream(in, key.sealer(stream), span, plainBytes, len)) {
-      return plain.readAllBytes();
+      return readAll(plain, READ_SIZES[(int) ((off + len) % READ_SIZES.length)]);
     }
+  }
+
+  // Reads smaller than a chunk go through the stream's buffer; a chunk or more opens straight into
+  // the caller's array.
+  private static final int[] READ_SIZES = {16384, C, C + 17, 4 * C};
+
+  private static byte[] readAll(InputStream in, int readSize) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] buffer = new byte[readSize];
+    for (int n; (n = in.read(buffer, 0, readSize)) >= 0; ) {
+      out.write(buffer, 0, n);
+    }
+    return out.toByteArray();
   }
 
   @ParameterizedTest
@@ -55,7 +68,14 @@ class SealedStreamsTest {
     random.nextBytes(plain);
     DataKey key = DataKey.generate();
     byte[] sealed = seal(plain, key, 0);
-    assertThat(open(sealed, key, 0, size, 0, size)).isEqualTo(plain);
+    for (int readSize : READ_SIZES) {
+      SealedLayout.Span span = SealedLayout.span(0, size, size);
+      try (InputStream in =
+          new OpeningInputStream(
+              new ByteArrayInputStream(sealed), key.sealer(0), span, size, size)) {
+        assertThat(readAll(in, readSize)).as("read %d at a time", readSize).isEqualTo(plain);
+      }
+    }
     if (size >= 32) {
       byte[] window = Arrays.copyOfRange(plain, size / 2 - 16, size / 2 + 16);
       assertThat(indexOf(sealed, window)).isEqualTo(-1);
@@ -94,18 +114,31 @@ class SealedStreamsTest {
       int chunk = at / SealedLayout.SEALED_CHUNK_BYTES;
       ByteArrayOutputStream got = new ByteArrayOutputStream();
       SealedLayout.Span span = SealedLayout.span(0, size, size);
+      // Read a chunk at a time (straight into this array after the first chunk) or less.
+      byte[] buffer = new byte[i % 2 == 0 ? C : 1000];
       assertThatThrownBy(
               () -> {
                 try (InputStream in =
                     new OpeningInputStream(
                         new ByteArrayInputStream(altered), key.sealer(0), span, size, size)) {
-                  in.transferTo(got);
+                  for (int n; (n = in.read(buffer)) >= 0; ) {
+                    got.write(buffer, 0, n);
+                  }
                 }
               })
           .as("byte %d flipped", at)
           .isInstanceOf(TamperedDataException.class);
       // Only the chunks before the altered one were handed out, and they are the plaintext's.
       assertThat(got.toByteArray()).isEqualTo(Arrays.copyOf(plain, chunk * C));
+      if (chunk > 0 && buffer.length == C) {
+        // The altered chunk was opened straight into the caller's array, and nothing of it is
+        // left there: the array holds the chunk before it, or zeros (the JCA clears its output
+        // when the tag does not match).
+        byte[] before = Arrays.copyOfRange(plain, (chunk - 1) * C, chunk * C);
+        assertThat(Arrays.equals(buffer, before) || Arrays.equals(buffer, new byte[C]))
+            .as("the caller's array after chunk %d failed", chunk)
+            .isTrue();
+      }
     }
   }
 
