@@ -5,19 +5,25 @@ import java.io.InputStream;
 import java.util.Objects;
 
 /**
- * The sealed form of a plaintext stream of known length: reads the plaintext a chunk at a time and
- * hands out each chunk sealed, so memory stays at two chunk buffers whatever the object's size.
+ * The sealed form of a plaintext stream: reads the plaintext a chunk at a time and hands out each
+ * chunk sealed, so memory stays at two chunk buffers whatever the object's size.
  *
- * <p>A plaintext that ends before its declared length, or goes on past it, is an {@link
+ * <p>With a declared length, a plaintext that ends before it, or goes on past it, is an {@link
  * IOException}: the sealed stream's length was promised from the declared one, and the last chunk
- * must be sealed as the last.
+ * must be sealed as the last. Without one (a browser form's file), each full chunk is sealed once
+ * one more byte has been read past it, so that the last chunk is known to be the last.
  *
  * <p>Not thread-safe.
  */
 public final class SealingInputStream extends InputStream {
+  private static final int NONE = -1;
+
   private final InputStream plain;
   private final long plainBytes;
   private final long chunks;
+  private int carried = NONE; // the byte read past a full chunk, when the length is unknown
+  private boolean ended;
+  private long plainRead;
   private final ChunkSealer sealer;
   private final byte[] in = new byte[SealedLayout.CHUNK_BYTES];
   private final byte[] out = new byte[SealedLayout.SEALED_CHUNK_BYTES];
@@ -27,18 +33,24 @@ public final class SealingInputStream extends InputStream {
 
   /**
    * @param plain the plaintext, exactly {@code plainBytes} long
+   * @param plainBytes the plaintext's length, or -1 when it is known only at its end
    * @param sealer the object's sealer for this stream
    */
   public SealingInputStream(InputStream plain, long plainBytes, ChunkSealer sealer) {
     this.plain = Objects.requireNonNull(plain, "plain");
-    this.chunks = SealedLayout.chunkCount(plainBytes);
+    this.chunks = plainBytes == -1 ? Long.MAX_VALUE : SealedLayout.chunkCount(plainBytes);
     this.plainBytes = plainBytes;
     this.sealer = Objects.requireNonNull(sealer, "sealer");
   }
 
-  /** The number of bytes this stream yields in all. */
+  /** The number of bytes this stream yields in all; -1 while the plaintext's length is unknown. */
   public long sealedLength() {
-    return SealedLayout.sealedLength(plainBytes);
+    return plainBytes == -1 ? -1 : SealedLayout.sealedLength(plainBytes);
+  }
+
+  /** The plaintext bytes sealed so far: the plaintext's length once this stream has ended. */
+  public long plainBytesRead() {
+    return plainRead;
   }
 
   @Override
@@ -64,6 +76,9 @@ public final class SealingInputStream extends InputStream {
   }
 
   private boolean fill() throws IOException {
+    if (plainBytes == -1) {
+      return fillUnknown();
+    }
     if (nextChunk == chunks) {
       return false;
     }
@@ -86,6 +101,34 @@ public final class SealingInputStream extends InputStream {
     outLimit = sealer.seal(index, last, in, 0, want, out, 0);
     outPosition = 0;
     nextChunk++;
+    plainRead += want;
+    return true;
+  }
+
+  private boolean fillUnknown() throws IOException {
+    if (ended) {
+      return false;
+    }
+    int got = 0;
+    if (carried != NONE) {
+      in[got++] = (byte) carried;
+      carried = NONE;
+    }
+    got += plain.readNBytes(in, got, SealedLayout.CHUNK_BYTES - got);
+    boolean last = got < SealedLayout.CHUNK_BYTES;
+    if (!last) {
+      int next = plain.read();
+      if (next < 0) {
+        last = true;
+      } else {
+        carried = next;
+      }
+    }
+    outLimit = sealer.seal(nextChunk, last, in, 0, got, out, 0);
+    outPosition = 0;
+    nextChunk++;
+    plainRead += got;
+    ended = last;
     return true;
   }
 

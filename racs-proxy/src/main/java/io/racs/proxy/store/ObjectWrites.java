@@ -1,7 +1,6 @@
 package io.racs.proxy.store;
 
 import io.racs.proxy.crypto.DataKey;
-import io.racs.proxy.crypto.SealedLayout;
 import io.racs.proxy.crypto.SealingInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.FilterInputStream;
@@ -15,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
 
 /**
  * Writes new versions of single keys: a PUT (striped into shard objects, or for a small object
@@ -48,23 +48,22 @@ final class ObjectWrites {
     if (sealed == null) {
       return store(bucket, key, body, lengthBytes, options, condition, null);
     }
-    if (lengthBytes < 0) {
-      throw new StoreException(
-          StoreException.Code.INVALID_ARGUMENT,
-          "an encrypted object's length must be known before its body (a Content-Length)");
-    }
     MessageDigest plainMd5 = PartWriter.md5();
-    InputStream sealedBody =
+    // A body of unknown length (a browser form's file) is sealed as it comes; its length is
+    // known, and recorded, once it has all been read.
+    SealingInputStream sealedBody =
         new SealingInputStream(
-            new DigestInputStream(body, plainMd5), lengthBytes, sealed.key().sealer(1));
+            new DigestInputStream(body, plainMd5),
+            lengthBytes < 0 ? -1 : lengthBytes,
+            sealed.key().sealer(1));
     return store(
         bucket,
         key,
         sealedBody,
-        SealedLayout.sealedLength(lengthBytes),
+        sealedBody.sealedLength(),
         options,
         condition,
-        new Seal(sealed.record(), sealed.key(), lengthBytes, plainMd5));
+        new Seal(sealed.record(), sealed.key(), sealedBody::plainBytesRead, plainMd5));
   }
 
   /**
@@ -72,7 +71,8 @@ final class ObjectWrites {
    * plaintext's length and MD5. S3's ETag of an SSE-S3 object is the plaintext's MD5; of an SSE-C
    * object it is not (see {@link DataKey#opaqueEtag}). The sealed bytes are not hashed at all.
    */
-  private record Seal(Encryption record, DataKey key, long plainBytes, MessageDigest plainMd5) {
+  private record Seal(
+      Encryption record, DataKey key, LongSupplier plainBytes, MessageDigest plainMd5) {
     PartMeta apply(PartMeta part) {
       byte[] md5 = plainMd5.digest();
       return part.withEtag(record.customer() ? key.opaqueEtag(md5) : HexFormat.of().formatHex(md5));
@@ -274,7 +274,7 @@ final class ObjectWrites {
         key,
         versionId,
         false,
-        seal == null ? part.sizeBytes() : seal.plainBytes(),
+        seal == null ? part.sizeBytes() : seal.plainBytes().getAsLong(),
         part.etag(),
         options.contentType(),
         options.userMetadata(),

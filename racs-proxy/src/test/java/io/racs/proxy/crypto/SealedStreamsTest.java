@@ -82,6 +82,20 @@ class SealedStreamsTest {
     }
   }
 
+  @ParameterizedTest
+  @ValueSource(ints = {0, 1, C - 1, C, C + 1, 3 * C})
+  void seal_whenLengthUnknownUntilTheEnd_sealsTheSameBytesAsWithTheLengthDeclared(int size)
+      throws IOException {
+    byte[] plain = new byte[size];
+    new Random(TestSeed.get()).nextBytes(plain);
+    DataKey key = DataKey.generate();
+    SealingInputStream streamed =
+        new SealingInputStream(new ByteArrayInputStream(plain), -1, key.sealer(0));
+    assertThat(streamed.sealedLength()).isEqualTo(-1);
+    assertThat(streamed.readAllBytes()).isEqualTo(seal(plain, key, 0));
+    assertThat(streamed.plainBytesRead()).isEqualTo(size);
+  }
+
   @Test
   void open_whenRandomRanges_returnsExactlyTheirBytes() throws IOException {
     Random random = new Random(TestSeed.get());

@@ -148,6 +148,21 @@ class EncryptedObjectTest {
           // S3's ETag of an SSE-S3 object is its plaintext's MD5.
           assertThat(meta.etag()).isEqualTo(HexFormat.of().formatHex(md5(data)));
         }
+        // The same bytes with their length unknown until they end (a browser form's file).
+        VersionMeta streamed =
+            store.put(
+                "bkt",
+                tag + "/streamed/" + size,
+                new ByteArrayInputStream(data),
+                -1,
+                ObjectStore.PutOptions.defaults().withSealing(sealing));
+        assertThat(streamed.sizeBytes()).isEqualTo(size);
+        assertThat(get(tag + "/streamed/" + size, reader))
+            .as("%s %d bytes, length unknown", tag, size)
+            .isEqualTo(data);
+        if (sealing == Sealing.S3_MANAGED) {
+          assertThat(streamed.etag()).isEqualTo(meta.etag());
+        }
       }
       byte[] big = new byte[PART + 1];
       random.nextBytes(big);

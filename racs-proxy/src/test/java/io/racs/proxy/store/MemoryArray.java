@@ -1,6 +1,7 @@
 package io.racs.proxy.store;
 
 import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.crypto.Keyring;
 import io.racs.repos.Repository;
 import io.racs.repos.memory.MemoryRepository;
 import java.util.ArrayList;
@@ -16,11 +17,20 @@ public final class MemoryArray {
 
   /** Opens a new, empty array of {@code geometry} ({@code DxP}, such as {@code 4x2}). */
   public static ErasureStore open(String geometry) {
+    return open(geometry, null);
+  }
+
+  /** {@link #open(String)}, holding {@code keys} for SSE-S3 (null for none). */
+  public static ErasureStore open(String geometry, Keyring keys) {
     Geometry g = Geometry.parse(geometry);
     List<Repository> repositories = new ArrayList<>();
     for (int i = 0; i < g.totalShards(); i++) {
       repositories.add(MemoryRepository.create("mem" + i));
     }
-    return ErasureStore.open(StoreConfig.builder(g).build(), repositories);
+    StoreConfig.Builder config = StoreConfig.builder(g);
+    if (keys != null) {
+      config.keys(keys);
+    }
+    return ErasureStore.open(config.build(), repositories);
   }
 }

@@ -1,6 +1,7 @@
 package io.racs.proxy.s3.handler;
 
 import io.racs.proxy.crypto.CustomerKey;
+import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.sse.SseRequest;
 
 /**
@@ -35,7 +36,21 @@ public record Encryption(
    */
   SseRequest forWrite(
       S3Request request, SseRequest.Allowed allowed, BucketEncryptionHandler buckets) {
-    SseRequest sse = parse(request, allowed);
+    return withDefault(request, parse(request, allowed), buckets);
+  }
+
+  /**
+   * {@link #forWrite} for a browser form, whose encryption comes in form fields ({@code fields},
+   * named as the headers) rather than headers.
+   */
+  SseRequest forWrite(S3Request request, Headers fields, BucketEncryptionHandler buckets) {
+    SseRequest sse =
+        SseRequest.parse(fields, SseRequest.Allowed.WRITE, request.secure(), customerKeysOverHttp);
+    return withDefault(request, sse, buckets);
+  }
+
+  private SseRequest withDefault(
+      S3Request request, SseRequest sse, BucketEncryptionHandler buckets) {
     if (!sse.serverSide()
         && sse.customerKey() == null
         && (encryptByDefault || (buckets != null && buckets.sseS3ByDefault(request.bucket())))) {

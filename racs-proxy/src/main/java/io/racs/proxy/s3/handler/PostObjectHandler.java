@@ -12,6 +12,7 @@ import io.racs.proxy.s3.form.PostPolicy;
 import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.http.PercentCodec;
 import io.racs.proxy.s3.route.BucketNames;
+import io.racs.proxy.s3.sse.SseRequest;
 import io.racs.proxy.s3.tagging.TagSet;
 import io.racs.proxy.s3.xml.S3XmlRequests;
 import io.racs.proxy.s3.xml.S3XmlResponses;
@@ -62,7 +63,13 @@ final class PostObjectHandler {
           "content-language",
           "expires",
           "acl",
-          "x-amz-storage-class");
+          "x-amz-storage-class",
+          // SSE-S3 and SSE-C, as the PUT headers of the same names (any other SSE field, such as
+          // the KMS key id, is refused)
+          "x-amz-server-side-encryption",
+          "x-amz-server-side-encryption-customer-algorithm",
+          "x-amz-server-side-encryption-customer-key",
+          "x-amz-server-side-encryption-customer-key-md5");
 
   private final StoreBridge store;
   private final S3Authenticator authenticator;
@@ -75,9 +82,8 @@ final class PostObjectHandler {
   }
 
   /**
-   * A handler that refuses form uploads that encryption would have to seal (the proxy's or the
-   * bucket's default is SSE-S3): a form's file has no length known in advance, which sealing needs,
-   * and storing it in plain text would ignore the default.
+   * A handler that seals a form's file as its SSE fields ask, or else as the proxy's or the
+   * bucket's default does (the file's length is known only at its end: it is sealed as it streams).
    */
   PostObjectHandler(
       StoreBridge store,
@@ -163,19 +169,22 @@ final class PostObjectHandler {
             : TagSet.of(
                 S3XmlRequests.tagging(tagging.getBytes(StandardCharsets.UTF_8)),
                 TagSet.MAX_OBJECT_TAGS);
-    if (encryption.encryptByDefault()
-        || (bucketDefaults != null && bucketDefaults.sseS3ByDefault(request.bucket()))) {
-      throw S3Exception.of(
-          S3ErrorCode.NOT_IMPLEMENTED,
-          "Form uploads to a bucket encrypted by default are not implemented.");
-    }
+    Headers.Builder sseFields = Headers.builder();
+    fields.forEach(
+        (name, value) -> {
+          if (name.startsWith("x-amz-server-side-encryption")) {
+            sseFields.add(name, value);
+          }
+        });
+    SseRequest sse = encryption.forWrite(request, sseFields.build(), bucketDefaults);
     PutOptions options =
         new PutOptions(
-            h.get("content-type"),
-            Responses.userMetadata(h),
-            Map::of,
-            Responses.contentHeaders(h),
-            tags.asMap());
+                h.get("content-type"),
+                Responses.userMetadata(h),
+                Map::of,
+                Responses.contentHeaders(h),
+                tags.asMap())
+            .withSse(sse);
     ObjectVersion meta =
         store.put(
             request.bucket(),
@@ -201,10 +210,13 @@ final class PostObjectHandler {
               + PercentCodec.uriEncodeComponent(key)
               + "&etag="
               + PercentCodec.uriEncodeComponent(etag);
-      return S3Response.status(303).header("Location", target).header("ETag", etag);
+      S3Response response = S3Response.status(303).header("Location", target).header("ETag", etag);
+      Encryption.headers(response, meta.encryption(), sse.customerKey());
+      return response;
     }
     S3Response response =
         S3Response.status(status).header("ETag", etag).header("Location", location);
+    Encryption.headers(response, meta.encryption(), sse.customerKey());
     if (status == 201) {
       response
           .header("Content-Type", "application/xml")

@@ -6,18 +6,22 @@ import io.racs.proxy.s3.auth.SigV4;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
+import software.amazon.awssdk.services.s3.model.ServerSideEncryptionRule;
 
 /**
  * Proves browser form uploads (POST Object) through the S3 front end: a form whose SigV4-signed
@@ -31,7 +35,7 @@ class PostObjectTest {
   private static final String ACCESS = "test-access";
   private static final String SECRET = "test-secret-key";
   private static final String BOUNDARY = "----RacsFormBoundary7MA4YWxkTrZu0gW";
-  @RegisterExtension static final S3FrontEnd proxy = S3FrontEnd.withBucket(BUCKET);
+  @RegisterExtension static final S3FrontEnd proxy = S3FrontEnd.withBucket(BUCKET).encrypting();
 
   private static final byte[] DATA = data();
 
@@ -259,16 +263,118 @@ class PostObjectTest {
   @Test
   void post_whenFieldAsksForWhatIsNotDone_isNotImplemented() throws Exception {
     assertRefused(
-        new Form("sse").field("x-amz-server-side-encryption", "AES256"),
+        new Form("kms").field("x-amz-server-side-encryption", "aws:kms"),
         501,
         "NotImplemented",
-        "sse");
+        "kms");
+    assertRefused(
+        new Form("kms-key")
+            .field("x-amz-server-side-encryption", "AES256")
+            .field("x-amz-server-side-encryption-aws-kms-key-id", "arn:aws:kms:us-east-1:1:key/k"),
+        501,
+        "NotImplemented",
+        "kms-key");
     assertRefused(new Form("public").field("acl", "public-read"), 501, "NotImplemented", "public");
     assertRefused(
         new Form("glacier").field("x-amz-storage-class", "GLACIER"),
         501,
         "NotImplemented",
         "glacier");
+  }
+
+  @Test
+  void post_withSseS3Field_storesTheFileSealedAndSaysSo() throws Exception {
+    S3FrontEnd.Raw raw = new Form("sealed").field("x-amz-server-side-encryption", "AES256").post();
+
+    assertThat(raw.status()).as(raw.text()).isEqualTo(204);
+    assertThat(raw.headers().firstValue("x-amz-server-side-encryption")).hasValue("AES256");
+    var got = proxy.s3().getObjectAsBytes(b -> b.bucket(BUCKET).key("sealed"));
+    assertThat(got.asByteArray()).isEqualTo(DATA);
+    assertThat(got.response().serverSideEncryptionAsString()).isEqualTo("AES256");
+    assertThat(got.response().contentLength()).isEqualTo(DATA.length);
+    // The ETag of an SSE-S3 object is its plaintext's MD5, as for a PUT.
+    assertThat(raw.headers().firstValue("ETag"))
+        .hasValue(
+            "\"" + HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(DATA)) + "\"");
+  }
+
+  @Test
+  void post_withSseCFields_storesTheFileUnderThatKeyOnly() throws Exception {
+    byte[] key = new byte[32];
+    new Random(TestSeed.get()).nextBytes(key);
+    String keyBase64 = Base64.getEncoder().encodeToString(key);
+    String keyMd5 =
+        Base64.getEncoder().encodeToString(MessageDigest.getInstance("MD5").digest(key));
+    S3FrontEnd.Raw raw =
+        new Form("customer")
+            .field("x-amz-server-side-encryption-customer-algorithm", "AES256")
+            .field("x-amz-server-side-encryption-customer-key", keyBase64)
+            .field("x-amz-server-side-encryption-customer-key-MD5", keyMd5)
+            .post();
+
+    assertThat(raw.status()).as(raw.text()).isEqualTo(204);
+    assertThat(raw.headers().firstValue("x-amz-server-side-encryption-customer-key-MD5"))
+        .hasValue(keyMd5);
+    assertThat(
+            S3FrontEnd.error(
+                    () -> proxy.s3().getObjectAsBytes(b -> b.bucket(BUCKET).key("customer")))
+                .statusCode())
+        .isEqualTo(400);
+    assertThat(
+            proxy
+                .s3()
+                .getObjectAsBytes(
+                    b ->
+                        b.bucket(BUCKET)
+                            .key("customer")
+                            .sseCustomerAlgorithm("AES256")
+                            .sseCustomerKey(keyBase64)
+                            .sseCustomerKeyMD5(keyMd5))
+                .asByteArray())
+        .isEqualTo(DATA);
+  }
+
+  @Test
+  void post_whenSseCKeyMd5Wrong_isInvalidArgumentAndNothingStored() throws Exception {
+    String keyBase64 = Base64.getEncoder().encodeToString(new byte[32]);
+    assertRefused(
+        new Form("customer-bad")
+            .field("x-amz-server-side-encryption-customer-algorithm", "AES256")
+            .field("x-amz-server-side-encryption-customer-key", keyBase64)
+            .field("x-amz-server-side-encryption-customer-key-MD5", keyBase64),
+        400,
+        "InvalidArgument",
+        "customer-bad");
+  }
+
+  @Test
+  void post_whenBucketEncryptedByDefault_sealsTheFile() throws Exception {
+    proxy
+        .s3()
+        .putBucketEncryption(
+            b ->
+                b.bucket(BUCKET)
+                    .serverSideEncryptionConfiguration(
+                        c ->
+                            c.rules(
+                                ServerSideEncryptionRule.builder()
+                                    .applyServerSideEncryptionByDefault(
+                                        d -> d.sseAlgorithm(ServerSideEncryption.AES256))
+                                    .build())));
+    try {
+      S3FrontEnd.Raw raw = new Form("by-default").post();
+      assertThat(raw.status()).as(raw.text()).isEqualTo(204);
+      assertThat(raw.headers().firstValue("x-amz-server-side-encryption")).hasValue("AES256");
+      assertThat(
+              proxy
+                  .s3()
+                  .headObject(b -> b.bucket(BUCKET).key("by-default"))
+                  .serverSideEncryptionAsString())
+          .isEqualTo("AES256");
+      assertThat(stored("by-default")).isEqualTo(DATA);
+    } finally {
+      proxy.s3().deleteBucketEncryption(b -> b.bucket(BUCKET));
+    }
   }
 
   @Test

@@ -3,8 +3,12 @@ package io.racs.proxy.s3.handler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.racs.proxy.config.EncryptionConfig;
+import io.racs.proxy.crypto.Keyring;
+import io.racs.proxy.crypto.MasterKey;
 import io.racs.proxy.runtime.RacsServer;
 import io.racs.proxy.runtime.ServerConfig;
+import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.MemoryArray;
 import java.io.IOException;
@@ -55,6 +59,7 @@ final class S3FrontEnd implements BeforeAllCallback, AfterAllCallback {
 
   private final String bucket;
   private java.time.Duration scrubInterval = java.time.Duration.ZERO;
+  private Keyring keys;
   private RacsServer server;
   private URI endpoint;
   private S3Client s3;
@@ -73,6 +78,15 @@ final class S3FrontEnd implements BeforeAllCallback, AfterAllCallback {
     return this;
   }
 
+  /**
+   * This proxy with a master key (SSE-S3) and SSE-C keys accepted over its plain HTTP on loopback,
+   * nothing encrypted unless a request or the bucket asks.
+   */
+  S3FrontEnd encrypting() {
+    keys = Keyring.of(MasterKey.generate());
+    return this;
+  }
+
   /** A proxy that starts with an empty array holding one empty bucket, {@code bucket}. */
   static S3FrontEnd withBucket(String bucket) {
     return new S3FrontEnd(bucket);
@@ -80,14 +94,16 @@ final class S3FrontEnd implements BeforeAllCallback, AfterAllCallback {
 
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
-    ErasureStore store = MemoryArray.open("4x2");
+    ErasureStore store = keys == null ? MemoryArray.open("4x2") : MemoryArray.open("4x2", keys);
     server =
         RacsServer.start(
             store,
             ServerConfig.defaults()
                 .with("127.0.0.1:0", Map.of(ACCESS, SECRET))
                 .withAdmin(null)
-                .withScrubInterval(scrubInterval));
+                .withScrubInterval(scrubInterval),
+            keys == null ? EncryptionConfig.NONE : new EncryptionConfig(keys, false, true),
+            AccessLog.off());
     endpoint = URI.create("http://127.0.0.1:" + server.port());
     s3 =
         S3Client.builder()
