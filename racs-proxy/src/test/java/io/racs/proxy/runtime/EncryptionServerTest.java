@@ -288,6 +288,20 @@ class EncryptionServerTest {
                                     software.amazon.awssdk.services.s3.model.ObjectAttributes
                                         .OBJECT_SIZE))))
         .isEqualTo(400);
+    // With it, it answers (the SDK sends the key headers; the router refused them before).
+    var attributes =
+        s3.getObjectAttributes(
+            a ->
+                a.bucket(BUCKET)
+                    .key("m")
+                    .sseCustomerAlgorithm("AES256")
+                    .sseCustomerKey(b64(KEY))
+                    .sseCustomerKeyMD5(md5)
+                    .objectAttributes(
+                        software.amazon.awssdk.services.s3.model.ObjectAttributes.OBJECT_SIZE,
+                        software.amazon.awssdk.services.s3.model.ObjectAttributes.OBJECT_PARTS));
+    assertThat(attributes.objectSize()).isEqualTo(data.length);
+    assertThat(attributes.objectParts().totalPartsCount()).isEqualTo(2);
     s3.copyObject(
         c ->
             c.sourceBucket(BUCKET)

@@ -206,23 +206,37 @@ final class ObjectHandler {
     return false;
   }
 
-  private S3Response get(S3Request request, boolean headOnly) {
-    CustomerKey customerKey =
-        encryption.parse(request, SseRequest.Allowed.CUSTOMER_KEY).customerKey();
+  /**
+   * The version a read's {@code versionId} names in a versioned bucket (a delete marker is {@code
+   * 405 MethodNotAllowed}, as on S3); null when the request names none, or names the {@code null}
+   * version of a bucket that never kept versions (the current object then).
+   */
+  private ObjectVersion addressedVersion(S3Request request) {
     Optional<String> version = request.query().first("versionId");
-    ObjectVersion exact = null;
     // A missing bucket is reported as such before the version it would hold.
     if (version.isPresent() && store.versioned(request.bucket())) {
-      exact = exactVersion(store, request.bucket(), request.key(), version.get());
+      ObjectVersion exact = exactVersion(store, request.bucket(), request.key(), version.get());
       if (exact.deleteMarker()) {
         throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED)
             .withHeader("x-amz-delete-marker", "true")
             .withHeader("x-amz-version-id", exact.versionId())
             .withHeader("Last-Modified", Responses.httpDate(exact.lastModified()));
       }
-    } else if (version.isPresent() && !version.get().equals(Responses.NULL_VERSION)) {
+      return exact;
+    }
+    if (version.isPresent() && !version.get().equals(Responses.NULL_VERSION)) {
+      if (!store.bucketExists(request.bucket())) {
+        throw S3Exception.of(S3ErrorCode.NO_SUCH_BUCKET).withDetail("BucketName", request.bucket());
+      }
       Responses.requireNullVersion(request.key(), version.get());
     }
+    return null;
+  }
+
+  private S3Response get(S3Request request, boolean headOnly) {
+    CustomerKey customerKey =
+        encryption.parse(request, SseRequest.Allowed.CUSTOMER_KEY).customerKey();
+    ObjectVersion exact = addressedVersion(request);
     if (exact == null
         && !headOnly
         && request.headers().first("Range").isEmpty()
@@ -552,17 +566,12 @@ final class ObjectHandler {
     }
     int maxParts = headerInt(request, "x-amz-max-parts", 1_000);
     int marker = headerInt(request, "x-amz-part-number-marker", 0);
-    Optional<String> version = request.query().first("versionId");
-    if (version.isPresent() && !version.get().equals(Responses.NULL_VERSION)) {
-      if (!store.bucketExists(request.bucket())) {
-        throw S3Exception.of(S3ErrorCode.NO_SUCH_BUCKET).withDetail("BucketName", request.bucket());
-      }
-      Responses.requireNullVersion(request.key(), version.get());
-    }
-    ObjectVersion meta = store.head(request.bucket(), request.key());
-    // As HEAD: an object sealed with a customer's key tells nothing of itself without that key
-    // (SSE-C headers on this operation are refused by the router, so none can be given).
-    store.checkKey(meta, null);
+    CustomerKey customerKey =
+        encryption.parse(request, SseRequest.Allowed.CUSTOMER_KEY).customerKey();
+    ObjectVersion exact = addressedVersion(request);
+    ObjectVersion meta = exact != null ? exact : store.head(request.bucket(), request.key());
+    // As HEAD: an object sealed with a customer's key tells nothing of itself without that key.
+    store.checkKey(meta, customerKey);
     java.util.Map<io.racs.proxy.s3.checksum.ChecksumAlgorithm, String> checksum = null;
     String checksumType = null;
     if (wanted.contains("Checksum") && !meta.checksums().isEmpty()) {
@@ -601,8 +610,11 @@ final class ObjectHandler {
             truncated,
             wanted.contains("StorageClass") ? "STANDARD" : null,
             wanted.contains("ObjectSize") ? meta.sizeBytes() : null);
-    return S3Response.xml(S3XmlResponses.objectAttributes(answer))
-        .header("Last-Modified", Responses.httpDate(meta.lastModified()));
+    S3Response response =
+        S3Response.xml(S3XmlResponses.objectAttributes(answer))
+            .header("Last-Modified", Responses.httpDate(meta.lastModified()));
+    Responses.versionIdHeader(response, meta);
+    return response;
   }
 
   private static S3Exception invalidAttribute(String name) {

@@ -97,6 +97,7 @@ public final class S3Router {
           S3Operation.COPY_OBJECT,
           S3Operation.GET_OBJECT,
           S3Operation.HEAD_OBJECT,
+          S3Operation.GET_OBJECT_ATTRIBUTES,
           S3Operation.CREATE_MULTIPART_UPLOAD,
           S3Operation.UPLOAD_PART,
           S3Operation.UPLOAD_PART_COPY,

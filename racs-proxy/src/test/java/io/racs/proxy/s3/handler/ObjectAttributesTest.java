@@ -8,6 +8,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.ChecksumType;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
@@ -185,5 +186,59 @@ class ObjectAttributesTest {
             null);
     assertThat(raw.status()).isEqualTo(404);
     assertThat(raw.code()).isEqualTo("NoSuchVersion");
+  }
+
+  @Test
+  void getObjectAttributes_whenVersionedBucket_answersTheVersionNamedAndNamesIt() {
+    String bucket = "attributes-versioned";
+    proxy.s3().createBucket(b -> b.bucket(bucket));
+    proxy
+        .s3()
+        .putBucketVersioning(
+            b ->
+                b.bucket(bucket)
+                    .versioningConfiguration(c -> c.status(BucketVersioningStatus.ENABLED)));
+    String first =
+        proxy
+            .s3()
+            .putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("first"))
+            .versionId();
+    String second =
+        proxy
+            .s3()
+            .putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("second!"))
+            .versionId();
+    GetObjectAttributesResponse old =
+        proxy
+            .s3()
+            .getObjectAttributes(
+                b ->
+                    b.bucket(bucket)
+                        .key("k")
+                        .versionId(first)
+                        .objectAttributes(ObjectAttributes.OBJECT_SIZE));
+    assertThat(old.objectSize()).isEqualTo(5);
+    assertThat(old.versionId()).isEqualTo(first);
+    GetObjectAttributesResponse current =
+        proxy
+            .s3()
+            .getObjectAttributes(
+                b -> b.bucket(bucket).key("k").objectAttributes(ObjectAttributes.OBJECT_SIZE));
+    assertThat(current.objectSize()).isEqualTo(7);
+    assertThat(current.versionId()).isEqualTo(second);
+    // A delete marker named by its version: 405, as for GET and HEAD.
+    String marker = proxy.s3().deleteObject(b -> b.bucket(bucket).key("k")).versionId();
+    S3Exception e =
+        S3FrontEnd.error(
+            () ->
+                proxy
+                    .s3()
+                    .getObjectAttributes(
+                        b ->
+                            b.bucket(bucket)
+                                .key("k")
+                                .versionId(marker)
+                                .objectAttributes(ObjectAttributes.OBJECT_SIZE)));
+    assertThat(e.statusCode()).isEqualTo(405);
   }
 }
