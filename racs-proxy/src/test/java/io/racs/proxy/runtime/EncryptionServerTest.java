@@ -13,6 +13,7 @@ import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
 import io.racs.testkit.TestSeed;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -386,6 +387,70 @@ class EncryptionServerTest {
                         RequestBody.fromBytes(new byte[3]))))
         .isEqualTo("InvalidRequest");
     assertThat(status(() -> s3.headObject(h -> h.bucket(BUCKET).key("k")))).isEqualTo(404);
+  }
+
+  @Test
+  void versionedBucket_whenVersionsSealedDifferently_eachReadsByItsIdWithItsOwnKey()
+      throws Exception {
+    start();
+    s3.putBucketVersioning(
+        b ->
+            b.bucket(BUCKET)
+                .versioningConfiguration(
+                    c ->
+                        c.status(
+                            software.amazon.awssdk.services.s3.model.BucketVersioningStatus
+                                .ENABLED)));
+    byte[] first = "sealed by the proxy".getBytes(StandardCharsets.UTF_8);
+    byte[] second = "sealed by the customer".getBytes(StandardCharsets.UTF_8);
+    byte[] third = "stored as sent".getBytes(StandardCharsets.UTF_8);
+    String md5 = md5(KEY);
+    String v1 =
+        s3.putObject(
+                p -> p.bucket(BUCKET).key("v").serverSideEncryption(ServerSideEncryption.AES256),
+                RequestBody.fromBytes(first))
+            .versionId();
+    String v2 =
+        s3.putObject(
+                p ->
+                    p.bucket(BUCKET)
+                        .key("v")
+                        .sseCustomerAlgorithm("AES256")
+                        .sseCustomerKey(b64(KEY))
+                        .sseCustomerKeyMD5(md5),
+                RequestBody.fromBytes(second))
+            .versionId();
+    String v3 =
+        s3.putObject(p -> p.bucket(BUCKET).key("v"), RequestBody.fromBytes(third)).versionId();
+    String marker = s3.deleteObject(d -> d.bucket(BUCKET).key("v")).versionId();
+    assertThat(List.of(v1, v2, v3, marker)).doesNotHaveDuplicates().doesNotContainNull();
+
+    ResponseBytes<GetObjectResponse> one =
+        s3.getObjectAsBytes(g -> g.bucket(BUCKET).key("v").versionId(v1));
+    assertThat(one.asByteArray()).isEqualTo(first);
+    assertThat(one.response().serverSideEncryption()).isEqualTo(ServerSideEncryption.AES256);
+    // The customer's version needs the customer's key, even named by its id.
+    assertThat(status(() -> s3.getObjectAsBytes(g -> g.bucket(BUCKET).key("v").versionId(v2))))
+        .isEqualTo(400);
+    Consumer<GetObjectRequest.Builder> withKey = getWith("v", KEY);
+    ResponseBytes<GetObjectResponse> two =
+        s3.getObjectAsBytes(g -> withKey.accept(g.versionId(v2)));
+    assertThat(two.asByteArray()).isEqualTo(second);
+    assertThat(two.response().sseCustomerKeyMD5()).isEqualTo(md5);
+    ResponseBytes<GetObjectResponse> three =
+        s3.getObjectAsBytes(g -> g.bucket(BUCKET).key("v").versionId(v3));
+    assertThat(three.asByteArray()).isEqualTo(third);
+    assertThat(three.response().serverSideEncryption()).isNull();
+    // Removing the sealed versions leaves the plain one readable.
+    s3.deleteObject(d -> d.bucket(BUCKET).key("v").versionId(v1));
+    s3.deleteObject(d -> d.bucket(BUCKET).key("v").versionId(v2));
+    assertThat(
+            s3.listObjectVersions(l -> l.bucket(BUCKET).prefix("v")).versions().stream()
+                .map(software.amazon.awssdk.services.s3.model.ObjectVersion::versionId)
+                .toList())
+        .containsExactly(v3);
+    assertThat(s3.getObjectAsBytes(g -> g.bucket(BUCKET).key("v").versionId(v3)).asByteArray())
+        .isEqualTo(third);
   }
 
   private static software.amazon.awssdk.services.s3.model.ServerSideEncryptionConfiguration config(
