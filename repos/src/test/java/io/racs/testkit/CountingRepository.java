@@ -126,6 +126,29 @@ public final class CountingRepository extends ForwardingRepository {
     }
 
     /**
+     * Waits until at least {@code calls} calls of {@code kind} have started, whether or not they or
+     * others are still running; true if so, false if {@code timeout} passed first. For calls that
+     * must begin while others are held.
+     */
+    public boolean awaitStarted(Kind kind, long calls, Duration timeout)
+        throws InterruptedException {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      lock.lock();
+      try {
+        while (total(kind) < calls) {
+          long left = deadline - System.nanoTime();
+          if (left <= 0) {
+            return false;
+          }
+          changed.awaitNanos(left);
+        }
+        return true;
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    /**
      * Waits until at least {@code calls} calls of {@code kind} were counted and none is running;
      * true if so, false if {@code timeout} passed first. For the calls a write finishes in the
      * background after its client was answered.

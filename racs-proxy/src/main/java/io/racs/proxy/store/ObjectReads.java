@@ -164,13 +164,12 @@ final class ObjectReads {
     String hintKey = bucket + "/" + key;
     VersionMeta hint = lastServed.get(hintKey);
     CompletableFuture<PartReader> early = null;
-    // A sealed version is not read early: its reader needs the data key, which is opened (and a
-    // customer's key checked) only once the version is known to be current.
-    if (hint != null
-        && hint.parts().size() == 1
-        && hint.sizeBytes() > 0
-        && hint.encryption() == null) {
-      PartReader tentative = partReader(hint, hint.parts().get(0), 0, hint.sizeBytes()).tentative();
+    // A sealed version is read early too: what is read are its sealed bytes, which need no key;
+    // the data key is opened (and a customer's key checked) once the version is known to be
+    // current, before a byte is handed out.
+    if (hint != null && hint.parts().size() == 1 && hint.sizeBytes() > 0) {
+      PartMeta part = hint.parts().get(0);
+      PartReader tentative = partReader(hint, part, 0, part.sizeBytes()).tentative();
       try {
         early = CompletableFuture.supplyAsync(tentative::open, background);
       } catch (RejectedExecutionException e) {
@@ -187,10 +186,27 @@ final class ObjectReads {
     }
     lastServed.put(hintKey, meta);
     if (early != null && hint.versionId().equals(meta.versionId())) {
+      DataKey dataKey;
+      try {
+        dataKey =
+            ObjectSealing.open(meta.encryption(), customerKey, context.config.keys(), what(meta));
+      } catch (RuntimeException e) {
+        discard(early);
+        throw e;
+      }
       try {
         PartReader opened = early.get();
         opened.confirm(context.stats);
-        return wrap(meta, opened, 0, meta.sizeBytes());
+        if (dataKey == null) {
+          return wrap(meta, opened, 0, meta.sizeBytes());
+        }
+        PartMeta part = meta.parts().get(0);
+        return wrap(
+            meta,
+            ObjectSealing.openRange(
+                dataKey, part, 0, meta.sizeBytes(), (from, to) -> sealedWhole(opened, from, to)),
+            0,
+            meta.sizeBytes());
       } catch (ExecutionException e) {
         // Read it again below: the early read may have met a repository that has recovered since.
       } catch (InterruptedException e) {
@@ -202,6 +218,16 @@ final class ObjectReads {
       discard(early);
     }
     return open(bucket, key, meta, 0, -1, 0, customerKey);
+  }
+
+  /** The early read of a whole sealed part, which is what a whole-object GET opens. */
+  private static InputStream sealedWhole(PartReader opened, long from, long to) {
+    if (from != 0 || to != opened.lengthBytes()) {
+      opened.close();
+      throw new IllegalStateException(
+          "a whole GET asked for sealed bytes [" + from + ", " + to + ") of a part read whole");
+    }
+    return opened;
   }
 
   /** A reader of bytes {@code [from, to)} of one part of {@code meta}. */

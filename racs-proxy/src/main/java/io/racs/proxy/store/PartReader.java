@@ -83,6 +83,11 @@ final class PartReader extends InputStream implements ChunkedBody {
     this.pieces = new byte[n][];
   }
 
+  /** How many bytes of the part this reader hands out: {@code to - from}. */
+  long lengthBytes() {
+    return to - from;
+  }
+
   /**
    * Makes this a read that may be thrown away (a GET that starts reading before it knows the
    * version is current): until {@link #confirm} it counts into its own statistics and warns of

@@ -1,5 +1,6 @@
 package io.racs.proxy.store;
 
+import io.racs.repos.ListPage;
 import io.racs.repos.ObjectInfo;
 import io.racs.repos.ObjectStream;
 import io.racs.repos.Repository;
@@ -17,11 +18,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
- * A repository whose calls of one operation on chosen keys wait at a {@link Gate} until it opens:
- * the held write or read that forces a race into one order. Unlike {@code FaultyRepository}'s
- * stall, which holds the next call of an operation whatever its key, a gate picks calls by key (a
- * shard object, a version record) and spans every repository of an array, so a test can hold, for
- * example, every shard write of one PUT and nothing else.
+ * A repository whose calls of one operation on chosen keys (a listing's prefix) wait at a {@link
+ * Gate} until it opens: the held write or read that forces a race into one order. Unlike {@code
+ * FaultyRepository}'s stall, which holds the next call of an operation whatever its key, a gate
+ * picks calls by key (a shard object, a version record) and spans every repository of an array, so
+ * a test can hold, for example, every shard write of one PUT and nothing else.
  */
 final class GatedRepository extends ForwardingRepository {
   private final Gate gate;
@@ -144,6 +145,14 @@ final class GatedRepository extends ForwardingRepository {
     ObjectStream stream = super.get(key, offset, lengthBytes);
     gate.done(Operation.GET, key);
     return stream;
+  }
+
+  @Override
+  public ListPage list(String prefix, String startAfter, int maxKeys) {
+    gate.pass(Operation.LIST, prefix);
+    ListPage page = super.list(prefix, startAfter, maxKeys);
+    gate.done(Operation.LIST, prefix);
+    return page;
   }
 
   @Override
