@@ -58,7 +58,12 @@ import picocli.CommandLine.Spec;
 public final class ObjectCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--config", paramLabel = "FILE", description = "Repository-set file (YAML).")
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description =
+          "Repository-set file (YAML). Its optional prices: section prices the array's repository"
+              + " calls (default: AWS S3 Standard, us-east-1); see docs/bench/cost.md.")
   Path config;
 
   @Option(
