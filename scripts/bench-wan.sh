@@ -4,14 +4,24 @@
 # one client, for GET, HEAD, LIST, PUT and DELETE of 4 KiB and 1 MiB objects, at 0, 20 and 50 ms
 # of round trip per repository call; it prints each p50 and the ratio RACS / direct. Then the
 # jitter case: every repository 20 ms +- 20 ms per round trip (uniform jitter each way) with 2% of
-# calls 200 ms late, GET 4 KiB, p50 and p99 of both.
+# calls 200 ms late, GET 4 KiB, p50 and p99 of both. Then the parallelism case: GET, HEAD, LIST and
+# PUT of 4 KiB at 1, 8 and 32 clients over the same repositories at 20 ms, each target's
+# ParallelismImpactRatio (throughput at N clients / at 1 client) and that ratio over N (issue 20's
+# goal for RACS: at least 0.9 until the CPU saturates). Every RACS point also shows what 1M client
+# operations cost at AWS S3 Standard's prices (the prices: section of the config overrides them)
+# against the same operations on one repository.
 #
 # A round trip of d is half of d before each repository call and half after it (the decorator's
 # request and response delays), so a repository call costs d, and a client operation costs d times
 # the repository rounds it waits for.
 #
-# Usage: scripts/bench-wan.sh           short: about two minutes (2 iterations of 1 s per point)
-#        LONG=1 scripts/bench-wan.sh    longer: 5 iterations of 5 s per point (about 15 minutes)
+# Usage: scripts/bench-wan.sh           short: about seven minutes (2 iterations of 1 s per point)
+#        LONG=1 scripts/bench-wan.sh    longer: 5 iterations of 5 s per point (about 30 minutes)
+#        ONLY=parallel scripts/bench-wan.sh   only the parallelism case (ONLY=delay, ONLY=jitter)
+# PAR_CLIENTS (default 1,8,32), PAR_DELAY (20ms), PAR_OPS (get,head,list,put; DELETE needs a pool
+# of thousands of objects per iteration at 32 clients: add it with PAR_OBJECTS raised) and
+# PAR_OBJECTS (default: OBJECTS, 16, so that the one-client warmup has read most keys once and
+# every point reads warm keys; a cold one-client point would inflate every ratio) shape it.
 # Prints the tables; the raw racs-bench outputs stay in $WORK until the script ends (KEEP=1 keeps
 # them). RACS_NO_BUILD=1 uses the jars as built.
 set -euo pipefail
@@ -23,6 +33,11 @@ else
   ITERATIONS=2 DURATION=1s JITTER_DURATION=5s
 fi
 OBJECTS="${OBJECTS:-16}"
+ONLY="${ONLY:-}"
+PAR_CLIENTS="${PAR_CLIENTS:-1,8,32}"
+PAR_DELAY="${PAR_DELAY:-20ms}"
+PAR_OPS="${PAR_OPS:-get,head,list,put}"
+PAR_OBJECTS="${PAR_OBJECTS:-$OBJECTS}"
 
 init_work wan
 [ -z "${KEEP:-}" ] || KEEP_WORK=1
@@ -46,54 +61,121 @@ config() {
   } >"$file"
 }
 
+# bench CLIENTS OBJECTS ARGS...: direct and RACS side by side.
 bench() {
+  local clients="$1" objects="$2"
+  shift 2
   "$ROOT/racs" bench object --quiet --repository direct --array racs --overhead racs/direct \
-    --objects "$OBJECTS" --clients 1 --warmup 1 --iterations "$ITERATIONS" "$@"
+    --objects "$objects" --clients "$clients" --warmup 1 --iterations "$ITERATIONS" "$@"
 }
 
 config "$WORK/delay.yaml" ""
-echo "== delay: GET/HEAD/LIST/PUT/DELETE x 4KiB/1MiB at 0, 20, 50 ms ($ITERATIONS x $DURATION per point)" >&2
-bench --config "$WORK/delay.yaml" --op get,head,list,put,delete --sizes 4KiB,1MiB \
-  --delay 0ms,20ms,50ms --duration "$DURATION" --out "$WORK/delay" >"$WORK/delay.txt"
+if [ -z "$ONLY" ] || [ "$ONLY" = delay ]; then
+  echo "== delay: GET/HEAD/LIST/PUT/DELETE x 4KiB/1MiB at 0, 20, 50 ms ($ITERATIONS x $DURATION per point)" >&2
+  bench 1 "$OBJECTS" --config "$WORK/delay.yaml" --op get,head,list,put,delete --sizes 4KiB,1MiB \
+    --delay 0ms,20ms,50ms --duration "$DURATION" --out "$WORK/delay" >"$WORK/delay.txt"
+fi
 
-# 20 ms +- 20 ms per round trip: up to 20 ms uniform each way; 2% of calls 200 ms later.
-config "$WORK/jitter.yaml" "{latency: {jitter: 20ms, responseJitter: 20ms, lateRate: 0.02, lateDelay: 200ms, seed: 20}}"
-echo "== jitter: GET 4KiB, 20 ms +- 20 ms, 2% 200 ms late ($ITERATIONS x $JITTER_DURATION per point)" >&2
-bench --config "$WORK/jitter.yaml" --op get --sizes 4KiB --duration "$JITTER_DURATION" \
-  --out "$WORK/jitter" >"$WORK/jitter.txt"
+if [ -z "$ONLY" ] || [ "$ONLY" = jitter ]; then
+  # 20 ms +- 20 ms per round trip: up to 20 ms uniform each way; 2% of calls 200 ms later.
+  config "$WORK/jitter.yaml" "{latency: {jitter: 20ms, responseJitter: 20ms, lateRate: 0.02, lateDelay: 200ms, seed: 20}}"
+  echo "== jitter: GET 4KiB, 20 ms +- 20 ms, 2% 200 ms late ($ITERATIONS x $JITTER_DURATION per point)" >&2
+  bench 1 "$OBJECTS" --config "$WORK/jitter.yaml" --op get --sizes 4KiB --duration "$JITTER_DURATION" \
+    --out "$WORK/jitter" >"$WORK/jitter.txt"
+fi
 
-python3 - "$WORK/delay/results.json" "$WORK/jitter/results.json" <<'PY'
-import json, sys
+if [ -z "$ONLY" ] || [ "$ONLY" = parallel ]; then
+  echo "== parallel: $PAR_OPS 4KiB at $PAR_CLIENTS clients, $PAR_DELAY ($ITERATIONS x $DURATION per point)" >&2
+  bench "$PAR_CLIENTS" "$PAR_OBJECTS" --config "$WORK/delay.yaml" --op "$PAR_OPS" --sizes 4KiB \
+    --delay "$PAR_DELAY" --duration "$DURATION" \
+    --out "$WORK/parallel" >"$WORK/parallel.txt"
+fi
 
-def points(path):
-    return {p["id"]: p for p in json.load(open(path))["points"]}
+python3 - "$WORK" <<'PY'
+import json, os, sys
+
+work = sys.argv[1]
+
+def points(name):
+    path = os.path.join(work, name, "results.json")
+    if not os.path.exists(path):
+        return None
+    return json.load(open(path))
+
+def by_id(root):
+    return {p["id"]: p for p in root["points"]}
 
 def lat(p, q):
     return p["latencyMillis"][q]
 
-delay = points(sys.argv[1])
 def per_op(p):
     calls = p.get("repositoryRequestsPerOp") or {}
     return " ".join(f"{k} {v:.1f}" for k, v in sorted(calls.items())) or "-"
 
-print("| op | size | round trip | direct p50 ms | RACS p50 ms | RACS / direct | RACS repository requests per op |")
-print("|---|---|---|---|---|---|---|")
-for op in ["get", "head", "list", "put", "delete"]:
-    for size in ["4KiB", "1MiB"]:
-        for d in ["0ms", "20ms", "50ms"]:
-            a = delay.get(f"direct/{op}/{size}/c1/d{d}")
-            b = delay.get(f"racs/{op}/{size}/c1/d{d}")
-            if a is None or b is None:
-                continue
-            pa, pb = lat(a, "p50"), lat(b, "p50")
-            errors = a["errorsTotal"] + b["errorsTotal"]
-            note = f" ({errors} errors)" if errors else ""
-            print(f"| {op} | {size} | {d} | {pa:.2f} | {pb:.2f} | {pb / pa:.2f}{note} | {per_op(b)} |")
-print()
-jitter = points(sys.argv[2])
-print("| jitter case: GET 4KiB | p50 ms | p99 ms | max ms | ops |")
-print("|---|---|---|---|---|")
-for target in ["direct", "racs"]:
-    p = jitter[f"{target}/get/4KiB/c1/d0ms"]
-    print(f"| {target} | {lat(p, 'p50'):.2f} | {lat(p, 'p99'):.2f} | {lat(p, 'max'):.2f} | {p['ops']} |")
+def cost(p):
+    c = p.get("costPerMillionOps")
+    if not c:
+        return "-", "-"
+    ratio = c.get("arrayOverDirect")
+    return f"{c['array']['total']:.2f} / {c['direct']['total']:.2f}", "-" if ratio is None else f"{ratio:.1f}"
+
+root = points("delay")
+if root:
+    delay = by_id(root)
+    print("| op | size | round trip | direct p50 ms | RACS p50 ms | RACS / direct | RACS repository requests per op | USD per 1M ops, RACS / direct | cost ratio |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for op in ["get", "head", "list", "put", "delete"]:
+        for size in ["4KiB", "1MiB"]:
+            for d in ["0ms", "20ms", "50ms"]:
+                a = delay.get(f"direct/{op}/{size}/c1/d{d}")
+                b = delay.get(f"racs/{op}/{size}/c1/d{d}")
+                if a is None or b is None:
+                    continue
+                pa, pb = lat(a, "p50"), lat(b, "p50")
+                errors = a["errorsTotal"] + b["errorsTotal"]
+                note = f" ({errors} errors)" if errors else ""
+                usd, ratio = cost(b)
+                print(f"| {op} | {size} | {d} | {pa:.2f} | {pb:.2f} | {pb / pa:.2f}{note} | {per_op(b)} | {usd} | {ratio} |")
+    print()
+
+root = points("jitter")
+if root:
+    jitter = by_id(root)
+    print("| jitter case: GET 4KiB | p50 ms | p99 ms | max ms | ops |")
+    print("|---|---|---|---|---|")
+    for target in ["direct", "racs"]:
+        p = jitter[f"{target}/get/4KiB/c1/d0ms"]
+        print(f"| {target} | {lat(p, 'p50'):.2f} | {lat(p, 'p99'):.2f} | {lat(p, 'max'):.2f} | {p['ops']} |")
+    print()
+
+root = points("parallel")
+if root:
+    par = by_id(root)
+    impact = {r["numerator"]: r for r in root["ratios"] if r["kind"] == "parallelismImpact"}
+
+    def ops(p):
+        t = p["throughput"]["opsPerSecond"]
+        return "-" if t is None else f"{t['mean']:.0f}"
+
+    def ratio(p):
+        r = impact.get(p["id"])
+        if r is None or r["value"] is None:
+            return "-", "-"
+        return f"{r['value']:.2f}", f"{r['value'] / p['clients']:.2f}"
+
+    print("| parallel case: op 4KiB | round trip | clients | direct ops/s | RACS ops/s | direct PIR | RACS PIR | RACS PIR / clients | RACS client CPU |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for p in root["points"]:
+        if p["target"] != "racs":
+            continue
+        a = par.get(p["id"].replace("racs/", "direct/", 1))
+        if a is None:
+            continue
+        errors = a["errorsTotal"] + p["errorsTotal"]
+        note = f" ({errors} errors)" if errors else ""
+        da, _ = ratio(a)
+        rb, rn = ratio(p)
+        cpu = p["clientCpu"]["maxUtilisation"]
+        cpu = "-" if cpu is None else f"{100 * cpu:.0f}%"
+        print(f"| {p['workload']} | {p['delayMillis']}ms | {p['clients']} | {ops(a)} | {ops(p)}{note} | {da} | {rb} | {rn} | {cpu} |")
 PY

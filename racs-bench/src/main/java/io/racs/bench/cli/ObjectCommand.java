@@ -1,5 +1,6 @@
 package io.racs.bench.cli;
 
+import io.racs.bench.object.cost.PriceBook;
 import io.racs.bench.object.run.Engine;
 import io.racs.bench.object.run.LocalEngine;
 import io.racs.bench.object.run.ObjectBenchmark;
@@ -57,7 +58,12 @@ import picocli.CommandLine.Spec;
 public final class ObjectCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--config", paramLabel = "FILE", description = "Repository-set file (YAML).")
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description =
+          "Repository-set file (YAML). Its optional prices: section prices the array's repository"
+              + " calls (default: AWS S3 Standard, us-east-1); see docs/bench/cost.md.")
   Path config;
 
   @Option(
@@ -213,6 +219,9 @@ public final class ObjectCommand implements Callable<Integer> {
       description = "Run the load on these agents (racs bench agent).")
   List<String> agents = new ArrayList<>();
 
+  /** The prices of the run: the {@code prices:} section of --config, read in {@link #engine}. */
+  private PriceBook prices = PriceBook.awsDefault();
+
   @Override
   public Integer call() throws Exception {
     PrintWriter stdout = spec.commandLine().getOut();
@@ -234,8 +243,8 @@ public final class ObjectCommand implements Callable<Integer> {
         result.agents.addAll(remote.agentNames());
       }
     }
-    ObjectReports.write(result, dir);
-    ConsoleTable.print(result, stdout);
+    ObjectReports.write(result, dir, prices);
+    ConsoleTable.print(result, stdout, prices);
     stdout.println("results: " + dir.toAbsolutePath().normalize());
     stdout.flush();
     PrintWriter stderr = spec.commandLine().getErr();
@@ -367,6 +376,8 @@ public final class ObjectCommand implements Callable<Integer> {
     RepositorySetConfig set = null;
     if (config != null) {
       set = RepositoryConfigLoader.create().load(config);
+      // Checked before any target opens: a bad price table changes nothing.
+      prices = PriceBook.from(set);
       try {
         configText = java.nio.file.Files.readString(config);
       } catch (java.io.IOException e) {

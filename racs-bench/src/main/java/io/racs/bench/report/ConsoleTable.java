@@ -1,5 +1,6 @@
 package io.racs.bench.report;
 
+import io.racs.bench.object.cost.PriceBook;
 import io.racs.bench.object.run.IterationResult;
 import io.racs.bench.object.run.PointResult;
 import io.racs.bench.object.run.Ratios;
@@ -17,6 +18,11 @@ public final class ConsoleTable {
 
   /** Prints {@code result} to {@code out}. */
   public static void print(RunResult result, PrintWriter out) {
+    print(result, out, PriceBook.awsDefault());
+  }
+
+  /** Prints {@code result} to {@code out}, the costs of array points at {@code prices}. */
+  public static void print(RunResult result, PrintWriter out, PriceBook prices) {
     String format = "%-40s %22s %18s %9s %9s %9s %9s %7s %5s%n";
     String ci = Format.percent(result.plan.confidence()) + " CI";
     out.printf(
@@ -102,6 +108,7 @@ public final class ConsoleTable {
         wide.ifPresent(note -> out.printf(Locale.ROOT, "%-18s (!) %s%n", "", note));
       }
     }
+    CostTable.print(result, prices, out);
     for (String note : result.notes) {
       out.println("note: " + note);
     }

@@ -1,5 +1,7 @@
 package io.racs.bench.report;
 
+import io.racs.bench.object.cost.Cost;
+import io.racs.bench.object.cost.PriceBook;
 import io.racs.bench.object.run.IterationResult;
 import io.racs.bench.object.run.PointResult;
 import io.racs.bench.stats.Estimate;
@@ -10,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -25,12 +28,21 @@ public final class CsvReport {
           + "verifiedObjects,"
           + "p50Millis,p90Millis,p99Millis,p999Millis,p9999Millis,maxMillis,"
           + "correctedP99Millis,ttfbP50Millis,clientCpuMax,validIterations,warning,"
-          + "repositoryRequestsPerOp";
+          + "repositoryRequestsPerOp,arrayCostPerMillionOps,directCostPerMillionOps";
 
   private CsvReport() {}
 
   /** Writes the file. */
   public static void write(List<PointResult> points, Path file) throws IOException {
+    write(points, file, PriceBook.awsDefault());
+  }
+
+  /**
+   * Writes the file, the costs of {@link Cost#OPERATIONS} client operations (USD, array points
+   * only) at {@code prices}.
+   */
+  public static void write(List<PointResult> points, Path file, PriceBook prices)
+      throws IOException {
     List<String> lines = new ArrayList<>();
     lines.add(HEADER);
     for (PointResult p : points) {
@@ -38,6 +50,7 @@ public final class CsvReport {
       LatencySummary l = LatencySummary.of(all.latency);
       Estimate ops = p.opsPerSecond().orElse(new Estimate(Double.NaN, Double.NaN, 0, 0, 0));
       Estimate mb = p.megabytesPerSecond().orElse(new Estimate(Double.NaN, Double.NaN, 0, 0, 0));
+      Optional<Cost> cost = Cost.of(p, prices);
       List<Object> row =
           List.of(
               Format.csv(p.id()),
@@ -74,7 +87,9 @@ public final class CsvReport {
               // op=calls per request, ';'-separated (in-process array targets only).
               all.repositoryCallsPerRequest().entrySet().stream()
                   .map(e -> e.getKey() + "=" + n(e.getValue()))
-                  .collect(Collectors.joining(";")));
+                  .collect(Collectors.joining(";")),
+              cost.map(c -> n(c.arrayTotal().doubleValue())).orElse(""),
+              cost.map(c -> n(c.directTotal().doubleValue())).orElse(""));
       lines.add(row.stream().map(String::valueOf).collect(Collectors.joining(",")));
     }
     Files.write(file, lines);

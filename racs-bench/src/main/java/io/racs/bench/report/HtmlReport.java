@@ -1,5 +1,6 @@
 package io.racs.bench.report;
 
+import io.racs.bench.object.cost.PriceBook;
 import io.racs.bench.object.run.IterationResult;
 import io.racs.bench.object.run.PointResult;
 import io.racs.bench.object.run.Ratios;
@@ -28,11 +29,21 @@ public final class HtmlReport {
 
   /** Writes the report to {@code file}. */
   public static void write(RunResult result, Path file) throws IOException {
-    Files.writeString(file, render(result));
+    write(result, file, PriceBook.awsDefault());
   }
 
-  /** The report's HTML. */
+  /** Writes the report to {@code file}, the costs of array points at {@code prices}. */
+  public static void write(RunResult result, Path file, PriceBook prices) throws IOException {
+    Files.writeString(file, render(result, prices));
+  }
+
+  /** The report's HTML, costs at AWS S3 Standard's prices. */
   public static String render(RunResult result) {
+    return render(result, PriceBook.awsDefault());
+  }
+
+  /** The report's HTML, the costs of array points at {@code prices}. */
+  public static String render(RunResult result, PriceBook prices) {
     String ci = Format.percent(result.plan.confidence()) + " CI";
     StringBuilder h = new StringBuilder();
     h.append("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>racs bench object")
@@ -58,6 +69,7 @@ public final class HtmlReport {
                 .append("</li>"));
     h.append("</ul>\n");
     h.append(OperationTable.html(result));
+    h.append(CostTable.html(result, prices));
     Map<String, List<PointResult>> cases = new LinkedHashMap<>();
     for (PointResult p : result.points) {
       cases

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.racs.bench.object.cost.Cost;
+import io.racs.bench.object.cost.PriceBook;
 import io.racs.bench.object.run.Engine;
 import io.racs.bench.object.run.IterationResult;
 import io.racs.bench.object.run.PointResult;
@@ -36,11 +38,24 @@ public final class JsonReport {
   /** Writes {@code result} to {@code file}. */
   public static void write(RunResult result, Path file, Map<String, String> hlogFiles)
       throws IOException {
-    MAPPER.writeValue(file.toFile(), toJson(result, hlogFiles));
+    write(result, file, hlogFiles, PriceBook.awsDefault());
+  }
+
+  /** Writes {@code result} to {@code file}, its costs at {@code prices}. */
+  public static void write(
+      RunResult result, Path file, Map<String, String> hlogFiles, PriceBook prices)
+      throws IOException {
+    MAPPER.writeValue(file.toFile(), toJson(result, hlogFiles, prices));
   }
 
   /** The JSON tree of {@code result}; {@code hlogFiles} maps point ids to log file names. */
   public static ObjectNode toJson(RunResult result, Map<String, String> hlogFiles) {
+    return toJson(result, hlogFiles, PriceBook.awsDefault());
+  }
+
+  /** The JSON tree of {@code result}, its costs at {@code prices}. */
+  public static ObjectNode toJson(
+      RunResult result, Map<String, String> hlogFiles, PriceBook prices) {
     ObjectNode root = MAPPER.createObjectNode();
     root.put("schemaVersion", SCHEMA_VERSION);
     root.put("kind", "object");
@@ -81,9 +96,12 @@ public final class JsonReport {
       ObjectNode description = node.putObject("description");
       info.description().forEach(description::put);
     }
+    CostTable.json(root.putObject("prices"), prices);
     ArrayNode points = root.putArray("points");
     for (PointResult p : result.points) {
-      points.add(point(p, hlogFiles.get(p.id())));
+      ObjectNode node = point(p, hlogFiles.get(p.id()));
+      Cost.of(p, prices).ifPresent(c -> CostTable.json(node.putObject("costPerMillionOps"), c));
+      points.add(node);
     }
     ArrayNode ratios = root.putArray("ratios");
     for (Ratios.Row row : result.ratios) {
@@ -138,6 +156,8 @@ public final class JsonReport {
       all.repositoryCalls.forEach(calls::put);
       ObjectNode perOp = node.putObject("repositoryRequestsPerOp");
       all.repositoryCallsPerRequest().forEach(perOp::put);
+      ObjectNode read = node.putObject("repositoryReadBytes");
+      all.repositoryReadBytes.forEach(read::put);
     }
     latency(node, "latencyMillis", all.latency);
     if (p.workload.openLoop()) {

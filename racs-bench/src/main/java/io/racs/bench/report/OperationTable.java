@@ -39,10 +39,12 @@ public final class OperationTable {
    * @param workload the workload label
    * @param size the size label
    * @param op the operation
-   * @param byClients throughput (ops/s) by client count, at no injected delay
+   * @param byClients throughput (ops/s) by client count, at no injected delay, or at the smallest
+   *     delay when every point of the case had one (a WAN run measures only delayed points)
    * @param parallelismImpact most clients over one client, if both were measured
    * @param latencyImpact the largest delay over none, at the fewest clients, if measured
    * @param latencyNote why there is no latency ratio, or the delay it compares
+   * @param byClientsDelay the injected delay of {@code byClients} and {@code parallelismImpact}
    */
   public record Row(
       String target,
@@ -53,7 +55,8 @@ public final class OperationTable {
       Map<Integer, Estimate> byClients,
       Optional<Ratio> parallelismImpact,
       Optional<Ratio> latencyImpact,
-      String latencyNote) {}
+      String latencyNote,
+      Duration byClientsDelay) {}
 
   /** The rows of {@code result}, targets in their order, operations in PUT, GET ... order. */
   public static List<Row> rows(RunResult result) {
@@ -84,8 +87,10 @@ public final class OperationTable {
   private static Row row(Engine.TargetInfo target, List<PointResult> points, Op op) {
     PointResult first = points.getFirst();
     Map<Integer, Estimate> byClients = new LinkedHashMap<>();
+    // Without delay when measured; a run of delayed points only (over a WAN) at its smallest.
+    Duration base = points.stream().map(p -> p.delay).min(Comparator.naturalOrder()).orElseThrow();
     points.stream()
-        .filter(p -> p.delay.isZero())
+        .filter(p -> p.delay.equals(base))
         .sorted(Comparator.comparingInt(p -> p.workload.clients()))
         .forEach(p -> throughput(p, op).ifPresent(e -> byClients.put(p.workload.clients(), e)));
     Optional<Ratio> parallelism = Optional.empty();
@@ -123,7 +128,8 @@ public final class OperationTable {
         byClients,
         parallelism,
         latency,
-        latencyNote);
+        latencyNote,
+        base);
   }
 
   /**
@@ -165,7 +171,9 @@ public final class OperationTable {
         .append(" (ops/s, mean ± ")
         .append(ci)
         .append("; an operation of a mix counts its own requests), with ParallelismImpactRatio")
-        .append(" (most clients over one) and LatencyImpactRatio (injected delay over none).")
+        .append(" (most clients over one) and LatencyImpactRatio (injected delay over none);")
+        .append(" the client columns are without injected delay, or at the smallest delay when")
+        .append(" every point had one.")
         .append("</p>\n<table class=\"operations\"><tr><th>target</th><th>kind</th>")
         .append("<th>workload</th><th>size</th><th>operation</th>");
     for (int c : clients) {
@@ -193,7 +201,15 @@ public final class OperationTable {
         h.append("</td><td>").append(e == null ? "-" : Format.estimate(e));
       }
       h.append("</td><td>")
-          .append(r.parallelismImpact().map(OperationTable::ratio).orElse("n/a (one client count)"))
+          .append(
+              r.parallelismImpact()
+                  .map(
+                      x ->
+                          ratio(x)
+                              + (r.byClientsDelay().isZero()
+                                  ? ""
+                                  : " (at " + delay(r.byClientsDelay()) + ")"))
+                  .orElse("n/a (one client count)"))
           .append("</td><td>")
           .append(
               r.latencyImpact()

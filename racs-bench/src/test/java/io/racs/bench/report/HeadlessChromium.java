@@ -80,8 +80,18 @@ final class HeadlessChromium {
           charts.push({title: title ? title.textContent : '', points: points, lines: lines,
               rise: rise, width: box.width, height: box.height});
         });
+        var tables = [];
+        document.querySelectorAll('table[class]').forEach(function (t) {
+          var rows = [];
+          t.querySelectorAll('tr').forEach(function (tr) {
+            var cells = [];
+            tr.querySelectorAll('th, td').forEach(function (c) { cells.push(c.innerText); });
+            rows.push(cells);
+          });
+          tables.push({name: t.className, rows: rows, width: t.getBoundingClientRect().width});
+        });
         document.body.setAttribute('data-probe',
-            JSON.stringify({errors: window.__errors, charts: charts}));
+            JSON.stringify({errors: window.__errors, charts: charts, tables: tables}));
       });
       </script>
       """;
@@ -93,8 +103,22 @@ final class HeadlessChromium {
    */
   record Chart(String title, int points, int lines, double rise, double width, double height) {}
 
+  /**
+   * One table with a class, as rendered: its class, the text of each row's cells as a reader sees
+   * them (the header row first), and its laid-out width (0 when hidden).
+   */
+  record Table(String name, List<List<String>> rows, double width) {}
+
   /** What the page showed. */
-  record Probe(List<String> errors, List<Chart> charts) {}
+  record Probe(List<String> errors, List<Chart> charts, List<Table> tables) {
+    /** The table of class {@code name}. */
+    Table table(String name) {
+      return tables.stream()
+          .filter(t -> t.name().equals(name))
+          .findFirst()
+          .orElseThrow(() -> new AssertionError("no table of class " + name + ": " + tables));
+    }
+  }
 
   private HeadlessChromium() {}
 
@@ -194,7 +218,21 @@ final class HeadlessChromium {
                         c.path("rise").asDouble(),
                         c.path("width").asDouble(),
                         c.path("height").asDouble())));
-    return new Probe(errors, charts);
+    List<Table> tables = new ArrayList<>();
+    json.path("tables")
+        .forEach(
+            t -> {
+              List<List<String>> rows = new ArrayList<>();
+              t.path("rows")
+                  .forEach(
+                      r -> {
+                        List<String> cells = new ArrayList<>();
+                        r.forEach(c -> cells.add(c.asText()));
+                        rows.add(cells);
+                      });
+              tables.add(new Table(t.path("name").asText(), rows, t.path("width").asDouble()));
+            });
+    return new Probe(errors, charts, tables);
   }
 
   /** Undoes the escaping of an attribute value in Chromium's serialized DOM. */

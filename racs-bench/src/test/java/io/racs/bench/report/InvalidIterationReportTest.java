@@ -180,17 +180,20 @@ class InvalidIterationReportTest {
 
     List<String> csv = Files.readAllLines(dir.resolve("results.csv"));
     assertThat(csv.getFirst())
-        .endsWith(",clientCpuMax,validIterations,warning,repositoryRequestsPerOp");
+        .endsWith(
+            ",clientCpuMax,validIterations,warning,repositoryRequestsPerOp,"
+                + "arrayCostPerMillionOps,directCostPerMillionOps");
     String[] aRow = csv.get(1).split(",", -1);
     String[] bRow = csv.get(2).split(",", -1);
     assertThat(aRow[9]).isEqualTo("6.25000");
-    assertThat(aRow[aRow.length - 3]).isEqualTo("2");
-    assertThat(aRow[aRow.length - 2]).isEmpty();
-    assertThat(aRow[aRow.length - 1]).isEmpty();
+    assertThat(aRow[aRow.length - 5]).isEqualTo("2");
+    assertThat(aRow[aRow.length - 4]).isEmpty();
+    // repositoryRequestsPerOp and both costs: not an array.
+    assertThat(List.of(aRow).subList(aRow.length - 3, aRow.length)).containsOnly("");
     assertThat(bRow[9]).isEmpty();
     assertThat(bRow[12]).isEmpty();
-    assertThat(bRow[bRow.length - 3]).isEqualTo("0");
-    assertThat(csv.get(2)).endsWith("," + warning + ",");
+    assertThat(bRow[bRow.length - 5]).isEqualTo("0");
+    assertThat(csv.get(2)).endsWith("," + warning + ",,,");
 
     StringWriter console = new StringWriter();
     ConsoleTable.print(result, new PrintWriter(console));

@@ -141,4 +141,24 @@ class OperationTableTest {
         .contains("n/a (no delay injection on an S3 endpoint)")
         .contains("(10 ms / 0 ms at c1)");
   }
+
+  @Test
+  void rows_whenEveryPointHadADelay_givesTheParallelismImpactAtTheSmallestDelay() {
+    // A WAN run: the array at 1 and 8 clients, every repository 20 ms away, no undelayed point.
+    RunResult result = run();
+    result.points.clear();
+    result.points.add(
+        point("repo-0", "repository", 1, 20, new long[] {40, 40, 40}, new long[] {40, 40, 40}));
+    result.points.add(
+        point(
+            "repo-0", "repository", 8, 20, new long[] {300, 300, 300}, new long[] {280, 300, 320}));
+
+    OperationTable.Row get = OperationTable.rows(result).get(1);
+
+    assertThat(get.byClientsDelay()).isEqualTo(Duration.ofMillis(20));
+    assertThat(get.byClients().get(1).mean()).isCloseTo(20, within(1e-9));
+    assertThat(get.parallelismImpact().orElseThrow().value()).isCloseTo(7.5, within(1e-9));
+    assertThat(get.latencyImpact()).isEmpty();
+    assertThat(HtmlReport.render(result)).contains("7.50 ± ", " (at 20 ms)");
+  }
 }

@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * scaled to something else than the data. The demo runs once, in this JVM, exactly as {@code racs
  * demo --no-wait} does (with 1 s iterations); the comparison page compares its results with
  * themselves. A fixture page with a failing script, an empty chart and a flat one proves the probe
- * catches each.
+ * catches each. A run of the in-process array shows its repository requests per client operation
+ * and the cost table as a reader sees them.
  */
 class ReportBrowserIT {
   @TempDir static Path dir;
@@ -83,6 +85,60 @@ class ReportBrowserIT {
     assertThat(code).as(err.toString()).isEqualTo(ExitCodes.OK);
     // One chart per target: repo-0 and racs-proxy.
     assertRendersEveryChart(HeadlessChromium.render(page), 2);
+  }
+
+  @Test
+  void report_whenAnArrayRan_showsItsRequestsPerOperationAndWhatTheyCost() throws Exception {
+    StringBuilder yaml =
+        new StringBuilder(
+            "array:\n  geometry: 4x2\n  slots: [m0, m1, m2, m3, m4, m5]\nrepositories:\n");
+    for (int i = 0; i < 6; i++) {
+      yaml.append("  - name: m").append(i).append("\n    type: memory\n");
+    }
+    Path config = Files.writeString(dir.resolve("array.yaml"), yaml);
+    Path out = dir.resolve("array-run");
+    StringWriter err = new StringWriter();
+    int code =
+        BenchMain.run(
+            new PrintWriter(new StringWriter(), true),
+            new PrintWriter(err, true),
+            "object",
+            "--config",
+            config.toString(),
+            "--array",
+            "racs",
+            "--quiet",
+            "--op",
+            "get,put",
+            "--objects",
+            "4",
+            "--warmup",
+            "0",
+            "--iterations",
+            "2",
+            "--count",
+            "20",
+            "--out",
+            out.toString());
+    assertThat(code).as(err.toString()).isEqualTo(ExitCodes.OK);
+
+    HeadlessChromium.Probe probe = HeadlessChromium.render(out.resolve("report.html"));
+
+    assertThat(probe.errors()).as("script errors").isEmpty();
+    HeadlessChromium.Table cost = probe.table("cost");
+    assertThat(cost.width()).isPositive();
+    assertThat(cost.rows().getFirst())
+        .contains("list/op", "get/op", "put/op", "array total", "direct total", "array / direct");
+    int list = cost.rows().getFirst().indexOf("list/op");
+    int direct = cost.rows().getFirst().indexOf("direct total");
+    assertThat(cost.rows()).hasSize(3); // the header, GET and PUT
+    List<String> get = cost.rows().get(1);
+    assertThat(get.getFirst()).isEqualTo("racs/get/4KiB/c1/d0ms");
+    // Every GET lists the key's index on all six repositories (docs/bench/cost.md).
+    assertThat(Double.parseDouble(get.get(list))).isGreaterThanOrEqualTo(6.0);
+    // One GET ($0.40 per 1M) and 4 KiB out ($0.34) at AWS S3 Standard's prices.
+    assertThat(get.get(direct)).isEqualTo("0.74");
+    assertThat(cost.rows().get(2).get(direct)).isEqualTo("5.00"); // one PUT
   }
 
   @Test

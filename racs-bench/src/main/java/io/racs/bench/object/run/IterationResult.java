@@ -42,6 +42,19 @@ public final class IterationResult {
   public final Map<String, Long> repositoryCalls = new TreeMap<>();
 
   /**
+   * In-process array targets only: {@link #repositoryCalls} of each repository, by its name and
+   * then by operation, so that each can be priced at its own provider's prices. Empty for other
+   * targets.
+   */
+  public final Map<String, Map<String, Long>> repositoryCallsByRepository = new TreeMap<>();
+
+  /**
+   * In-process array targets only: the body bytes each repository returned to the array's GETs
+   * (what a provider bills as data transfer out), by repository name. Empty for other targets.
+   */
+  public final Map<String, Long> repositoryReadBytes = new TreeMap<>();
+
+  /**
    * {@link #repositoryCalls} per request the iteration completed (every one in {@link #requests}),
    * by operation; empty when there are none.
    */
@@ -163,6 +176,14 @@ public final class IterationResult {
     other.errors.forEach((k, v) -> errors.merge(k, v, Long::sum));
     other.expectedMisses.forEach((k, v) -> expectedMisses.merge(k, v, Long::sum));
     other.repositoryCalls.forEach((k, v) -> repositoryCalls.merge(k, v, Long::sum));
+    other.repositoryCallsByRepository.forEach(
+        (repository, calls) ->
+            calls.forEach(
+                (k, v) ->
+                    repositoryCallsByRepository
+                        .computeIfAbsent(repository, r -> new TreeMap<>())
+                        .merge(k, v, Long::sum)));
+    other.repositoryReadBytes.forEach((k, v) -> repositoryReadBytes.merge(k, v, Long::sum));
     latency.add(other.latency);
     requests.add(other.requests);
     corrected.add(other.corrected);

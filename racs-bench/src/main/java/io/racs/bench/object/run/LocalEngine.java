@@ -72,17 +72,31 @@ public final class LocalEngine implements Engine {
     if (!(target instanceof ArrayTarget array)) {
       return run.run(target);
     }
-    Map<Operation, Long> before = array.repositoryCalls();
+    Map<String, Map<Operation, ArrayTarget.Usage>> before = array.repositoryUsage();
     IterationResult result = run.run(target);
     array
-        .repositoryCalls()
+        .repositoryUsage()
         .forEach(
-            (op, calls) -> {
-              long made = calls - before.getOrDefault(op, 0L);
-              if (made > 0) {
-                result.repositoryCalls.put(op.name().toLowerCase(java.util.Locale.ROOT), made);
-              }
-            });
+            (repository, usage) ->
+                usage.forEach(
+                    (op, now) -> {
+                      ArrayTarget.Usage was =
+                          before
+                              .getOrDefault(repository, Map.of())
+                              .getOrDefault(op, new ArrayTarget.Usage(0, 0));
+                      long calls = now.calls() - was.calls();
+                      String label = op.name().toLowerCase(java.util.Locale.ROOT);
+                      if (calls > 0) {
+                        result.repositoryCalls.merge(label, calls, Long::sum);
+                        result
+                            .repositoryCallsByRepository
+                            .computeIfAbsent(repository, r -> new java.util.TreeMap<>())
+                            .put(label, calls);
+                      }
+                      if (op == Operation.GET) {
+                        result.repositoryReadBytes.put(repository, now.bytes() - was.bytes());
+                      }
+                    }));
     return result;
   }
 

@@ -113,6 +113,32 @@ public final class ArrayTarget implements Target {
     return calls;
   }
 
+  /**
+   * What one repository of a view did so far for one operation.
+   *
+   * @param calls the calls made
+   * @param bytes the body bytes moved (put bodies sent, get bodies read)
+   */
+  public record Usage(long calls, long bytes) {}
+
+  /**
+   * The calls and bytes this view's repositories made so far, by repository name (in slot order)
+   * and operation; empty before the first client. Prices differ per provider, so a cost needs each
+   * repository's share, not only the sum {@link #repositoryCalls()} gives.
+   */
+  public synchronized Map<String, Map<Operation, Usage>> repositoryUsage() {
+    Map<String, Map<Operation, Usage>> usage = new LinkedHashMap<>();
+    for (int i = 0; i < meters.size(); i++) {
+      Map<Operation, Usage> byOperation = new EnumMap<>(Operation.class);
+      meters
+          .get(i)
+          .counts()
+          .forEach((op, stats) -> byOperation.put(op, new Usage(stats.calls(), stats.bytes())));
+      usage.put(repositories.get(i).name(), byOperation);
+    }
+    return usage;
+  }
+
   @Override
   public String name() {
     return name;

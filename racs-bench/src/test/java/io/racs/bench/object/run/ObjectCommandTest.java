@@ -1,6 +1,7 @@
 package io.racs.bench.object.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -239,8 +240,9 @@ class ObjectCommandTest {
     }
     String[] row = Files.readAllLines(o.resolve("results.csv")).get(1).split(",", -1);
     assertThat(row[9]).isEmpty();
-    assertThat(row[row.length - 3]).isEqualTo("0"); // validIterations
-    assertThat(row[row.length - 1]).isEmpty(); // repositoryRequestsPerOp: not an array
+    assertThat(row[row.length - 5]).isEqualTo("0"); // validIterations
+    // repositoryRequestsPerOp and the costs of 1M operations: not an array.
+    assertThat(List.of(row).subList(row.length - 3, row.length)).containsOnly("");
     assertThat(out.toString()).contains("no valid window");
     assertThat(err.toString())
         .startsWith(
@@ -400,6 +402,19 @@ class ObjectCommandTest {
     assertThat(perOp.get("list").asDouble()).isBetween(6.0, 6.0 + 6.0 / 20);
     assertThat(perOp.get("get").asDouble()).isBetween(4.0, 6.0);
     assertThat(point(root, "direct/get/4KiB/c1/d10ms").has("repositoryRequestsPerOp")).isFalse();
+    // At AWS S3 Standard's prices: LIST $0.005 and GET $0.0004 per 1,000, so per 1M client GETs
+    // $5 per LIST and $0.40 per GET a client GET cost; directly, one GET and 4 KiB out at $0.09
+    // per 2^30 bytes.
+    JsonNode cost = point(root, "racs/get/4KiB/c1/d10ms").get("costPerMillionOps");
+    assertThat(cost.at("/array/list").asDouble())
+        .isCloseTo(5 * perOp.get("list").asDouble(), within(1e-9));
+    assertThat(cost.at("/array/get").asDouble())
+        .isCloseTo(0.4 * perOp.get("get").asDouble(), within(1e-9));
+    assertThat(cost.at("/array/transferOut").asDouble()).isPositive();
+    assertThat(cost.at("/direct/get").asDouble()).isEqualTo(0.4);
+    assertThat(cost.at("/direct/transferOut").asDouble()).isEqualTo(4096e6 / (1L << 30) * 0.09);
+    assertThat(point(root, "direct/get/4KiB/c1/d10ms").has("costPerMillionOps")).isFalse();
+    assertThat(root.at("/prices/source").asText()).startsWith("AWS S3 Standard, us-east-1");
     // Each repository call waits 10 ms, so a GET through the array takes at least that.
     assertThat(point(root, "racs/get/4KiB/c1/d10ms").at("/latencyMillis/p50").asDouble())
         .isGreaterThanOrEqualTo(10.0);
@@ -411,6 +426,106 @@ class ObjectCommandTest {
             "latencyImpact racs/get/4KiB/c1/d10ms",
             "overhead racs/get/4KiB/c1/d0ms",
             "overhead racs/get/4KiB/c1/d10ms");
+  }
+
+  /** Six memory repositories m0..m5 as a 4x2 array, one more called direct, and {@code tail}. */
+  private Path arrayConfig(String tail) throws Exception {
+    StringBuilder yaml =
+        new StringBuilder(
+            "array:\n  geometry: 4x2\n  slots: [m0, m1, m2, m3, m4, m5]\nrepositories:\n");
+    for (int i = 0; i < 6; i++) {
+      yaml.append("  - name: m").append(i).append("\n    type: memory\n");
+    }
+    yaml.append("  - name: direct\n    type: memory\n").append(tail);
+    return Files.writeString(dir.resolve("array.yaml"), yaml);
+  }
+
+  @Test
+  void object_whenArrayAtOneAndEightClientsOverDelayedRepositories_reportsParallelismAndCost()
+      throws Exception {
+    // GETs cost $0.001 per 1,000 and nothing else costs anything: the array's cost of 1M GETs is
+    // its GETs per client GET, in dollars, and one repository directly costs exactly $1.
+    config =
+        arrayConfig(
+            """
+            prices:
+              default: {listPer1000: 0, getPer1000: 0.001, transferOutPerGB: 0}
+            """);
+    Path o = dir.resolve("out");
+    assertThat(
+            run(
+                "--array",
+                "racs",
+                "--op",
+                "get",
+                "--objects",
+                "8",
+                "--clients",
+                "1,8",
+                "--delay",
+                "10ms",
+                "--warmup",
+                "0",
+                "--iterations",
+                "2",
+                "--count",
+                "64",
+                "--out",
+                o.toString()))
+        .as(err.toString())
+        .isEqualTo(ExitCodes.OK);
+    JsonNode root = results(o);
+    assertThat(root.at("/prices/default/getPer1000").decimalValue()).isEqualByComparingTo("0.001");
+    assertThat(root.at("/prices/source").asText()).startsWith("the prices section of --config");
+    JsonNode ratio = null;
+    for (JsonNode r : root.get("ratios")) {
+      if (r.get("kind").asText().equals("parallelismImpact")) {
+        assertThat(r.get("denominator").asText()).isEqualTo("racs/get/4KiB/c1/d10ms");
+        ratio = r;
+      }
+    }
+    assertThat(ratio).as(root.get("ratios").toString()).isNotNull();
+    assertThat(ratio.get("numerator").asText()).isEqualTo("racs/get/4KiB/c8/d10ms");
+    // Eight clients waiting on 10 ms repositories overlap their waits.
+    assertThat(ratio.get("value").asDouble()).isGreaterThan(1.0);
+    for (String id : List.of("racs/get/4KiB/c1/d10ms", "racs/get/4KiB/c8/d10ms")) {
+      JsonNode p = point(root, id);
+      assertThat(p.get("errorsTotal").asLong()).as(id).isZero();
+      JsonNode cost = p.get("costPerMillionOps");
+      assertThat(cost.at("/array/total").asDouble())
+          .as(id)
+          .isCloseTo(p.at("/repositoryRequestsPerOp/get").asDouble(), within(1e-9));
+      assertThat(cost.at("/array/list").asDouble()).isZero();
+      assertThat(cost.at("/direct/total").asDouble()).isEqualTo(1.0);
+      assertThat(cost.get("arrayOverDirect").asDouble())
+          .isCloseTo(cost.at("/array/total").asDouble(), within(1e-9));
+    }
+    List<String> csv = Files.readAllLines(o.resolve("results.csv"));
+    String[] row = csv.get(1).split(",", -1);
+    assertThat(row[row.length - 1]).isEqualTo("1.00000"); // directCostPerMillionOps
+    assertThat(Double.parseDouble(row[row.length - 2])).isGreaterThanOrEqualTo(4.0);
+    assertThat(Files.readString(o.resolve("report.html")))
+        .contains("<h2>Repository requests and cost</h2>", "racs/get/4KiB/c8/d10ms");
+    assertThat(out.toString()).contains("cost of 1,000,000 client operations, USD");
+  }
+
+  @Test
+  void object_whenThePriceTableIsInvalid_failsWithOneLineBeforeAnythingRuns() throws Exception {
+    config = arrayConfig("prices:\n  default: {putPer1000: -0.005}\n");
+    Path o = dir.resolve("out");
+    assertThat(run("--array", "racs", "--op", "put", "--out", o.toString()))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString())
+        .isEqualTo(
+            "racs bench object: "
+                + config
+                + ": prices: field 'default.putPer1000': -0.005 (expected: 0 or more)"
+                + System.lineSeparator());
+    assertThat(o).doesNotExist();
+    config = arrayConfig("prices:\n  repositories: {m9: {getPer1000: 0}}\n");
+    assertThat(run("--array", "racs", "--out", o.toString())).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString()).contains("field 'repositories.m9': unknown repository");
+    assertThat(o).doesNotExist();
   }
 
   @Test
