@@ -147,9 +147,12 @@ final class PostObjectHandler {
     }
     PostPolicy policy = PostPolicy.parse(fields.get("policy"));
     fields.put("bucket", request.bucket());
-    policy.check(clock.instant(), fields);
+    // The policy's conditions hold for the key the object gets, as on S3: with ${filename} already
+    // replaced by the name of the file the browser sent.
     String key =
         fields.get("key").replace("${filename}", file.fileName() == null ? "" : file.fileName());
+    fields.put("key", key);
+    policy.check(clock.instant(), fields);
     if (key.isEmpty()) {
       throw S3Exception.of(
               S3ErrorCode.INVALID_ARGUMENT, "User key must have a length greater than 0.")

@@ -241,6 +241,20 @@ class PostObjectTest {
   }
 
   @Test
+  void post_whenKeyConditionNamesTheFileName_checksTheKeyWithFileNameReplaced() throws Exception {
+    Form form = new Form("${filename}");
+    form.conditions.add("[\"starts-with\", \"$key\", \"photo\"]");
+    S3FrontEnd.Raw raw = form.post();
+
+    assertThat(raw.status()).as(raw.text()).isEqualTo(204);
+    assertThat(stored("photo.bin")).isEqualTo(DATA);
+    Form other = new Form("${filename}");
+    other.fileName = "other.bin";
+    other.conditions.add("[\"starts-with\", \"$key\", \"photo\"]");
+    assertRefused(other, 403, "AccessDenied", "other.bin");
+  }
+
+  @Test
   void post_whenSigV2SignatureWrong_isSignatureDoesNotMatchAndStoresNothing() throws Exception {
     Form form = new Form("v2-badsig");
     form.v2 = true;
