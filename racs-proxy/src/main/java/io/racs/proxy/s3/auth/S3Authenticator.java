@@ -480,6 +480,16 @@ public final class S3Authenticator {
             + '\n'
             + canonicalAmzHeaders(headers, signsAmzDate)
             + canonicalResource(head, bucket);
+    checkHmacSha1(secret, stringToSign, signature);
+  }
+
+  /**
+   * Checks that {@code signature} is the base64 HMAC-SHA1 of {@code stringToSign} under {@code
+   * secret}, SigV2's signature, in constant time.
+   *
+   * @throws S3Exception {@code SignatureDoesNotMatch} otherwise
+   */
+  private static void checkHmacSha1(String secret, String stringToSign, String signature) {
     byte[] computed;
     try {
       Mac mac = Mac.getInstance("HmacSHA1");
@@ -595,6 +605,21 @@ public final class S3Authenticator {
       throw signatureMismatch();
     }
     return c.accessKeyId();
+  }
+
+  /**
+   * Checks the SigV2 signature of a browser form POST (POST Object), which S3 still accepts and the
+   * forms of older SDKs (boto's {@code build_post_form_args}, the ceph s3-tests) send: {@code
+   * signature} must be the base64 HMAC-SHA1 of the base64 {@code policy} under the secret of {@code
+   * accessKeyId}. As with SigV4, the policy's own expiration and conditions are the caller's to
+   * check.
+   *
+   * @return the access key id that signed the policy
+   * @throws S3Exception {@code InvalidAccessKeyId}, {@code SignatureDoesNotMatch}
+   */
+  public String verifyPostPolicyV2(String accessKeyId, String policy, String signature) {
+    checkHmacSha1(secretOf(accessKeyId), policy, signature);
+    return accessKeyId;
   }
 
   // ---- shared ----

@@ -19,8 +19,9 @@ import java.util.Set;
  * The policy of a browser form upload: an expiration and conditions every form field must meet, as
  * AWS documents them: exact matches ({@code {"field": "value"}} or {@code ["eq", "$field",
  * "value"]}), {@code ["starts-with", "$field", "prefix"]} and {@code ["content-length-range", min,
- * max]}. Every field of the form but {@code x-amz-signature}, {@code file}, {@code policy} and
- * {@code x-ignore-*} must be named by a condition.
+ * max]}. Every field of the form but {@code x-amz-signature}, {@code file}, {@code policy}, SigV2's
+ * {@code signature} and {@code AWSAccessKeyId}, and {@code x-ignore-*} must be named by a
+ * condition.
  *
  * <p>Immutable and thread-safe. Failures are {@code AccessDenied} "Invalid according to Policy:
  * ..." (as S3 words them) and {@code InvalidPolicyDocument} for a document that cannot be read.
@@ -33,7 +34,8 @@ import java.util.Set;
 public record PostPolicy(
     Instant expiration, List<List<String>> conditions, long minLengthBytes, long maxLengthBytes) {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Set<String> EXEMPT = Set.of("x-amz-signature", "file", "policy");
+  private static final Set<String> EXEMPT =
+      Set.of("x-amz-signature", "file", "policy", "signature", "awsaccesskeyid");
 
   /**
    * Reads the base64 policy of a form.

@@ -31,8 +31,9 @@ import java.util.Set;
 /**
  * POST Object: a browser's HTML form upload to {@code POST /bucket}. The form is read as it
  * streams: the fields before the {@code file} field, then the file straight into the store; fields
- * after the file are ignored, as in S3. The request carries no SigV4 header: the form's policy is
- * signed instead, and the policy's conditions are checked before a byte of the file is stored.
+ * after the file are ignored, as in S3. The request carries no signature header: the form's policy
+ * is signed instead (SigV4, or SigV2's {@code AWSAccessKeyId} and {@code signature} fields, which
+ * S3 still accepts), and the policy's conditions are checked before a byte of the file is stored.
  * Fields whose meaning the proxy would ignore are refused with {@code NotImplemented} first.
  */
 final class PostObjectHandler {
@@ -42,6 +43,10 @@ final class PostObjectHandler {
   private static final List<String> REQUIRED =
       List.of(
           "key", "policy", "x-amz-algorithm", "x-amz-credential", "x-amz-date", "x-amz-signature");
+
+  /** The fields of a SigV2-signed form, as S3 names them when one is missing. */
+  private static final List<String> REQUIRED_V2 =
+      List.of("key", "policy", "AWSAccessKeyId", "signature");
 
   /** Fields the proxy honours (besides {@code x-amz-meta-*} and {@code x-ignore-*}). */
   private static final Set<String> HONOURED =
@@ -118,20 +123,28 @@ final class PostObjectHandler {
       }
       fields.put(name, form.text(MAX_FIELD_BYTES));
     }
-    for (String required : REQUIRED) {
-      if (!fields.containsKey(required)) {
+    // A form signed the SigV2 way names its access key in AWSAccessKeyId; one signed with SigV4
+    // names the algorithm instead (and is asked for its fields when it names neither).
+    boolean v2 = fields.containsKey("awsaccesskeyid") && !fields.containsKey("x-amz-algorithm");
+    for (String required : v2 ? REQUIRED_V2 : REQUIRED) {
+      if (!fields.containsKey(required.toLowerCase(Locale.ROOT))) {
         throw S3Exception.of(
                 S3ErrorCode.INVALID_ARGUMENT,
                 "Bucket POST must contain a field named '" + required + "'.")
             .withDetail("ArgumentName", required);
       }
     }
-    authenticator.verifyPostPolicy(
-        fields.get("x-amz-algorithm"),
-        fields.get("x-amz-credential"),
-        fields.get("x-amz-date"),
-        fields.get("policy"),
-        fields.get("x-amz-signature"));
+    if (v2) {
+      authenticator.verifyPostPolicyV2(
+          fields.get("awsaccesskeyid"), fields.get("policy"), fields.get("signature"));
+    } else {
+      authenticator.verifyPostPolicy(
+          fields.get("x-amz-algorithm"),
+          fields.get("x-amz-credential"),
+          fields.get("x-amz-date"),
+          fields.get("policy"),
+          fields.get("x-amz-signature"));
+    }
     refuseIgnored(fields);
     if (file == null) {
       throw S3Exception.of(
@@ -140,9 +153,12 @@ final class PostObjectHandler {
     }
     PostPolicy policy = PostPolicy.parse(fields.get("policy"));
     fields.put("bucket", request.bucket());
-    policy.check(clock.instant(), fields);
+    // The policy's conditions hold for the key the object gets, as on S3: with ${filename} already
+    // replaced by the name of the file the browser sent.
     String key =
         fields.get("key").replace("${filename}", file.fileName() == null ? "" : file.fileName());
+    fields.put("key", key);
+    policy.check(clock.instant(), fields);
     if (key.isEmpty()) {
       throw S3Exception.of(
               S3ErrorCode.INVALID_ARGUMENT, "User key must have a length greater than 0.")

@@ -79,6 +79,26 @@ class BucketVersioningTest {
   }
 
   @Test
+  void putBucketVersioning_whenMfaDeleteDisabled_enablesVersioning() throws Exception {
+    proxy.s3().createBucket(b -> b.bucket("mfa-disabled"));
+    S3FrontEnd.Raw raw =
+        putVersioning(
+            "mfa-disabled",
+            "<VersioningConfiguration><MfaDelete>Disabled</MfaDelete><Status>Enabled</Status>"
+                + "</VersioningConfiguration>");
+    assertThat(raw.status()).as(raw.text()).isEqualTo(200);
+    assertThat(proxy.s3().getBucketVersioning(b -> b.bucket("mfa-disabled")).status())
+        .isEqualTo(BucketVersioningStatus.ENABLED);
+    S3FrontEnd.Raw bad =
+        putVersioning(
+            "mfa-disabled",
+            "<VersioningConfiguration><Status>Enabled</Status><MfaDelete>Off</MfaDelete>"
+                + "</VersioningConfiguration>");
+    assertThat(bad.status()).isEqualTo(400);
+    assertThat(bad.code()).isEqualTo("MalformedXML");
+  }
+
+  @Test
   void putBucketVersioning_whenStatusMissingOrUnknown_malformedXml() throws Exception {
     for (String xml :
         new String[] {

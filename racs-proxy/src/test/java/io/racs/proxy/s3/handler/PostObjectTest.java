@@ -59,6 +59,9 @@ class PostObjectTest {
     byte[] file = DATA;
     String fileName = "photo.bin";
 
+    /** Signs the policy the SigV2 way (AWSAccessKeyId and signature) instead of SigV4. */
+    boolean v2;
+
     Form(String key) {
       field("key", key);
       conditions.add("[\"starts-with\", \"$key\", \"\"]");
@@ -81,9 +84,11 @@ class PostObjectTest {
               .format(Instant.now());
       String credential = ACCESS + "/" + date.substring(0, 8) + "/us-east-1/s3/aws4_request";
       List<String> all = new ArrayList<>(conditions);
-      all.add("{\"x-amz-algorithm\": \"AWS4-HMAC-SHA256\"}");
-      all.add("{\"x-amz-credential\": \"" + credential + "\"}");
-      all.add("{\"x-amz-date\": \"" + date + "\"}");
+      if (!v2) {
+        all.add("{\"x-amz-algorithm\": \"AWS4-HMAC-SHA256\"}");
+        all.add("{\"x-amz-credential\": \"" + credential + "\"}");
+        all.add("{\"x-amz-date\": \"" + date + "\"}");
+      }
       String policy =
           Base64.getEncoder()
               .encodeToString(
@@ -95,13 +100,19 @@ class PostObjectTest {
                       .getBytes(StandardCharsets.UTF_8));
       byte[] key = SigV4.deriveSigningKey(SECRET, date.substring(0, 8), "us-east-1", "s3");
       Map<String, String> out = new LinkedHashMap<>(fields);
-      out.put("x-amz-algorithm", "AWS4-HMAC-SHA256");
-      out.put("x-amz-credential", credential);
-      out.put("x-amz-date", date);
-      out.put("policy", policy);
-      out.put(
-          "x-amz-signature",
-          signatureOverride != null ? signatureOverride : SigV4.sign(key, policy));
+      if (v2) {
+        out.put("AWSAccessKeyId", ACCESS);
+        out.put("policy", policy);
+        out.put("signature", signatureOverride != null ? signatureOverride : hmacSha1(policy));
+      } else {
+        out.put("x-amz-algorithm", "AWS4-HMAC-SHA256");
+        out.put("x-amz-credential", credential);
+        out.put("x-amz-date", date);
+        out.put("policy", policy);
+        out.put(
+            "x-amz-signature",
+            signatureOverride != null ? signatureOverride : SigV4.sign(key, policy));
+      }
       ByteArrayOutputStream body = new ByteArrayOutputStream();
       out.forEach(
           (name, value) ->
@@ -135,6 +146,19 @@ class PostObjectTest {
           "/" + BUCKET,
           Map.of("Content-Type", "multipart/form-data; boundary=" + BOUNDARY),
           body());
+    }
+  }
+
+  /** SigV2's signature of a form: base64 HMAC-SHA1 of the base64 policy under the secret. */
+  private static String hmacSha1(String policy) {
+    try {
+      javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA1");
+      mac.init(
+          new javax.crypto.spec.SecretKeySpec(SECRET.getBytes(StandardCharsets.UTF_8), "HmacSHA1"));
+      return Base64.getEncoder()
+          .encodeToString(mac.doFinal(policy.getBytes(StandardCharsets.UTF_8)));
+    } catch (java.security.GeneralSecurityException e) {
+      throw new IllegalStateException(e);
     }
   }
 
@@ -206,6 +230,48 @@ class PostObjectTest {
     Form form = new Form("badsig");
     form.signatureOverride = "0".repeat(64);
     assertRefused(form, 403, "SignatureDoesNotMatch", "badsig");
+  }
+
+  @Test
+  void post_whenSignedWithSigV2_stores204ByteExact() throws Exception {
+    Form form = new Form("v2/${filename}").field("Content-Type", "text/plain");
+    form.v2 = true;
+    S3FrontEnd.Raw raw = form.post();
+
+    assertThat(raw.status()).as(raw.text()).isEqualTo(204);
+    assertThat(stored("v2/photo.bin")).isEqualTo(DATA);
+    assertThat(proxy.s3().headObject(b -> b.bucket(BUCKET).key("v2/photo.bin")).contentType())
+        .isEqualTo("text/plain");
+  }
+
+  @Test
+  void post_whenKeyConditionNamesTheFileName_checksTheKeyWithFileNameReplaced() throws Exception {
+    Form form = new Form("${filename}");
+    form.conditions.add("[\"starts-with\", \"$key\", \"photo\"]");
+    S3FrontEnd.Raw raw = form.post();
+
+    assertThat(raw.status()).as(raw.text()).isEqualTo(204);
+    assertThat(stored("photo.bin")).isEqualTo(DATA);
+    Form other = new Form("${filename}");
+    other.fileName = "other.bin";
+    other.conditions.add("[\"starts-with\", \"$key\", \"photo\"]");
+    assertRefused(other, 403, "AccessDenied", "other.bin");
+  }
+
+  @Test
+  void post_whenSigV2SignatureWrong_isSignatureDoesNotMatchAndStoresNothing() throws Exception {
+    Form form = new Form("v2-badsig");
+    form.v2 = true;
+    form.signatureOverride = Base64.getEncoder().encodeToString(new byte[20]);
+    assertRefused(form, 403, "SignatureDoesNotMatch", "v2-badsig");
+  }
+
+  @Test
+  void post_whenSigV2PolicyConditionFails_isAccessDeniedAndStoresNothing() throws Exception {
+    Form form = new Form("v2-cond").field("Content-Type", "text/plain");
+    form.v2 = true;
+    form.conditions.add("[\"starts-with\", \"$key\", \"elsewhere/\"]");
+    assertRefused(form, 403, "AccessDenied", "v2-cond");
   }
 
   @Test
