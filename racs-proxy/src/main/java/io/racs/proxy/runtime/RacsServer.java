@@ -15,6 +15,7 @@ import io.racs.proxy.s3.route.S3Router;
 import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.s3.server.S3Server;
 import io.racs.proxy.s3.server.ServerMetrics;
+import io.racs.proxy.store.AbandonedUploads;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.HealLease;
 import io.racs.proxy.store.Healer;
@@ -23,7 +24,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Executors;
@@ -63,9 +64,17 @@ public final class RacsServer implements AutoCloseable {
   private HealLease lease;
   private ScheduledExecutorService leaseRenewal;
   private volatile Healer.Report lastScrub;
+  private volatile AbandonedUploads.Report lastUploads;
+  private final Duration abandonedUploadAge;
 
-  private RacsServer(ErasureStore store, S3Server s3, ServerMetrics metrics, AccessLog accessLog) {
+  private RacsServer(
+      ErasureStore store,
+      S3Server s3,
+      ServerMetrics metrics,
+      AccessLog accessLog,
+      Duration abandonedUploadAge) {
     this.store = store;
+    this.abandonedUploadAge = abandonedUploadAge;
     this.s3 = s3;
     this.metrics = metrics;
     this.accessLog = accessLog;
@@ -152,7 +161,7 @@ public final class RacsServer implements AutoCloseable {
                 config.drainTimeout(),
                 metrics,
                 accessLog));
-    RacsServer server = new RacsServer(store, s3, metrics, accessLog);
+    RacsServer server = new RacsServer(store, s3, metrics, accessLog, config.abandonedUploadAge());
     if (coordination != null) {
       server.coordination = join(store, coordination, listen.getHostString(), s3.port());
     }
@@ -287,14 +296,29 @@ public final class RacsServer implements AutoCloseable {
       return lastScrub; // lost the leadership or the lease meanwhile: the next holder goes on
     }
     try {
-      LifecycleScrub.Report expired = new LifecycleScrub(store, Clock.systemUTC()).run();
+      LifecycleScrub.Report expired = new LifecycleScrub(store, store.config().clock()).run();
       if (!expired.failures().isEmpty()) {
         LOG.warn("lifecycle: {}", String.join("; ", expired.failures()));
       }
     } catch (RuntimeException e) {
       LOG.warn("lifecycle failed: {}", e.toString());
     }
+    if (!abandonedUploadAge.isZero()) {
+      try {
+        lastUploads = AbandonedUploads.run(store, abandonedUploadAge, () -> !mayScrub(c, l));
+        if (!lastUploads.failures().isEmpty()) {
+          LOG.warn("abandoned uploads: {}", String.join("; ", lastUploads.failures()));
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("abandoned uploads failed: {}", e.toString());
+      }
+    }
     return lastScrub;
+  }
+
+  /** What the last scrub did with abandoned uploads; null before one ran. */
+  AbandonedUploads.Report lastUploads() {
+    return lastUploads;
   }
 
   /** The heal lease of a proxy without coordination that scrubs; null otherwise. */

@@ -138,6 +138,10 @@ public final class ErasureStore implements ObjectStore {
     return resolver;
   }
 
+  MultipartUploads uploads() {
+    return uploads;
+  }
+
   /**
    * Waits until the collections of superseded versions started so far have finished: heal calls it
    * so that it does not race the store's own collector, and so can tests that count what is left.
