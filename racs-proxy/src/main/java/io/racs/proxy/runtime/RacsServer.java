@@ -15,14 +15,16 @@ import io.racs.proxy.s3.route.S3Router;
 import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.s3.server.S3Server;
 import io.racs.proxy.s3.server.ServerMetrics;
+import io.racs.proxy.store.AbandonedUploads;
 import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.HealLease;
 import io.racs.proxy.store.Healer;
 import io.racs.proxy.store.RepositoryHealth;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Executors;
@@ -43,6 +45,11 @@ import org.slf4j.LoggerFactory;
  * the checkpoint in ZooKeeper so that the next leader resumes there), and creates and deletes
  * buckets only in step with them. ZooKeeper being unreachable costs only those: the data path needs
  * no coordination.
+ *
+ * <p>Without coordination, a proxy with the background scrub takes a {@link HealLease} on the
+ * repositories before each scrub and gives it up after, renewing it meanwhile, so that two proxies
+ * over one array never scrub at once; one that cannot renew it in time stops its scrub before the
+ * next object, as a leader that lost its latch does.
  */
 public final class RacsServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RacsServer.class);
@@ -54,10 +61,20 @@ public final class RacsServer implements AutoCloseable {
   private HttpServer admin;
   private ZooKeeperCoordination coordination;
   private ScheduledExecutorService scrubber;
+  private HealLease lease;
+  private ScheduledExecutorService leaseRenewal;
   private volatile Healer.Report lastScrub;
+  private volatile AbandonedUploads.Report lastUploads;
+  private final Duration abandonedUploadAge;
 
-  private RacsServer(ErasureStore store, S3Server s3, ServerMetrics metrics, AccessLog accessLog) {
+  private RacsServer(
+      ErasureStore store,
+      S3Server s3,
+      ServerMetrics metrics,
+      AccessLog accessLog,
+      Duration abandonedUploadAge) {
     this.store = store;
+    this.abandonedUploadAge = abandonedUploadAge;
     this.s3 = s3;
     this.metrics = metrics;
     this.accessLog = accessLog;
@@ -144,7 +161,7 @@ public final class RacsServer implements AutoCloseable {
                 config.drainTimeout(),
                 metrics,
                 accessLog));
-    RacsServer server = new RacsServer(store, s3, metrics, accessLog);
+    RacsServer server = new RacsServer(store, s3, metrics, accessLog, config.abandonedUploadAge());
     if (coordination != null) {
       server.coordination = join(store, coordination, listen.getHostString(), s3.port());
     }
@@ -152,6 +169,9 @@ public final class RacsServer implements AutoCloseable {
       server.admin = server.startAdmin(config.adminListen());
     }
     if (!config.scrubInterval().isZero()) {
+      if (server.coordination == null) {
+        server.startLease(hostName() + ":" + s3.port());
+      }
       long every = config.scrubInterval().toMillis();
       server.scrubber =
           Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("scrub").factory());
@@ -183,6 +203,25 @@ public final class RacsServer implements AutoCloseable {
     return coordination;
   }
 
+  /** The heal lease of a proxy without coordination, renewed every third of its ttl. */
+  private void startLease(String proxyId) {
+    lease = HealLease.create(store, proxyId, HealLease.DEFAULT_TTL);
+    long every = lease.renewEvery().toMillis();
+    leaseRenewal =
+        Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("lease").factory());
+    leaseRenewal.scheduleWithFixedDelay(
+        () -> {
+          try {
+            lease.renew();
+          } catch (RuntimeException e) {
+            LOG.warn("lease renewal failed: {}", e.toString());
+          }
+        },
+        every,
+        every,
+        TimeUnit.MILLISECONDS);
+  }
+
   private static String hostName() {
     try {
       return java.net.InetAddress.getLocalHost().getHostName();
@@ -209,21 +248,41 @@ public final class RacsServer implements AutoCloseable {
   }
 
   /**
-   * Runs the background scrub once if this proxy may (it is the leader, or there is no
-   * coordination), and returns its report; null when it may not.
+   * Runs the background scrub once if this proxy may (it is the leader, or it takes the heal lease,
+   * or there is neither coordination nor a lease), and returns its report; null when it may not.
    */
   Healer.Report scrubOnce(double megabytesPerSecond) {
     ZooKeeperCoordination c = coordination;
+    HealLease l = lease;
     if (c != null && !c.leader()) {
       return null;
     }
+    if (l != null && !l.tryAcquire()) {
+      return null;
+    }
+    try {
+      return scrubAs(c, l, megabytesPerSecond);
+    } finally {
+      if (l != null) {
+        l.release();
+      }
+    }
+  }
+
+  /** Whether this proxy may go on with background work: it still leads, or holds the lease. */
+  private static boolean mayScrub(ZooKeeperCoordination c, HealLease l) {
+    return (c == null || c.leader()) && (l == null || l.held());
+  }
+
+  private Healer.Report scrubAs(ZooKeeperCoordination c, HealLease l, double megabytesPerSecond) {
     Healer.Options.Builder options =
         Healer.Options.builder()
             .deep(true)
             .megabytesPerSecond(megabytesPerSecond)
-            .progress(line -> LOG.debug(line));
+            .progress(line -> LOG.debug(line))
+            .stop(() -> !mayScrub(c, l));
     if (c != null) {
-      options.checkpoint(c.scrubCheckpoint()).stop(() -> !c.leader());
+      options.checkpoint(c.scrubCheckpoint());
     }
     try {
       lastScrub = Healer.heal(store, options.build());
@@ -233,15 +292,38 @@ public final class RacsServer implements AutoCloseable {
     } catch (RuntimeException e) {
       LOG.warn("scrub failed: {}", e.toString());
     }
+    if (!mayScrub(c, l)) {
+      return lastScrub; // lost the leadership or the lease meanwhile: the next holder goes on
+    }
     try {
-      LifecycleScrub.Report expired = new LifecycleScrub(store, Clock.systemUTC()).run();
+      LifecycleScrub.Report expired = new LifecycleScrub(store, store.config().clock()).run();
       if (!expired.failures().isEmpty()) {
         LOG.warn("lifecycle: {}", String.join("; ", expired.failures()));
       }
     } catch (RuntimeException e) {
       LOG.warn("lifecycle failed: {}", e.toString());
     }
+    if (!abandonedUploadAge.isZero()) {
+      try {
+        lastUploads = AbandonedUploads.run(store, abandonedUploadAge, () -> !mayScrub(c, l));
+        if (!lastUploads.failures().isEmpty()) {
+          LOG.warn("abandoned uploads: {}", String.join("; ", lastUploads.failures()));
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("abandoned uploads failed: {}", e.toString());
+      }
+    }
     return lastScrub;
+  }
+
+  /** What the last scrub did with abandoned uploads; null before one ran. */
+  AbandonedUploads.Report lastUploads() {
+    return lastUploads;
+  }
+
+  /** The heal lease of a proxy without coordination that scrubs; null otherwise. */
+  HealLease lease() {
+    return lease;
   }
 
   /** The coordination with the other proxies, or null when there is none. */
@@ -409,6 +491,10 @@ public final class RacsServer implements AutoCloseable {
   public void close() {
     if (scrubber != null) {
       scrubber.shutdownNow();
+    }
+    if (leaseRenewal != null) {
+      leaseRenewal.shutdownNow();
+      lease.release();
     }
     s3.close();
     if (coordination != null) {

@@ -25,6 +25,7 @@ import java.util.Map;
  *   idleTimeout: 60s
  *   drainTimeout: 30s
  *   scrubInterval: 24h          # background heal (0s: off)
+ *   abandonedUploadAge: 168h    # the scrub gives up uploads idle this long (0s: never)
  * }</pre>
  *
  * @param listen host:port for S3
@@ -38,6 +39,8 @@ import java.util.Map;
  * @param idleTimeout idle connections close after this
  * @param drainTimeout shutdown waits this long for requests in flight
  * @param scrubInterval background heal interval; zero for off
+ * @param abandonedUploadAge the background scrub gives up multipart uploads with no activity for
+ *     this long ({@link io.racs.proxy.store.AbandonedUploads}); zero for never; default 7 days
  */
 public record ServerConfig(
     String listen,
@@ -50,7 +53,8 @@ public record ServerConfig(
     int maxHeaderBytes,
     Duration idleTimeout,
     Duration drainTimeout,
-    Duration scrubInterval) {
+    Duration scrubInterval,
+    Duration abandonedUploadAge) {
   /** The fields of the section, as written. */
   private record Section(
       String listen,
@@ -62,7 +66,8 @@ public record ServerConfig(
       String maxHeaderSize,
       String idleTimeout,
       String drainTimeout,
-      String scrubInterval) {}
+      String scrubInterval,
+      String abandonedUploadAge) {}
 
   private record Credential(String accessKey, String secretKey) {}
 
@@ -84,7 +89,8 @@ public record ServerConfig(
         16 * 1024,
         Duration.ofSeconds(60),
         Duration.ofSeconds(30),
-        Duration.ZERO);
+        Duration.ZERO,
+        io.racs.proxy.store.AbandonedUploads.DEFAULT_AGE);
   }
 
   /** Reads the section (absent: the defaults) from a loaded file. */
@@ -125,7 +131,10 @@ public record ServerConfig(
                 .orElse(d.maxHeaderBytes()),
         section.duration("idleTimeout", s.idleTimeout(), "30s").orElse(d.idleTimeout()),
         section.duration("drainTimeout", s.drainTimeout(), "30s").orElse(d.drainTimeout()),
-        section.duration("scrubInterval", s.scrubInterval(), "30s").orElse(d.scrubInterval()));
+        section.duration("scrubInterval", s.scrubInterval(), "30s").orElse(d.scrubInterval()),
+        section
+            .duration("abandonedUploadAge", s.abandonedUploadAge(), "168h")
+            .orElse(d.abandonedUploadAge()));
   }
 
   private static boolean empty(String value) {
@@ -150,7 +159,25 @@ public record ServerConfig(
         maxHeaderBytes,
         idleTimeout,
         drainTimeout,
-        scrubInterval);
+        scrubInterval,
+        abandonedUploadAge);
+  }
+
+  /** A copy with another age past which the scrub gives up idle uploads (zero: never). */
+  public ServerConfig withAbandonedUploadAge(Duration abandonedUploadAge) {
+    return new ServerConfig(
+        listen,
+        adminListen,
+        region,
+        baseDomain,
+        credentials,
+        tlsCert,
+        tlsKey,
+        maxHeaderBytes,
+        idleTimeout,
+        drainTimeout,
+        scrubInterval,
+        abandonedUploadAge);
   }
 
   /** A copy with another admin address (null: none). */
@@ -170,7 +197,8 @@ public record ServerConfig(
         maxHeaderBytes,
         idleTimeout,
         drainTimeout,
-        scrubInterval);
+        scrubInterval,
+        abandonedUploadAge);
   }
 
   /** Host and port of a {@code host:port} text. */

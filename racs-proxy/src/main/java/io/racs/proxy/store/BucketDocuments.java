@@ -1,6 +1,8 @@
 package io.racs.proxy.store;
 
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The configuration documents of buckets (CORS rules, tags, lifecycle rules, default encryption),
@@ -11,8 +13,11 @@ import java.util.Optional;
  * configuration.
  *
  * <p>A document is opaque to the store: the S3 layer validates and renders it before it is stored.
- * Thread-safe; every call lists the records (no cache), so a change made through another proxy is
- * seen at once.
+ * Thread-safe. {@link #get} lists the records each time, so a change made through another proxy is
+ * seen at once; {@link #getRecently} (what every write asks of the default encryption) may answer
+ * from a cache of {@link BucketCatalog#CACHE_NANOS}, which is dropped when this proxy changes the
+ * document and, with coordination, as soon as it hears of a change through another proxy ({@link
+ * #forget}); it is not used while it could not hear of one.
  */
 final class BucketDocuments {
   /** The kinds of bucket documents, each under its own prefix of records. */
@@ -51,6 +56,14 @@ final class BucketDocuments {
   private final QuorumWriter writer;
   private final BucketCatalog buckets;
 
+  /** A document as read, kept until {@code untilNanos} (System.nanoTime). */
+  private record Cached(Optional<String> document, long untilNanos) {}
+
+  // By kind and bucket ("<prefix><bucket>").
+  private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
+  // Counts the changes heard of: a document read before one is not cached after it.
+  private final AtomicLong forgets = new AtomicLong();
+
   BucketDocuments(StoreContext context, QuorumWriter writer, BucketCatalog buckets) {
     this.context = context;
     this.writer = writer;
@@ -60,10 +73,48 @@ final class BucketDocuments {
   /** Sets (with {@code null}: removes) the document of {@code kind} of an existing bucket. */
   void put(Kind kind, String bucket, String document) {
     BucketCatalog.BucketRecord created = buckets.current(bucket);
-    writer.write(
-        kind.record(bucket, context.ids.next()),
-        Layout.encode(new DocumentRecord(bucket, created.createdMillis(), document)),
-        (document == null ? "delete " : "put ") + kind.label + " of " + bucket);
+    try {
+      writer.write(
+          kind.record(bucket, context.ids.next()),
+          Layout.encode(new DocumentRecord(bucket, created.createdMillis(), document)),
+          (document == null ? "delete " : "put ") + kind.label + " of " + bucket);
+    } finally {
+      forget(bucket); // a failed write may still have reached some repositories
+    }
+  }
+
+  /** Drops what is cached of {@code bucket}'s documents: they changed, here or elsewhere. */
+  void forget(String bucket) {
+    forgets.incrementAndGet();
+    for (Kind kind : Kind.values()) {
+      cache.remove(kind.prefix() + bucket);
+    }
+  }
+
+  /** Drops every cached document. */
+  void forgetAll() {
+    forgets.incrementAndGet();
+    cache.clear();
+  }
+
+  /**
+   * {@link #get} as this store read it within {@link BucketCatalog#CACHE_NANOS}, while the cache is
+   * trusted (see the class comment); read anew otherwise.
+   */
+  Optional<String> getRecently(Kind kind, String bucket) {
+    String at = kind.prefix() + bucket;
+    Cached cached = cache.get(at);
+    if (cached != null
+        && cached.untilNanos() - System.nanoTime() > 0
+        && buckets.coordinator().cacheTrusted()) {
+      return cached.document();
+    }
+    long before = forgets.get();
+    Optional<String> document = get(kind, bucket);
+    if (forgets.get() == before) {
+      cache.put(at, new Cached(document, System.nanoTime() + BucketCatalog.CACHE_NANOS));
+    }
+    return document;
   }
 
   /** The document of {@code kind} of an existing bucket, if it has one. */

@@ -138,6 +138,10 @@ public final class ErasureStore implements ObjectStore {
     return resolver;
   }
 
+  MultipartUploads uploads() {
+    return uploads;
+  }
+
   /**
    * Waits until the collections of superseded versions started so far have finished: heal calls it
    * so that it does not race the store's own collector, and so can tests that count what is left.
@@ -169,6 +173,7 @@ public final class ErasureStore implements ObjectStore {
    */
   public void bucketChanged(String bucket) {
     buckets.forget(bucket);
+    documents.forget(bucket);
   }
 
   /**
@@ -177,6 +182,7 @@ public final class ErasureStore implements ObjectStore {
    */
   public void bucketsChanged() {
     buckets.forgetAll();
+    documents.forgetAll();
   }
 
   @Override
@@ -187,6 +193,7 @@ public final class ErasureStore implements ObjectStore {
         .change(
             bucket,
             () -> {
+              documents.forget(bucket);
               health.writing(() -> buckets.create(bucket));
               return null;
             });
@@ -201,6 +208,7 @@ public final class ErasureStore implements ObjectStore {
             bucket,
             () -> {
               deleteEmptyBucket(bucket);
+              documents.forget(bucket);
               return null;
             });
   }
@@ -272,7 +280,7 @@ public final class ErasureStore implements ObjectStore {
           StoreException.Code.INVALID_ARGUMENT,
           "configuration: " + configuration + " (expected: a document)");
     }
-    health.writing(() -> documents.put(BucketDocuments.Kind.ENCRYPTION, bucket, configuration));
+    changeDocument(BucketDocuments.Kind.ENCRYPTION, bucket, configuration);
   }
 
   @Override
@@ -281,8 +289,30 @@ public final class ErasureStore implements ObjectStore {
   }
 
   @Override
+  public Optional<String> bucketEncryptionRecently(String bucket) {
+    return documents.getRecently(BucketDocuments.Kind.ENCRYPTION, bucket);
+  }
+
+  @Override
   public void deleteBucketEncryption(String bucket) {
-    health.writing(() -> documents.put(BucketDocuments.Kind.ENCRYPTION, bucket, null));
+    changeDocument(BucketDocuments.Kind.ENCRYPTION, bucket, null);
+  }
+
+  /**
+   * Writes a document that proxies cache (the default encryption, which every write asks for) as a
+   * bucket change: with coordination, serialised with the bucket's other changes and answered only
+   * once every other proxy has dropped its cached copy, as a bucket delete is.
+   */
+  private void changeDocument(BucketDocuments.Kind kind, String bucket, String document) {
+    BucketCatalog.checkName(bucket);
+    buckets
+        .coordinator()
+        .change(
+            bucket,
+            () -> {
+              health.writing(() -> documents.put(kind, bucket, document));
+              return null;
+            });
   }
 
   @Override
@@ -307,7 +337,18 @@ public final class ErasureStore implements ObjectStore {
 
   @Override
   public void enableVersioning(String bucket) {
-    health.writing(() -> buckets.enableVersioning(bucket));
+    BucketCatalog.checkName(bucket);
+    // A bucket change like a create: every proxy's cached versioning state is dropped before this
+    // answers (with coordination), so a write through another proxy right after answers with its
+    // version id.
+    buckets
+        .coordinator()
+        .change(
+            bucket,
+            () -> {
+              health.writing(() -> buckets.enableVersioning(bucket));
+              return null;
+            });
   }
 
   @Override

@@ -62,6 +62,13 @@ final class MultipartUploads {
   /** One uploaded part. */
   record PartRecord(PartMeta part, long uploadedMillis) {}
 
+  /**
+   * The mark that an upload was given up by {@link AbandonedUploads}, written (as {@code <upload
+   * record>-gone}) before its upload record is deleted; its parts stay until the mark is older than
+   * the GC grace.
+   */
+  record AbandonedRecord(String bucket, String key, String uploadId, long abandonedMillis) {}
+
   private final StoreContext context;
   private final QuorumWriter writer;
   private final BucketCatalog buckets;
@@ -348,13 +355,80 @@ final class MultipartUploads {
     writer.deleteEverywhere(uploadRecordName(bucket, key, uploadId));
   }
 
+  /**
+   * The time of an upload's newest activity: its start, or its newest part's upload, whichever is
+   * later ({@code upload} is its record).
+   */
+  long lastActivityMillis(UploadRecord upload) {
+    long last = upload.initiatedMillis();
+    for (PartRecord r : partRecords(upload.bucket(), upload.key(), upload.uploadId())) {
+      last = Math.max(last, r.uploadedMillis());
+    }
+    return last;
+  }
+
+  /**
+   * Gives an upload up: writes its {@link AbandonedRecord} on a write quorum, then deletes its
+   * upload record, so that from then on its parts, its completion and its listing answer {@code
+   * NoSuchUpload}. Its parts are left for {@link #collectAbandoned}: a completion that read the
+   * upload record just before may still commit them.
+   */
+  void abandon(UploadRecord upload) {
+    String name = uploadRecordName(upload.bucket(), upload.key(), upload.uploadId());
+    writer.write(
+        Layout.removalRecord(name),
+        Layout.encode(
+            new AbandonedRecord(
+                upload.bucket(), upload.key(), upload.uploadId(), context.config.clock().millis())),
+        "abandon upload " + upload.uploadId());
+    writer.deleteEverywhere(name);
+  }
+
+  /**
+   * Deletes the parts of an abandoned upload (their records, and their data unless a version of the
+   * key refers to it: a completion that raced the abandonment), then its {@link AbandonedRecord}.
+   * Nothing is deleted when a version record of the key cannot be read.
+   *
+   * @return the parts deleted
+   */
+  int collectAbandoned(AbandonedRecord abandoned) {
+    String bucket = abandoned.bucket();
+    String key = abandoned.key();
+    List<PartRecord> parts = partRecords(bucket, key, abandoned.uploadId());
+    Set<String> used = new HashSet<>();
+    IndexMerge versions =
+        new IndexMerge(
+            context.array, Layout.indexKeyPrefix(bucket, context.nameKey(bucket, key)), "", 1000);
+    for (IndexMerge.Entry e = versions.next(); e != null; e = versions.next()) {
+      Optional<VersionMeta> meta = context.read(e, VersionMeta.class);
+      if (meta.isEmpty()) {
+        throw new StoreException(
+            StoreException.Code.INSUFFICIENT_SHARDS,
+            "collect upload " + abandoned.uploadId() + ": unreadable " + e.name());
+      }
+      meta.get().parts().forEach(part -> used.add(part.dataId()));
+    }
+    context.requireReadQuorum(versions, "collect upload " + abandoned.uploadId());
+    for (PartRecord r : parts) {
+      if (!used.contains(r.part().dataId())) {
+        PartWriter.deleteShards(context.array, r.part().slots(), r.part().dataId());
+      }
+      writer.deleteEverywhere(
+          Layout.partRecord(
+              bucket, context.nameKey(bucket, key), abandoned.uploadId(), r.part().partNumber()));
+    }
+    writer.deleteEverywhere(
+        Layout.removalRecord(uploadRecordName(bucket, key, abandoned.uploadId())));
+    return parts.size();
+  }
+
   List<ObjectStore.UploadInfo> list(String bucket, String prefix) {
     String p = prefix == null ? "" : prefix;
     IndexMerge merge = new IndexMerge(context.array, Layout.uploadPrefix(bucket) + p, "", 1000);
     List<ObjectStore.UploadInfo> uploads = new ArrayList<>();
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
-      if (Layout.isPartRecord(e.name())) {
-        continue;
+      if (Layout.isPartRecord(e.name()) || Layout.isRemovalRecord(e.name())) {
+        continue; // a part, or the mark of an abandoned upload
       }
       context
           .read(e, UploadRecord.class)

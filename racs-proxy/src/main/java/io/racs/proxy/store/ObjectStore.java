@@ -259,6 +259,15 @@ public interface ObjectStore extends AutoCloseable {
   /** The default encryption configuration of a bucket, empty when it has none. */
   Optional<String> bucketEncryption(String bucket);
 
+  /**
+   * {@link #bucketEncryption} for a write to apply: a store may answer from a cache of a second or
+   * so, which it drops when the configuration changes through it and, with coordination, as soon as
+   * it hears of a change through another proxy. By default it reads anew each time.
+   */
+  default Optional<String> bucketEncryptionRecently(String bucket) {
+    return bucketEncryption(bucket);
+  }
+
   /** Removes the default encryption configuration of a bucket (none is no error). */
   void deleteBucketEncryption(String bucket);
 

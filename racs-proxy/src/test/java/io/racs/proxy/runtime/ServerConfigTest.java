@@ -59,6 +59,7 @@ class ServerConfigTest {
                   idleTimeout: 5s
                   drainTimeout: 1m
                   scrubInterval: 24h
+                  abandonedUploadAge: 48h
                 """));
     assertThat(server)
         .isEqualTo(
@@ -73,7 +74,8 @@ class ServerConfigTest {
                 32 << 10,
                 Duration.ofSeconds(5),
                 Duration.ofMinutes(1),
-                Duration.ofHours(24)));
+                Duration.ofHours(24),
+                Duration.ofHours(48)));
     assertThat(server.toString()).doesNotContain("s3cr3t");
   }
 
@@ -81,7 +83,8 @@ class ServerConfigTest {
     return Stream.of(
         Arguments.of(
             "server: {listne: x}\n",
-            "racs.yaml: server: field 'listne': unknown field (expected one of: adminListen,"
+            "racs.yaml: server: field 'listne': unknown field (expected one of: abandonedUploadAge,"
+                + " adminListen,"
                 + " baseDomain, credentials, drainTimeout, idleTimeout, listen, maxHeaderSize,"
                 + " region, scrubInterval, tls)"),
         Arguments.of(

@@ -168,6 +168,14 @@ public final class StoreBridge {
     return call("/" + bucket, () -> store.bucketEncryption(bucket));
   }
 
+  /**
+   * The bucket's default encryption configuration as writes apply it (possibly cached for a second,
+   * coherent across proxies with coordination), empty when it has none.
+   */
+  public Optional<String> bucketEncryptionRecently(String bucket) {
+    return call("/" + bucket, () -> store.bucketEncryptionRecently(bucket));
+  }
+
   /** Removes the bucket's default encryption configuration. */
   public void deleteBucketEncryption(String bucket) {
     run("/" + bucket, () -> store.deleteBucketEncryption(bucket));

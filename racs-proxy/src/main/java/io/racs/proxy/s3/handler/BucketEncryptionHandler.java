@@ -6,7 +6,6 @@ import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.xml.S3XmlRequests;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The bucket default encryption family: Put, Get and DeleteBucketEncryption, and the default itself
@@ -17,19 +16,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>SSE-KMS (and S3 Bucket Keys, which only it has) is refused with NotImplemented, and so is
  * SSE-S3 when the proxy has no master key: a default the proxy could not honour is never stored.
  *
- * <p>The default is read from the store at most once a second per bucket and proxy (it is a listing
- * on a read quorum), and at once after it was changed through this proxy: a change made through
- * another proxy applies here within a second.
+ * <p>The default is read through the store's short cache ({@link
+ * StoreBridge#bucketEncryptionRecently}): at once after it was changed through this proxy, at once
+ * after a change through another proxy when the proxies are coordinated, and otherwise within a
+ * second.
  */
 final class BucketEncryptionHandler {
-  private static final long CACHE_NANOS = 1_000_000_000L;
   private static final String NS = "http://s3.amazonaws.com/doc/2006-03-01/";
-
-  private record Cached(boolean sseS3, long readAtNanos) {}
 
   private final StoreBridge store;
   private final boolean masterKey;
-  private final ConcurrentHashMap<String, Cached> defaults = new ConcurrentHashMap<>();
 
   /**
    * @param masterKey whether the proxy holds a master key (SSE-S3 can be honoured)
@@ -53,7 +49,6 @@ final class BucketEncryptionHandler {
                   .getBytes(StandardCharsets.UTF_8));
       case DELETE_BUCKET_ENCRYPTION -> {
         store.deleteBucketEncryption(request.bucket());
-        defaults.remove(request.bucket());
         yield S3Response.status(204);
       }
       default -> throw S3Exception.of(S3ErrorCode.NOT_IMPLEMENTED);
@@ -87,19 +82,11 @@ final class BucketEncryptionHandler {
             + "</ApplyServerSideEncryptionByDefault><BucketKeyEnabled>false</BucketKeyEnabled>"
             + "</Rule></ServerSideEncryptionConfiguration>";
     store.putBucketEncryption(request.bucket(), document);
-    defaults.remove(request.bucket());
     return S3Response.status(200);
   }
 
-  /** True when the bucket's default encryption is SSE-S3 (read at most once a second). */
+  /** True when the bucket's default encryption is SSE-S3 (see the class comment on caching). */
   boolean sseS3ByDefault(String bucket) {
-    long now = System.nanoTime();
-    Cached cached = defaults.get(bucket);
-    if (cached != null && now - cached.readAtNanos() < CACHE_NANOS) {
-      return cached.sseS3();
-    }
-    boolean sseS3 = store.bucketEncryption(bucket).isPresent();
-    defaults.put(bucket, new Cached(sseS3, now));
-    return sseS3;
+    return store.bucketEncryptionRecently(bucket).isPresent();
   }
 }

@@ -1,0 +1,135 @@
+package io.racs.proxy.store;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Collects abandoned multipart uploads: those with no activity (no start, no part uploaded) for
+ * longer than an age, whether or not the bucket has lifecycle rules. S3 keeps such uploads, and
+ * bills their parts, until a lifecycle rule ({@code AbortIncompleteMultipartUpload}) or the client
+ * aborts them; a proxy that nobody tells loses the space for good, so the background scrub of the
+ * one proxy that may run it (the ZooKeeper leader, or the heal lease holder) collects them past
+ * {@code abandonedUploadAge} (7 days by default, the value many lifecycle examples use; 0 turns it
+ * off).
+ *
+ * <p>An upload in use is never collected: the age counts from its newest part, not from its start.
+ * Collection goes in two steps, so that a completion that read the upload just before it was given
+ * up loses nothing: first the upload is <em>abandoned</em> (a mark {@code <upload record>-gone} is
+ * written on a write quorum, then its upload record deleted, so new requests for it answer {@code
+ * NoSuchUpload}); a later run, once the mark is older than the GC grace (longer than any request
+ * runs), deletes its part records and the parts' data that no version of the key refers to, then
+ * the mark.
+ *
+ * <p>Not thread-safe: one run at a time, which the scrub's single thread guarantees.
+ */
+public final class AbandonedUploads {
+  /**
+   * What one run did.
+   *
+   * @param abandoned the uploads given up, as {@code bucket/key uploadId}
+   * @param collected the uploads whose parts were deleted, as {@code bucket/key uploadId}
+   * @param failures what could not be done, and why
+   */
+  public record Report(List<String> abandoned, List<String> collected, List<String> failures) {}
+
+  /** The age past which an upload is abandoned, unless the configuration says otherwise. */
+  public static final Duration DEFAULT_AGE = Duration.ofDays(7);
+
+  private final ErasureStore store;
+  private final StoreContext context;
+  private final Duration age;
+  private final BooleanSupplier stop;
+  private final List<String> abandoned = new ArrayList<>();
+  private final List<String> collected = new ArrayList<>();
+  private final List<String> failures = new ArrayList<>();
+
+  private AbandonedUploads(ErasureStore store, Duration age, BooleanSupplier stop) {
+    this.store = store;
+    this.context = store.context();
+    this.age = Objects.requireNonNull(age, "age");
+    this.stop = Objects.requireNonNull(stop, "stop");
+    if (age.isNegative() || age.isZero()) {
+      throw new IllegalArgumentException("abandonedUploadAge: " + age + " (expected: > 0)");
+    }
+  }
+
+  /**
+   * Runs once over every bucket of {@code store}: abandons the uploads idle for longer than {@code
+   * age}, and collects those abandoned longer than the GC grace ago. Asks {@code stop} before each
+   * upload, and stops there once it says true (the proxy lost its leadership or lease).
+   */
+  public static Report run(ErasureStore store, Duration age, BooleanSupplier stop) {
+    return new AbandonedUploads(store, age, stop).run();
+  }
+
+  private Report run() {
+    List<ObjectStore.BucketInfo> buckets;
+    try {
+      buckets = store.listBuckets();
+    } catch (StoreException e) {
+      failures.add("list buckets: " + e.getMessage());
+      return report();
+    }
+    for (ObjectStore.BucketInfo bucket : buckets) {
+      if (stop.getAsBoolean()) {
+        break;
+      }
+      try {
+        bucket(bucket.name());
+      } catch (StoreException e) {
+        failures.add(bucket.name() + ": " + e.getMessage());
+      }
+    }
+    return report();
+  }
+
+  private Report report() {
+    return new Report(List.copyOf(abandoned), List.copyOf(collected), List.copyOf(failures));
+  }
+
+  private void bucket(String bucket) {
+    long now = context.config.clock().millis();
+    long idleBefore = now - age.toMillis();
+    long markedBefore = now - context.config.gcGrace().toMillis();
+    MultipartUploads uploads = store.uploads();
+    IndexMerge merge = new IndexMerge(context.array, Layout.uploadPrefix(bucket), "", 1000);
+    for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
+      if (stop.getAsBoolean()) {
+        return;
+      }
+      if (Layout.isPartRecord(e.name())) {
+        continue;
+      }
+      try {
+        if (Layout.isRemovalRecord(e.name())) {
+          Optional<MultipartUploads.AbandonedRecord> mark =
+              context.read(e, MultipartUploads.AbandonedRecord.class);
+          if (mark.isPresent() && mark.get().abandonedMillis() < markedBefore) {
+            uploads.collectAbandoned(mark.get());
+            collected.add(describe(mark.get().bucket(), mark.get().key(), mark.get().uploadId()));
+          }
+          continue;
+        }
+        Optional<MultipartUploads.UploadRecord> upload =
+            context.read(e, MultipartUploads.UploadRecord.class);
+        if (upload.isEmpty()
+            || upload.get().initiatedMillis() >= idleBefore
+            || uploads.lastActivityMillis(upload.get()) >= idleBefore) {
+          continue; // unreadable here (heal copies it), or in use
+        }
+        uploads.abandon(upload.get());
+        abandoned.add(describe(bucket, upload.get().key(), upload.get().uploadId()));
+      } catch (StoreException ex) {
+        failures.add(e.name() + ": " + ex.getMessage());
+      }
+    }
+  }
+
+  private static String describe(String bucket, String key, String uploadId) {
+    return bucket + "/" + key + " " + uploadId;
+  }
+}
