@@ -6,7 +6,9 @@
 #   - a Python virtualenv with aws-cli v1 and boto3 from PyPI;
 #   - mc (the MinIO client) and s5cmd, built from pinned Go module versions (cached beside MinIO
 #     under $RACS_CACHE_DIR/tools; a few minutes the first time);
-#   - rclone, fio and openssl from Debian's packages;
+#   - rclone, fio, openssl and haproxy from Debian's packages (haproxy: the load balancer of the
+#     Compose topology, which ComposeTopologyIT runs as its own process with docker/haproxy.cfg;
+#     the package's service, where the system starts one, has Debian's config, no frontends);
 #   - Chromium from Debian's packages, for the test that renders the HTML reports headless.
 # With --minio-only it builds (or finds) the MinIO server alone, as `racs demo --minio` needs.
 # Idempotent. A missing toolchain (Go, Python) is an error that says what to install; nothing is
@@ -150,7 +152,7 @@ main() {
   mc="$(go_tool mc "$MC_MODULE" "$MC_VERSION" install)"
   s5cmd="$(go_tool s5cmd "$S5CMD_MODULE" "$S5CMD_VERSION" build \
     "-X $S5CMD_MODULE/version.Version=$S5CMD_VERSION -X $S5CMD_MODULE/version.GitCommit=$S5CMD_COMMIT")"
-  debian_tools rclone fio openssl chromium
+  debian_tools rclone fio openssl chromium haproxy
   local env_file="$CACHE/env"
   {
     echo "# Written by scripts/provision.sh; read by io.racs.repos.minio.ProvisionedTools."
@@ -162,6 +164,7 @@ main() {
     echo "RACS_S5CMD=$s5cmd"
     echo "RACS_FIO=$(command -v fio)"
     echo "RACS_CHROMIUM=$(command -v chromium)"
+    echo "RACS_HAPROXY=$(command -v haproxy)"
   } >"$env_file.tmp"
   mv "$env_file.tmp" "$env_file"
   say "ready ($env_file)"

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.racs.proxy.config.ArrayConfig;
+import io.racs.proxy.runtime.CoordinationConfig;
 import io.racs.proxy.runtime.ServerConfig;
 import io.racs.repos.config.BackendConfig;
 import io.racs.repos.config.RepositoryConfig;
@@ -31,13 +32,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Compose demo ({@code docker/compose.yml}, {@code docker/racs.yaml}, {@code
- * docker/Dockerfile}, {@code docker/run-bench.sh}) is consistent with itself and with the proxy's
- * real configuration loaders, checked without a Docker engine: six pinned MinIO services with their
- * own volumes and health checks, their buckets created before the proxy starts, a racs.yaml that
- * {@link RepositoryConfigLoader}, {@link ArrayConfig} and {@link ServerConfig} accept and whose
- * repositories are exactly those six services, every secret wired from the proxy's environment and
+ * docker/haproxy.cfg}, {@code docker/Dockerfile}, {@code docker/run-bench.sh}) is consistent with
+ * itself and with the proxy's real configuration loaders, checked without a Docker engine: six
+ * pinned MinIO services with their own volumes and health checks, their buckets created before the
+ * proxies start, a pinned ZooKeeper service with a health check that every proxy waits for and
+ * names in its coordination section (each proxy with an id of its own), three proxies whose
+ * racs.yaml {@link RepositoryConfigLoader}, {@link ArrayConfig}, {@link ServerConfig} and {@link
+ * CoordinationConfig} accept and whose repositories are exactly those six services, a pinned
+ * HAProxy in front whose haproxy.cfg sends round robin to exactly those three proxies on their S3
+ * port and checks each one's /health/ready, every secret wired from the proxies' environment and
  * equal to what MinIO and the bench use (also when the user overrides it), ports published on
- * 127.0.0.1 only, and a bench that waits for a ready proxy and writes its block tests onto the
+ * 127.0.0.1 only, and a bench that waits for a healthy balancer and writes its block tests onto the
  * MinIO volumes.
  */
 class ComposeFileIT {
@@ -46,6 +51,9 @@ class ComposeFileIT {
   private static final Pattern PINNED_RELEASE =
       Pattern.compile("RELEASE\\.\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}Z");
   private static final String CONFIG_TARGET = "/etc/racs/racs.yaml";
+  private static final String HAPROXY_TARGET = "/usr/local/etc/haproxy/haproxy.cfg";
+  private static final Pattern PINNED_VERSION = Pattern.compile("\\d+\\.\\d+\\.\\d+");
+  private static final List<String> PROXIES = List.of("proxy-1", "proxy-2", "proxy-3");
 
   private static final ComposeFile COMPOSE = ComposeFile.load(Map.of());
 
@@ -65,16 +73,30 @@ class ComposeFileIT {
     return Files.readString(ComposeFile.dockerDir().resolve("racs.yaml"));
   }
 
-  /** racs.yaml as the proxy container loads it: ${env:...} from the proxy service's environment. */
-  private static RepositorySetConfig proxyConfig(ComposeFile compose) throws IOException {
-    Map<String, String> env = compose.environment("proxy");
-    return RepositoryConfigLoader.withEnvironment(env::get)
-        .parse(racsYaml(), "docker/racs.yaml (environment of service 'proxy')");
+  /** The services that run the RACS proxy: the image's server command. */
+  private static List<String> proxyServices(ComposeFile compose) {
+    List<String> names = new ArrayList<>();
+    for (String name : compose.serviceNames()) {
+      JsonNode service = compose.service(name);
+      if (service.path("image").asText().equals("racs:dev")
+          && ComposeFile.words(service.path("command")).contains("server")) {
+        names.add(name);
+      }
+    }
+    return names;
   }
 
-  /** The server section as the proxy container reads it, from the same loaded file. */
-  private static ServerConfig serverConfig(ComposeFile compose) throws IOException {
-    return ServerConfig.from(proxyConfig(compose));
+  /** racs.yaml as a proxy container loads it: ${env:...} from that service's environment. */
+  private static RepositorySetConfig proxyConfig(ComposeFile compose, String proxy)
+      throws IOException {
+    Map<String, String> env = compose.environment(proxy);
+    return RepositoryConfigLoader.withEnvironment(env::get)
+        .parse(racsYaml(), "docker/racs.yaml (environment of service '" + proxy + "')");
+  }
+
+  /** The server section as a proxy container reads it, from the same loaded file. */
+  private static ServerConfig serverConfig(ComposeFile compose, String proxy) throws IOException {
+    return ServerConfig.from(proxyConfig(compose, proxy));
   }
 
   private static int port(String hostPort) {
@@ -124,14 +146,21 @@ class ComposeFileIT {
         .satisfies(image -> assertThat(image.substring(9)).matches(PINNED_RELEASE));
     for (String node : minio) {
       assertThat(COMPOSE.dependsOn("minio-init", node)).as(node).isEqualTo("service_healthy");
-      assertThat(COMPOSE.dependsOn("proxy", node)).as(node).isEqualTo("service_healthy");
+      for (String proxy : PROXIES) {
+        assertThat(COMPOSE.dependsOn(proxy, node))
+            .as(proxy + " on " + node)
+            .isEqualTo("service_healthy");
+      }
     }
-    assertThat(COMPOSE.dependsOn("proxy", "minio-init"))
-        .isEqualTo("service_completed_successfully");
+    for (String proxy : PROXIES) {
+      assertThat(COMPOSE.dependsOn(proxy, "minio-init"))
+          .as(proxy)
+          .isEqualTo("service_completed_successfully");
+    }
 
     Map<String, String> env = COMPOSE.environment("minio-init");
     Set<String> buckets = new TreeSet<>();
-    for (RepositoryConfig repository : proxyConfig(COMPOSE).repositories()) {
+    for (RepositoryConfig repository : proxyConfig(COMPOSE, "proxy-1").repositories()) {
       buckets.add(((BackendConfig.S3) repository.backend()).options().bucket());
     }
     assertThat(buckets).containsExactly(env.get("RACS_BUCKET"));
@@ -176,30 +205,123 @@ class ComposeFileIT {
 
   @Test
   void racsYaml_isMountedAtTheConfigPath_andParsesWithTheProxyLoaders() throws Exception {
-    JsonNode proxy = COMPOSE.service("proxy");
-    assertThat(COMPOSE.volumeEntries("proxy")).contains("./racs.yaml:" + CONFIG_TARGET + ":ro");
-    assertThat(ComposeFile.words(proxy.path("command")))
-        .containsExactly("server", "--config", CONFIG_TARGET);
-    assertThat(proxy.path("build").path("context").asText()).isEqualTo("..");
-    assertThat(proxy.path("build").path("dockerfile").asText()).isEqualTo("docker/Dockerfile");
+    assertThat(proxyServices(COMPOSE)).isEqualTo(PROXIES);
+    for (String name : PROXIES) {
+      JsonNode proxy = COMPOSE.service(name);
+      assertThat(COMPOSE.volumeEntries(name)).contains("./racs.yaml:" + CONFIG_TARGET + ":ro");
+      assertThat(ComposeFile.words(proxy.path("command")))
+          .containsExactly("server", "--config", CONFIG_TARGET);
+      assertThat(proxy.path("build").path("context").asText()).isEqualTo("..");
+      assertThat(proxy.path("build").path("dockerfile").asText()).isEqualTo("docker/Dockerfile");
 
-    RepositorySetConfig file = proxyConfig(COMPOSE);
-    ArrayConfig array = ArrayConfig.from(file);
-    assertThat(array.store().geometry()).hasToString("4x2");
-    assertThat(array.slots()).hasSize(6);
+      RepositorySetConfig file = proxyConfig(COMPOSE, name);
+      ArrayConfig array = ArrayConfig.from(file);
+      assertThat(array.store().geometry()).hasToString("4x2");
+      assertThat(array.slots()).hasSize(6);
 
-    ServerConfig server = serverConfig(COMPOSE);
-    Map<String, String> env = COMPOSE.environment("proxy");
-    // A non-loopback listen address is accepted because the credentials are configured.
-    assertThat(server.listen()).isEqualTo("0.0.0.0:9000");
-    assertThat(server.adminListen()).isEqualTo("0.0.0.0:9001");
-    assertThat(server.credentials())
-        .containsExactly(Map.entry(env.get("RACS_ACCESS_KEY"), env.get("RACS_SECRET_KEY")));
+      ServerConfig server = serverConfig(COMPOSE, name);
+      Map<String, String> env = COMPOSE.environment(name);
+      // A non-loopback listen address is accepted because the credentials are configured.
+      assertThat(server.listen()).isEqualTo("0.0.0.0:9000");
+      assertThat(server.adminListen()).isEqualTo("0.0.0.0:9001");
+      assertThat(server.credentials())
+          .containsExactly(Map.entry(env.get("RACS_ACCESS_KEY"), env.get("RACS_SECRET_KEY")));
+    }
+  }
+
+  @Test
+  void zookeeper_isAPinnedImageWithHealthCheck_thatEveryProxyWaitsForAndNames_withOwnIds()
+      throws Exception {
+    JsonNode zookeeper = COMPOSE.service("zookeeper");
+    String image = zookeeper.path("image").asText();
+    assertThat(image).startsWith("zookeeper:");
+    assertThat(image.substring("zookeeper:".length())).matches(PINNED_VERSION);
+    List<String> test = ComposeFile.words(zookeeper.path("healthcheck").path("test"));
+    assertThat(test).containsExactly("CMD", "zkServer.sh", "status");
+    // zkServer.sh status asks the server with the four-letter word srvr, which must be allowed.
+    assertThat(COMPOSE.environment("zookeeper").get("ZOO_4LW_COMMANDS_WHITELIST").split(","))
+        .contains("srvr");
+    assertThat(zookeeper.path("healthcheck").path("retries").asInt()).isPositive();
+    assertThat(zookeeper.has("ports")).as("ZooKeeper is reachable only inside Compose").isFalse();
+    Set<String> declared = new TreeSet<>();
+    COMPOSE.root().path("volumes").fieldNames().forEachRemaining(declared::add);
+    assertThat(COMPOSE.mounts("zookeeper")).containsValues("/data", "/datalog");
+    assertThat(declared).containsAll(COMPOSE.mounts("zookeeper").keySet());
+
+    Set<String> ids = new TreeSet<>();
+    Set<String> namespaces = new TreeSet<>();
+    for (String proxy : PROXIES) {
+      assertThat(COMPOSE.dependsOn(proxy, "zookeeper")).as(proxy).isEqualTo("service_healthy");
+      CoordinationConfig coordination =
+          CoordinationConfig.from(proxyConfig(COMPOSE, proxy)).orElseThrow();
+      for (String member : coordination.zookeeper().split(",")) {
+        URI address = URI.create("zk://" + member.trim());
+        assertThat(address.getHost()).as(proxy).isEqualTo("zookeeper");
+        // The official image's client port, unless ZOO_PORT moves it.
+        assertThat(address.getPort())
+            .as(proxy)
+            .isEqualTo(
+                Integer.parseInt(
+                    COMPOSE.environment("zookeeper").getOrDefault("ZOO_PORT", "2181")));
+      }
+      assertThat(coordination.id()).as(proxy).isEqualTo(proxy);
+      ids.add(coordination.id());
+      namespaces.add(coordination.namespace());
+    }
+    assertThat(ids).hasSize(PROXIES.size());
+    assertThat(namespaces).as("one array, one namespace").hasSize(1);
+  }
+
+  @Test
+  void lb_isAPinnedHaproxy_roundRobinOverExactlyTheThreeProxies_checkingReadiness()
+      throws Exception {
+    JsonNode lb = COMPOSE.service("lb");
+    String image = lb.path("image").asText();
+    assertThat(image).startsWith("haproxy:");
+    assertThat(image.substring("haproxy:".length())).matches(PINNED_VERSION);
+    assertThat(COMPOSE.volumeEntries("lb")).contains("./haproxy.cfg:" + HAPROXY_TARGET + ":ro");
+    for (String proxy : PROXIES) {
+      assertThat(COMPOSE.dependsOn("lb", proxy)).as(proxy).isEqualTo("service_healthy");
+    }
+
+    HaproxyConfig cfg = HaproxyConfig.load();
+    List<String> backend = cfg.section("backend racs");
+    assertThat(backend)
+        .contains("balance roundrobin", "option httpchk GET /health/ready")
+        .contains("http-check expect status 200");
+    assertThat(backend).anySatisfy(line -> assertThat(line).startsWith("default-server check "));
+    assertThat(cfg.section("frontend s3")).contains("default_backend racs");
+    List<HaproxyConfig.Server> servers = cfg.servers("racs");
+    assertThat(servers).extracting(HaproxyConfig.Server::name).isEqualTo(PROXIES);
+    for (HaproxyConfig.Server server : servers) {
+      ServerConfig config = serverConfig(COMPOSE, server.host());
+      assertThat(PROXIES)
+          .as("server %s names a proxy service", server.name())
+          .contains(server.host());
+      assertThat(server.port()).as(server.name()).isEqualTo(port(config.listen()));
+      assertThat(server.checkPort()).as(server.name()).isEqualTo(port(config.adminListen()));
+      assertThat(COMPOSE.environment(server.host()).get("RACS_PROXY_ID")).isEqualTo(server.name());
+    }
+
+    // Healthy while a proxy is: the proxies' healthcheck.sh, on HAProxy's monitor URI.
+    List<String> health = cfg.section("frontend health");
+    assertThat(health).contains("monitor fail if { nbsrv(racs) lt 1 }");
+    String uri =
+        health.stream()
+            .filter(l -> l.startsWith("monitor-uri "))
+            .findFirst()
+            .orElseThrow()
+            .substring("monitor-uri ".length());
+    List<String> test = ComposeFile.words(lb.path("healthcheck").path("test"));
+    assertThat(COMPOSE.mounts("lb")).containsEntry("./healthcheck.sh", test.get(1));
+    assertThat(test).containsExactly("CMD", test.get(1), uri);
+    assertThat(COMPOSE.environment("lb").get("RACS_ADMIN_PORT"))
+        .isEqualTo(String.valueOf(cfg.bindPort("health")));
   }
 
   @Test
   void repositories_areExactlyTheSixMinioServices_byServiceNameAndPort() throws Exception {
-    ArrayConfig array = ArrayConfig.from(proxyConfig(COMPOSE));
+    ArrayConfig array = ArrayConfig.from(proxyConfig(COMPOSE, "proxy-1"));
     List<String> minio = minioServices(COMPOSE);
     Set<String> hosts = new TreeSet<>();
     for (RepositoryConfig slot : array.slots()) {
@@ -235,36 +357,47 @@ class ComposeFileIT {
     overrides.put("RACS_ACCESS_KEY", "app");
     overrides.put("RACS_SECRET_KEY", "app-secret-0123456789");
     for (ComposeFile compose : List.of(COMPOSE, ComposeFile.load(overrides))) {
-      Map<String, String> proxyEnv = compose.environment("proxy");
-      for (String name : referenced) {
-        assertThat(proxyEnv.get(name)).as("proxy environment %s", name).isNotBlank();
+      for (String proxy : PROXIES) {
+        Map<String, String> proxyEnv = compose.environment(proxy);
+        for (String name : referenced) {
+          assertThat(proxyEnv.get(name)).as("%s environment %s", proxy, name).isNotBlank();
+        }
+        assertProxyCredentials(compose, proxy);
       }
-      for (RepositoryConfig repository : proxyConfig(compose).repositories()) {
-        S3Options options = ((BackendConfig.S3) repository.backend()).options();
-        Map<String, String> minioEnv =
-            compose.environment(options.endpoint().orElseThrow().getHost());
-        assertThat(options.credentials())
-            .as(repository.name())
-            .isEqualTo(
-                new S3Credentials.Static(
-                    minioEnv.get("MINIO_ROOT_USER"), minioEnv.get("MINIO_ROOT_PASSWORD")));
-      }
-      ServerConfig server = serverConfig(compose);
-      Map<String, String> bench = compose.environment("bench");
-      assertThat(server.credentials())
-          .containsExactly(Map.entry(bench.get("RACS_ACCESS_KEY"), bench.get("RACS_SECRET_KEY")));
       Map<String, String> minio1 = compose.environment("minio-1");
+      Map<String, String> bench = compose.environment("bench");
       assertThat(bench.get("MINIO_ACCESS_KEY")).isEqualTo(minio1.get("MINIO_ROOT_USER"));
       assertThat(bench.get("MINIO_SECRET_KEY")).isEqualTo(minio1.get("MINIO_ROOT_PASSWORD"));
     }
-    assertThat(ComposeFile.load(overrides).environment("proxy"))
-        .containsEntry("RACS_MINIO_SECRET", "operator-password-42")
-        .containsEntry("RACS_SECRET_KEY", "app-secret-0123456789");
+    for (String proxy : PROXIES) {
+      assertThat(ComposeFile.load(overrides).environment(proxy))
+          .containsEntry("RACS_MINIO_SECRET", "operator-password-42")
+          .containsEntry("RACS_SECRET_KEY", "app-secret-0123456789");
+    }
+  }
+
+  /** {@code proxy} signs into MinIO as MinIO's root user and accepts the bench's credentials. */
+  private static void assertProxyCredentials(ComposeFile compose, String proxy) throws IOException {
+    for (RepositoryConfig repository : proxyConfig(compose, proxy).repositories()) {
+      S3Options options = ((BackendConfig.S3) repository.backend()).options();
+      Map<String, String> minioEnv =
+          compose.environment(options.endpoint().orElseThrow().getHost());
+      assertThat(options.credentials())
+          .as(proxy + " " + repository.name())
+          .isEqualTo(
+              new S3Credentials.Static(
+                  minioEnv.get("MINIO_ROOT_USER"), minioEnv.get("MINIO_ROOT_PASSWORD")));
+    }
+    ServerConfig server = serverConfig(compose, proxy);
+    Map<String, String> bench = compose.environment("bench");
+    assertThat(server.credentials())
+        .as(proxy)
+        .containsExactly(Map.entry(bench.get("RACS_ACCESS_KEY"), bench.get("RACS_SECRET_KEY")));
   }
 
   @Test
-  void ports_arePublishedOnLoopbackOnly_andMatchTheProxyListeners() throws Exception {
-    Set<Integer> published = new TreeSet<>();
+  void ports_arePublishedOnLoopbackOnly_andMatchTheListeners() throws Exception {
+    Map<String, Set<Integer>> published = new HashMap<>();
     for (String name : COMPOSE.serviceNames()) {
       for (JsonNode port : COMPOSE.service(name).path("ports")) {
         String hostIp;
@@ -279,32 +412,39 @@ class ComposeFileIT {
           target = Integer.parseInt(parts[2].replace("/tcp", ""));
         }
         assertThat(hostIp).as("%s publishes %s", name, port).isEqualTo("127.0.0.1");
-        if (name.equals("proxy")) {
-          published.add(target);
-        }
+        published.computeIfAbsent(name, n -> new TreeSet<>()).add(target);
       }
     }
-    ServerConfig server = serverConfig(COMPOSE);
-    assertThat(published).containsExactly(port(server.listen()), port(server.adminListen()));
-    // healthcheck.sh asks the admin port named by RACS_ADMIN_PORT.
-    assertThat(COMPOSE.environment("proxy").get("RACS_ADMIN_PORT"))
-        .isEqualTo(String.valueOf(port(server.adminListen())));
+    // S3 only through the balancer; each proxy's health and metrics of its own.
+    assertThat(published.keySet()).containsExactlyInAnyOrder("lb", "proxy-1", "proxy-2", "proxy-3");
+    assertThat(published.get("lb")).containsExactly(HaproxyConfig.load().bindPort("s3"));
+    for (String proxy : PROXIES) {
+      ServerConfig server = serverConfig(COMPOSE, proxy);
+      assertThat(published.get(proxy)).as(proxy).containsExactly(port(server.adminListen()));
+      // healthcheck.sh asks the admin port named by RACS_ADMIN_PORT.
+      assertThat(COMPOSE.environment(proxy).get("RACS_ADMIN_PORT"))
+          .isEqualTo(String.valueOf(port(server.adminListen())));
+    }
   }
 
   @Test
-  void bench_waitsForAReadyProxy() throws Exception {
-    assertThat(COMPOSE.dependsOn("bench", "proxy")).isEqualTo("service_healthy");
-    List<String> test =
-        ComposeFile.words(COMPOSE.service("proxy").path("healthcheck").path("test"));
-    assertThat(test).containsExactly("CMD", "/opt/racs/healthcheck.sh", "/health/ready");
+  void bench_waitsForAHealthyBalancer_overReadyProxies() throws Exception {
+    assertThat(COMPOSE.dependsOn("bench", "lb")).isEqualTo("service_healthy");
+    for (String proxy : PROXIES) {
+      List<String> test =
+          ComposeFile.words(COMPOSE.service(proxy).path("healthcheck").path("test"));
+      assertThat(test)
+          .as(proxy)
+          .containsExactly("CMD", "/opt/racs/healthcheck.sh", "/health/ready");
+    }
     String dockerfile = Files.readString(ComposeFile.dockerDir().resolve("Dockerfile"));
     assertThat(dockerfile).contains("docker/healthcheck.sh /opt/racs/");
     assertThat(ComposeFile.dockerDir().resolve("healthcheck.sh")).isExecutable();
-    // The bench reaches the proxy by service name on its S3 port.
+    // The bench reaches the balancer by service name on its S3 port.
     URI endpoint = URI.create(COMPOSE.environment("bench").get("RACS_ENDPOINT"));
     assertThat(COMPOSE.serviceNames()).contains(endpoint.getHost());
-    assertThat(endpoint.getHost()).isEqualTo("proxy");
-    assertThat(endpoint.getPort()).isEqualTo(port(serverConfig(COMPOSE).listen()));
+    assertThat(endpoint.getHost()).isEqualTo("lb");
+    assertThat(endpoint.getPort()).isEqualTo(HaproxyConfig.load().bindPort("s3"));
   }
 
   @Test

@@ -7,8 +7,12 @@ import io.racs.repos.config.RepositoryConfig;
 import io.racs.repos.config.RepositoryConfigLoader;
 import io.racs.repos.minio.MinioServer;
 import io.racs.testkit.MinioExtension;
+import io.racs.testkit.TestSeed;
+import io.racs.testkit.TestTools;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,12 +21,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,19 +44,26 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * The Compose demo's proxy configuration ({@code docker/racs.yaml}) runs as it is over six real
- * MinIO processes: only the six repository endpoints and the two listen addresses are rewritten,
- * the secrets are the ones {@code docker/compose.yml} gives the proxy and MinIO, and then an AWS
- * SDK v2 client round-trips an object through the proxy, its shards land on all six nodes, and
- * {@code /health/ready} (asked directly and through the image's own {@code docker/healthcheck.sh})
- * reports the six repositories up.
+ * The Compose demo's topology runs as processes, from its own files: three proxies, each on {@code
+ * docker/racs.yaml} as it is with the environment {@code docker/compose.yml} gives that proxy, over
+ * six real MinIO processes, coordinated through a real ZooKeeper (curator-test's in-process
+ * server), behind a real {@code haproxy} process on {@code docker/haproxy.cfg}. Only addresses are
+ * rewritten: the six repository endpoints, the proxies' listen addresses, the ZooKeeper address,
+ * and HAProxy's binds and server addresses. Then an AWS SDK v2 client round-trips objects through
+ * HAProxy, every proxy serves some of those requests (its {@code /metrics}), the shards land on all
+ * six nodes, each proxy's {@code /health/ready} (asked directly and through the image's own {@code
+ * docker/healthcheck.sh}) reports the six repositories up and the three members with one leader,
+ * and the balancer's Compose health check passes.
  */
 class ComposeTopologyIT {
   private static final ComposeFile COMPOSE = ComposeFile.load(Map.of());
   private static final Map<String, String> MINIO_ENV = COMPOSE.environment("minio-1");
-  private static final Map<String, String> PROXY_ENV = COMPOSE.environment("proxy");
+  private static final List<String> PROXIES = List.of("proxy-1", "proxy-2", "proxy-3");
+  private static final Map<String, String> PROXY_ENV = COMPOSE.environment(PROXIES.getFirst());
+  private static final Duration SETTLE = Duration.ofSeconds(60);
   private static final Pattern ENV_REFERENCE =
       Pattern.compile("\\$\\{env:([A-Za-z_][A-Za-z0-9_]*)}");
+  private static final Pattern LEADER = Pattern.compile("\"leaderId\":\"(proxy-\\d)\"");
 
   /** MinIO with the root credentials compose.yml gives its MinIO services. */
   @RegisterExtension
@@ -58,8 +73,14 @@ class ComposeTopologyIT {
           .env("MINIO_ROOT_PASSWORD", MINIO_ENV.get("MINIO_ROOT_PASSWORD"));
 
   @TempDir static Path dir;
-  private static ProxyProcess proxy;
+  private static TestingServer zookeeper;
+  private static final List<ProxyProcess> proxies = new ArrayList<>();
+  private static Process haproxy;
+  private static int lbPort;
+  private static int lbHealthPort;
   private static List<String> minioServices;
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   /** The servers by the root credentials of compose.yml (the test kit's clients use its own). */
   private static S3Client minioClient(MinioServer server) {
@@ -118,6 +139,7 @@ class ComposeTopologyIT {
       }
     }
 
+    zookeeper = new TestingServer(true);
     String original = Files.readString(ComposeFile.dockerDir().resolve("racs.yaml"));
     String yaml = original;
     for (int i = 0; i < 6; i++) {
@@ -132,34 +154,146 @@ class ComposeTopologyIT {
     // ProxyProcess needs free loopback ports, which it reads from the proxy's output.
     yaml = replaceLine(yaml, "listen", "\\S+", "127.0.0.1:0");
     yaml = replaceLine(yaml, "adminListen", "\\S+", "127.0.0.1:0");
-    // ProxyProcess passes no environment of its own, so the values Compose would put in the
-    // proxy's environment are written in place of the ${env:...} references.
-    Matcher m = ENV_REFERENCE.matcher(yaml);
-    StringBuilder resolved = new StringBuilder();
-    int references = 0;
-    while (m.find()) {
-      String value = PROXY_ENV.get(m.group(1));
-      assertThat(value).as("compose.yml gives the proxy %s", m.group(1)).isNotNull();
-      m.appendReplacement(resolved, Matcher.quoteReplacement(value));
-      references++;
+    yaml = replaceLine(yaml, "zookeeper", "\\S+", zookeeper.getConnectString());
+    for (String service : PROXIES) {
+      // ProxyProcess passes no environment of its own, so the values Compose would put in this
+      // proxy's environment are written in place of the ${env:...} references.
+      Map<String, String> env = COMPOSE.environment(service);
+      Matcher m = ENV_REFERENCE.matcher(yaml);
+      StringBuilder resolved = new StringBuilder();
+      int references = 0;
+      while (m.find()) {
+        String value = env.get(m.group(1));
+        assertThat(value).as("compose.yml gives %s %s", service, m.group(1)).isNotNull();
+        m.appendReplacement(resolved, Matcher.quoteReplacement(value));
+        references++;
+      }
+      m.appendTail(resolved);
+      assertThat(references).isPositive();
+      assertThat(resolved.toString()).doesNotContain("${env:").contains("id: " + service);
+      assertThat(resolved.toString().lines().count()).isEqualTo(original.lines().count());
+      proxies.add(
+          ProxyProcess.start(Files.createDirectories(dir.resolve(service)), resolved.toString()));
     }
-    m.appendTail(resolved);
-    assertThat(references).isPositive();
-    assertThat(resolved.toString()).doesNotContain("${env:");
-    assertThat(resolved.toString().lines().count()).isEqualTo(original.lines().count());
-    proxy = ProxyProcess.start(dir, resolved.toString());
+    await(
+        "every proxy lists the three members and the same leader",
+        () -> {
+          Set<String> leaders = new HashSet<>();
+          for (ProxyProcess proxy : proxies) {
+            String ready = admin(proxy, "/health/ready");
+            for (String id : PROXIES) {
+              if (!ready.contains("{\"id\":\"" + id + "\"")) {
+                return false;
+              }
+            }
+            Matcher leader = LEADER.matcher(ready);
+            if (!leader.find()) {
+              return false;
+            }
+            leaders.add(leader.group(1));
+          }
+          return leaders.size() == 1;
+        });
+    startHaproxy();
+  }
+
+  /** HAProxy on docker/haproxy.cfg with only its binds and server addresses rewritten. */
+  private static void startHaproxy() throws Exception {
+    HaproxyConfig template = HaproxyConfig.load();
+    lbPort = freePort();
+    lbHealthPort = freePort();
+    Map<String, int[]> servers = new HashMap<>();
+    for (int i = 0; i < PROXIES.size(); i++) {
+      servers.put(
+          PROXIES.get(i),
+          new int[] {proxies.get(i).endpoint().getPort(), proxies.get(i).adminPort()});
+    }
+    String cfg =
+        template.rewrite(
+            Map.of(template.bindPort("s3"), lbPort, template.bindPort("health"), lbHealthPort),
+            servers);
+    Path file = dir.resolve("haproxy.cfg");
+    Files.writeString(file, cfg);
+    // -db: stay in the foreground, as in its container; the process is ours to stop.
+    haproxy =
+        new ProcessBuilder(TestTools.haproxy().toString(), "-db", "-f", file.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("haproxy.log").toFile())
+            .start();
+    await(
+        "HAProxy answers its monitor URI with all three proxies up",
+        () -> {
+          if (!haproxy.isAlive()) {
+            throw new AssertionError(
+                "haproxy exited: " + Files.readString(dir.resolve("haproxy.log")));
+          }
+          return healthcheck(
+                  ComposeFile.dockerDir().resolve("healthcheck.sh"), lbHealthPort, "/health")
+              == 0;
+        });
+  }
+
+  /** A port free on 127.0.0.1 a moment ago (HAProxy cannot report a port the system picked). */
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+
+  @FunctionalInterface
+  private interface Condition {
+    boolean holds() throws Exception;
+  }
+
+  private static void await(String what, Condition condition) throws Exception {
+    long deadline = System.nanoTime() + SETTLE.toNanos();
+    while (!condition.holds()) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError("not within " + SETTLE + ": " + what);
+      }
+      Thread.sleep(50); // polling a condition with a deadline, not waiting for a guessed time
+    }
+  }
+
+  private static String admin(ProxyProcess proxy, String path) throws Exception {
+    HttpResponse<String> response =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + proxy.adminPort() + path))
+                .timeout(Duration.ofSeconds(30))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    return response.body();
+  }
+
+  /** The S3 requests a proxy has answered so far, by its {@code racs_s3_requests_total}. */
+  private static long requestsServed(ProxyProcess proxy) throws Exception {
+    long total = 0;
+    for (String line : admin(proxy, "/metrics").lines().toList()) {
+      if (line.startsWith("racs_s3_requests_total{")) {
+        total += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return total;
   }
 
   @AfterAll
-  static void stop() {
-    if (proxy != null) {
-      proxy.close();
+  static void stop() throws Exception {
+    if (haproxy != null) {
+      haproxy.destroy();
+      if (!haproxy.waitFor(30, TimeUnit.SECONDS)) {
+        haproxy.destroyForcibly();
+      }
+    }
+    proxies.forEach(ProxyProcess::close);
+    if (zookeeper != null) {
+      zookeeper.close();
     }
   }
 
-  private static S3Client proxyClient() {
+  /** A client of the one S3 endpoint: HAProxy. */
+  private static S3Client lbClient() {
     return S3Client.builder()
-        .endpointOverride(proxy.endpoint())
+        .endpointOverride(URI.create("http://127.0.0.1:" + lbPort))
         .region(Region.US_EAST_1)
         .forcePathStyle(true)
         .credentialsProvider(
@@ -171,10 +305,10 @@ class ComposeTopologyIT {
   }
 
   @Test
-  void putGet_roundTripsThroughTheDemoConfiguration_withShardsOnAllSixNodes() {
+  void putGet_roundTripsThroughHaproxy_withShardsOnAllSixNodes() {
     byte[] data = new byte[3 * 1024 * 1024 + 1];
     new Random(9).nextBytes(data);
-    try (S3Client s3 = proxyClient()) {
+    try (S3Client s3 = lbClient()) {
       s3.createBucket(b -> b.bucket("demo"));
       s3.putObject(b -> b.bucket("demo").key("compose/object.bin"), RequestBody.fromBytes(data));
       byte[] back =
@@ -194,29 +328,65 @@ class ComposeTopologyIT {
   }
 
   @Test
-  void healthReady_reportsTheSixRepositoriesUp() throws Exception {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    HttpResponse<String> ready =
-        http.send(
-            HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + proxy.adminPort() + "/health/ready"))
-                .timeout(Duration.ofSeconds(30))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
-    for (String service : minioServices) {
-      assertThat(ready.body()).contains("\"name\":\"" + service + "\",\"state\":\"up\"");
+  void requestsThroughHaproxy_areServedByEveryProxy_andReadBackByteExact() throws Exception {
+    List<Long> before = new ArrayList<>();
+    for (ProxyProcess proxy : proxies) {
+      before.add(requestsServed(proxy));
     }
-    assertThat(ready.body()).contains("\"healthy\":6").contains("\"ready\":true");
+    long seed = TestSeed.get();
+    Random random = new Random(seed);
+    try (S3Client s3 = lbClient()) {
+      s3.createBucket(b -> b.bucket("spread"));
+      for (int i = 0; i < 12; i++) {
+        byte[] body = new byte[1 + random.nextInt(300_000)];
+        random.nextBytes(body);
+        String key = "object-" + i;
+        s3.putObject(b -> b.bucket("spread").key(key), RequestBody.fromBytes(body));
+        assertThat(s3.getObjectAsBytes(b -> b.bucket("spread").key(key)).asByteArray())
+            .as("%s (seed %d)", key, seed)
+            .isEqualTo(body);
+      }
+    }
+    for (int i = 0; i < proxies.size(); i++) {
+      assertThat(requestsServed(proxies.get(i)))
+          .as("S3 requests %s served through HAProxy", PROXIES.get(i))
+          .isGreaterThan(before.get(i));
+    }
   }
 
   @Test
-  void imageHealthCheckScript_passesForLiveAndReady() throws Exception {
-    Path script = ComposeFile.dockerDir().resolve("healthcheck.sh");
-    for (String path : List.of("/health/live", "/health/ready")) {
-      assertThat(healthcheck(script, proxy.adminPort(), path)).as(path).isZero();
+  void healthReady_reportsTheSixRepositoriesUp_andTheThreeMembers() throws Exception {
+    for (ProxyProcess proxy : proxies) {
+      HttpResponse<String> ready =
+          HTTP.send(
+              HttpRequest.newBuilder(
+                      URI.create("http://127.0.0.1:" + proxy.adminPort() + "/health/ready"))
+                  .timeout(Duration.ofSeconds(30))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+      for (String service : minioServices) {
+        assertThat(ready.body()).contains("\"name\":\"" + service + "\",\"state\":\"up\"");
+      }
+      assertThat(ready.body()).contains("\"healthy\":6").contains("\"ready\":true");
+      for (String id : PROXIES) {
+        assertThat(ready.body()).contains("{\"id\":\"" + id + "\"");
+      }
+      assertThat(ready.body()).contains("\"connected\":true").containsPattern(LEADER);
     }
-    assertThat(healthcheck(script, proxy.adminPort(), "/no-such-path")).isEqualTo(1);
+  }
+
+  @Test
+  void imageHealthCheckScript_passesForLiveAndReady_andForTheBalancer() throws Exception {
+    Path script = ComposeFile.dockerDir().resolve("healthcheck.sh");
+    for (ProxyProcess proxy : proxies) {
+      for (String path : List.of("/health/live", "/health/ready")) {
+        assertThat(healthcheck(script, proxy.adminPort(), path)).as(path).isZero();
+      }
+      assertThat(healthcheck(script, proxy.adminPort(), "/no-such-path")).isEqualTo(1);
+    }
+    // The lb service's health check: the same script on HAProxy's monitor URI.
+    assertThat(healthcheck(script, lbHealthPort, "/health")).isZero();
   }
 
   private static int healthcheck(Path script, int port, String path) throws Exception {

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,7 +16,11 @@ import org.junit.jupiter.api.io.TempDir;
  * Proves {@code ./racs demo} does what the README promises, as a new user runs it: the proxy over
  * six repositories (local directories, and six real MinIO processes with {@code --minio 6}), a
  * bench whose report is a self-contained HTML page with charts, reads and writes surviving two lost
- * repositories, and a heal that restores full redundancy.
+ * repositories, and a heal that restores full redundancy; with {@code --proxies 3}, three proxies
+ * over the same repositories coordinated through an embedded ZooKeeper, their membership and leader
+ * as {@code /health/ready} reports them, objects read back through another proxy than wrote them,
+ * and the leader stopped while another takes over and the rest keep serving every object; and a bad
+ * {@code --proxies} refused in one line, exit 2, before anything is created.
  */
 class DemoIT {
   private static Launcher.Result demo(Path dir, String... extra) {
@@ -50,6 +57,66 @@ class DemoIT {
   @Test
   void demo_onLocalDirectories_completes(@TempDir Path dir) throws IOException {
     assertDemoOutput(demo(dir), dir);
+  }
+
+  @Test
+  void demo_withThreeProxies_showsMembershipAndLeader_andServesAfterTheLeaderStops(
+      @TempDir Path dir) throws IOException {
+    Launcher.Result result = demo(dir, "--proxies", "3", "--duration", "1s");
+    assertThat(result.exitCode()).as(result.stderr()).isZero();
+    String out = result.stdout();
+    assertThat(out)
+        .contains("[1/7]", "[2/7]", "[3/7]", "[4/7]", "[5/7]", "[6/7]", "[7/7]")
+        .containsPattern("starting an embedded ZooKeeper at 127\\.0\\.0\\.1:\\d+")
+        .contains("front: no load balancer; the demo sends its requests round robin")
+        .contains("16/16 GETs byte-exact, none through the proxy that wrote it")
+        .contains("16/16 GETs byte-exact through the 2 remaining proxies")
+        .contains("PUT after the failover: ok");
+    // Membership as the first proxy's /health/ready lists it: all three, by id and S3 address.
+    Matcher members = Pattern.compile("members, from proxy-1's /health/ready: (.*)").matcher(out);
+    assertThat(members.find()).as(out).isTrue();
+    for (int i = 1; i <= 3; i++) {
+      Matcher endpoint =
+          Pattern.compile("proxy-" + i + " {2}S3 at http://(127\\.0\\.0\\.1:\\d+)").matcher(out);
+      assertThat(endpoint.find()).as(out).isTrue();
+      assertThat(members.group(1)).contains("proxy-" + i + " (" + endpoint.group(1) + ")");
+    }
+    // The leader named before is the one stopped, and the new one is another, agreed by both
+    // survivors (the demo waits for that), and listed among exactly the two that remain.
+    Matcher leader = Pattern.compile("leader \\(runs scrub and heal\\): (proxy-\\d)").matcher(out);
+    assertThat(leader.find()).isTrue();
+    String first = leader.group(1);
+    assertThat(out).contains("stopping the leader, " + first);
+    Matcher moved = Pattern.compile("leadership moved: (proxy-\\d) -> (proxy-\\d)").matcher(out);
+    assertThat(moved.find()).as(out).isTrue();
+    assertThat(moved.group(1)).isEqualTo(first);
+    assertThat(moved.group(2)).isNotEqualTo(first);
+    assertThat(leader.find()).isTrue();
+    assertThat(leader.group(1)).isEqualTo(moved.group(2));
+    Matcher after = Pattern.compile("members, from (proxy-\\d)'s /health/ready: (.*)").matcher(out);
+    assertThat(after.find() && after.find()).as(out).isTrue();
+    assertThat(after.group(2)).doesNotContain(first + " (").contains(moved.group(2) + " (");
+    assertThat(after.group(2).split(", ")).hasSize(2);
+    // The bench drove all three endpoints as one round-robin target.
+    assertThat(dir.resolve("demo/report/results.json")).exists();
+    assertThat(out).contains("racs-3-proxies/mixed/1MiB/c8");
+  }
+
+  @Test
+  void demo_withBadProxies_isRefusedInOneLine_beforeAnythingIsCreated(@TempDir Path dir) {
+    for (String[] bad :
+        List.of(
+            new String[] {"--proxies", "0"},
+            new String[] {"--proxies", "10"},
+            new String[] {"--zookeeper", "127.0.0.1:2181"})) {
+      Launcher.Result result = demo(dir, bad);
+      assertThat(result.exitCode()).as(String.join(" ", bad)).isEqualTo(2);
+      assertThat(result.stderr().strip().lines())
+          .as(result.stderr())
+          .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+          .startsWith("racs bench demo: " + bad[0] + ": " + bad[1] + " (expected: ");
+      assertThat(dir.resolve("demo")).doesNotExist();
+    }
   }
 
   @Test

@@ -50,6 +50,12 @@ import software.amazon.awssdk.services.s3.S3Client;
  * through the proxy, takes two repositories away and shows that reads and writes go on, replaces
  * them with empty ones and heals, and leaves the proxy serving with an {@code aws} command line to
  * try (Ctrl-C stops it).
+ *
+ * <p>With {@code --proxies N} (N &ge; 2) it shows several proxies over the same repositories
+ * instead ({@link MultiProxyDemo}): coordinated through ZooKeeper (an embedded server unless {@code
+ * --zookeeper} names one), their membership and leader as {@code /health/ready} reports them, the
+ * bench and the demo's own requests sent round robin across them, and the leader stopped while the
+ * others take over and keep serving every object.
  */
 @Command(
     name = "demo",
@@ -65,6 +71,12 @@ public final class DemoCommand implements Callable<Integer> {
   private static final int ITERATIONS = 5;
 
   private static final int WIDTH = 100;
+
+  /** More proxies than this on one machine demonstrate nothing more. */
+  private static final int MAX_PROXIES = 9;
+
+  /** Measured iterations of the multi-proxy bench: it shows the round robin, not a result. */
+  private static final int MULTI_ITERATIONS = 3;
 
   @Spec CommandSpec spec;
 
@@ -95,12 +107,28 @@ public final class DemoCommand implements Callable<Integer> {
   String duration = "2s";
 
   @Option(
+      names = "--proxies",
+      paramLabel = "N",
+      description =
+          "run N proxies (1 to 9) over the same repositories, coordinated through ZooKeeper"
+              + " (default: 1)")
+  int proxies = 1;
+
+  @Option(
+      names = "--zookeeper",
+      paramLabel = "HOST:PORT[,...]",
+      description =
+          "ZooKeeper ensemble for --proxies 2 or more (default: an embedded server on 127.0.0.1)")
+  String zookeeper;
+
+  @Option(
       names = "--no-wait",
       description = "stop when the demo is done instead of serving until Ctrl-C")
   boolean noWait;
 
   private final BenchLauncher bench;
   private PrintWriter out;
+  private int steps = 6;
   private final List<MinioServer> servers = new ArrayList<>();
 
   /** A demo that runs its object bench through {@code bench}. */
@@ -115,6 +143,10 @@ public final class DemoCommand implements Callable<Integer> {
     if (minio != 0 && minio != geometry.totalShards()) {
       throw new IllegalArgumentException(
           "--minio: " + minio + " (expected: 6, one per shard of 4x2)");
+    }
+    checkProxies();
+    if (proxies > 1) {
+      return multiProxy(geometry);
     }
     long started = System.nanoTime();
     prepareDirectory();
@@ -296,6 +328,197 @@ public final class DemoCommand implements Callable<Integer> {
     }
   }
 
+  /** Refuses a bad {@code --proxies} or {@code --zookeeper} before anything is created. */
+  private void checkProxies() {
+    if (proxies < 1 || proxies > MAX_PROXIES) {
+      throw new IllegalArgumentException(
+          "--proxies: " + proxies + " (expected: 1 to " + MAX_PROXIES + ")");
+    }
+    if (zookeeper != null && (proxies < 2 || zookeeper.isBlank())) {
+      throw new IllegalArgumentException(
+          "--zookeeper: "
+              + zookeeper
+              + " (expected: HOST:PORT[,HOST:PORT...], with --proxies 2 or more)");
+    }
+    if (proxies > 1) {
+      int port = ServerConfig.address(listen, "--listen").getPort();
+      if (port != 0 && port + proxies - 1 > 65_535) {
+        throw new IllegalArgumentException(
+            "--listen: "
+                + listen
+                + " (expected: room for "
+                + proxies
+                + " consecutive ports, or port 0 for any)");
+      }
+    }
+  }
+
+  /** {@code --proxies N}: N coordinated proxies over one array (see {@link MultiProxyDemo}). */
+  private int multiProxy(Geometry geometry) throws Exception {
+    steps = 7;
+    long started = System.nanoTime();
+    prepareDirectory();
+    String secret = "demo-" + Long.toHexString(new Random().nextLong() | 1L << 62);
+    Map<String, String> credentials = Map.of(ACCESS_KEY, secret);
+    step(
+        1,
+        minio > 0
+            ? "starting 6 MinIO servers as repositories"
+            : "creating 6 local-directory repositories");
+    if (minio > 0) {
+      minioRepositories().forEach(Repository::close);
+    } else {
+      fsRepositories().forEach(Repository::close);
+    }
+    writeConfig(geometry);
+    EmbeddedZooKeeper embedded = null;
+    try (MultiProxyDemo demo = new MultiProxyDemo(out)) {
+      String connect = zookeeper;
+      if (connect == null) {
+        Path data = dir.resolve("zookeeper");
+        embedded = EmbeddedZooKeeper.start(data);
+        connect = embedded.connectString();
+        step(2, "starting an embedded ZooKeeper at " + connect + " (data in " + data + ")");
+      } else {
+        step(2, "using the ZooKeeper ensemble at " + connect);
+      }
+      step(
+          3,
+          "starting "
+              + proxies
+              + " proxies ("
+              + geometry
+              + ") over the same six repositories, coordinated through ZooKeeper");
+      demo.start(
+          proxies,
+          listen,
+          credentials,
+          connect,
+          dir,
+          () ->
+              ErasureStore.open(
+                  StoreConfig.builder(geometry)
+                      .slowShardTimeout(Duration.ofSeconds(5))
+                      .gcGrace(Duration.ZERO)
+                      .build(),
+                  minio > 0 ? minioRepositories() : fsRepositories()));
+      String leader = demo.awaitAgreement();
+      demo.printMembership(demo.running().getFirst());
+
+      step(
+          4,
+          "object bench through all "
+              + proxies
+              + " proxies, round robin per request (1 MiB mix, 8 clients, "
+              + MULTI_ITERATIONS
+              + " iterations of "
+              + duration
+              + ")");
+      Path report = dir.resolve("report");
+      int code =
+          bench.run(
+              out,
+              spec.commandLine().getErr(),
+              "object",
+              "--endpoint",
+              demo.endpoints(),
+              "--access-key",
+              ACCESS_KEY,
+              "--secret-key",
+              secret,
+              "--name",
+              "racs-" + proxies + "-proxies",
+              "--mix",
+              "put=30,get=50,list=10,delete=10",
+              "--sizes",
+              "1MiB",
+              "--objects",
+              "32",
+              "--clients",
+              "8",
+              "--warmup",
+              "1",
+              "--iterations",
+              Integer.toString(MULTI_ITERATIONS),
+              "--confidence",
+              "95",
+              "--duration",
+              duration,
+              "--out",
+              report.toString());
+      if (code != ExitCodes.OK) {
+        throw new IllegalStateException("the object bench failed (exit " + code + ")");
+      }
+
+      List<byte[]> bodies = MultiProxyDemo.bodies(OBJECTS, 7);
+      List<S3Client> clients = new ArrayList<>();
+      try {
+        for (MultiProxyDemo.Proxy proxy : demo.running()) {
+          clients.add(client(proxy.endpoint(), secret));
+        }
+        step(5, OBJECTS + " objects written round robin, each read back through another proxy");
+        clients.getFirst().createBucket(b -> b.bucket("demo"));
+        int good = MultiProxyDemo.writeAndCrossRead(clients, "demo", bodies);
+        out.printf(
+            "      %d/%d GETs byte-exact, none through the proxy that wrote it%n", good, OBJECTS);
+
+        step(6, "stopping the leader, " + leader + " (its S3 port and its ZooKeeper session)");
+        int index = demo.running().stream().map(MultiProxyDemo.Proxy::id).toList().indexOf(leader);
+        demo.stop(leader);
+        clients.remove(index).close();
+        String next = demo.awaitAgreement();
+        out.printf("      leadership moved: %s -> %s%n", leader, next);
+        demo.printMembership(demo.running().getFirst());
+        int after = MultiProxyDemo.readRoundRobin(clients, "demo", bodies, 0);
+        out.printf(
+            "      %d/%d GETs byte-exact through the %d remaining proxies%n",
+            after, OBJECTS, clients.size());
+        byte[] extra = MultiProxyDemo.bodies(1, 99).getFirst();
+        clients
+            .getLast()
+            .putObject(
+                b -> b.bucket("demo").key("written-after-failover"), RequestBody.fromBytes(extra));
+        byte[] back =
+            clients
+                .getFirst()
+                .getObjectAsBytes(b -> b.bucket("demo").key("written-after-failover"))
+                .asByteArray();
+        out.printf(
+            "      PUT after the failover: %s%n",
+            Arrays.equals(back, extra) ? "ok (read back through another proxy)" : "WRONG BYTES");
+        if (good != OBJECTS || after != OBJECTS || !Arrays.equals(back, extra)) {
+          throw new IllegalStateException("the proxies lost data: see above");
+        }
+      } finally {
+        clients.forEach(S3Client::close);
+      }
+
+      step(7, String.format("done in %.0f s", (System.nanoTime() - started) / 1e9));
+      out.printf("      report: %s%n", report.resolve("report.html").toAbsolutePath());
+      out.printf("      access logs: %s%n", dir.resolve("access-proxy-*.log").toAbsolutePath());
+      for (MultiProxyDemo.Proxy proxy : demo.running()) {
+        out.printf(
+            "      try: AWS_ACCESS_KEY_ID=%s AWS_SECRET_ACCESS_KEY=%s aws --endpoint-url %s s3 ls"
+                + " s3://demo%n",
+            ACCESS_KEY, secret, proxy.endpoint());
+      }
+      if (noWait) {
+        return ExitCodes.OK;
+      }
+      out.println("      serving until Ctrl-C");
+      out.flush();
+      CountDownLatch stop = new CountDownLatch(1);
+      Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
+      stop.await();
+      return ExitCodes.OK;
+    } finally {
+      if (embedded != null) {
+        embedded.close();
+      }
+      servers.forEach(MinioServer::kill);
+    }
+  }
+
   /** Prints {@code text} in the steps' indentation, wrapped at {@link #WIDTH} columns. */
   private void printWrapped(String text) {
     String indent = "      " + " ".repeat(text.length() - text.stripLeading().length());
@@ -315,7 +538,7 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   private void step(int n, String what) {
-    out.printf("[%d/6] %s%n", n, what);
+    out.printf("[%d/%d] %s%n", n, steps, what);
     out.flush();
   }
 
@@ -343,13 +566,22 @@ public final class DemoCommand implements Callable<Integer> {
     return repositories;
   }
 
+  /**
+   * Repositories over the MinIO servers, which the first call starts (later calls, one per proxy of
+   * {@code --proxies}, open clients of their own to the same servers).
+   */
   private List<Repository> minioRepositories() {
+    if (servers.isEmpty()) {
+      for (int i = 0; i < minio; i++) {
+        MinioServer server = MinioServer.builder(dir.resolve("minio").resolve("node-" + i)).build();
+        servers.add(server);
+        server.start();
+        createBucket(server);
+      }
+    }
     List<Repository> repositories = new ArrayList<>();
     for (int i = 0; i < minio; i++) {
-      MinioServer server = MinioServer.builder(dir.resolve("minio").resolve("node-" + i)).build();
-      servers.add(server);
-      server.start();
-      createBucket(server);
+      MinioServer server = servers.get(i);
       repositories.add(
           S3Repository.create(
               "repo-" + i,
