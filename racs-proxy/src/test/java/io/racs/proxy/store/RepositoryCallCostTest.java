@@ -203,6 +203,23 @@ class RepositoryCallCostTest {
   }
 
   @Test
+  void get_whenNoRepositoryIsSlow_readsKShardsAndHedgesNothing() throws Exception {
+    put(writer, "one", ONE_STRIPE);
+    ErasureStore reader = open();
+    // Enough reads that every repository this one reads from has a latency estimate, so reads
+    // hedge by it (StoreConfig.Hedge, on by default): with none of them late, a warm GET still
+    // costs the listing and the k data shards, and nothing is hedged.
+    for (int i = 0; i < LatencyEstimates.MIN_SAMPLES + 2; i++) {
+      get(reader, "one");
+    }
+    for (int i = 0; i < 10; i++) {
+      assertCalls(cost(() -> get(reader, "one"))).isEqualTo(calls(Kind.LIST, 6, Kind.GET, 4));
+    }
+    assertThat(reader.stats().hedgedShardReads()).isZero();
+    assertThat(reader.stats().hedgedRecordReads()).isZero();
+  }
+
+  @Test
   void head_whenColdThenWarm_costsAListingAndOnceTheRecord() throws Exception {
     put(writer, "one", ONE_STRIPE);
     ErasureStore reader = open();
