@@ -322,7 +322,7 @@ final class PartReader extends InputStream implements ChunkedBody {
           stats.unavailablePieces.increment();
           bad[i] = "slower than parity";
           lastProblem[i] = bad[i];
-          sources[i].watchThenClose(part.slots().get(i), start, stallAt);
+          sources[i].watchThenClose(part.slots().get(i), start, stallAt, stripe);
         }
       }
     }
@@ -529,6 +529,8 @@ final class PartReader extends InputStream implements ChunkedBody {
     final ArrayBlockingQueue<Piece> queue = new ArrayBlockingQueue<>(PREFETCH_PIECES);
     // Released for every piece sent: what watchThenClose waits on.
     private final Semaphore delivered = new Semaphore(0);
+    // The stripe of the last piece sent (Long.MAX_VALUE once it failed), -1 before any.
+    private volatile long lastSent = -1;
     private final Future<?> task;
     private final int slot;
     private final long openedNanos;
@@ -604,24 +606,31 @@ final class PartReader extends InputStream implements ChunkedBody {
 
     private void deliver(Piece piece) throws InterruptedException {
       queue.put(piece);
+      lastSent = Math.max(lastSent, piece.stripe());
       delivered.release();
       arrivals.release();
     }
 
     /**
-     * Closes this source once it has sent a piece or the stall deadline has passed, in the
-     * background; in the second case its repository is suspended as stalled.
+     * Closes this source once it has sent its piece of {@code stripe} (or failed) or the stall
+     * deadline has passed, in the background; in the second case its repository is suspended as
+     * stalled. A piece sent just before this is called counts: the reader may not have looked for
+     * it yet (with hedged reads, often; it used to suspend a repository that had answered).
      */
-    void watchThenClose(int slot, long startedAt, long stallAt) {
-      delivered.drainPermits();
+    void watchThenClose(int slot, long startedAt, long stallAt, long stripe) {
       try {
         array
             .executor()
             .execute(
                 () -> {
                   try {
-                    if (!delivered.tryAcquire(
-                        Math.max(0, stallAt - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    while (lastSent < stripe) {
+                      long left = stallAt - System.nanoTime();
+                      if (left <= 0 || !delivered.tryAcquire(left, TimeUnit.NANOSECONDS)) {
+                        break;
+                      }
+                    }
+                    if (lastSent < stripe) {
                       sample(System.nanoTime() - openedNanos);
                       array
                           .health()
