@@ -512,10 +512,16 @@ final class PartReader extends InputStream implements ChunkedBody {
         null);
   }
 
+  /**
+   * Closes the sources, but for those a hedge left to their watch ({@link Source#watchThenClose}):
+   * they close themselves once they answer or stall. Closing one here, when a short read ends a
+   * moment after its hedge, kept it from ever answering, and its watch suspended a repository that
+   * was only late.
+   */
   @Override
   public void close() {
     for (Source source : sources) {
-      if (source != null) {
+      if (source != null && !source.watched) {
         source.close();
       }
     }
@@ -531,6 +537,8 @@ final class PartReader extends InputStream implements ChunkedBody {
     private final Semaphore delivered = new Semaphore(0);
     // The stripe of the last piece sent (Long.MAX_VALUE once it failed), -1 before any.
     private volatile long lastSent = -1;
+    // Set once a watch owns this source's closing.
+    private volatile boolean watched;
     private final Future<?> task;
     private final int slot;
     private final long openedNanos;
@@ -618,6 +626,7 @@ final class PartReader extends InputStream implements ChunkedBody {
      * it yet (with hedged reads, often; it used to suspend a repository that had answered).
      */
     void watchThenClose(int slot, long startedAt, long stallAt, long stripe) {
+      watched = true;
       try {
         array
             .executor()

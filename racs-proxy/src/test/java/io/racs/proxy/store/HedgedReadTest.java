@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.codec.Geometry;
 import io.racs.repos.decorator.FaultyRepository;
+import io.racs.repos.decorator.Operation;
 import io.racs.testkit.TestSeed;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -100,19 +101,24 @@ class HedgedReadTest {
   }
 
   @Test
-  void head_whenTheCopyAskedFirstFreezes_readsAnotherCopy() {
+  void head_whenTheCopyAskedFirstIsHeld_readsAnotherCopy() throws InterruptedException {
     open(StoreConfig.Hedge.DEFAULT);
     byte[] data = StoreFixture.bytes(seed + 2, 40_000);
     f.put("bkt", "k", data);
     // A proxy that has not read the record yet. (The writer is not closed: closing a store closes
     // its repositories, which this one shares.)
     f.reopen();
-    int frozen = 3;
-    // The record is read from the repository expected fastest first: the frozen one.
-    history(LatencyEstimates.Kind.RECORD, 100, frozen);
-    f.faulty.get(frozen).freeze();
-
-    assertThat(f.store.head("bkt", "k").sizeBytes()).isEqualTo(data.length);
-    assertThat(f.store.stats().hedgedRecordReads()).isPositive();
+    int held = 3;
+    // The record is read from the repository expected fastest first: the one whose next GET is
+    // held (its listing answers, so the listing names the record there).
+    history(LatencyEstimates.Kind.RECORD, 100, held);
+    FaultyRepository.Stall stall = f.faulty.get(held).stall(Operation.GET);
+    try {
+      assertThat(f.store.head("bkt", "k").sizeBytes()).isEqualTo(data.length);
+      stall.awaitStalled(); // it was asked, and answered nothing
+      assertThat(f.store.stats().hedgedRecordReads()).isPositive();
+    } finally {
+      stall.release();
+    }
   }
 }
