@@ -4,8 +4,9 @@
 # one client, for GET, HEAD, LIST, PUT and DELETE of 4 KiB and 1 MiB objects, at 0, 20 and 50 ms
 # of round trip per repository call; it prints each p50 and the ratio RACS / direct. Then the
 # jitter case: every repository 20 ms +- 20 ms per round trip (uniform jitter each way) with 2% of
-# calls 200 ms late, GET 4 KiB, p50 and p99 of both. Then the parallelism case: GET, HEAD, LIST and
-# PUT of 4 KiB at 1, 8 and 32 clients over the same repositories at 20 ms, each target's
+# calls 200 ms late, GET 4 KiB and 1 MiB, p50 and p99 of both, RACS with hedged reads on (the
+# default) and off (`array: {hedge: {enabled: false}}`). Then the parallelism case: GET, HEAD, LIST
+# and PUT of 4 KiB at 1, 8 and 32 clients over the same repositories at 20 ms, each target's
 # ParallelismImpactRatio (throughput at N clients / at 1 client) and that ratio over N (issue 20's
 # goal for RACS: at least 0.9 until the CPU saturates). Every RACS point also shows what 1M client
 # operations cost at AWS S3 Standard's prices (the prices: section of the config overrides them)
@@ -15,9 +16,12 @@
 # request and response delays), so a repository call costs d, and a client operation costs d times
 # the repository rounds it waits for.
 #
-# Usage: scripts/bench-wan.sh           short: about seven minutes (2 iterations of 1 s per point)
-#        LONG=1 scripts/bench-wan.sh    longer: 5 iterations of 5 s per point (about 30 minutes)
-#        ONLY=parallel scripts/bench-wan.sh   only the parallelism case (ONLY=delay, ONLY=jitter)
+# Usage: scripts/bench-wan.sh           short: 2 iterations of 1 s per point (jitter: 5 s)
+#        LONG=1 scripts/bench-wan.sh    longer: 5 iterations of 5 s per point (jitter: 20 s)
+#        ONLY=parallel scripts/bench-wan.sh   only the parallelism case (ONLY=delay, ONLY=jitter:
+#                                       the jitter case, hedging on and off)
+# ITERATIONS, DURATION and JITTER_DURATION override the chosen lengths (a smoke check:
+# ONLY=jitter ITERATIONS=1 JITTER_DURATION=1s).
 # PAR_CLIENTS (default 1,8,32), PAR_DELAY (20ms), PAR_OPS (get,head,list,put; DELETE needs a pool
 # of thousands of objects per iteration at 32 clients: add it with PAR_OBJECTS raised) and
 # PAR_OBJECTS (default: OBJECTS, 16, so that the one-client warmup has read most keys once and
@@ -28,9 +32,9 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 if [ -n "${LONG:-}" ]; then
-  ITERATIONS=5 DURATION=5s JITTER_DURATION=20s
+  ITERATIONS="${ITERATIONS:-5}" DURATION="${DURATION:-5s}" JITTER_DURATION="${JITTER_DURATION:-20s}"
 else
-  ITERATIONS=2 DURATION=1s JITTER_DURATION=5s
+  ITERATIONS="${ITERATIONS:-2}" DURATION="${DURATION:-1s}" JITTER_DURATION="${JITTER_DURATION:-5s}"
 fi
 OBJECTS="${OBJECTS:-16}"
 ONLY="${ONLY:-}"
@@ -43,12 +47,12 @@ init_work wan
 [ -z "${KEEP:-}" ] || KEEP_WORK=1
 [ -n "${RACS_NO_BUILD:-}" ] || "$ROOT/racs" build >/dev/null
 
-# config FILE LATENCY: six fs repositories a0..a5 (the array's slots) and one more, direct, each
-# with LATENCY as its decorators line (empty: none).
+# config FILE LATENCY [ARRAY]: six fs repositories a0..a5 (the array's slots) and one more, direct,
+# each with LATENCY as its decorators line (empty: none); ARRAY is more fields of the array section.
 config() {
-  local file="$1" latency="$2" name
+  local file="$1" latency="$2" array="${3:-}" name
   {
-    echo "array: {geometry: 4x2, slots: [a0, a1, a2, a3, a4, a5]}"
+    echo "array: {geometry: 4x2, slots: [a0, a1, a2, a3, a4, a5]${array:+, $array}}"
     echo "repositories:"
     for name in a0 a1 a2 a3 a4 a5 direct; do
       mkdir -p "$WORK/$(basename "$file" .yaml)/$name"
@@ -77,11 +81,17 @@ if [ -z "$ONLY" ] || [ "$ONLY" = delay ]; then
 fi
 
 if [ -z "$ONLY" ] || [ "$ONLY" = jitter ]; then
-  # 20 ms +- 20 ms per round trip: up to 20 ms uniform each way; 2% of calls 200 ms later.
-  config "$WORK/jitter.yaml" "{latency: {jitter: 20ms, responseJitter: 20ms, lateRate: 0.02, lateDelay: 200ms, seed: 20}}"
-  echo "== jitter: GET 4KiB, 20 ms +- 20 ms, 2% 200 ms late ($ITERATIONS x $JITTER_DURATION per point)" >&2
-  bench 1 "$OBJECTS" --config "$WORK/jitter.yaml" --op get --sizes 4KiB --duration "$JITTER_DURATION" \
-    --out "$WORK/jitter" >"$WORK/jitter.txt"
+  # 20 ms +- 20 ms per round trip: up to 20 ms uniform each way; 2% of calls 200 ms later. The
+  # same seed for both runs, so hedging on and off meet the same sequence of delays per repository.
+  JITTER="{latency: {jitter: 20ms, responseJitter: 20ms, lateRate: 0.02, lateDelay: 200ms, seed: 20}}"
+  for hedge in on off; do
+    enabled=true
+    [ "$hedge" = on ] || enabled=false
+    config "$WORK/jitter-$hedge.yaml" "$JITTER" "hedge: {enabled: $enabled}"
+    echo "== jitter, hedging $hedge: GET 4KiB/1MiB, 20 ms +- 20 ms, 2% 200 ms late ($ITERATIONS x $JITTER_DURATION per point)" >&2
+    bench 1 "$OBJECTS" --config "$WORK/jitter-$hedge.yaml" --op get --sizes 4KiB,1MiB \
+      --duration "$JITTER_DURATION" --out "$WORK/jitter-$hedge" >"$WORK/jitter-$hedge.txt"
+  done
 fi
 
 if [ -z "$ONLY" ] || [ "$ONLY" = parallel ]; then
@@ -138,14 +148,24 @@ if root:
                 print(f"| {op} | {size} | {d} | {pa:.2f} | {pb:.2f} | {pb / pa:.2f}{note} | {per_op(b)} | {usd} | {ratio} |")
     print()
 
-root = points("jitter")
-if root:
-    jitter = by_id(root)
-    print("| jitter case: GET 4KiB | p50 ms | p99 ms | max ms | ops |")
-    print("|---|---|---|---|---|")
-    for target in ["direct", "racs"]:
-        p = jitter[f"{target}/get/4KiB/c1/d0ms"]
-        print(f"| {target} | {lat(p, 'p50'):.2f} | {lat(p, 'p99'):.2f} | {lat(p, 'max'):.2f} | {p['ops']} |")
+hedged = points("jitter-on")
+unhedged = points("jitter-off")
+if hedged:
+    on = by_id(hedged)
+    off = by_id(unhedged) if unhedged else {}
+    print("| jitter case: GET | size | p50 ms | p99 ms | max ms | ops | RACS repository requests per op |")
+    print("|---|---|---|---|---|---|---|")
+    for size in ["4KiB", "1MiB"]:
+        rows = [
+            ("direct", on.get(f"direct/get/{size}/c1/d0ms")),
+            ("racs, hedging on", on.get(f"racs/get/{size}/c1/d0ms")),
+            ("racs, hedging off", off.get(f"racs/get/{size}/c1/d0ms")),
+        ]
+        for name, p in rows:
+            if p is None:
+                continue
+            calls = per_op(p) if name != "direct" else ""
+            print(f"| {name} | {size} | {lat(p, 'p50'):.2f} | {lat(p, 'p99'):.2f} | {lat(p, 'max'):.2f} | {p['ops']} | {calls} |")
     print()
 
 root = points("parallel")

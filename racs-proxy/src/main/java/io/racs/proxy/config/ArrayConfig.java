@@ -30,6 +30,11 @@ import java.util.Set;
  *   stallGrace: 1s           # a repository this far behind its peers counts as stalled
  *   gcGrace: 1h              # heal leaves younger unreferenced data alone
  *   inlineSize: 128KiB       # objects this small live in their records (0: never)
+ *   hedge:                   # reads ask one more repository when one is late (StoreConfig.Hedge)
+ *     enabled: true          # default true
+ *     percentile: 95         # late: past this percentile of the repository's recent latency
+ *     minDelay: 2ms          # never hedge sooner than this
+ *     maxDelay: 250ms        # never wait longer than this by the repository's own history
  * }</pre>
  *
  * <p>Errors are one line naming the file, the section and the field.
@@ -45,7 +50,11 @@ public record ArrayConfig(
       String slowShardTimeout,
       String stallGrace,
       String gcGrace,
-      String inlineSize) {}
+      String inlineSize,
+      Hedge hedge) {}
+
+  /** The {@code hedge:} mapping of the section. */
+  private record Hedge(Boolean enabled, String percentile, String minDelay, String maxDelay) {}
 
   private static final String SIZE = "a size such as 1MiB (at most 1GiB)";
 
@@ -111,6 +120,7 @@ public record ArrayConfig(
               : (int)
                   section.size("inlineSize", array.inlineSize(), 1, 1L << 30, SIZE).orElseThrow());
     }
+    builder.hedge(hedge(section, array.hedge()));
     builder.keys(EncryptionConfig.from(file).keys());
     StoreConfig store;
     try {
@@ -119,6 +129,38 @@ public record ArrayConfig(
       throw section.error("", e.getMessage());
     }
     return new ArrayConfig(file, store, List.copyOf(slots));
+  }
+
+  /** The hedge settings, each absent one at its default. */
+  private static StoreConfig.Hedge hedge(ConfigSection section, Hedge hedge) {
+    StoreConfig.Hedge defaults = StoreConfig.Hedge.DEFAULT;
+    if (hedge == null) {
+      return defaults;
+    }
+    double percentile = defaults.percentile();
+    if (hedge.percentile() != null) {
+      try {
+        percentile = Double.parseDouble(hedge.percentile().trim());
+      } catch (NumberFormatException e) {
+        percentile = Double.NaN;
+      }
+      if (!(percentile >= 50 && percentile <= 99.9)) {
+        throw section.error(
+            "hedge.percentile",
+            "expected a percentile from 50 to 99.9, got '" + hedge.percentile() + "'");
+      }
+    }
+    var minDelay =
+        section.duration("hedge.minDelay", hedge.minDelay(), "2ms").orElse(defaults.minDelay());
+    var maxDelay =
+        section.duration("hedge.maxDelay", hedge.maxDelay(), "250ms").orElse(defaults.maxDelay());
+    if (maxDelay.compareTo(minDelay) < 0) {
+      throw section.error(
+          "hedge.maxDelay",
+          "expected at least hedge.minDelay (" + minDelay + "), got '" + hedge.maxDelay() + "'");
+    }
+    return new StoreConfig.Hedge(
+        hedge.enabled() == null || hedge.enabled(), percentile, minDelay, maxDelay);
   }
 
   /** Builds the repositories, in slot order. */

@@ -435,6 +435,16 @@ public final class RacsServer implements AutoCloseable {
         .append("racs_store_unavailable_pieces_total ")
         .append(store.stats().unavailablePieces())
         .append('\n');
+    out.append(
+            "# HELP racs_store_hedged_reads_total Reads that asked one more repository because"
+                + " the one asked was late (shard: a shard stream; record: a version record).\n")
+        .append("# TYPE racs_store_hedged_reads_total counter\n")
+        .append("racs_store_hedged_reads_total{kind=\"shard\"} ")
+        .append(store.stats().hedgedShardReads())
+        .append('\n')
+        .append("racs_store_hedged_reads_total{kind=\"record\"} ")
+        .append(store.stats().hedgedRecordReads())
+        .append('\n');
     out.append("# TYPE racs_store_under_replicated_writes_total counter\n")
         .append("racs_store_under_replicated_writes_total ")
         .append(store.stats().underReplicatedWrites())

@@ -13,9 +13,10 @@ import java.util.concurrent.CompletionException;
  *
  * <p>The listing runs alongside the write's other work, to cost no round trip of its own where the
  * write has one to overlap: a striped PUT starts it once the client's body has been received, while
- * the last shards are still being stored ({@link Pending#start()}), a delete marker alongside the
- * reading of the version it hides. Its failure (no read quorum) fails the write with it, as any
- * other loss of quorum does ({@code INSUFFICIENT_SHARDS}, a 503), before anything is committed.
+ * the last shards are still being stored ({@link Pending#start()}); a delete marker takes the
+ * listing that finds the version it hides ({@link Pending#listed}). Its failure (no read quorum)
+ * fails the write with it, as any other loss of quorum does ({@code INSUFFICIENT_SHARDS}, a 503),
+ * before anything is committed.
  *
  * <p>Thread-safe.
  */
@@ -62,6 +63,18 @@ final class CommitOrder {
                 () -> newestListed(bucket, key), context.array.executor());
       }
       return this;
+    }
+
+    /**
+     * Takes {@code newestListed}, the newest version id a listing of the key's index on a read
+     * quorum named (null for none), in place of a listing of its own: a DELETE lists the key once,
+     * to find the version it hides and to order itself ({@link VersionResolver#newest(String,
+     * String, java.util.function.Consumer)}). The listing must have begun after the write did.
+     */
+    synchronized void listed(String newestListed) {
+      if (listing == null) {
+        listing = CompletableFuture.completedFuture(newestListed);
+      }
     }
 
     /**

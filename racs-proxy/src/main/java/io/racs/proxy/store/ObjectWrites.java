@@ -296,9 +296,10 @@ final class ObjectWrites {
    */
   Optional<VersionMeta> delete(
       String bucket, String key, ObjectStore.WriteCondition condition, boolean versioned) {
-    // Listed alongside the reading of the current version: no round trip of its own.
-    CommitOrder.Pending ordering = order.of(bucket, key).start();
-    Optional<VersionMeta> current = live(resolver.newest(bucket, key));
+    // The listing that finds the current version also orders the marker: one listing, no round
+    // trip of its own.
+    CommitOrder.Pending ordering = order.of(bucket, key);
+    Optional<VersionMeta> current = live(resolver.newest(bucket, key, ordering::listed));
     condition.check(current);
     if (current.isEmpty() && !versioned) {
       return Optional.empty(); // nothing to hide

@@ -22,12 +22,21 @@ import org.slf4j.LoggerFactory;
  * its place, so only the stripes that need it are reconstructed. Each open shard streams on its own
  * virtual thread a couple of pieces ahead, so a slow repository does not stall the read while k
  * others answer.
+ *
+ * <p>Reads are hedged ({@link StoreConfig.Hedge}): the k shards asked first are those whose
+ * repositories are expected fastest ({@link LatencyEstimates}; data shards unless a parity shard's
+ * repository is clearly faster, since reading parity costs a decode), and a shard whose repository
+ * has not sent its first piece within its own recent percentile, once a peer has sent one, is
+ * covered by asking one more shard; whichever k arrive first make the stripe, and the loser is
+ * closed. Any k shards decode to the same bytes and each piece is checked by its CRC32C, so which k
+ * are used changes the cost of a read, never its bytes.
  */
 final class PartReader extends InputStream implements ChunkedBody {
   private static final Logger LOG = LoggerFactory.getLogger(PartReader.class);
   private static final int PREFETCH_PIECES = 2;
 
   private final RepositoryArray array;
+  private final LatencyEstimates latencies;
   private final ErasureCodec codec;
   private final PartMeta part;
   private StoreStats stats;
@@ -65,6 +74,7 @@ final class PartReader extends InputStream implements ChunkedBody {
       long from,
       long to) {
     this.array = array;
+    this.latencies = array.latencies();
     this.codec = codec;
     this.part = part;
     this.stats = stats;
@@ -105,11 +115,17 @@ final class PartReader extends InputStream implements ChunkedBody {
     return this;
   }
 
+  /** What the first piece of a shard of this read is, for the latency estimates. */
+  private LatencyEstimates.Kind kind() {
+    return inlineRecord != null ? LatencyEstimates.Kind.RECORD : LatencyEstimates.Kind.SHARD;
+  }
+
   /** The read is kept: what it met so far counts, and warns, as any read's would. */
   void confirm(StoreStats real) {
     real.degradedStripes.add(stats.degradedStripes.sum());
     real.corruptPieces.add(stats.corruptPieces.sum());
     real.unavailablePieces.add(stats.unavailablePieces.sum());
+    real.hedgedShardReads.add(stats.hedgedShardReads.sum());
     boolean degraded = stats.degradedStripes.sum() > 0;
     stats = real;
     tentative = false;
@@ -206,7 +222,8 @@ final class PartReader extends InputStream implements ChunkedBody {
           long now = System.nanoTime();
           long keepStepUntil =
               firstArrival + Math.max(array.stallNanos() / 4, 2 * (firstArrival - start));
-          if (!others || now - keepStepUntil >= 0) {
+          // A stripe that hedged has its k: the shards it hedged around are the losers.
+          if (!others || hedged || now - keepStepUntil >= 0) {
             break;
           }
           arrivals.tryAcquire(keepStepUntil - now, TimeUnit.NANOSECONDS);
@@ -253,27 +270,45 @@ final class PartReader extends InputStream implements ChunkedBody {
                       : "stalled: no data "
                           + (now - start) / 1_000_000
                           + " ms in, while others sent";
+              sources[i].sample(now - openedAt[i]);
               markBad(i, why);
               array.health().stalled(part.slots().get(i), why);
             }
           }
           continue;
         }
-        // Past the hedge point, as many more shards are asked for as are still missing: whichever
-        // of them and the late ones arrive first complete the stripe. (Asking for one only, with
-        // two late, left the second replacement to be asked at the stall deadline, and waited for
-        // again from there if it was late too.)
+        // A shard is late past the peers' hedge point (twice as long as the first piece took, at
+        // least a quarter of the stall grace), or, if its repository has a recent estimate, past
+        // its own percentile of it (once a peer has answered, and at least the minimum delay after
+        // that: when the whole process was descheduled every shard looks late, and none is). For
+        // every late shard one more is asked for, until the shards still on time and the new ones
+        // are enough: whichever of them and the late ones arrive first complete the stripe.
+        // (Asking for one only, with two late at the peers' hedge point, left the second
+        // replacement to be asked at the stall deadline, and waited for again from there if it was
+        // late too.)
         long hedgeAt =
             firstArrival < 0
                 ? Long.MAX_VALUE
                 : firstArrival + Math.max(array.stallNanos() / 4, 2 * (firstArrival - start));
-        if (!hedged && openable > 0 && firstArrival >= 0 && now - hedgeAt >= 0) {
+        long nextHedgeAt = Long.MAX_VALUE;
+        int onTime = 0;
+        for (int i = 0; i < n; i++) {
+          if (bad[i] != null || sources[i] == null || settled[i]) {
+            continue;
+          }
+          long lateAt = lateAt(i, start, firstArrival, hedgeAt);
+          if (lateAt == Long.MAX_VALUE || now - lateAt < 0) {
+            onTime++;
+            nextHedgeAt = lateAt - nextHedgeAt < 0 ? lateAt : nextHedgeAt;
+          }
+        }
+        int wanted = Math.min(openable, k - have - onTime);
+        if (wanted > 0) {
           hedged = true;
-          openSources(Math.min(openable, k - have));
+          stats.hedgedShardReads.add(openSources(wanted));
           continue;
         }
-        long until =
-            !hedged && openable > 0 && firstArrival >= 0 ? Math.min(hedgeAt, stallAt) : stallAt;
+        long until = openable > 0 && nextHedgeAt - stallAt < 0 ? nextHedgeAt : stallAt;
         arrivals.tryAcquire(Math.max(0, until - now), TimeUnit.NANOSECONDS);
         arrivals.drainPermits();
       }
@@ -292,7 +327,7 @@ final class PartReader extends InputStream implements ChunkedBody {
           stats.unavailablePieces.increment();
           bad[i] = "slower than parity";
           lastProblem[i] = bad[i];
-          sources[i].watchThenClose(part.slots().get(i), start, stallAt);
+          sources[i].watchThenClose(part.slots().get(i), start, stallAt, stripe);
         }
       }
     }
@@ -385,6 +420,26 @@ final class PartReader extends InputStream implements ChunkedBody {
   }
 
   /**
+   * When source {@code i}, still out in a stripe that began at {@code start}, counts as late (see
+   * the loop in {@link #loadStripe}): at the peers' hedge point {@code hedgeAt} if it was opened
+   * before it, or at its repository's own hedge delay from its opening if it was opened in this
+   * stripe and its repository has an estimate, but never less than the minimum delay after the
+   * first piece of the stripe arrived; {@link Long#MAX_VALUE} when neither applies yet.
+   */
+  private long lateAt(int i, long start, long firstArrival, long hedgeAt) {
+    if (firstArrival < 0) {
+      return Long.MAX_VALUE;
+    }
+    long late = openedAt[i] - hedgeAt < 0 ? hedgeAt : Long.MAX_VALUE;
+    long delay = latencies.hedgeDelayNanos(part.slots().get(i), kind());
+    if (delay != Long.MAX_VALUE && openedAt[i] - start >= 0) {
+      long own = Math.max(openedAt[i] + delay, firstArrival + latencies.minDelayNanos());
+      late = late == Long.MAX_VALUE || own - late < 0 ? own : late;
+    }
+    return late;
+  }
+
+  /**
    * When a source still out counts as stalled in a stripe that began at {@code start}, whose
    * sources opened before it count as stalled at {@code stripeStallAt}: a source opened later gets
    * as long from its own opening.
@@ -395,23 +450,44 @@ final class PartReader extends InputStream implements ChunkedBody {
   }
 
   /**
-   * Opens up to {@code count} more shards, in shard order (data before parity), from the current
-   * stripe; a shard on a suspended repository is passed over as bad.
+   * Opens up to {@code count} more shards from the current stripe and says how many it opened; a
+   * shard on a suspended repository is passed over as bad. Shards are taken in shard order (data
+   * before parity), or with hedging on, in the order of their repositories' recent median latency,
+   * where a parity shard counts as slower by the minimum hedge delay and a quarter (reading it
+   * means decoding): a parity shard stands in for a data shard only when its repository is clearly
+   * faster.
    */
-  private void openSources(int count) {
-    for (int i = 0; i < n && count > 0; i++) {
+  private int openSources(int count) {
+    List<Integer> candidates = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
       if (sources[i] == null && bad[i] == null) {
-        int slot = part.slots().get(i);
-        if (!array.health().usable(slot)) {
-          bad[i] = "suspended (" + array.health().suspension(slot) + ")";
-          lastProblem[i] = bad[i];
-          continue;
-        }
-        sources[i] = new Source(i, stripe);
-        openedAt[i] = System.nanoTime();
-        count--;
+        candidates.add(i);
       }
     }
+    if (latencies.enabled()) {
+      long[] cost = new long[n];
+      for (int i : candidates) {
+        long expected = latencies.expectedNanos(part.slots().get(i), kind());
+        cost[i] = i < k ? expected : expected + Math.max(latencies.minDelayNanos(), expected / 4);
+      }
+      candidates.sort((a, b) -> Long.compare(cost[a], cost[b])); // stable: shard order on ties
+    }
+    int opened = 0;
+    for (int i : candidates) {
+      if (opened == count) {
+        break;
+      }
+      int slot = part.slots().get(i);
+      if (!array.health().usable(slot)) {
+        bad[i] = "suspended (" + array.health().suspension(slot) + ")";
+        lastProblem[i] = bad[i];
+        continue;
+      }
+      openedAt[i] = System.nanoTime();
+      sources[i] = new Source(i, stripe, openedAt[i]);
+      opened++;
+    }
+    return opened;
   }
 
   private void fail(boolean[] present, int have) {
@@ -441,10 +517,16 @@ final class PartReader extends InputStream implements ChunkedBody {
         null);
   }
 
+  /**
+   * Closes the sources, but for those a hedge left to their watch ({@link Source#watchThenClose}):
+   * they close themselves once they answer or stall. Closing one here, when a short read ends a
+   * moment after its hedge, kept it from ever answering, and its watch suspended a repository that
+   * was only late.
+   */
   @Override
   public void close() {
     for (Source source : sources) {
-      if (source != null) {
+      if (source != null && !source.watched) {
         source.close();
       }
     }
@@ -458,12 +540,23 @@ final class PartReader extends InputStream implements ChunkedBody {
     final ArrayBlockingQueue<Piece> queue = new ArrayBlockingQueue<>(PREFETCH_PIECES);
     // Released for every piece sent: what watchThenClose waits on.
     private final Semaphore delivered = new Semaphore(0);
+    // The stripe of the last piece sent (Long.MAX_VALUE once it failed), -1 before any.
+    private volatile long lastSent = -1;
+    // Set once a watch owns this source's closing.
+    private volatile boolean watched;
     private final Future<?> task;
+    private final int slot;
+    private final long openedNanos;
+    // Whether this source's first-piece latency has been recorded (once, by whoever is first).
+    private final java.util.concurrent.atomic.AtomicBoolean sampled =
+        new java.util.concurrent.atomic.AtomicBoolean();
     private volatile ObjectStream stream;
     private volatile boolean closed;
 
-    Source(int shard, long firstStripe) {
-      Repository repository = array.slot(part.slots().get(shard));
+    Source(int shard, long firstStripe, long openedNanos) {
+      this.slot = part.slots().get(shard);
+      this.openedNanos = openedNanos;
+      Repository repository = array.slot(slot);
       String name = inlineRecord != null ? inlineRecord : Layout.shard(part.dataId(), shard);
       long base = inlineRecord != null ? Layout.inlineOffset(part.shardObjectBytes(k)) : 0;
       long offset = base + part.shardOffset(firstStripe);
@@ -503,6 +596,7 @@ final class PartReader extends InputStream implements ChunkedBody {
             deliver(new Piece(s, null, "CRC32C mismatch at stripe " + s, true));
             continue;
           }
+          sample(System.nanoTime() - openedNanos);
           deliver(new Piece(s, bytes, null, false));
         }
       } catch (IOException | RuntimeException e) {
@@ -512,26 +606,46 @@ final class PartReader extends InputStream implements ChunkedBody {
       }
     }
 
+    /**
+     * Records how long this source took to send its first piece, or, for one given up before it
+     * sent any, how long it had taken by then (a lower bound: a repository hedged around must not
+     * look fast for lack of samples).
+     */
+    void sample(long nanos) {
+      if (sampled.compareAndSet(false, true)) {
+        latencies.record(slot, kind(), nanos);
+      }
+    }
+
     private void deliver(Piece piece) throws InterruptedException {
       queue.put(piece);
+      lastSent = Math.max(lastSent, piece.stripe());
       delivered.release();
       arrivals.release();
     }
 
     /**
-     * Closes this source once it has sent a piece or the stall deadline has passed, in the
-     * background; in the second case its repository is suspended as stalled.
+     * Closes this source once it has sent its piece of {@code stripe} (or failed) or the stall
+     * deadline has passed, in the background; in the second case its repository is suspended as
+     * stalled. A piece sent just before this is called counts: the reader may not have looked for
+     * it yet (with hedged reads, often; it used to suspend a repository that had answered).
      */
-    void watchThenClose(int slot, long startedAt, long stallAt) {
-      delivered.drainPermits();
+    void watchThenClose(int slot, long startedAt, long stallAt, long stripe) {
+      watched = true;
       try {
         array
             .executor()
             .execute(
                 () -> {
                   try {
-                    if (!delivered.tryAcquire(
-                        Math.max(0, stallAt - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    while (lastSent < stripe) {
+                      long left = stallAt - System.nanoTime();
+                      if (left <= 0 || !delivered.tryAcquire(left, TimeUnit.NANOSECONDS)) {
+                        break;
+                      }
+                    }
+                    if (lastSent < stripe) {
+                      sample(System.nanoTime() - openedNanos);
                       array
                           .health()
                           .stalled(

@@ -43,6 +43,7 @@ final class RepositoryArray implements AutoCloseable {
   private final long stallNanos;
   private final int readQuorum;
   private final SlotHealth health;
+  private final LatencyEstimates latencies;
   private static final long HEDGE_MIN_MILLIS = 20;
 
   RepositoryArray(List<Repository> slots, long timeoutNanos) {
@@ -56,7 +57,21 @@ final class RepositoryArray implements AutoCloseable {
    *     stalled (at least; four times the others' time if that is longer)
    */
   RepositoryArray(List<Repository> slots, long timeoutNanos, int readQuorum, long stallNanos) {
+    this(slots, timeoutNanos, readQuorum, stallNanos, StoreConfig.Hedge.OFF);
+  }
+
+  /**
+   * As {@link #RepositoryArray(List, long, int, long)}, with reads hedged by each repository's
+   * recent latency as {@code hedge} says ({@link #latencies()}).
+   */
+  RepositoryArray(
+      List<Repository> slots,
+      long timeoutNanos,
+      int readQuorum,
+      long stallNanos,
+      StoreConfig.Hedge hedge) {
     this.slots = List.copyOf(slots);
+    this.latencies = new LatencyEstimates(this.slots.size(), hedge);
     this.timeoutNanos = timeoutNanos;
     this.stallNanos = Math.min(stallNanos, timeoutNanos);
     this.readQuorum = readQuorum;
@@ -94,6 +109,11 @@ final class RepositoryArray implements AutoCloseable {
 
   SlotHealth health() {
     return health;
+  }
+
+  /** Each slot's recent read latencies, which hedged reads decide by. */
+  LatencyEstimates latencies() {
+    return latencies;
   }
 
   /** The stall grace: how long at least a slot may lag once enough others answered. */

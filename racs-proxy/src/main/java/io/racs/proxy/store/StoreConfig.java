@@ -41,6 +41,7 @@ import java.util.Objects;
  *     its writes after those acknowledged before they began. Tests shift it to prove that.
  * @param keys the master keys that wrap the data keys of SSE-S3 objects; null when none is
  *     configured (SSE-S3 writes are then refused, and SSE-C ones need no master key)
+ * @param hedge when reads ask one more repository than they need (see {@link Hedge}); on by default
  */
 public record StoreConfig(
     Geometry geometry,
@@ -53,7 +54,51 @@ public record StoreConfig(
     int inlineBytes,
     Duration settleTime,
     Clock clock,
-    Keyring keys) {
+    Keyring keys,
+    Hedge hedge) {
+  /**
+   * Hedged reads: a read asks the k repositories expected fastest (by their recent median), and
+   * once one of them has taken longer than its own recent {@code percentile} (at least {@code
+   * minDelay}, at most {@code maxDelay}, and only after a peer has answered) asks one more. Any k
+   * shards decode to the same bytes, and every piece is still checked by its CRC32C, so a hedge
+   * changes what a read costs, never what it returns. With hedging off, or for a repository with
+   * too few recent samples, a read asks the next repository when its peers say it is late (twice as
+   * long as the first answer took, at least a quarter of the stall grace), as it always did.
+   *
+   * @param enabled whether reads hedge by each repository's own recent latency
+   * @param percentile which percentile of a repository's recent latency counts as late (50 to 99.9)
+   * @param minDelay the least a read waits before asking one more repository: below it, the extra
+   *     request costs more than it saves (a local disk's scheduling hiccup)
+   * @param maxDelay the most a read waits by this rule, however slow the repository's history
+   */
+  public record Hedge(boolean enabled, double percentile, Duration minDelay, Duration maxDelay) {
+    /** On, at the 95th percentile, between 2 ms and 250 ms. */
+    public static final Hedge DEFAULT =
+        new Hedge(true, 95, Duration.ofMillis(2), Duration.ofMillis(250));
+
+    /** Off: reads hedge only by their peers' answers. */
+    public static final Hedge OFF =
+        new Hedge(false, 95, Duration.ofMillis(2), Duration.ofMillis(250));
+
+    /** Checks the values. */
+    public Hedge {
+      if (!(percentile >= 50 && percentile <= 99.9)) {
+        throw new IllegalArgumentException(
+            "hedge.percentile: " + percentile + " (expected: 50 to 99.9)");
+      }
+      Objects.requireNonNull(minDelay, "minDelay");
+      Objects.requireNonNull(maxDelay, "maxDelay");
+      if (minDelay.isNegative() || maxDelay.compareTo(minDelay) < 0) {
+        throw new IllegalArgumentException(
+            "hedge.maxDelay: "
+                + maxDelay
+                + " (expected: >= hedge.minDelay "
+                + minDelay
+                + ", which is >= 0)");
+      }
+    }
+  }
+
   /** Checks the values. */
   public StoreConfig {
     Objects.requireNonNull(geometry, "geometry");
@@ -82,6 +127,7 @@ public record StoreConfig(
       throw new IllegalArgumentException("settleTime: " + settleTime + " (expected: >= 0)");
     }
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(hedge, "hedge");
     if (inlineBytes < 0) {
       throw new IllegalArgumentException("inlineBytes: " + inlineBytes + " (expected: >= 0)");
     }
@@ -117,6 +163,7 @@ public record StoreConfig(
     private Duration settleTime;
     private Clock clock = Clock.systemUTC();
     private Keyring keys;
+    private Hedge hedge = Hedge.DEFAULT;
 
     private Builder(Geometry geometry) {
       this.geometry = Objects.requireNonNull(geometry, "geometry");
@@ -180,6 +227,12 @@ public record StoreConfig(
       return this;
     }
 
+    /** When reads ask one more repository than they need; {@link Hedge#DEFAULT} by default. */
+    public Builder hedge(Hedge hedge) {
+      this.hedge = hedge;
+      return this;
+    }
+
     /** The wall clock version ids start from. */
     public Builder clock(Clock clock) {
       this.clock = clock;
@@ -199,7 +252,8 @@ public record StoreConfig(
           inlineBytes,
           settleTime != null ? settleTime : slowShardTimeout.multipliedBy(2),
           clock,
-          keys);
+          keys,
+          hedge);
     }
   }
 }

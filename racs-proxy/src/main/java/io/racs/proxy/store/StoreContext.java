@@ -43,7 +43,8 @@ final class StoreContext {
             repositories,
             config.slowShardTimeout().toNanos(),
             geometry.totalShards() - config.writeQuorum() + 1,
-            config.stallGrace().toNanos());
+            config.stallGrace().toNanos(),
+            config.hedge());
     this.arrayId = arrayId;
     this.ids = new VersionId(config.clock());
   }
@@ -93,9 +94,12 @@ final class StoreContext {
 
   /**
    * Reads a record listed at {@code e} from any slot that has an intact copy: one slot at a time,
-   * suspended ones last, but each one given only a hedge delay (a quarter of the stall grace)
-   * before the next is asked too, so a stalled repository that has not been suspended (yet) costs
-   * the read that delay, not the stall; the first intact copy wins.
+   * suspended ones last, but each one given only a hedge delay before the next is asked too, so a
+   * stalled repository that has not been suspended (yet) costs the read that delay, not the stall;
+   * the first intact copy wins. With hedging on ({@link StoreConfig.Hedge}) the slots are asked in
+   * the order of their recent median record latency, and each one's hedge delay is its own recent
+   * percentile (within the configured bounds); otherwise, and for a slot without enough samples, it
+   * is a quarter of the stall grace.
    */
   <T> Optional<T> read(IndexMerge.Entry e, Class<T> type) {
     boolean version = type == VersionMeta.class;
@@ -112,6 +116,14 @@ final class StoreContext {
         order.add(slot);
       }
     }
+    LatencyEstimates latencies = array.latencies();
+    if (latencies.enabled()) {
+      order.sort(
+          (a, b) ->
+              Long.compare(
+                  latencies.expectedNanos(a, LatencyEstimates.Kind.RECORD),
+                  latencies.expectedNanos(b, LatencyEstimates.Kind.RECORD)));
+    }
     for (int slot : e.slots()) {
       if (!order.contains(slot)) {
         order.add(slot);
@@ -119,14 +131,21 @@ final class StoreContext {
     }
     CompletionService<Optional<T>> done = new ExecutorCompletionService<>(array.executor());
     List<Future<Optional<T>>> asked = new ArrayList<>();
-    long hedgeNanos = Math.max(1, array.stallNanos() / 4);
+    long peerHedgeNanos = Math.max(1, array.stallNanos() / 4);
     long deadline = System.nanoTime() + array.timeoutNanos();
     try {
       int next = 0;
       int pending = 0;
+      long hedgeNanos = peerHedgeNanos;
+      int lastAsked = -1;
+      long lastAskedAt = 0;
       while (next < order.size() || pending > 0) {
         if (next < order.size()) {
           int slot = order.get(next++);
+          lastAsked = slot;
+          lastAskedAt = System.nanoTime();
+          long own = latencies.hedgeDelayNanos(slot, LatencyEstimates.Kind.RECORD);
+          hedgeNanos = own == Long.MAX_VALUE ? peerHedgeNanos : own;
           asked.add(done.submit(() -> readCopy(slot, e.name(), type)));
           pending++;
         }
@@ -135,6 +154,10 @@ final class StoreContext {
         Future<Optional<T>> answered = wait > 0 ? Waits.poll(done, wait) : done.poll();
         if (answered == null) {
           if (next < order.size() && deadline - System.nanoTime() > 0) {
+            stats.hedgedRecordReads.increment();
+            // A lower bound of the late one's latency: it must not look fast for lack of samples.
+            latencies.record(
+                lastAsked, LatencyEstimates.Kind.RECORD, System.nanoTime() - lastAskedAt);
             continue; // ask the next one too
           }
           break;
@@ -162,8 +185,10 @@ final class StoreContext {
   /** One slot's copy of a record, if it has an intact one (never throws for the slot's failure). */
   private <T> Optional<T> readCopy(int slot, String name, Class<T> type) {
     try {
+      long started = System.nanoTime();
       Optional<byte[]> bytes = RepositoryArray.getBytes(array.slot(slot), name);
       if (bytes.isPresent()) {
+        array.latencies().record(slot, LatencyEstimates.Kind.RECORD, System.nanoTime() - started);
         Optional<T> record = Layout.decode(bytes.get(), type);
         if (record.isEmpty()) {
           LOG.warn("damaged record {} on slot {}; using another copy", name, slot);

@@ -8,6 +8,8 @@ public final class StoreStats {
   final LongAdder corruptPieces = new LongAdder();
   final LongAdder unavailablePieces = new LongAdder();
   final LongAdder underReplicatedWrites = new LongAdder();
+  final LongAdder hedgedShardReads = new LongAdder();
+  final LongAdder hedgedRecordReads = new LongAdder();
 
   /** Stripes read that needed parity (a data shard was missing, corrupt or slow). */
   public long degradedStripes() {
@@ -27,5 +29,18 @@ public final class StoreStats {
   /** Versions committed on fewer than all repositories (heal completes them). */
   public long underReplicatedWrites() {
     return underReplicatedWrites.sum();
+  }
+
+  /**
+   * Shard reads started because a repository was late for a read that had asked only as many as it
+   * needed (a hedge): the cost of hedging, in extra repository requests.
+   */
+  public long hedgedShardReads() {
+    return hedgedShardReads.sum();
+  }
+
+  /** Record reads started because the repository asked first was late (a hedge). */
+  public long hedgedRecordReads() {
+    return hedgedRecordReads.sum();
   }
 }

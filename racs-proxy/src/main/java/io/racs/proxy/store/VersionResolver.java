@@ -1,6 +1,7 @@
 package io.racs.proxy.store;
 
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The one visibility rule: which version of a key GET, HEAD, DELETE, LIST and heal see.
@@ -131,8 +132,22 @@ final class VersionResolver {
 
   /** The current version of a key (possibly a delete marker), if it has one. */
   Optional<VersionMeta> newest(String bucket, String key) {
+    return newest(bucket, key, listed -> {});
+  }
+
+  /**
+   * As {@link #newest(String, String)}, and hands {@code newestListed} the version id of the first
+   * entry its first listing named (committed or not; null when it named none), so that a write that
+   * must know the key's current version and be ordered after it ({@link CommitOrder}) lists the key
+   * once for both. The listing begins when this is called, and an answer is returned only when it
+   * reached a read quorum, which is what the ordering needs.
+   */
+  Optional<VersionMeta> newest(String bucket, String key, Consumer<String> newestListed) {
     return resolve(
-        Layout.indexKeyPrefix(bucket, context.nameKey(bucket, key)), key, bucket + "/" + key);
+        Layout.indexKeyPrefix(bucket, context.nameKey(bucket, key)),
+        key,
+        bucket + "/" + key,
+        newestListed);
   }
 
   /**
@@ -189,14 +204,19 @@ final class VersionResolver {
    * index name of a key as a listing meets it), resolved from a fresh listing.
    */
   Optional<VersionMeta> newestOfIndexKey(String keyName) {
-    return resolve(keyName + Layout.KEY_END, null, "list");
+    return resolve(keyName + Layout.KEY_END, null, "list", listed -> {});
   }
 
-  private Optional<VersionMeta> resolve(String entryPrefix, String key, String what) {
+  private Optional<VersionMeta> resolve(
+      String entryPrefix, String key, String what, Consumer<String> newestListed) {
     for (int attempt = 1; ; attempt++) {
       IndexMerge merge = new IndexMerge(context.array, entryPrefix, "", 10);
       IndexMerge.Entry unreadable = null;
-      for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
+      IndexMerge.Entry first = merge.next();
+      if (attempt == 1) {
+        newestListed.accept(first == null ? null : Layout.versionOf(first.name()));
+      }
+      for (IndexMerge.Entry e = first; e != null; e = merge.next()) {
         Judgement judged = judge(merge, e, key);
         if (judged.standing() == Standing.VERSION) {
           context.requireReadQuorum(merge, "read " + what);

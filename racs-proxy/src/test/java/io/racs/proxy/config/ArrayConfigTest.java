@@ -49,6 +49,7 @@ class ArrayConfigTest {
                   stallGrace: 300ms
                   gcGrace: 1h
                   inlineSize: 0
+                  hedge: {enabled: off, percentile: 99.5, minDelay: 5ms, maxDelay: 1s}
                 """));
     assertThat(array.slots()).extracting(RepositoryConfig::name).containsExactly("off", "a", "no");
     assertThat(array.store().geometry()).isEqualTo(Geometry.parse("2x1"));
@@ -58,6 +59,23 @@ class ArrayConfigTest {
     assertThat(array.store().stallGrace()).isEqualTo(Duration.ofMillis(300));
     assertThat(array.store().gcGrace()).isEqualTo(Duration.ofHours(1));
     assertThat(array.store().inlineBytes()).isZero();
+    assertThat(array.store().hedge())
+        .isEqualTo(
+            new io.racs.proxy.store.StoreConfig.Hedge(
+                false, 99.5, Duration.ofMillis(5), Duration.ofSeconds(1)));
+  }
+
+  @Test
+  void from_whenHedgeAbsentOrPartial_usesTheDefaultsForWhatIsMissing() {
+    assertThat(ArrayConfig.from(file("array: {geometry: 2x1}\n")).store().hedge())
+        .isEqualTo(io.racs.proxy.store.StoreConfig.Hedge.DEFAULT);
+    assertThat(
+            ArrayConfig.from(file("array: {geometry: 2x1, hedge: {percentile: 90}}\n"))
+                .store()
+                .hedge())
+        .isEqualTo(
+            new io.racs.proxy.store.StoreConfig.Hedge(
+                true, 90, Duration.ofMillis(2), Duration.ofMillis(250)));
   }
 
   @Test
@@ -84,7 +102,27 @@ class ArrayConfigTest {
         Arguments.of(
             "array: {geometry: 2x1, blocksize: 1MiB}\n",
             "racs.yaml: array: field 'blocksize': unknown field (expected one of: blockSize,"
-                + " gcGrace, geometry, inlineSize, slots, slowShardTimeout, stallGrace, writeQuorum)"),
+                + " gcGrace, geometry, hedge, inlineSize, slots, slowShardTimeout, stallGrace,"
+                + " writeQuorum)"),
+        Arguments.of(
+            "array: {geometry: 2x1, hedge: {percentile: 30}}\n",
+            "racs.yaml: array: field 'hedge.percentile': expected a percentile from 50 to 99.9,"
+                + " got '30'"),
+        Arguments.of(
+            "array: {geometry: 2x1, hedge: {percentile: p95}}\n",
+            "racs.yaml: array: field 'hedge.percentile': expected a percentile from 50 to 99.9,"
+                + " got 'p95'"),
+        Arguments.of(
+            "array: {geometry: 2x1, hedge: {minDelay: soon}}\n",
+            "racs.yaml: array: field 'hedge.minDelay': expected a duration such as 2ms, got"
+                + " 'soon'"),
+        Arguments.of(
+            "array: {geometry: 2x1, hedge: {minDelay: 1s, maxDelay: 10ms}}\n",
+            "racs.yaml: array: field 'hedge.maxDelay': expected at least hedge.minDelay (PT1S),"
+                + " got '10ms'"),
+        Arguments.of(
+            "array: {geometry: 2x1, hedge: {enabled: maybe}}\n",
+            "racs.yaml: array: field 'hedge.enabled': expected true or false, got 'maybe'"),
         Arguments.of(
             "array: {geometry: 2y1}\n",
             "racs.yaml: array: field 'geometry': geometry: 2y1 (expected: DxP, data x parity"

@@ -218,4 +218,61 @@ class RepositoryMetricsTest {
       assertThat(received).isGreaterThanOrEqualTo(data.length);
     }
   }
+
+  @Test
+  void scrape_afterAGetThatHedgedAroundAFrozenRepository_countsTheHedge() throws Exception {
+    long seed = TestSeed.get();
+    List<FaultyRepository> faulty = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      faulty.add(new FaultyRepository(MemoryRepository.create("mem" + i)));
+    }
+    ErasureStore store =
+        ErasureStore.open(
+            StoreConfig.builder(Geometry.parse("4x2")).stallGrace(Duration.ofMillis(400)).build(),
+            RepositoryMetrics.metered(List.copyOf(faulty)));
+    byte[] data = new byte[1 << 20];
+    new Random(seed).nextBytes(data);
+    HttpClient http = HttpClient.newHttpClient();
+    try (RacsServer server =
+            RacsServer.start(
+                store,
+                ServerConfig.defaults()
+                    .with("127.0.0.1:0", Map.of(ACCESS, SECRET))
+                    .withAdmin("127.0.0.1:0"));
+        S3Client s3 =
+            S3Client.builder()
+                .endpointOverride(URI.create("http://127.0.0.1:" + server.port()))
+                .region(Region.US_EAST_1)
+                .forcePathStyle(true)
+                .credentialsProvider(
+                    StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS, SECRET)))
+                .overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(1)))
+                .build()) {
+      s3.createBucket(b -> b.bucket("bkt"));
+      s3.putObject(b -> b.bucket("bkt").key("k"), RequestBody.fromBytes(data));
+      // Data shard 0's repository stops answering: the GET asks the data shards first (no
+      // repository has a history yet), so it must hedge to a parity shard.
+      int frozen = store.head("bkt", "k").parts().get(0).slots().get(0);
+      faulty.get(frozen).freeze();
+      try {
+        assertThat(s3.getObjectAsBytes(b -> b.bucket("bkt").key("k")).asByteArray())
+            .isEqualTo(data);
+        HttpResponse<String> scrape =
+            http.send(
+                HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + server.adminPort() + "/metrics"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+        Map<String, Double> s = samples(scrape.body());
+        assertThat(scrape.body()).contains("# TYPE racs_store_hedged_reads_total counter");
+        assertThat(s.get("racs_store_hedged_reads_total{kind=\"shard\"}"))
+            .isPositive()
+            .isEqualTo(store.stats().hedgedShardReads());
+        assertThat(s.get("racs_store_hedged_reads_total{kind=\"record\"}"))
+            .isEqualTo(store.stats().hedgedRecordReads());
+      } finally {
+        faulty.get(frozen).thaw();
+      }
+    }
+  }
 }
