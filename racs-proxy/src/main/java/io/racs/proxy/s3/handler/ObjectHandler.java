@@ -79,7 +79,7 @@ final class ObjectHandler {
         S3Response.status(200).header("ETag", S3XmlResponses.quoteEtag(meta.etag()));
     Encryption.headers(response, meta.encryption(), sse.customerKey());
     Responses.checksumHeaders(response, meta.checksums());
-    Responses.versionIdHeader(response, meta);
+    Responses.writtenVersionIdHeader(response, meta);
     return response;
   }
 
@@ -174,7 +174,7 @@ final class ObjectHandler {
                 copied.lastModified(),
                 copied.etag(),
                 Responses.typedChecksums(copied.checksums())));
-    Responses.versionIdHeader(response, copied);
+    Responses.writtenVersionIdHeader(response, copied);
     Encryption.headers(response, copied.encryption(), sse.customerKey());
     if (exact != null) {
       response.header("x-amz-copy-source-version-id", exact.versionId());
@@ -294,18 +294,13 @@ final class ObjectHandler {
   /**
    * The version a GET, HEAD or copy source names in a versioned bucket, a delete marker included,
    * judged by the store's visibility rule: {@code NoSuchVersion} when the key has none of that id.
-   * The {@code null} version (an object written before versioning was turned on) is not told apart
-   * from the others yet, so naming it is refused.
+   * {@code null} names the null version (written before versioning was turned on, or while it was
+   * suspended).
    */
   static ObjectVersion exactVersion(
       StoreBridge store, String bucket, String key, String versionId) {
     if (versionId.isEmpty()) {
       throw Responses.emptyVersionId();
-    }
-    if (versionId.equals(Responses.NULL_VERSION)) {
-      throw S3Exception.of(
-          S3ErrorCode.NOT_IMPLEMENTED,
-          "The null version of an object in a versioned bucket is not implemented.");
     }
     try {
       return store.version(bucket, key, versionId);
@@ -423,20 +418,15 @@ final class ObjectHandler {
   /**
    * Removes one version of a key in a versioned bucket for good (a delete marker included: the
    * version before it is current again). A well-formed id the key has no version of changes nothing
-   * and is answered as a success, as S3 answers it; a malformed one is {@code InvalidArgument}. The
-   * {@code null} version (an object written before versioning was turned on) is not told apart from
-   * the others yet, so naming it is refused.
+   * and is answered as a success, as S3 answers it; a malformed one is {@code InvalidArgument}.
+   * {@code null} removes the null version (written before versioning was turned on, or while it was
+   * suspended).
    */
   private Optional<ObjectVersion> removeVersion(String bucket, String key, String versionId) {
     if (versionId.isEmpty()) {
       throw Responses.emptyVersionId();
     }
-    if (versionId.equals(Responses.NULL_VERSION)) {
-      throw S3Exception.of(
-          S3ErrorCode.NOT_IMPLEMENTED,
-          "The null version of an object in a versioned bucket is not implemented.");
-    }
-    if (!StoreBridge.wellFormedVersionId(versionId)) {
+    if (!versionId.equals(Responses.NULL_VERSION) && !StoreBridge.wellFormedVersionId(versionId)) {
       throw S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Invalid version id specified")
           .withDetail("ArgumentName", "versionId")
           .withDetail("ArgumentValue", versionId);
@@ -553,13 +543,20 @@ final class ObjectHandler {
     int maxParts = headerInt(request, "x-amz-max-parts", 1_000);
     int marker = headerInt(request, "x-amz-part-number-marker", 0);
     Optional<String> version = request.query().first("versionId");
-    if (version.isPresent() && !version.get().equals(Responses.NULL_VERSION)) {
-      if (!store.bucketExists(request.bucket())) {
-        throw S3Exception.of(S3ErrorCode.NO_SUCH_BUCKET).withDetail("BucketName", request.bucket());
+    ObjectVersion meta;
+    if (version.isPresent() && store.versioned(request.bucket())) {
+      meta = exactVersion(store, request.bucket(), request.key(), version.get());
+      if (meta.deleteMarker()) {
+        throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED)
+            .withHeader("x-amz-delete-marker", "true")
+            .withHeader("x-amz-version-id", meta.versionId());
       }
-      Responses.requireNullVersion(request.key(), version.get());
+    } else {
+      if (version.isPresent() && !version.get().equals(Responses.NULL_VERSION)) {
+        Responses.requireNullVersion(request.key(), version.get());
+      }
+      meta = store.head(request.bucket(), request.key());
     }
-    ObjectVersion meta = store.head(request.bucket(), request.key());
     // As HEAD: an object sealed with a customer's key tells nothing of itself without that key
     // (SSE-C headers on this operation are refused by the router, so none can be given).
     store.checkKey(meta, null);
