@@ -77,7 +77,9 @@ final class LifecycleHandler {
         rule.expirationDays(),
         rule.expirationDate(),
         rule.expiredObjectDeleteMarker(),
-        rule.abortIncompleteUploadDays());
+        rule.abortIncompleteUploadDays(),
+        rule.noncurrentDays(),
+        rule.newerNoncurrentVersions());
   }
 
   private S3Response get(S3Request request) {

@@ -44,6 +44,37 @@ public record LifecycleConfiguration(List<LifecycleRule> rules) {
     return rules.stream().anyMatch(r -> r.expires(key, sizeBytes, lastModified, tags, now));
   }
 
+  /** True when an enabled rule removes this noncurrent version (see {@link LifecycleRule}). */
+  public boolean expiresNoncurrent(
+      String key,
+      long sizeBytes,
+      Map<String, String> tags,
+      Instant becameNoncurrent,
+      int newerNoncurrent,
+      Instant now) {
+    return rules.stream()
+        .anyMatch(
+            r -> r.expiresNoncurrent(key, sizeBytes, tags, becameNoncurrent, newerNoncurrent, now));
+  }
+
+  /** True when an enabled rule removes a delete marker of this key left without versions. */
+  public boolean removesExpiredMarker(String key) {
+    return rules.stream().anyMatch(r -> r.removesExpiredMarker(key));
+  }
+
+  /**
+   * True when an enabled rule acts on versions that are not current (noncurrent versions, or delete
+   * markers left alone), which only a versioned bucket has.
+   */
+  public boolean actsOnVersions() {
+    return rules.stream()
+        .anyMatch(
+            r ->
+                r.enabled()
+                    && (r.noncurrentDays() != null
+                        || Boolean.TRUE.equals(r.expiredObjectDeleteMarker())));
+  }
+
   /** True when an enabled rule aborts this incomplete upload at {@code now}. */
   public boolean abortsUpload(String key, Instant initiated, Instant now) {
     return rules.stream().anyMatch(r -> r.abortsUpload(key, initiated, now));

@@ -72,6 +72,32 @@ class BucketLifecycleTest {
   }
 
   @Test
+  void putBucketLifecycle_whenNoncurrentExpirationAndExpiredMarker_isReturnedByGet() {
+    String bucket = newBucket();
+    LifecycleRule noncurrent =
+        LifecycleRule.builder()
+            .id("old-versions")
+            .filter(f -> f.prefix("docs/"))
+            .status(ExpirationStatus.ENABLED)
+            .noncurrentVersionExpiration(n -> n.noncurrentDays(30).newerNoncurrentVersions(2))
+            .build();
+    LifecycleRule markers =
+        LifecycleRule.builder()
+            .id("markers")
+            .filter(f -> f.prefix(""))
+            .status(ExpirationStatus.ENABLED)
+            .expiration(e -> e.expiredObjectDeleteMarker(true))
+            .build();
+    proxy
+        .s3()
+        .putBucketLifecycleConfiguration(
+            b -> b.bucket(bucket).lifecycleConfiguration(c -> c.rules(noncurrent, markers)));
+
+    assertThat(proxy.s3().getBucketLifecycleConfiguration(b -> b.bucket(bucket)).rules())
+        .containsExactly(noncurrent, markers);
+  }
+
+  @Test
   void putBucketLifecycle_whenRuleHasNoId_getReturnsItWithOne() {
     String bucket = newBucket();
     proxy
@@ -115,8 +141,8 @@ class BucketLifecycleTest {
                 + "</Days></Expiration></Rule></LifecycleConfiguration>",
             "InvalidArgument",
             "<LifecycleConfiguration><Rule><Prefix/><Status>Enabled</Status>"
-                + "<NoncurrentVersionExpiration><NoncurrentDays>1</NoncurrentDays>"
-                + "</NoncurrentVersionExpiration></Rule></LifecycleConfiguration>",
+                + "<Transition><Days>1</Days><StorageClass>GLACIER</StorageClass>"
+                + "</Transition></Rule></LifecycleConfiguration>",
             "NotImplemented",
             "<LifecycleConfiguration><Rule><Prefix/><Status>Enabled</Status></Rule>"
                 + "</LifecycleConfiguration>",
