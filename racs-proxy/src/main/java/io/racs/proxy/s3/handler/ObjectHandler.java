@@ -36,6 +36,7 @@ final class ObjectHandler {
   private final StoreBridge store;
   private final Encryption encryption;
   private final BucketEncryptionHandler bucketDefaults;
+  private final LifecycleHandler lifecycle;
 
   ObjectHandler(StoreBridge store) {
     this(store, Encryption.DEFAULT);
@@ -46,6 +47,16 @@ final class ObjectHandler {
   }
 
   ObjectHandler(StoreBridge store, Encryption encryption, BucketEncryptionHandler bucketDefaults) {
+    this(store, encryption, bucketDefaults, null);
+  }
+
+  /** With {@code lifecycle} (null for none) telling {@code x-amz-expiration}. */
+  ObjectHandler(
+      StoreBridge store,
+      Encryption encryption,
+      BucketEncryptionHandler bucketDefaults,
+      LifecycleHandler lifecycle) {
+    this.lifecycle = lifecycle;
     this.bucketDefaults = bucketDefaults;
     this.encryption = encryption;
     this.store = store;
@@ -80,7 +91,15 @@ final class ObjectHandler {
     Encryption.headers(response, meta.encryption(), sse.customerKey());
     Responses.checksumHeaders(response, meta.checksums());
     Responses.writtenVersionIdHeader(response, meta);
+    expirationHeader(response, request.bucket(), meta);
     return response;
+  }
+
+  /** {@code x-amz-expiration} of the current version {@code meta}, when a rule applies. */
+  private void expirationHeader(S3Response response, String bucket, ObjectVersion meta) {
+    if (lifecycle != null) {
+      lifecycle.expirationHeader(response, bucket, meta);
+    }
   }
 
   /**
@@ -175,6 +194,7 @@ final class ObjectHandler {
                 copied.etag(),
                 Responses.typedChecksums(copied.checksums())));
     Responses.writtenVersionIdHeader(response, copied);
+    expirationHeader(response, request.bucket(), copied);
     Encryption.headers(response, copied.encryption(), sse.customerKey());
     if (exact != null) {
       response.header("x-amz-copy-source-version-id", exact.versionId());
@@ -277,6 +297,9 @@ final class ObjectHandler {
     S3Response response = S3Response.status(range.isPresent() ? 206 : 200);
     Responses.objectHeaders(response, meta, checksums);
     Responses.versionIdHeader(response, meta);
+    if (exact == null) {
+      expirationHeader(response, request.bucket(), meta);
+    }
     Encryption.headers(response, meta.encryption(), customerKey);
     range.ifPresent(r -> response.header("Content-Range", r.contentRange(meta.sizeBytes())));
     overrideHeaders(request, response);
@@ -334,6 +357,7 @@ final class ObjectHandler {
     S3Response response = S3Response.status(200);
     Responses.objectHeaders(response, meta, checksums);
     Responses.versionIdHeader(response, meta);
+    expirationHeader(response, request.bucket(), meta);
     Encryption.headers(response, meta.encryption(), customerKey);
     overrideHeaders(request, response);
     return response.stream(reader.body(), reader.rangeLength(), reader::close);

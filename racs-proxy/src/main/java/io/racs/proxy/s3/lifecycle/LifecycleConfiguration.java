@@ -38,6 +38,25 @@ public record LifecycleConfiguration(List<LifecycleRule> rules) {
     }
   }
 
+  /** When a current version expires, and by which rule (its id). */
+  public record Expiry(Instant at, String ruleId) {}
+
+  /**
+   * The earliest expiry the enabled {@code Expiration} rules give this current version, as S3 tells
+   * it in {@code x-amz-expiration}; empty when none applies.
+   */
+  public java.util.Optional<Expiry> expiry(
+      String key, long sizeBytes, Instant lastModified, Map<String, String> tags) {
+    Expiry earliest = null;
+    for (LifecycleRule rule : rules) {
+      java.util.Optional<Instant> at = rule.expiresAt(key, sizeBytes, lastModified, tags);
+      if (at.isPresent() && (earliest == null || at.get().isBefore(earliest.at()))) {
+        earliest = new Expiry(at.get(), rule.id());
+      }
+    }
+    return java.util.Optional.ofNullable(earliest);
+  }
+
   /** True when an enabled rule expires this current version at {@code now}. */
   public boolean expires(
       String key, long sizeBytes, Instant lastModified, Map<String, String> tags, Instant now) {

@@ -183,6 +183,22 @@ public record LifecycleRule(
   }
 
   /**
+   * When this rule, enabled, expires the current version of {@code key} (of that size, last
+   * modified then, with those tags): its {@code Days} counted from {@code lastModified}, or its
+   * {@code Date}; empty when it does not apply (what {@code x-amz-expiration} tells).
+   */
+  public java.util.Optional<Instant> expiresAt(
+      String key, long sizeBytes, Instant lastModified, Map<String, String> tags) {
+    if (!enabled || !filter.matches(key, sizeBytes, tags)) {
+      return java.util.Optional.empty();
+    }
+    if (expirationDays != null) {
+      return java.util.Optional.of(Expiration.expiresAt(lastModified, expirationDays));
+    }
+    return java.util.Optional.ofNullable(expirationDate);
+  }
+
+  /**
    * True when this rule, enabled, removes a noncurrent version of {@code key} (of that size and
    * tags) that became noncurrent at {@code becameNoncurrent} (when its successor was written), and
    * of which {@code newerNoncurrent} newer noncurrent versions of the key exist, at {@code now}:
