@@ -201,10 +201,15 @@ final class PostObjectHandler {
               + PercentCodec.uriEncodeComponent(key)
               + "&etag="
               + PercentCodec.uriEncodeComponent(etag);
-      return S3Response.status(303).header("Location", target).header("ETag", etag);
+      S3Response redirected =
+          S3Response.status(303).header("Location", target).header("ETag", etag);
+      Responses.writtenVersionIdHeader(redirected, meta);
+      return redirected;
     }
     S3Response response =
         S3Response.status(status).header("ETag", etag).header("Location", location);
+    // A versioned bucket's POST answers the version id, as S3 does (none for a null version).
+    Responses.writtenVersionIdHeader(response, meta);
     if (status == 201) {
       response
           .header("Content-Type", "application/xml")
