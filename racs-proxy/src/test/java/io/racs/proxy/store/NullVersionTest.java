@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.codec.Geometry;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -192,5 +193,40 @@ class NullVersionTest {
     }
     assertThat(seen)
         .containsExactly(newest.versionId() + "*", nulled.versionId(), oldest.versionId());
+  }
+
+  private static StoreConfig.Builder config() {
+    return StoreConfig.builder(Geometry.parse("4x2"))
+        .blockBytes(BLOCK)
+        .minPartBytes(BLOCK)
+        .slowShardTimeout(Duration.ofSeconds(5))
+        .gcGrace(Duration.ZERO)
+        .settleTime(Duration.ofHours(1));
+  }
+
+  @Test
+  void heal_whenASupersededNullRecordWasLeft_removesItOnceTheNullVersionSettled() {
+    f.close();
+    // Written by a proxy that stopped before its removal ran: two hours ago, by its clock.
+    f =
+        new StoreFixture(
+            config().clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(-2))).build());
+    f.store.createBucket("bkt");
+    f.store.setVersioning("bkt", ObjectStore.Versioning.SUSPENDED);
+    VersionMeta old = f.put("bkt", "k", StoreFixture.bytes(1, 5 * BLOCK));
+    VersionMeta current = f.put("bkt", "k", StoreFixture.bytes(2, 5 * BLOCK));
+    f.store = ErasureStore.open(config().build(), List.<io.racs.repos.Repository>copyOf(f.faulty));
+    assertThat(f.store.version("bkt", "k", old.versionId()).versionId())
+        .isEqualTo(old.versionId()); // hidden from the listing, but not yet removed
+
+    Healer.Report report = Healer.heal(f.store, Healer.Options.defaults());
+    f.store.awaitCollections();
+
+    assertThat(report.notDone()).isEmpty();
+    assertThat(code(() -> f.store.version("bkt", "k", old.versionId())))
+        .isEqualTo(StoreException.Code.NO_SUCH_VERSION);
+    assertThat(f.store.version("bkt", "k", ObjectStore.NULL_VERSION).versionId())
+        .isEqualTo(current.versionId());
+    assertThat(f.get("bkt", "k")).isEqualTo(StoreFixture.bytes(2, 5 * BLOCK));
   }
 }
