@@ -56,7 +56,7 @@ def main():
     out["delete_marker"] = str(deleted.get("DeleteMarker", ""))
     out["delete_version"] = deleted.get("VersionId", "")
     out["get_after_delete"] = error_of(lambda: s3.get_object(Bucket=bucket, Key="k"))
-    out["suspend"] = error_of(
+    out["suspend"] = error_of(  # suspended from here on: the versions stay as they are
         lambda: s3.put_bucket_versioning(
             Bucket=bucket, VersioningConfiguration={"Status": "Suspended"}
         )
@@ -91,7 +91,38 @@ def main():
     out["batch_errors"] = str(len(batch.get("Errors", [])))
     out["versions_left"] = str(len(s3.list_object_versions(Bucket=bucket).get("Versions", [])))
     out["delete_bucket_emptied"] = error_of(lambda: s3.delete_bucket(Bucket=bucket))
+    null_version(s3, bucket + "-null", out)
     print(json.dumps(out, indent=0, sort_keys=True))
+
+
+def null_version(s3, bucket, out):
+    """The null version: written before versioning, and while it is suspended."""
+    s3.create_bucket(Bucket=bucket)
+    s3.put_object(Bucket=bucket, Key="k", Body=b"before")
+    s3.put_bucket_versioning(Bucket=bucket, VersioningConfiguration={"Status": "Enabled"})
+    kept = s3.put_object(Bucket=bucket, Key="k", Body=b"kept")["VersionId"]
+    out["null_kept_version"] = kept
+    out["null_get_before"] = (
+        s3.get_object(Bucket=bucket, Key="k", VersionId="null")["Body"].read().decode()
+    )
+    s3.put_bucket_versioning(Bucket=bucket, VersioningConfiguration={"Status": "Suspended"})
+    out["null_status"] = s3.get_bucket_versioning(Bucket=bucket).get("Status", "")
+    s3.put_object(Bucket=bucket, Key="k", Body=b"first null")
+    put = s3.put_object(Bucket=bucket, Key="k", Body=b"second null")
+    out["null_put_version"] = put.get("VersionId", "")
+    out["null_head_version"] = s3.head_object(Bucket=bucket, Key="k").get("VersionId", "")
+    out["null_get"] = (
+        s3.get_object(Bucket=bucket, Key="k", VersionId="null")["Body"].read().decode()
+    )
+    out["null_list"] = latest_marked(s3.list_object_versions(Bucket=bucket).get("Versions", []))
+    deleted = s3.delete_object(Bucket=bucket, Key="k")
+    out["null_delete"] = "%s %s" % (deleted.get("DeleteMarker", ""), deleted.get("VersionId", ""))
+    listed = s3.list_object_versions(Bucket=bucket)
+    out["null_list_markers"] = latest_marked(listed.get("DeleteMarkers", []))
+    out["null_list_after_delete"] = latest_marked(listed.get("Versions", []))
+    removed = s3.delete_object(Bucket=bucket, Key="k", VersionId="null")
+    out["null_remove"] = removed.get("VersionId", "")
+    out["null_current"] = s3.get_object(Bucket=bucket, Key="k")["Body"].read().decode()
 
 
 if __name__ == "__main__":

@@ -179,7 +179,7 @@ class Boto3IT {
   }
 
   @Test
-  void versioning_whenEnabled_keepsVersionsReadsThemAndRefusesWhatIsNotImplemented()
+  void versioning_whenEnabledThenSuspended_keepsVersionsAndReplacesTheNullVersion()
       throws Exception {
     Path work = Files.createDirectories(dir.resolve("versioning"));
     Path configFile = work.resolve("config.json");
@@ -209,8 +209,8 @@ class Boto3IT {
         .isNotEmpty()
         .isNotIn(out.get("first_version"), out.get("second_version"));
     assertThat(out.get("get_after_delete")).isEqualTo("NoSuchKey 404");
-    assertThat(out.get("suspend")).isEqualTo("NotImplemented 501");
-    assertThat(out.get("status_after_suspend")).isEqualTo("Enabled");
+    assertThat(out.get("suspend")).isEqualTo("ok");
+    assertThat(out.get("status_after_suspend")).isEqualTo("Suspended");
     assertThat(out.get("get_first")).isEqualTo("one");
     assertThat(out.get("get_first_version")).isEqualTo(out.get("first_version"));
     assertThat(out.get("get_marker")).isEqualTo("MethodNotAllowed 405");
@@ -231,6 +231,18 @@ class Boto3IT {
     assertThat(out.get("batch_errors")).isEqualTo("0");
     assertThat(out.get("versions_left")).isEqualTo("0");
     assertThat(out.get("delete_bucket_emptied")).isEqualTo("ok");
+    // The null version: the object written before versioning, then replaced while suspended.
+    assertThat(out.get("null_get_before")).isEqualTo("before");
+    assertThat(out.get("null_status")).isEqualTo("Suspended");
+    assertThat(out.get("null_put_version")).isEmpty();
+    assertThat(out.get("null_head_version")).isEqualTo("null");
+    assertThat(out.get("null_get")).isEqualTo("second null");
+    assertThat(out.get("null_list")).isEqualTo("null*," + out.get("null_kept_version"));
+    assertThat(out.get("null_delete")).isEqualTo("True null");
+    assertThat(out.get("null_list_markers")).isEqualTo("null*");
+    assertThat(out.get("null_list_after_delete")).isEqualTo(out.get("null_kept_version"));
+    assertThat(out.get("null_remove")).isEqualTo("null");
+    assertThat(out.get("null_current")).isEqualTo("kept");
   }
 
   /**

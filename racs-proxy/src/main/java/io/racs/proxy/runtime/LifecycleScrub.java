@@ -24,8 +24,16 @@ import java.util.Optional;
  * <p>A version is deleted only if it is still the current one when the delete commits: the delete
  * is conditional on its version id, so an object written again after the listing is kept. A bucket
  * whose rules or objects cannot be read is skipped and named in the report; the next scrub tries
- * again. (Noncurrent versions are not touched: {@code NoncurrentVersionExpiration} is refused when
- * the rules are stored, and would hook in here once single versions can be removed.)
+ * again.
+ *
+ * <p>In a bucket that keeps versions, a {@code NoncurrentVersionExpiration} rule removes a
+ * noncurrent version for good (as a DELETE with its version id does) once its {@code
+ * NoncurrentDays} are up, counted from when it became noncurrent, that is from the last
+ * modification of the version after it (as S3 counts), and only past the {@code
+ * NewerNoncurrentVersions} newest noncurrent versions of its key; {@code ExpiredObjectDeleteMarker}
+ * removes a delete marker that is the only version its key has left. The current version is never
+ * removed here: a version listed as noncurrent stays noncurrent, since later writes only add newer
+ * versions.
  *
  * <p>Not thread-safe: one run at a time, which the scrub's single thread guarantees.
  */
@@ -35,9 +43,12 @@ final class LifecycleScrub {
    *
    * @param expired the versions deleted, as {@code bucket/key}
    * @param aborted the uploads aborted, as {@code bucket/key uploadId}
+   * @param removed the noncurrent versions and lone delete markers removed for good, as {@code
+   *     bucket/key versionId}
    * @param failures what could not be done, and why
    */
-  record Report(List<String> expired, List<String> aborted, List<String> failures) {}
+  record Report(
+      List<String> expired, List<String> aborted, List<String> removed, List<String> failures) {}
 
   /** Thrown by a delete's condition when the version to expire is no longer the current one. */
   private static final class Superseded extends RuntimeException {
@@ -54,6 +65,7 @@ final class LifecycleScrub {
   private final Clock clock;
   private final List<String> expired = new ArrayList<>();
   private final List<String> aborted = new ArrayList<>();
+  private final List<String> removed = new ArrayList<>();
   private final List<String> failures = new ArrayList<>();
 
   LifecycleScrub(ObjectStore store, Clock clock) {
@@ -70,7 +82,8 @@ final class LifecycleScrub {
         failures.add(bucket.name() + ": " + e.getMessage());
       }
     }
-    return new Report(List.copyOf(expired), List.copyOf(aborted), List.copyOf(failures));
+    return new Report(
+        List.copyOf(expired), List.copyOf(aborted), List.copyOf(removed), List.copyOf(failures));
   }
 
   private Optional<LifecycleConfiguration> configuration(String bucket) {
@@ -101,6 +114,9 @@ final class LifecycleScrub {
       }
       after = page.nextStartAfter().get();
     }
+    if (rules.actsOnVersions() && store.versioned(bucket)) {
+      removeNoncurrent(bucket, rules, now);
+    }
     for (ObjectStore.UploadInfo upload : store.listMultipartUploads(bucket, "")) {
       if (rules.abortsUpload(upload.key(), upload.initiated(), now)) {
         try {
@@ -111,6 +127,94 @@ final class LifecycleScrub {
               bucket + "/" + upload.key() + " " + upload.uploadId() + ": " + e.getMessage());
         }
       }
+    }
+  }
+
+  /**
+   * Walks every version of the bucket, newest first per key, and removes the noncurrent versions
+   * and lone delete markers the rules expire. A key's versions may span pages; what the walk needs
+   * of the versions before (the newer one's time, how many noncurrent ones were newer) is carried
+   * over.
+   */
+  private void removeNoncurrent(String bucket, LifecycleConfiguration rules, Instant now) {
+    String keyMarker = null;
+    String idMarker = null;
+    String key = null;
+    Instant newerModified = null;
+    int newerNoncurrent = 0;
+    VersionMeta loneMarker = null; // a key's current delete marker, while nothing else is seen
+    while (true) {
+      ObjectStore.VersionListResult page =
+          store.listVersions(
+              bucket, new ObjectStore.VersionListRequest("", null, keyMarker, idMarker, PAGE));
+      for (ObjectStore.ListedVersion listed : page.versions()) {
+        VersionMeta version = listed.meta();
+        if (!version.key().equals(key)) {
+          removeLoneMarker(bucket, loneMarker, rules);
+          key = version.key();
+          newerModified = null;
+          newerNoncurrent = 0;
+          loneMarker = null;
+        }
+        if (listed.latest() || newerModified == null) {
+          loneMarker = listed.latest() && version.deleteMarker() ? version : null;
+        } else {
+          loneMarker = null;
+          expireNoncurrent(bucket, version, newerModified, newerNoncurrent, rules, now);
+          newerNoncurrent++;
+        }
+        newerModified = Instant.ofEpochMilli(version.lastModifiedMillis());
+      }
+      if (!page.truncated() || page.nextKeyMarker().isEmpty()) {
+        break;
+      }
+      keyMarker = page.nextKeyMarker().get();
+      idMarker = page.nextVersionIdMarker().orElse(null);
+    }
+    removeLoneMarker(bucket, loneMarker, rules);
+  }
+
+  private void expireNoncurrent(
+      String bucket,
+      VersionMeta version,
+      Instant becameNoncurrent,
+      int newerNoncurrent,
+      LifecycleConfiguration rules,
+      Instant now) {
+    String what = bucket + "/" + version.key() + " " + version.versionId();
+    try {
+      Map<String, String> tags =
+          rules.needsTags() && !version.deleteMarker()
+              ? ObjectStore.ObjectTagging.of(version, store.objectTaggings(bucket, version.key()))
+              : version.tags();
+      if (rules.expiresNoncurrent(
+          version.key(), version.sizeBytes(), tags, becameNoncurrent, newerNoncurrent, now)) {
+        // By the store's own id, not "null": a null version written after the listing must stay.
+        if (store.removeVersion(bucket, version.key(), version.versionId()).isPresent()) {
+          removed.add(what);
+        }
+      }
+    } catch (StoreException e) {
+      failures.add(what + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * Removes a delete marker that was its key's only version when listed, if a rule says so. A
+   * version written since is newer than the marker, so removing the marker then hides nothing and
+   * removes nothing but the marker.
+   */
+  private void removeLoneMarker(String bucket, VersionMeta marker, LifecycleConfiguration rules) {
+    if (marker == null || !rules.removesExpiredMarker(marker.key())) {
+      return;
+    }
+    String what = bucket + "/" + marker.key() + " " + marker.versionId();
+    try {
+      if (store.removeVersion(bucket, marker.key(), marker.versionId()).isPresent()) {
+        removed.add(what);
+      }
+    } catch (StoreException e) {
+      failures.add(what + ": " + e.getMessage());
     }
   }
 

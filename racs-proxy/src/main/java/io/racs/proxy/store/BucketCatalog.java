@@ -28,12 +28,14 @@ final class BucketCatalog {
   /**
    * A bucket record: the newest one of a bucket decides whether it exists and its versioning state.
    *
-   * @param versioning {@code "Enabled"} once versioning was turned on, null for a bucket that was
-   *     never versioned (records written before versioning existed decode so too)
+   * @param versioning {@code "Enabled"} once versioning was turned on, {@code "Suspended"} once it
+   *     was suspended, null for a bucket that was never versioned (records written before
+   *     versioning existed decode so too)
    */
   record BucketRecord(String bucket, boolean deleted, long createdMillis, String versioning) {}
 
   static final String ENABLED = "Enabled";
+  static final String SUSPENDED = "Suspended";
 
   private final StoreContext context;
   private final QuorumWriter writer;
@@ -51,7 +53,7 @@ final class BucketCatalog {
   // bucket never versioned cost no extra repository round trip.
   private final ConcurrentHashMap<String, State> known = new ConcurrentHashMap<>();
 
-  private record State(boolean versioned, long untilNanos) {}
+  private record State(ObjectStore.Versioning versioning, long untilNanos) {}
 
   // Counts the changes heard of: a state read before one is not cached after it, so that a read
   // that raced a change cannot put back what the change made stale.
@@ -110,64 +112,92 @@ final class BucketCatalog {
   }
 
   /**
-   * Turns versioning on: writes a new record of the bucket, as created, with versioning {@code
-   * Enabled}. Versioning cannot be turned off again (S3 only suspends it, which this store does not
-   * implement), so the versioned state, once seen, may be cached.
+   * Sets the bucket's versioning state ({@code Enabled} or {@code Suspended}): writes a new record
+   * of the bucket, as created, with that state. Versioning cannot be turned off again, only
+   * suspended, and a suspended bucket keeps every version it has (only its {@code null} version is
+   * replaced by the next write), so that the bucket keeps versions, once seen, may be cached.
    */
-  void enableVersioning(String bucket) {
+  void setVersioning(String bucket, ObjectStore.Versioning state) {
     checkName(bucket);
+    if (state == ObjectStore.Versioning.OFF) {
+      throw new StoreException(
+          StoreException.Code.INVALID_ARGUMENT,
+          "versioning: " + state + " (expected: ENABLED or SUSPENDED)");
+    }
     BucketRecord current =
         newestRecord(bucket)
             .filter(r -> !r.deleted())
             .orElseThrow(
                 () -> new StoreException(StoreException.Code.NO_SUCH_BUCKET, "bucket " + bucket));
-    if (!ENABLED.equals(current.versioning())) {
+    String status = state == ObjectStore.Versioning.ENABLED ? ENABLED : SUSPENDED;
+    if (!status.equals(current.versioning())) {
       writeRecord(
-          new BucketRecord(bucket, false, current.createdMillis(), ENABLED), "version bucket ");
+          new BucketRecord(bucket, false, current.createdMillis(), status), "version bucket ");
     }
+    forgets.incrementAndGet(); // a state read before this change is not cached after it
     versioned.put(bucket, System.nanoTime() + CACHE_NANOS);
-    known.put(bucket, new State(true, System.nanoTime() + CACHE_NANOS));
+    known.put(bucket, new State(state, System.nanoTime() + CACHE_NANOS));
   }
 
   /**
-   * {@link #versioned} as this store last read it, if that was within {@link #CACHE_NANOS}: for
-   * what a request answers, not for deciding to delete anything. Versioning turned on through
-   * another proxy may take that long to be seen here (the versions are kept all the same).
+   * The bucket's versioning state as this store last read it, if that was within {@link
+   * #CACHE_NANOS}, else read now: what a request answers and whether a write is the {@code null}
+   * version, not whether anything may be deleted. A change through another proxy may take that long
+   * to be seen here (without coordination).
    */
-  boolean versionedRecently(String bucket) {
+  ObjectStore.Versioning stateRecently(String bucket) {
     State state = known.get(bucket);
     if (state != null && state.untilNanos() - System.nanoTime() > 0 && cacheUsable()) {
-      return state.versioned();
+      return state.versioning();
     }
-    return versioned(bucket);
+    return readState(bucket);
   }
 
   /**
-   * True when the bucket keeps every version ({@code NO_SUCH_BUCKET} if it does not exist). Read
-   * from the bucket's records unless this store saw it versioned just now; a read that finds fewer
-   * than a read quorum throws, so a caller about to delete a superseded version deletes nothing.
+   * Whether the bucket was ever versioned ({@link #stateRecently} not {@code OFF}), as this store
+   * last read it: for what a request answers, not for deciding to delete anything.
+   */
+  boolean versionedRecently(String bucket) {
+    return stateRecently(bucket) != ObjectStore.Versioning.OFF;
+  }
+
+  /**
+   * True when the bucket keeps every version, that is when versioning was ever turned on, enabled
+   * or suspended now ({@code NO_SUCH_BUCKET} if it does not exist). Read from the bucket's records
+   * unless this store saw it versioned just now; a read that finds fewer than a read quorum throws,
+   * so a caller about to delete a superseded version deletes nothing.
    */
   boolean versioned(String bucket) {
     Long until = versioned.get(bucket);
     if (until != null && until - System.nanoTime() > 0) {
       return true; // versioning is never turned off, so this stays true whatever happens elsewhere
     }
+    return readState(bucket) != ObjectStore.Versioning.OFF;
+  }
+
+  /** Reads the bucket's versioning state from its newest record, and caches what it read. */
+  private ObjectStore.Versioning readState(String bucket) {
     long before = forgets.get();
     BucketRecord current =
         newestRecord(bucket)
             .filter(r -> !r.deleted())
             .orElseThrow(
                 () -> new StoreException(StoreException.Code.NO_SUCH_BUCKET, "bucket " + bucket));
-    boolean on = ENABLED.equals(current.versioning());
-    if (on) {
+    ObjectStore.Versioning state =
+        ENABLED.equals(current.versioning())
+            ? ObjectStore.Versioning.ENABLED
+            : SUSPENDED.equals(current.versioning())
+                ? ObjectStore.Versioning.SUSPENDED
+                : ObjectStore.Versioning.OFF;
+    if (state != ObjectStore.Versioning.OFF) {
       versioned.put(bucket, System.nanoTime() + CACHE_NANOS);
     } else {
       versioned.remove(bucket);
     }
     if (forgets.get() == before) {
-      known.put(bucket, new State(on, System.nanoTime() + CACHE_NANOS));
+      known.put(bucket, new State(state, System.nanoTime() + CACHE_NANOS));
     }
-    return on;
+    return state;
   }
 
   private void writeRecord(BucketRecord record, String what) {

@@ -45,6 +45,7 @@ public final class ErasureStore implements ObjectStore {
   private final Lister lister;
   private final MultipartUploads uploads;
   private final VersionRemovals removals;
+  private final NullVersions nulls;
   private final ObjectTags tags;
 
   private ErasureStore(StoreConfig config, ArraySlots slots) {
@@ -63,6 +64,7 @@ public final class ErasureStore implements ObjectStore {
     this.lister = new Lister(context, resolver);
     this.uploads = new MultipartUploads(context, writer, buckets, resolver, order);
     this.removals = new VersionRemovals(context, writer, resolver, collector);
+    this.nulls = new NullVersions(context, resolver, removals, background);
     this.tags = new ObjectTags(context, writer);
   }
 
@@ -336,19 +338,24 @@ public final class ErasureStore implements ObjectStore {
   }
 
   @Override
-  public void enableVersioning(String bucket) {
+  public void setVersioning(String bucket, Versioning state) {
     BucketCatalog.checkName(bucket);
     // A bucket change like a create: every proxy's cached versioning state is dropped before this
-    // answers (with coordination), so a write through another proxy right after answers with its
-    // version id.
+    // answers (with coordination), so a write through another proxy right after answers as the
+    // new state says (with a version id, or as the null version).
     buckets
         .coordinator()
         .change(
             bucket,
             () -> {
-              health.writing(() -> buckets.enableVersioning(bucket));
+              health.writing(() -> buckets.setVersioning(bucket, state));
               return null;
             });
+  }
+
+  @Override
+  public Versioning versioning(String bucket) {
+    return buckets.stateRecently(bucket);
   }
 
   @Override
@@ -376,8 +383,32 @@ public final class ErasureStore implements ObjectStore {
       WriteCondition condition) {
     buckets.require(bucket);
     StoreContext.checkKey(key);
+    Versioning state = buckets.stateRecently(bucket);
     reads.superseded(bucket, key);
-    return health.writing(() -> writes.put(bucket, key, body, lengthBytes, options, condition));
+    return replacingNull(
+        state,
+        health.writing(
+            () ->
+                writes.put(
+                    bucket,
+                    key,
+                    body,
+                    lengthBytes,
+                    options,
+                    condition,
+                    state != Versioning.ENABLED)));
+  }
+
+  /**
+   * After a write committed: in a suspended bucket it is the key's new {@code null} version, and
+   * the one it replaces is removed once it has settled ({@link NullVersions}). In a bucket never
+   * versioned the collector deletes it as it deletes every superseded version.
+   */
+  private VersionMeta replacingNull(Versioning state, VersionMeta written) {
+    if (state == Versioning.SUSPENDED && written.nullVersion()) {
+      nulls.supersedeLater(written.bucket(), written.key(), written.versionId());
+    }
+    return written;
   }
 
   @Override
@@ -406,7 +437,11 @@ public final class ErasureStore implements ObjectStore {
     BucketCatalog.checkName(bucket);
     StoreContext.checkKey(key);
     Optional<VersionMeta> found =
-        VersionId.valid(versionId) ? resolver.exact(bucket, key, versionId) : Optional.empty();
+        NULL_VERSION.equals(versionId)
+            ? resolver.nullVersion(bucket, key)
+            : VersionId.valid(versionId)
+                ? resolver.exact(bucket, key, versionId)
+                : Optional.empty();
     if (found.isEmpty()) {
       buckets.require(bucket);
       throw new StoreException(
@@ -424,9 +459,14 @@ public final class ErasureStore implements ObjectStore {
   public Optional<VersionMeta> delete(String bucket, String key, WriteCondition condition) {
     buckets.require(bucket);
     StoreContext.checkKey(key);
-    boolean versioned = buckets.versionedRecently(bucket);
+    Versioning state = buckets.stateRecently(bucket);
     reads.superseded(bucket, key);
-    return health.writing(() -> writes.delete(bucket, key, condition, versioned));
+    return health
+        .writing(
+            () ->
+                writes.delete(
+                    bucket, key, condition, state != Versioning.OFF, state != Versioning.ENABLED))
+        .map(marker -> replacingNull(state, marker));
   }
 
   @Override
@@ -445,6 +485,10 @@ public final class ErasureStore implements ObjectStore {
   public Optional<VersionMeta> removeVersion(String bucket, String key, String versionId) {
     buckets.require(bucket);
     StoreContext.checkKey(key);
+    if (NULL_VERSION.equals(versionId)) {
+      reads.superseded(bucket, key);
+      return health.writing(() -> nulls.remove(bucket, key));
+    }
     if (!VersionId.valid(versionId)) {
       return Optional.empty(); // no version has such an id
     }
@@ -574,9 +618,20 @@ public final class ErasureStore implements ObjectStore {
       List<CompletedPart> parts,
       Function<List<PartMeta>, Map<String, String>> objectChecksums,
       WriteCondition condition) {
+    Versioning state = buckets.stateRecently(bucket);
     reads.superseded(bucket, key);
-    return health.writing(
-        () -> uploads.complete(bucket, key, uploadId, parts, objectChecksums, condition));
+    return replacingNull(
+        state,
+        health.writing(
+            () ->
+                uploads.complete(
+                    bucket,
+                    key,
+                    uploadId,
+                    parts,
+                    objectChecksums,
+                    condition,
+                    state != Versioning.ENABLED)));
   }
 
   @Override

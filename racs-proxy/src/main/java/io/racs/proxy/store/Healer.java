@@ -499,6 +499,10 @@ public final class Healer {
     IndexMerge merge = new IndexMerge(array, Layout.indexPrefix(bucket), after, 1000);
     String lastKeyName = null;
     boolean lastKeySettled = true;
+    // The key whose null version (the newest record flagged nullVersion) heal met last, and whether
+    // it has settled: older flagged records of that key are superseded (see NullVersions).
+    String nullKeyName = null;
+    boolean nullSettled = false;
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
       checkStop();
       String previous = previousEntry;
@@ -545,12 +549,36 @@ public final class Healer {
             VersionId.time(Layout.versionOf(e.name()))
                 .isBefore(store.config().clock().instant().minus(store.config().settleTime()));
       }
+      if (judged.standing() == VersionResolver.Standing.VERSION && meta.get().nullVersion()) {
+        if (kept && keyName.equals(nullKeyName) && nullSettled) {
+          // Superseded by the key's null version, which has settled: removed for good, as the
+          // write that superseded it would have done had its proxy not stopped first.
+          removeSupersededNull(meta.get());
+          continue;
+        }
+        if (!keyName.equals(nullKeyName)) {
+          nullKeyName = keyName;
+          nullSettled =
+              VersionId.time(Layout.versionOf(e.name()))
+                  .isBefore(store.config().clock().instant().minus(store.config().settleTime()));
+        }
+      }
       try {
         healEntry(bucket, keyName, e, meta, newest || kept);
       } catch (RuntimeException ex) {
         failed(meta.map(m -> "heal " + bucket + "/" + m.key()).orElse("heal " + e.name()), ex);
       }
     }
+  }
+
+  /** Removes a null record its key's newer null version superseded (a removal record first). */
+  private void removeSupersededNull(VersionMeta version) {
+    if (options.dryRun()) {
+      return;
+    }
+    attempt(
+        "remove superseded null version " + version.bucket() + "/" + version.key(),
+        () -> store.removeVersion(version.bucket(), version.key(), version.versionId()));
   }
 
   /**

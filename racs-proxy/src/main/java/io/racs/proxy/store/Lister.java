@@ -105,7 +105,9 @@ final class Lister {
    * continues inside a key ({@code versionIdMarker}) resolves that key's current version again, so
    * that {@code latest} is right even when versions were removed between the pages. An entry whose
    * record no repository can read is looked up again on its own (removed meanwhile, most likely),
-   * and {@code INSUFFICIENT_SHARDS} if still unreadable: a listing is never short.
+   * and {@code INSUFFICIENT_SHARDS} if still unreadable: a listing is never short. Of a key's
+   * records flagged as its {@code null} version only the newest is listed ({@link NullVersions}); a
+   * page may continue after it ({@code versionIdMarker} {@code null}).
    */
   ObjectStore.VersionListResult versions(String bucket, ObjectStore.VersionListRequest request) {
     String prefix = request.prefix() == null ? "" : request.prefix();
@@ -122,12 +124,30 @@ final class Lister {
     String seekName = "";
     String resumedKeyName = null;
     Optional<VersionMeta> resumedCurrent = Optional.empty();
-    if (!keyMarker.isEmpty() && idMarker != null && VersionId.valid(idMarker)) {
+    boolean resumedNullSeen = false;
+    if (!keyMarker.isEmpty() && ObjectStore.NULL_VERSION.equals(idMarker)) {
+      // After the key's null version: its id in the store is looked up, the key's older versions
+      // come next, and the null records it superseded stay hidden.
+      Optional<VersionMeta> nullVersion = resolver.nullVersion(bucket, keyMarker);
+      if (nullVersion.isPresent()) {
+        String nameKey = context.nameKey(bucket, keyMarker);
+        seekName =
+            Layout.removalRecord(Layout.indexEntry(bucket, nameKey, nullVersion.get().versionId()));
+        resumedKeyName = indexPrefix + nameKey;
+        resumedCurrent = resolver.newest(bucket, keyMarker);
+        resumedNullSeen = true;
+      } else {
+        seekName = afterKey(indexPrefix, keyMarker, prefix, delimiter); // removed since: next key
+      }
+    } else if (!keyMarker.isEmpty() && idMarker != null && VersionId.valid(idMarker)) {
       // Past the marker's entry and its removal record: the key's older versions come next.
       String nameKey = context.nameKey(bucket, keyMarker);
       seekName = Layout.removalRecord(Layout.indexEntry(bucket, nameKey, idMarker));
       resumedKeyName = indexPrefix + nameKey;
       resumedCurrent = resolver.newest(bucket, keyMarker);
+      Optional<VersionMeta> nullVersion = resolver.nullVersion(bucket, keyMarker);
+      resumedNullSeen =
+          nullVersion.isPresent() && VersionId.newer(nullVersion.get().versionId(), idMarker);
     } else if (!keyMarker.isEmpty()) {
       seekName = afterKey(indexPrefix, keyMarker, prefix, delimiter);
     }
@@ -136,6 +156,7 @@ final class Lister {
     List<String> prefixes = new ArrayList<>();
     String lastKeyName = null;
     boolean latestSeen = false;
+    boolean nullSeen = false;
     String nextKey = null;
     String nextId = null;
     boolean truncated = false;
@@ -144,6 +165,7 @@ final class Lister {
       if (!keyName.equals(lastKeyName)) {
         lastKeyName = keyName;
         latestSeen = false;
+        nullSeen = keyName.equals(resumedKeyName) && resumedNullSeen;
       }
       VersionResolver.Judgement judged = resolver.judge(merge, e, null);
       if (judged.standing() == VersionResolver.Standing.NOT_A_VERSION) {
@@ -159,6 +181,12 @@ final class Lister {
       VersionMeta version = meta.get();
       if (!version.key().startsWith(prefix)) {
         continue; // a long key stored under a shortened name that only looked as if it matched
+      }
+      if (version.nullVersion()) {
+        if (nullSeen) {
+          continue; // superseded by the key's newer null version, and not yet removed
+        }
+        nullSeen = true;
       }
       boolean latest;
       if (keyName.equals(resumedKeyName)) {
@@ -192,7 +220,7 @@ final class Lister {
       }
       versions.add(new ObjectStore.ListedVersion(version, latest));
       nextKey = key;
-      nextId = version.versionId();
+      nextId = version.nullVersion() ? ObjectStore.NULL_VERSION : version.versionId();
     }
     context.requireReadQuorum(merge, "list versions of " + bucket);
     return new ObjectStore.VersionListResult(

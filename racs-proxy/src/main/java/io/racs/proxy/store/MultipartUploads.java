@@ -249,7 +249,8 @@ final class MultipartUploads {
       String uploadId,
       List<ObjectStore.CompletedPart> parts,
       Function<List<PartMeta>, Map<String, String>> objectChecksums,
-      ObjectStore.WriteCondition condition) {
+      ObjectStore.WriteCondition condition,
+      boolean nullVersion) {
     // Listed alongside the reading of the upload's records: no round trip of its own.
     CommitOrder.Pending ordering = order.of(bucket, key).start();
     UploadRecord upload = upload(bucket, key, uploadId);
@@ -320,7 +321,8 @@ final class MultipartUploads {
             chosen,
             upload.contentHeaders(),
             upload.tags(),
-            upload.encryption());
+            upload.encryption(),
+            nullVersion);
     writer.commit(meta, ObjectWrites.recordOf(meta), List.of());
     Set<String> kept = new HashSet<>();
     for (PartMeta part : chosen) {

@@ -202,6 +202,26 @@ public interface ObjectStore extends AutoCloseable {
   /** A part named in a completion: number and the ETag the client holds (unquoted). */
   record CompletedPart(int partNumber, String etag) {}
 
+  /**
+   * The version id S3 gives the {@code null} version: a version written while its bucket's
+   * versioning was not {@code Enabled} ({@link VersionMeta#nullVersion()}). {@link #version} and
+   * {@link #removeVersion} take it, and a listing of versions may continue after it.
+   */
+  String NULL_VERSION = "null";
+
+  /** A bucket's versioning state, as GetBucketVersioning tells it. */
+  enum Versioning {
+    /** Never turned on: every version is the {@code null} version, superseded ones collected. */
+    OFF,
+    /** Every write gets a version id of its own, and every version stays. */
+    ENABLED,
+    /**
+     * Every write is the {@code null} version and replaces the key's earlier {@code null} version;
+     * versions with ids of their own stay.
+     */
+    SUSPENDED
+  }
+
   /** True when {@code versionId} is well formed: an id this store could have minted. */
   static boolean wellFormedVersionId(String versionId) {
     return VersionId.valid(versionId);
@@ -287,14 +307,32 @@ public interface ObjectStore extends AutoCloseable {
   /**
    * Turns versioning on for a bucket ({@code NO_SUCH_BUCKET} if it does not exist): from then on
    * every version of every key stays (none is collected as superseded), and a delete writes a
-   * delete marker even when the key has no current version. It cannot be turned off.
+   * delete marker even when the key has no current version. It cannot be turned off, only
+   * suspended.
    */
-  void enableVersioning(String bucket);
+  default void enableVersioning(String bucket) {
+    setVersioning(bucket, Versioning.ENABLED);
+  }
 
   /**
-   * True when versioning was turned on for the bucket; {@code NO_SUCH_BUCKET} if it does not exist.
-   * Turned on through another proxy, it may take up to a second to be seen here; versions are kept
-   * from the moment it was turned on all the same.
+   * Sets a bucket's versioning to {@code ENABLED} or {@code SUSPENDED} ({@code NO_SUCH_BUCKET} if
+   * it does not exist). A suspended bucket keeps every version it has, writes each new version (and
+   * delete marker) as the key's {@code null} version, and drops the key's earlier {@code null}
+   * version once the new one has settled.
+   */
+  void setVersioning(String bucket, Versioning state);
+
+  /**
+   * The bucket's versioning state; {@code NO_SUCH_BUCKET} if it does not exist. Changed through
+   * another proxy, it may take up to a second to be seen here.
+   */
+  Versioning versioning(String bucket);
+
+  /**
+   * True when versioning was ever turned on for the bucket (it is enabled or suspended): versions
+   * are then kept and named by their ids; {@code NO_SUCH_BUCKET} if it does not exist. Turned on
+   * through another proxy, it may take up to a second to be seen here; versions are kept from the
+   * moment it was turned on all the same.
    */
   boolean versioned(String bucket);
 
@@ -357,9 +395,9 @@ public interface ObjectStore extends AutoCloseable {
 
   /**
    * Exactly the version {@code versionId} of a key, a delete marker included, judged by the one
-   * visibility rule ({@link VersionResolver}); {@code NO_SUCH_VERSION} if the key has no such
-   * version, {@code NO_SUCH_BUCKET} if the bucket does not exist. Its bytes are read with {@link
-   * #read}.
+   * visibility rule ({@link VersionResolver}); {@link #NULL_VERSION} names the key's {@code null}
+   * version. {@code NO_SUCH_VERSION} if the key has no such version, {@code NO_SUCH_BUCKET} if the
+   * bucket does not exist. Its bytes are read with {@link #read}.
    */
   VersionMeta version(String bucket, String key, String versionId);
 
@@ -396,7 +434,8 @@ public interface ObjectStore extends AutoCloseable {
    * removing the newest version makes the one before it current. Returns the version removed, or
    * empty when the key has no such version (nothing changes). The removal is a record committed on
    * a write quorum ({@link Layout#removalRecord}); the version's entries and data are deleted after
-   * it, in the background and by heal.
+   * it, in the background and by heal. {@link #NULL_VERSION} removes the key's {@code null} version
+   * (and any earlier {@code null} record it superseded and that is not yet collected).
    */
   Optional<VersionMeta> removeVersion(String bucket, String key, String versionId);
 

@@ -37,16 +37,21 @@ final class ObjectWrites {
     this.order = order;
   }
 
+  /**
+   * Writes a new version; {@code nullVersion} flags it as the key's {@code null} version (its
+   * bucket's versioning is not enabled: see {@link VersionMeta#nullVersion()}).
+   */
   VersionMeta put(
       String bucket,
       String key,
       InputStream body,
       long lengthBytes,
       ObjectStore.PutOptions options,
-      ObjectStore.WriteCondition condition) {
+      ObjectStore.WriteCondition condition,
+      boolean nullVersion) {
     ObjectSealing.Sealed sealed = ObjectSealing.begin(options.sealing(), context.config.keys());
     if (sealed == null) {
-      return store(bucket, key, body, lengthBytes, options, condition, null);
+      return store(bucket, key, body, lengthBytes, options, condition, null, nullVersion);
     }
     MessageDigest plainMd5 = PartWriter.md5();
     // A body of unknown length (a browser form's file) is sealed as it comes; its length is
@@ -63,7 +68,8 @@ final class ObjectWrites {
         sealedBody.sealedLength(),
         options,
         condition,
-        new Seal(sealed.record(), sealed.key(), sealedBody::plainBytesRead, plainMd5));
+        new Seal(sealed.record(), sealed.key(), sealedBody::plainBytesRead, plainMd5),
+        nullVersion);
   }
 
   /**
@@ -86,7 +92,8 @@ final class ObjectWrites {
       long lengthBytes,
       ObjectStore.PutOptions options,
       ObjectStore.WriteCondition condition,
-      Seal seal) {
+      Seal seal,
+      boolean nullVersion) {
     StoreConfig config = context.config;
     // The data is named when it starts; the version gets its id when it commits (below), so that
     // of two overlapping PUTs the one that commits later, and is acknowledged later, is newer.
@@ -97,7 +104,8 @@ final class ObjectWrites {
     if (config.inlineBytes() > 0 && (lengthBytes < 0 || config.inlines(lengthBytes))) {
       byte[] head = readHead(body, lengthBytes);
       if (config.inlines(head.length)) {
-        return putInline(bucket, key, slots, head, options, condition, seal, ordering.start());
+        return putInline(
+            bucket, key, slots, head, options, condition, seal, ordering.start(), nullVersion);
       }
       rest = new SequenceInputStream(new ByteArrayInputStream(head), body);
     }
@@ -124,7 +132,9 @@ final class ObjectWrites {
     VersionMeta meta;
     try {
       check(condition, bucket, key);
-      meta = singlePartVersion(bucket, key, ordering.versionId(), part, options, checksums, seal);
+      meta =
+          singlePartVersion(bucket, key, ordering.versionId(), part, options, checksums, seal)
+              .withNullVersion(nullVersion);
     } catch (RuntimeException e) {
       PartWriter.deleteShards(context.array, part.slots(), part.dataId());
       throw e;
@@ -233,7 +243,8 @@ final class ObjectWrites {
       ObjectStore.PutOptions options,
       ObjectStore.WriteCondition condition,
       Seal seal,
-      CommitOrder.Pending ordering) {
+      CommitOrder.Pending ordering,
+      boolean nullVersion) {
     byte[][] shards =
         data.length == 0
             ? new byte[context.geometry.totalShards()][0]
@@ -254,7 +265,9 @@ final class ObjectWrites {
     if (seal != null) {
       part = seal.apply(part);
     }
-    VersionMeta meta = singlePartVersion(bucket, key, versionId, part, options, checksums, seal);
+    VersionMeta meta =
+        singlePartVersion(bucket, key, versionId, part, options, checksums, seal)
+            .withNullVersion(nullVersion);
     writer.commit(meta, slot -> Layout.encodeInline(meta, shards[slots.indexOf(slot)]), List.of());
     return meta;
   }
@@ -292,10 +305,15 @@ final class ObjectWrites {
    * Writes a delete marker and returns it, unless the bucket is not versioned and the key has no
    * live version to hide (a versioned bucket gets a marker every time, as in S3); {@code condition}
    * is checked against the version the marker would hide (with the window {@link
-   * ObjectStore.WriteCondition} describes).
+   * ObjectStore.WriteCondition} describes). {@code nullVersion} flags the marker as the key's
+   * {@code null} version (the bucket's versioning is not enabled).
    */
   Optional<VersionMeta> delete(
-      String bucket, String key, ObjectStore.WriteCondition condition, boolean versioned) {
+      String bucket,
+      String key,
+      ObjectStore.WriteCondition condition,
+      boolean versioned,
+      boolean nullVersion) {
     // The listing that finds the current version also orders the marker: one listing, no round
     // trip of its own.
     CommitOrder.Pending ordering = order.of(bucket, key);
@@ -306,22 +324,23 @@ final class ObjectWrites {
     }
     VersionMeta marker =
         new VersionMeta(
-            1,
-            context.arrayId,
-            bucket,
-            key,
-            ordering.versionId(),
-            true,
-            0,
-            "",
-            null,
-            null,
-            null,
-            context.config.clock().millis(),
-            context.geometry.toString(),
-            false,
-            List.of(),
-            null);
+                1,
+                context.arrayId,
+                bucket,
+                key,
+                ordering.versionId(),
+                true,
+                0,
+                "",
+                null,
+                null,
+                null,
+                context.config.clock().millis(),
+                context.geometry.toString(),
+                false,
+                List.of(),
+                null)
+            .withNullVersion(nullVersion);
     writer.commit(marker, recordOf(marker), List.of());
     return Optional.of(marker);
   }

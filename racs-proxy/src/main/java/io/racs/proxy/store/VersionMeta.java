@@ -32,6 +32,12 @@ import java.util.Map;
  *     their own, since a record is never changed.
  * @param encryption how the parts' bytes are sealed; null when they are stored as sent ({@code
  *     sizeBytes} is then the plaintext's size, and each part's {@code sizeBytes} the sealed size)
+ * @param nullVersion true when the version was written while its bucket's versioning was not {@code
+ *     Enabled} (never turned on, or suspended): S3 calls it the {@code null} version. Its {@code
+ *     versionId} is still a unique id, which orders it among the key's versions (see {@code
+ *     docs/ordering.md}); of several such records of a key only the newest is the null version
+ *     ({@link VersionResolver#nullVersion}), the older ones are superseded and removed. False in
+ *     records written before the flag existed.
  */
 public record VersionMeta(
     int format,
@@ -51,7 +57,8 @@ public record VersionMeta(
     List<PartMeta> parts,
     Map<String, String> contentHeaders,
     Map<String, String> tags,
-    Encryption encryption) {
+    Encryption encryption,
+    boolean nullVersion) {
   /** Copies the collections. */
   public VersionMeta {
     tags = tags == null ? Map.of() : Map.copyOf(tags);
@@ -59,6 +66,48 @@ public record VersionMeta(
     checksums = checksums == null ? Map.of() : Map.copyOf(checksums);
     parts = parts == null ? List.of() : List.copyOf(parts);
     contentHeaders = contentHeaders == null ? Map.of() : Map.copyOf(contentHeaders);
+  }
+
+  /** A version with a version id of its own (not the {@code null} version). */
+  public VersionMeta(
+      int format,
+      String arrayId,
+      String bucket,
+      String key,
+      String versionId,
+      boolean deleteMarker,
+      long sizeBytes,
+      String etag,
+      String contentType,
+      Map<String, String> userMetadata,
+      Map<String, String> checksums,
+      long lastModifiedMillis,
+      String geometry,
+      boolean multipart,
+      List<PartMeta> parts,
+      Map<String, String> contentHeaders,
+      Map<String, String> tags,
+      Encryption encryption) {
+    this(
+        format,
+        arrayId,
+        bucket,
+        key,
+        versionId,
+        deleteMarker,
+        sizeBytes,
+        etag,
+        contentType,
+        userMetadata,
+        checksums,
+        lastModifiedMillis,
+        geometry,
+        multipart,
+        parts,
+        contentHeaders,
+        tags,
+        encryption,
+        false);
   }
 
   /** A version without tags, stored as sent (a delete marker, or a plain PUT without tags). */
@@ -200,7 +249,32 @@ public record VersionMeta(
         parts,
         contentHeaders,
         tags,
-        encryption);
+        encryption,
+        nullVersion);
+  }
+
+  /** This version flagged as the {@code null} version, or not. */
+  VersionMeta withNullVersion(boolean nullVersion) {
+    return new VersionMeta(
+        format,
+        arrayId,
+        bucket,
+        key,
+        versionId,
+        deleteMarker,
+        sizeBytes,
+        etag,
+        contentType,
+        userMetadata,
+        checksums,
+        lastModifiedMillis,
+        geometry,
+        multipart,
+        parts,
+        contentHeaders,
+        tags,
+        encryption,
+        nullVersion);
   }
 
   /**

@@ -1,5 +1,7 @@
 package io.racs.proxy.store;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -192,6 +194,64 @@ final class VersionResolver {
             what
                 + ": its record cannot be read from any of the "
                 + found.slots().size()
+                + " repositories that list it",
+            merge.failures(),
+            null);
+      }
+    }
+  }
+
+  /**
+   * The key's {@code null} version (possibly a delete marker): of its versions flagged {@link
+   * VersionMeta#nullVersion()}, judged by the same rule as the current one, the newest. Older ones
+   * were superseded by it (a write in a bucket whose versioning was not enabled replaces the null
+   * version) and are no version of the key to any reader, though their records may still be listed
+   * until they are removed ({@link NullVersions}).
+   */
+  Optional<VersionMeta> nullVersion(String bucket, String key) {
+    List<VersionMeta> found = nullRecords(bucket, key, false);
+    return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
+  }
+
+  /**
+   * The versions of a key flagged {@link VersionMeta#nullVersion()} that count as versions, newest
+   * first (only the first unless {@code all}). An entry whose record no repository can read could
+   * be one of them, so the key is listed again, and after {@link #ATTEMPTS} listings the answer is
+   * {@code INSUFFICIENT_SHARDS}; so is an answer that rests on fewer than a read quorum.
+   */
+  List<VersionMeta> nullRecords(String bucket, String key, boolean all) {
+    String what = "read " + bucket + "/" + key + " null version";
+    for (int attempt = 1; ; attempt++) {
+      IndexMerge merge =
+          new IndexMerge(
+              context.array, Layout.indexKeyPrefix(bucket, context.nameKey(bucket, key)), "", 10);
+      List<VersionMeta> found = new ArrayList<>();
+      IndexMerge.Entry unreadable = null;
+      for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
+        Judgement judged = judge(merge, e, key);
+        if (judged.standing() == Standing.UNREADABLE) {
+          unreadable = e;
+          break;
+        }
+        if (judged.standing() == Standing.VERSION && judged.meta().get().nullVersion()) {
+          found.add(judged.meta().get());
+          if (!all) {
+            break;
+          }
+        }
+      }
+      context.requireReadQuorum(merge, what);
+      if (unreadable == null) {
+        return found;
+      }
+      if (attempt == ATTEMPTS) {
+        throw new StoreException(
+            StoreException.Code.INSUFFICIENT_SHARDS,
+            what
+                + ": the record of version "
+                + Layout.versionOf(unreadable.name())
+                + " cannot be read from any of the "
+                + unreadable.slots().size()
                 + " repositories that list it",
             merge.failures(),
             null);

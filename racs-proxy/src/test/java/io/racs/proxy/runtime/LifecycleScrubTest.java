@@ -24,7 +24,10 @@ import org.junit.jupiter.api.Test;
  * clock: a current version is deleted as a DELETE would (a delete marker in a versioned bucket)
  * from the midnight UTC after its days are up and not before; only the keys, sizes and tags the
  * filter names; disabled rules and buckets without rules are left alone; incomplete uploads are
- * aborted after their days.
+ * aborted after their days; in a versioned bucket a noncurrent version is removed for good from the
+ * midnight UTC after its NoncurrentDays are up (counted from when the version after it was
+ * written), past the NewerNoncurrentVersions newest, and a delete marker left as its key's only
+ * version is removed when ExpiredObjectDeleteMarker says so.
  */
 class LifecycleScrubTest {
   private final ErasureStore store = MemoryArray.open("4x2");
@@ -164,5 +167,100 @@ class LifecycleScrubTest {
         .containsExactly("other/y");
     assertThatThrownBy(() -> store.listParts("bkt", "up/x", old))
         .isInstanceOf(StoreException.class);
+  }
+
+  private java.util.List<String> versionIds(String bucket) {
+    return store
+        .listVersions(bucket, new ObjectStore.VersionListRequest("", null, null, null, 1000))
+        .versions()
+        .stream()
+        .map(v -> v.meta().versionId())
+        .toList();
+  }
+
+  private static String noncurrent(String days) {
+    return rule("", "<NoncurrentVersionExpiration>" + days + "</NoncurrentVersionExpiration>");
+  }
+
+  @Test
+  void run_whenNoncurrentDaysAreUp_removesNoncurrentVersionsFromTheMidnightAfterTheirSuccessor() {
+    store.createBucket("ver");
+    store.enableVersioning("ver");
+    store.putBucketLifecycle("ver", noncurrent("<NoncurrentDays>1</NoncurrentDays>"));
+    VersionMeta v1 = put("ver", "k", "one", null);
+    VersionMeta v2 = put("ver", "k", "two", null);
+    VersionMeta v3 = put("ver", "k", "three", null);
+    VersionMeta other = put("ver", "other", "alone", null);
+
+    // v1 became noncurrent when v2 was written: not removed before a day after that, rounded up.
+    LifecycleScrub.Report early = scrubAt(expiry(v2, 1).minusMillis(1));
+    assertThat(early.removed()).isEmpty();
+    assertThat(versionIds("ver")).hasSize(4);
+
+    Instant due = expiry(v3, 1).isAfter(expiry(v2, 1)) ? expiry(v3, 1) : expiry(v2, 1);
+    LifecycleScrub.Report report = scrubAt(due.plus(400, ChronoUnit.DAYS));
+    assertThat(report.failures()).isEmpty();
+    assertThat(report.removed())
+        .containsExactlyInAnyOrder("ver/k " + v1.versionId(), "ver/k " + v2.versionId());
+    assertThat(versionIds("ver")).containsExactly(v3.versionId(), other.versionId());
+    assertThat(exists("ver", "k")).isTrue();
+  }
+
+  @Test
+  void run_whenNewerNoncurrentVersionsGiven_keepsThatManyNewestNoncurrent() {
+    store.createBucket("ver");
+    store.enableVersioning("ver");
+    store.putBucketLifecycle(
+        "ver",
+        noncurrent(
+            "<NoncurrentDays>1</NoncurrentDays>"
+                + "<NewerNoncurrentVersions>2</NewerNoncurrentVersions>"));
+    VersionMeta v1 = put("ver", "k", "1", null);
+    put("ver", "k", "2", null);
+    VersionMeta v3 = put("ver", "k", "3", null);
+    VersionMeta v4 = put("ver", "k", "4", null);
+    VersionMeta marker = store.delete("ver", "k").orElseThrow();
+
+    LifecycleScrub.Report report = scrubAt(Instant.now().plus(400, ChronoUnit.DAYS));
+
+    assertThat(report.removed()).hasSize(2).contains("ver/k " + v1.versionId());
+    assertThat(versionIds("ver"))
+        .containsExactly(marker.versionId(), v4.versionId(), v3.versionId());
+  }
+
+  @Test
+  void run_whenExpiredObjectDeleteMarker_removesOnlyMarkersLeftAlone() {
+    store.createBucket("ver");
+    store.enableVersioning("ver");
+    store.putBucketLifecycle(
+        "ver",
+        rule(
+            "",
+            "<Expiration><ExpiredObjectDeleteMarker>true</ExpiredObjectDeleteMarker>"
+                + "</Expiration>"));
+    VersionMeta gone = put("ver", "alone", "a", null);
+    store.delete("ver", "alone");
+    store.removeVersion("ver", "alone", gone.versionId());
+    VersionMeta kept = put("ver", "hidden", "h", null);
+    VersionMeta hiding = store.delete("ver", "hidden").orElseThrow();
+
+    LifecycleScrub.Report report = scrubAt(Instant.now());
+
+    assertThat(report.removed()).hasSize(1).allMatch(r -> r.startsWith("ver/alone "));
+    assertThat(versionIds("ver")).containsExactly(hiding.versionId(), kept.versionId());
+  }
+
+  @Test
+  void run_whenNoncurrentRuleAndBucketNotVersioned_removesNothing() {
+    store.createBucket("plain");
+    store.putBucketLifecycle("plain", noncurrent("<NoncurrentDays>1</NoncurrentDays>"));
+    put("plain", "k", "1", null);
+    put("plain", "k", "2", null);
+
+    LifecycleScrub.Report report = scrubAt(Instant.now().plus(400, ChronoUnit.DAYS));
+
+    assertThat(report.removed()).isEmpty();
+    assertThat(report.failures()).isEmpty();
+    assertThat(exists("plain", "k")).isTrue();
   }
 }

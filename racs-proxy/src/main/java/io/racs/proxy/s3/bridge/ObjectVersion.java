@@ -42,14 +42,23 @@ public final class ObjectVersion {
     return new ObjectVersion(stored, null, stored.tags(), false);
   }
 
-  /** The S3 view of a version written in a versioned bucket: it answers its version id. */
+  /**
+   * The S3 view of a version in a bucket that was ever versioned: it answers its version id, which
+   * is {@code null} for the null version (one written while versioning was not enabled).
+   */
   static ObjectVersion versioned(VersionMeta stored) {
-    return new ObjectVersion(stored, stored.versionId(), stored.tags(), false);
+    return new ObjectVersion(stored, s3VersionId(stored), stored.tags(), false);
+  }
+
+  /** The id S3 names a version by: {@code null} for the null version, else the store's id. */
+  static String s3VersionId(VersionMeta stored) {
+    return stored.nullVersion() ? ObjectStore.NULL_VERSION : stored.versionId();
   }
 
   /**
-   * The version id to answer in {@code x-amz-version-id}: set for a version written in a versioned
-   * bucket, null otherwise (the S3 layer's {@code null} version).
+   * The version id to answer in {@code x-amz-version-id}: set for a version in a bucket that was
+   * ever versioned ({@code null} for its null version), null otherwise (a bucket never versioned,
+   * whose versions S3 names by no id).
    */
   public String versionId() {
     return versionId;

@@ -186,6 +186,29 @@ public final class StoreBridge {
     run("/" + bucket, () -> store.enableVersioning(bucket));
   }
 
+  /**
+   * Suspends versioning of a bucket: later writes are the null version, earlier versions stay;
+   * {@code NoSuchBucket}.
+   */
+  public void suspendVersioning(String bucket) {
+    run("/" + bucket, () -> store.setVersioning(bucket, ObjectStore.Versioning.SUSPENDED));
+  }
+
+  /**
+   * The bucket's versioning status as GetBucketVersioning answers it: {@code Enabled}, {@code
+   * Suspended}, or null when it was never versioned; {@code NoSuchBucket}.
+   */
+  public String versioningStatus(String bucket) {
+    return call(
+        "/" + bucket,
+        () ->
+            switch (store.versioning(bucket)) {
+              case ENABLED -> "Enabled";
+              case SUSPENDED -> "Suspended";
+              case OFF -> null;
+            });
+  }
+
   /** True when versioning was turned on for the bucket; {@code NoSuchBucket}. */
   public boolean versioned(String bucket) {
     return call("/" + bucket, () -> store.versioned(bucket));
@@ -261,7 +284,7 @@ public final class StoreBridge {
       }
       throw translate(deleted, resource(bucket, deleted.marker().key()))
           .withHeader("x-amz-delete-marker", "true")
-          .withHeader("x-amz-version-id", deleted.marker().versionId());
+          .withHeader("x-amz-version-id", ObjectVersion.s3VersionId(deleted.marker()));
     }
   }
 

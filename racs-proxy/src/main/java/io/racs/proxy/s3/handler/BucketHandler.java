@@ -34,8 +34,7 @@ final class BucketHandler {
       case PUT_BUCKET_VERSIONING -> putVersioning(request);
       case GET_BUCKET_VERSIONING ->
           S3Response.xml(
-              S3XmlResponses.versioningConfiguration(
-                  store.versioned(request.bucket()) ? "Enabled" : null));
+              S3XmlResponses.versioningConfiguration(store.versioningStatus(request.bucket())));
       default -> throw S3Exception.of(S3ErrorCode.NOT_IMPLEMENTED);
     };
   }
@@ -65,17 +64,17 @@ final class BucketHandler {
   }
 
   /**
-   * PutBucketVersioning: {@code Enabled} turns versioning on for good. {@code Suspended} is refused
-   * until the proxy implements it (new writes taking the {@code null} version): answering 200 and
-   * going on keeping versions would not be what S3 does.
+   * PutBucketVersioning: {@code Enabled} turns versioning on; {@code Suspended} suspends it (later
+   * writes are each key's null version, replacing the one before; versions with ids stay). A bucket
+   * once versioned is never unversioned again, as in S3.
    */
   private S3Response putVersioning(S3Request request) throws IOException {
     String status = S3XmlRequests.versioningConfiguration(ObjectHandler.readXml(request));
-    if (!status.equals("Enabled")) {
-      throw S3Exception.of(
-          S3ErrorCode.NOT_IMPLEMENTED, "Suspending bucket versioning is not implemented.");
+    if (status.equals("Enabled")) {
+      store.enableVersioning(request.bucket());
+    } else {
+      store.suspendVersioning(request.bucket());
     }
-    store.enableVersioning(request.bucket());
     return S3Response.status(200);
   }
 

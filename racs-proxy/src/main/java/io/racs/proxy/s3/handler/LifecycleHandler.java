@@ -1,5 +1,6 @@
 package io.racs.proxy.s3.handler;
 
+import io.racs.proxy.s3.bridge.ObjectVersion;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
@@ -10,7 +11,11 @@ import io.racs.proxy.s3.xml.S3XmlResponses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The lifecycle family: Put, Get and DeleteBucketLifecycleConfiguration. The rules are carried out
@@ -22,8 +27,16 @@ import java.util.UUID;
  * checked.
  */
 final class LifecycleHandler {
+  private static final Logger LOG = LoggerFactory.getLogger(LifecycleHandler.class);
+  private static final long CACHE_NANOS = 1_000_000_000L;
+
+  private record Cached(Optional<LifecycleConfiguration> rules, long readAtNanos) {}
+
   private final StoreBridge store;
   private final boolean applied;
+  // Each bucket's rules as last read, for x-amz-expiration: read at most once a second per bucket
+  // (a listing on a read quorum), and at once after a change through this proxy.
+  private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
 
   LifecycleHandler(StoreBridge store, boolean applied) {
     this.store = store;
@@ -36,6 +49,7 @@ final class LifecycleHandler {
       case GET_BUCKET_LIFECYCLE -> get(request);
       case DELETE_BUCKET_LIFECYCLE -> {
         store.deleteBucketLifecycle(request.bucket());
+        cache.remove(request.bucket());
         yield S3Response.status(204);
       }
       default -> throw S3Exception.of(S3ErrorCode.NOT_IMPLEMENTED);
@@ -55,7 +69,59 @@ final class LifecycleHandler {
             new LifecycleConfiguration(
                 given.rules().stream().map(LifecycleHandler::named).toList()));
     store.putBucketLifecycle(request.bucket(), new String(document, StandardCharsets.UTF_8));
+    cache.remove(request.bucket());
     return S3Response.status(200);
+  }
+
+  /**
+   * Adds {@code x-amz-expiration} to the answer of a PUT, GET or HEAD of {@code version}, the
+   * current version of its key, when an enabled {@code Expiration} rule of its bucket applies: the
+   * earliest expiry and its rule's id, as S3 sends it ({@code expiry-date="Fri, 23 Dec 2012
+   * 00:00:00 GMT", rule-id="rule"}). The header only informs: when the rules cannot be read just
+   * now it is left out rather than fail a request that has done its work.
+   */
+  void expirationHeader(S3Response response, String bucket, ObjectVersion version) {
+    if (version.deleteMarker()) {
+      return;
+    }
+    Optional<LifecycleConfiguration> rules;
+    try {
+      rules = rules(bucket);
+    } catch (RuntimeException e) {
+      LOG.debug("lifecycle rules of {} unknown: {}", bucket, e.toString());
+      return;
+    }
+    rules
+        .flatMap(
+            r ->
+                r.expiry(
+                    version.key(), version.sizeBytes(), version.lastModified(), version.tags()))
+        .ifPresent(
+            expiry ->
+                response.header(
+                    "x-amz-expiration",
+                    "expiry-date=\""
+                        + Responses.httpDate(expiry.at())
+                        + "\", rule-id=\""
+                        + (expiry.ruleId() == null ? "" : expiry.ruleId())
+                        + "\""));
+  }
+
+  private Optional<LifecycleConfiguration> rules(String bucket) {
+    long now = System.nanoTime();
+    Cached cached = cache.get(bucket);
+    if (cached != null && now - cached.readAtNanos() < CACHE_NANOS) {
+      return cached.rules();
+    }
+    Optional<LifecycleConfiguration> rules =
+        store
+            .bucketLifecycle(bucket)
+            .map(d -> S3XmlRequests.lifecycleConfiguration(d.getBytes(StandardCharsets.UTF_8)));
+    if (cache.size() > 10_000) {
+      cache.clear(); // buckets are few; this only bounds a pathological churn
+    }
+    cache.put(bucket, new Cached(rules, now));
+    return rules;
   }
 
   /**
@@ -77,7 +143,9 @@ final class LifecycleHandler {
         rule.expirationDays(),
         rule.expirationDate(),
         rule.expiredObjectDeleteMarker(),
-        rule.abortIncompleteUploadDays());
+        rule.abortIncompleteUploadDays(),
+        rule.noncurrentDays(),
+        rule.newerNoncurrentVersions());
   }
 
   private S3Response get(S3Request request) {

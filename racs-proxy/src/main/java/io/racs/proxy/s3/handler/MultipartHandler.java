@@ -170,7 +170,7 @@ final class MultipartHandler {
                 request.key(),
                 meta.etag(),
                 Responses.typedChecksums(meta.checksums())));
-    Responses.versionIdHeader(response, meta);
+    Responses.writtenVersionIdHeader(response, meta);
     Encryption.headers(response, meta.encryption(), customerKey);
     return response;
   }

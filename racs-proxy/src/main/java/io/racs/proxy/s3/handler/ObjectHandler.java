@@ -36,6 +36,7 @@ final class ObjectHandler {
   private final StoreBridge store;
   private final Encryption encryption;
   private final BucketEncryptionHandler bucketDefaults;
+  private final LifecycleHandler lifecycle;
 
   ObjectHandler(StoreBridge store) {
     this(store, Encryption.DEFAULT);
@@ -46,6 +47,16 @@ final class ObjectHandler {
   }
 
   ObjectHandler(StoreBridge store, Encryption encryption, BucketEncryptionHandler bucketDefaults) {
+    this(store, encryption, bucketDefaults, null);
+  }
+
+  /** With {@code lifecycle} (null for none) telling {@code x-amz-expiration}. */
+  ObjectHandler(
+      StoreBridge store,
+      Encryption encryption,
+      BucketEncryptionHandler bucketDefaults,
+      LifecycleHandler lifecycle) {
+    this.lifecycle = lifecycle;
     this.bucketDefaults = bucketDefaults;
     this.encryption = encryption;
     this.store = store;
@@ -79,8 +90,16 @@ final class ObjectHandler {
         S3Response.status(200).header("ETag", S3XmlResponses.quoteEtag(meta.etag()));
     Encryption.headers(response, meta.encryption(), sse.customerKey());
     Responses.checksumHeaders(response, meta.checksums());
-    Responses.versionIdHeader(response, meta);
+    Responses.writtenVersionIdHeader(response, meta);
+    expirationHeader(response, request.bucket(), meta);
     return response;
+  }
+
+  /** {@code x-amz-expiration} of the current version {@code meta}, when a rule applies. */
+  private void expirationHeader(S3Response response, String bucket, ObjectVersion meta) {
+    if (lifecycle != null) {
+      lifecycle.expirationHeader(response, bucket, meta);
+    }
   }
 
   /**
@@ -174,7 +193,8 @@ final class ObjectHandler {
                 copied.lastModified(),
                 copied.etag(),
                 Responses.typedChecksums(copied.checksums())));
-    Responses.versionIdHeader(response, copied);
+    Responses.writtenVersionIdHeader(response, copied);
+    expirationHeader(response, request.bucket(), copied);
     Encryption.headers(response, copied.encryption(), sse.customerKey());
     if (exact != null) {
       response.header("x-amz-copy-source-version-id", exact.versionId());
@@ -291,6 +311,9 @@ final class ObjectHandler {
     S3Response response = S3Response.status(range.isPresent() ? 206 : 200);
     Responses.objectHeaders(response, meta, checksums);
     Responses.versionIdHeader(response, meta);
+    if (exact == null) {
+      expirationHeader(response, request.bucket(), meta);
+    }
     Encryption.headers(response, meta.encryption(), customerKey);
     range.ifPresent(r -> response.header("Content-Range", r.contentRange(meta.sizeBytes())));
     overrideHeaders(request, response);
@@ -308,18 +331,13 @@ final class ObjectHandler {
   /**
    * The version a GET, HEAD or copy source names in a versioned bucket, a delete marker included,
    * judged by the store's visibility rule: {@code NoSuchVersion} when the key has none of that id.
-   * The {@code null} version (an object written before versioning was turned on) is not told apart
-   * from the others yet, so naming it is refused.
+   * {@code null} names the null version (written before versioning was turned on, or while it was
+   * suspended).
    */
   static ObjectVersion exactVersion(
       StoreBridge store, String bucket, String key, String versionId) {
     if (versionId.isEmpty()) {
       throw Responses.emptyVersionId();
-    }
-    if (versionId.equals(Responses.NULL_VERSION)) {
-      throw S3Exception.of(
-          S3ErrorCode.NOT_IMPLEMENTED,
-          "The null version of an object in a versioned bucket is not implemented.");
     }
     try {
       return store.version(bucket, key, versionId);
@@ -353,6 +371,7 @@ final class ObjectHandler {
     S3Response response = S3Response.status(200);
     Responses.objectHeaders(response, meta, checksums);
     Responses.versionIdHeader(response, meta);
+    expirationHeader(response, request.bucket(), meta);
     Encryption.headers(response, meta.encryption(), customerKey);
     overrideHeaders(request, response);
     return response.stream(reader.body(), reader.rangeLength(), reader::close);
@@ -437,20 +456,15 @@ final class ObjectHandler {
   /**
    * Removes one version of a key in a versioned bucket for good (a delete marker included: the
    * version before it is current again). A well-formed id the key has no version of changes nothing
-   * and is answered as a success, as S3 answers it; a malformed one is {@code InvalidArgument}. The
-   * {@code null} version (an object written before versioning was turned on) is not told apart from
-   * the others yet, so naming it is refused.
+   * and is answered as a success, as S3 answers it; a malformed one is {@code InvalidArgument}.
+   * {@code null} removes the null version (written before versioning was turned on, or while it was
+   * suspended).
    */
   private Optional<ObjectVersion> removeVersion(String bucket, String key, String versionId) {
     if (versionId.isEmpty()) {
       throw Responses.emptyVersionId();
     }
-    if (versionId.equals(Responses.NULL_VERSION)) {
-      throw S3Exception.of(
-          S3ErrorCode.NOT_IMPLEMENTED,
-          "The null version of an object in a versioned bucket is not implemented.");
-    }
-    if (!StoreBridge.wellFormedVersionId(versionId)) {
+    if (!versionId.equals(Responses.NULL_VERSION) && !StoreBridge.wellFormedVersionId(versionId)) {
       throw S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Invalid version id specified")
           .withDetail("ArgumentName", "versionId")
           .withDetail("ArgumentValue", versionId);

@@ -226,13 +226,17 @@ final class PostObjectHandler {
               + PercentCodec.uriEncodeComponent(key)
               + "&etag="
               + PercentCodec.uriEncodeComponent(etag);
-      S3Response response = S3Response.status(303).header("Location", target).header("ETag", etag);
-      Encryption.headers(response, meta.encryption(), sse.customerKey());
-      return response;
+      S3Response redirected =
+          S3Response.status(303).header("Location", target).header("ETag", etag);
+      Encryption.headers(redirected, meta.encryption(), sse.customerKey());
+      Responses.writtenVersionIdHeader(redirected, meta);
+      return redirected;
     }
     S3Response response =
         S3Response.status(status).header("ETag", etag).header("Location", location);
     Encryption.headers(response, meta.encryption(), sse.customerKey());
+    // A versioned bucket's POST answers the version id, as S3 does (none for a null version).
+    Responses.writtenVersionIdHeader(response, meta);
     if (status == 201) {
       response
           .header("Content-Type", "application/xml")

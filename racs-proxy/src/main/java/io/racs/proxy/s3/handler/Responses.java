@@ -246,9 +246,23 @@ final class Responses {
     }
   }
 
-  /** Answers a written version's id, which it has in a versioned bucket only. */
-  static void versionIdHeader(S3Response response, ObjectVersion written) {
-    if (written.versionId() != null) {
+  /**
+   * Answers a version's id on a read (GET, HEAD, tagging): it has one in a bucket ever versioned,
+   * {@code null} for its null version, as S3 answers it.
+   */
+  static void versionIdHeader(S3Response response, ObjectVersion version) {
+    if (version.versionId() != null) {
+      response.header("x-amz-version-id", version.versionId());
+    }
+  }
+
+  /**
+   * Answers a written version's id on a PUT, copy or CompleteMultipartUpload: as {@link
+   * #versionIdHeader}, except that S3 answers a write of the null version (versioning suspended)
+   * without the header.
+   */
+  static void writtenVersionIdHeader(S3Response response, ObjectVersion written) {
+    if (written.versionId() != null && !written.versionId().equals(NULL_VERSION)) {
       response.header("x-amz-version-id", written.versionId());
     }
   }

@@ -64,7 +64,7 @@ public final class S3Dispatcher {
     this.buckets = new BucketHandler(store, region);
     this.listings = new ListingHandler(store);
     this.bucketEncryption = new BucketEncryptionHandler(store, encryption.masterKey());
-    this.objects = new ObjectHandler(store, encryption, bucketEncryption);
+    this.objects = new ObjectHandler(store, encryption, bucketEncryption, lifecycle);
     this.multipart = new MultipartHandler(store, encryption, bucketEncryption);
     this.acls = new AclHandler(store);
     this.cors = new CorsHandler(store);

@@ -38,10 +38,60 @@ public record LifecycleConfiguration(List<LifecycleRule> rules) {
     }
   }
 
+  /** When a current version expires, and by which rule (its id). */
+  public record Expiry(Instant at, String ruleId) {}
+
+  /**
+   * The earliest expiry the enabled {@code Expiration} rules give this current version, as S3 tells
+   * it in {@code x-amz-expiration}; empty when none applies.
+   */
+  public java.util.Optional<Expiry> expiry(
+      String key, long sizeBytes, Instant lastModified, Map<String, String> tags) {
+    Expiry earliest = null;
+    for (LifecycleRule rule : rules) {
+      java.util.Optional<Instant> at = rule.expiresAt(key, sizeBytes, lastModified, tags);
+      if (at.isPresent() && (earliest == null || at.get().isBefore(earliest.at()))) {
+        earliest = new Expiry(at.get(), rule.id());
+      }
+    }
+    return java.util.Optional.ofNullable(earliest);
+  }
+
   /** True when an enabled rule expires this current version at {@code now}. */
   public boolean expires(
       String key, long sizeBytes, Instant lastModified, Map<String, String> tags, Instant now) {
     return rules.stream().anyMatch(r -> r.expires(key, sizeBytes, lastModified, tags, now));
+  }
+
+  /** True when an enabled rule removes this noncurrent version (see {@link LifecycleRule}). */
+  public boolean expiresNoncurrent(
+      String key,
+      long sizeBytes,
+      Map<String, String> tags,
+      Instant becameNoncurrent,
+      int newerNoncurrent,
+      Instant now) {
+    return rules.stream()
+        .anyMatch(
+            r -> r.expiresNoncurrent(key, sizeBytes, tags, becameNoncurrent, newerNoncurrent, now));
+  }
+
+  /** True when an enabled rule removes a delete marker of this key left without versions. */
+  public boolean removesExpiredMarker(String key) {
+    return rules.stream().anyMatch(r -> r.removesExpiredMarker(key));
+  }
+
+  /**
+   * True when an enabled rule acts on versions that are not current (noncurrent versions, or delete
+   * markers left alone), which only a versioned bucket has.
+   */
+  public boolean actsOnVersions() {
+    return rules.stream()
+        .anyMatch(
+            r ->
+                r.enabled()
+                    && (r.noncurrentDays() != null
+                        || Boolean.TRUE.equals(r.expiredObjectDeleteMarker())));
   }
 
   /** True when an enabled rule aborts this incomplete upload at {@code now}. */

@@ -8,11 +8,12 @@ import java.time.temporal.ChronoUnit;
 import java.util.Map;
 
 /**
- * One rule of a LifecycleConfiguration, as far as the proxy carries it out: which current versions
- * and uploads it applies to ({@link Filter}), when a current version expires ({@code
- * expirationDays} or {@code expirationDate}), whether a delete marker left without versions is
- * removed ({@code expiredObjectDeleteMarker}), and after how many days an incomplete upload is
- * aborted. Other actions are refused when the configuration is parsed.
+ * One rule of a LifecycleConfiguration, as far as the proxy carries it out: which versions and
+ * uploads it applies to ({@link Filter}), when a current version expires ({@code expirationDays} or
+ * {@code expirationDate}), when a noncurrent version is removed for good ({@code noncurrentDays}
+ * after it became noncurrent, keeping the {@code newerNoncurrentVersions} newest), whether a delete
+ * marker left without versions is removed ({@code expiredObjectDeleteMarker}), and after how many
+ * days an incomplete upload is aborted. Other actions are refused when the configuration is parsed.
  *
  * @param id the rule's {@code ID}, at most 255 characters; null when not given
  * @param enabled {@code Status}: Enabled or Disabled
@@ -21,6 +22,10 @@ import java.util.Map;
  * @param expiredObjectDeleteMarker null unless given
  * @param abortIncompleteUploadDays null unless the rule aborts uploads that many days after they
  *     were started
+ * @param noncurrentDays null unless the rule removes noncurrent versions that many days after they
+ *     became noncurrent ({@code NoncurrentVersionExpiration})
+ * @param newerNoncurrentVersions null, or how many of a key's newest noncurrent versions the
+ *     noncurrent rule keeps whatever their age (1 to 100)
  */
 public record LifecycleRule(
     String id,
@@ -29,9 +34,35 @@ public record LifecycleRule(
     Integer expirationDays,
     Instant expirationDate,
     Boolean expiredObjectDeleteMarker,
-    Integer abortIncompleteUploadDays) {
+    Integer abortIncompleteUploadDays,
+    Integer noncurrentDays,
+    Integer newerNoncurrentVersions) {
   /** The longest rule id S3 accepts. */
   public static final int MAX_ID_CHARS = 255;
+
+  /** The most noncurrent versions a rule may keep ({@code NewerNoncurrentVersions}). */
+  public static final int MAX_NEWER_NONCURRENT = 100;
+
+  /** A rule without noncurrent-version actions. */
+  public LifecycleRule(
+      String id,
+      boolean enabled,
+      Filter filter,
+      Integer expirationDays,
+      Instant expirationDate,
+      Boolean expiredObjectDeleteMarker,
+      Integer abortIncompleteUploadDays) {
+    this(
+        id,
+        enabled,
+        filter,
+        expirationDays,
+        expirationDate,
+        expiredObjectDeleteMarker,
+        abortIncompleteUploadDays,
+        null,
+        null);
+  }
 
   /**
    * What a rule applies to: keys under {@code prefix}, carrying every one of {@code tags}, and
@@ -89,10 +120,25 @@ public record LifecycleRule(
       throw invalid(
           "'DaysAfterInitiation' for AbortIncompleteMultipartUpload action must be a positive integer");
     }
+    if (noncurrentDays != null && noncurrentDays < 1) {
+      throw invalid(
+          "'NoncurrentDays' for NoncurrentVersionExpiration action must be a positive integer");
+    }
+    if (newerNoncurrentVersions != null
+        && (newerNoncurrentVersions < 1 || newerNoncurrentVersions > MAX_NEWER_NONCURRENT)) {
+      throw invalid(
+          "'NewerNoncurrentVersions' for NoncurrentVersionExpiration action must be a positive"
+              + " integer up to "
+              + MAX_NEWER_NONCURRENT);
+    }
+    if (newerNoncurrentVersions != null && noncurrentDays == null) {
+      throw S3Exception.of(S3ErrorCode.MALFORMED_XML);
+    }
     if (expirationDays == null
         && expirationDate == null
         && expiredObjectDeleteMarker == null
-        && abortIncompleteUploadDays == null) {
+        && abortIncompleteUploadDays == null
+        && noncurrentDays == null) {
       throw S3Exception.of(
           S3ErrorCode.INVALID_REQUEST, "At least one action needs to be specified in a rule");
     }
@@ -134,6 +180,53 @@ public record LifecycleRule(
       return Expiration.expired(lastModified, expirationDays, now);
     }
     return expirationDate != null && Expiration.dateReached(expirationDate, now);
+  }
+
+  /**
+   * When this rule, enabled, expires the current version of {@code key} (of that size, last
+   * modified then, with those tags): its {@code Days} counted from {@code lastModified}, or its
+   * {@code Date}; empty when it does not apply (what {@code x-amz-expiration} tells).
+   */
+  public java.util.Optional<Instant> expiresAt(
+      String key, long sizeBytes, Instant lastModified, Map<String, String> tags) {
+    if (!enabled || !filter.matches(key, sizeBytes, tags)) {
+      return java.util.Optional.empty();
+    }
+    if (expirationDays != null) {
+      return java.util.Optional.of(Expiration.expiresAt(lastModified, expirationDays));
+    }
+    return java.util.Optional.ofNullable(expirationDate);
+  }
+
+  /**
+   * True when this rule, enabled, removes a noncurrent version of {@code key} (of that size and
+   * tags) that became noncurrent at {@code becameNoncurrent} (when its successor was written), and
+   * of which {@code newerNoncurrent} newer noncurrent versions of the key exist, at {@code now}:
+   * {@code NoncurrentDays} counted as {@code Days} are, from the successor's time, and only past
+   * the {@code NewerNoncurrentVersions} newest.
+   */
+  public boolean expiresNoncurrent(
+      String key,
+      long sizeBytes,
+      Map<String, String> tags,
+      Instant becameNoncurrent,
+      int newerNoncurrent,
+      Instant now) {
+    return enabled
+        && noncurrentDays != null
+        && filter.matches(key, sizeBytes, tags)
+        && (newerNoncurrentVersions == null || newerNoncurrent >= newerNoncurrentVersions)
+        && Expiration.expired(becameNoncurrent, noncurrentDays, now);
+  }
+
+  /**
+   * True when this rule, enabled, removes a delete marker of {@code key} that is the key's only
+   * version left ({@code ExpiredObjectDeleteMarker}).
+   */
+  public boolean removesExpiredMarker(String key) {
+    return enabled
+        && Boolean.TRUE.equals(expiredObjectDeleteMarker)
+        && key.startsWith(filter.prefix());
   }
 
   /** True when this rule, enabled, aborts an upload of {@code key} started at {@code initiated}. */

@@ -278,11 +278,7 @@ public final class S3XmlRequests {
 
   /** Elements of a lifecycle rule that name actions the proxy does not carry out. */
   private static final java.util.Set<String> UNSUPPORTED_LIFECYCLE_ACTIONS =
-      java.util.Set.of(
-          "NoncurrentVersionExpiration",
-          "Transition",
-          "NoncurrentVersionTransition",
-          "Transitions");
+      java.util.Set.of("Transition", "NoncurrentVersionTransition", "Transitions");
 
   /**
    * The default encryption a PutBucketEncryption body asks for: the {@code SSEAlgorithm} of its one
@@ -343,12 +339,13 @@ public final class S3XmlRequests {
    * validated: each with an optional {@code ID}, a {@code Status}, a {@code Filter} ({@code
    * Prefix}, {@code Tag}, {@code ObjectSizeGreaterThan}, {@code ObjectSizeLessThan}, or several of
    * them inside {@code And}) or the older rule-level {@code Prefix}, and the actions {@code
-   * Expiration} ({@code Days} or {@code Date}) and {@code AbortIncompleteMultipartUpload}.
+   * Expiration} ({@code Days}, {@code Date} or {@code ExpiredObjectDeleteMarker}), {@code
+   * NoncurrentVersionExpiration} ({@code NoncurrentDays}, {@code NewerNoncurrentVersions}) and
+   * {@code AbortIncompleteMultipartUpload}.
    *
    * @throws S3Exception {@code MalformedXML} (a bad document, unknown elements, a rule without
    *     status or filter, both a filter and a prefix, a filter of several conditions outside {@code
-   *     And}), {@code NotImplemented} (transitions, noncurrent-version actions, {@code
-   *     ExpiredObjectDeleteMarker} true), as {@link LifecycleRule} and {@link
+   *     And}), {@code NotImplemented} (transitions), as {@link LifecycleRule} and {@link
    *     LifecycleConfiguration} otherwise
    */
   public static LifecycleConfiguration lifecycleConfiguration(byte[] body) {
@@ -382,6 +379,9 @@ public final class S3XmlRequests {
     java.time.Instant date = null;
     Boolean expiredMarker = null;
     Integer abortDays = null;
+    Integer noncurrentDays = null;
+    Integer newerNoncurrent = null;
+    boolean noncurrentGiven = false;
     while (nextChild(r)) {
       String name = r.getLocalName();
       if (UNSUPPORTED_LIFECYCLE_ACTIONS.contains(name)) {
@@ -409,6 +409,23 @@ public final class S3XmlRequests {
             }
           }
         }
+        case "NoncurrentVersionExpiration" -> {
+          if (noncurrentGiven) {
+            throw malformed();
+          }
+          noncurrentGiven = true;
+          while (nextChild(r)) {
+            switch (r.getLocalName()) {
+              case "NoncurrentDays" -> noncurrentDays = positiveOrZeroInt(r.getElementText());
+              case "NewerNoncurrentVersions" ->
+                  newerNoncurrent = positiveOrZeroInt(r.getElementText());
+              default -> throw malformed();
+            }
+          }
+          if (noncurrentDays == null) {
+            throw malformed();
+          }
+        }
         case "AbortIncompleteMultipartUpload" -> {
           while (nextChild(r)) {
             if (!r.getLocalName().equals("DaysAfterInitiation")) {
@@ -426,17 +443,19 @@ public final class S3XmlRequests {
         || (filter == null && legacyPrefix == null)) {
       throw malformed();
     }
-    if (Boolean.TRUE.equals(expiredMarker)) {
-      // Removing a delete marker that no longer hides anything is the permanent removal of one
-      // version, which the store does not do yet.
-      throw S3Exception.of(
-          S3ErrorCode.NOT_IMPLEMENTED, "ExpiredObjectDeleteMarker is not implemented.");
-    }
     if (filter == null) {
       filter = new LifecycleRule.Filter(legacyPrefix, Map.of(), null, null, true);
     }
     return new LifecycleRule(
-        id, status.equals("Enabled"), filter, days, date, expiredMarker, abortDays);
+        id,
+        status.equals("Enabled"),
+        filter,
+        days,
+        date,
+        expiredMarker,
+        abortDays,
+        noncurrentDays,
+        newerNoncurrent);
   }
 
   /** A {@code Filter}: one condition, or several inside {@code And}; empty means every object. */

@@ -394,6 +394,13 @@ public final class S3XmlResponses {
         }
         w.end();
       }
+      if (rule.noncurrentDays() != null) {
+        w.start("NoncurrentVersionExpiration").element("NoncurrentDays", rule.noncurrentDays());
+        if (rule.newerNoncurrentVersions() != null) {
+          w.element("NewerNoncurrentVersions", rule.newerNoncurrentVersions());
+        }
+        w.end();
+      }
       if (rule.abortIncompleteUploadDays() != null) {
         w.start("AbortIncompleteMultipartUpload")
             .element("DaysAfterInitiation", rule.abortIncompleteUploadDays())

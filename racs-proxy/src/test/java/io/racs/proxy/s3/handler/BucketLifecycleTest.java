@@ -72,6 +72,87 @@ class BucketLifecycleTest {
   }
 
   @Test
+  void putBucketLifecycle_whenNoncurrentExpirationAndExpiredMarker_isReturnedByGet() {
+    String bucket = newBucket();
+    LifecycleRule noncurrent =
+        LifecycleRule.builder()
+            .id("old-versions")
+            .filter(f -> f.prefix("docs/"))
+            .status(ExpirationStatus.ENABLED)
+            .noncurrentVersionExpiration(n -> n.noncurrentDays(30).newerNoncurrentVersions(2))
+            .build();
+    LifecycleRule markers =
+        LifecycleRule.builder()
+            .id("markers")
+            .filter(f -> f.prefix(""))
+            .status(ExpirationStatus.ENABLED)
+            .expiration(e -> e.expiredObjectDeleteMarker(true))
+            .build();
+    proxy
+        .s3()
+        .putBucketLifecycleConfiguration(
+            b -> b.bucket(bucket).lifecycleConfiguration(c -> c.rules(noncurrent, markers)));
+
+    assertThat(proxy.s3().getBucketLifecycleConfiguration(b -> b.bucket(bucket)).rules())
+        .containsExactly(noncurrent, markers);
+  }
+
+  /** The expiry date in an {@code x-amz-expiration} of rule {@code ruleId}; fails otherwise. */
+  private static java.time.Instant expiryOf(String header, String ruleId) {
+    assertThat(header).isNotNull();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("expiry-date=\"([^\"]+)\", rule-id=\"([^\"]*)\"")
+            .matcher(header);
+    assertThat(m.matches()).as(header).isTrue();
+    assertThat(m.group(2)).isEqualTo(ruleId);
+    return java.time.ZonedDateTime.parse(
+            m.group(1), java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME)
+        .toInstant();
+  }
+
+  @Test
+  void expirationHeader_whenARuleMatches_isOnPutGetAndHeadWithTheMidnightAfterItsDays() {
+    String bucket = newBucket();
+    proxy
+        .s3()
+        .putBucketLifecycleConfiguration(
+            b -> b.bucket(bucket).lifecycleConfiguration(c -> c.rules(LOGS)));
+    java.time.Instant before = java.time.Instant.now();
+
+    String onPut =
+        proxy
+            .s3()
+            .putObject(
+                b -> b.bucket(bucket).key("logs/a"),
+                software.amazon.awssdk.core.sync.RequestBody.fromString("a"))
+            .expiration();
+    java.time.Instant expiry = expiryOf(onPut, "logs");
+    assertThat(expiry.atOffset(java.time.ZoneOffset.UTC).toLocalTime())
+        .isEqualTo(java.time.LocalTime.MIDNIGHT);
+    assertThat(expiry)
+        .isAfter(before.plus(java.time.Duration.ofDays(30)))
+        .isBefore(before.plus(java.time.Duration.ofDays(31)).plusSeconds(60));
+    assertThat(
+            expiryOf(
+                proxy.s3().headObject(b -> b.bucket(bucket).key("logs/a")).expiration(), "logs"))
+        .isEqualTo(expiry);
+    assertThat(
+            expiryOf(
+                proxy.s3().getObject(b -> b.bucket(bucket).key("logs/a")).response().expiration(),
+                "logs"))
+        .isEqualTo(expiry);
+    String other =
+        proxy
+            .s3()
+            .putObject(
+                b -> b.bucket(bucket).key("data/b"),
+                software.amazon.awssdk.core.sync.RequestBody.fromString("b"))
+            .expiration();
+    assertThat(other).isNull();
+    assertThat(proxy.s3().headObject(b -> b.bucket(bucket).key("data/b")).expiration()).isNull();
+  }
+
+  @Test
   void putBucketLifecycle_whenRuleHasNoId_getReturnsItWithOne() {
     String bucket = newBucket();
     proxy
@@ -115,8 +196,8 @@ class BucketLifecycleTest {
                 + "</Days></Expiration></Rule></LifecycleConfiguration>",
             "InvalidArgument",
             "<LifecycleConfiguration><Rule><Prefix/><Status>Enabled</Status>"
-                + "<NoncurrentVersionExpiration><NoncurrentDays>1</NoncurrentDays>"
-                + "</NoncurrentVersionExpiration></Rule></LifecycleConfiguration>",
+                + "<Transition><Days>1</Days><StorageClass>GLACIER</StorageClass>"
+                + "</Transition></Rule></LifecycleConfiguration>",
             "NotImplemented",
             "<LifecycleConfiguration><Rule><Prefix/><Status>Enabled</Status></Rule>"
                 + "</LifecycleConfiguration>",

@@ -226,6 +226,40 @@ class PostObjectTest {
   }
 
   @Test
+  void post_whenBucketVersioned_answersTheVersionIdAndNoneWhenSuspended() throws Exception {
+    // The other tests do not look at versions, so the class's bucket may be versioned for this.
+    proxy
+        .s3()
+        .putBucketVersioning(
+            b ->
+                b.bucket(BUCKET)
+                    .versioningConfiguration(
+                        c ->
+                            c.status(
+                                software.amazon.awssdk.services.s3.model.BucketVersioningStatus
+                                    .ENABLED)));
+    S3FrontEnd.Raw versioned = new Form("versioned").post();
+    assertThat(versioned.status()).as(versioned.text()).isEqualTo(204);
+    assertThat(versioned.headers().firstValue("x-amz-version-id"))
+        .hasValue(proxy.s3().headObject(b -> b.bucket(BUCKET).key("versioned")).versionId());
+    proxy
+        .s3()
+        .putBucketVersioning(
+            b ->
+                b.bucket(BUCKET)
+                    .versioningConfiguration(
+                        c ->
+                            c.status(
+                                software.amazon.awssdk.services.s3.model.BucketVersioningStatus
+                                    .SUSPENDED)));
+    S3FrontEnd.Raw suspended = new Form("versioned").post();
+    assertThat(suspended.status()).as(suspended.text()).isEqualTo(204);
+    assertThat(suspended.headers().firstValue("x-amz-version-id")).isEmpty();
+    assertThat(proxy.s3().headObject(b -> b.bucket(BUCKET).key("versioned")).versionId())
+        .isEqualTo("null");
+  }
+
+  @Test
   void post_whenSignatureWrong_isSignatureDoesNotMatch() throws Exception {
     Form form = new Form("badsig");
     form.signatureOverride = "0".repeat(64);

@@ -142,7 +142,25 @@ class LifecycleConfigurationTest {
     refusals.put(
         rules(
             "<Rule><Prefix/><Status>Enabled</Status><NoncurrentVersionExpiration>"
-                + "<NoncurrentDays>1</NoncurrentDays></NoncurrentVersionExpiration></Rule>"),
+                + "<NoncurrentDays>0</NoncurrentDays></NoncurrentVersionExpiration></Rule>"),
+        S3ErrorCode.INVALID_ARGUMENT);
+    refusals.put(
+        rules(
+            "<Rule><Prefix/><Status>Enabled</Status><NoncurrentVersionExpiration>"
+                + "<NoncurrentDays>1</NoncurrentDays><NewerNoncurrentVersions>101"
+                + "</NewerNoncurrentVersions></NoncurrentVersionExpiration></Rule>"),
+        S3ErrorCode.INVALID_ARGUMENT);
+    refusals.put(
+        rules(
+            "<Rule><Prefix/><Status>Enabled</Status><NoncurrentVersionExpiration>"
+                + "<NewerNoncurrentVersions>1</NewerNoncurrentVersions>"
+                + "</NoncurrentVersionExpiration></Rule>"),
+        S3ErrorCode.MALFORMED_XML);
+    refusals.put(
+        rules(
+            "<Rule><Prefix/><Status>Enabled</Status><NoncurrentVersionTransition>"
+                + "<NoncurrentDays>1</NoncurrentDays><StorageClass>GLACIER</StorageClass>"
+                + "</NoncurrentVersionTransition></Rule>"),
         S3ErrorCode.NOT_IMPLEMENTED);
     refusals.put(
         rules(
@@ -151,9 +169,9 @@ class LifecycleConfigurationTest {
         S3ErrorCode.NOT_IMPLEMENTED);
     refusals.put(
         rules(
-            "<Rule><Prefix/><Status>Enabled</Status><Expiration>"
+            "<Rule><Prefix/><Status>Enabled</Status><Expiration><Days>1</Days>"
                 + "<ExpiredObjectDeleteMarker>true</ExpiredObjectDeleteMarker></Expiration></Rule>"),
-        S3ErrorCode.NOT_IMPLEMENTED);
+        S3ErrorCode.MALFORMED_XML);
     refusals.put("<LifecycleConfiguration><Rule>", S3ErrorCode.MALFORMED_XML);
     refusals.forEach((xml, code) -> assertThat(error(xml)).as(xml).isEqualTo(code));
   }
