@@ -278,9 +278,15 @@ final class BucketCatalog {
       return;
     }
     long before = forgets.get();
-    if (!exists(bucket)) {
-      seen.remove(bucket);
-      throw new StoreException(StoreException.Code.NO_SUCH_BUCKET, "bucket " + bucket);
+    // The bucket's state is read with its existence (one listing of its records), so a write that
+    // then asks for the versioning state finds it cached rather than listing the records again.
+    try {
+      readState(bucket);
+    } catch (StoreException e) {
+      if (e.code() == StoreException.Code.NO_SUCH_BUCKET) {
+        seen.remove(bucket);
+      }
+      throw e;
     }
     if (forgets.get() == before) {
       seen.put(bucket, System.nanoTime() + CACHE_NANOS);
