@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.StoreConfig;
 import io.racs.repos.Repository;
@@ -17,22 +18,27 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
  * Proves, through two real S3 servers in one JVM over the same six {@code fs} directories (as two
  * proxy processes over one array), that a write acknowledged through the proxy whose clock is 30 s
  * behind, after a write through the other, is what both proxies serve afterwards (issue #19): a PUT
- * over a PUT, inline and striped, and a DELETE over a PUT. Ordered by wall clock, both proxies
- * served the earlier PUT.
+ * over a PUT, inline and striped, a DELETE, a CopyObject and a CompleteMultipartUpload over a PUT;
+ * each without coordination and with the proxies coordinated through a real ZooKeeper
+ * (curator-test's {@code TestingServer}), which orders nothing on the data path and so must not
+ * change the answer. Ordered by wall clock, both proxies served the earlier PUT.
  */
 class SkewedProxiesServerTest {
   private static final String ACCESS = "test-access";
@@ -41,9 +47,16 @@ class SkewedProxiesServerTest {
   @TempDir Path dir;
   private final List<RacsServer> servers = new ArrayList<>();
   private final List<S3Client> clients = new ArrayList<>();
+  private TestingServer zookeeper;
 
-  /** Proxy 0 on the system clock, proxy 1 thirty seconds behind it. */
-  private void start() throws Exception {
+  /**
+   * Proxy 0 on the system clock, proxy 1 thirty seconds behind it; coordinated through ZooKeeper
+   * when {@code coordinated}.
+   */
+  private void start(boolean coordinated) throws Exception {
+    if (coordinated) {
+      zookeeper = new TestingServer(true);
+    }
     for (int offset : new int[] {0, -30}) {
       Geometry geometry = Geometry.parse("4x2");
       List<Repository> repositories = new ArrayList<>();
@@ -64,7 +77,11 @@ class SkewedProxiesServerTest {
               store,
               ServerConfig.defaults()
                   .with("127.0.0.1:0", Map.of(ACCESS, SECRET))
-                  .withAdmin("127.0.0.1:0"));
+                  .withAdmin("127.0.0.1:0"),
+              AccessLog.off(),
+              coordinated
+                  ? CoordinationConfig.of(zookeeper.getConnectString(), "p" + servers.size())
+                  : null);
       servers.add(server);
       clients.add(
           S3Client.builder()
@@ -76,18 +93,33 @@ class SkewedProxiesServerTest {
               .overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(1)))
               .build());
     }
+    if (coordinated) {
+      // Bucket creation waits for ZooKeeper (503 until connected): poll, with a deadline.
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (!servers.stream().allMatch(s -> s.coordination().members().size() == 2)) {
+        if (System.nanoTime() - deadline > 0) {
+          throw new AssertionError("the two proxies did not see each other within 30 s");
+        }
+        Thread.sleep(5); // polling a condition with a deadline, not waiting for a guessed time
+      }
+    }
     clients.getFirst().createBucket(b -> b.bucket("bkt"));
   }
 
   @AfterEach
-  void stop() {
+  void stop() throws Exception {
     clients.forEach(S3Client::close);
     servers.forEach(RacsServer::close);
+    if (zookeeper != null) {
+      zookeeper.close();
+    }
   }
 
-  @Test
-  void put_throughTheProxyBehind_afterAPutThroughTheOther_isServedByBoth() throws Exception {
-    start();
+  @ParameterizedTest(name = "coordinated: {0}")
+  @ValueSource(booleans = {false, true})
+  void put_throughTheProxyBehind_afterAPutThroughTheOther_isServedByBoth(boolean coordinated)
+      throws Exception {
+    start(coordinated);
     for (int size : new int[] {100, 200 << 10}) { // inline, striped
       String key = "k" + size;
       put(0, key, bytes(1, size));
@@ -100,14 +132,68 @@ class SkewedProxiesServerTest {
     }
   }
 
-  @Test
-  void delete_throughTheProxyBehind_afterAPutThroughTheOther_hidesTheKeyInBoth() throws Exception {
-    start();
+  @ParameterizedTest(name = "coordinated: {0}")
+  @ValueSource(booleans = {false, true})
+  void delete_throughTheProxyBehind_afterAPutThroughTheOther_hidesTheKeyInBoth(boolean coordinated)
+      throws Exception {
+    start(coordinated);
     put(0, "k", bytes(3, 1000));
     clients.get(1).deleteObject(b -> b.bucket("bkt").key("k"));
     for (S3Client client : clients) {
       assertThatThrownBy(() -> client.getObjectAsBytes(b -> b.bucket("bkt").key("k")))
           .isInstanceOf(NoSuchKeyException.class);
+    }
+  }
+
+  @ParameterizedTest(name = "coordinated: {0}")
+  @ValueSource(booleans = {false, true})
+  void copy_throughTheProxyBehind_afterAPutThroughTheOther_isServedByBoth(boolean coordinated)
+      throws Exception {
+    start(coordinated);
+    byte[] source = bytes(4, 3000);
+    put(1, "source", source); // written first, through the proxy behind
+    put(0, "k", bytes(5, 2000));
+    clients
+        .get(1)
+        .copyObject(
+            b ->
+                b.sourceBucket("bkt")
+                    .sourceKey("source")
+                    .destinationBucket("bkt")
+                    .destinationKey("k"));
+    for (S3Client client : clients) {
+      assertThat(client.getObjectAsBytes(b -> b.bucket("bkt").key("k")).asByteArray())
+          .isEqualTo(source);
+    }
+  }
+
+  @ParameterizedTest(name = "coordinated: {0}")
+  @ValueSource(booleans = {false, true})
+  void completeMultipartUpload_throughTheProxyBehind_afterAPutThroughTheOther_isServedByBoth(
+      boolean coordinated) throws Exception {
+    start(coordinated);
+    S3Client behind = clients.get(1);
+    // The upload starts (and its part is written) before the PUT through the other proxy; it is
+    // completed, and acknowledged, after it.
+    String upload = behind.createMultipartUpload(b -> b.bucket("bkt").key("k")).uploadId();
+    byte[] part = bytes(6, 7000);
+    String etag =
+        behind
+            .uploadPart(
+                b -> b.bucket("bkt").key("k").uploadId(upload).partNumber(1),
+                RequestBody.fromBytes(part))
+            .eTag();
+    put(0, "k", bytes(7, 2000));
+    behind.completeMultipartUpload(
+        b ->
+            b.bucket("bkt")
+                .key("k")
+                .uploadId(upload)
+                .multipartUpload(
+                    m -> m.parts(CompletedPart.builder().partNumber(1).eTag(etag).build())));
+    for (S3Client client : clients) {
+      assertThat(client.getObjectAsBytes(b -> b.bucket("bkt").key("k")).asByteArray())
+          .isEqualTo(part);
     }
   }
 

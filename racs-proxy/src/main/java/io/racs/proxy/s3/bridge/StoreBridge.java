@@ -743,6 +743,14 @@ public final class StoreBridge {
       "Too few of the storage array's repositories are available to serve this request;"
           + " retry later.";
 
+  /**
+   * The message of the 503 a bucket create or delete gets while the proxy is not connected to
+   * ZooKeeper: the cause, for the same reason as {@link #QUORUM_LOST}.
+   */
+  static final String COORDINATION_LOST =
+      "This proxy is not connected to the coordination service, which bucket creates and deletes"
+          + " need; retry later.";
+
   private static S3Exception fromStore(StoreException se) {
     S3ErrorCode code =
         switch (se.code()) {
@@ -770,10 +778,12 @@ public final class StoreBridge {
     String message =
         se.code() == StoreException.Code.INSUFFICIENT_SHARDS
             ? QUORUM_LOST
-            // A 501 says what is not configured (harmless); other 5xx hide the store's words.
-            : code.httpStatus() >= 500 && code != S3ErrorCode.NOT_IMPLEMENTED
-                ? code.defaultMessage()
-                : se.getMessage();
+            : se.code() == StoreException.Code.COORDINATION_UNAVAILABLE
+                ? COORDINATION_LOST
+                // A 501 says what is not configured (harmless); other 5xx hide the store's words.
+                : code.httpStatus() >= 500 && code != S3ErrorCode.NOT_IMPLEMENTED
+                    ? code.defaultMessage()
+                    : se.getMessage();
     if (se.code() == StoreException.Code.INSUFFICIENT_SHARDS) {
       // Which repositories failed, and how, is for the operator (it names them): the log and the
       // health report say it, the client gets the cause in general terms.

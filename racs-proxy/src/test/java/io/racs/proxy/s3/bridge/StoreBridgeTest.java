@@ -228,10 +228,12 @@ class StoreBridgeTest {
         .isEqualTo(
             code == StoreException.Code.INSUFFICIENT_SHARDS
                 ? StoreBridge.QUORUM_LOST
-                // A 501 says what is not configured; other 5xx hide the store's words.
-                : expected.httpStatus() >= 500 && expected != S3ErrorCode.NOT_IMPLEMENTED
-                    ? expected.defaultMessage()
-                    : "store says");
+                : code == StoreException.Code.COORDINATION_UNAVAILABLE
+                    ? StoreBridge.COORDINATION_LOST
+                    // A 501 says what is not configured; other 5xx hide the store's words.
+                    : expected.httpStatus() >= 500 && expected != S3ErrorCode.NOT_IMPLEMENTED
+                        ? expected.defaultMessage()
+                        : "store says");
   }
 
   @Test
