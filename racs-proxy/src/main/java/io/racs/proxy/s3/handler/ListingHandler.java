@@ -160,8 +160,7 @@ final class ListingHandler {
    * ListObjectVersions in a versioned bucket: every version and delete marker, each key's newest
    * first with {@code IsLatest} on its current one, paged by key and version id (a page may end
    * inside one key's versions). A version id marker is one this proxy handed out, or {@code null}
-   * (which no version here has, so the listing goes on after the key); anything else is {@code
-   * InvalidArgument}, as S3 answers.
+   * (the key's null version); anything else is {@code InvalidArgument}, as S3 answers.
    */
   private S3Response allVersions(
       S3Request request, boolean url, int maxKeys, String marker, String versionMarker) {
@@ -178,9 +177,9 @@ final class ListingHandler {
             request.query().first("prefix").orElse(""),
             delimiter(request),
             marker,
-            versionMarker.isEmpty() || versionMarker.equals(Responses.NULL_VERSION)
-                ? null
-                : versionMarker,
+            // "null" is passed on: the key's null version is listed like any other, and a page
+            // that ended on it goes on with the key's versions after it.
+            versionMarker.isEmpty() ? null : versionMarker,
             maxKeys);
     List<XmlModel.VersionEntry> versions = new ArrayList<>();
     for (int i = 0; i < result.versions().size(); i++) {
