@@ -161,6 +161,8 @@ public final class HealLease {
         writer.write(name, record(now), "write lease record");
       } catch (StoreException e) {
         LOG.debug("lease: cannot write a record: {}", e.getMessage());
+        // Some repositories may hold it: left there, it would keep the others out for a ttl.
+        deleteQuietly(name);
         return false;
       }
       current = name;
@@ -203,6 +205,7 @@ public final class HealLease {
       } catch (StoreException e) {
         // Still held until ttl/2 has passed since the last renewal: the next attempt may succeed.
         LOG.debug("lease: cannot renew: {}", e.getMessage());
+        deleteQuietly(name); // whatever part of it was written
         return held();
       }
       if (previous != null) {

@@ -201,12 +201,17 @@ final class ObjectReads {
           return wrap(meta, opened, 0, meta.sizeBytes());
         }
         PartMeta part = meta.parts().get(0);
-        return wrap(
-            meta,
-            ObjectSealing.openRange(
-                dataKey, part, 0, meta.sizeBytes(), (from, to) -> sealedWhole(opened, from, to)),
-            0,
-            meta.sizeBytes());
+        try {
+          return wrap(
+              meta,
+              ObjectSealing.openRange(
+                  dataKey, part, 0, meta.sizeBytes(), (from, to) -> sealedWhole(opened, from, to)),
+              0,
+              meta.sizeBytes());
+        } catch (RuntimeException e) {
+          opened.close(); // its sources hold repository streams
+          throw e;
+        }
       } catch (ExecutionException e) {
         // Read it again below: the early read may have met a repository that has recovered since.
       } catch (InterruptedException e) {

@@ -148,6 +148,13 @@ public record LifecycleRule(
     if (filter == null) {
       filter = new Filter("", Map.of(), null, null, false);
     }
+    if (Boolean.TRUE.equals(expiredObjectDeleteMarker)
+        && (!filter.tags().isEmpty()
+            || filter.sizeGreaterThan() != null
+            || filter.sizeLessThan() != null)) {
+      // A delete marker has neither tags nor a size: such a filter could only be ignored.
+      throw invalid("ExpiredObjectDeleteMarker cannot be specified with a tag or size filter");
+    }
     if (filter.sizeGreaterThan() != null && filter.sizeGreaterThan() < 0
         || filter.sizeLessThan() != null && filter.sizeLessThan() < 1) {
       throw invalid("Object size must be a non-negative number");

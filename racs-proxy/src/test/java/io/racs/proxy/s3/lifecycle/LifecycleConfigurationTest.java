@@ -172,6 +172,19 @@ class LifecycleConfigurationTest {
             "<Rule><Prefix/><Status>Enabled</Status><Expiration><Days>1</Days>"
                 + "<ExpiredObjectDeleteMarker>true</ExpiredObjectDeleteMarker></Expiration></Rule>"),
         S3ErrorCode.MALFORMED_XML);
+    // A delete marker has no tags and no size: such a filter would be ignored (found in review).
+    refusals.put(
+        rules(
+            "<Rule><Filter><Tag><Key>tmp</Key><Value>1</Value></Tag></Filter><Status>Enabled</Status>"
+                + "<Expiration><ExpiredObjectDeleteMarker>true</ExpiredObjectDeleteMarker>"
+                + "</Expiration></Rule>"),
+        S3ErrorCode.INVALID_ARGUMENT);
+    refusals.put(
+        rules(
+            "<Rule><Filter><ObjectSizeGreaterThan>10</ObjectSizeGreaterThan></Filter>"
+                + "<Status>Enabled</Status><Expiration>"
+                + "<ExpiredObjectDeleteMarker>true</ExpiredObjectDeleteMarker></Expiration></Rule>"),
+        S3ErrorCode.INVALID_ARGUMENT);
     refusals.put("<LifecycleConfiguration><Rule>", S3ErrorCode.MALFORMED_XML);
     refusals.forEach((xml, code) -> assertThat(error(xml)).as(xml).isEqualTo(code));
   }
