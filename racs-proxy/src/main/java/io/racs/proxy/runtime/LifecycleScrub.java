@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 
 /**
  * Carries out the buckets' lifecycle rules, once per background scrub: a current version an enabled
@@ -68,14 +69,28 @@ final class LifecycleScrub {
   private final List<String> removed = new ArrayList<>();
   private final List<String> failures = new ArrayList<>();
 
+  private final BooleanSupplier stop;
+
   LifecycleScrub(ObjectStore store, Clock clock) {
+    this(store, clock, () -> false);
+  }
+
+  /**
+   * A pass that stops, before its next bucket or page, once {@code stop} says so: the proxy lost
+   * the leadership or the heal lease, and another runs the lifecycle now.
+   */
+  LifecycleScrub(ObjectStore store, Clock clock, BooleanSupplier stop) {
     this.store = store;
     this.clock = clock;
+    this.stop = stop;
   }
 
   Report run() {
     Instant now = clock.instant();
     for (ObjectStore.BucketInfo bucket : store.listBuckets()) {
+      if (stop.getAsBoolean()) {
+        break;
+      }
       try {
         configuration(bucket.name()).ifPresent(c -> apply(bucket.name(), c, now));
       } catch (RuntimeException e) {
@@ -109,10 +124,13 @@ final class LifecycleScrub {
       for (VersionMeta version : page.objects()) {
         expire(bucket, version, rules, now);
       }
-      if (!page.truncated() || page.nextStartAfter().isEmpty()) {
+      if (!page.truncated() || page.nextStartAfter().isEmpty() || stop.getAsBoolean()) {
         break;
       }
       after = page.nextStartAfter().get();
+    }
+    if (stop.getAsBoolean()) {
+      return;
     }
     if (rules.actsOnVersions() && store.versioned(bucket)) {
       removeNoncurrent(bucket, rules, now);
@@ -167,6 +185,9 @@ final class LifecycleScrub {
       }
       if (!page.truncated() || page.nextKeyMarker().isEmpty()) {
         break;
+      }
+      if (stop.getAsBoolean()) {
+        return; // a lone marker seen last is left for the next pass
       }
       keyMarker = page.nextKeyMarker().get();
       idMarker = page.nextVersionIdMarker().orElse(null);

@@ -296,7 +296,8 @@ public final class RacsServer implements AutoCloseable {
       return lastScrub; // lost the leadership or the lease meanwhile: the next holder goes on
     }
     try {
-      LifecycleScrub.Report expired = new LifecycleScrub(store, store.config().clock()).run();
+      LifecycleScrub.Report expired =
+          new LifecycleScrub(store, store.config().clock(), () -> !mayScrub(c, l)).run();
       if (!expired.failures().isEmpty()) {
         LOG.warn("lifecycle: {}", String.join("; ", expired.failures()));
       }

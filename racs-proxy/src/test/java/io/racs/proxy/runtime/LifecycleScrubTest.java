@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -93,6 +94,30 @@ class LifecycleScrubTest {
     assertThat(report.failures()).isEmpty();
     assertThat(exists("bkt", "logs/a")).isFalse();
     assertThat(exists("bkt", "data/b")).isTrue();
+  }
+
+  @Test
+  void run_whenLeadershipLostAfterTheFirstBucket_leavesTheOthersToTheNextHolder() {
+    VersionMeta first = null;
+    for (String bucket : List.of("a-first", "b-second")) {
+      store.createBucket(bucket);
+      store.putBucketLifecycle(
+          bucket, rule("<Prefix></Prefix>", "<Expiration><Days>1</Days></Expiration>"));
+      VersionMeta v = put(bucket, "k", "x", null);
+      first = first == null ? v : first;
+    }
+    java.util.concurrent.atomic.AtomicInteger asked =
+        new java.util.concurrent.atomic.AtomicInteger();
+    // Still the holder before the first bucket and on its one page; not from then on.
+    LifecycleScrub.Report report =
+        new LifecycleScrub(
+                store,
+                Clock.fixed(expiry(first, 1).plus(java.time.Duration.ofDays(1)), ZoneOffset.UTC),
+                () -> asked.incrementAndGet() > 2)
+            .run();
+    assertThat(report.expired()).containsExactly("a-first/k");
+    assertThat(exists("a-first", "k")).isFalse();
+    assertThat(exists("b-second", "k")).isTrue();
   }
 
   @Test
