@@ -97,6 +97,11 @@ public final class AbandonedUploads {
     long markedBefore = now - context.config.gcGrace().toMillis();
     MultipartUploads uploads = store.uploads();
     IndexMerge merge = new IndexMerge(context.array, Layout.uploadPrefix(bucket), "", 1000);
+    // An upload record is judged once the entry after it is known: its mark (which sorts right
+    // after it) means it was given up already, and a record still listed then is one that heal
+    // copied back from a repository out during the abandonment; abandoning it again would restart
+    // its grace. The collection deletes it with its parts.
+    IndexMerge.Entry pending = null;
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
       if (stop.getAsBoolean()) {
         return;
@@ -104,28 +109,47 @@ public final class AbandonedUploads {
       if (Layout.isPartRecord(e.name())) {
         continue;
       }
+      if (pending != null && !e.name().equals(Layout.removalRecord(pending.name()))) {
+        consider(bucket, pending, uploads, idleBefore);
+      }
+      pending = null;
+      if (!Layout.isRemovalRecord(e.name())) {
+        pending = e;
+        continue;
+      }
       try {
-        if (Layout.isRemovalRecord(e.name())) {
-          Optional<MultipartUploads.AbandonedRecord> mark =
-              context.read(e, MultipartUploads.AbandonedRecord.class);
-          if (mark.isPresent() && mark.get().abandonedMillis() < markedBefore) {
-            uploads.collectAbandoned(mark.get());
-            collected.add(describe(mark.get().bucket(), mark.get().key(), mark.get().uploadId()));
-          }
-          continue;
+        Optional<MultipartUploads.AbandonedRecord> mark =
+            context.read(e, MultipartUploads.AbandonedRecord.class);
+        if (mark.isPresent() && mark.get().abandonedMillis() < markedBefore) {
+          uploads.collectAbandoned(mark.get());
+          collected.add(describe(mark.get().bucket(), mark.get().key(), mark.get().uploadId()));
         }
-        Optional<MultipartUploads.UploadRecord> upload =
-            context.read(e, MultipartUploads.UploadRecord.class);
-        if (upload.isEmpty()
-            || upload.get().initiatedMillis() >= idleBefore
-            || uploads.lastActivityMillis(upload.get()) >= idleBefore) {
-          continue; // unreadable here (heal copies it), or in use
-        }
-        uploads.abandon(upload.get());
-        abandoned.add(describe(bucket, upload.get().key(), upload.get().uploadId()));
       } catch (StoreException ex) {
         failures.add(e.name() + ": " + ex.getMessage());
       }
+    }
+    if (pending != null && !stop.getAsBoolean()) {
+      consider(bucket, pending, uploads, idleBefore);
+    }
+  }
+
+  /**
+   * Abandons the upload whose record {@code e} is, if it has been idle since {@code idleBefore}.
+   */
+  private void consider(
+      String bucket, IndexMerge.Entry e, MultipartUploads uploads, long idleBefore) {
+    try {
+      Optional<MultipartUploads.UploadRecord> upload =
+          context.read(e, MultipartUploads.UploadRecord.class);
+      if (upload.isEmpty()
+          || upload.get().initiatedMillis() >= idleBefore
+          || uploads.lastActivityMillis(upload.get()) >= idleBefore) {
+        return; // unreadable here (heal copies it), or in use
+      }
+      uploads.abandon(upload.get());
+      abandoned.add(describe(bucket, upload.get().key(), upload.get().uploadId()));
+    } catch (StoreException ex) {
+      failures.add(e.name() + ": " + ex.getMessage());
     }
   }
 

@@ -121,10 +121,15 @@ final class MultipartUploads {
       throw new StoreException(StoreException.Code.NO_SUCH_UPLOAD, "upload " + uploadId);
     }
     String name = uploadRecordName(bucket, key, uploadId);
-    IndexMerge merge = new IndexMerge(context.array, name, "", 1);
+    // The record and, when the upload was given up, its mark (which sorts right after it): a
+    // record that a repository out during the abandonment kept, and heal copied back, is gone.
+    IndexMerge merge = new IndexMerge(context.array, name, "", 2);
     IndexMerge.Entry e = merge.next();
+    IndexMerge.Entry after = e == null ? null : merge.next();
     context.requireReadQuorum(merge, "read upload " + uploadId);
-    if (e == null || !e.name().equals(name)) {
+    if (e == null
+        || !e.name().equals(name)
+        || (after != null && after.name().equals(Layout.removalRecord(name)))) {
       throw new StoreException(StoreException.Code.NO_SUCH_UPLOAD, "upload " + uploadId);
     }
     return context
@@ -419,8 +424,11 @@ final class MultipartUploads {
           Layout.partRecord(
               bucket, context.nameKey(bucket, key), abandoned.uploadId(), r.part().partNumber()));
     }
-    writer.deleteEverywhere(
-        Layout.removalRecord(uploadRecordName(bucket, key, abandoned.uploadId())));
+    String record = uploadRecordName(bucket, key, abandoned.uploadId());
+    // Once more, before the mark that hides it goes: heal may have copied it back from a
+    // repository that was out when it was deleted.
+    writer.deleteEverywhere(record);
+    writer.deleteEverywhere(Layout.removalRecord(record));
     return parts.size();
   }
 
@@ -428,9 +436,19 @@ final class MultipartUploads {
     String p = prefix == null ? "" : prefix;
     IndexMerge merge = new IndexMerge(context.array, Layout.uploadPrefix(bucket) + p, "", 1000);
     List<ObjectStore.UploadInfo> uploads = new ArrayList<>();
+    List<IndexMerge.Entry> records = new ArrayList<>();
+    Set<String> abandoned = new HashSet<>();
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
-      if (Layout.isPartRecord(e.name()) || Layout.isRemovalRecord(e.name())) {
-        continue; // a part, or the mark of an abandoned upload
+      if (Layout.isRemovalRecord(e.name())) {
+        abandoned.add(e.name()); // the mark of an abandoned upload
+      } else if (!Layout.isPartRecord(e.name())) {
+        records.add(e);
+      }
+    }
+    context.requireReadQuorum(merge, "list uploads");
+    for (IndexMerge.Entry e : records) {
+      if (abandoned.contains(Layout.removalRecord(e.name()))) {
+        continue; // given up; kept or copied back by a repository that missed its deletion
       }
       context
           .read(e, UploadRecord.class)
@@ -440,7 +458,6 @@ final class MultipartUploads {
                       new ObjectStore.UploadInfo(
                           r.key(), r.uploadId(), Instant.ofEpochMilli(r.initiatedMillis()))));
     }
-    context.requireReadQuorum(merge, "list uploads");
     return uploads;
   }
 }

@@ -151,6 +151,36 @@ class AbandonedUploadsTest {
   }
 
   @Test
+  void run_whenHealCopiedAnAbandonedUploadsRecordBack_theUploadStaysGoneAndIsCollected()
+      throws Exception {
+    String upload = store.createMultipartUpload(BUCKET, "k", ObjectStore.PutOptions.defaults());
+    part("k", upload, 1, data(10_000));
+    // The upload's record as a repository that is out during the abandonment keeps it.
+    String record =
+        stored("u/").stream()
+            .filter(n -> !Layout.isPartRecord(n) && !Layout.isRemovalRecord(n))
+            .findFirst()
+            .orElseThrow();
+    byte[] bytes;
+    try (var in = repositories.get(0).get(record, 0, -1)) {
+      bytes = in.readAllBytes();
+    }
+    clock.advance(AGE.plusMillis(1));
+    assertThat(run().abandoned()).containsExactly(BUCKET + "/k " + upload);
+    // That repository comes back, and heal copies the record to every repository.
+    for (Repository r : repositories) {
+      r.put(record, new ByteArrayInputStream(bytes), bytes.length);
+    }
+    // Found in review: the upload was listed again and took parts.
+    assertThat(store.listMultipartUploads(BUCKET, "")).isEmpty();
+    assertNoSuchUpload(() -> store.listParts(BUCKET, "k", upload));
+    assertNoSuchUpload(() -> part("k", upload, 2, data(10)));
+    clock.advance(GRACE.plusMillis(1));
+    assertThat(run().collected()).containsExactly(BUCKET + "/k " + upload);
+    assertThat(stored("u/")).isEmpty();
+  }
+
+  @Test
   void run_whenAPartWasUploadedWithinTheAge_keepsTheUploadHoweverOldItsStart() throws Exception {
     String upload = store.createMultipartUpload(BUCKET, "k", ObjectStore.PutOptions.defaults());
     ObjectStore.PartInfo first = part("k", upload, 1, data(5000));
