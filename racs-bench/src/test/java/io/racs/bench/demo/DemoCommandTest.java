@@ -2,6 +2,7 @@ package io.racs.bench.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.racs.bench.cli.BenchMain;
 import io.racs.proxy.cli.ExitCodes;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -52,5 +53,27 @@ class DemoCommandTest {
       assertThat(dir).as("%s", bad).doesNotExist();
     }
     assertThat(benches).hasValue(0);
+  }
+
+  @Test
+  void run_whenProxiesIsNotANumber_exitsUsageInOneLine() {
+    StringWriter err = new StringWriter();
+    Path dir = tmp.resolve("demo");
+    int code =
+        BenchMain.run(
+            new PrintWriter(new StringWriter(), true),
+            new PrintWriter(err, true),
+            "demo",
+            "--dir",
+            dir.toString(),
+            "--proxies",
+            "three");
+    assertThat(code).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString().strip().lines())
+        .as(err.toString())
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .startsWith("racs bench demo: ")
+        .contains("--proxies", "three");
+    assertThat(dir).doesNotExist();
   }
 }
