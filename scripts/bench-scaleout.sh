@@ -8,13 +8,15 @@
 # /metrics racs_s3_requests_total). Both samples bracket the whole bench run, preparation and
 # cleanup included, so the two counts cover the same requests.
 #
-# The array: 4x2 over six fs repositories (directories on this disk), recreated empty for each
-# proxy count; the proxies run without coordination (the data path takes no cross-proxy lock, so
+# The array: 4x2 over six fs repositories (directories on this disk), or with REPOS=minio over six
+# MinIO servers on this machine (their CPU is not counted as the proxies'), emptied for each proxy
+# count; the proxies run without coordination (the data path takes no cross-proxy lock, so
 # ZooKeeper would change nothing measured here).
 #
 # Usage: scripts/bench-scaleout.sh [OUT_DIR] [extra racs bench object options...]
 # Environment (defaults in brackets):
 #   PROXIES     the proxy counts to run, in order ["1 2 3"]
+#   REPOS       fs or minio [fs]
 #   CLIENTS     bench clients, the same for every count [8]
 #   SIZES       object sizes [1MiB]
 #   MIX         the operation mix [put=30,get=70]
@@ -30,6 +32,7 @@ set -euo pipefail
 OUT="${1:-$ROOT/bench-out/scaleout-$(date +%Y%m%d-%H%M%S)}"
 shift || true
 PROXIES="${PROXIES:-1 2 3}"
+REPOS="${REPOS:-fs}"
 CLIENTS="${CLIENTS:-8}"
 SIZES="${SIZES:-1MiB}"
 MIX="${MIX:-put=30,get=70}"
@@ -45,6 +48,10 @@ for n in $PROXIES; do
     exit 2
   }
 done
+[ "$REPOS" = fs ] || [ "$REPOS" = minio ] || {
+  echo "bench-scaleout.sh: REPOS: $REPOS (expected: fs or minio)" >&2
+  exit 2
+}
 [[ "$CLIENTS" =~ ^[1-9][0-9]*$ ]] || {
   echo "bench-scaleout.sh: CLIENTS: $CLIENTS (expected: a positive number)" >&2
   exit 2
@@ -62,16 +69,30 @@ init_work scaleout
 trap 'stop_proxies; cleanup' EXIT
 mkdir -p "$OUT"
 
-# The six repositories, emptied, and the configuration every proxy of a run shares.
+if [ "$REPOS" = minio ]; then
+  find_minio
+  start_minio_servers 6
+  wait_minio_servers
+fi
+
+# fresh_array N: six empty repositories (directories, or a new bucket "racs-N" on each MinIO
+# server), and the configuration every proxy of the run shares.
 fresh_array() {
-  local i
+  local n="$1" i
   rm -rf "$WORK/repos"
   {
     printf 'array:\n  geometry: 4x2\nserver:\n  credentials:\n'
     printf '    - {accessKey: %s, secretKey: %s}\nrepositories:\n' "$ACCESS_KEY" "$SECRET_KEY"
     for i in 0 1 2 3 4 5; do
-      mkdir -p "$WORK/repos/repo-$i"
-      printf '  - {name: repo-%d, type: fs, path: %s}\n' "$i" "$WORK/repos/repo-$i"
+      if [ "$REPOS" = minio ]; then
+        create_minio_bucket "${MINIO_PORTS[$i]}" "racs-$n"
+        printf '  - {name: repo-%d, type: minio, endpoint: "http://127.0.0.1:%s", bucket: racs-%s,' \
+          "$i" "${MINIO_PORTS[$i]}" "$n"
+        printf ' credentials: {accessKey: %s, secretKey: %s}}\n' "$MINIO_ACCESS_KEY" "$MINIO_SECRET_KEY"
+      else
+        mkdir -p "$WORK/repos/repo-$i"
+        printf '  - {name: repo-%d, type: fs, path: %s}\n' "$i" "$WORK/repos/repo-$i"
+      fi
     done
   } >"$WORK/racs.yaml"
   sync
@@ -142,7 +163,7 @@ requests_served() {
 TICKS="$(getconf CLK_TCK)"
 printf 'proxies\tcpu_seconds\trequests\tper_proxy_requests\n' >"$OUT/cpu.tsv"
 for n in $PROXIES; do
-  fresh_array
+  fresh_array "$n"
   start_proxies "$n"
   endpoints=""
   for port in "${PROXY_PORTS[@]}"; do endpoints="${endpoints:+$endpoints,}http://127.0.0.1:$port"; done

@@ -12,6 +12,7 @@ import io.racs.repos.config.RepositoryConfigLoader;
 import io.racs.repos.config.RepositorySetConfig;
 import io.racs.repos.s3.S3Credentials;
 import io.racs.repos.s3.S3Options;
+import io.racs.testkit.TestTools;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -317,6 +318,30 @@ class ComposeFileIT {
     assertThat(test).containsExactly("CMD", test.get(1), uri);
     assertThat(COMPOSE.environment("lb").get("RACS_ADMIN_PORT"))
         .isEqualTo(String.valueOf(cfg.bindPort("health")));
+  }
+
+  @Test
+  void haproxyCfg_passesHaproxysOwnCheck_warningOnlyOfTheServiceNamesResolvedInCompose()
+      throws Exception {
+    Path log = tmp.resolve("haproxy-check.log");
+    Process check =
+        new ProcessBuilder(
+                TestTools.haproxy().toString(),
+                "-c",
+                "-f",
+                ComposeFile.dockerDir().resolve("haproxy.cfg").toString())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    assertThat(check.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    String output = Files.readString(log);
+    assertThat(check.exitValue()).as(output).isZero();
+    // Outside Compose the proxies' service names do not resolve; nothing else may be warned of.
+    List<String> warnings =
+        output.lines().filter(l -> l.contains("[WARNING]") || l.contains("[ALERT]")).toList();
+    for (String warning : warnings) {
+      assertThat(warning).as(output).containsPattern("could not resolve address 'proxy-[123]'");
+    }
   }
 
   @Test

@@ -45,7 +45,27 @@ public final class BenchMain implements Callable<Integer> {
     cli.addSubcommand("compare", new CompareCommand());
     cli.addSubcommand("agent", new AgentCommand());
     cli.addSubcommand("demo", new DemoCommand(BenchMain::run));
-    return ExitCodes.document(cli);
+    ExitCodes.document(cli);
+    // The demo is the first command a new user types: a mistyped value there is one line that says
+    // what was wrong (as its other bad input is), not the whole usage; other commands keep
+    // Picocli's message followed by their usage.
+    CommandLine.IParameterExceptionHandler usage = cli.getParameterExceptionHandler();
+    cli.setParameterExceptionHandler(
+        (e, args) -> {
+          CommandLine failed = e.getCommandLine();
+          if (!failed.getCommandName().equals("demo")) {
+            return usage.handleParseException(e, args);
+          }
+          failed
+              .getErr()
+              .println(
+                  failed.getCommandSpec().qualifiedName()
+                      + ": "
+                      + e.getMessage()
+                      + " (see --help)");
+          return ExitCodes.USAGE;
+        });
+    return cli;
   }
 
   @Override

@@ -115,21 +115,21 @@ final class MultiProxyDemo implements AutoCloseable {
   String awaitAgreement() throws Exception {
     List<String> ids = proxies.stream().map(Proxy::id).sorted().toList();
     long deadline = System.nanoTime() + SETTLE.toNanos();
-    String last = "";
     while (true) {
       Optional<String> leader = agreedLeader(ids);
       if (leader.isPresent()) {
         return leader.get();
       }
-      last = ready(proxies.getFirst()).path("coordination").toString();
       if (System.nanoTime() - deadline > 0) {
         throw new IllegalStateException(
             "the proxies did not agree on members "
                 + ids
                 + " and one leader within "
                 + SETTLE.toSeconds()
-                + " s (last seen: "
-                + last
+                + " s (last seen by "
+                + proxies.getFirst().id()
+                + ": "
+                + ready(proxies.getFirst()).path("coordination")
                 + ")");
       }
       // Polling the proxies' own reports until they agree, with a deadline: membership and
