@@ -41,6 +41,9 @@ final class PartReader extends InputStream implements ChunkedBody {
   private final PartMeta part;
   private StoreStats stats;
   private boolean tentative;
+  // Why a shard a hedge went around is not read for the rest of the read (unless it is needed).
+  private static final String SLOWER_THAN_PARITY = "slower than parity";
+
   private final long timeoutNanos;
   private final int k;
   private final int n;
@@ -239,6 +242,17 @@ final class PartReader extends InputStream implements ChunkedBody {
             openable++;
           }
         }
+        if (have + pending + openable < k && revivable() > 0) {
+          // Shards dropped for being slower than parity in an earlier stripe were only late: ask
+          // them again rather than fail a read their repositories can still serve.
+          for (int i = 0; i < n; i++) {
+            if (SLOWER_THAN_PARITY.equals(bad[i])) {
+              bad[i] = null;
+              sources[i] = null; // the old source's watch closes it
+            }
+          }
+          continue;
+        }
         if (have + pending + openable < k) {
           fail(present, have);
         }
@@ -325,7 +339,7 @@ final class PartReader extends InputStream implements ChunkedBody {
       for (int i = 0; i < n; i++) {
         if (bad[i] == null && sources[i] != null && !settled[i]) {
           stats.unavailablePieces.increment();
-          bad[i] = "slower than parity";
+          bad[i] = SLOWER_THAN_PARITY;
           lastProblem[i] = bad[i];
           sources[i].watchThenClose(part.slots().get(i), start, stallAt, stripe);
         }
@@ -447,6 +461,15 @@ final class PartReader extends InputStream implements ChunkedBody {
   private long ownStallDeadline(int i, long start, long stripeStallAt) {
     long opened = openedAt[i];
     return opened - start <= 0 ? stripeStallAt : opened + (stripeStallAt - start);
+  }
+
+  /** The shards dropped by a hedge (not failed) which may be asked again. */
+  private int revivable() {
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+      count += SLOWER_THAN_PARITY.equals(bad[i]) ? 1 : 0;
+    }
+    return count;
   }
 
   /**
@@ -639,6 +662,10 @@ final class PartReader extends InputStream implements ChunkedBody {
                 () -> {
                   try {
                     while (lastSent < stripe) {
+                      // Nobody takes its pieces any more: dropped, so that a source behind by
+                      // more than its queue holds is not blocked on a full queue and taken for
+                      // stalled.
+                      queue.clear();
                       long left = stallAt - System.nanoTime();
                       if (left <= 0 || !delivered.tryAcquire(left, TimeUnit.NANOSECONDS)) {
                         break;

@@ -63,7 +63,14 @@ class RepositoryCallCostTest {
   private ErasureStore open() {
     ErasureStore store =
         ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2")).build(),
+            // Hedges are timing-driven by design: on a loaded machine a memory repository is now
+            // and then milliseconds late, past the default 2 ms floor, and a hedge adds a GET. The
+            // counts pinned here are those of reads nothing makes late, so the floor is 5 s:
+            // estimates still order the shards, and a hedge would need a real stall.
+            StoreConfig.builder(Geometry.parse("4x2"))
+                .hedge(
+                    new StoreConfig.Hedge(true, 95, Duration.ofSeconds(5), Duration.ofSeconds(10)))
+                .build(),
             CountingRepository.wrap(memories, ledger));
     stores.add(store);
     return store;
