@@ -278,9 +278,15 @@ final class BucketCatalog {
       return;
     }
     long before = forgets.get();
-    if (!exists(bucket)) {
-      seen.remove(bucket);
-      throw new StoreException(StoreException.Code.NO_SUCH_BUCKET, "bucket " + bucket);
+    try {
+      // The same read tells the versioning state, which the write about to follow needs: cached
+      // with it, so that a write costs one bucket listing at most, not two.
+      readState(bucket);
+    } catch (StoreException e) {
+      if (e.code() == StoreException.Code.NO_SUCH_BUCKET) {
+        seen.remove(bucket);
+      }
+      throw e;
     }
     if (forgets.get() == before) {
       seen.put(bucket, System.nanoTime() + CACHE_NANOS);

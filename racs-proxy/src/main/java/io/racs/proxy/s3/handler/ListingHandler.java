@@ -178,9 +178,8 @@ final class ListingHandler {
             request.query().first("prefix").orElse(""),
             delimiter(request),
             marker,
-            versionMarker.isEmpty() || versionMarker.equals(Responses.NULL_VERSION)
-                ? null
-                : versionMarker,
+            // "null" continues after the key's null version, which the store looks up.
+            versionMarker.isEmpty() ? null : versionMarker,
             maxKeys);
     List<XmlModel.VersionEntry> versions = new ArrayList<>();
     for (int i = 0; i < result.versions().size(); i++) {
