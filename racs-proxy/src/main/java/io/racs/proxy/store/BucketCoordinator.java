@@ -10,8 +10,8 @@ import java.util.function.Supplier;
  * cached state of a bucket as soon as it hears of a change, and the proxy that made the change
  * answers only once every other live proxy has dropped it (or its cache expired).
  *
- * <p>Only bucket creates and deletes go through this: the data path (PUT, GET, LIST, DELETE of
- * objects) takes no cross-proxy lock. Implementations are thread-safe.
+ * <p>Only bucket creates, deletes and versioning changes go through this: the data path (PUT, GET,
+ * LIST, DELETE of objects) takes no cross-proxy lock. Implementations are thread-safe.
  */
 public interface BucketCoordinator {
   /** No coordination: changes run at once, and the bucket cache is always trusted. */

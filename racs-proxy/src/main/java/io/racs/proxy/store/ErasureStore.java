@@ -337,6 +337,12 @@ public final class ErasureStore implements ObjectStore {
     health.writing(() -> documents.put(BucketDocuments.Kind.LIFECYCLE, bucket, null));
   }
 
+  /**
+   * Serialised with the other proxies' changes of the bucket, as creates and deletes are, so that
+   * they drop their cached versioning state before this answers: a write through any proxy that
+   * begins after the change was acknowledged is named (a version id of its own, or the null
+   * version) by the new state.
+   */
   @Override
   public void setVersioning(String bucket, Versioning state) {
     BucketCatalog.checkName(bucket);

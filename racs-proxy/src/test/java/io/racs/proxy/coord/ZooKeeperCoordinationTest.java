@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * start) a proxy leads nothing and refuses bucket creates and deletes with {@code
  * COORDINATION_UNAVAILABLE} before changing anything, while its data path keeps serving; and a
  * bucket deleted through one proxy is refused by another at once, although that one had just seen
- * it exist (its bucket cache would otherwise keep it for a second).
+ * it exist (its bucket cache would otherwise keep it for a second), and so is a versioning change.
  */
 class ZooKeeperCoordinationTest {
   private static final Duration DEADLINE = Duration.ofSeconds(30);
@@ -198,6 +198,26 @@ class ZooKeeperCoordinationTest {
           .isInstanceOfSatisfying(
               StoreException.class,
               e -> assertThat(e.code()).isEqualTo(StoreException.Code.NO_SUCH_BUCKET));
+    }
+  }
+
+  @Test
+  void versioningChange_throughOneProxy_namesTheNextWriteThroughAnotherAtOnce() throws Exception {
+    ErasureStore a = store();
+    ErasureStore b = store();
+    ZooKeeperCoordination ca = join(a, "a", zookeeper.getConnectString());
+    ZooKeeperCoordination cb = join(b, "b", zookeeper.getConnectString());
+    await("both connected and seen", () -> ca.members().size() == 2 && cb.members().size() == 2);
+    a.createBucket("ver");
+    for (int round = 0; round < 3; round++) {
+      a.enableVersioning("ver");
+      put(b, "ver", "k"); // b has now seen the state, and caches it for a second
+      assertThat(b.head("ver", "k").nullVersion()).isFalse();
+      a.setVersioning("ver", ObjectStore.Versioning.SUSPENDED);
+      // At once, through b: the write is the null version.
+      put(b, "ver", "k");
+      assertThat(b.head("ver", "k").nullVersion()).as("round %d", round).isTrue();
+      assertThat(b.versioning("ver")).isEqualTo(ObjectStore.Versioning.SUSPENDED);
     }
   }
 

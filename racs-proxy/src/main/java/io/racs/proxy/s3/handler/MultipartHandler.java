@@ -27,6 +27,7 @@ final class MultipartHandler {
   private final StoreBridge store;
   private final Encryption encryption;
   private final BucketEncryptionHandler bucketDefaults;
+  private final LifecycleHandler lifecycle;
 
   MultipartHandler(StoreBridge store) {
     this(store, Encryption.DEFAULT);
@@ -38,6 +39,16 @@ final class MultipartHandler {
 
   MultipartHandler(
       StoreBridge store, Encryption encryption, BucketEncryptionHandler bucketDefaults) {
+    this(store, encryption, bucketDefaults, null);
+  }
+
+  /** With {@code lifecycle} (null for none) telling {@code x-amz-expiration} on completion. */
+  MultipartHandler(
+      StoreBridge store,
+      Encryption encryption,
+      BucketEncryptionHandler bucketDefaults,
+      LifecycleHandler lifecycle) {
+    this.lifecycle = lifecycle;
     this.bucketDefaults = bucketDefaults;
     this.store = store;
     this.encryption = encryption;
@@ -171,6 +182,9 @@ final class MultipartHandler {
                 meta.etag(),
                 Responses.typedChecksums(meta.checksums())));
     Responses.writtenVersionIdHeader(response, meta);
+    if (lifecycle != null) {
+      lifecycle.expirationHeader(response, request.bucket(), meta);
+    }
     Encryption.headers(response, meta.encryption(), customerKey);
     return response;
   }

@@ -65,7 +65,7 @@ public final class S3Dispatcher {
     this.listings = new ListingHandler(store);
     this.bucketEncryption = new BucketEncryptionHandler(store, encryption.masterKey());
     this.objects = new ObjectHandler(store, encryption, bucketEncryption, lifecycle);
-    this.multipart = new MultipartHandler(store, encryption, bucketEncryption);
+    this.multipart = new MultipartHandler(store, encryption, bucketEncryption, lifecycle);
     this.acls = new AclHandler(store);
     this.cors = new CorsHandler(store);
     this.tagging = new TaggingHandler(store);

@@ -111,7 +111,7 @@ class BucketLifecycleTest {
   }
 
   @Test
-  void expirationHeader_whenARuleMatches_isOnPutGetAndHeadWithTheMidnightAfterItsDays() {
+  void expirationHeader_whenARuleMatches_isOnPutGetHeadAndCompleteWithTheMidnightAfterItsDays() {
     String bucket = newBucket();
     proxy
         .s3()
@@ -150,6 +150,32 @@ class BucketLifecycleTest {
             .expiration();
     assertThat(other).isNull();
     assertThat(proxy.s3().headObject(b -> b.bucket(bucket).key("data/b")).expiration()).isNull();
+    String upload =
+        proxy.s3().createMultipartUpload(b -> b.bucket(bucket).key("logs/mpu")).uploadId();
+    String etag =
+        proxy
+            .s3()
+            .uploadPart(
+                b -> b.bucket(bucket).key("logs/mpu").uploadId(upload).partNumber(1),
+                software.amazon.awssdk.core.sync.RequestBody.fromString("part"))
+            .eTag();
+    String onComplete =
+        proxy
+            .s3()
+            .completeMultipartUpload(
+                b ->
+                    b.bucket(bucket)
+                        .key("logs/mpu")
+                        .uploadId(upload)
+                        .multipartUpload(
+                            m ->
+                                m.parts(
+                                    software.amazon.awssdk.services.s3.model.CompletedPart.builder()
+                                        .partNumber(1)
+                                        .eTag(etag)
+                                        .build())))
+            .expiration();
+    assertThat(expiryOf(onComplete, "logs")).isAfterOrEqualTo(expiry);
   }
 
   @Test

@@ -189,4 +189,34 @@ class SuspendedVersioningTest {
     // Page 2 was empty: the "null" marker was taken for "after the key" (found in review).
     assertThat(ids).containsExactly("null", kept);
   }
+
+  @Test
+  void listObjectVersions_whenAPageEndsAtTheNullVersion_nextPageGoesOnWithTheKey() {
+    String bucket = "paged";
+    proxy.s3().createBucket(b -> b.bucket(bucket));
+    versioning(bucket, BucketVersioningStatus.ENABLED);
+    String oldest = put(bucket, "k", "oldest");
+    versioning(bucket, BucketVersioningStatus.SUSPENDED);
+    put(bucket, "k", "null one");
+    versioning(bucket, BucketVersioningStatus.ENABLED);
+    String newest = put(bucket, "k", "newest");
+    ListObjectVersionsResponse first =
+        proxy.s3().listObjectVersions(b -> b.bucket(bucket).maxKeys(2));
+    assertThat(first.versions())
+        .extracting(ObjectVersion::versionId)
+        .containsExactly(newest, "null");
+    assertThat(first.isTruncated()).isTrue();
+    assertThat(first.nextVersionIdMarker()).isEqualTo("null");
+    ListObjectVersionsResponse second =
+        proxy
+            .s3()
+            .listObjectVersions(
+                b ->
+                    b.bucket(bucket)
+                        .maxKeys(2)
+                        .keyMarker(first.nextKeyMarker())
+                        .versionIdMarker(first.nextVersionIdMarker()));
+    assertThat(second.versions()).extracting(ObjectVersion::versionId).containsExactly(oldest);
+    assertThat(second.isTruncated()).isFalse();
+  }
 }
