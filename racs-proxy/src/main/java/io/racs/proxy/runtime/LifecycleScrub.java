@@ -19,8 +19,10 @@ import java.util.function.BooleanSupplier;
  * Carries out the buckets' lifecycle rules, once per background scrub: a current version an enabled
  * {@code Expiration} rule has expired is deleted as a DELETE deletes it (a delete marker in a
  * versioned bucket, the key gone otherwise), and an incomplete multipart upload older than an
- * {@code AbortIncompleteMultipartUpload} rule allows is aborted. When a rule matches is decided by
- * {@link io.racs.proxy.s3.lifecycle.Expiration}, with the time of the clock given.
+ * {@code AbortIncompleteMultipartUpload} rule allows is aborted (given up as {@link
+ * io.racs.proxy.store.AbandonedUploads} gives uploads up: at once for requests, its parts once the
+ * GC grace has passed). When a rule matches is decided by {@link
+ * io.racs.proxy.s3.lifecycle.Expiration}, with the time of the clock given.
  *
  * <p>A version is deleted only if it is still the current one when the delete commits: the delete
  * is conditional on its version id, so an object written again after the listing is kept. A bucket
@@ -138,7 +140,8 @@ final class LifecycleScrub {
     for (ObjectStore.UploadInfo upload : store.listMultipartUploads(bucket, "")) {
       if (rules.abortsUpload(upload.key(), upload.initiated(), now)) {
         try {
-          store.abortMultipartUpload(bucket, upload.key(), upload.uploadId());
+          // Not an abort: a completion that read the upload just before must keep its parts.
+          store.abandonMultipartUpload(bucket, upload.key(), upload.uploadId());
           aborted.add(bucket + "/" + upload.key() + " " + upload.uploadId());
         } catch (StoreException e) {
           failures.add(

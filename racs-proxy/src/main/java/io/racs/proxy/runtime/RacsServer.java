@@ -304,15 +304,14 @@ public final class RacsServer implements AutoCloseable {
     } catch (RuntimeException e) {
       LOG.warn("lifecycle failed: {}", e.toString());
     }
-    if (!abandonedUploadAge.isZero()) {
-      try {
-        lastUploads = AbandonedUploads.run(store, abandonedUploadAge, () -> !mayScrub(c, l));
-        if (!lastUploads.failures().isEmpty()) {
-          LOG.warn("abandoned uploads: {}", String.join("; ", lastUploads.failures()));
-        }
-      } catch (RuntimeException e) {
-        LOG.warn("abandoned uploads failed: {}", e.toString());
+    // Also with the age zero: the uploads lifecycle rules gave up have their parts collected here.
+    try {
+      lastUploads = AbandonedUploads.run(store, abandonedUploadAge, () -> !mayScrub(c, l));
+      if (!lastUploads.failures().isEmpty()) {
+        LOG.warn("abandoned uploads: {}", String.join("; ", lastUploads.failures()));
       }
+    } catch (RuntimeException e) {
+      LOG.warn("abandoned uploads failed: {}", e.toString());
     }
     return lastScrub;
   }

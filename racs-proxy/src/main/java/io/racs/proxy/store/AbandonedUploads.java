@@ -52,15 +52,16 @@ public final class AbandonedUploads {
     this.context = store.context();
     this.age = Objects.requireNonNull(age, "age");
     this.stop = Objects.requireNonNull(stop, "stop");
-    if (age.isNegative() || age.isZero()) {
-      throw new IllegalArgumentException("abandonedUploadAge: " + age + " (expected: > 0)");
+    if (age.isNegative()) {
+      throw new IllegalArgumentException("abandonedUploadAge: " + age + " (expected: >= 0)");
     }
   }
 
   /**
    * Runs once over every bucket of {@code store}: abandons the uploads idle for longer than {@code
-   * age}, and collects those abandoned longer than the GC grace ago. Asks {@code stop} before each
-   * upload, and stops there once it says true (the proxy lost its leadership or lease).
+   * age} (none when it is zero), and collects those abandoned (here, or by a lifecycle rule through
+   * {@link ErasureStore#abandonMultipartUpload}) longer than the GC grace ago. Asks {@code stop}
+   * before each upload, and stops there once it says true (the proxy lost its leadership or lease).
    */
   public static Report run(ErasureStore store, Duration age, BooleanSupplier stop) {
     return new AbandonedUploads(store, age, stop).run();
@@ -142,6 +143,7 @@ public final class AbandonedUploads {
       Optional<MultipartUploads.UploadRecord> upload =
           context.read(e, MultipartUploads.UploadRecord.class);
       if (upload.isEmpty()
+          || age.isZero()
           || upload.get().initiatedMillis() >= idleBefore
           || uploads.lastActivityMillis(upload.get()) >= idleBefore) {
         return; // unreadable here (heal copies it), or in use

@@ -645,6 +645,15 @@ public final class ErasureStore implements ObjectStore {
     uploads.abort(bucket, key, uploadId);
   }
 
+  /**
+   * Gives the upload up in two steps ({@link AbandonedUploads}): its upload record goes now, its
+   * parts once {@link AbandonedUploads} runs past the GC grace.
+   */
+  @Override
+  public void abandonMultipartUpload(String bucket, String key, String uploadId) {
+    uploads.abandon(uploads.upload(bucket, key, uploadId));
+  }
+
   @Override
   public List<UploadInfo> listMultipartUploads(String bucket, String prefix) {
     buckets.require(bucket);

@@ -18,15 +18,17 @@ import org.slf4j.LoggerFactory;
  * one purpose; the data path never looks at it.
  *
  * <p><b>Records.</b> A proxy that wants the lease writes a lease record {@code
- * racs/lease/<token>-<renewedMillis>-<ttlMillis>} on a write quorum ({@link QuorumWriter}), where
- * the token is random per lease object (one candidacy), then lists the lease records on a read
- * quorum. It holds the lease only when that listing shows no unexpired record of anyone else;
- * otherwise it deletes its record and tries again later. A holder renews every {@code ttl/3} by
- * writing a new record (same token, new time) and deleting the one before the previous, so that a
- * reader always meets at least one of its records. A record expires {@code ttl} after the time in
- * its name, judged by the reader's clock; whoever lists an expired record deletes it everywhere, so
- * what a crashed holder left is cleaned up by the next candidate. (Not under {@code l/}, as first
- * planned: that prefix holds the buckets' lifecycle records, which heal copies everywhere.)
+ * racs/lease/<token>-<renewedMillis>-<ttlMillis>-<n>} on a write quorum ({@link QuorumWriter}),
+ * where the token is random per lease object and {@code n} counts its records (so no name is ever
+ * written twice: a straggling delete of an earlier record, which the quorum writer does not wait
+ * for, can never remove a later one), then lists the lease records on a read quorum. It holds the
+ * lease only when that listing shows no unexpired record of anyone else; otherwise it deletes its
+ * record and tries again later. A holder renews every {@code ttl/3} by writing a new record (same
+ * token, new time) and deleting the one before the previous, so that a reader always meets at least
+ * one of its records. A record expires {@code ttl} after the time in its name, judged by the
+ * reader's clock; whoever lists an expired record deletes it everywhere, so what a crashed holder
+ * left is cleaned up by the next candidate. (Not under {@code l/}, as first planned: that prefix
+ * holds the buckets' lifecycle records, which heal copies everywhere.)
  *
  * <p><b>Why only one holds.</b> Of two candidates that each wrote and then listed, at least one
  * listing began after the other's write had reached a write quorum, and a read quorum meets every
@@ -71,7 +73,7 @@ public final class HealLease {
         return Optional.empty();
       }
       String[] parts = name.substring(PREFIX.length()).split("-", -1);
-      if (parts.length != 3 || parts[0].isEmpty()) {
+      if (parts.length != 4 || parts[0].isEmpty()) {
         return Optional.empty();
       }
       try {
@@ -106,6 +108,8 @@ public final class HealLease {
   private volatile boolean holding;
   // The clock's time taken right before the newest own record was written.
   private volatile long renewedMillis;
+  // Counts the records written, so that every name is new.
+  private long written;
 
   private HealLease(ErasureStore store, String proxyId, Duration ttl) {
     this.context = store.context();
@@ -273,7 +277,14 @@ public final class HealLease {
   }
 
   private String name(long nowMillis) {
-    return PREFIX + token + "-" + String.format(Locale.ROOT, "%015d", nowMillis) + "-" + ttlMillis;
+    return PREFIX
+        + token
+        + "-"
+        + String.format(Locale.ROOT, "%015d", nowMillis)
+        + "-"
+        + ttlMillis
+        + "-"
+        + written++;
   }
 
   private byte[] record(long nowMillis) {

@@ -406,10 +406,14 @@ public final class Healer {
         continue;
       }
       String after = resume != null && bucket.equals(resume[0]) ? resume[1] : "";
+      // The part records before the index: a completion commits its version, then removes its part
+      // records. Read after the scan, a completion that committed behind the scan would be named by
+      // neither, and its data (as old as its parts) would be collected as a leftover. Read before,
+      // a part record that is gone was removed after its version committed, before the scan began.
+      attempt("read upload records of " + bucket, () -> collectUploadReferences(bucket));
       attempt("heal bucket " + bucket, () -> healBucket(bucket, after));
       attempt(
           "copy upload records of " + bucket, () -> replicateRecords(Layout.uploadPrefix(bucket)));
-      attempt("read upload records of " + bucket, () -> collectUploadReferences(bucket));
     }
     if (options.bucket() == null) {
       // Invisible to the scan, and only ever past the grace: collected whatever else failed.

@@ -42,7 +42,8 @@ import java.util.zip.CRC32C;
  *       u/<bucket>/<key>\0/<uploadId>/p<00001>} their parts; {@code
  *       u/<bucket>/<key>\0/<uploadId>-gone} the mark of an upload {@link AbandonedUploads} gave up,
  *       kept until its parts are collected.
- *   <li>{@code racs/lease/<token>-<millis>-<ttlMillis>}: heal lease records ({@link HealLease}).
+ *   <li>{@code racs/lease/<token>-<millis>-<ttlMillis>-<n>}: heal lease records ({@link
+ *       HealLease}).
  *   <li>{@code v/<first 10 digits of dataId>/<dataId>-s<i>}: shard {@code i} of a run of data: for
  *       each stripe, the piece followed by its CRC32C (4 bytes, big-endian). Data ids are version
  *       ids, so the directory level groups the shards written in one ~17-second span: a PUT does

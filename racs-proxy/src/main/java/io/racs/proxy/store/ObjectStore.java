@@ -563,6 +563,16 @@ public interface ObjectStore extends AutoCloseable {
   /** Discards an upload and its parts. */
   void abortMultipartUpload(String bucket, String key, String uploadId);
 
+  /**
+   * Gives an upload up on nobody's request (a lifecycle rule, or its age): from now on it answers
+   * {@code NO_SUCH_UPLOAD}, but a completion that read it just before still commits whole. By
+   * default the same as {@link #abortMultipartUpload}; a store whose aborts delete the parts' data
+   * at once should keep it until such a completion has surely ended.
+   */
+  default void abandonMultipartUpload(String bucket, String key, String uploadId) {
+    abortMultipartUpload(bucket, key, uploadId);
+  }
+
   /** Uploads in progress whose key starts with {@code prefix}. */
   List<UploadInfo> listMultipartUploads(String bucket, String prefix);
 

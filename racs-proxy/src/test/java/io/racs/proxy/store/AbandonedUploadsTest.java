@@ -233,6 +233,41 @@ class AbandonedUploadsTest {
     assertThat(stored("u/")).isEmpty();
   }
 
+  @Test
+  void abandonMultipartUpload_whileACompletionThatReadTheUploadCommits_leavesTheObjectWhole()
+      throws Exception {
+    String upload = store.createMultipartUpload(BUCKET, "k", ObjectStore.PutOptions.defaults());
+    byte[] data = data(9000);
+    ObjectStore.PartInfo only = part("k", upload, 1, data);
+    String other = store.createMultipartUpload(BUCKET, "other", ObjectStore.PutOptions.defaults());
+    part("other", other, 1, data(100));
+    commits.arm(6);
+    CompletableFuture<VersionMeta> completion =
+        CompletableFuture.supplyAsync(
+            () ->
+                store.completeMultipartUpload(
+                    BUCKET,
+                    "k",
+                    upload,
+                    List.of(new ObjectStore.CompletedPart(1, only.etag())),
+                    parts -> Map.of()));
+    commits.awaitHeld(6, Duration.ofSeconds(30));
+
+    store.abandonMultipartUpload(BUCKET, "k", upload);
+    store.abandonMultipartUpload(BUCKET, "other", other);
+    commits.open();
+    completion.get();
+    assertNoSuchUpload(() -> store.listParts(BUCKET, "other", other));
+    clock.advance(GRACE.plusMinutes(1));
+    AbandonedUploads.Report report = AbandonedUploads.run(store, Duration.ZERO, () -> false);
+
+    assertThat(read("k")).isEqualTo(data);
+    assertThat(report.abandoned()).isEmpty();
+    assertThat(report.collected())
+        .containsExactlyInAnyOrder(BUCKET + "/k " + upload, BUCKET + "/other " + other);
+    assertThat(stored("u/")).isEmpty();
+  }
+
   private byte[] read(String key) {
     try (ObjectStore.ObjectReader reader = store.get(BUCKET, key, 0, -1, 0)) {
       return reader.body().readAllBytes();

@@ -234,7 +234,7 @@ class HealLeaseTest {
                     } catch (InterruptedException e) {
                       return;
                     }
-                    for (int round = 0; round < 25; round++) {
+                    for (int round = 0; round < 200; round++) {
                       if (lease.tryAcquire()) {
                         history.add("+" + id);
                         for (int r = random.nextInt(3); r > 0; r--) {

@@ -1,0 +1,111 @@
+package io.racs.proxy.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.racs.proxy.codec.Geometry;
+import io.racs.repos.Repository;
+import io.racs.repos.decorator.Operation;
+import io.racs.repos.memory.MemoryRepository;
+import io.racs.testkit.TestSeed;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Proves that a whole heal leaves the data of a CompleteMultipartUpload that commits while heal
+ * runs: the parts' data ids are as old as the parts (past the GC grace), so heal must not take them
+ * for leftovers when the completion has committed after heal scanned its key and removed the part
+ * records before heal read them. Heal reads the part records before it scans the index, so one of
+ * the two always names the data. (Read after the scan, as it was, the object's data was collected
+ * and the object could not be read.)
+ *
+ * <p>Heal is held by a {@link GatedRepository} gate on its read of the part record, so the order is
+ * forced and nothing waits on time.
+ */
+class HealDuringCompleteTest {
+  /** A clock the test moves by hand, so the parts are past the GC grace. */
+  private static final class DrivenClock extends Clock {
+    private final AtomicLong millis = new AtomicLong(1_800_000_000_000L);
+
+    void advance(Duration by) {
+      millis.addAndGet(by.toMillis());
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return Instant.ofEpochMilli(millis.get());
+    }
+  }
+
+  @Test
+  void heal_whileACompletionCommitsAndRemovesItsParts_collectsNoneOfItsData() throws Exception {
+    DrivenClock clock = new DrivenClock();
+    List<Repository> repositories = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      repositories.add(MemoryRepository.create("mem" + i));
+    }
+    GatedRepository.Gate partReads =
+        new GatedRepository.Gate(
+            Operation.GET, key -> key.startsWith("u/") && key.contains("/p00001"));
+    byte[] data = new byte[9000];
+    new Random(TestSeed.get()).nextBytes(data);
+    try (ErasureStore store =
+        ErasureStore.open(
+            StoreConfig.builder(Geometry.parse("4x2"))
+                .blockBytes(4096)
+                .minPartBytes(1)
+                .gcGrace(Duration.ofHours(1))
+                .settleTime(Duration.ZERO)
+                .clock(clock)
+                .build(),
+            GatedRepository.wrap(repositories, partReads))) {
+      store.createBucket("bkt");
+      String upload = store.createMultipartUpload("bkt", "k", ObjectStore.PutOptions.defaults());
+      ObjectStore.PartInfo part =
+          store.uploadPart(
+              "bkt", "k", upload, 1, new ByteArrayInputStream(data), data.length, Map::of);
+      clock.advance(Duration.ofHours(2));
+      partReads.arm(1);
+
+      CompletableFuture<Healer.Report> heal =
+          CompletableFuture.supplyAsync(() -> Healer.heal(store, Healer.Options.defaults()));
+      partReads.awaitHeld(1, Duration.ofSeconds(30));
+      store.completeMultipartUpload(
+          "bkt",
+          "k",
+          upload,
+          List.of(new ObjectStore.CompletedPart(1, part.etag())),
+          parts -> Map.of());
+      partReads.open();
+      heal.get();
+
+      try (ObjectStore.ObjectReader reader = store.get("bkt", "k", 0, -1, 0)) {
+        assertThat(reader.body().readAllBytes()).isEqualTo(data);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+}
