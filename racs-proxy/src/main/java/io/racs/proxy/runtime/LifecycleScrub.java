@@ -198,6 +198,20 @@ final class LifecycleScrub {
     removeLoneMarker(bucket, loneMarker, rules);
   }
 
+  /** Whether {@code version} is its key's current version now (read again, not as listed). */
+  private boolean isCurrent(String bucket, VersionMeta version) {
+    try {
+      return store.head(bucket, version.key()).versionId().equals(version.versionId());
+    } catch (StoreException.DeletedKey e) {
+      return e.marker().versionId().equals(version.versionId());
+    } catch (StoreException e) {
+      if (e.code() == StoreException.Code.NO_SUCH_KEY) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
   private void expireNoncurrent(
       String bucket,
       VersionMeta version,
@@ -213,6 +227,11 @@ final class LifecycleScrub {
               : version.tags();
       if (rules.expiresNoncurrent(
           version.key(), version.sizeBytes(), tags, becameNoncurrent, newerNoncurrent, now)) {
+        // Still noncurrent? The newer version may have been deleted by its id since the listing,
+        // which made this one current again: a current version is not this rule's to remove.
+        if (isCurrent(bucket, version)) {
+          return;
+        }
         // By the store's own id, not "null": a null version written after the listing must stay.
         if (store.removeVersion(bucket, version.key(), version.versionId()).isPresent()) {
           removed.add(what);

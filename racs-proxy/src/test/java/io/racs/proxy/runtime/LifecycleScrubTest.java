@@ -276,6 +276,42 @@ class LifecycleScrubTest {
   }
 
   @Test
+  void run_whenTheNewerVersionIsDeletedAfterTheListing_keepsTheVersionThatIsCurrentAgain() {
+    store.createBucket("ver");
+    store.enableVersioning("ver");
+    store.putBucketLifecycle("ver", noncurrent("<NoncurrentDays>1</NoncurrentDays>"));
+    VersionMeta v1 = put("ver", "k", "one", null);
+    VersionMeta v2 = put("ver", "k", "two", null);
+    // The scrub's store, as it is: except that right after it lists the versions, a client
+    // deletes v2 by its id (which makes v1 current again).
+    ObjectStore racing =
+        (ObjectStore)
+            java.lang.reflect.Proxy.newProxyInstance(
+                ObjectStore.class.getClassLoader(),
+                new Class<?>[] {ObjectStore.class},
+                (proxy, method, args) -> {
+                  Object result;
+                  try {
+                    result = method.invoke(store, args);
+                  } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                  if (method.getName().equals("listVersions")) {
+                    store.removeVersion("ver", "k", v2.versionId());
+                  }
+                  return result;
+                });
+    LifecycleScrub.Report report =
+        new LifecycleScrub(
+                racing, Clock.fixed(expiry(v2, 1).plus(400, ChronoUnit.DAYS), ZoneOffset.UTC))
+            .run();
+    // Found in review: v1 was removed too, and the key was gone.
+    assertThat(report.removed()).isEmpty();
+    assertThat(versionIds("ver")).containsExactly(v1.versionId());
+    assertThat(exists("ver", "k")).isTrue();
+  }
+
+  @Test
   void run_whenNoncurrentRuleAndBucketNotVersioned_removesNothing() {
     store.createBucket("plain");
     store.putBucketLifecycle("plain", noncurrent("<NoncurrentDays>1</NoncurrentDays>"));
