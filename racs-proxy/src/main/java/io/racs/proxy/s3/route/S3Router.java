@@ -67,8 +67,8 @@ public final class S3Router {
    */
   private static final Set<String> UNSUPPORTED_HEADERS =
       Set.of(
-          // SSE-KMS (a key id, an encryption context, S3 Bucket Keys): there is no KMS.
-          "x-amz-server-side-encryption-aws-kms-key-id",
+          // SSE-KMS (an encryption context, S3 Bucket Keys): there is no KMS. A KMS key id is
+          // SseRequest's to refuse: S3 answers 400 when it comes without aws:kms or on a read.
           "x-amz-server-side-encryption-context",
           "x-amz-server-side-encryption-bucket-key-enabled",
           // MFA delete (a versioning setting and its deletes) is not implemented.

@@ -22,6 +22,7 @@ public record SseRequest(boolean serverSide, CustomerKey customerKey, CustomerKe
   public static final SseRequest NONE = new SseRequest(false, null, null);
 
   static final String SSE = "x-amz-server-side-encryption";
+  static final String KMS_KEY_ID = "x-amz-server-side-encryption-aws-kms-key-id";
   static final String CUSTOMER = "x-amz-server-side-encryption-customer-";
   static final String COPY_CUSTOMER = "x-amz-copy-source-server-side-encryption-customer-";
 
@@ -47,22 +48,35 @@ public record SseRequest(boolean serverSide, CustomerKey customerKey, CustomerKe
    *
    * @param secure whether the request came over TLS (SSE-C keys must, as on S3)
    * @param plainHttpAllowed whether the operator allowed SSE-C keys over plain HTTP
-   * @throws S3Exception InvalidArgument or InvalidRequest as S3 answers; NotImplemented for SSE-KMS
+   * @throws S3Exception InvalidArgument or InvalidRequest as S3 answers (a KMS key id without
+   *     {@code aws:kms}, any encryption header on a read); NotImplemented for SSE-KMS
    */
   public static SseRequest parse(
       Headers headers, Allowed allowed, boolean secure, boolean plainHttpAllowed) {
     String sse = headers.first(SSE).map(String::strip).orElse(null);
+    boolean kmsKeyId = headers.contains(KMS_KEY_ID);
     boolean serverSide = false;
+    // A read or a part names no encryption of its own, whichever S3 would have stored: S3 answers
+    // 400 to the header there, SSE-KMS's included (so does a KMS key id without aws:kms).
+    if ((sse != null || kmsKeyId)
+        && (allowed == Allowed.CUSTOMER_KEY || allowed == Allowed.PART_COPY)) {
+      throw S3Exception.of(
+          S3ErrorCode.INVALID_ARGUMENT,
+          "The "
+              + (sse != null ? SSE : KMS_KEY_ID)
+              + " header is not supported for this operation.");
+    }
+    if (kmsKeyId && (sse == null || !sse.toLowerCase(Locale.ROOT).startsWith("aws:kms"))) {
+      throw S3Exception.of(
+          S3ErrorCode.INVALID_ARGUMENT,
+          "Server Side Encryption with AWS KMS managed key requires HTTP header"
+              + " x-amz-server-side-encryption : aws:kms");
+    }
     if (sse != null) {
       if (sse.toLowerCase(Locale.ROOT).startsWith("aws:kms")) {
         throw S3Exception.of(
             S3ErrorCode.NOT_IMPLEMENTED,
             "SSE-KMS needs a key management service, and none is configured.");
-      }
-      if (allowed == Allowed.CUSTOMER_KEY || allowed == Allowed.PART_COPY) {
-        throw S3Exception.of(
-            S3ErrorCode.INVALID_ARGUMENT,
-            "The x-amz-server-side-encryption header is not supported for this operation.");
       }
       if (!sse.equals("AES256")) {
         throw S3Exception.of(

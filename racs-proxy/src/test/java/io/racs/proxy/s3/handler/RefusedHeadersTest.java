@@ -19,7 +19,8 @@ import software.amazon.awssdk.services.s3.model.ObjectCannedACL;
  * object lock, ACL grants, a canned ACL that would grant access) are refused with 501
  * NotImplemented before anything is stored or served, instead of being accepted and ignored; and
  * that an SSE-C key sent over plain HTTP is refused as S3 refuses it (400 InvalidRequest), so that
- * the key never crosses the wire in clear to a proxy that then acts on it.
+ * the key never crosses the wire in clear to a proxy that then acts on it. A KMS key id without
+ * {@code aws:kms}, or any encryption header on a read, is S3's 400 InvalidArgument.
  */
 class RefusedHeadersTest {
   private static final String BUCKET = "refusals";
@@ -80,7 +81,6 @@ class RefusedHeadersTest {
       strings = {
         "x-amz-server-side-encryption:AES256",
         "x-amz-server-side-encryption:aws:kms",
-        "x-amz-server-side-encryption-aws-kms-key-id:arn:aws:kms:us-east-1:1:key/k",
         "x-amz-server-side-encryption-context:e30=",
         "x-amz-server-side-encryption-bucket-key-enabled:true",
         "x-amz-object-lock-mode:GOVERNANCE",
@@ -97,6 +97,28 @@ class RefusedHeadersTest {
     String key = "refused-" + Integer.toHexString(header.hashCode());
     assertNotImplemented(put(key, Map.of(header.substring(0, colon), header.substring(colon + 1))));
     assertAbsent(key);
+  }
+
+  @Test
+  void sseKmsKeyId_whenWithoutAwsKmsOrOnARead_invalidArgumentAsS3AndNothingStored()
+      throws Exception {
+    String keyId = "x-amz-server-side-encryption-aws-kms-key-id";
+    S3FrontEnd.Raw undeclared = put("kms-undeclared", Map.of(keyId, "testkey-2"));
+    assertThat(undeclared.status()).as(undeclared.text()).isEqualTo(400);
+    assertThat(undeclared.code()).isEqualTo("InvalidArgument");
+    assertAbsent("kms-undeclared");
+    assertNotImplemented(
+        put("kms-declared", Map.of(keyId, "testkey-1", "x-amz-server-side-encryption", "aws:kms")));
+    assertAbsent("kms-declared");
+    S3FrontEnd.Raw read =
+        proxy.send(
+            "GET",
+            "/" + BUCKET + "/existing",
+            "",
+            Map.of(keyId, "testkey-1", "x-amz-server-side-encryption", "aws:kms"),
+            null);
+    assertThat(read.status()).as(read.text()).isEqualTo(400);
+    assertThat(read.code()).isEqualTo("InvalidArgument");
   }
 
   @Test
