@@ -107,8 +107,7 @@ final class MultipartHandler {
     SseRequest sse = encryption.parse(request, SseRequest.Allowed.PART_COPY);
     int partNumber = Responses.intParam(request, "partNumber", 0, 1, 10_000);
     Responses.CopySource source = Responses.copySource(request.headers());
-    source.checkVersion(store);
-    ObjectVersion sourceMeta = store.head(source.bucket(), source.key());
+    ObjectVersion sourceMeta = ObjectHandler.copySourceVersion(store, source);
     store.checkKey(sourceMeta, sse.copySourceKey());
     Preconditions.checkCopySource(request.headers(), sourceMeta.etag(), sourceMeta.lastModified());
     long start = 0;
@@ -152,7 +151,12 @@ final class MultipartHandler {
                 sse.customerKey());
       }
     }
-    return S3Response.xml(S3XmlResponses.copyPart(part.lastModified(), part.etag(), Map.of()));
+    S3Response response =
+        S3Response.xml(S3XmlResponses.copyPart(part.lastModified(), part.etag(), Map.of()));
+    // As UploadPart: an upload sealed with a customer's key says which key sealed the part.
+    Encryption.headers(response, sse.customerKey() == null ? null : "SSE-C", sse.customerKey());
+    Responses.copySourceVersionHeader(response, source, sourceMeta);
+    return response;
   }
 
   private S3Response complete(S3Request request) throws IOException {

@@ -124,19 +124,7 @@ final class ObjectHandler {
   private S3Response copy(S3Request request) {
     SseRequest sse = encryption.forWrite(request, SseRequest.Allowed.COPY, bucketDefaults);
     Responses.CopySource source = Responses.copySource(request.headers());
-    ObjectVersion exact = null;
-    if (source.versionId() != null && store.versioned(source.bucket())) {
-      exact = exactVersion(store, source.bucket(), source.key(), source.versionId());
-      if (exact.deleteMarker()) {
-        throw S3Exception.of(
-            S3ErrorCode.INVALID_REQUEST,
-            "The source of a copy request may not specifically refer to a delete marker by"
-                + " version id.");
-      }
-    } else {
-      source.checkVersion(store);
-    }
-    ObjectVersion sourceMeta = exact != null ? exact : store.head(source.bucket(), source.key());
+    ObjectVersion sourceMeta = copySourceVersion(store, source);
     store.checkKey(sourceMeta, sse.copySourceKey());
     Preconditions.checkCopySource(request.headers(), sourceMeta.etag(), sourceMeta.lastModified());
     String directive = request.headers().first("x-amz-metadata-directive").orElse("COPY");
@@ -163,7 +151,8 @@ final class ObjectHandler {
                   tags.asMap())
               : null;
       // Copying an older version onto its own key is how S3 restores it; the current one is not.
-      if (exact == null
+      boolean namedVersion = source.versionId() != null && sourceMeta.versionId() != null;
+      if (!namedVersion
           && !sse.serverSide()
           && sse.customerKey() == null
           && source.bucket().equals(request.bucket())
@@ -196,9 +185,7 @@ final class ObjectHandler {
     Responses.writtenVersionIdHeader(response, copied);
     expirationHeader(response, request.bucket(), copied);
     Encryption.headers(response, copied.encryption(), sse.customerKey());
-    if (exact != null) {
-      response.header("x-amz-copy-source-version-id", exact.versionId());
-    }
+    Responses.copySourceVersionHeader(response, source, sourceMeta);
     return response;
   }
 
@@ -326,6 +313,26 @@ final class ObjectHandler {
       return response.stream(java.io.InputStream.nullInputStream(), 0, () -> {});
     }
     return response.stream(reader.body(), reader.rangeLength(), reader::close);
+  }
+
+  /**
+   * The version a copy (CopyObject, UploadPartCopy) reads: the one its source names by {@code
+   * versionId} in a versioned bucket (a delete marker is refused, as S3 refuses it), else the
+   * current one.
+   */
+  static ObjectVersion copySourceVersion(StoreBridge store, Responses.CopySource source) {
+    if (source.versionId() != null && store.versioned(source.bucket())) {
+      ObjectVersion exact = exactVersion(store, source.bucket(), source.key(), source.versionId());
+      if (exact.deleteMarker()) {
+        throw S3Exception.of(
+            S3ErrorCode.INVALID_REQUEST,
+            "The source of a copy request may not specifically refer to a delete marker by"
+                + " version id.");
+      }
+      return exact;
+    }
+    source.checkVersion(store);
+    return store.head(source.bucket(), source.key());
   }
 
   /**

@@ -233,6 +233,14 @@ final class Responses {
         .withDetail("VersionId", versionId);
   }
 
+  /** Names the version a copy read, when its source named one, as S3 answers a copy. */
+  static void copySourceVersionHeader(
+      S3Response response, CopySource source, ObjectVersion copied) {
+    if (source.versionId() != null && copied.versionId() != null) {
+      response.header("x-amz-copy-source-version-id", copied.versionId());
+    }
+  }
+
   /**
    * Refuses a request that names a version of an object in a versioned bucket: reading or deleting
    * one version there is not implemented yet, and answering as for the {@code null} version would

@@ -360,21 +360,6 @@ class BucketVersioningTest {
             "DELETE", "/" + bucket + "/k", "versionId=" + id, Map.of("If-Match", "\"x\""), null);
     assertThat(conditional.status()).isEqualTo(501);
     String upload = proxy.s3().createMultipartUpload(b -> b.bucket(bucket).key("mpu")).uploadId();
-    S3Exception partCopy =
-        S3FrontEnd.error(
-            () ->
-                proxy
-                    .s3()
-                    .uploadPartCopy(
-                        b ->
-                            b.sourceBucket(bucket)
-                                .sourceKey("k")
-                                .sourceVersionId(id)
-                                .destinationBucket(bucket)
-                                .destinationKey("mpu")
-                                .uploadId(upload)
-                                .partNumber(1)));
-    assertThat(partCopy.statusCode()).isEqualTo(501);
     assertThat(proxy.s3().getObjectAsBytes(b -> b.bucket(bucket).key("k")).asUtf8String())
         .isEqualTo("kept");
     assertThat(
@@ -393,5 +378,47 @@ class BucketVersioningTest {
     S3Exception e = S3FrontEnd.error(() -> proxy.s3().deleteBucket(b -> b.bucket(bucket)));
     assertThat(e.statusCode()).isEqualTo(409);
     assertThat(e.awsErrorDetails().errorCode()).isEqualTo("BucketNotEmpty");
+  }
+
+  @Test
+  void uploadPartCopy_whenSourceNamesAnOlderVersion_copiesThatVersion() {
+    String bucket = versionedBucket("part-copy");
+    String old =
+        proxy
+            .s3()
+            .putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("older"))
+            .versionId();
+    proxy.s3().putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("newer"));
+    String upload = proxy.s3().createMultipartUpload(b -> b.bucket(bucket).key("mpu")).uploadId();
+    // Refused with 501 before (naming a version in a versioned bucket).
+    var copied =
+        proxy
+            .s3()
+            .uploadPartCopy(
+                b ->
+                    b.sourceBucket(bucket)
+                        .sourceKey("k")
+                        .sourceVersionId(old)
+                        .destinationBucket(bucket)
+                        .destinationKey("mpu")
+                        .uploadId(upload)
+                        .partNumber(1));
+    assertThat(copied.copySourceVersionId()).isEqualTo(old);
+    proxy
+        .s3()
+        .completeMultipartUpload(
+            b ->
+                b.bucket(bucket)
+                    .key("mpu")
+                    .uploadId(upload)
+                    .multipartUpload(
+                        m ->
+                            m.parts(
+                                software.amazon.awssdk.services.s3.model.CompletedPart.builder()
+                                    .partNumber(1)
+                                    .eTag(copied.copyPartResult().eTag())
+                                    .build())));
+    assertThat(proxy.s3().getObjectAsBytes(b -> b.bucket(bucket).key("mpu")).asUtf8String())
+        .isEqualTo("older");
   }
 }
