@@ -59,7 +59,7 @@ public final class ErasureStore implements ObjectStore {
     this.buckets = new BucketCatalog(context, writer);
     this.documents = new BucketDocuments(context, writer, buckets);
     collector.keepVersionsOf(buckets::versioned);
-    this.writes = new ObjectWrites(context, writer, resolver, order);
+    this.writes = new ObjectWrites(context, writer, resolver, order, buckets);
     this.reads = new ObjectReads(context, resolver, buckets, background);
     this.lister = new Lister(context, resolver);
     this.uploads = new MultipartUploads(context, writer, buckets, resolver, order);

@@ -29,8 +29,15 @@ final class ObjectWrites {
   private final VersionResolver resolver;
   private final CommitOrder order;
 
+  private final BucketCatalog buckets;
+
   ObjectWrites(
-      StoreContext context, QuorumWriter writer, VersionResolver resolver, CommitOrder order) {
+      StoreContext context,
+      QuorumWriter writer,
+      VersionResolver resolver,
+      CommitOrder order,
+      BucketCatalog buckets) {
+    this.buckets = buckets;
     this.context = context;
     this.writer = writer;
     this.resolver = resolver;
@@ -185,11 +192,15 @@ final class ObjectWrites {
   }
 
   /**
-   * Checks a write's condition against the key's current version, as late as the store allows:
-   * after the data is stored, right before the commit (see {@link ObjectStore.WriteCondition} for
-   * the window that remains).
+   * Checks that the bucket still exists, and a write's condition against the key's current version,
+   * as late as the store allows: after the data is stored, right before the commit (see {@link
+   * ObjectStore.WriteCondition} for the window that remains).
    */
   void check(ObjectStore.WriteCondition condition, String bucket, String key) {
+    // The bucket may have been deleted while the body streamed: a version committed now would be
+    // invisible, and would come back in a bucket of the same name created later. Answered from the
+    // bucket cache, which a delete through this proxy (or, with coordination, any) has dropped.
+    buckets.require(bucket);
     if (condition != ObjectStore.WriteCondition.NONE) {
       condition.check(live(resolver.newest(bucket, key)));
     }
