@@ -157,9 +157,10 @@ class ObjectCommandTest {
         assertThat(i.get("invalidReason").isNull()).isTrue();
         // The window ends when the first client stops, at its first completion after the
         // deadline: at most one request (which the window includes) past the 150 ms, plus however
-        // long a loaded machine keeps the client's thread off a core (50 ms allowed).
+        // long a loaded machine keeps the client's thread off a core (200 ms allowed: a run
+        // beside other builds measured 135 ms of it).
         double maxSeconds = p.at("/latencyMillis/max").asDouble() / 1000;
-        assertThat(i.get("windowSeconds").asDouble()).isBetween(0.01, 0.15 + maxSeconds + 0.05);
+        assertThat(i.get("windowSeconds").asDouble()).isBetween(0.01, 0.15 + maxSeconds + 0.2);
         assertThat(i.get("windowSeconds").asDouble() * 1000)
             .isGreaterThanOrEqualTo(i.get("requestP50Millis").asDouble());
       }
