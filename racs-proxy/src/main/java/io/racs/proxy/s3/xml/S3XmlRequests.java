@@ -385,6 +385,14 @@ public final class S3XmlRequests {
     while (nextChild(r)) {
       String name = r.getLocalName();
       if (UNSUPPORTED_LIFECYCLE_ACTIONS.contains(name)) {
+        // A malformed date or day count is S3's 400 first, as for an action carried out.
+        while (nextChild(r)) {
+          switch (r.getLocalName()) {
+            case "Date" -> midnightDate(r.getElementText());
+            case "Days", "NoncurrentDays" -> positiveOrZeroInt(r.getElementText());
+            default -> skip(r);
+          }
+        }
         throw S3Exception.of(
             S3ErrorCode.NOT_IMPLEMENTED, "The lifecycle action " + name + " is not implemented.");
       }
