@@ -141,7 +141,11 @@ final class MultipartHandler {
                 sse.customerKey());
       }
     }
-    return S3Response.xml(S3XmlResponses.copyPart(part.lastModified(), part.etag(), Map.of()));
+    S3Response response =
+        S3Response.xml(S3XmlResponses.copyPart(part.lastModified(), part.etag(), Map.of()));
+    // As for UploadPart: the upload's customer key is echoed, as S3 does and clients check.
+    Encryption.headers(response, sse.customerKey() == null ? null : "SSE-C", sse.customerKey());
+    return response;
   }
 
   private S3Response complete(S3Request request) throws IOException {
