@@ -332,6 +332,52 @@ class EncryptionServerTest {
   }
 
   @Test
+  void sseC_whenPartCopiedIntoCustomerKeyUpload_answersTheKeyHeadersAndRoundTrips()
+      throws Exception {
+    start();
+    byte[] data = new byte[70_000];
+    new Random(TestSeed.get()).nextBytes(data);
+    s3.putObject(b -> b.bucket(BUCKET).key("plain-source"), RequestBody.fromBytes(data));
+    String md5 = md5(KEY);
+    String uploadId =
+        s3.createMultipartUpload(
+                b ->
+                    b.bucket(BUCKET)
+                        .key("c-copied")
+                        .sseCustomerAlgorithm("AES256")
+                        .sseCustomerKey(b64(KEY))
+                        .sseCustomerKeyMD5(md5))
+            .uploadId();
+    var copied =
+        s3.uploadPartCopy(
+            b ->
+                b.sourceBucket(BUCKET)
+                    .sourceKey("plain-source")
+                    .destinationBucket(BUCKET)
+                    .destinationKey("c-copied")
+                    .uploadId(uploadId)
+                    .partNumber(1)
+                    .sseCustomerAlgorithm("AES256")
+                    .sseCustomerKey(b64(KEY))
+                    .sseCustomerKeyMD5(md5));
+    assertThat(copied.sseCustomerAlgorithm()).isEqualTo("AES256");
+    assertThat(copied.sseCustomerKeyMD5()).isEqualTo(md5);
+    s3.completeMultipartUpload(
+        b ->
+            b.bucket(BUCKET)
+                .key("c-copied")
+                .uploadId(uploadId)
+                .multipartUpload(
+                    m ->
+                        m.parts(
+                            CompletedPart.builder()
+                                .partNumber(1)
+                                .eTag(copied.copyPartResult().eTag())
+                                .build())));
+    assertThat(s3.getObjectAsBytes(getWith("c-copied", KEY)).asByteArray()).isEqualTo(data);
+  }
+
+  @Test
   void refusals_whenKmsOrNoMasterKeyOrBadKeyMd5OrHeaderOnDelete_storeNothing() throws Exception {
     start(null, true, false);
     byte[] data = new byte[10];
