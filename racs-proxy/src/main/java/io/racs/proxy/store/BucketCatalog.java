@@ -95,11 +95,16 @@ final class BucketCatalog {
 
   void create(String bucket) {
     checkName(bucket);
-    if (exists(bucket)) {
+    Optional<BucketRecord> newest = newestRecord(bucket);
+    if (newest.isPresent() && !newest.get().deleted()) {
       throw new StoreException(StoreException.Code.BUCKET_ALREADY_EXISTS, "bucket " + bucket);
     }
-    writeRecord(
-        new BucketRecord(bucket, false, context.config.clock().millis(), null), "create bucket ");
+    // Later than the record of the bucket's deletion (whose time is at or after the old bucket's
+    // creation), even within its millisecond: the creation time tells this bucket's documents
+    // (CORS, tags, lifecycle, encryption) from those of the bucket of the same name before it.
+    long now = context.config.clock().millis();
+    long created = newest.map(r -> Math.max(now, r.createdMillis() + 1)).orElse(now);
+    writeRecord(new BucketRecord(bucket, false, created, null), "create bucket ");
   }
 
   /** Writes the record that deletes a bucket; the caller has checked that it is empty. */
