@@ -23,6 +23,7 @@
 #   DURATION    iteration length [10s]
 #   ITERATIONS  measured iterations [5]
 #   WARMUP      length of the unmeasured run that warms the proxies' JVMs up first [20s]
+#   IDLE        how long the warm proxies' CPU is sampled with no load, before the run [10s]
 #   PROXY_CPUS, BENCH_CPUS   taskset CPU lists for the proxies and for the bench (unset: no pinning)
 # Writes OUT_DIR/<N>-proxies/ (the bench's report), OUT_DIR/cpu.tsv and OUT_DIR/summary.md, and
 # prints the summary table.
@@ -39,6 +40,7 @@ MIX="${MIX:-put=30,get=70}"
 DURATION="${DURATION:-10s}"
 ITERATIONS="${ITERATIONS:-5}"
 WARMUP="${WARMUP:-20s}"
+IDLE="${IDLE:-10s}"
 ACCESS_KEY=benchracs
 SECRET_KEY=benchracs-secret
 
@@ -50,6 +52,10 @@ for n in $PROXIES; do
 done
 [ "$REPOS" = fs ] || [ "$REPOS" = minio ] || {
   echo "bench-scaleout.sh: REPOS: $REPOS (expected: fs or minio)" >&2
+  exit 2
+}
+[[ "$IDLE" =~ ^[0-9]+s$ ]] || {
+  echo "bench-scaleout.sh: IDLE: $IDLE (expected seconds, e.g. 10s)" >&2
   exit 2
 }
 [[ "$CLIENTS" =~ ^[1-9][0-9]*$ ]] || {
@@ -149,6 +155,16 @@ cpu_ticks() {
   echo "$total"
 }
 
+# context_switches PID...: voluntary + involuntary context switches of every thread of the
+# processes and all their descendants (/proc/<pid>/task/<tid>/status): how often the proxies'
+# threads were put to sleep and woken, which grows with the number of JVMs sharing the cores.
+context_switches() {
+  local pid
+  for pid in $(descendants "$@"); do
+    cat /proc/"$pid"/task/*/status 2>/dev/null || true
+  done | awk '/^(voluntary|nonvoluntary)_ctxt_switches:/ { s += $2 } END { printf "%d", s }'
+}
+
 # requests_served: the S3 requests all running proxies have answered (their /metrics).
 requests_served() {
   local total=0 port count
@@ -160,8 +176,34 @@ requests_served() {
   echo "$total"
 }
 
+# repository_calls: the repository calls of all running proxies, by operation, as
+# "get=N list=N put=N ..." (their /metrics racs_repository_requests_total, summed over repositories).
+repository_calls() {
+  local port
+  for port in "${ADMIN_PORTS[@]}"; do
+    curl -fsS "http://127.0.0.1:$port/metrics"
+  done | awk '/^racs_repository_requests_total\{/ {
+      match($0, /operation="[a-z_]+"/)
+      op = substr($0, RSTART + 11, RLENGTH - 12)
+      calls[op] += $NF
+    }
+    END { for (op in calls) printf "%s=%d ", op, calls[op] }'
+}
+
+# calls_delta BEFORE AFTER: "op=N ..." of the calls made between the two samples, sorted by name.
+calls_delta() {
+  python3 - "$1" "$2" <<'PY'
+import sys
+before = dict(kv.split("=") for kv in sys.argv[1].split())
+after = dict(kv.split("=") for kv in sys.argv[2].split())
+print(" ".join(f"{op}={int(after[op]) - int(before.get(op, 0))}" for op in sorted(after)
+               if int(after[op]) - int(before.get(op, 0)) > 0))
+PY
+}
+
 TICKS="$(getconf CLK_TCK)"
-printf 'proxies\tcpu_seconds\trequests\tper_proxy_requests\n' >"$OUT/cpu.tsv"
+printf 'proxies\tcpu_seconds\trequests\tper_proxy_requests\trepository_calls\tidle_cpu_seconds\tidle_seconds\tbench_seconds\tcontext_switches\n' \
+  >"$OUT/cpu.tsv"
 for n in $PROXIES; do
   fresh_array "$n"
   start_proxies "$n"
@@ -173,12 +215,20 @@ for n in $PROXIES; do
     --endpoint "$endpoints" --access-key "$ACCESS_KEY" --secret-key "$SECRET_KEY" \
     --name "warmup-${n}p" --mix "$MIX" --sizes "$SIZES" --clients "$CLIENTS" \
     --warmup 1 --iterations 1 --duration "$WARMUP" --quiet --out "$WORK/warmup-$n" "$@") >/dev/null
+  # The proxies' CPU while idle (warm, no request): what N JVMs cost by just running (GC and JIT
+  # threads, timers, the scrub), counted apart so that it is not mistaken for work per request.
+  idle_before="$(cpu_ticks "${PROXY_PIDS[@]}")"
+  sleep "$IDLE"
+  idle_ticks=$(($(cpu_ticks "${PROXY_PIDS[@]}") - idle_before))
   per_before=()
   for port in "${ADMIN_PORTS[@]}"; do
     per_before+=("$(curl -fsS "http://127.0.0.1:$port/metrics" | awk '/^racs_s3_requests_total\{/ { s += $NF } END { printf "%d", s }')")
   done
   ticks_before="$(cpu_ticks "${PROXY_PIDS[@]}")"
   requests_before="$(requests_served)"
+  calls_before="$(repository_calls)"
+  switches_before="$(context_switches "${PROXY_PIDS[@]}")"
+  started="$(date +%s.%N)"
   echo "bench-scaleout.sh: $n proxies: $endpoints" >&2
   (pin "${BENCH_CPUS:-}" "$ROOT/racs" bench object \
     --endpoint "$endpoints" --access-key "$ACCESS_KEY" --secret-key "$SECRET_KEY" \
@@ -187,13 +237,18 @@ for n in $PROXIES; do
     --quiet --out "$OUT/$n-proxies" "$@")
   ticks_after="$(cpu_ticks "${PROXY_PIDS[@]}")"
   requests_after="$(requests_served)"
+  calls="$(calls_delta "$calls_before" "$(repository_calls)")"
+  switches=$(($(context_switches "${PROXY_PIDS[@]}") - switches_before))
+  bench_seconds="$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')"
   split=""
   for i in "${!ADMIN_PORTS[@]}"; do
     after="$(curl -fsS "http://127.0.0.1:${ADMIN_PORTS[$i]}/metrics" | awk '/^racs_s3_requests_total\{/ { s += $NF } END { printf "%d", s }')"
     split="${split:+$split/}$((after - per_before[i]))"
   done
   cpu_seconds="$(awk -v t=$((ticks_after - ticks_before)) -v hz="$TICKS" 'BEGIN { printf "%.2f", t / hz }')"
-  printf '%s\t%s\t%s\t%s\n' "$n" "$cpu_seconds" $((requests_after - requests_before)) "$split" >>"$OUT/cpu.tsv"
+  idle_seconds="$(awk -v t="$idle_ticks" -v hz="$TICKS" 'BEGIN { printf "%.2f", t / hz }')"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$cpu_seconds" $((requests_after - requests_before)) \
+    "$split" "$calls" "$idle_seconds" "${IDLE%s}" "$bench_seconds" "$switches" >>"$OUT/cpu.tsv"
   stop_proxies
 done
 
@@ -217,6 +272,21 @@ for n in counts:
     print(f"| {n} | {t['mean']:.1f} ± {ci} | {mb:.1f} | "
           f"{'n/a' if p99 is None else f'{p99:.1f}'} | {p['errorsTotal']} | "
           f"{requests} ({c['per_proxy_requests']}) | {seconds:.1f} | {per:.2f} |")
+print()
+ops = sorted({kv.split("=")[0] for n in counts for kv in cpu[n]["repository_calls"].split()})
+print("| proxies | idle proxy CPU ms/s | CPU ms/request, idle taken out | context switches/request | "
+      + " | ".join(f"repository {op}/request" for op in ops) + " | repository calls/request |")
+print("|---|---|---|---|" + "---|" * (len(ops) + 1))
+for n in counts:
+    c = cpu[n]
+    requests = int(c["requests"]) or 1
+    idle_rate = float(c["idle_cpu_seconds"]) / float(c["idle_seconds"])
+    busy = float(c["cpu_seconds"]) - idle_rate * float(c["bench_seconds"])
+    calls = {kv.split("=")[0]: int(kv.split("=")[1]) for kv in c["repository_calls"].split()}
+    print(f"| {n} | {1000 * idle_rate:.1f} | {1000 * busy / requests:.2f} | "
+          f"{int(c['context_switches']) / requests:.1f} | "
+          + " | ".join(f"{calls.get(op, 0) / requests:.2f}" for op in ops)
+          + f" | {sum(calls.values()) / requests:.2f} |")
 print()
 print(f"{clients} clients, one round-robin target over the proxies; CPU per request counts every")
 print("request the proxies answered between two samples around the whole bench run.")

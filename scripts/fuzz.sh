@@ -63,7 +63,7 @@ if [ "${RACS_FUZZ_UPDATE_CORPUS:-}" = 1 ]; then
   ./mvnw -B -q -pl racs-proxy -am -DskipTests -Dspotless.check.skip=true test-compile \
     dependency:build-classpath -Dmdep.includeScope=test "-Dmdep.outputFile=$PWD/$classpath_file"
   classpath="racs-proxy/target/test-classes:racs-proxy/target/classes:$(cat "$classpath_file")"
-  java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+  java="$(./racs java-home)/bin/java"
   for source in racs-proxy/src/test/java/io/racs/proxy/**/*${filter}*FuzzTest.java; do
     [ -f "$source" ] || continue
     class=$(sed -e 's|^racs-proxy/src/test/java/||' -e 's|\.java$||' -e 's|/|.|g' <<<"$source")

@@ -272,7 +272,9 @@ run_groups() {
 find_minio
 if [[ " ${TARGET_LIST[*]} " == *" racs "* ]]; then
   "$ROOT/racs" build >&2
-  JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+  # The JDK the launcher picks (JAVA_HOME if it is 21 or newer, else the newest installed one):
+  # the machine's default java may be older than the jar's class files.
+  JAVA="$("$ROOT/racs" java-home)/bin/java"
   # JDK 24+ reports Netty's use of sun.misc.Unsafe unless it is allowed (as ./racs does).
   JAVA_UNSAFE_OPT=""
   if "$JAVA" --sun-misc-unsafe-memory-access=allow -version >/dev/null 2>&1; then

@@ -71,6 +71,22 @@ class LauncherIT {
     assertThat(feature).isGreaterThanOrEqualTo(21);
   }
 
+  /**
+   * Scripts that start java themselves (the s3-tests runner, the fuzz corpus update) ask the
+   * launcher for its JDK: with an old JAVA_HOME they got the machine's default java (17) and the
+   * jar's class files (version 65) failed to load.
+   */
+  @Test
+  void racs_whenJavaHomeAsked_printsAJdkOf21OrNewerEvenWhenJavaHomeIsOld() throws IOException {
+    Launcher.Result result = Launcher.run(Map.of("JAVA_HOME", "/nonexistent/jdk-17"), "java-home");
+    assertThat(result.exitCode()).as(result.stderr()).isZero();
+    Path home = Path.of(result.stdout().strip());
+    assertThat(home.resolve("bin/java")).isExecutable();
+    String release = Files.readString(home.resolve("release"));
+    int feature = Integer.parseInt(release.replaceAll("(?s).*JAVA_VERSION=\"(\\d+).*", "$1"));
+    assertThat(feature).isGreaterThanOrEqualTo(21);
+  }
+
   @Test
   void racs_whenBench_dispatchesToTheBenchJar() {
     Launcher.Result result = Launcher.run(NONE, "bench", "--help");
