@@ -25,7 +25,12 @@ final class BucketDocuments {
     CORS("c/", "CORS"),
     TAGGING("g/", "tags"),
     LIFECYCLE("l/", "lifecycle"),
-    ENCRYPTION("e/", "default encryption");
+    ENCRYPTION("e/", "default encryption"),
+    /**
+     * That a tag set was once set on some object of the bucket after it was written (its presence
+     * is what counts; it is never removed while the bucket lives): see {@link ObjectTags}.
+     */
+    RETAGGED("r/", "object tags set after a write");
 
     private final String prefix;
     private final String label;

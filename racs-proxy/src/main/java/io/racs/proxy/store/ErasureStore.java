@@ -65,7 +65,7 @@ public final class ErasureStore implements ObjectStore {
     this.uploads = new MultipartUploads(context, writer, buckets, resolver, order);
     this.removals = new VersionRemovals(context, writer, resolver, collector);
     this.nulls = new NullVersions(context, resolver, removals, background);
-    this.tags = new ObjectTags(context, writer);
+    this.tags = new ObjectTags(context, writer, documents);
   }
 
   /**

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Tags set on an object version after it was written (PutObjectTagging, DeleteObjectTagging). A
@@ -18,7 +20,20 @@ import java.util.Optional;
  * left on too few repositories is never an answer. Records of versions that no longer exist name
  * nothing anyone can read; heal copies the others to every repository.
  *
- * <p>Thread-safe; nothing is cached, so tags set through another proxy are seen at once.
+ * <p>Most buckets never have a tag set set after a write, and every GET and HEAD asks for the key's
+ * tag sets (for {@code x-amz-tagging-count}): a listing of its own on every repository, as many
+ * repository calls as finding the version. So the first tag set ever set in a bucket is announced:
+ * a {@link BucketDocuments.Kind#RETAGGED} document is written on a write quorum, and then the
+ * writer waits {@link #FENCE_NANOS} before it writes the tag set. A store that read "no such
+ * document" trusts that answer for {@link BucketCatalog#CACHE_NANOS} from the moment its read
+ * began, and lists no tag sets of that bucket meanwhile. A read that began after the document was
+ * on a write quorum finds it (its read quorum meets the write quorum); one that began before has
+ * stopped trusting its answer by the time the wait is over. So once a tag set is acknowledged,
+ * through any proxy, every later request lists the key's tag sets, and no answer leaves one out:
+ * nothing is cached across proxies, only an answer that cannot be stale by then. (The wait uses
+ * each proxy's monotonic clock for a duration, never a comparison of two proxies' clocks.)
+ *
+ * <p>Thread-safe.
  */
 final class ObjectTags {
   /**
@@ -33,12 +48,28 @@ final class ObjectTags {
     }
   }
 
+  /**
+   * How long the first tag set of a bucket waits after its announcement: the time a store trusts a
+   * "never retagged" answer, and a tenth more for clocks that run at slightly different rates.
+   */
+  static final long FENCE_NANOS = BucketCatalog.CACHE_NANOS + BucketCatalog.CACHE_NANOS / 10;
+
   private final StoreContext context;
   private final QuorumWriter writer;
+  private final BucketDocuments documents;
+  // Buckets seen announced: they keep the announcement for as long as they live (a bucket created
+  // again under the name only costs a listing more per read until this store restarts).
+  private final Set<String> announced = ConcurrentHashMap.newKeySet();
+  // Announcements this store has waited out since it read or wrote them.
+  private final Set<String> waitedOut = ConcurrentHashMap.newKeySet();
+  // Buckets read as never retagged: until when (System.nanoTime) that answer is trusted, counted
+  // from when its read began.
+  private final ConcurrentHashMap<String, Long> unannounced = new ConcurrentHashMap<>();
 
-  ObjectTags(StoreContext context, QuorumWriter writer) {
+  ObjectTags(StoreContext context, QuorumWriter writer, BucketDocuments documents) {
     this.context = context;
     this.writer = writer;
+    this.documents = documents;
   }
 
   /** The prefix of every tag-set record of {@code bucket}. */
@@ -52,6 +83,7 @@ final class ObjectTags {
 
   /** Sets the tags of {@code version} (no delete marker: the caller checked). */
   void put(VersionMeta version, Map<String, String> tags) {
+    announce(version.bucket());
     writer.write(
         keyPrefix(version.bucket(), version.key()) + context.ids.next(),
         Layout.encode(new TagSetRecord(version.bucket(), version.key(), version.versionId(), tags)),
@@ -63,6 +95,9 @@ final class ObjectTags {
    * that decides); read from a read quorum of listings ({@code INSUFFICIENT_SHARDS} otherwise).
    */
   List<ObjectStore.ObjectTagging> list(String bucket, String key) {
+    if (!mayHaveTagSets(bucket)) {
+      return List.of();
+    }
     IndexMerge merge = new IndexMerge(context.array, keyPrefix(bucket, key), "", 100);
     List<IndexMerge.Entry> entries = new ArrayList<>();
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
@@ -87,5 +122,67 @@ final class ObjectTags {
       }
     }
     return found;
+  }
+
+  /**
+   * Makes sure every store lists the bucket's tag sets before a tag set is written: writes the
+   * bucket's announcement unless a fresh read finds one (the bucket may have been created again
+   * since this store saw one), and then waits out every "never retagged" answer read before it. An
+   * announcement found, not written, is waited out too, once per store: it may have been written by
+   * another proxy just now, still inside its wait. (Each announcement is unique, so one of a bucket
+   * created again under the name is waited out anew.)
+   */
+  private void announce(String bucket) {
+    Optional<String> found = documents.get(BucketDocuments.Kind.RETAGGED, bucket);
+    String announcement = found.orElseGet(context.ids::next);
+    if (found.isEmpty()) {
+      documents.put(BucketDocuments.Kind.RETAGGED, bucket, announcement);
+    }
+    if (!waitedOut.contains(announcement)) {
+      try {
+        Thread.sleep(FENCE_NANOS / 1_000_000, (int) (FENCE_NANOS % 1_000_000));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new StoreException(
+            StoreException.Code.INSUFFICIENT_SHARDS, "interrupted announcing tags of " + bucket);
+      }
+      waitedOut.add(announcement);
+    }
+    announced.add(bucket);
+    unannounced.remove(bucket);
+  }
+
+  /**
+   * False only when the bucket was read as never retagged, by a read that began within {@link
+   * BucketCatalog#CACHE_NANOS}: then no key of it has a tag-set record anyone acknowledged.
+   */
+  private boolean mayHaveTagSets(String bucket) {
+    if (announced.contains(bucket)) {
+      return true;
+    }
+    Long until = unannounced.get(bucket);
+    long began = System.nanoTime();
+    if (until != null && until - began > 0) {
+      return false;
+    }
+    Optional<String> announcement;
+    try {
+      announcement = documents.get(BucketDocuments.Kind.RETAGGED, bucket);
+    } catch (StoreException e) {
+      if (e.code() == StoreException.Code.NO_SUCH_BUCKET) {
+        return true; // the listing answers (nothing); the request's own read says why
+      }
+      throw e;
+    }
+    if (announcement.isPresent()) {
+      announced.add(bucket);
+      unannounced.remove(bucket);
+      return true;
+    }
+    if (unannounced.size() > 10_000) {
+      unannounced.clear(); // buckets are few; this only bounds a pathological churn
+    }
+    unannounced.put(bucket, began + BucketCatalog.CACHE_NANOS);
+    return false;
   }
 }
