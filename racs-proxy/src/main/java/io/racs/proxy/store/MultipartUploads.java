@@ -18,6 +18,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Multipart uploads: an upload record, one part record per uploaded part (each part's data striped
@@ -27,6 +29,8 @@ import java.util.function.Supplier;
  * <p>Thread-safe; part bodies are read on the calling thread.
  */
 final class MultipartUploads {
+  private static final Logger LOG = LoggerFactory.getLogger(MultipartUploads.class);
+
   /** The most parts an upload may have (S3's limit). */
   static final int MAX_PARTS = 10_000;
 
@@ -63,7 +67,7 @@ final class MultipartUploads {
   record PartRecord(PartMeta part, long uploadedMillis) {}
 
   /**
-   * The mark that an upload was given up: aborted by its client, or abandoned by {@link
+   * The mark that an upload is over: aborted or completed by its client, or abandoned by {@link
    * AbandonedUploads}. It is written (as {@code <upload record>-gone}) on a write quorum before the
    * upload record is deleted, and counts as a version's removal record does ({@link #markCounts}):
    * while it counts, the upload is gone however many copies of its records a repository that missed
@@ -335,6 +339,15 @@ final class MultipartUploads {
             upload.encryption(),
             nullVersion);
     writer.commit(meta, ObjectWrites.recordOf(meta), List.of());
+    // The upload is over: marked as given up before its records go, as an abort marks it, so that
+    // a repository that misses their deletion cannot bring it back through heal (listed again, and
+    // an abort of it would delete the data of the object just committed). The object is committed
+    // whatever happens here, so a mark that fails is only logged.
+    try {
+      mark(upload, "complete upload " + uploadId);
+    } catch (StoreException e) {
+      LOG.warn("upload {} of {}/{} completed, but its mark failed: {}", uploadId, bucket, key, e);
+    }
     Set<String> kept = new HashSet<>();
     for (PartMeta part : chosen) {
       kept.add(part.dataId());
@@ -353,15 +366,41 @@ final class MultipartUploads {
 
   /**
    * Aborts an upload: writes its {@link AbandonedRecord} on a write quorum (or fails with {@code
-   * INSUFFICIENT_SHARDS}, having changed nothing), then deletes its parts' data, its part records
-   * and its upload record. The mark stays, so that a repository that missed these deletions (out or
-   * stalled) cannot bring the upload back through heal; {@link #collectAbandoned} removes it later.
+   * INSUFFICIENT_SHARDS}, having changed nothing), then deletes its parts' data (but for what a
+   * version of the key is made of), its part records and its upload record. The mark stays, so that
+   * a repository that missed these deletions (out or stalled) cannot bring the upload back through
+   * heal; {@link #collectAbandoned} removes it later.
    */
   void abort(String bucket, String key, String uploadId) {
     UploadRecord upload = upload(bucket, key, uploadId);
     List<PartRecord> parts = partRecords(bucket, key, uploadId);
+    // Parts a version of the key is made of stay: an upload completed whose mark failed, and whose
+    // records a repository that missed their deletion kept, is still there to be aborted.
+    Set<String> used = dataOfVersions(bucket, key, "abort upload " + uploadId);
     mark(upload, "abort upload " + uploadId);
-    remove(bucket, key, uploadId, parts, Set.of());
+    remove(bucket, key, uploadId, parts, used);
+  }
+
+  /**
+   * The data ids of the parts that the versions of a key (and the removal records, which hold the
+   * versions they remove) are made of; {@code INSUFFICIENT_SHARDS} when a record of the key cannot
+   * be read, or fewer than a read quorum of repositories list the key.
+   */
+  private Set<String> dataOfVersions(String bucket, String key, String what) {
+    Set<String> used = new HashSet<>();
+    IndexMerge versions =
+        new IndexMerge(
+            context.array, Layout.indexKeyPrefix(bucket, context.nameKey(bucket, key)), "", 1000);
+    for (IndexMerge.Entry e = versions.next(); e != null; e = versions.next()) {
+      Optional<VersionMeta> meta = context.read(e, VersionMeta.class);
+      if (meta.isEmpty()) {
+        throw new StoreException(
+            StoreException.Code.INSUFFICIENT_SHARDS, what + ": unreadable " + e.name());
+      }
+      meta.get().parts().forEach(part -> used.add(part.dataId()));
+    }
+    context.requireReadQuorum(versions, what);
+    return used;
   }
 
   /**
@@ -434,20 +473,7 @@ final class MultipartUploads {
     String bucket = abandoned.bucket();
     String key = abandoned.key();
     List<PartRecord> parts = partRecords(bucket, key, abandoned.uploadId());
-    Set<String> used = new HashSet<>();
-    IndexMerge versions =
-        new IndexMerge(
-            context.array, Layout.indexKeyPrefix(bucket, context.nameKey(bucket, key)), "", 1000);
-    for (IndexMerge.Entry e = versions.next(); e != null; e = versions.next()) {
-      Optional<VersionMeta> meta = context.read(e, VersionMeta.class);
-      if (meta.isEmpty()) {
-        throw new StoreException(
-            StoreException.Code.INSUFFICIENT_SHARDS,
-            "collect upload " + abandoned.uploadId() + ": unreadable " + e.name());
-      }
-      meta.get().parts().forEach(part -> used.add(part.dataId()));
-    }
-    context.requireReadQuorum(versions, "collect upload " + abandoned.uploadId());
+    Set<String> used = dataOfVersions(bucket, key, "collect upload " + abandoned.uploadId());
     for (PartRecord r : parts) {
       if (!used.contains(r.part().dataId())) {
         PartWriter.deleteShards(context.array, r.part().slots(), r.part().dataId());

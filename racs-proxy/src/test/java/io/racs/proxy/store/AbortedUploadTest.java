@@ -174,4 +174,49 @@ class AbortedUploadTest {
       assertThat(f.names(slot, "u/")).as("slot %d", slot).noneMatch(Layout::isRemovalRecord);
     }
   }
+
+  @Test
+  void completeMultipartUpload_whenARepositoryMissedTheDeletesAndHealRuns_theUploadStaysGone() {
+    f.store.createBucket(BUCKET);
+    String upload = f.store.createMultipartUpload(BUCKET, "k", ObjectStore.PutOptions.defaults());
+    byte[] body = data(10_000);
+    ObjectStore.PartInfo one = part("k", upload, 1, body);
+    f.faulty.get(0).failOperation(Operation.DELETE, RepositoryException.Kind.UNAVAILABLE);
+    f.store.completeMultipartUpload(
+        BUCKET, "k", upload, List.of(new ObjectStore.CompletedPart(1, one.etag())), p -> Map.of());
+    f.faulty.get(0).heal();
+
+    Healer.heal(f.store, Healer.Options.defaults());
+
+    assertGone(upload);
+    assertThat(f.get(BUCKET, "k")).isEqualTo(body);
+    clock.advance(GRACE.plusMillis(1));
+    Healer.heal(f.store, Healer.Options.defaults());
+    assertThat(f.names(0, "u/")).isEmpty();
+    assertThat(f.get(BUCKET, "k")).isEqualTo(body); // the parts' data is the object's
+  }
+
+  @Test
+  void abortMultipartUpload_ofACompletedUploadHealBroughtBack_keepsTheObjectsData() {
+    f.store.createBucket(BUCKET);
+    String upload = f.store.createMultipartUpload(BUCKET, "k", ObjectStore.PutOptions.defaults());
+    byte[] body = data(10_000);
+    ObjectStore.PartInfo one = part("k", upload, 1, body);
+    // The completion's mark reaches too few repositories, and slot 0 misses its deletes.
+    for (int slot = 0; slot < 3; slot++) {
+      f.faulty.get(slot).failKeys(Pattern.compile(".*-gone"), RepositoryException.Kind.UNAVAILABLE);
+    }
+    f.faulty.get(0).failOperation(Operation.DELETE, RepositoryException.Kind.UNAVAILABLE);
+    f.store.completeMultipartUpload(
+        BUCKET, "k", upload, List.of(new ObjectStore.CompletedPart(1, one.etag())), p -> Map.of());
+    f.faulty.forEach(r -> r.heal());
+    Healer.heal(f.store, Healer.Options.defaults());
+    assertThat(f.store.listMultipartUploads(BUCKET, "")).hasSize(1); // back, as before the mark
+
+    f.store.abortMultipartUpload(BUCKET, "k", upload);
+
+    // Found in review: the abort deleted the parts' data, which is the committed object's.
+    assertThat(f.get(BUCKET, "k")).isEqualTo(body);
+    assertGone(upload);
+  }
 }
