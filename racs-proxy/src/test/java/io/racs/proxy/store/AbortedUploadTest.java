@@ -77,12 +77,39 @@ class AbortedUploadTest {
                 p -> Map.of()));
   }
 
-  /** An upload of key {@code k} with one part, aborted while slot 0 refuses every delete. */
-  private String abortedWhileSlot0MissesTheDeletes() {
+  /** An upload of key {@code k}, and the ETag of its one part, {@code body}. */
+  private record Started(String upload, String etag) {}
+
+  private Started started(byte[] body) {
     f.store.createBucket(BUCKET);
     String upload = f.store.createMultipartUpload(BUCKET, "k", ObjectStore.PutOptions.defaults());
-    part("k", upload, 1, data(10_000));
+    return new Started(upload, part("k", upload, 1, body).etag());
+  }
+
+  private void complete(Started started) {
+    f.store.completeMultipartUpload(
+        BUCKET,
+        "k",
+        started.upload(),
+        List.of(new ObjectStore.CompletedPart(1, started.etag())),
+        p -> Map.of());
+  }
+
+  /** Slots 0 to 2 refuse every mark: a write quorum (4 of 6) cannot take one. */
+  private void refuseMarks() {
+    for (int slot = 0; slot < 3; slot++) {
+      f.faulty.get(slot).failKeys(Pattern.compile(".*-gone"), RepositoryException.Kind.UNAVAILABLE);
+    }
+  }
+
+  private void slot0MissesDeletes() {
     f.faulty.get(0).failOperation(Operation.DELETE, RepositoryException.Kind.UNAVAILABLE);
+  }
+
+  /** An upload of key {@code k} with one part, aborted while slot 0 refuses every delete. */
+  private String abortedWhileSlot0MissesTheDeletes() {
+    String upload = started(data(10_000)).upload();
+    slot0MissesDeletes();
     f.store.abortMultipartUpload(BUCKET, "k", upload);
     f.faulty.get(0).heal();
     return upload;
@@ -130,23 +157,18 @@ class AbortedUploadTest {
 
   @Test
   void abortMultipartUpload_whenFewerThanAWriteQuorumTakeTheMark_failsAndChangesNothing() {
-    f.store.createBucket(BUCKET);
-    String upload = f.store.createMultipartUpload(BUCKET, "k", ObjectStore.PutOptions.defaults());
     byte[] body = data(10_000);
-    ObjectStore.PartInfo one = part("k", upload, 1, body);
-    for (int slot = 0; slot < 3; slot++) {
-      f.faulty.get(slot).failKeys(Pattern.compile(".*-gone"), RepositoryException.Kind.UNAVAILABLE);
-    }
+    Started started = started(body);
+    refuseMarks();
 
-    assertThatThrownBy(() -> f.store.abortMultipartUpload(BUCKET, "k", upload))
+    assertThatThrownBy(() -> f.store.abortMultipartUpload(BUCKET, "k", started.upload()))
         .isInstanceOfSatisfying(
             StoreException.class,
             e -> assertThat(e.code()).isEqualTo(StoreException.Code.INSUFFICIENT_SHARDS));
 
     f.faulty.forEach(r -> r.heal());
     assertThat(f.store.listMultipartUploads(BUCKET, "")).hasSize(1);
-    f.store.completeMultipartUpload(
-        BUCKET, "k", upload, List.of(new ObjectStore.CompletedPart(1, one.etag())), p -> Map.of());
+    complete(started);
     assertThat(f.get(BUCKET, "k")).isEqualTo(body);
   }
 
@@ -177,18 +199,15 @@ class AbortedUploadTest {
 
   @Test
   void completeMultipartUpload_whenARepositoryMissedTheDeletesAndHealRuns_theUploadStaysGone() {
-    f.store.createBucket(BUCKET);
-    String upload = f.store.createMultipartUpload(BUCKET, "k", ObjectStore.PutOptions.defaults());
     byte[] body = data(10_000);
-    ObjectStore.PartInfo one = part("k", upload, 1, body);
-    f.faulty.get(0).failOperation(Operation.DELETE, RepositoryException.Kind.UNAVAILABLE);
-    f.store.completeMultipartUpload(
-        BUCKET, "k", upload, List.of(new ObjectStore.CompletedPart(1, one.etag())), p -> Map.of());
+    Started started = started(body);
+    slot0MissesDeletes();
+    complete(started);
     f.faulty.get(0).heal();
 
     Healer.heal(f.store, Healer.Options.defaults());
 
-    assertGone(upload);
+    assertGone(started.upload());
     assertThat(f.get(BUCKET, "k")).isEqualTo(body);
     clock.advance(GRACE.plusMillis(1));
     Healer.heal(f.store, Healer.Options.defaults());
@@ -198,25 +217,20 @@ class AbortedUploadTest {
 
   @Test
   void abortMultipartUpload_ofACompletedUploadHealBroughtBack_keepsTheObjectsData() {
-    f.store.createBucket(BUCKET);
-    String upload = f.store.createMultipartUpload(BUCKET, "k", ObjectStore.PutOptions.defaults());
     byte[] body = data(10_000);
-    ObjectStore.PartInfo one = part("k", upload, 1, body);
+    Started started = started(body);
     // The completion's mark reaches too few repositories, and slot 0 misses its deletes.
-    for (int slot = 0; slot < 3; slot++) {
-      f.faulty.get(slot).failKeys(Pattern.compile(".*-gone"), RepositoryException.Kind.UNAVAILABLE);
-    }
-    f.faulty.get(0).failOperation(Operation.DELETE, RepositoryException.Kind.UNAVAILABLE);
-    f.store.completeMultipartUpload(
-        BUCKET, "k", upload, List.of(new ObjectStore.CompletedPart(1, one.etag())), p -> Map.of());
+    refuseMarks();
+    slot0MissesDeletes();
+    complete(started);
     f.faulty.forEach(r -> r.heal());
     Healer.heal(f.store, Healer.Options.defaults());
     assertThat(f.store.listMultipartUploads(BUCKET, "")).hasSize(1); // back, as before the mark
 
-    f.store.abortMultipartUpload(BUCKET, "k", upload);
+    f.store.abortMultipartUpload(BUCKET, "k", started.upload());
 
     // Found in review: the abort deleted the parts' data, which is the committed object's.
     assertThat(f.get(BUCKET, "k")).isEqualTo(body);
-    assertGone(upload);
+    assertGone(started.upload());
   }
 }
