@@ -338,7 +338,7 @@ final class MultipartUploads {
             upload.tags(),
             upload.encryption(),
             nullVersion);
-    writer.commit(meta, ObjectWrites.recordOf(meta), List.of());
+    writer.commitUploadedParts(meta, ObjectWrites.recordOf(meta));
     // The upload is over: marked as given up before its records go, as an abort marks it, so that
     // a repository that misses their deletion cannot bring it back through heal (listed again, and
     // an abort of it would delete the data of the object just committed). The object is committed

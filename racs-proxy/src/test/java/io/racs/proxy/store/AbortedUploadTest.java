@@ -233,4 +233,25 @@ class AbortedUploadTest {
     assertThat(f.get(BUCKET, "k")).isEqualTo(body);
     assertGone(started.upload());
   }
+
+  @Test
+  void completeMultipartUpload_whenItsCommitFailsAndTheClientRetries_theObjectIsWhole() {
+    byte[] body = data(10_000);
+    Started started = started(body);
+    for (int slot = 0; slot < 3; slot++) {
+      f.faulty.get(slot).failKeys(Pattern.compile("i/.*"), RepositoryException.Kind.UNAVAILABLE);
+    }
+    assertThatThrownBy(() -> complete(started))
+        .isInstanceOfSatisfying(
+            StoreException.class,
+            e -> assertThat(e.code()).isEqualTo(StoreException.Code.INSUFFICIENT_SHARDS));
+    f.store.awaitCollections(); // whatever the failed commit deletes in the background, deleted
+    f.faulty.forEach(r -> r.heal());
+
+    complete(started); // an SDK retries the 503
+
+    // Found in review: the failed commit deleted the parts' data, and the retry committed an
+    // object made of nothing.
+    assertThat(f.get(BUCKET, "k")).isEqualTo(body);
+  }
 }
