@@ -14,7 +14,8 @@ import java.util.function.BooleanSupplier;
  * aborts them; a proxy that nobody tells loses the space for good, so the background scrub of the
  * one proxy that may run it (the ZooKeeper leader, or the heal lease holder) collects them past
  * {@code abandonedUploadAge} (7 days by default, the value many lifecycle examples use; 0 turns it
- * off).
+ * off). The same runs collect what the aborts of clients left: an abort marks its upload as an
+ * abandonment does, and deletes its parts at once.
  *
  * <p>An upload in use is never collected: the age counts from its newest part, not from its start.
  * Collection goes in two steps, so that a completion that read the upload just before it was given
@@ -100,8 +101,8 @@ public final class AbandonedUploads {
     IndexMerge merge = new IndexMerge(context.array, Layout.uploadPrefix(bucket), "", 1000);
     // An upload record is judged once the entry after it is known: its mark (which sorts right
     // after it) means it was given up already, and a record still listed then is one that heal
-    // copied back from a repository out during the abandonment; abandoning it again would restart
-    // its grace. The collection deletes it with its parts.
+    // copied back from a repository out during the abort or abandonment; abandoning it again would
+    // restart its grace. The collection deletes it with its parts.
     IndexMerge.Entry pending = null;
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
       if (stop.getAsBoolean()) {
@@ -110,27 +111,62 @@ public final class AbandonedUploads {
       if (Layout.isPartRecord(e.name())) {
         continue;
       }
-      if (pending != null && !e.name().equals(Layout.removalRecord(pending.name()))) {
-        consider(bucket, pending, uploads, idleBefore);
-      }
-      pending = null;
       if (!Layout.isRemovalRecord(e.name())) {
+        if (pending != null) {
+          consider(bucket, pending, uploads, idleBefore);
+        }
         pending = e;
         continue;
       }
-      try {
-        Optional<MultipartUploads.AbandonedRecord> mark =
-            context.read(e, MultipartUploads.AbandonedRecord.class);
-        if (mark.isPresent() && mark.get().abandonedMillis() < markedBefore) {
-          uploads.collectAbandoned(mark.get());
-          collected.add(describe(mark.get().bucket(), mark.get().key(), mark.get().uploadId()));
-        }
-      } catch (StoreException ex) {
-        failures.add(e.name() + ": " + ex.getMessage());
+      IndexMerge.Entry record =
+          pending != null && e.name().equals(Layout.removalRecord(pending.name())) ? pending : null;
+      if (pending != null && record == null) {
+        consider(bucket, pending, uploads, idleBefore);
       }
+      pending = null;
+      mark(bucket, merge, e, record, uploads, idleBefore, markedBefore);
     }
     if (pending != null && !stop.getAsBoolean()) {
       consider(bucket, pending, uploads, idleBefore);
+    }
+  }
+
+  /**
+   * Handles the mark {@code e} of an upload given up, listed by {@code merge} right after the
+   * upload's record {@code record} (null when no repository lists that). One that counts is
+   * collected with the upload's parts once it is older than {@code markedBefore}. One that does not
+   * count is what an abort or abandonment that failed left, so the upload is still there: the mark
+   * is deleted once it is that old, and the upload judged as any other.
+   */
+  private void mark(
+      String bucket,
+      IndexMerge merge,
+      IndexMerge.Entry e,
+      IndexMerge.Entry record,
+      MultipartUploads uploads,
+      long idleBefore,
+      long markedBefore) {
+    try {
+      boolean counts = uploads.markCounts(merge, e);
+      Optional<MultipartUploads.AbandonedRecord> mark =
+          context.read(e, MultipartUploads.AbandonedRecord.class);
+      boolean old = mark.isPresent() && mark.get().abandonedMillis() < markedBefore;
+      if (counts) {
+        if (old) {
+          uploads.collectAbandoned(mark.get());
+          collected.add(describe(mark.get().bucket(), mark.get().key(), mark.get().uploadId()));
+        }
+        return;
+      }
+      if (old) {
+        uploads.discardMark(e.name()); // before the upload may be abandoned, and marked, anew
+      }
+    } catch (StoreException ex) {
+      failures.add(e.name() + ": " + ex.getMessage());
+      return;
+    }
+    if (record != null) {
+      consider(bucket, record, uploads, idleBefore);
     }
   }
 

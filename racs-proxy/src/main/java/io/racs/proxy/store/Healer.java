@@ -30,9 +30,10 @@ import java.util.zip.CRC32C;
  * heal} and the background scrub.
  *
  * <p>For every bucket record, index entry and upload record it makes sure each repository has a
- * copy; for the current version of every key it checks each shard object (present, right size, and
- * with {@code deep} every piece's CRC32C) and rebuilds the bad ones from k good shards; superseded
- * versions, data no record refers to, and what crashed writes left inside repositories ({@link
+ * copy (but for the records of an upload aborted or given up, which it collects instead); for the
+ * current version of every key it checks each shard object (present, right size, and with {@code
+ * deep} every piece's CRC32C) and rebuilds the bad ones from k good shards; superseded versions,
+ * data no record refers to, and what crashed writes left inside repositories ({@link
  * io.racs.repos.Repository#purgeLeftovers}), older than the GC grace, are deleted. An empty
  * repository adopted into a slot is therefore filled completely. Work is throttled, reports
  * progress, and with a state file resumes after the last key it finished.
@@ -412,8 +413,7 @@ public final class Healer {
       // a part record that is gone was removed after its version committed, before the scan began.
       attempt("read upload records of " + bucket, () -> collectUploadReferences(bucket));
       attempt("heal bucket " + bucket, () -> healBucket(bucket, after));
-      attempt(
-          "copy upload records of " + bucket, () -> replicateRecords(Layout.uploadPrefix(bucket)));
+      attempt("heal upload records of " + bucket, () -> healUploads(bucket));
     }
     if (options.bucket() == null) {
       // Invisible to the scan, and only ever past the grace: collected whatever else failed.
@@ -888,6 +888,66 @@ public final class Healer {
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
       if (e.slots().size() >= store.config().writeQuorum()) {
         replicate(e);
+      }
+    }
+  }
+
+  /**
+   * Copies the records of a bucket's multipart uploads (upload records, part records, and the marks
+   * of uploads given up) to every repository, but not those of an upload given up (aborted or
+   * abandoned) while its mark counts: a repository that missed their deletion must not spread them
+   * again, or the upload would come back. A mark that counts is copied, so that it stays on a write
+   * quorum whichever repositories are lost later; one that does not (a failed abort's) is not, and
+   * the upload it names is healed as any other. A mark that counts and is older than the GC grace
+   * is collected with whatever of its upload is left ({@link MultipartUploads#collectAbandoned}),
+   * so that aborts leave nothing behind also where no scrub runs.
+   */
+  private void healUploads(String bucket) {
+    MultipartUploads uploads = store.uploads();
+    IndexMerge merge = new IndexMerge(array, Layout.uploadPrefix(bucket), "", 1000);
+    List<MultipartUploads.AbandonedRecord> old = new ArrayList<>();
+    // An upload record is copied once the entry after it is known (its mark sorts right after it).
+    IndexMerge.Entry record = null;
+    String givenUp = null; // the record of the last upload whose mark counts
+    for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
+      if (Layout.isRemovalRecord(e.name())) {
+        boolean counts = uploads.markCounts(merge, e);
+        if (record != null && (!counts || !e.name().equals(Layout.removalRecord(record.name())))) {
+          replicate(record);
+        }
+        record = null;
+        if (counts) {
+          givenUp = Layout.removedEntry(e.name());
+          replicate(e);
+          context
+              .read(e, MultipartUploads.AbandonedRecord.class)
+              .filter(mark -> mark.abandonedMillis() < graceCutoff().toEpochMilli())
+              .ifPresent(old::add);
+        }
+        continue;
+      }
+      if (record != null) {
+        replicate(record);
+        record = null;
+      }
+      if (!Layout.isPartRecord(e.name())) {
+        record = e;
+      } else if (givenUp == null || !e.name().startsWith(givenUp + "/")) {
+        replicate(e);
+      }
+    }
+    if (record != null) {
+      replicate(record);
+    }
+    for (MultipartUploads.AbandonedRecord mark : old) {
+      leftovers++;
+      if (options.dryRun()) {
+        continue;
+      }
+      try {
+        uploads.collectAbandoned(mark);
+      } catch (StoreException ex) {
+        notDone.add(ex.getMessage());
       }
     }
   }

@@ -40,8 +40,9 @@ import java.util.zip.CRC32C;
  *       {@link VersionResolver} and {@link #removalRecord}.
  *   <li>{@code u/<bucket>/<key>\0/<uploadId>}: multipart upload records; {@code
  *       u/<bucket>/<key>\0/<uploadId>/p<00001>} their parts; {@code
- *       u/<bucket>/<key>\0/<uploadId>-gone} the mark of an upload {@link AbandonedUploads} gave up,
- *       kept until its parts are collected.
+ *       u/<bucket>/<key>\0/<uploadId>-gone} the mark of an upload aborted by its client or given up
+ *       by {@link AbandonedUploads}, kept until its parts are collected and every repository has
+ *       proved its records gone.
  *   <li>{@code racs/lease/<token>-<millis>-<ttlMillis>-<n>}: heal lease records ({@link
  *       HealLease}).
  *   <li>{@code v/<first 10 digits of dataId>/<dataId>-s<i>}: shard {@code i} of a run of data: for

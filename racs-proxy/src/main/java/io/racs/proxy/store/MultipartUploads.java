@@ -18,6 +18,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Multipart uploads: an upload record, one part record per uploaded part (each part's data striped
@@ -27,6 +29,8 @@ import java.util.function.Supplier;
  * <p>Thread-safe; part bodies are read on the calling thread.
  */
 final class MultipartUploads {
+  private static final Logger LOG = LoggerFactory.getLogger(MultipartUploads.class);
+
   /** The most parts an upload may have (S3's limit). */
   static final int MAX_PARTS = 10_000;
 
@@ -63,9 +67,12 @@ final class MultipartUploads {
   record PartRecord(PartMeta part, long uploadedMillis) {}
 
   /**
-   * The mark that an upload was given up by {@link AbandonedUploads}, written (as {@code <upload
-   * record>-gone}) before its upload record is deleted; its parts stay until the mark is older than
-   * the GC grace.
+   * The mark that an upload is over: aborted or completed by its client, or abandoned by {@link
+   * AbandonedUploads}. It is written (as {@code <upload record>-gone}) on a write quorum before the
+   * upload record is deleted, and counts as a version's removal record does ({@link #markCounts}):
+   * while it counts, the upload is gone however many copies of its records a repository that missed
+   * their deletion kept, and heal does not copy those back. It stays until it is older than the GC
+   * grace and every repository has proved the upload's records gone ({@link #collectAbandoned}).
    */
   record AbandonedRecord(String bucket, String key, String uploadId, long abandonedMillis) {}
 
@@ -122,14 +129,17 @@ final class MultipartUploads {
     }
     String name = uploadRecordName(bucket, key, uploadId);
     // The record and, when the upload was given up, its mark (which sorts right after it): a
-    // record that a repository out during the abandonment kept, and heal copied back, is gone.
+    // record that a repository out during the abort or abandonment kept, and heal copied back, is
+    // gone. A mark that does not count is what an abort that failed (and answered 503) left.
     IndexMerge merge = new IndexMerge(context.array, name, "", 2);
     IndexMerge.Entry e = merge.next();
     IndexMerge.Entry after = e == null ? null : merge.next();
     context.requireReadQuorum(merge, "read upload " + uploadId);
     if (e == null
         || !e.name().equals(name)
-        || (after != null && after.name().equals(Layout.removalRecord(name)))) {
+        || (after != null
+            && after.name().equals(Layout.removalRecord(name))
+            && markCounts(merge, after))) {
       throw new StoreException(StoreException.Code.NO_SUCH_UPLOAD, "upload " + uploadId);
     }
     return context
@@ -328,7 +338,16 @@ final class MultipartUploads {
             upload.tags(),
             upload.encryption(),
             nullVersion);
-    writer.commit(meta, ObjectWrites.recordOf(meta), List.of());
+    writer.commitUploadedParts(meta, ObjectWrites.recordOf(meta));
+    // The upload is over: marked as given up before its records go, as an abort marks it, so that
+    // a repository that misses their deletion cannot bring it back through heal (listed again, and
+    // an abort of it would delete the data of the object just committed). The object is committed
+    // whatever happens here, so a mark that fails is only logged.
+    try {
+      mark(upload, "complete upload " + uploadId);
+    } catch (StoreException e) {
+      LOG.warn("upload {} of {}/{} completed, but its mark failed: {}", uploadId, bucket, key, e);
+    }
     Set<String> kept = new HashSet<>();
     for (PartMeta part : chosen) {
       kept.add(part.dataId());
@@ -345,9 +364,64 @@ final class MultipartUploads {
     return e;
   }
 
+  /**
+   * Aborts an upload: writes its {@link AbandonedRecord} on a write quorum (or fails with {@code
+   * INSUFFICIENT_SHARDS}, having changed nothing), then deletes its parts' data (but for what a
+   * version of the key is made of), its part records and its upload record. The mark stays, so that
+   * a repository that missed these deletions (out or stalled) cannot bring the upload back through
+   * heal; {@link #collectAbandoned} removes it later.
+   */
   void abort(String bucket, String key, String uploadId) {
-    upload(bucket, key, uploadId);
-    remove(bucket, key, uploadId, partRecords(bucket, key, uploadId), Set.of());
+    UploadRecord upload = upload(bucket, key, uploadId);
+    List<PartRecord> parts = partRecords(bucket, key, uploadId);
+    // Parts a version of the key is made of stay: an upload completed whose mark failed, and whose
+    // records a repository that missed their deletion kept, is still there to be aborted.
+    Set<String> used = dataOfVersions(bucket, key, "abort upload " + uploadId);
+    mark(upload, "abort upload " + uploadId);
+    remove(bucket, key, uploadId, parts, used);
+  }
+
+  /**
+   * The data ids of the parts that the versions of a key (and the removal records, which hold the
+   * versions they remove) are made of; {@code INSUFFICIENT_SHARDS} when a record of the key cannot
+   * be read, or fewer than a read quorum of repositories list the key.
+   */
+  private Set<String> dataOfVersions(String bucket, String key, String what) {
+    Set<String> used = new HashSet<>();
+    IndexMerge versions =
+        new IndexMerge(
+            context.array, Layout.indexKeyPrefix(bucket, context.nameKey(bucket, key)), "", 1000);
+    for (IndexMerge.Entry e = versions.next(); e != null; e = versions.next()) {
+      Optional<VersionMeta> meta = context.read(e, VersionMeta.class);
+      if (meta.isEmpty()) {
+        throw new StoreException(
+            StoreException.Code.INSUFFICIENT_SHARDS, what + ": unreadable " + e.name());
+      }
+      meta.get().parts().forEach(part -> used.add(part.dataId()));
+    }
+    context.requireReadQuorum(versions, what);
+    return used;
+  }
+
+  /**
+   * Whether an upload's {@link AbandonedRecord} {@code mark}, listed by {@code merge}, counts: by
+   * the rule a version's removal record counts by ({@link VersionResolver#removalCounts}), that the
+   * repositories listing it and those whose listing proves nothing number a write quorum. One on
+   * fewer is what a failed abort or abandonment left, and the upload it names is still there.
+   */
+  boolean markCounts(IndexMerge merge, IndexMerge.Entry mark) {
+    return VersionResolver.possibleCopies(merge, mark) >= context.config.writeQuorum();
+  }
+
+  /** Writes the {@link AbandonedRecord} of {@code upload} on a write quorum. */
+  private void mark(UploadRecord upload, String what) {
+    String name = uploadRecordName(upload.bucket(), upload.key(), upload.uploadId());
+    writer.write(
+        Layout.removalRecord(name),
+        Layout.encode(
+            new AbandonedRecord(
+                upload.bucket(), upload.key(), upload.uploadId(), context.config.clock().millis())),
+        what);
   }
 
   private void remove(
@@ -381,20 +455,17 @@ final class MultipartUploads {
    * upload record just before may still commit them.
    */
   void abandon(UploadRecord upload) {
-    String name = uploadRecordName(upload.bucket(), upload.key(), upload.uploadId());
-    writer.write(
-        Layout.removalRecord(name),
-        Layout.encode(
-            new AbandonedRecord(
-                upload.bucket(), upload.key(), upload.uploadId(), context.config.clock().millis())),
-        "abandon upload " + upload.uploadId());
-    writer.deleteEverywhere(name);
+    mark(upload, "abandon upload " + upload.uploadId());
+    writer.deleteEverywhere(uploadRecordName(upload.bucket(), upload.key(), upload.uploadId()));
   }
 
   /**
-   * Deletes the parts of an abandoned upload (their records, and their data unless a version of the
-   * key refers to it: a completion that raced the abandonment), then its {@link AbandonedRecord}.
-   * Nothing is deleted when a version record of the key cannot be read.
+   * Deletes the parts of an aborted or abandoned upload (their records, and their data unless a
+   * version of the key refers to it: a completion that raced the abandonment), then its {@link
+   * AbandonedRecord}. Nothing is deleted when a version record of the key cannot be read. The mark
+   * is kept, and this fails, unless every repository's listing then proves the upload's records
+   * gone: deleted while a repository still held one, the mark would no longer stop heal from
+   * copying that one back.
    *
    * @return the parts deleted
    */
@@ -402,20 +473,7 @@ final class MultipartUploads {
     String bucket = abandoned.bucket();
     String key = abandoned.key();
     List<PartRecord> parts = partRecords(bucket, key, abandoned.uploadId());
-    Set<String> used = new HashSet<>();
-    IndexMerge versions =
-        new IndexMerge(
-            context.array, Layout.indexKeyPrefix(bucket, context.nameKey(bucket, key)), "", 1000);
-    for (IndexMerge.Entry e = versions.next(); e != null; e = versions.next()) {
-      Optional<VersionMeta> meta = context.read(e, VersionMeta.class);
-      if (meta.isEmpty()) {
-        throw new StoreException(
-            StoreException.Code.INSUFFICIENT_SHARDS,
-            "collect upload " + abandoned.uploadId() + ": unreadable " + e.name());
-      }
-      meta.get().parts().forEach(part -> used.add(part.dataId()));
-    }
-    context.requireReadQuorum(versions, "collect upload " + abandoned.uploadId());
+    Set<String> used = dataOfVersions(bucket, key, "collect upload " + abandoned.uploadId());
     for (PartRecord r : parts) {
       if (!used.contains(r.part().dataId())) {
         PartWriter.deleteShards(context.array, r.part().slots(), r.part().dataId());
@@ -428,8 +486,29 @@ final class MultipartUploads {
     // Once more, before the mark that hides it goes: heal may have copied it back from a
     // repository that was out when it was deleted.
     writer.deleteEverywhere(record);
-    writer.deleteEverywhere(Layout.removalRecord(record));
+    String mark = Layout.removalRecord(record);
+    IndexMerge left = new IndexMerge(context.array, record, "", 2);
+    String remaining = null;
+    for (IndexMerge.Entry e = left.next(); e != null && remaining == null; e = left.next()) {
+      remaining = e.name().equals(mark) ? null : e.name();
+    }
+    if (remaining != null || !left.unprovenSlots().isEmpty()) {
+      throw new StoreException(
+          StoreException.Code.INSUFFICIENT_SHARDS,
+          "collect upload "
+              + abandoned.uploadId()
+              + ": its mark is kept until every repository proves its records gone"
+              + (remaining == null ? "" : " (" + remaining + " is still there)"),
+          left.failures(),
+          null);
+    }
+    writer.deleteEverywhere(mark);
     return parts.size();
+  }
+
+  /** Deletes an {@link AbandonedRecord} that does not count (a failed abort's) everywhere. */
+  void discardMark(String name) {
+    writer.deleteEverywhere(name);
   }
 
   List<ObjectStore.UploadInfo> list(String bucket, String prefix) {
@@ -437,17 +516,18 @@ final class MultipartUploads {
     IndexMerge merge = new IndexMerge(context.array, Layout.uploadPrefix(bucket) + p, "", 1000);
     List<ObjectStore.UploadInfo> uploads = new ArrayList<>();
     List<IndexMerge.Entry> records = new ArrayList<>();
-    Set<String> abandoned = new HashSet<>();
+    Map<String, IndexMerge.Entry> marks = new HashMap<>();
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
       if (Layout.isRemovalRecord(e.name())) {
-        abandoned.add(e.name()); // the mark of an abandoned upload
+        marks.put(e.name(), e); // the mark of an aborted or abandoned upload
       } else if (!Layout.isPartRecord(e.name())) {
         records.add(e);
       }
     }
     context.requireReadQuorum(merge, "list uploads");
     for (IndexMerge.Entry e : records) {
-      if (abandoned.contains(Layout.removalRecord(e.name()))) {
+      IndexMerge.Entry mark = marks.get(Layout.removalRecord(e.name()));
+      if (mark != null && markCounts(merge, mark)) {
         continue; // given up; kept or copied back by a repository that missed its deletion
       }
       context

@@ -50,13 +50,27 @@ final class QuorumWriter {
       VersionMeta meta,
       IntFunction<byte[]> recordOnSlot,
       List<StoreException.ShardFailure> dataFailures) {
+    commit(meta, recordOnSlot, dataFailures, () -> collector.deleteDataLater(meta));
+  }
+
+  /**
+   * As {@link #commit(VersionMeta, IntFunction, List)} for a multipart completion, whose data stays
+   * when the commit fails: the parts are still the upload's, and the client, answered 503, may
+   * complete it again (SDKs retry a 503). Deleting them made that retry commit an object whose data
+   * was gone.
+   */
+  void commitUploadedParts(VersionMeta meta, IntFunction<byte[]> recordOnSlot) {
+    commit(meta, recordOnSlot, List.of(), () -> {});
+  }
+
+  private void commit(
+      VersionMeta meta,
+      IntFunction<byte[]> recordOnSlot,
+      List<StoreException.ShardFailure> dataFailures,
+      Runnable rollback) {
     String name = context.indexEntry(meta.bucket(), meta.key(), meta.versionId());
     List<StoreException.ShardFailure> failures =
-        writeOnQuorum(
-            name,
-            recordOnSlot,
-            "commit " + meta.bucket() + "/" + meta.key(),
-            () -> collector.deleteDataLater(meta));
+        writeOnQuorum(name, recordOnSlot, "commit " + meta.bucket() + "/" + meta.key(), rollback);
     if (!failures.isEmpty() || !dataFailures.isEmpty()) {
       context.stats.underReplicatedWrites.increment();
       LOG.info(

@@ -10,6 +10,7 @@ import io.racs.proxy.store.StoreConfig;
 import io.racs.proxy.store.StoreException;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
+import io.racs.testkit.Await;
 import java.io.ByteArrayInputStream;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -17,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,7 +34,6 @@ import org.junit.jupiter.api.io.TempDir;
  * it exist (its bucket cache would otherwise keep it for a second), and so is a versioning change.
  */
 class ZooKeeperCoordinationTest {
-  private static final Duration DEADLINE = Duration.ofSeconds(30);
 
   @TempDir Path dir;
   private TestingServer zookeeper;
@@ -85,16 +84,6 @@ class ZooKeeperCoordinationTest {
     return c;
   }
 
-  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("not within " + DEADLINE + ": " + what);
-      }
-      Thread.sleep(5); // polling a condition with a deadline, not waiting for a guessed time
-    }
-  }
-
   private static void put(ErasureStore store, String bucket, String key) {
     byte[] data = key.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     store.put(
@@ -110,20 +99,21 @@ class ZooKeeperCoordinationTest {
     ErasureStore a = store();
     ErasureStore b = store();
     ZooKeeperCoordination ca = join(a, "a", zookeeper.getConnectString());
-    await("a connected and leading", ca::leader);
+    Await.until("a connected and leading", ca::leader);
     ZooKeeperCoordination cb = join(b, "b", zookeeper.getConnectString());
-    await("both members seen", () -> ca.members().size() == 2 && cb.members().size() == 2);
+    Await.until("both members seen", () -> ca.members().size() == 2 && cb.members().size() == 2);
     assertThat(cb.leader()).isFalse();
 
     ca.curator().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
 
     // ZooKeeper leadership is never exclusive at every instant (a learns of its expiry from its
     // own event thread), so this awaits the hand-over rather than asserting one instant of it.
-    await("b leads and a does not", () -> cb.leader() && !ca.leader());
+    Await.until("b leads and a does not", () -> cb.leader() && !ca.leader());
     assertThat(cb.leaderId()).contains("b");
     // a comes back with a new session as a member, not as the leader.
-    await("a back as a member", () -> cb.members().stream().anyMatch(m -> m.id().equals("a")));
-    await("a connected again", ca::connected);
+    Await.until(
+        "a back as a member", () -> cb.members().stream().anyMatch(m -> m.id().equals("a")));
+    Await.until("a connected again", ca::connected);
     assertThat(ca.leader()).isFalse();
   }
 
@@ -131,12 +121,12 @@ class ZooKeeperCoordinationTest {
   void unreachable_whenZooKeeperStops_refusesBucketChangesAndKeepsServingData() throws Exception {
     ErasureStore a = store();
     ZooKeeperCoordination ca = join(a, "a", zookeeper.getConnectString());
-    await("a leads", ca::leader);
+    Await.until("a leads", ca::leader);
     a.createBucket("kept");
     put(a, "kept", "before");
 
     zookeeper.stop();
-    await("a not connected", () -> !ca.connected());
+    Await.until("a not connected", () -> !ca.connected());
 
     assertThat(ca.leader()).isFalse();
     assertThatThrownBy(() -> a.createBucket("fresh"))
@@ -153,8 +143,8 @@ class ZooKeeperCoordinationTest {
     assertThat(a.head("kept", "during").sizeBytes()).isEqualTo(6);
 
     zookeeper.restart();
-    await("a connected again", ca::connected);
-    await("a leads again", ca::leader);
+    Await.until("a connected again", ca::connected);
+    Await.until("a leads again", ca::leader);
     a.createBucket("fresh");
     assertThat(a.bucketExists("fresh")).isTrue();
   }
@@ -186,7 +176,8 @@ class ZooKeeperCoordinationTest {
     ErasureStore b = store();
     ZooKeeperCoordination ca = join(a, "a", zookeeper.getConnectString());
     ZooKeeperCoordination cb = join(b, "b", zookeeper.getConnectString());
-    await("both connected and seen", () -> ca.members().size() == 2 && cb.members().size() == 2);
+    Await.until(
+        "both connected and seen", () -> ca.members().size() == 2 && cb.members().size() == 2);
     for (int round = 0; round < 5; round++) {
       String bucket = "bkt-" + round;
       a.createBucket(bucket);
@@ -207,7 +198,8 @@ class ZooKeeperCoordinationTest {
     ErasureStore b = store();
     ZooKeeperCoordination ca = join(a, "a", zookeeper.getConnectString());
     ZooKeeperCoordination cb = join(b, "b", zookeeper.getConnectString());
-    await("both connected and seen", () -> ca.members().size() == 2 && cb.members().size() == 2);
+    Await.until(
+        "both connected and seen", () -> ca.members().size() == 2 && cb.members().size() == 2);
     a.createBucket("ver");
     for (int round = 0; round < 3; round++) {
       a.enableVersioning("ver");
@@ -227,7 +219,8 @@ class ZooKeeperCoordinationTest {
     ErasureStore b = store();
     ZooKeeperCoordination ca = join(a, "a", zookeeper.getConnectString());
     ZooKeeperCoordination cb = join(b, "b", zookeeper.getConnectString());
-    await("both connected and seen", () -> ca.members().size() == 2 && cb.members().size() == 2);
+    Await.until(
+        "both connected and seen", () -> ca.members().size() == 2 && cb.members().size() == 2);
     for (int round = 0; round < 5; round++) {
       String bucket = "race-" + round;
       List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());

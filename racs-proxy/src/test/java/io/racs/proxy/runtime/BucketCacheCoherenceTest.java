@@ -11,6 +11,7 @@ import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.StoreConfig;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
+import io.racs.testkit.Await;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +19,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,7 +46,6 @@ import software.amazon.awssdk.services.s3.model.ServerSideEncryptionRule;
 class BucketCacheCoherenceTest {
   private static final String ACCESS = "test-access";
   private static final String SECRET = "test-secret-key";
-  private static final Duration DEADLINE = Duration.ofSeconds(30);
 
   @TempDir Path dir;
   private TestingServer zookeeper;
@@ -89,7 +88,7 @@ class BucketCacheCoherenceTest {
               .overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(1)))
               .build());
     }
-    await(
+    Await.until(
         "both proxies see both members",
         () -> servers.stream().allMatch(s -> s.coordination().members().size() == 2));
   }
@@ -99,16 +98,6 @@ class BucketCacheCoherenceTest {
     clients.forEach(S3Client::close);
     servers.forEach(RacsServer::close);
     zookeeper.close();
-  }
-
-  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("not within " + DEADLINE + ": " + what);
-      }
-      Thread.sleep(5); // polling a condition with a deadline, not waiting for a guessed time
-    }
   }
 
   private static PutObjectResponse put(S3Client s3, String bucket, String key, String text) {

@@ -9,17 +9,13 @@ import io.racs.proxy.store.ObjectStore;
 import io.racs.proxy.store.StoreConfig;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
+import io.racs.testkit.DrivenClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,30 +30,6 @@ class HealLeaseServerTest {
   @TempDir Path dir;
   private final List<RacsServer> servers = new ArrayList<>();
   private final List<ErasureStore> stores = new ArrayList<>();
-
-  /** A clock the test moves by hand, shared by the proxies. */
-  private static final class DrivenClock extends Clock {
-    private final AtomicLong millis = new AtomicLong(1_800_000_000_000L);
-
-    void advance(Duration by) {
-      millis.addAndGet(by.toMillis());
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return Instant.ofEpochMilli(millis.get());
-    }
-  }
 
   private final DrivenClock clock = new DrivenClock();
 

@@ -9,6 +9,7 @@ import io.racs.proxy.store.Healer;
 import io.racs.proxy.store.StoreConfig;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
+import io.racs.testkit.Await;
 import io.racs.testkit.TestSeed;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -50,7 +50,6 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 class MultiProxyServerTest {
   private static final String ACCESS = "test-access";
   private static final String SECRET = "test-secret-key";
-  private static final Duration DEADLINE = Duration.ofSeconds(30);
 
   @TempDir Path dir;
   private TestingServer zookeeper;
@@ -96,10 +95,10 @@ class MultiProxyServerTest {
               .overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(1)))
               .build());
     }
-    await(
+    Await.until(
         "every proxy sees three members",
         () -> servers.stream().allMatch(s -> s.coordination().members().size() == 3));
-    await("one leader", () -> leaders().size() == 1);
+    Await.until("one leader", () -> leaders().size() == 1);
   }
 
   @AfterEach
@@ -111,16 +110,6 @@ class MultiProxyServerTest {
 
   private List<RacsServer> leaders() {
     return servers.stream().filter(s -> s.coordination().leader()).toList();
-  }
-
-  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("not within " + DEADLINE + ": " + what);
-      }
-      Thread.sleep(5); // polling a condition with a deadline, not waiting for a guessed time
-    }
   }
 
   private String admin(RacsServer server, String path) throws Exception {
@@ -178,7 +167,7 @@ class MultiProxyServerTest {
       // Throttled, so that the scrub is still running when its leader goes.
       CompletableFuture<Healer.Report> running =
           CompletableFuture.supplyAsync(() -> first.scrubOnce(0.1));
-      await(
+      Await.until(
           "the scrub has checkpointed an object",
           () -> {
             try {
@@ -194,7 +183,7 @@ class MultiProxyServerTest {
       assertThat(stopped.stopped()).as("seed %d", seed).isTrue();
       assertThat(stopped.objectsScanned()).isBetween(1L, objects - 1L);
 
-      await(
+      Await.until(
           "another proxy leads",
           () -> servers.stream().anyMatch(s -> s != first && s.coordination().leader()));
       RacsServer next =

@@ -9,6 +9,7 @@ import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.StoreConfig;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
+import io.racs.testkit.Await;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,14 +95,10 @@ class SkewedProxiesServerTest {
               .build());
     }
     if (coordinated) {
-      // Bucket creation waits for ZooKeeper (503 until connected): poll, with a deadline.
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (!servers.stream().allMatch(s -> s.coordination().members().size() == 2)) {
-        if (System.nanoTime() - deadline > 0) {
-          throw new AssertionError("the two proxies did not see each other within 30 s");
-        }
-        Thread.sleep(5); // polling a condition with a deadline, not waiting for a guessed time
-      }
+      // Bucket creation waits for ZooKeeper (503 until connected).
+      Await.until(
+          "the two proxies see each other",
+          () -> servers.stream().allMatch(s -> s.coordination().members().size() == 2));
     }
     clients.getFirst().createBucket(b -> b.bucket("bkt"));
   }

@@ -7,21 +7,17 @@ import io.racs.proxy.codec.Geometry;
 import io.racs.repos.Repository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
+import io.racs.testkit.DrivenClock;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,30 +33,6 @@ class AbandonedUploadsTest {
   private static final Duration AGE = AbandonedUploads.DEFAULT_AGE;
   private static final Duration GRACE = Duration.ofHours(1);
   private static final String BUCKET = "bkt";
-
-  /** A clock the test moves by hand. */
-  private static final class DrivenClock extends Clock {
-    private final AtomicLong millis = new AtomicLong(1_800_000_000_000L);
-
-    void advance(Duration by) {
-      millis.addAndGet(by.toMillis());
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return Instant.ofEpochMilli(millis.get());
-    }
-  }
 
   private final DrivenClock clock = new DrivenClock();
   private final List<Repository> repositories = new ArrayList<>();

@@ -6,21 +6,17 @@ import io.racs.proxy.codec.Geometry;
 import io.racs.repos.Repository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
+import io.racs.testkit.DrivenClock;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,29 +31,6 @@ import org.junit.jupiter.api.Test;
  * forced and nothing waits on time.
  */
 class HealDuringCompleteTest {
-  /** A clock the test moves by hand, so the parts are past the GC grace. */
-  private static final class DrivenClock extends Clock {
-    private final AtomicLong millis = new AtomicLong(1_800_000_000_000L);
-
-    void advance(Duration by) {
-      millis.addAndGet(by.toMillis());
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return Instant.ofEpochMilli(millis.get());
-    }
-  }
 
   @Test
   void heal_whileACompletionCommitsAndRemovesItsParts_collectsNoneOfItsData() throws Exception {

@@ -6,20 +6,17 @@ import io.racs.proxy.codec.Geometry;
 import io.racs.repos.Repository;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.fs.FsRepository;
+import io.racs.testkit.DrivenClock;
 import io.racs.testkit.TestSeed;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,30 +32,6 @@ class HealLeaseTest {
   private static final Duration TTL = HealLease.DEFAULT_TTL;
 
   @TempDir Path dir;
-
-  /** A clock the test moves by hand, so expiry needs no waiting. */
-  private static final class DrivenClock extends Clock {
-    private final AtomicLong millis = new AtomicLong(1_800_000_000_000L);
-
-    void advance(Duration by) {
-      millis.addAndGet(by.toMillis());
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return Instant.ofEpochMilli(millis.get());
-    }
-  }
 
   private final DrivenClock clock = new DrivenClock();
   private final List<ErasureStore> stores = new ArrayList<>();

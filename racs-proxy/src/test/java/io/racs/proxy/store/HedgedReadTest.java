@@ -3,10 +3,12 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.codec.Geometry;
+import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.testkit.TestSeed;
 import java.time.Duration;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -119,6 +121,49 @@ class HedgedReadTest {
       assertThat(f.store.stats().hedgedRecordReads()).isPositive();
     } finally {
       stall.release();
+    }
+  }
+
+  /**
+   * The path where a hedge's parity fails later: in the first stripe the data shard on a held
+   * repository is late, so the read asks parity shard 4 instead and drops the late one as "slower
+   * than parity" for the rest of the read; in the second stripe shard 4's piece is corrupt and
+   * shard 5's repository refuses it, so only three shards are left unless the read asks the shard
+   * it went around again (its repository answers a new request at once: only the first was held).
+   * Without that revival the read fails with too few shards.
+   */
+  @Test
+  void get_whenTheParityAHedgeChoseFailsInALaterStripe_asksTheShardItWentAroundAgain()
+      throws Exception {
+    open(StoreConfig.Hedge.DEFAULT);
+    byte[] data = StoreFixture.bytes(seed + 3, 40_000); // ten stripes of 4 KiB
+    VersionMeta meta = f.put("bkt", "k", data);
+    assertThat(f.get("bkt", "k")).isEqualTo(data); // caches the record: every GET is a shard's
+    PartMeta part = meta.parts().get(0);
+    int late = part.slots().get(0);
+    int parity = part.slots().get(4);
+    int refusing = part.slots().get(5);
+    // Shard 4's piece of stripe 1 rots, in place (its CRC32C no longer matches).
+    String parityShard = Layout.shard(part.dataId(), 4);
+    byte[] stored;
+    try (var in = f.memories.get(parity).get(parityShard, 0, -1)) {
+      stored = in.readAllBytes();
+    }
+    stored[(int) part.shardOffset(1)] ^= 0x5A;
+    f.memories.get(parity).put(parityShard, StoreFixture.stream(stored), stored.length);
+    f.faulty
+        .get(refusing)
+        .failKeys(
+            Pattern.compile(Pattern.quote(Layout.shard(part.dataId(), 5))),
+            RepositoryException.Kind.UNAVAILABLE);
+    history(LatencyEstimates.Kind.SHARD, 100);
+    FaultyRepository.Stall held = f.faulty.get(late).stall(Operation.GET);
+    try {
+      assertThat(f.get("bkt", "k")).isEqualTo(data);
+      held.awaitStalled(); // shard 0's first request is still held: its bytes came from a second
+      assertThat(f.store.stats().hedgedShardReads()).isPositive();
+    } finally {
+      held.release();
     }
   }
 }

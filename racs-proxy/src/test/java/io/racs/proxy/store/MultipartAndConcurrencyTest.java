@@ -170,7 +170,9 @@ class MultipartAndConcurrencyTest {
     f.store.abortMultipartUpload("bkt", "k", upload);
     for (int slot = 0; slot < 6; slot++) {
       assertThat(f.names(slot, "v/")).isEmpty();
-      assertThat(f.names(slot, "u/")).isEmpty();
+      // Only the abort's mark, which stops heal from bringing the upload back from a repository
+      // that missed the deletes; collected past the GC grace (AbortedUploadTest).
+      assertThat(f.names(slot, "u/")).singleElement().matches(Layout::isRemovalRecord);
     }
     assertThatThrownBy(() -> f.store.abortMultipartUpload("bkt", "k", upload))
         .extracting(e -> ((StoreException) e).code())
