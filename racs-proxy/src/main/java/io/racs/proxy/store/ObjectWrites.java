@@ -323,10 +323,10 @@ final class ObjectWrites {
    * read is a round trip between the listing and the marker, and the marker needs only to be
    * ordered after the newest id listed. In a versioned bucket the marker is written whatever the
    * key holds; in one never versioned, whenever the listing names a version that counts ({@link
-   * VersionResolver#listsVersion}), even when that is a delete marker already: telling that would
-   * take its record, and a second marker hides the same nothing (the first one is collected as
-   * superseded, and the answer carries no version either way). A key with no version that counts
-   * gets no marker, as before.
+   * VersionResolver#listsVersionToHide}), even when that is a delete marker already, unless this
+   * store has read that marker's record before: telling would take the record, and a second marker
+   * hides the same nothing (the first one is collected as superseded, and the answer carries no
+   * version either way). A key with no version that counts gets no marker, as before.
    */
   Optional<VersionMeta> delete(
       String bucket,
@@ -343,7 +343,7 @@ final class ObjectWrites {
       if (current.isEmpty() && !versioned) {
         return Optional.empty(); // nothing to hide
       }
-    } else if (!versioned && !resolver.listsVersion(bucket, key, ordering::listed)) {
+    } else if (!versioned && !resolver.listsVersionToHide(bucket, key, ordering::listed)) {
       return Optional.empty(); // nothing to hide
     }
     // A versioned bucket's plain DELETE has listed nothing yet: versionId() lists the key now.

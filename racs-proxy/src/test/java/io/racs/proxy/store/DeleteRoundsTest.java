@@ -149,6 +149,26 @@ class DeleteRoundsTest {
   }
 
   @Test
+  void delete_whenUnversionedKeyIsDeletedAlready_writesAMarkerOnlyWhenTheOldOneIsUnread()
+      throws Exception {
+    put(writer, 10_000);
+    VersionMeta first = writer.delete("bkt", "k").orElseThrow();
+    ErasureStore deleter = open();
+    // Cold, whether the newest version is a marker would take its record: another marker is
+    // written rather than a round trip spent on reading it, and the key stays deleted.
+    VersionMeta second = deleter.delete("bkt", "k").orElseThrow();
+    assertThat(VersionId.newer(second.versionId(), first.versionId())).isTrue();
+    assertDeleted(deleter); // reads the second marker's record
+    assertThat(ledger.awaitIdle(WAIT)).isTrue();
+    ledger.reset();
+    // Known to be a marker: nothing to hide, nothing written, as a read would have found.
+    assertThat(deleter.delete("bkt", "k")).isEmpty();
+    assertThat(ledger.awaitIdle(WAIT)).isTrue();
+    assertThat(keyCalls()).extracting(Call::kind).containsOnly(Kind.LIST);
+    assertDeleted(writer);
+  }
+
+  @Test
   void delete_whenUnversionedKeysOnlyEntryIsBelowTheWriteQuorum_writesNoMarker() {
     VersionMeta partial = put(writer, 10_000);
     // What a write still committing (or one refused, whose removal missed some repositories)
