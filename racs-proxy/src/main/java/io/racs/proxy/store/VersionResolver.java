@@ -174,9 +174,10 @@ final class VersionResolver {
     IndexMerge.Entry first = merge.next();
     newestListed.accept(first == null ? null : Layout.versionOf(first.name()));
     IndexMerge.Entry current = null;
-    for (IndexMerge.Entry e = first; e != null && current == null; e = merge.next()) {
+    for (IndexMerge.Entry e = first; e != null; e = merge.next()) {
       if (!Layout.isRemovalRecord(e.name()) && !removed(merge, e) && !belowWriteQuorum(merge, e)) {
         current = e;
+        break; // no further entry is listed: a page more could cost a round trip
       }
     }
     context.requireReadQuorum(merge, "read " + bucket + "/" + key);
