@@ -406,7 +406,9 @@ public interface ObjectStore extends AutoCloseable {
 
   /**
    * Writes a delete marker (deleting a missing key succeeds) and returns it; empty when none was
-   * written because the bucket is not versioned and the key had no current version to hide.
+   * written because the bucket is not versioned and the key had no version to hide. That version's
+   * record goes unread (a round trip saved), so in a bucket not versioned a key whose current
+   * version is a delete marker gets another one, unless this store has read that marker before.
    */
   default Optional<VersionMeta> delete(String bucket, String key) {
     return delete(bucket, key, WriteCondition.NONE);

@@ -314,10 +314,19 @@ final class ObjectWrites {
 
   /**
    * Writes a delete marker and returns it, unless the bucket is not versioned and the key has no
-   * live version to hide (a versioned bucket gets a marker every time, as in S3); {@code condition}
-   * is checked against the version the marker would hide (with the window {@link
+   * version to hide (a versioned bucket gets a marker every time, as in S3); {@code condition} is
+   * checked against the version the marker would hide (with the window {@link
    * ObjectStore.WriteCondition} describes). {@code nullVersion} flags the marker as the key's
    * {@code null} version (the bucket's versioning is not enabled).
+   *
+   * <p>Without a condition the current version's record is not read: over distant repositories that
+   * read is a round trip between the listing and the marker, and the marker needs only to be
+   * ordered after the newest id listed. In a versioned bucket the marker is written whatever the
+   * key holds; in one never versioned, whenever the listing names a version that counts ({@link
+   * VersionResolver#listsVersionToHide}), even when that is a delete marker already, unless this
+   * store has read that marker's record before: telling would take the record, and a second marker
+   * hides the same nothing (the first one is collected as superseded, and the answer carries no
+   * version either way). A key with no version that counts gets no marker, as before.
    */
   Optional<VersionMeta> delete(
       String bucket,
@@ -328,11 +337,16 @@ final class ObjectWrites {
     // The listing that finds the current version also orders the marker: one listing, no round
     // trip of its own.
     CommitOrder.Pending ordering = order.of(bucket, key);
-    Optional<VersionMeta> current = live(resolver.newest(bucket, key, ordering::listed));
-    condition.check(current);
-    if (current.isEmpty() && !versioned) {
+    if (condition != ObjectStore.WriteCondition.NONE) {
+      Optional<VersionMeta> current = live(resolver.newest(bucket, key, ordering::listed));
+      condition.check(current);
+      if (current.isEmpty() && !versioned) {
+        return Optional.empty(); // nothing to hide
+      }
+    } else if (!versioned && !resolver.listsVersionToHide(bucket, key, ordering::listed)) {
       return Optional.empty(); // nothing to hide
     }
+    // A versioned bucket's plain DELETE has listed nothing yet: versionId() lists the key now.
     VersionMeta marker =
         new VersionMeta(
                 1,

@@ -201,6 +201,14 @@ final class StoreContext {
     return Optional.empty();
   }
 
+  /**
+   * The record of a version entry if this store has read it before, else empty: no repository is
+   * asked.
+   */
+  Optional<VersionMeta> cachedVersion(String entryName) {
+    return Optional.ofNullable(records.get(entryName));
+  }
+
   /** Drops a collected entry's record from the cache. */
   void forget(String entryName) {
     records.remove(entryName);

@@ -153,6 +153,42 @@ final class VersionResolver {
   }
 
   /**
+   * Whether a key may have a live current version, judged from its listing alone: whether the
+   * listing names an entry that counts as a version by the rule above (not removed, and on enough
+   * repositories that a write quorum could hold it). Whether that version is a delete marker would
+   * take its record, which this does not read (it answers from the records this store has read
+   * before, if it holds that one, and otherwise assumes the version is live): a plain DELETE needs
+   * to know only whether there may be anything to hide, and writes its marker right after this
+   * listing ({@link ObjectWrites#delete}). Hands {@code newestListed} the version id of the first
+   * entry named, as {@link #newest(String, String, Consumer)} does, so that the listing orders the
+   * marker too. An entry a write left on too few repositories, or one still committing, does not
+   * count, so a key with nothing else answers false, exactly as {@link #newest} answers empty for
+   * it; an entry that counts answers true even when its record could not be read (the marker then
+   * hides it, which is what the DELETE asked for), where {@link #newest} would list again. The
+   * answer needs a read quorum of listings, as every answer of this class does.
+   */
+  boolean listsVersionToHide(String bucket, String key, Consumer<String> newestListed) {
+    IndexMerge merge =
+        new IndexMerge(
+            context.array, Layout.indexKeyPrefix(bucket, context.nameKey(bucket, key)), "", 10);
+    IndexMerge.Entry first = merge.next();
+    newestListed.accept(first == null ? null : Layout.versionOf(first.name()));
+    IndexMerge.Entry current = null;
+    for (IndexMerge.Entry e = first; e != null; e = merge.next()) {
+      if (!Layout.isRemovalRecord(e.name()) && !removed(merge, e) && !belowWriteQuorum(merge, e)) {
+        current = e;
+        break; // no further entry is listed: a page more could cost a round trip
+      }
+    }
+    context.requireReadQuorum(merge, "read " + bucket + "/" + key);
+    if (current == null) {
+      return false;
+    }
+    Optional<VersionMeta> known = context.cachedVersion(current.name());
+    return known.isEmpty() || !known.get().key().equals(key) || !known.get().deleteMarker();
+  }
+
+  /**
    * Exactly the version {@code versionId} of a key (possibly a delete marker), judged by the same
    * rule as the current one: its entry counts only if a write quorum could hold it, and the answer,
    * found or not, needs a read quorum of listings. A record unreadable on every repository that

@@ -255,18 +255,38 @@ class RepositoryCallCostTest {
     put(writer, "one", ONE_STRIPE);
     put(writer, "two", ONE_STRIPE);
     ErasureStore deleter = open();
-    // Cold: the listing names the version, its record is read (the answer carries it), then the
-    // marker is written; the bucket's records are listed and read unless seen within a second.
-    // The listing that finds the version also orders the marker (docs/ordering.md): the key's
-    // entries are listed once (twice, 12, before they were shared).
+    // Cold: the listing names a version to hide, and the marker is written right after it; the
+    // bucket's records are listed and read unless seen within a second. The listing that finds
+    // the version also orders the marker (docs/ordering.md): the key's entries are listed once
+    // (twice, 12, before they were shared), and the version's record is not read (it was, 1 GET
+    // and a round trip, before a plain DELETE stopped needing it: DeleteRoundsTest).
     assertCalls(writeCost(() -> deleter.delete("bkt", "one"), 6))
-        .isEqualTo(calls(Kind.LIST, 6, Kind.GET, 1, Kind.PUT, 6));
+        .isEqualTo(calls(Kind.LIST, 6, Kind.PUT, 6));
     assertThat(bucketChecks()).isBetween(6L, 13L);
     // Warm: a key this proxy has read.
     get(deleter, "two");
     assertCalls(writeCost(() -> deleter.delete("bkt", "two"), 6))
         .isEqualTo(calls(Kind.LIST, 6, Kind.PUT, 6));
     assertThat(bucketChecks()).isBetween(0L, 13L);
+  }
+
+  @Test
+  void delete_whenKeyMissingOrBucketVersioned_listsOnceAndWritesAMarkerOnlyWhenOneIsDue()
+      throws Exception {
+    writer.createBucket("ver");
+    writer.setVersioning("ver", ObjectStore.Versioning.ENABLED);
+    byte[] data = StoreFixture.bytes(seed, SMALL);
+    writer.put(
+        "ver", "one", new ByteArrayInputStream(data), SMALL, ObjectStore.PutOptions.defaults());
+    ErasureStore deleter = open();
+    // Unversioned, a key with no version: the listing says so, and nothing is written.
+    assertCalls(cost(() -> assertThat(deleter.delete("bkt", "never")).isEmpty()))
+        .isEqualTo(calls(Kind.LIST, 6));
+    // Versioned, a marker every time, ordered by its listing: a key with a version or without.
+    assertCalls(writeCost(() -> assertThat(deleter.delete("ver", "one")).isPresent(), 6))
+        .isEqualTo(calls(Kind.LIST, 6, Kind.PUT, 6));
+    assertCalls(writeCost(() -> assertThat(deleter.delete("ver", "never")).isPresent(), 6))
+        .isEqualTo(calls(Kind.LIST, 6, Kind.PUT, 6));
   }
 
   @Test
