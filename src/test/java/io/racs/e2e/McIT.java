@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * round trips that are byte-exact for 0 B, 1 B, 5 MiB + 1 and 70 MiB (multipart), {@code ls},
  * {@code stat}, {@code cat} and {@code rm}; metadata headers and user metadata set with {@code cp
  * --attr} on a single PUT, a multipart upload and a server-side copy; and versioned buckets ({@code
- * version enable}, {@code ls --versions}, {@code cat}/{@code rm --version-id}, delete markers).
+ * version enable}, {@code ls --versions}, {@code cat}/{@code rm --version-id}, delete markers),
+ * with the null version ({@code version suspend}, {@code --version-id null}).
  */
 class McIT {
   @RegisterExtension static final ProxyPairExtension PROXIES = ProxyPairExtension.create();
@@ -295,6 +296,65 @@ class McIT {
         .extracting(v -> v.path("versionId").asText())
         .containsExactly(second);
     assertThat(mc(false, "cat", "racs/" + bucket + "/k").stdout()).isEqualTo("two");
+  }
+
+  /**
+   * The null version, as mc reaches it: a key written before versioning was enabled is listed by
+   * {@code ls --versions} with the id "null" below the version written after, and {@code cat
+   * --version-id null} reads it. After {@code version suspend} a write replaces the null version:
+   * the listing has exactly one "null" (the new bytes) above the kept version. {@code rm
+   * --version-id null} removes it (no delete marker), and the kept version is current again. mc
+   * lists MinIO's null versions the same way.
+   */
+  @Test
+  void versions_whenWrittenBeforeEnablingAndWhileSuspended_areTheNullVersion() throws Exception {
+    String bucket = "mc-null";
+    String k = "racs/" + bucket + "/k";
+    mc(false, "mb", "racs/" + bucket);
+    mc(false, "cp", Files.writeString(dir.resolve("mc-null-one"), "one").toString(), k);
+    mc(false, "version", "enable", "racs/" + bucket);
+    mc(false, "cp", Files.writeString(dir.resolve("mc-null-two"), "two").toString(), k);
+    List<String> enabled = versionLines(bucket);
+    assertThat(enabled).as("%s", enabled).hasSize(2);
+    String second = enabled.get(0).split(" ")[0];
+    assertThat(second).isNotEqualTo("null");
+    assertThat(enabled).containsExactly(etagLine(second, "two"), etagLine("null", "one"));
+    assertThat(mc(false, "cat", "--version-id", "null", k).stdout()).isEqualTo("one");
+    assertThat(mc(false, "cat", k).stdout()).isEqualTo("two");
+
+    mc(false, "version", "suspend", "racs/" + bucket);
+    JsonNode info = single(mc(false, "version", "info", "racs/" + bucket));
+    assertThat(info.path("versioning").path("status").asText()).isEqualTo("Suspended");
+    mc(false, "cp", Files.writeString(dir.resolve("mc-null-three"), "three").toString(), k);
+    assertThat(versionLines(bucket))
+        .containsExactly(etagLine("null", "three"), etagLine(second, "two"));
+    assertThat(mc(false, "cat", "--version-id", "null", k).stdout()).isEqualTo("three");
+    assertThat(mc(false, "cat", k).stdout()).isEqualTo("three");
+
+    JsonNode removed = single(mc(false, "rm", "--version-id", "null", k));
+    assertThat(removed.path("versionID").asText()).isEqualTo("null");
+    assertThat(removed.path("deleteMarker").asBoolean()).as(removed.toString()).isFalse();
+    assertThat(versionLines(bucket)).containsExactly(etagLine(second, "two"));
+    assertThat(mc(false, "cat", k).stdout()).isEqualTo("two");
+    assertThat(mcResult(false, "cat", "--version-id", "null", k).exitCode()).isNotZero();
+  }
+
+  /** {@code ls --versions} as lines {@code versionId etag} ({@code versionId marker}), in order. */
+  private static List<String> versionLines(String bucket) {
+    return versions(bucket).stream()
+        .map(
+            v ->
+                v.path("versionId").asText()
+                    + " "
+                    + (v.path("isDeleteMarker").asBoolean() ? "marker" : v.path("etag").asText()))
+        .toList();
+  }
+
+  /** The line {@link #versionLines} shows for a version holding {@code content}. */
+  private static String etagLine(String versionId, String content) {
+    return versionId
+        + " "
+        + Clients.md5Hex(content.getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
 
   /** {@code mc ls --versions} of the bucket: every version and delete marker, newest first. */
