@@ -114,9 +114,11 @@ class AwsCliIT {
   }
 
   /**
-   * {@code s3 cp} with every metadata option, for a single PUT and a multipart upload, and {@code
-   * s3api copy-object} with the COPY and the REPLACE directive: the proxy stores the headers and
-   * user metadata and returns them on GET and HEAD, and aws-cli reads them back from both.
+   * {@code s3 cp} with every metadata option, for a single PUT and a multipart upload, {@code s3api
+   * put-object} with every one and {@code --tagging}, and {@code s3api copy-object} with the COPY
+   * and the REPLACE directive: the proxy stores the headers, user metadata and tags and returns
+   * them on GET and HEAD (the tag count; the tags on GetObjectTagging), and aws-cli reads them back
+   * from both.
    */
   @Test
   void metadata_onPutMultipartAndCopy_isStoredAndReturnedOnGetAndHead() throws Exception {
@@ -150,6 +152,33 @@ class AwsCliIT {
         new ArrayList<>(List.of("s3", "cp", large.toString(), "s3://metadata/multipart"));
     multipart.addAll(options);
     aws(false, multipart.toArray(String[]::new));
+    // s3 cp cannot tag; s3api put-object sends every header and the tags on one PUT.
+    aws(
+        false,
+        "s3api",
+        "put-object",
+        "--bucket",
+        bucket,
+        "--key",
+        "tagged",
+        "--body",
+        small.toString(),
+        "--cache-control",
+        standard.get("Cache-Control"),
+        "--content-disposition",
+        standard.get("Content-Disposition"),
+        "--content-encoding",
+        standard.get("Content-Encoding"),
+        "--content-language",
+        standard.get("Content-Language"),
+        "--content-type",
+        standard.get("Content-Type"),
+        "--expires",
+        "2038-01-01T00:00:00Z",
+        "--metadata",
+        "colour=blue,owner-id=42",
+        "--tagging",
+        Clients.TAGGING);
     aws(
         false,
         "s3api",
@@ -180,9 +209,12 @@ class AwsCliIT {
         "state=replaced");
 
     Map<String, Path> sources =
-        Map.of("put", small, "multipart", large, "copy", small, "replaced", small);
-    for (String key : List.of("put", "multipart", "copy", "replaced")) {
+        Map.of("put", small, "multipart", large, "copy", small, "replaced", small, "tagged", small);
+    for (String key : List.of("put", "multipart", "copy", "replaced", "tagged")) {
       boolean replaced = key.equals("replaced");
+      boolean tagged = key.equals("tagged");
+      Clients.assertStoredTags(
+          PROXIES.http().endpoint(), bucket, key, tagged ? Clients.TAGS : Map.of());
       Map<String, String> headers = replaced ? Clients.REPLACED_HEADERS : standard;
       Map<String, String> user = replaced ? Clients.REPLACED_METADATA : Clients.USER_METADATA;
       byte[] body =
@@ -198,6 +230,7 @@ class AwsCliIT {
               aws(false, "s3api", "get-object", "--bucket", bucket, "--key", key, down.toString())
                   .stdout());
       assertClientView(key + " get-object", get, headers, user);
+      assertThat(get.path("TagCount").asInt()).as(key).isEqualTo(tagged ? 2 : 0);
       assertThat(Clients.md5Hex(down)).as(key).isEqualTo(Clients.md5Hex(sources.get(key)));
       assertThat(head.get("ETag").asText().contains("-"))
           .as("%s: a multipart ETag exactly for the multipart upload", key)

@@ -167,12 +167,13 @@ class McIT {
   }
 
   /**
-   * {@code cp --attr} sets the standard headers and user metadata on a single PUT and on a
-   * multipart upload; a server-side {@code cp} keeps them (COPY), and one with {@code --attr}
-   * replaces them with the source's merged with the new ones, which is what mc sends with the
-   * REPLACE directive. The proxy answers them on GET and HEAD, and {@code mc stat} shows them. mc
-   * refuses {@code Expires} in {@code --attr} ("unsupported user defined metadata name"), so it is
-   * left out here.
+   * {@code cp --attr} sets the standard headers and user metadata, and {@code --tags} the tags, on
+   * a single PUT and on a multipart upload; a server-side {@code cp} keeps them, and one with
+   * {@code --attr} replaces the metadata with the source's merged with the new ones (mc sends both
+   * with the REPLACE directive and the source's metadata, tag count included: see below), and both
+   * keep the tags. The proxy answers them on GET and HEAD (the tags on GetObjectTagging), and
+   * {@code mc stat} and {@code mc tag list} show them. mc refuses {@code Expires} in {@code --attr}
+   * ("unsupported user defined metadata name"), so it is left out here.
    */
   @Test
   void metadata_onPutMultipartAndCopy_isStoredAndReturnedOnGetAndHead() {
@@ -185,8 +186,24 @@ class McIT {
     Map<String, String> standard = new LinkedHashMap<>(Clients.STANDARD_HEADERS);
     standard.remove("Expires");
     String attr = attr(standard, Clients.USER_METADATA);
-    mc(false, "cp", "--attr", attr, small.toString(), "racs/" + bucket + "/put");
-    mc(false, "cp", "--attr", attr, large.toString(), "racs/" + bucket + "/multipart");
+    mc(
+        false,
+        "cp",
+        "--attr",
+        attr,
+        "--tags",
+        Clients.TAGGING,
+        small.toString(),
+        "racs/" + bucket + "/put");
+    mc(
+        false,
+        "cp",
+        "--attr",
+        attr,
+        "--tags",
+        Clients.TAGGING,
+        large.toString(),
+        "racs/" + bucket + "/multipart");
     mc(false, "cp", "racs/" + bucket + "/put", "racs/" + bucket + "/copy");
     mc(
         false,
@@ -200,20 +217,36 @@ class McIT {
     replacedStandard.putAll(Clients.REPLACED_HEADERS);
     Map<String, String> replacedUser = new LinkedHashMap<>(Clients.USER_METADATA);
     replacedUser.putAll(Clients.REPLACED_METADATA);
+    // mc copies server-side with the REPLACE directive and the source's metadata as it stats it,
+    // X-Amz-Tagging-Count included, which it sends as user metadata: a copy of a tagged object
+    // holds x-amz-meta-x-amz-tagging-count, on MinIO too.
+    Map<String, String> copiedUser = new LinkedHashMap<>(Clients.USER_METADATA);
+    copiedUser.put("x-amz-tagging-count", "2");
+    replacedUser.put("x-amz-tagging-count", "2");
     Map<String, Path> sources =
         Map.of("put", small, "multipart", large, "copy", small, "replaced", small);
     for (String key : List.of("put", "multipart", "copy", "replaced")) {
       boolean replaced = key.equals("replaced");
       Map<String, String> headers = replaced ? replacedStandard : standard;
-      Map<String, String> user = replaced ? replacedUser : Clients.USER_METADATA;
+      Map<String, String> user =
+          replaced ? replacedUser : key.equals("copy") ? copiedUser : Clients.USER_METADATA;
       byte[] body =
           Clients.assertStoredMetadata(PROXIES.http().endpoint(), bucket, key, headers, user);
       assertThat(Clients.md5Hex(body)).as(key).isEqualTo(Clients.md5Hex(sources.get(key)));
+      // Both copies keep the source's tags (mc sends no tagging directive: COPY).
+      Clients.assertStoredTags(PROXIES.http().endpoint(), bucket, key, Clients.TAGS);
+      JsonNode tags = single(mc(false, "tag", "list", "racs/" + bucket + "/" + key));
+      Map<String, String> listedTags = new TreeMap<>();
+      tags.path("tagset")
+          .properties()
+          .forEach(e -> listedTags.put(e.getKey(), e.getValue().asText()));
+      assertThat(listedTags).as("mc tag list %s", key).isEqualTo(new TreeMap<>(Clients.TAGS));
       JsonNode stat = single(mc(false, "stat", "racs/" + bucket + "/" + key));
       Map<String, String> shown = new TreeMap<>();
       stat.path("metadata").properties().forEach(e -> shown.put(e.getKey(), e.getValue().asText()));
       Map<String, String> expected = new TreeMap<>(headers);
       user.forEach((name, value) -> expected.put("X-Amz-Meta-" + canonical(name), value));
+      expected.put("X-Amz-Tagging-Count", "2");
       assertThat(shown).as("mc stat %s", key).isEqualTo(expected);
       assertThat(stat.get("etag").asText().contains("-"))
           .as("%s: a multipart ETag exactly for the multipart upload", key)

@@ -81,10 +81,11 @@ class RcloneIT {
   }
 
   /**
-   * {@code copyto} with {@code --header-upload} for every standard header and user metadata, on a
-   * single PUT and a multipart upload (above the 16 MiB cutoff); a server-side {@code copyto} keeps
-   * them (rclone sends the COPY directive). The proxy answers them on GET and HEAD, and {@code
-   * lsjson -M} shows them. rclone 1.60 cannot set {@code Expires} ("Don't know how to set key
+   * {@code copyto} with {@code --header-upload} for every standard header, user metadata and the
+   * tags ({@code X-Amz-Tagging}), on a single PUT and a multipart upload (above the 16 MiB cutoff);
+   * a server-side {@code copyto} keeps them (rclone sends the COPY directive). The proxy answers
+   * them on GET and HEAD (the tags on GetObjectTagging), and {@code lsjson -M} shows the headers
+   * and metadata (not the tags). rclone 1.60 cannot set {@code Expires} ("Don't know how to set key
    * Expires on upload") and sends COPY for every server-side copy, even with {@code
    * --header-upload} or {@code --metadata-set}, so neither is tested here.
    */
@@ -102,6 +103,9 @@ class RcloneIT {
     Clients.USER_METADATA.forEach(
         (name, value) ->
             headers.addAll(List.of("--header-upload", "X-Amz-Meta-" + name + ": " + value)));
+    // rclone sends this one as the PUT's (or CreateMultipartUpload's) x-amz-tagging; as
+    // --metadata-set x-amz-tagging=... it sets nothing, and says nothing.
+    headers.addAll(List.of("--header-upload", "X-Amz-Tagging: " + Clients.TAGGING));
     rclone(false, "mkdir", "racs:" + bucket);
     List<String> put =
         new ArrayList<>(List.of("copyto", small.toString(), "racs:" + bucket + "/put"));
@@ -136,6 +140,7 @@ class RcloneIT {
       byte[] body =
           Clients.assertStoredMetadata(PROXIES.http().endpoint(), bucket, key, standard, user);
       assertThat(Clients.md5Hex(body)).as(key).isEqualTo(Clients.md5Hex(sources.get(key)));
+      Clients.assertStoredTags(PROXIES.http().endpoint(), bucket, key, Clients.TAGS);
       JsonNode listed =
           JSON.readTree(rclone(false, "lsjson", "-M", "racs:" + bucket + "/" + key).stdout())
               .get(0);

@@ -303,7 +303,8 @@ class S5cmdIT {
    * {@code cp --metadata-directive COPY} keeps them, and {@code cp} with REPLACE (s5cmd's default
    * for server-side copies) sets only what it names. The proxy answers them on GET and HEAD, and
    * {@code s5cmd head} shows the content type and user metadata (all it prints). s5cmd has no
-   * option for {@code Content-Language}, so it is left out here.
+   * option for {@code Content-Language} nor for tags (2.3: no {@code --content-language}, no {@code
+   * --tags}), so they are left out here.
    */
   @Test
   void metadata_onPutMultipartAndCopy_isStoredAndReturnedOnGetAndHead() {
