@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code --ca-bundle}: {@code s3 mb}, {@code cp} round trips that are byte-exact for 0 B, 1 B, 5
  * MiB + 1 and 70 MiB (multipart), listings with and without delimiters, {@code sync} uploading only
  * what changed and deleting with {@code --delete}, {@code rm}, {@code s3api} calls, and presigned
- * URLs: a fresh one serves the object to a plain HTTP GET, an expired one is AccessDenied.
+ * URLs: a fresh one serves the object to a plain HTTP GET, an expired one is AccessDenied; metadata
+ * headers; and versioned buckets, the null version included.
  */
 class AwsCliIT {
   @RegisterExtension static final ProxyPairExtension PROXIES = ProxyPairExtension.create();
@@ -113,9 +114,11 @@ class AwsCliIT {
   }
 
   /**
-   * {@code s3 cp} with every metadata option, for a single PUT and a multipart upload, and {@code
-   * s3api copy-object} with the COPY and the REPLACE directive: the proxy stores the headers and
-   * user metadata and returns them on GET and HEAD, and aws-cli reads them back from both.
+   * {@code s3 cp} with every metadata option, for a single PUT and a multipart upload, {@code s3api
+   * put-object} with every one and {@code --tagging}, and {@code s3api copy-object} with the COPY
+   * and the REPLACE directive: the proxy stores the headers, user metadata and tags and returns
+   * them on GET and HEAD (the tag count; the tags on GetObjectTagging), and aws-cli reads them back
+   * from both.
    */
   @Test
   void metadata_onPutMultipartAndCopy_isStoredAndReturnedOnGetAndHead() throws Exception {
@@ -149,6 +152,33 @@ class AwsCliIT {
         new ArrayList<>(List.of("s3", "cp", large.toString(), "s3://metadata/multipart"));
     multipart.addAll(options);
     aws(false, multipart.toArray(String[]::new));
+    // s3 cp cannot tag; s3api put-object sends every header and the tags on one PUT.
+    aws(
+        false,
+        "s3api",
+        "put-object",
+        "--bucket",
+        bucket,
+        "--key",
+        "tagged",
+        "--body",
+        small.toString(),
+        "--cache-control",
+        standard.get("Cache-Control"),
+        "--content-disposition",
+        standard.get("Content-Disposition"),
+        "--content-encoding",
+        standard.get("Content-Encoding"),
+        "--content-language",
+        standard.get("Content-Language"),
+        "--content-type",
+        standard.get("Content-Type"),
+        "--expires",
+        "2038-01-01T00:00:00Z",
+        "--metadata",
+        "colour=blue,owner-id=42",
+        "--tagging",
+        Clients.TAGGING);
     aws(
         false,
         "s3api",
@@ -179,9 +209,12 @@ class AwsCliIT {
         "state=replaced");
 
     Map<String, Path> sources =
-        Map.of("put", small, "multipart", large, "copy", small, "replaced", small);
-    for (String key : List.of("put", "multipart", "copy", "replaced")) {
+        Map.of("put", small, "multipart", large, "copy", small, "replaced", small, "tagged", small);
+    for (String key : List.of("put", "multipart", "copy", "replaced", "tagged")) {
       boolean replaced = key.equals("replaced");
+      boolean tagged = key.equals("tagged");
+      Clients.assertStoredTags(
+          PROXIES.http().endpoint(), bucket, key, tagged ? Clients.TAGS : Map.of());
       Map<String, String> headers = replaced ? Clients.REPLACED_HEADERS : standard;
       Map<String, String> user = replaced ? Clients.REPLACED_METADATA : Clients.USER_METADATA;
       byte[] body =
@@ -197,6 +230,7 @@ class AwsCliIT {
               aws(false, "s3api", "get-object", "--bucket", bucket, "--key", key, down.toString())
                   .stdout());
       assertClientView(key + " get-object", get, headers, user);
+      assertThat(get.path("TagCount").asInt()).as(key).isEqualTo(tagged ? 2 : 0);
       assertThat(Clients.md5Hex(down)).as(key).isEqualTo(Clients.md5Hex(sources.get(key)));
       assertThat(head.get("ETag").asText().contains("-"))
           .as("%s: a multipart ETag exactly for the multipart upload", key)
@@ -340,6 +374,74 @@ class AwsCliIT {
     assertThat(unmarked.path("DeleteMarker").asBoolean()).isTrue();
     assertThat(listVersions(bucket)).containsExactly("k " + second + " latest");
     assertThat(getVersion(bucket, "k", null)).isEqualTo("two");
+  }
+
+  /**
+   * The null version, as aws-cli reaches it: a key written before versioning was enabled (its PUT
+   * answers no version id) is listed by {@code list-object-versions} with the id "null" below the
+   * version written after, and {@code get-object --version-id null} reads it. After {@code
+   * put-bucket-versioning Suspended} a write replaces the null version: the listing has exactly one
+   * "null", the new bytes, as latest above the kept version. {@code delete-object --version-id
+   * null} removes it (no delete marker), and the kept version is current again.
+   */
+  @Test
+  void versions_whenWrittenBeforeEnablingAndWhileSuspended_areTheNullVersion() throws Exception {
+    String bucket = "null-version";
+    aws(false, "s3", "mb", "s3://" + bucket);
+    assertThat(putVersion(bucket, "k", "one")).as("a bucket never versioned names no id").isEmpty();
+    setVersioning(bucket, "Enabled");
+    String second = putVersion(bucket, "k", "two");
+    assertThat(second).isNotEmpty().isNotEqualTo("null");
+    assertThat(listVersions(bucket)).containsExactly("k " + second + " latest", "k null");
+    assertThat(getVersion(bucket, "k", "null")).isEqualTo("one");
+    assertThat(getVersion(bucket, "k", null)).isEqualTo("two");
+
+    setVersioning(bucket, "Suspended");
+    assertThat(
+            JSON.readTree(aws(false, "s3api", "get-bucket-versioning", "--bucket", bucket).stdout())
+                .path("Status")
+                .asText())
+        .isEqualTo("Suspended");
+    // The PUT answers no version id while versioning is suspended, as MinIO's does.
+    assertThat(putVersion(bucket, "k", "three")).isEmpty();
+    assertThat(listVersions(bucket)).containsExactly("k null latest", "k " + second);
+    assertThat(getVersion(bucket, "k", "null")).isEqualTo("three");
+    assertThat(getVersion(bucket, "k", null)).isEqualTo("three");
+
+    JsonNode removed =
+        JSON.readTree(
+            aws(
+                    false,
+                    "s3api",
+                    "delete-object",
+                    "--bucket",
+                    bucket,
+                    "--key",
+                    "k",
+                    "--version-id",
+                    "null")
+                .stdout());
+    assertThat(removed).isEqualTo(JSON.readTree("{\"VersionId\": \"null\"}"));
+    assertThat(listVersions(bucket)).containsExactly("k " + second + " latest");
+    assertThat(getVersion(bucket, "k", null)).isEqualTo("two");
+    Launcher.Result gone =
+        Launcher.exec(
+            awsCommand(
+                "s3api", "head-object", "--bucket", bucket, "--key", "k", "--version-id", "null"),
+            Clients.cleanEnv(dir.resolve("home")));
+    assertThat(gone.exitCode()).isNotZero();
+    assertThat(gone.stderr()).contains("404");
+  }
+
+  private static void setVersioning(String bucket, String status) {
+    aws(
+        false,
+        "s3api",
+        "put-bucket-versioning",
+        "--bucket",
+        bucket,
+        "--versioning-configuration",
+        "Status=" + status);
   }
 
   /**

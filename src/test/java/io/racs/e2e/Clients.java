@@ -28,12 +28,17 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.zip.GZIPOutputStream;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4FamilyHttpSigner;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
 import software.amazon.awssdk.http.auth.spi.signer.HttpSigner;
 import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * What the external-client tests share: a clean environment for client processes, seeded files,
@@ -91,6 +96,12 @@ final class Clients {
 
   /** The user metadata the REPLACE copy sets. */
   static final Map<String, String> REPLACED_METADATA = ordered("state", "replaced");
+
+  /** The tags the metadata tests set on an upload, as a client's {@code key=value&...} option. */
+  static final String TAGGING = "colour=blue&owner=42";
+
+  /** {@link #TAGGING} as the tag set GetObjectTagging answers. */
+  static final Map<String, String> TAGS = ordered("colour", "blue", "owner", "42");
 
   /** Every standard header the proxy stores, to check that the ones not set are absent. */
   private static final List<String> STORED_HEADERS =
@@ -201,6 +212,29 @@ final class Clients {
       }
     }
     return body;
+  }
+
+  /**
+   * Asserts the tag set the proxy answers GetObjectTagging of {@code bucket/key} with (asked by the
+   * AWS SDK, so that no client under test interprets the answer): exactly {@code tags}.
+   */
+  static void assertStoredTags(URI endpoint, String bucket, String key, Map<String, String> tags) {
+    try (S3Client s3 =
+        S3Client.builder()
+            .endpointOverride(endpoint)
+            .region(Region.US_EAST_1)
+            .forcePathStyle(true)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(ProxyProcess.ACCESS_KEY, ProxyProcess.SECRET_KEY)))
+            .httpClientBuilder(Apache5HttpClient.builder())
+            .build()) {
+      Map<String, String> stored = new TreeMap<>();
+      s3.getObjectTagging(b -> b.bucket(bucket).key(key))
+          .tagSet()
+          .forEach(tag -> stored.put(tag.key(), tag.value()));
+      assertThat(stored).as("tags of %s/%s", bucket, key).isEqualTo(new TreeMap<>(tags));
+    }
   }
 
   /**

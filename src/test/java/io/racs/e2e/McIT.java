@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * round trips that are byte-exact for 0 B, 1 B, 5 MiB + 1 and 70 MiB (multipart), {@code ls},
  * {@code stat}, {@code cat} and {@code rm}; metadata headers and user metadata set with {@code cp
  * --attr} on a single PUT, a multipart upload and a server-side copy; and versioned buckets ({@code
- * version enable}, {@code ls --versions}, {@code cat}/{@code rm --version-id}, delete markers).
+ * version enable}, {@code ls --versions}, {@code cat}/{@code rm --version-id}, delete markers),
+ * with the null version ({@code version suspend}, {@code --version-id null}).
  */
 class McIT {
   @RegisterExtension static final ProxyPairExtension PROXIES = ProxyPairExtension.create();
@@ -166,12 +167,13 @@ class McIT {
   }
 
   /**
-   * {@code cp --attr} sets the standard headers and user metadata on a single PUT and on a
-   * multipart upload; a server-side {@code cp} keeps them (COPY), and one with {@code --attr}
-   * replaces them with the source's merged with the new ones, which is what mc sends with the
-   * REPLACE directive. The proxy answers them on GET and HEAD, and {@code mc stat} shows them. mc
-   * refuses {@code Expires} in {@code --attr} ("unsupported user defined metadata name"), so it is
-   * left out here.
+   * {@code cp --attr} sets the standard headers and user metadata, and {@code --tags} the tags, on
+   * a single PUT and on a multipart upload; a server-side {@code cp} keeps them, and one with
+   * {@code --attr} replaces the metadata with the source's merged with the new ones (mc sends both
+   * with the REPLACE directive and the source's metadata, tag count included: see below), and both
+   * keep the tags. The proxy answers them on GET and HEAD (the tags on GetObjectTagging), and
+   * {@code mc stat} and {@code mc tag list} show them. mc refuses {@code Expires} in {@code --attr}
+   * ("unsupported user defined metadata name"), so it is left out here.
    */
   @Test
   void metadata_onPutMultipartAndCopy_isStoredAndReturnedOnGetAndHead() {
@@ -184,8 +186,24 @@ class McIT {
     Map<String, String> standard = new LinkedHashMap<>(Clients.STANDARD_HEADERS);
     standard.remove("Expires");
     String attr = attr(standard, Clients.USER_METADATA);
-    mc(false, "cp", "--attr", attr, small.toString(), "racs/" + bucket + "/put");
-    mc(false, "cp", "--attr", attr, large.toString(), "racs/" + bucket + "/multipart");
+    mc(
+        false,
+        "cp",
+        "--attr",
+        attr,
+        "--tags",
+        Clients.TAGGING,
+        small.toString(),
+        "racs/" + bucket + "/put");
+    mc(
+        false,
+        "cp",
+        "--attr",
+        attr,
+        "--tags",
+        Clients.TAGGING,
+        large.toString(),
+        "racs/" + bucket + "/multipart");
     mc(false, "cp", "racs/" + bucket + "/put", "racs/" + bucket + "/copy");
     mc(
         false,
@@ -199,20 +217,36 @@ class McIT {
     replacedStandard.putAll(Clients.REPLACED_HEADERS);
     Map<String, String> replacedUser = new LinkedHashMap<>(Clients.USER_METADATA);
     replacedUser.putAll(Clients.REPLACED_METADATA);
+    // mc copies server-side with the REPLACE directive and the source's metadata as it stats it,
+    // X-Amz-Tagging-Count included, which it sends as user metadata: a copy of a tagged object
+    // holds x-amz-meta-x-amz-tagging-count, on MinIO too.
+    Map<String, String> copiedUser = new LinkedHashMap<>(Clients.USER_METADATA);
+    copiedUser.put("x-amz-tagging-count", "2");
+    replacedUser.put("x-amz-tagging-count", "2");
     Map<String, Path> sources =
         Map.of("put", small, "multipart", large, "copy", small, "replaced", small);
     for (String key : List.of("put", "multipart", "copy", "replaced")) {
       boolean replaced = key.equals("replaced");
       Map<String, String> headers = replaced ? replacedStandard : standard;
-      Map<String, String> user = replaced ? replacedUser : Clients.USER_METADATA;
+      Map<String, String> user =
+          replaced ? replacedUser : key.equals("copy") ? copiedUser : Clients.USER_METADATA;
       byte[] body =
           Clients.assertStoredMetadata(PROXIES.http().endpoint(), bucket, key, headers, user);
       assertThat(Clients.md5Hex(body)).as(key).isEqualTo(Clients.md5Hex(sources.get(key)));
+      // Both copies keep the source's tags (mc sends no tagging directive: COPY).
+      Clients.assertStoredTags(PROXIES.http().endpoint(), bucket, key, Clients.TAGS);
+      JsonNode tags = single(mc(false, "tag", "list", "racs/" + bucket + "/" + key));
+      Map<String, String> listedTags = new TreeMap<>();
+      tags.path("tagset")
+          .properties()
+          .forEach(e -> listedTags.put(e.getKey(), e.getValue().asText()));
+      assertThat(listedTags).as("mc tag list %s", key).isEqualTo(new TreeMap<>(Clients.TAGS));
       JsonNode stat = single(mc(false, "stat", "racs/" + bucket + "/" + key));
       Map<String, String> shown = new TreeMap<>();
       stat.path("metadata").properties().forEach(e -> shown.put(e.getKey(), e.getValue().asText()));
       Map<String, String> expected = new TreeMap<>(headers);
       user.forEach((name, value) -> expected.put("X-Amz-Meta-" + canonical(name), value));
+      expected.put("X-Amz-Tagging-Count", "2");
       assertThat(shown).as("mc stat %s", key).isEqualTo(expected);
       assertThat(stat.get("etag").asText().contains("-"))
           .as("%s: a multipart ETag exactly for the multipart upload", key)
@@ -295,6 +329,65 @@ class McIT {
         .extracting(v -> v.path("versionId").asText())
         .containsExactly(second);
     assertThat(mc(false, "cat", "racs/" + bucket + "/k").stdout()).isEqualTo("two");
+  }
+
+  /**
+   * The null version, as mc reaches it: a key written before versioning was enabled is listed by
+   * {@code ls --versions} with the id "null" below the version written after, and {@code cat
+   * --version-id null} reads it. After {@code version suspend} a write replaces the null version:
+   * the listing has exactly one "null" (the new bytes) above the kept version. {@code rm
+   * --version-id null} removes it (no delete marker), and the kept version is current again. mc
+   * lists MinIO's null versions the same way.
+   */
+  @Test
+  void versions_whenWrittenBeforeEnablingAndWhileSuspended_areTheNullVersion() throws Exception {
+    String bucket = "mc-null";
+    String k = "racs/" + bucket + "/k";
+    mc(false, "mb", "racs/" + bucket);
+    mc(false, "cp", Files.writeString(dir.resolve("mc-null-one"), "one").toString(), k);
+    mc(false, "version", "enable", "racs/" + bucket);
+    mc(false, "cp", Files.writeString(dir.resolve("mc-null-two"), "two").toString(), k);
+    List<String> enabled = versionLines(bucket);
+    assertThat(enabled).as("%s", enabled).hasSize(2);
+    String second = enabled.get(0).split(" ")[0];
+    assertThat(second).isNotEqualTo("null");
+    assertThat(enabled).containsExactly(etagLine(second, "two"), etagLine("null", "one"));
+    assertThat(mc(false, "cat", "--version-id", "null", k).stdout()).isEqualTo("one");
+    assertThat(mc(false, "cat", k).stdout()).isEqualTo("two");
+
+    mc(false, "version", "suspend", "racs/" + bucket);
+    JsonNode info = single(mc(false, "version", "info", "racs/" + bucket));
+    assertThat(info.path("versioning").path("status").asText()).isEqualTo("Suspended");
+    mc(false, "cp", Files.writeString(dir.resolve("mc-null-three"), "three").toString(), k);
+    assertThat(versionLines(bucket))
+        .containsExactly(etagLine("null", "three"), etagLine(second, "two"));
+    assertThat(mc(false, "cat", "--version-id", "null", k).stdout()).isEqualTo("three");
+    assertThat(mc(false, "cat", k).stdout()).isEqualTo("three");
+
+    JsonNode removed = single(mc(false, "rm", "--version-id", "null", k));
+    assertThat(removed.path("versionID").asText()).isEqualTo("null");
+    assertThat(removed.path("deleteMarker").asBoolean()).as(removed.toString()).isFalse();
+    assertThat(versionLines(bucket)).containsExactly(etagLine(second, "two"));
+    assertThat(mc(false, "cat", k).stdout()).isEqualTo("two");
+    assertThat(mcResult(false, "cat", "--version-id", "null", k).exitCode()).isNotZero();
+  }
+
+  /** {@code ls --versions} as lines {@code versionId etag} ({@code versionId marker}), in order. */
+  private static List<String> versionLines(String bucket) {
+    return versions(bucket).stream()
+        .map(
+            v ->
+                v.path("versionId").asText()
+                    + " "
+                    + (v.path("isDeleteMarker").asBoolean() ? "marker" : v.path("etag").asText()))
+        .toList();
+  }
+
+  /** The line {@link #versionLines} shows for a version holding {@code content}. */
+  private static String etagLine(String versionId, String content) {
+    return versionId
+        + " "
+        + Clients.md5Hex(content.getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
 
   /** {@code mc ls --versions} of the bucket: every version and delete marker, newest first. */

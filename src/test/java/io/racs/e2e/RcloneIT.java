@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * process over six MinIO servers (4x2), over HTTP and over HTTPS with {@code --ca-cert}: {@code
  * copy} of a tree holding 0 B, 1 B, 5 MiB + 1 and 70 MiB files (70 MiB goes multipart), {@code
  * check} finding 0 differences, {@code ls}/{@code lsf}, {@code sync} copying only the changed file
- * and deleting the removed one, a byte-exact copy back, and {@code delete}.
+ * and deleting the removed one, a byte-exact copy back, and {@code delete}; metadata headers; and
+ * versioned buckets through {@code --s3-versions}, the null version included.
  */
 class RcloneIT {
   @RegisterExtension static final ProxyPairExtension PROXIES = ProxyPairExtension.create();
@@ -80,10 +81,11 @@ class RcloneIT {
   }
 
   /**
-   * {@code copyto} with {@code --header-upload} for every standard header and user metadata, on a
-   * single PUT and a multipart upload (above the 16 MiB cutoff); a server-side {@code copyto} keeps
-   * them (rclone sends the COPY directive). The proxy answers them on GET and HEAD, and {@code
-   * lsjson -M} shows them. rclone 1.60 cannot set {@code Expires} ("Don't know how to set key
+   * {@code copyto} with {@code --header-upload} for every standard header, user metadata and the
+   * tags ({@code X-Amz-Tagging}), on a single PUT and a multipart upload (above the 16 MiB cutoff);
+   * a server-side {@code copyto} keeps them (rclone sends the COPY directive). The proxy answers
+   * them on GET and HEAD (the tags on GetObjectTagging), and {@code lsjson -M} shows the headers
+   * and metadata (not the tags). rclone 1.60 cannot set {@code Expires} ("Don't know how to set key
    * Expires on upload") and sends COPY for every server-side copy, even with {@code
    * --header-upload} or {@code --metadata-set}, so neither is tested here.
    */
@@ -101,6 +103,9 @@ class RcloneIT {
     Clients.USER_METADATA.forEach(
         (name, value) ->
             headers.addAll(List.of("--header-upload", "X-Amz-Meta-" + name + ": " + value)));
+    // rclone sends this one as the PUT's (or CreateMultipartUpload's) x-amz-tagging; as
+    // --metadata-set x-amz-tagging=... it sets nothing, and says nothing.
+    headers.addAll(List.of("--header-upload", "X-Amz-Tagging: " + Clients.TAGGING));
     rclone(false, "mkdir", "racs:" + bucket);
     List<String> put =
         new ArrayList<>(List.of("copyto", small.toString(), "racs:" + bucket + "/put"));
@@ -135,6 +140,7 @@ class RcloneIT {
       byte[] body =
           Clients.assertStoredMetadata(PROXIES.http().endpoint(), bucket, key, standard, user);
       assertThat(Clients.md5Hex(body)).as(key).isEqualTo(Clients.md5Hex(sources.get(key)));
+      Clients.assertStoredTags(PROXIES.http().endpoint(), bucket, key, Clients.TAGS);
       JsonNode listed =
           JSON.readTree(rclone(false, "lsjson", "-M", "racs:" + bucket + "/" + key).stdout())
               .get(0);
@@ -224,6 +230,100 @@ class RcloneIT {
           rclone(false, "--s3-versions", "cat", "racs:" + bucket + "/" + name).stdout();
       assertThat(content).isEqualTo(name.equals(second) ? "two" : "three");
     }
+  }
+
+  /**
+   * The null version, as rclone reaches it with {@code --s3-versions}. rclone shows no version ids:
+   * it names the latest version by the key and each older one by its time ({@code k-v2026-...}),
+   * whatever its id, and reads or deletes a named one by its id, {@code versionId=null} for the
+   * null version (asserted from {@code --dump headers}); rclone does exactly the same against
+   * MinIO. So: a key written before versioning was enabled is listed beside the newer version under
+   * its time and read by {@code versionId=null}; after {@code backend versioning Suspended} a write
+   * replaces the null version (the old bytes are gone, the kept version stays); once versioning is
+   * enabled again and the key written once more, the null version is an older one, and {@code
+   * deletefile} of its name removes exactly it by {@code versionId=null}.
+   */
+  @Test
+  void versions_whenWrittenBeforeEnablingAndWhileSuspended_areTheNullVersion() throws Exception {
+    String bucket = "rclone-null";
+    String remote = "racs:" + bucket + "/";
+    rclone(false, "mkdir", "racs:" + bucket);
+    rclone(false, "copyto", "--ignore-times", file("one").toString(), remote + "k");
+    rclone(false, "backend", "versioning", "racs:" + bucket, "Enabled");
+    rclone(false, "copyto", "--ignore-times", file("two").toString(), remote + "k");
+    String nullOne = olderVersion(bucket, List.of());
+    Launcher.Result readNull =
+        rclone(false, "--s3-versions", "-vv", "--dump", "headers", "cat", remote + nullOne);
+    assertThat(readNull.stdout()).isEqualTo("one");
+    assertThat(objectRequests(readNull, bucket))
+        .containsExactly("GET /" + bucket + "/k?versionId=null");
+    assertThat(rclone(false, "cat", remote + "k").stdout()).isEqualTo("two");
+
+    assertThat(rclone(false, "backend", "versioning", "racs:" + bucket, "Suspended").stdout())
+        .isEqualTo("Suspended\n");
+    rclone(false, "copyto", "--ignore-times", file("three").toString(), remote + "k");
+    String kept = olderVersion(bucket, List.of());
+    assertThat(kept).isNotEqualTo(nullOne);
+    Launcher.Result readKept =
+        rclone(false, "--s3-versions", "-vv", "--dump", "headers", "cat", remote + kept);
+    assertThat(readKept.stdout()).isEqualTo("two");
+    assertThat(objectRequests(readKept, bucket))
+        .singleElement()
+        .satisfies(
+            r ->
+                assertThat(r)
+                    .startsWith("GET /" + bucket + "/k?versionId=")
+                    .doesNotEndWith("=null"));
+    assertThat(rclone(false, "cat", remote + "k").stdout()).isEqualTo("three");
+
+    rclone(false, "backend", "versioning", "racs:" + bucket, "Enabled");
+    rclone(false, "copyto", "--ignore-times", file("four").toString(), remote + "k");
+    String nullThree = olderVersion(bucket, List.of(kept));
+    assertThat(rclone(false, "--s3-versions", "cat", remote + nullThree).stdout())
+        .isEqualTo("three");
+    Launcher.Result deleted =
+        rclone(
+            false, "--s3-versions", "-vv", "--dump", "headers", "deletefile", remote + nullThree);
+    assertThat(objectRequests(deleted, bucket))
+        .containsExactly("DELETE /" + bucket + "/k?versionId=null");
+    assertThat(versionNames(bucket)).containsExactlyInAnyOrder("k", kept);
+    assertThat(rclone(false, "cat", remote + "k").stdout()).isEqualTo("four");
+    assertThat(rclone(false, "--s3-versions", "cat", remote + kept).stdout()).isEqualTo("two");
+  }
+
+  /** A file holding {@code content}, named after it. */
+  private static Path file(String content) throws java.io.IOException {
+    return Files.writeString(dir.resolve("rclone-null-" + content), content);
+  }
+
+  /**
+   * The one name {@code lsf --s3-versions} lists in {@code bucket} besides {@code k} and {@code
+   * known}: exactly one older version of {@code k}, named by its time.
+   */
+  private static String olderVersion(String bucket, List<String> known) {
+    List<String> names = new ArrayList<>(versionNames(bucket));
+    assertThat(names).as("%s", names).hasSize(known.size() + 2).contains("k").containsAll(known);
+    names.remove("k");
+    names.removeAll(known);
+    assertThat(names.get(0)).matches("k-v\\d{4}-\\d{2}-\\d{2}-\\d{6}-\\d{3}");
+    return names.get(0);
+  }
+
+  /**
+   * The requests for {@code bucket/k} that {@code --dump headers} shows rclone sending, as {@code
+   * METHOD /bucket/k?query} (listings and other keys left out).
+   */
+  private static List<String> objectRequests(Launcher.Result result, String bucket) {
+    java.util.regex.Pattern request =
+        java.util.regex.Pattern.compile(
+            " DEBUG : ((?:GET|HEAD|PUT|POST|DELETE) /" + bucket + "/k(?:\\?\\S*)?) HTTP/1\\.1$");
+    return result
+        .stderr()
+        .lines()
+        .map(request::matcher)
+        .filter(java.util.regex.Matcher::find)
+        .map(m -> m.group(1))
+        .toList();
   }
 
   /** The names {@code lsf --s3-versions} lists in {@code bucket}. */

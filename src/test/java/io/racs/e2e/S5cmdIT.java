@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code head}, {@code cat}, {@code sync} and {@code rm}; metadata headers and user metadata on a
  * single PUT, a multipart upload and server-side copies with the COPY and REPLACE directives; and
  * versioned buckets ({@code bucket-version --set Enabled}, {@code ls --all-versions}, {@code cat},
- * {@code rm --version-id}, delete markers).
+ * {@code rm --version-id}, delete markers), with the null version ({@code --set Suspended}, {@code
+ * --version-id null}).
  */
 class S5cmdIT {
   @RegisterExtension static final ProxyPairExtension PROXIES = ProxyPairExtension.create();
@@ -232,6 +233,51 @@ class S5cmdIT {
   }
 
   /**
+   * The null version, as s5cmd reaches it: a key written before versioning was enabled is listed by
+   * {@code ls --all-versions} with the id "null" below the version written after, and {@code cat
+   * --version-id null} reads it. After {@code bucket-version --set Suspended} a write replaces the
+   * null version: the listing has exactly one "null" (the new bytes) above the kept version. {@code
+   * rm --version-id null} removes it, and the kept version is current again. s5cmd lists MinIO's
+   * null versions the same way.
+   */
+  @Test
+  void versions_whenWrittenBeforeEnablingAndWhileSuspended_areTheNullVersion() throws Exception {
+    String bucket = "s5cmd-null";
+    String k = "s3://" + bucket + "/k";
+    String one = Clients.md5Hex("one".getBytes());
+    String two = Clients.md5Hex("two".getBytes());
+    String three = Clients.md5Hex("three".getBytes());
+    s5cmd(false, "mb", "s3://" + bucket);
+    s5cmd(false, "cp", Files.writeString(dir.resolve("s5cmd-null-one"), "one").toString(), k);
+    s5cmd(false, "bucket-version", "--set", "Enabled", "s3://" + bucket);
+    s5cmd(false, "cp", Files.writeString(dir.resolve("s5cmd-null-two"), "two").toString(), k);
+    Map<String, String> enabled = versions(bucket);
+    String second = enabled.get(two);
+    assertThat(second).isNotNull().isNotEqualTo("null");
+    assertThat(enabled).containsExactly(Map.entry(two, second), Map.entry(one, "null"));
+    assertThat(s5cmd(false, "cat", "--version-id", "null", k).stdout()).isEqualTo("one");
+    assertThat(s5cmd(false, "cat", k).stdout()).isEqualTo("two");
+
+    s5cmd(false, "bucket-version", "--set", "Suspended", "s3://" + bucket);
+    assertThat(lines(s5cmd(false, "bucket-version", "s3://" + bucket)))
+        .containsExactly(JSON.readTree("{\"bucket\":\"" + bucket + "\",\"status\":\"Suspended\"}"));
+    s5cmd(false, "cp", Files.writeString(dir.resolve("s5cmd-null-three"), "three").toString(), k);
+    assertThat(versions(bucket)).containsExactly(Map.entry(three, "null"), Map.entry(two, second));
+    assertThat(s5cmd(false, "cat", "--version-id", "null", k).stdout()).isEqualTo("three");
+    assertThat(s5cmd(false, "cat", k).stdout()).isEqualTo("three");
+
+    assertThat(lines(s5cmd(false, "rm", "--version-id", "null", k)))
+        .containsExactly(
+            JSON.readTree(
+                "{\"operation\":\"rm\",\"success\":true,\"source\":\""
+                    + k
+                    + "\",\"version_id\":\"null\"}"));
+    assertThat(versions(bucket)).containsExactly(Map.entry(two, second));
+    assertThat(s5cmd(false, "cat", k).stdout()).isEqualTo("two");
+    assertThat(s5cmdResult(false, "cat", "--version-id", "null", k).exitCode()).isNotZero();
+  }
+
+  /**
    * {@code ls --all-versions}: each listed version as "etag to version id" ("marker" for a delete
    * marker, which has no ETag). s5cmd 2.3's JSON listing leaves the version id out and its text
    * listing the ETag, so both are read and zipped: they list the same entries in the same order.
@@ -257,7 +303,8 @@ class S5cmdIT {
    * {@code cp --metadata-directive COPY} keeps them, and {@code cp} with REPLACE (s5cmd's default
    * for server-side copies) sets only what it names. The proxy answers them on GET and HEAD, and
    * {@code s5cmd head} shows the content type and user metadata (all it prints). s5cmd has no
-   * option for {@code Content-Language}, so it is left out here.
+   * option for {@code Content-Language} nor for tags (2.3: no {@code --content-language}, no {@code
+   * --tags}), so they are left out here.
    */
   @Test
   void metadata_onPutMultipartAndCopy_isStoredAndReturnedOnGetAndHead() {

@@ -4,6 +4,7 @@ import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.crypto.CustomerKey;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.ObjectStore;
+import io.racs.proxy.store.StoreException;
 import io.racs.proxy.store.VersionMeta;
 import java.io.IOException;
 import java.io.InputStream;
@@ -88,10 +89,19 @@ public final class RecoverCommand implements Callable<Integer> {
               key,
               reader.meta().sizeBytes(),
               reader.meta().etag(),
-              reader.meta().versionId(),
+              s3VersionId(reader.meta()),
               out);
       return ExitCodes.OK;
     }
+  }
+
+  /**
+   * The id S3 clients know {@code version} by, which {@code --version-id} takes back: {@code null}
+   * for the null version (written while versioning was not enabled), whose store id no S3 answer
+   * shows.
+   */
+  private static String s3VersionId(VersionMeta version) {
+    return version.nullVersion() ? ObjectStore.NULL_VERSION : version.versionId();
   }
 
   /** The SSE-C key in {@code file}: exactly 32 bytes. */
@@ -120,7 +130,25 @@ public final class RecoverCommand implements Callable<Integer> {
     if (versionId == null) {
       return store.get(bucket, key, 0, -1, 0, customerKey);
     }
-    VersionMeta version = store.version(bucket, key, versionId);
+    VersionMeta version;
+    try {
+      version = store.version(bucket, key, versionId);
+    } catch (StoreException e) {
+      if (e.code() != StoreException.Code.NO_SUCH_VERSION) {
+        throw e;
+      }
+      // The store's message names the version but not what is wrong with it.
+      throw new StoreException(
+          e.code(),
+          bucket
+              + "/"
+              + key
+              + (ObjectStore.NULL_VERSION.equals(versionId)
+                  ? " has no null version (none was written while versioning was not enabled,"
+                      + " or it was deleted)"
+                  : " has no version " + versionId),
+          e);
+    }
     if (version.deleteMarker()) {
       throw new IllegalArgumentException(
           "--version-id: "

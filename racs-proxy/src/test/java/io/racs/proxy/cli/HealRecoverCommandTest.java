@@ -220,6 +220,98 @@ class HealRecoverCommandTest {
     assertThat(dir.resolve("out/none")).doesNotExist();
   }
 
+  /**
+   * {@code --version-id null} names the version written before versioning was enabled, as S3 does:
+   * recover rebuilds exactly those bytes (not the newer version's) with two repositories gone, and
+   * says "version null", the id S3 clients know it by. A key whose every version was written while
+   * versioning was enabled has no null version: recover fails with one line and exit 1, and writes
+   * no file.
+   */
+  @Test
+  void recover_withVersionIdNull_rebuildsTheVersionWrittenBeforeVersioningWasEnabled()
+      throws IOException {
+    long seed = TestSeed.get();
+    Random random = new Random(seed);
+    byte[] unversioned = new byte[180_000];
+    byte[] versioned = new byte[120_000];
+    random.nextBytes(unversioned);
+    random.nextBytes(versioned);
+    Path config = config();
+    ArrayConfig array = ArrayConfig.load(config);
+    try (ErasureStore store = array.open()) {
+      store.createBucket("photos");
+      store.put(
+          "photos",
+          "cat.jpg",
+          new ByteArrayInputStream(unversioned),
+          unversioned.length,
+          ObjectStore.PutOptions.defaults());
+      store.enableVersioning("photos");
+      store.put(
+          "photos",
+          "cat.jpg",
+          new ByteArrayInputStream(versioned),
+          versioned.length,
+          ObjectStore.PutOptions.defaults());
+      store.put(
+          "photos",
+          "dog.jpg",
+          new ByteArrayInputStream(versioned),
+          versioned.length,
+          ObjectStore.PutOptions.defaults());
+    }
+    deleteTree(dir.resolve("r1"));
+    deleteTree(dir.resolve("r4"));
+
+    Path recovered = dir.resolve("out/null.jpg");
+    assertThat(recoverVersion(config, "cat.jpg", "null", recovered)).as(err.toString()).isZero();
+    assertThat(Files.readAllBytes(recovered)).as("seed %d", seed).isEqualTo(unversioned);
+    assertThat(out.toString())
+        .isEqualTo(
+            "recovered photos/cat.jpg (180000 bytes, ETag "
+                + md5Hex(unversioned)
+                + ", version null) to "
+                + recovered
+                + System.lineSeparator());
+    Path current = dir.resolve("out/current.jpg");
+    assertThat(recover(config, "photos", "cat.jpg", current)).as(err.toString()).isZero();
+    assertThat(Files.readAllBytes(current)).as("seed %d", seed).isEqualTo(versioned);
+
+    out.getBuffer().setLength(0);
+    Path none = dir.resolve("out/none.jpg");
+    assertThat(recoverVersion(config, "dog.jpg", "null", none)).isEqualTo(ExitCodes.FAILURE);
+    assertThat(err.toString().lines().toList())
+        .containsExactly(
+            "racs recover: photos/dog.jpg has no null version (none was written while versioning"
+                + " was not enabled, or it was deleted)");
+    assertThat(out.toString()).isEmpty();
+    assertThat(none).doesNotExist();
+  }
+
+  private int recoverVersion(Path config, String key, String versionId, Path out) {
+    return racs(
+        "recover",
+        "--config",
+        config.toString(),
+        "--bucket",
+        "photos",
+        "--key",
+        key,
+        "--version-id",
+        versionId,
+        "--out",
+        out.toString());
+  }
+
+  private static String md5Hex(byte[] data) {
+    try {
+      return java.util.HexFormat.of()
+          .formatHex(java.security.MessageDigest.getInstance("MD5").digest(data));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** The record files under {@code root} (index entries: an inline object's shards live there). */
   private static List<Path> recordFiles(Path root) throws IOException {
     try (Stream<Path> files = Files.walk(root.resolve("i"))) {
