@@ -1,8 +1,10 @@
 package io.racs.proxy.store;
 
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -233,12 +235,66 @@ final class Collector {
     }
   }
 
-  /** Deletes the shard objects of a version's parts (an inline version has none). */
+  /**
+   * Deletes the shard objects of a version's parts (an inline version has none). A multipart
+   * version's parts may be another record's as well: a completion whose commit failed can leave its
+   * entry on a repository that missed the rollback, while its parts stay the upload's, and the
+   * client's retry commits another version made of them. So a part of a multipart version is
+   * deleted only when neither another index entry of the key nor a part record of an upload of the
+   * key refers to it, and none is when those cannot be read from a read quorum (heal collects it
+   * later, as data no record refers to).
+   */
   void deleteData(VersionMeta version) {
+    Set<String> elsewhere = version.multipart() ? dataReferredElsewhere(version) : Set.of();
     for (PartMeta part : version.parts()) {
-      if (!part.inline()) {
+      if (!part.inline() && !elsewhere.contains(part.dataId())) {
         PartWriter.deleteShards(context.array, part.slots(), part.dataId());
       }
     }
+  }
+
+  /**
+   * The data ids the other records of {@code version}'s key refer to (other versions, their removal
+   * records, and the parts of its uploads); every data id of {@code version} when they cannot be
+   * read.
+   */
+  private Set<String> dataReferredElsewhere(VersionMeta version) {
+    String bucket = version.bucket();
+    String nameKey = context.nameKey(bucket, version.key());
+    String own = Layout.indexEntry(bucket, nameKey, version.versionId());
+    Set<String> referred = new HashSet<>();
+    try {
+      IndexMerge versions =
+          new IndexMerge(context.array, Layout.indexKeyPrefix(bucket, nameKey), "", 1000);
+      for (IndexMerge.Entry e = versions.next(); e != null; e = versions.next()) {
+        if (e.name().equals(own) || e.name().equals(Layout.removalRecord(own))) {
+          continue;
+        }
+        String name = e.name();
+        VersionMeta other =
+            context
+                .read(e, VersionMeta.class)
+                .orElseThrow(() -> new IllegalStateException("unreadable " + name));
+        other.parts().forEach(part -> referred.add(part.dataId()));
+      }
+      context.requireReadQuorum(versions, "list versions of " + bucket + "/" + version.key());
+      IndexMerge uploads =
+          new IndexMerge(context.array, Layout.uploadRecord(bucket, nameKey, ""), "", 1000);
+      for (IndexMerge.Entry e = uploads.next(); e != null; e = uploads.next()) {
+        if (Layout.isPartRecord(e.name())) {
+          String name = e.name();
+          MultipartUploads.PartRecord part =
+              context
+                  .read(e, MultipartUploads.PartRecord.class)
+                  .orElseThrow(() -> new IllegalStateException("unreadable " + name));
+          referred.add(part.part().dataId());
+        }
+      }
+      context.requireReadQuorum(uploads, "list uploads of " + bucket + "/" + version.key());
+    } catch (RuntimeException e) {
+      LOG.debug("keeping the data of {}: {}", own, e.toString());
+      version.parts().forEach(part -> referred.add(part.dataId()));
+    }
+    return referred;
   }
 }
