@@ -414,6 +414,9 @@ public final class ErasureStore implements ObjectStore {
     if (state == Versioning.SUSPENDED && written.nullVersion()) {
       nulls.supersedeLater(written.bucket(), written.key(), written.versionId());
     }
+    // The next GET of the key through this proxy reads what was just written beside its listing,
+    // as it would after a GET: a key this proxy wrote is warm (one round), not only one it read.
+    reads.wrote(written);
     return written;
   }
 

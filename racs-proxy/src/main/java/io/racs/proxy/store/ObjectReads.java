@@ -46,6 +46,19 @@ final class ObjectReads {
     lastServed.remove(bucket + "/" + key);
   }
 
+  /**
+   * Remembers the version this store just committed for its key as the one to read early, as if it
+   * had served it (the listing still decides whether it is current).
+   */
+  void wrote(VersionMeta meta) {
+    String hintKey = meta.bucket() + "/" + meta.key();
+    if (meta.deleteMarker()) {
+      lastServed.remove(hintKey);
+    } else {
+      lastServed.put(hintKey, meta);
+    }
+  }
+
   /** The current version of a key; {@code NO_SUCH_KEY} when there is none or it is deleted. */
   VersionMeta current(String bucket, String key) {
     BucketCatalog.checkName(bucket);

@@ -209,6 +209,14 @@ final class StoreContext {
     return Optional.ofNullable(records.get(entryName));
   }
 
+  /**
+   * Caches the record of a version this store just committed ({@code bytes} as one repository holds
+   * it), so that reading the key next needs no repository GET of it; records never change.
+   */
+  void cacheRecord(String entryName, byte[] bytes) {
+    Layout.decode(bytes, VersionMeta.class).ifPresent(meta -> records.put(entryName, meta));
+  }
+
   /** Drops a collected entry's record from the cache. */
   void forget(String entryName) {
     records.remove(entryName);
