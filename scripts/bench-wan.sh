@@ -19,7 +19,8 @@
 # Usage: scripts/bench-wan.sh           short: 2 iterations of 1 s per point (jitter: 5 s)
 #        LONG=1 scripts/bench-wan.sh    longer: 5 iterations of 5 s per point (jitter: 20 s)
 #        ONLY=parallel scripts/bench-wan.sh   only the parallelism case (ONLY=delay, ONLY=jitter:
-#                                       the jitter case, hedging on and off)
+#                                       the jitter case, hedging on and off; ONLY=cold: GET and
+#                                       HEAD read as a proxy that has not read the key)
 # ITERATIONS, DURATION and JITTER_DURATION override the chosen lengths (a smoke check:
 # ONLY=jitter ITERATIONS=1 JITTER_DURATION=1s).
 # PAR_CLIENTS (default 1,8,32), PAR_DELAY (20ms), PAR_OPS (get,head,list,put; DELETE needs a pool
@@ -80,6 +81,14 @@ if [ -z "$ONLY" ] || [ "$ONLY" = delay ]; then
     --delay 0ms,20ms,50ms --duration "$DURATION" --out "$WORK/delay" >"$WORK/delay.txt"
 fi
 
+if [ -z "$ONLY" ] || [ "$ONLY" = cold ]; then
+  # Cold reads: before each GET and HEAD the array's store forgets what it read or wrote, as a
+  # proxy that has not read the key (another proxy wrote it, or it restarted).
+  echo "== cold: GET/HEAD x 4KiB/1MiB at 20, 50 ms, read as a proxy that has not read the key ($ITERATIONS x $DURATION per point)" >&2
+  bench 1 "$OBJECTS" --config "$WORK/delay.yaml" --array-cold --op get,head --sizes 4KiB,1MiB \
+    --delay 20ms,50ms --duration "$DURATION" --out "$WORK/cold" >"$WORK/cold.txt"
+fi
+
 if [ -z "$ONLY" ] || [ "$ONLY" = jitter ]; then
   # 20 ms +- 20 ms per round trip: up to 20 ms uniform each way; 2% of calls 200 ms later. The
   # same seed for both runs, so hedging on and off meet the same sequence of delays per repository.
@@ -129,14 +138,16 @@ def cost(p):
     ratio = c.get("arrayOverDirect")
     return f"{c['array']['total']:.2f} / {c['direct']['total']:.2f}", "-" if ratio is None else f"{ratio:.1f}"
 
-root = points("delay")
-if root:
+def ratios(name, ops, delays, title):
+    root = points(name)
+    if not root:
+        return
     delay = by_id(root)
-    print("| op | size | round trip | direct p50 ms | RACS p50 ms | RACS / direct | RACS repository requests per op | USD per 1M ops, RACS / direct | cost ratio |")
+    print(f"| {title} | size | round trip | direct p50 ms | RACS p50 ms | RACS / direct | RACS repository requests per op | USD per 1M ops, RACS / direct | cost ratio |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for op in ["get", "head", "list", "put", "delete"]:
+    for op in ops:
         for size in ["4KiB", "1MiB"]:
-            for d in ["0ms", "20ms", "50ms"]:
+            for d in delays:
                 a = delay.get(f"direct/{op}/{size}/c1/d{d}")
                 b = delay.get(f"racs/{op}/{size}/c1/d{d}")
                 if a is None or b is None:
@@ -147,6 +158,9 @@ if root:
                 usd, ratio = cost(b)
                 print(f"| {op} | {size} | {d} | {pa:.2f} | {pb:.2f} | {pb / pa:.2f}{note} | {per_op(b)} | {usd} | {ratio} |")
     print()
+
+ratios("delay", ["get", "head", "list", "put", "delete"], ["0ms", "20ms", "50ms"], "op")
+ratios("cold", ["get", "head"], ["20ms", "50ms"], "cold read: op")
 
 hedged = points("jitter-on")
 unhedged = points("jitter-off")

@@ -51,6 +51,12 @@ public record TargetSpec(
         "array", name, configText, configSource, null, null, null, null, null, null);
   }
 
+  /** As {@link #array}, read cold: see {@link ArrayTarget#coldReads()}. */
+  public static TargetSpec arrayCold(String name, String configText, String configSource) {
+    return new TargetSpec(
+        "array-cold", name, configText, configSource, null, null, null, null, null, null);
+  }
+
   /**
    * One S3 target served by several endpoints, round robin per request (their URLs travel
    * comma-separated); one endpoint is the same as {@link #endpoint}.
@@ -107,6 +113,9 @@ public record TargetSpec(
     RepositorySetConfig set = RepositoryConfigLoader.create().parse(configText, configSource);
     if (kind.equals("array")) {
       return ArrayTarget.of(name, ArrayConfig.from(set));
+    }
+    if (kind.equals("array-cold")) {
+      return ArrayTarget.of(name, ArrayConfig.from(set)).coldReads();
     }
     return RepositoryTarget.of(
         RepositoryFactory.create(

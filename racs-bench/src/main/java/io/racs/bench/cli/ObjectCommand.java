@@ -81,6 +81,13 @@ public final class ObjectCommand implements Callable<Integer> {
               + " --delay applies to each of its repositories.")
   String array;
 
+  @Option(
+      names = "--array-cold",
+      description =
+          "Read the --array target cold: before each GET and HEAD its store forgets the records and"
+              + " versions it read or wrote, as a proxy that has not read the key (another wrote it).")
+  boolean arrayCold;
+
   @ArgGroup(exclusive = false, multiplicity = "0..*")
   List<EndpointOptions> endpoints = new ArrayList<>();
 
@@ -365,6 +372,9 @@ public final class ObjectCommand implements Callable<Integer> {
     if (config == null && !repositories.isEmpty()) {
       throw new IllegalArgumentException("--repository: needs --config FILE");
     }
+    if (arrayCold && array == null) {
+      throw new IllegalArgumentException("--array-cold: needs --array NAME");
+    }
     if (config == null && array != null) {
       throw new IllegalArgumentException("--array: needs --config FILE with an array section");
     }
@@ -410,7 +420,10 @@ public final class ObjectCommand implements Callable<Integer> {
         throw new IllegalArgumentException(
             "--array: " + array + " (expected: a unique target name)");
       }
-      specs.add(io.racs.bench.agent.TargetSpec.array(array, configText, config.toString()));
+      specs.add(
+          arrayCold
+              ? io.racs.bench.agent.TargetSpec.arrayCold(array, configText, config.toString())
+              : io.racs.bench.agent.TargetSpec.array(array, configText, config.toString()));
     }
     for (EndpointOptions e : endpoints) {
       // Several comma-separated URLs are one target, each request sent to the next in turn.

@@ -188,6 +188,7 @@ public final class OperationTable {
               switch (String.valueOf(r.targetKind())) {
                 case "endpoint" -> "S3 endpoint";
                 case "array" -> "array (in process)";
+                case "array-cold" -> "array (in process, cold reads)";
                 default -> "repository";
               })
           .append("</td><td>")

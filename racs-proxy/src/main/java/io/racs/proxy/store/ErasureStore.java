@@ -459,6 +459,17 @@ public final class ErasureStore implements ObjectStore {
     return found.get();
   }
 
+  /**
+   * Forgets every version record this store read or wrote, and which version of each key it served
+   * last: its next read of any key is cold, as through a proxy that has not read the key (another
+   * proxy wrote it). For benchmarks of cold reads (racs bench object --array-cold); nothing else
+   * needs it, since records never change.
+   */
+  public void forgetKeyCaches() {
+    context.forgetRecords();
+    reads.forgetServed();
+  }
+
   @Override
   public VersionMeta head(String bucket, String key) {
     return reads.current(bucket, key);

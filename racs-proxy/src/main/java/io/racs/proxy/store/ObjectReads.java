@@ -47,6 +47,13 @@ final class ObjectReads {
   }
 
   /**
+   * Forgets which version of every key was served last (see {@link ErasureStore#forgetKeyCaches}).
+   */
+  void forgetServed() {
+    lastServed.clear();
+  }
+
+  /**
    * Remembers the version this store just committed for its key as the one to read early, as if it
    * had served it (the listing still decides whether it is current).
    */

@@ -217,6 +217,11 @@ final class StoreContext {
     Layout.decode(bytes, VersionMeta.class).ifPresent(meta -> records.put(entryName, meta));
   }
 
+  /** Drops every cached record (see {@link ErasureStore#forgetKeyCaches}). */
+  void forgetRecords() {
+    records.clear();
+  }
+
   /** Drops a collected entry's record from the cache. */
   void forget(String entryName) {
     records.remove(entryName);

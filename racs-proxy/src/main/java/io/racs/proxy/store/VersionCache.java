@@ -42,6 +42,10 @@ final class VersionCache {
     entries.remove(entryName);
   }
 
+  synchronized void clear() {
+    entries.clear();
+  }
+
   synchronized int size() {
     return entries.size();
   }

@@ -43,6 +43,7 @@ public final class ArrayTarget implements Target {
   private final List<Repository> repositories;
   private final Duration delay;
   private final boolean owner;
+  private final boolean coldReads;
   private final List<MeteredRepository> meters = new ArrayList<>();
   private ErasureStore store;
 
@@ -51,22 +52,34 @@ public final class ArrayTarget implements Target {
       StoreConfig config,
       List<Repository> repositories,
       Duration delay,
-      boolean owner) {
+      boolean owner,
+      boolean coldReads) {
     this.name = name;
     this.config = config;
     this.repositories = repositories;
     this.delay = delay;
     this.owner = owner;
+    this.coldReads = coldReads;
   }
 
   /** A target named {@code name} over the array of {@code config}, whose repositories it opens. */
   public static ArrayTarget of(String name, ArrayConfig config) {
-    return new ArrayTarget(name, config.store(), config.openRepositories(), Duration.ZERO, true);
+    return new ArrayTarget(
+        name, config.store(), config.openRepositories(), Duration.ZERO, true, false);
   }
 
   /** A target over {@code repositories} in slot order, which {@link #close()} closes. */
   public static ArrayTarget of(String name, StoreConfig config, List<Repository> repositories) {
-    return new ArrayTarget(name, config, List.copyOf(repositories), Duration.ZERO, true);
+    return new ArrayTarget(name, config, List.copyOf(repositories), Duration.ZERO, true, false);
+  }
+
+  /**
+   * This target with cold reads: before each GET and HEAD its store forgets the records it read or
+   * wrote and the versions it served ({@link ErasureStore#forgetKeyCaches}), so that every read is
+   * that of a proxy that has not read the key (another proxy wrote it, or it restarted).
+   */
+  public ArrayTarget coldReads() {
+    return new ArrayTarget(name, config, repositories, delay, owner, true);
   }
 
   private synchronized ErasureStore store() {
@@ -146,7 +159,7 @@ public final class ArrayTarget implements Target {
 
   @Override
   public String kind() {
-    return "array";
+    return coldReads ? "array-cold" : "array";
   }
 
   @Override
@@ -171,7 +184,7 @@ public final class ArrayTarget implements Target {
     if (delay.isZero()) {
       return Optional.of(this);
     }
-    return Optional.of(new ArrayTarget(name, config, repositories, delay, false));
+    return Optional.of(new ArrayTarget(name, config, repositories, delay, false, coldReads));
   }
 
   @Override
@@ -185,6 +198,9 @@ public final class ArrayTarget implements Target {
 
       @Override
       public InputStream get(String key, long offset, long lengthBytes) {
+        if (coldReads) {
+          s.forgetKeyCaches();
+        }
         ObjectStore.ObjectReader reader;
         try {
           reader = s.get(BUCKET, key, offset, lengthBytes, 0);
@@ -205,6 +221,9 @@ public final class ArrayTarget implements Target {
 
       @Override
       public boolean head(String key) {
+        if (coldReads) {
+          s.forgetKeyCaches();
+        }
         try {
           s.head(BUCKET, key);
           return true;

@@ -510,6 +510,55 @@ class ObjectCommandTest {
     assertThat(out.toString()).contains("cost of 1,000,000 client operations, USD");
   }
 
+  /**
+   * {@code --array-cold}: every GET and HEAD is that of a proxy that has not read the key, so each
+   * reads the version's record after the listing (docs/bench/cost.md: a cold 1 MiB GET is 6 LIST
+   * and 5 GET, a warm one 6 LIST and 4 GET; a cold HEAD 6 LIST and 1 GET, a warm one 6 LIST).
+   */
+  @Test
+  void object_whenArrayCold_readsEveryRecordAgain() throws Exception {
+    config = arrayConfig("");
+    Path o = dir.resolve("out");
+    assertThat(
+            run(
+                "--array",
+                "racs",
+                "--array-cold",
+                "--op",
+                "get,head",
+                "--sizes",
+                "1MiB",
+                "--objects",
+                "4",
+                "--warmup",
+                "0",
+                "--iterations",
+                "2",
+                "--count",
+                "10",
+                "--out",
+                o.toString()))
+        .as(err.toString())
+        .isEqualTo(ExitCodes.OK);
+    JsonNode root = results(o);
+    assertThat(root.get("targets").get(0).get("kind").asText()).isEqualTo("array-cold");
+    JsonNode get = point(root, "racs/get/1MiB/c1/d0ms").get("repositoryRequestsPerOp");
+    // A hedge (a shard or record late on a loaded machine) may add a GET now and then; warm would
+    // be 4 and 0.
+    assertThat(get.get("get").asDouble()).isBetween(5.0, 6.0);
+    JsonNode head = point(root, "racs/head/1MiB/c1/d0ms").get("repositoryRequestsPerOp");
+    assertThat(head.get("get").asDouble()).isBetween(1.0, 2.0);
+    assertThat(head.get("list").asDouble()).isBetween(6.0, 6.0 + 6.0 / 20);
+  }
+
+  @Test
+  void object_whenArrayColdWithoutArray_failsWithOneLine() throws Exception {
+    config = arrayConfig("");
+    assertThat(run("--repository", "direct", "--array-cold")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString())
+        .isEqualTo("racs bench object: --array-cold: needs --array NAME" + System.lineSeparator());
+  }
+
   @Test
   void object_whenThePriceTableIsInvalid_failsWithOneLineBeforeAnythingRuns() throws Exception {
     config = arrayConfig("prices:\n  default: {putPer1000: -0.005}\n");
