@@ -247,4 +247,34 @@ class AbandonedUploadsTest {
       throw new UncheckedIOException(e);
     }
   }
+
+  @Test
+  void abortMultipartUpload_whileACompletionThatReadTheUploadCommits_leavesTheObjectWhole()
+      throws Exception {
+    String upload = store.createMultipartUpload(BUCKET, "k", ObjectStore.PutOptions.defaults());
+    byte[] data = data(9000);
+    ObjectStore.PartInfo only = part("k", upload, 1, data);
+    commits.arm(6);
+    CompletableFuture<VersionMeta> completion =
+        CompletableFuture.supplyAsync(
+            () ->
+                store.completeMultipartUpload(
+                    BUCKET,
+                    "k",
+                    upload,
+                    List.of(new ObjectStore.CompletedPart(1, only.etag())),
+                    parts -> Map.of()));
+    commits.awaitHeld(6, Duration.ofSeconds(30));
+    store.abortMultipartUpload(BUCKET, "k", upload);
+    commits.open();
+    completion.get();
+
+    // Found in review: the abort deleted the parts' data at once, and the completion, answered
+    // 200, committed an object made of nothing.
+    assertThat(read("k")).isEqualTo(data);
+    clock.advance(GRACE.plusMinutes(1));
+    assertThat(run().collected()).containsExactly(BUCKET + "/k " + upload);
+    assertThat(read("k")).isEqualTo(data);
+    assertThat(stored("u/")).isEmpty();
+  }
 }
