@@ -491,7 +491,10 @@ final class MultipartUploads {
     for (IndexMerge.Entry e = left.next(); e != null && remaining == null; e = left.next()) {
       remaining = e.name().equals(mark) ? null : e.name();
     }
-    if (remaining != null || !left.unprovenSlots().isEmpty()) {
+    // Every listing must have answered. A slot adopted and not yet filled counts as answering: it
+    // was empty when adopted, so what it lists of this upload is all it holds. (Waiting for it to
+    // be filled kept heal "not done", and so the slot never confirmed as filled.)
+    if (remaining != null || !left.failures().isEmpty()) {
       throw new StoreException(
           StoreException.Code.INSUFFICIENT_SHARDS,
           "collect upload "
