@@ -365,20 +365,19 @@ final class MultipartUploads {
   }
 
   /**
-   * Aborts an upload: writes its {@link AbandonedRecord} on a write quorum (or fails with {@code
-   * INSUFFICIENT_SHARDS}, having changed nothing), then deletes its parts' data (but for what a
-   * version of the key is made of), its part records and its upload record. The mark stays, so that
-   * a repository that missed these deletions (out or stalled) cannot bring the upload back through
-   * heal; {@link #collectAbandoned} removes it later.
+   * Aborts an upload as {@link #abandon} gives one up: its {@link AbandonedRecord} on a write
+   * quorum (or {@code INSUFFICIENT_SHARDS}, having changed nothing), then its upload record
+   * deleted, so that from then on it answers {@code NoSuchUpload}. Its parts (records and data)
+   * stay until {@link #collectAbandoned} runs past the GC grace (heal, or the scrub's {@link
+   * AbandonedUploads}): a completion that read the upload just before the abort may still commit
+   * them, and deleting them at once lost the data of an object it was then answered 200 for. The
+   * mark stays as long, so that a repository that missed the deletions cannot bring the upload
+   * back.
    */
   void abort(String bucket, String key, String uploadId) {
     UploadRecord upload = upload(bucket, key, uploadId);
-    List<PartRecord> parts = partRecords(bucket, key, uploadId);
-    // Parts a version of the key is made of stay: an upload completed whose mark failed, and whose
-    // records a repository that missed their deletion kept, is still there to be aborted.
-    Set<String> used = dataOfVersions(bucket, key, "abort upload " + uploadId);
     mark(upload, "abort upload " + uploadId);
-    remove(bucket, key, uploadId, parts, used);
+    writer.deleteEverywhere(uploadRecordName(bucket, key, uploadId));
   }
 
   /**
@@ -492,7 +491,10 @@ final class MultipartUploads {
     for (IndexMerge.Entry e = left.next(); e != null && remaining == null; e = left.next()) {
       remaining = e.name().equals(mark) ? null : e.name();
     }
-    if (remaining != null || !left.unprovenSlots().isEmpty()) {
+    // Every listing must have answered. A slot adopted and not yet filled counts as answering: it
+    // was empty when adopted, so what it lists of this upload is all it holds. (Waiting for it to
+    // be filled kept heal "not done", and so the slot never confirmed as filled.)
+    if (remaining != null || !left.failures().isEmpty()) {
       throw new StoreException(
           StoreException.Code.INSUFFICIENT_SHARDS,
           "collect upload "

@@ -183,17 +183,7 @@ class AbandonedUploadsTest {
     byte[] data = data(9000);
     ObjectStore.PartInfo only = part("k", upload, 1, data);
     clock.advance(AGE.plusDays(1));
-    commits.arm(6);
-    CompletableFuture<VersionMeta> completion =
-        CompletableFuture.supplyAsync(
-            () ->
-                store.completeMultipartUpload(
-                    BUCKET,
-                    "k",
-                    upload,
-                    List.of(new ObjectStore.CompletedPart(1, only.etag())),
-                    parts -> Map.of()));
-    commits.awaitHeld(6, Duration.ofSeconds(30));
+    CompletableFuture<VersionMeta> completion = completionHeldAtItsCommit(upload, only);
 
     assertThat(run().abandoned()).containsExactly(BUCKET + "/k " + upload);
     commits.open();
@@ -213,17 +203,7 @@ class AbandonedUploadsTest {
     ObjectStore.PartInfo only = part("k", upload, 1, data);
     String other = store.createMultipartUpload(BUCKET, "other", ObjectStore.PutOptions.defaults());
     part("other", other, 1, data(100));
-    commits.arm(6);
-    CompletableFuture<VersionMeta> completion =
-        CompletableFuture.supplyAsync(
-            () ->
-                store.completeMultipartUpload(
-                    BUCKET,
-                    "k",
-                    upload,
-                    List.of(new ObjectStore.CompletedPart(1, only.etag())),
-                    parts -> Map.of()));
-    commits.awaitHeld(6, Duration.ofSeconds(30));
+    CompletableFuture<VersionMeta> completion = completionHeldAtItsCommit(upload, only);
 
     store.abandonMultipartUpload(BUCKET, "k", upload);
     store.abandonMultipartUpload(BUCKET, "other", other);
@@ -240,11 +220,52 @@ class AbandonedUploadsTest {
     assertThat(stored("u/")).isEmpty();
   }
 
+  /**
+   * Completes {@code upload} of key {@code k} from its one part {@code only} on another thread, and
+   * returns once it has read the upload and holds at its commit (every index entry write), so that
+   * what the test does next happens between the two.
+   */
+  private CompletableFuture<VersionMeta> completionHeldAtItsCommit(
+      String upload, ObjectStore.PartInfo only) throws InterruptedException {
+    commits.arm(6);
+    CompletableFuture<VersionMeta> completion =
+        CompletableFuture.supplyAsync(
+            () ->
+                store.completeMultipartUpload(
+                    BUCKET,
+                    "k",
+                    upload,
+                    List.of(new ObjectStore.CompletedPart(1, only.etag())),
+                    parts -> Map.of()));
+    commits.awaitHeld(6, Duration.ofSeconds(30));
+    return completion;
+  }
+
   private byte[] read(String key) {
     try (ObjectStore.ObjectReader reader = store.get(BUCKET, key, 0, -1, 0)) {
       return reader.body().readAllBytes();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  @Test
+  void abortMultipartUpload_whileACompletionThatReadTheUploadCommits_leavesTheObjectWhole()
+      throws Exception {
+    String upload = store.createMultipartUpload(BUCKET, "k", ObjectStore.PutOptions.defaults());
+    byte[] data = data(9000);
+    ObjectStore.PartInfo only = part("k", upload, 1, data);
+    CompletableFuture<VersionMeta> completion = completionHeldAtItsCommit(upload, only);
+    store.abortMultipartUpload(BUCKET, "k", upload);
+    commits.open();
+    completion.get();
+
+    // Found in review: the abort deleted the parts' data at once, and the completion, answered
+    // 200, committed an object made of nothing.
+    assertThat(read("k")).isEqualTo(data);
+    clock.advance(GRACE.plusMinutes(1));
+    assertThat(run().collected()).containsExactly(BUCKET + "/k " + upload);
+    assertThat(read("k")).isEqualTo(data);
+    assertThat(stored("u/")).isEmpty();
   }
 }
