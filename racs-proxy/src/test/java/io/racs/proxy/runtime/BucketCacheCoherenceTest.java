@@ -9,10 +9,10 @@ import io.racs.proxy.crypto.MasterKey;
 import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.StoreConfig;
+import io.racs.proxy.testing.TestClients;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
 import io.racs.testkit.Await;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,10 +24,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 import software.amazon.awssdk.services.s3.model.ObjectVersion;
@@ -78,15 +75,7 @@ class BucketCacheCoherenceTest {
               AccessLog.off(),
               CoordinationConfig.of(zookeeper.getConnectString(), "p" + p));
       servers.add(server);
-      clients.add(
-          S3Client.builder()
-              .endpointOverride(URI.create("http://127.0.0.1:" + server.port()))
-              .region(Region.US_EAST_1)
-              .forcePathStyle(true)
-              .credentialsProvider(
-                  StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS, SECRET)))
-              .overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(1)))
-              .build());
+      clients.add(TestClients.s3(server.port(), ACCESS, SECRET));
     }
     Await.until(
         "both proxies see both members",

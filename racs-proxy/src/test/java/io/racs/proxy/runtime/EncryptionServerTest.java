@@ -9,10 +9,10 @@ import io.racs.proxy.crypto.MasterKey;
 import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.StoreConfig;
+import io.racs.proxy.testing.TestClients;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
 import io.racs.testkit.TestSeed;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,11 +29,8 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
@@ -83,15 +80,7 @@ class EncryptionServerTest {
             ServerConfig.defaults().with("127.0.0.1:0", Map.of(ACCESS, SECRET)).withAdmin(null),
             new EncryptionConfig(keys, byDefault, customerKeysOverHttp),
             AccessLog.off());
-    s3 =
-        S3Client.builder()
-            .endpointOverride(URI.create("http://127.0.0.1:" + server.port()))
-            .region(Region.US_EAST_1)
-            .forcePathStyle(true)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS, SECRET)))
-            .overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(1)))
-            .build();
+    s3 = TestClients.s3(server.port(), ACCESS, SECRET);
     s3.createBucket(b -> b.bucket(BUCKET));
   }
 

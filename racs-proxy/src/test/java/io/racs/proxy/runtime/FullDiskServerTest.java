@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.StoreConfig;
+import io.racs.proxy.testing.TestClients;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
 import java.io.IOException;
@@ -26,10 +27,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
@@ -129,15 +127,7 @@ class FullDiskServerTest {
             ServerConfig.defaults()
                 .with("127.0.0.1:0", Map.of(ACCESS, SECRET))
                 .withAdmin("127.0.0.1:0"));
-    s3 =
-        S3Client.builder()
-            .endpointOverride(URI.create("http://127.0.0.1:" + server.port()))
-            .region(Region.US_EAST_1)
-            .forcePathStyle(true)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS, SECRET)))
-            .overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(1)))
-            .build();
+    s3 = TestClients.s3(server.port(), ACCESS, SECRET);
     s3.createBucket(b -> b.bucket("bkt"));
     byte[] before = new byte[50_000];
     new Random(SEED).nextBytes(before);

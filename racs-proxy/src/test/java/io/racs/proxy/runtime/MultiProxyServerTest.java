@@ -7,6 +7,7 @@ import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.Healer;
 import io.racs.proxy.store.StoreConfig;
+import io.racs.proxy.testing.TestClients;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
 import io.racs.testkit.Await;
@@ -32,10 +33,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
@@ -85,15 +83,7 @@ class MultiProxyServerTest {
               io.racs.proxy.s3.server.AccessLog.off(),
               CoordinationConfig.of(zookeeper.getConnectString(), "p" + p));
       servers.add(server);
-      clients.add(
-          S3Client.builder()
-              .endpointOverride(URI.create("http://127.0.0.1:" + server.port()))
-              .region(Region.US_EAST_1)
-              .forcePathStyle(true)
-              .credentialsProvider(
-                  StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS, SECRET)))
-              .overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(1)))
-              .build());
+      clients.add(TestClients.s3(server.port(), ACCESS, SECRET));
     }
     Await.until(
         "every proxy sees three members",

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.StoreConfig;
+import io.racs.proxy.testing.TestClients;
 import io.racs.repos.ObjectInfo;
 import io.racs.repos.ObjectStream;
 import io.racs.repos.Repository;
@@ -29,10 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -157,15 +155,7 @@ class RepositoryMetricsTest {
                 ServerConfig.defaults()
                     .with("127.0.0.1:0", Map.of(ACCESS, SECRET))
                     .withAdmin("127.0.0.1:0"));
-        S3Client s3 =
-            S3Client.builder()
-                .endpointOverride(URI.create("http://127.0.0.1:" + server.port()))
-                .region(Region.US_EAST_1)
-                .forcePathStyle(true)
-                .credentialsProvider(
-                    StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS, SECRET)))
-                .overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(1)))
-                .build()) {
+        S3Client s3 = TestClients.s3(server.port(), ACCESS, SECRET)) {
       s3.createBucket(b -> b.bucket("bkt"));
       s3.putObject(b -> b.bucket("bkt").key("k"), RequestBody.fromBytes(data));
       // The bucket's record and the object's shard and record on every repository: the PUT
@@ -239,15 +229,7 @@ class RepositoryMetricsTest {
                 ServerConfig.defaults()
                     .with("127.0.0.1:0", Map.of(ACCESS, SECRET))
                     .withAdmin("127.0.0.1:0"));
-        S3Client s3 =
-            S3Client.builder()
-                .endpointOverride(URI.create("http://127.0.0.1:" + server.port()))
-                .region(Region.US_EAST_1)
-                .forcePathStyle(true)
-                .credentialsProvider(
-                    StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS, SECRET)))
-                .overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(1)))
-                .build()) {
+        S3Client s3 = TestClients.s3(server.port(), ACCESS, SECRET)) {
       s3.createBucket(b -> b.bucket("bkt"));
       s3.putObject(b -> b.bucket("bkt").key("k"), RequestBody.fromBytes(data));
       // Data shard 0's repository stops answering: the GET asks the data shards first (no

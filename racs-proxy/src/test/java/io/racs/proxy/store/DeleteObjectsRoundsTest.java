@@ -6,12 +6,12 @@ import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.runtime.RacsServer;
 import io.racs.proxy.runtime.ServerConfig;
 import io.racs.proxy.s3.server.AccessLog;
+import io.racs.proxy.testing.TestClients;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.CountingRepository;
 import io.racs.testkit.CountingRepository.Call;
 import io.racs.testkit.CountingRepository.Kind;
 import io.racs.testkit.CountingRepository.Ledger;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -21,10 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
@@ -64,15 +61,7 @@ class DeleteObjectsRoundsTest {
               ServerConfig.defaults().with("127.0.0.1:0", Map.of(ACCESS, SECRET)).withAdmin(null),
               AccessLog.off());
       servers.add(server);
-      clients.add(
-          S3Client.builder()
-              .endpointOverride(URI.create("http://127.0.0.1:" + server.port()))
-              .region(Region.US_EAST_1)
-              .forcePathStyle(true)
-              .credentialsProvider(
-                  StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS, SECRET)))
-              .overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(1)))
-              .build());
+      clients.add(TestClients.s3(server.port(), ACCESS, SECRET));
     }
   }
 
