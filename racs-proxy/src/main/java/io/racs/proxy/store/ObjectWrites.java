@@ -338,9 +338,12 @@ final class ObjectWrites {
     // trip of its own.
     CommitOrder.Pending ordering = order.of(bucket, key);
     if (condition != ObjectStore.WriteCondition.NONE) {
-      Optional<VersionMeta> current = live(resolver.newest(bucket, key, ordering::listed));
+      Optional<VersionMeta> newest = resolver.newest(bucket, key, ordering::listed);
+      Optional<VersionMeta> current = live(newest);
       condition.check(current);
-      if (current.isEmpty() && !versioned) {
+      // Only a key with no version at all has nothing to hide: a marker that is newest may count
+      // only because some repositories did not answer (see VersionResolver.listsVersionToHide).
+      if (newest.isEmpty() && !versioned) {
         return Optional.empty(); // nothing to hide
       }
     } else if (!versioned && !resolver.listsVersionToHide(bucket, key, ordering::listed)) {
