@@ -71,9 +71,10 @@ final class QuorumWriter {
     String name = context.indexEntry(meta.bucket(), meta.key(), meta.versionId());
     List<StoreException.ShardFailure> failures =
         writeOnQuorum(name, recordOnSlot, "commit " + meta.bucket() + "/" + meta.key(), rollback);
-    // The record as any repository holds it (an inline one carries a shard, which a record read
-    // as VersionMeta leaves out): a read of the key through this proxy then needs no record GET.
-    context.cacheRecord(name, recordOnSlot.apply(0));
+    // What every repository's record reads as (an inline one also carries a shard, which a record
+    // read as VersionMeta leaves out): a read of the key through this proxy then needs no GET of
+    // it.
+    context.cacheVersion(name, meta);
     if (!failures.isEmpty() || !dataFailures.isEmpty()) {
       context.stats.underReplicatedWrites.increment();
       LOG.info(

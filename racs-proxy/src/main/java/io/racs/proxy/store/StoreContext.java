@@ -210,11 +210,11 @@ final class StoreContext {
   }
 
   /**
-   * Caches the record of a version this store just committed ({@code bytes} as one repository holds
-   * it), so that reading the key next needs no repository GET of it; records never change.
+   * Caches the record of a version this store just committed, so that reading the key next needs no
+   * repository GET of it; records never change.
    */
-  void cacheRecord(String entryName, byte[] bytes) {
-    Layout.decode(bytes, VersionMeta.class).ifPresent(meta -> records.put(entryName, meta));
+  void cacheVersion(String entryName, VersionMeta meta) {
+    records.put(entryName, meta);
   }
 
   /** Drops every cached record (see {@link ErasureStore#forgetKeyCaches}). */
