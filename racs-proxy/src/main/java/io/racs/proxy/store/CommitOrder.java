@@ -1,5 +1,6 @@
 package io.racs.proxy.store;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -21,7 +22,12 @@ import java.util.concurrent.CompletionException;
  * <p>Thread-safe.
  */
 final class CommitOrder {
+  private static final Duration MAX_REUSE_AGE = Duration.ofSeconds(1);
+
   private final StoreContext context;
+  // The time of the newest version id this store minted, by a hash of the key (keys that share a
+  // slot only make a version take a fresh id more often): see Pending.versionIdOrData.
+  private final long[] newestMinted = new long[4096];
 
   CommitOrder(StoreContext context) {
     this.context = context;
@@ -85,6 +91,71 @@ final class CommitOrder {
      *     quorum
      */
     String versionId() {
+      return versionId(VersionId.Mark.NONE);
+    }
+
+    /** As {@link #versionId()}, the id marked {@code mark} (see {@link VersionId.Mark}). */
+    String versionId(VersionId.Mark mark) {
+      observeNewest();
+      synchronized (newestMinted) {
+        String id = context.ids.next(mark);
+        minted(id);
+        return id;
+      }
+    }
+
+    /**
+     * As {@link #versionId()}, but the version takes {@code dataId}, the id its data was stored
+     * under, when that orders it as a fresh id would: newer than every id listed, and minted within
+     * {@link #maxReuseAge()} of now. A reader that meets the id in a listing then knows where the
+     * version's shards are before it has read the record ({@link VersionId.Mark#DATA}). Otherwise a
+     * fresh id, as always: a write that overlapped a newer commit is still ordered after it.
+     */
+    String versionIdOrData(String dataId) {
+      String newest = observeNewest();
+      boolean ordered =
+          VersionId.Mark.of(dataId) == VersionId.Mark.DATA
+              && (newest == null || VersionId.newer(dataId, newest))
+              && !VersionId.time(dataId)
+                  .isBefore(context.config.clock().instant().minus(maxReuseAge()));
+      synchronized (newestMinted) {
+        // Of two overlapping writes of the key through this store, the one that commits later is
+        // newer (docs/ordering.md): its data id, minted when it began, may be older than the
+        // version id the other one took meanwhile.
+        String id =
+            ordered && VersionId.micros(dataId) > newestMinted[slot()]
+                ? dataId
+                : context.ids.next();
+        minted(id);
+        return id;
+      }
+    }
+
+    /** Where {@link #newestMinted} keeps this write's key. */
+    private int slot() {
+      return Math.floorMod((bucket + "/" + key).hashCode(), newestMinted.length);
+    }
+
+    /** Notes a version id this store gave the key (holding the lock on {@link #newestMinted}). */
+    private void minted(String id) {
+      int slot = slot();
+      newestMinted[slot] = Math.max(newestMinted[slot], VersionId.micros(id));
+    }
+
+    /**
+     * How long before its commit a version's id may have been minted: the heal judges from the id's
+     * time whether a key's newest version has settled ({@link StoreConfig#settleTime()}), so an
+     * older id would shorten the settle time a version gets by its age. A quarter of the settle
+     * time, at most a second; a second with a settle time of zero, which has nothing to shorten.
+     */
+    private Duration maxReuseAge() {
+      Duration settle = context.config.settleTime();
+      Duration quarter = settle.dividedBy(4);
+      return settle.isZero() || quarter.compareTo(MAX_REUSE_AGE) > 0 ? MAX_REUSE_AGE : quarter;
+    }
+
+    /** Waits for the listing and advances the clock past the newest id it named (null: none). */
+    private String observeNewest() {
       String newest;
       try {
         newest = start().listing.join();
@@ -97,7 +168,7 @@ final class CommitOrder {
       if (newest != null) {
         context.ids.observe(newest);
       }
-      return context.ids.next();
+      return newest;
     }
   }
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 
 /**
  * Reads object versions: HEAD, whole and ranged GETs, a part of a multipart object, and the bytes
@@ -68,11 +69,19 @@ final class ObjectReads {
 
   /** The current version of a key; {@code NO_SUCH_KEY} when there is none or it is deleted. */
   VersionMeta current(String bucket, String key) {
+    return current(bucket, key, listed -> {});
+  }
+
+  /**
+   * As {@link #current(String, String)}, handing {@code newestListed} the id of the newest entry
+   * the listing named (null for none) as soon as the listing has it, before its record is read.
+   */
+  private VersionMeta current(String bucket, String key, Consumer<String> newestListed) {
     BucketCatalog.checkName(bucket);
     StoreContext.checkKey(key);
     // A live version proves its bucket exists (a bucket is deleted only when empty), so the
     // bucket is looked up only to tell a missing bucket from a missing key.
-    Optional<VersionMeta> newest = resolver.newest(bucket, key);
+    Optional<VersionMeta> newest = resolver.newest(bucket, key, newestListed);
     if (newest.isPresent() && newest.get().deleteMarker()) {
       // An unversioned bucket holding only delete markers may have been deleted: say so first.
       buckets.require(bucket);
@@ -178,7 +187,8 @@ final class ObjectReads {
    * store served the key before, it starts reading the version it served then at the same time, and
    * keeps that read if the listing confirms the version is still the newest (versions never change,
    * so the bytes are right), or drops it if not. A hot key then costs about one round of repository
-   * calls rather than two.
+   * calls rather than two. Otherwise, once the listing names the newest entry, the shards its id's
+   * mark points at are read beside its record ({@link ShardGuess}): two rounds rather than three.
    */
   private ObjectStore.ObjectReader getWhole(String bucket, String key, CustomerKey customerKey) {
     String hintKey = bucket + "/" + key;
@@ -196,16 +206,29 @@ final class ObjectReads {
         early = null; // closing
       }
     }
+    // Set once the listing names an entry the hint is not (a key this store has not served, or
+    // one another proxy has overwritten since).
+    ShardGuess[] guess = new ShardGuess[1];
     VersionMeta meta;
     try {
-      meta = current(bucket, key);
+      meta =
+          current(
+              bucket,
+              key,
+              listed -> {
+                if (listed != null && (hint == null || !hint.versionId().equals(listed))) {
+                  guess[0] = ShardGuess.start(context, bucket, key, listed);
+                }
+              });
     } catch (RuntimeException e) {
       discard(early);
+      discard(guess[0]);
       lastServed.remove(hintKey);
       throw e;
     }
     lastServed.put(hintKey, meta);
     if (early != null && hint.versionId().equals(meta.versionId())) {
+      discard(guess[0]);
       DataKey dataKey;
       try {
         dataKey =
@@ -217,21 +240,7 @@ final class ObjectReads {
       try {
         PartReader opened = early.get();
         opened.confirm(context.stats);
-        if (dataKey == null) {
-          return wrap(meta, opened, 0, meta.sizeBytes());
-        }
-        PartMeta part = meta.parts().get(0);
-        try {
-          return wrap(
-              meta,
-              ObjectSealing.openRange(
-                  dataKey, part, 0, meta.sizeBytes(), (from, to) -> sealedWhole(opened, from, to)),
-              0,
-              meta.sizeBytes());
-        } catch (RuntimeException e) {
-          opened.close(); // its sources hold repository streams
-          throw e;
-        }
+        return whole(meta, opened, dataKey);
       } catch (ExecutionException e) {
         // Read it again below: the early read may have met a repository that has recovered since.
       } catch (InterruptedException e) {
@@ -242,7 +251,58 @@ final class ObjectReads {
     } else {
       discard(early);
     }
+    if (guess[0] != null && guess[0].fits(meta)) {
+      // The key is checked before the first stripe is read, as in any read.
+      DataKey dataKey;
+      try {
+        dataKey =
+            ObjectSealing.open(meta.encryption(), customerKey, context.config.keys(), what(meta));
+      } catch (RuntimeException e) {
+        discard(guess[0]);
+        throw e;
+      }
+      PartMeta part = meta.parts().get(0);
+      try {
+        PartReader opened = partReader(meta, part, 0, part.sizeBytes()).preopened(guess[0]).open();
+        discard(guess[0]); // the reads the reader did not take (it asked for other shards)
+        return whole(meta, opened, dataKey);
+      } catch (StoreException e) {
+        // Read it again below, resolving the key again if the version is gone (see open).
+        discard(guess[0]);
+      }
+    } else {
+      discard(guess[0]);
+    }
     return open(bucket, key, meta, 0, -1, 0, customerKey);
+  }
+
+  /**
+   * The reader of a whole GET of {@code meta} from {@code opened}, a reader of its one part's
+   * stored bytes (opened with {@code dataKey} when it is sealed, null when it is not).
+   */
+  private ObjectStore.ObjectReader whole(VersionMeta meta, PartReader opened, DataKey dataKey) {
+    if (dataKey == null) {
+      return wrap(meta, opened, 0, meta.sizeBytes());
+    }
+    PartMeta part = meta.parts().get(0);
+    try {
+      return wrap(
+          meta,
+          ObjectSealing.openRange(
+              dataKey, part, 0, meta.sizeBytes(), (from, to) -> sealedWhole(opened, from, to)),
+          0,
+          meta.sizeBytes());
+    } catch (RuntimeException e) {
+      opened.close(); // its sources hold repository streams
+      throw e;
+    }
+  }
+
+  /** Closes the reads of a guess that no reader took, if there is a guess. */
+  private static void discard(ShardGuess guess) {
+    if (guess != null) {
+      guess.discardUnused();
+    }
   }
 
   /** The early read of a whole sealed part, which is what a whole-object GET opens. */

@@ -103,8 +103,10 @@ final class ObjectWrites {
       boolean nullVersion) {
     StoreConfig config = context.config;
     // The data is named when it starts; the version gets its id when it commits (below), so that
-    // of two overlapping PUTs the one that commits later, and is acknowledged later, is newer.
-    String dataId = context.ids.next();
+    // of two overlapping PUTs the one that commits later, and is acknowledged later, is newer. The
+    // version takes the data's id when no newer one was listed (CommitOrder.versionIdOrData): then
+    // a reader that has not read its record knows where its shards are.
+    String dataId = context.ids.next(VersionId.Mark.DATA);
     CommitOrder.Pending ordering = order.of(bucket, key);
     List<Integer> slots = context.slotsFor(bucket, key);
     InputStream rest = body;
@@ -140,7 +142,8 @@ final class ObjectWrites {
     try {
       check(condition, bucket, key);
       meta =
-          singlePartVersion(bucket, key, ordering.versionId(), part, options, checksums, seal)
+          singlePartVersion(
+                  bucket, key, ordering.versionIdOrData(dataId), part, options, checksums, seal)
               .withNullVersion(nullVersion);
     } catch (RuntimeException e) {
       PartWriter.deleteShards(context.array, part.slots(), part.dataId());
@@ -262,7 +265,7 @@ final class ObjectWrites {
             : PartWriter.encodeStripe(context.codec, data, data.length, byte[]::new);
     Map<String, String> checksums = options.checksums().get();
     check(condition, bucket, key); // nothing is stored yet: an inline version's data is its record
-    String versionId = ordering.versionId();
+    String versionId = ordering.versionId(VersionId.Mark.INLINE);
     PartMeta part =
         new PartMeta(
             1,

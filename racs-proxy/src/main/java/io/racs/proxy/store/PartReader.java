@@ -8,6 +8,8 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -67,6 +69,7 @@ final class PartReader extends InputStream implements ChunkedBody {
   private int dataEnd;
   private boolean warned;
   private String inlineRecord;
+  private ShardGuess guess;
 
   PartReader(
       RepositoryArray array,
@@ -487,14 +490,7 @@ final class PartReader extends InputStream implements ChunkedBody {
         candidates.add(i);
       }
     }
-    if (latencies.enabled()) {
-      long[] cost = new long[n];
-      for (int i : candidates) {
-        long expected = latencies.expectedNanos(part.slots().get(i), kind());
-        cost[i] = i < k ? expected : expected + Math.max(latencies.minDelayNanos(), expected / 4);
-      }
-      candidates.sort((a, b) -> Long.compare(cost[a], cost[b])); // stable: shard order on ties
-    }
+    inReadOrder(candidates, part.slots(), k, latencies, kind());
     int opened = 0;
     for (int i : candidates) {
       if (opened == count) {
@@ -506,11 +502,44 @@ final class PartReader extends InputStream implements ChunkedBody {
         lastProblem[i] = bad[i];
         continue;
       }
-      openedAt[i] = System.nanoTime();
-      sources[i] = new Source(i, stripe, openedAt[i]);
+      sources[i] = new Source(i, stripe, System.nanoTime());
+      openedAt[i] = sources[i].openedNanos;
       opened++;
     }
     return opened;
+  }
+
+  /**
+   * Sorts shard indexes into the order a read asks for them: shard order (data before parity), or
+   * with hedging on, the order of their repositories' recent median latency, where a parity shard
+   * counts as slower by the minimum hedge delay and a quarter (reading it means decoding).
+   */
+  static void inReadOrder(
+      List<Integer> shards,
+      List<Integer> slots,
+      int k,
+      LatencyEstimates latencies,
+      LatencyEstimates.Kind kind) {
+    if (latencies.enabled()) {
+      long[] cost = new long[slots.size()];
+      for (int i : shards) {
+        long expected = latencies.expectedNanos(slots.get(i), kind);
+        cost[i] = i < k ? expected : expected + Math.max(latencies.minDelayNanos(), expected / 4);
+      }
+      shards.sort((a, b) -> Long.compare(cost[a], cost[b])); // stable: shard order on ties
+    }
+  }
+
+  /**
+   * Takes the shard reads a cold GET started before it had the version's record ({@link
+   * ShardGuess}): a source of this read whose shard the guess opened uses that stream, if this
+   * reader reads the whole part (the guess opened whole objects).
+   */
+  PartReader preopened(ShardGuess guess) {
+    if (from == 0 && to == part.sizeBytes()) {
+      this.guess = guess;
+    }
+    return this;
   }
 
   private void fail(boolean[] present, int have) {
@@ -569,7 +598,9 @@ final class PartReader extends InputStream implements ChunkedBody {
     private volatile boolean watched;
     private final Future<?> task;
     private final int slot;
-    private final long openedNanos;
+    final long openedNanos;
+    // The read a cold GET's guess opened for this shard (see preopened), or null.
+    private final CompletableFuture<ObjectStream> guessed;
     // Whether this source's first-piece latency has been recorded (once, by whoever is first).
     private final java.util.concurrent.atomic.AtomicBoolean sampled =
         new java.util.concurrent.atomic.AtomicBoolean();
@@ -578,13 +609,16 @@ final class PartReader extends InputStream implements ChunkedBody {
 
     Source(int shard, long firstStripe, long openedNanos) {
       this.slot = part.slots().get(shard);
-      this.openedNanos = openedNanos;
       Repository repository = array.slot(slot);
       String name = inlineRecord != null ? inlineRecord : Layout.shard(part.dataId(), shard);
       long base = inlineRecord != null ? Layout.inlineOffset(part.shardObjectBytes(k)) : 0;
       long offset = base + part.shardOffset(firstStripe);
       long end =
           base + part.shardOffset(lastStripe) + part.pieceBytes(k, lastStripe) + Layout.CRC_BYTES;
+      ShardGuess.Opened early =
+          guess != null && firstStripe == 0 ? guess.take(shard, slot, name) : null;
+      this.guessed = early == null ? null : early.stream();
+      this.openedNanos = early == null ? openedNanos : early.startedNanos();
       task =
           array
               .executor()
@@ -595,10 +629,34 @@ final class PartReader extends InputStream implements ChunkedBody {
                   });
     }
 
+    /** The shard's bytes from {@code offset}: the guessed read's, or a read of its own. */
+    private ObjectStream openAt(Repository repository, String name, long offset, long length)
+        throws IOException, InterruptedException {
+      if (guessed == null) {
+        return repository.get(name, offset, length);
+      }
+      ObjectStream in;
+      try {
+        in = guessed.get();
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof RuntimeException r) {
+          throw r;
+        }
+        throw new IOException(e.getCause());
+      }
+      try {
+        in.skipNBytes(offset); // the guess read the whole object: an inline record's header
+      } catch (IOException | RuntimeException e) {
+        in.close();
+        throw e;
+      }
+      return in;
+    }
+
     private void pump(Repository repository, String name, long offset, long length, long first)
         throws InterruptedException {
       CRC32C crc = new CRC32C();
-      try (ObjectStream in = repository.get(name, offset, length)) {
+      try (ObjectStream in = openAt(repository, name, offset, length)) {
         stream = in;
         for (long s = first; s <= lastStripe && !closed; s++) {
           int pieceLength = part.pieceBytes(k, s);
@@ -709,6 +767,9 @@ final class PartReader extends InputStream implements ChunkedBody {
       closed = true;
       queue.clear();
       task.cancel(true);
+      if (guessed != null) {
+        ShardGuess.closeWhenOpened(guessed); // pump may not have taken it before it was cancelled
+      }
       ObjectStream open = stream;
       if (open != null) {
         try {

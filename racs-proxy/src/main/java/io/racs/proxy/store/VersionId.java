@@ -19,6 +19,14 @@ import java.util.Locale;
  * acknowledged before its write began, whichever proxy wrote it and however far the clocks of the
  * two proxies differ. Where the clocks agree, {@code t} stays the wall-clock time of the commit.
  *
+ * <p>The last of the random digits says what a reader may assume of the version the id names,
+ * before it has read its record (see {@link Mark}): an id minted for a PUT's data, which the
+ * version takes as its own id when that orders it correctly ({@link CommitOrder}), ends in {@code
+ * d}; the id of an inline version ends in {@code e}; every other id ends in neither. A cold GET
+ * then reads the shards beside the record rather than after it. The mark is a guess a reader checks
+ * against the record before it uses a byte (ids from before it, or from another store, may carry it
+ * by chance).
+ *
  * <p>One instance per store, thread-safe. The static methods read ids of any store.
  */
 final class VersionId {
@@ -34,14 +42,51 @@ final class VersionId {
     this.clock = clock;
   }
 
-  /** A new id, newer than every id this clock minted or observed before. */
+  /** What an id's last digit says of the version it names, if it names one (see the class). */
+  enum Mark {
+    /** Nothing: a delete marker, a multipart or copied version, or an id that names no version. */
+    NONE(' '),
+    /** The id was minted for a PUT's data; a version with this id has its shards under it. */
+    DATA('d'),
+    /** A version whose shards are inside its records (see {@link PartMeta#inline}). */
+    INLINE('e');
+
+    private final char digit;
+
+    Mark(char digit) {
+      this.digit = digit;
+    }
+
+    /** The mark an id carries. */
+    static Mark of(String id) {
+      if (!valid(id)) {
+        return NONE;
+      }
+      char last = id.charAt(LENGTH - 1);
+      return last == DATA.digit ? DATA : last == INLINE.digit ? INLINE : NONE;
+    }
+  }
+
+  /** A new id, newer than every id this clock minted or observed before, with no mark. */
   String next() {
+    return next(Mark.NONE);
+  }
+
+  /** A new id, newer than every id this clock minted or observed before, marked {@code mark}. */
+  String next(Mark mark) {
     long micros;
     synchronized (this) {
       micros = Math.max(micros(clock.instant()), lastMicros + 1);
       lastMicros = micros;
     }
-    return format(micros) + HexFormat.of().toHexDigits(RANDOM.nextLong());
+    char[] random = HexFormat.of().toHexDigits(RANDOM.nextLong()).toCharArray();
+    int last = random.length - 1;
+    if (mark != Mark.NONE) {
+      random[last] = mark.digit;
+    } else if (random[last] == Mark.DATA.digit || random[last] == Mark.INLINE.digit) {
+      random[last] -= 2; // b or c: an unmarked id never ends in a mark's digit
+    }
+    return format(micros) + new String(random);
   }
 
   /**
@@ -84,6 +129,11 @@ final class VersionId {
     long micros = Long.MAX_VALUE - Long.parseUnsignedLong(id.substring(0, 16), 16);
     return Instant.ofEpochSecond(
         Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000);
+  }
+
+  /** The time in a well-formed id, in microseconds (see {@link #time}). */
+  static long micros(String id) {
+    return Long.MAX_VALUE - Long.parseUnsignedLong(id.substring(0, 16), 16);
   }
 
   /** True when {@code a} is newer than {@code b}. */

@@ -29,6 +29,25 @@ class VersionIdTest {
   }
 
   @Test
+  void next_withAndWithoutAMark_endsInTheMarksDigitOnlyWhenMarked() {
+    VersionId ids = new VersionId(Clock.fixed(NOW, ZoneOffset.UTC));
+    // 64 random bits end in each hex digit about equally often: 2,000 unmarked ids without a d or
+    // an e at the end would be a chance of (14/16)^2000 if the mark were not kept out of them.
+    for (int i = 0; i < 2_000; i++) {
+      assertThat(VersionId.Mark.of(ids.next())).isEqualTo(VersionId.Mark.NONE);
+    }
+    String data = ids.next(VersionId.Mark.DATA);
+    String inline = ids.next(VersionId.Mark.INLINE);
+    assertThat(VersionId.Mark.of(data)).isEqualTo(VersionId.Mark.DATA);
+    assertThat(VersionId.Mark.of(inline)).isEqualTo(VersionId.Mark.INLINE);
+    assertThat(VersionId.valid(data) && VersionId.valid(inline)).isTrue();
+    assertThat(VersionId.newer(inline, data)).isTrue();
+    assertThat(Instant.EPOCH.plus(VersionId.micros(data), java.time.temporal.ChronoUnit.MICROS))
+        .isEqualTo(VersionId.time(data));
+    assertThat(VersionId.Mark.of("not an id d")).isEqualTo(VersionId.Mark.NONE);
+  }
+
+  @Test
   void next_afterObservingAnIdFromAClockAhead_isNewerThanIt() {
     VersionId behind = new VersionId(Clock.fixed(NOW.minusSeconds(30), ZoneOffset.UTC));
     VersionId ahead = new VersionId(Clock.fixed(NOW.plusSeconds(30), ZoneOffset.UTC));
