@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Scale-out: the same array served by 1, 2 and 3 proxy processes, driven as one round-robin
-# target (racs bench object --endpoint a,b,c: each request to the next proxy) at a fixed client
-# count. For each proxy count it reports the bench's throughput (mean and 95% CI of the measured
+# Scale-out: the same array served by 1, 2 and 3 proxy processes, driven as one target (racs
+# bench object --endpoint a,b,c: by default round robin, each request to the next proxy; see
+# --host-select below) at a fixed client count. For each proxy count it reports the bench's throughput (mean and 95% CI of the measured
 # iterations) and the proxies' CPU per request: the CPU seconds (utime + stime from
 # /proc/<pid>/stat, summed over every proxy process and its children) consumed between two
 # samples, divided by the S3 requests the proxies answered between the same two samples (their
@@ -24,6 +24,10 @@
 # ZooKeeper would change nothing measured here).
 #
 # Usage: scripts/bench-scaleout.sh [OUT_DIR] [extra racs bench object options...]
+# The extra options go to every bench run, e.g. --host-select sticky: each bench client sends all
+# its requests to one proxy (client i to proxy i mod N), as a keep-alive load balancer would,
+# instead of each request to the next proxy. The bench's clients share one key space either way,
+# so a key one client wrote through one proxy is still read by the others through the others.
 # Environment (defaults in brackets):
 #   PROXIES     the proxy counts to run, in order ["1 2 3"]
 #   REPOS       fs or minio [fs]
@@ -375,9 +379,9 @@ for n in $PROXIES; do
   stop_proxies
 done
 
-python3 - "$OUT" "$PROXIES" "$CLIENTS" <<'PY' | tee "$OUT/summary.md"
+python3 - "$OUT" "$PROXIES" "$CLIENTS" "$*" <<'PY' | tee "$OUT/summary.md"
 import csv, json, os, sys
-out, counts, clients = sys.argv[1], sys.argv[2].split(), sys.argv[3]
+out, counts, clients, extra = sys.argv[1], sys.argv[2].split(), sys.argv[3], sys.argv[4]
 cpu = {row["proxies"]: row for row in csv.DictReader(open(os.path.join(out, "cpu.tsv")), delimiter="\t")}
 print(f"| proxies | ops/s (95% CI) | MB/s | p99 ms | errors | requests (per proxy) | proxy CPU s | proxy CPU ms/request |")
 print("|---|---|---|---|---|---|---|---|")
@@ -430,7 +434,8 @@ for n in counts:
     print(f"| {n} | {c['gc_events']} | {1000 * float(c['gc_pause_seconds']) / requests:.3f} | "
           f"{c['compilations']} | {float(c['compile_seconds']):.2f} |")
 print()
-print(f"{clients} clients, one round-robin target over the proxies; CPU per request counts every")
+selection = "one target over the proxies" + (f" (extra options: {extra})" if extra else ", round robin")
+print(f"{clients} clients, {selection}; CPU per request counts every")
 print("request the proxies answered between two samples around the whole bench run. The thread")
 print("groups split the same CPU by thread name (/proc/<pid>/task/*/comm); unattributed is the CPU")
 print("of threads that ended between the samples. GC and JIT counters are jstat's, summed over")
