@@ -259,19 +259,32 @@ PY
 # their descendants, summed, as "gc_events gc_seconds compilations compile_seconds" (jstat of the
 # JDK the launcher runs, which reads the JVM's hsperfdata without stopping it; gc_seconds is
 # jstat's GCT, the time of the stop-the-world pauses, and compile_seconds its compiler Time, the
-# wall time spent compiling). jstat is a JVM of its own: call it outside the CPU samples.
+# wall time spent compiling), or nothing when jstat cannot read one of them. jstat is a JVM of
+# its own: call it outside the CPU samples.
 jvm_counters() {
-  local pid
+  local pid gc jit lines=""
   for pid in $(descendants "$@"); do
     [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = java ] || continue
-    "$JSTAT" -gcutil "$pid" | awk 'NR == 2 { print "gc", $(NF - 6) + $(NF - 4) + $(NF - 2), $NF }'
-    "$JSTAT" -compiler "$pid" | awk 'NR == 2 { print "jit", $1, $4 }'
-  done | awk '$1 == "gc" { e += $2; s += $3 } $1 == "jit" { c += $2; t += $3 }
+    gc="$("$JSTAT" -gcutil "$pid" 2>/dev/null |
+      awk 'NR == 2 { print $(NF - 6) + $(NF - 4) + $(NF - 2), $NF }')" || gc=""
+    jit="$("$JSTAT" -compiler "$pid" 2>/dev/null | awk 'NR == 2 { print $1, $4 }')" || jit=""
+    # A JVM jstat cannot read (run with -XX:-UsePerfData) makes the sum nothing rather than a sum
+    # that leaves it out.
+    [ -n "$gc" ] && [ -n "$jit" ] || return 0
+    lines+="$gc $jit"$'\n'
+  done
+  [ -n "$lines" ] || return 0
+  printf '%s' "$lines" | awk '{ e += $1; s += $2; c += $3; t += $4 }
     END { printf "%d %.3f %d %.3f", e, s, c, t }'
 }
 
-# jvm_delta BEFORE AFTER: the counters of jvm_counters that grew between the two, tab-separated.
+# jvm_delta BEFORE AFTER: the counters of jvm_counters that grew between the two, tab-separated;
+# n/a when either sample has none.
 jvm_delta() {
+  if [ -z "$1" ] || [ -z "$2" ]; then
+    printf 'n/a\tn/a\tn/a\tn/a'
+    return
+  fi
   awk -v a="$1" -v b="$2" 'BEGIN {
     split(a, x, " "); split(b, y, " ")
     printf "%d\t%.3f\t%d\t%.3f", y[1] - x[1], y[2] - x[2], y[3] - x[3], y[4] - x[4]
@@ -431,6 +444,9 @@ print("|---|---|---|---|---|")
 for n in counts:
     c = cpu[n]
     requests = int(c["requests"]) or 1
+    if c["gc_events"] == "n/a":
+        print(f"| {n} | n/a | n/a | n/a | n/a |")
+        continue
     print(f"| {n} | {c['gc_events']} | {1000 * float(c['gc_pause_seconds']) / requests:.3f} | "
           f"{c['compilations']} | {float(c['compile_seconds']):.2f} |")
 print()
@@ -438,7 +454,7 @@ selection = "one target over the proxies" + (f" (extra options: {extra})" if ext
 print(f"{clients} clients, {selection}; CPU per request counts every")
 print("request the proxies answered between two samples around the whole bench run. The thread")
 print("groups split the same CPU by thread name (/proc/<pid>/task/*/comm); unattributed is the CPU")
-print("of threads that ended between the samples. GC and JIT counters are jstat's, summed over")
-print("the proxies' JVMs.")
+print("of threads that ended between the samples (give or take a few ticks: threads are read one")
+print("after another). GC and JIT counters are jstat's, summed over the proxies' JVMs.")
 PY
 echo "reports: $(for n in $PROXIES; do printf '%s ' "$OUT/$n-proxies/report.html"; done)"
