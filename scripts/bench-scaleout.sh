@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
-# Scale-out: the same array served by 1, 2 and 3 proxy processes, driven as one round-robin
-# target (racs bench object --endpoint a,b,c: each request to the next proxy) at a fixed client
-# count. For each proxy count it reports the bench's throughput (mean and 95% CI of the measured
+# Scale-out: the same array served by 1, 2 and 3 proxy processes, driven as one target (racs
+# bench object --endpoint a,b,c: by default round robin, each request to the next proxy; see
+# --host-select below) at a fixed client count. For each proxy count it reports the bench's throughput (mean and 95% CI of the measured
 # iterations) and the proxies' CPU per request: the CPU seconds (utime + stime from
 # /proc/<pid>/stat, summed over every proxy process and its children) consumed between two
 # samples, divided by the S3 requests the proxies answered between the same two samples (their
 # /metrics racs_s3_requests_total). Both samples bracket the whole bench run, preparation and
 # cleanup included, so the two counts cover the same requests.
+#
+# Where that CPU goes: the same two samples, thread by thread (/proc/<pid>/task/<tid>/stat, the
+# thread's name from its comm), split into groups by name: the JIT compilers ("C1 CompilerThre",
+# "C2 CompilerThre"), the GC ("GC Thread#N", "G1 *", and "VM Thread", which runs its pauses), the
+# Netty event loops ("nioEventLoopGro..": the S3 wire), the ForkJoinPool threads (the carriers of
+# the virtual threads the store and the repository I/O run on) and the other threads. A thread that
+# ends between the samples is missing from the second one: its CPU is "unattributed" (the process
+# total minus the groups' sum). Beside them, the JVMs' own counters (jstat of the JDK that
+# `./racs java-home` prints, read at the same two points): GC events and pause time, and JIT
+# compilations and compile time, summed over the proxies.
 #
 # The array: 4x2 over six fs repositories (directories on this disk), or with REPOS=minio over six
 # MinIO servers on this machine (their CPU is not counted as the proxies'), emptied for each proxy
@@ -14,6 +24,10 @@
 # ZooKeeper would change nothing measured here).
 #
 # Usage: scripts/bench-scaleout.sh [OUT_DIR] [extra racs bench object options...]
+# The extra options go to every bench run, e.g. --host-select sticky: each bench client sends all
+# its requests to one proxy (client i to proxy i mod N), as a keep-alive load balancer would,
+# instead of each request to the next proxy. The bench's clients share one key space either way,
+# so a key one client wrote through one proxy is still read by the others through the others.
 # Environment (defaults in brackets):
 #   PROXIES     the proxy counts to run, in order ["1 2 3"]
 #   REPOS       fs or minio [fs]
@@ -25,8 +39,9 @@
 #   WARMUP      length of the unmeasured run that warms the proxies' JVMs up first [20s]
 #   IDLE        how long the warm proxies' CPU is sampled with no load, before the run [10s]
 #   PROXY_CPUS, BENCH_CPUS   taskset CPU lists for the proxies and for the bench (unset: no pinning)
-# Writes OUT_DIR/<N>-proxies/ (the bench's report), OUT_DIR/cpu.tsv and OUT_DIR/summary.md, and
-# prints the summary table.
+# Writes OUT_DIR/<N>-proxies/ (the bench's report), OUT_DIR/cpu.tsv (one row per proxy count: the
+# CPU seconds, requests and repository calls, then the CPU seconds per thread group, then the jstat
+# counters) and OUT_DIR/summary.md, and prints the summary tables.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -165,6 +180,117 @@ context_switches() {
   done | awk '/^(voluntary|nonvoluntary)_ctxt_switches:/ { s += $2 } END { printf "%d", s }'
 }
 
+# thread_ticks PID...: the CPU of the processes and all their descendants, thread by thread, in
+# one pass over /proc: a line "process PID TICKS" per process (utime + stime of /proc/PID/stat,
+# which keeps the CPU of its threads that have ended) and a line "thread PID/TID TICKS NAME" per
+# live thread (/proc/PID/task/TID/stat and comm; NAME is the first 15 bytes the kernel keeps).
+thread_ticks() {
+  # shellcheck disable=SC2046
+  python3 - $(descendants "$@") <<'PY'
+import os, sys
+def ticks(path):
+    stat = open(path).read()
+    # After the name, which is in parentheses and may hold spaces: utime and stime are the 12th
+    # and 13th fields (14 and 15 of proc(5)).
+    fields = stat[stat.rindex(")") + 2:].split()
+    return int(fields[11]) + int(fields[12])
+for pid in sys.argv[1:]:
+    try:
+        print(f"process\t{pid}\t{ticks(f'/proc/{pid}/stat')}")
+        tids = os.listdir(f"/proc/{pid}/task")
+    except (OSError, ValueError):
+        continue
+    for tid in tids:
+        try:
+            comm = open(f"/proc/{pid}/task/{tid}/comm").read().rstrip("\n")
+            print(f"thread\t{pid}/{tid}\t{ticks(f'/proc/{pid}/task/{tid}/stat')}\t{comm}")
+        except (OSError, ValueError):
+            pass
+PY
+}
+
+# thread_groups BEFORE AFTER: the CPU seconds between two thread_ticks samples, by thread group, as
+# "jit gc event_loop fork_join other unattributed" (tab-separated). A thread counts from the first
+# sample (or from its start, when it began after it) to the second; a thread that ended between the
+# samples is missing from the second, so its CPU since the first is only in its process's total:
+# "unattributed" is the processes' total minus the groups' sum (a few ticks either way are the
+# skew of reading one thread after another).
+thread_groups() {
+  python3 - "$1" "$2" "$TICKS" <<'PY'
+import sys
+def read(path):
+    processes, threads = {}, {}
+    for line in open(path):
+        f = line.rstrip("\n").split("\t")
+        if f[0] == "process":
+            processes[f[1]] = int(f[2])
+        else:
+            threads[f[1]] = (int(f[2]), f[3] if len(f) > 3 else "")
+    return processes, threads
+def group(name):
+    # HotSpot's names (Temurin 25, G1): "C1 CompilerThre", "C2 CompilerThre" (the JIT compilers);
+    # "GC Thread#N", "G1 Conc#N", "G1 Main Marker", "G1 Refine#N", "G1 Service" and "VM Thread",
+    # which runs the GC's stop-the-world operations; Netty's event loops "nioEventLoopGroup-N-M"
+    # (the S3 wire: HTTP, SigV4, body framing); "ForkJoinPool-1-worker-N", the carriers of the
+    # virtual threads the store and the repositories run on, and "ForkJoinPool.commonPool-worker-N".
+    if name.startswith(("C1 CompilerThre", "C2 CompilerThre", "JVMCI")):
+        return "jit"
+    if name.startswith(("GC Thread", "G1 ")) or name == "VM Thread":
+        return "gc"
+    if name.startswith(("nioEventLoopGro", "epollEventLoopG")):
+        return "event_loop"
+    if name.startswith("ForkJoinPool"):
+        return "fork_join"
+    return "other"
+groups = ["jit", "gc", "event_loop", "fork_join", "other"]
+p0, t0 = read(sys.argv[1])
+p1, t1 = read(sys.argv[2])
+hz = float(sys.argv[3])
+sums = dict.fromkeys(groups, 0)
+for tid, (ticks, name) in t1.items():
+    sums[group(name)] += ticks - t0.get(tid, (0, name))[0]
+total = sum(ticks - p0.get(pid, 0) for pid, ticks in p1.items())
+values = [sums[g] for g in groups] + [total - sum(sums.values())]
+print("\t".join(f"{v / hz:.2f}" for v in values))
+PY
+}
+
+# jvm_counters PID...: the JIT's and the GC's own counters of the JVMs among the processes and
+# their descendants, summed, as "gc_events gc_seconds compilations compile_seconds" (jstat of the
+# JDK the launcher runs, which reads the JVM's hsperfdata without stopping it; gc_seconds is
+# jstat's GCT, the time of the stop-the-world pauses, and compile_seconds its compiler Time, the
+# wall time spent compiling), or nothing when jstat cannot read one of them. jstat is a JVM of
+# its own: call it outside the CPU samples.
+jvm_counters() {
+  local pid gc jit lines=""
+  for pid in $(descendants "$@"); do
+    [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = java ] || continue
+    gc="$("$JSTAT" -gcutil "$pid" 2>/dev/null |
+      awk 'NR == 2 { print $(NF - 6) + $(NF - 4) + $(NF - 2), $NF }')" || gc=""
+    jit="$("$JSTAT" -compiler "$pid" 2>/dev/null | awk 'NR == 2 { print $1, $4 }')" || jit=""
+    # A JVM jstat cannot read (run with -XX:-UsePerfData) makes the sum nothing rather than a sum
+    # that leaves it out.
+    [ -n "$gc" ] && [ -n "$jit" ] || return 0
+    lines+="$gc $jit"$'\n'
+  done
+  [ -n "$lines" ] || return 0
+  printf '%s' "$lines" | awk '{ e += $1; s += $2; c += $3; t += $4 }
+    END { printf "%d %.3f %d %.3f", e, s, c, t }'
+}
+
+# jvm_delta BEFORE AFTER: the counters of jvm_counters that grew between the two, tab-separated;
+# n/a when either sample has none.
+jvm_delta() {
+  if [ -z "$1" ] || [ -z "$2" ]; then
+    printf 'n/a\tn/a\tn/a\tn/a'
+    return
+  fi
+  awk -v a="$1" -v b="$2" 'BEGIN {
+    split(a, x, " "); split(b, y, " ")
+    printf "%d\t%.3f\t%d\t%.3f", y[1] - x[1], y[2] - x[2], y[3] - x[3], y[4] - x[4]
+  }'
+}
+
 # requests_served: the S3 requests all running proxies have answered (their /metrics).
 requests_served() {
   local total=0 port count
@@ -202,8 +328,16 @@ PY
 }
 
 TICKS="$(getconf CLK_TCK)"
-printf 'proxies\tcpu_seconds\trequests\tper_proxy_requests\trepository_calls\tidle_cpu_seconds\tidle_seconds\tbench_seconds\tcontext_switches\n' \
-  >"$OUT/cpu.tsv"
+JSTAT="$("$ROOT/racs" java-home)/bin/jstat"
+[ -x "$JSTAT" ] || {
+  echo "bench-scaleout.sh: no jstat in the JDK of ./racs java-home ($JSTAT)" >&2
+  exit 1
+}
+{
+  printf 'proxies\tcpu_seconds\trequests\tper_proxy_requests\trepository_calls\tidle_cpu_seconds\tidle_seconds\tbench_seconds\tcontext_switches'
+  printf '\tjit_cpu_seconds\tgc_cpu_seconds\tevent_loop_cpu_seconds\tfork_join_cpu_seconds\tother_cpu_seconds\tunattributed_cpu_seconds'
+  printf '\tgc_events\tgc_pause_seconds\tcompilations\tcompile_seconds\n'
+} >"$OUT/cpu.tsv"
 for n in $PROXIES; do
   fresh_array "$n"
   start_proxies "$n"
@@ -224,7 +358,10 @@ for n in $PROXIES; do
   for port in "${ADMIN_PORTS[@]}"; do
     per_before+=("$(curl -fsS "http://127.0.0.1:$port/metrics" | awk '/^racs_s3_requests_total\{/ { s += $NF } END { printf "%d", s }')")
   done
+  # jstat first: it is a JVM of its own, and its start must not fall between the CPU samples.
+  jvm_before="$(jvm_counters "${PROXY_PIDS[@]}")"
   ticks_before="$(cpu_ticks "${PROXY_PIDS[@]}")"
+  thread_ticks "${PROXY_PIDS[@]}" >"$WORK/threads-before-$n.tsv"
   requests_before="$(requests_served)"
   calls_before="$(repository_calls)"
   switches_before="$(context_switches "${PROXY_PIDS[@]}")"
@@ -236,9 +373,12 @@ for n in $PROXIES; do
     --warmup 1 --iterations "$ITERATIONS" --duration "$DURATION" --confidence 95 \
     --quiet --out "$OUT/$n-proxies" "$@")
   ticks_after="$(cpu_ticks "${PROXY_PIDS[@]}")"
+  thread_ticks "${PROXY_PIDS[@]}" >"$WORK/threads-after-$n.tsv"
   requests_after="$(requests_served)"
   calls="$(calls_delta "$calls_before" "$(repository_calls)")"
   switches=$(($(context_switches "${PROXY_PIDS[@]}") - switches_before))
+  jvm="$(jvm_delta "$jvm_before" "$(jvm_counters "${PROXY_PIDS[@]}")")"
+  groups="$(thread_groups "$WORK/threads-before-$n.tsv" "$WORK/threads-after-$n.tsv")"
   bench_seconds="$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')"
   split=""
   for i in "${!ADMIN_PORTS[@]}"; do
@@ -247,14 +387,14 @@ for n in $PROXIES; do
   done
   cpu_seconds="$(awk -v t=$((ticks_after - ticks_before)) -v hz="$TICKS" 'BEGIN { printf "%.2f", t / hz }')"
   idle_seconds="$(awk -v t="$idle_ticks" -v hz="$TICKS" 'BEGIN { printf "%.2f", t / hz }')"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$cpu_seconds" $((requests_after - requests_before)) \
-    "$split" "$calls" "$idle_seconds" "${IDLE%s}" "$bench_seconds" "$switches" >>"$OUT/cpu.tsv"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$cpu_seconds" $((requests_after - requests_before)) \
+    "$split" "$calls" "$idle_seconds" "${IDLE%s}" "$bench_seconds" "$switches" "$groups" "$jvm" >>"$OUT/cpu.tsv"
   stop_proxies
 done
 
-python3 - "$OUT" "$PROXIES" "$CLIENTS" <<'PY' | tee "$OUT/summary.md"
+python3 - "$OUT" "$PROXIES" "$CLIENTS" "$*" <<'PY' | tee "$OUT/summary.md"
 import csv, json, os, sys
-out, counts, clients = sys.argv[1], sys.argv[2].split(), sys.argv[3]
+out, counts, clients, extra = sys.argv[1], sys.argv[2].split(), sys.argv[3], sys.argv[4]
 cpu = {row["proxies"]: row for row in csv.DictReader(open(os.path.join(out, "cpu.tsv")), delimiter="\t")}
 print(f"| proxies | ops/s (95% CI) | MB/s | p99 ms | errors | requests (per proxy) | proxy CPU s | proxy CPU ms/request |")
 print("|---|---|---|---|---|---|---|---|")
@@ -288,7 +428,33 @@ for n in counts:
           + " | ".join(f"{calls.get(op, 0) / requests:.2f}" for op in ops)
           + f" | {sum(calls.values()) / requests:.2f} |")
 print()
-print(f"{clients} clients, one round-robin target over the proxies; CPU per request counts every")
-print("request the proxies answered between two samples around the whole bench run.")
+groups = [("jit", "JIT compilers"), ("gc", "GC (and VM Thread)"), ("event_loop", "Netty event loops"),
+          ("fork_join", "ForkJoinPool (virtual-thread carriers)"), ("other", "other threads"),
+          ("unattributed", "unattributed (threads ended)")]
+print("| proxies | " + " | ".join(f"{label} ms/request" for _, label in groups) + " |")
+print("|---|" + "---|" * len(groups))
+for n in counts:
+    c = cpu[n]
+    requests = int(c["requests"]) or 1
+    print(f"| {n} | " + " | ".join(f"{1000 * float(c[g + '_cpu_seconds']) / requests:.2f}"
+                                   for g, _ in groups) + " |")
+print()
+print("| proxies | GC events | GC pause ms/request | JIT compilations | compile s |")
+print("|---|---|---|---|---|")
+for n in counts:
+    c = cpu[n]
+    requests = int(c["requests"]) or 1
+    if c["gc_events"] == "n/a":
+        print(f"| {n} | n/a | n/a | n/a | n/a |")
+        continue
+    print(f"| {n} | {c['gc_events']} | {1000 * float(c['gc_pause_seconds']) / requests:.3f} | "
+          f"{c['compilations']} | {float(c['compile_seconds']):.2f} |")
+print()
+selection = "one target over the proxies" + (f" (extra options: {extra})" if extra else ", round robin")
+print(f"{clients} clients, {selection}; CPU per request counts every")
+print("request the proxies answered between two samples around the whole bench run. The thread")
+print("groups split the same CPU by thread name (/proc/<pid>/task/*/comm); unattributed is the CPU")
+print("of threads that ended between the samples (give or take a few ticks: threads are read one")
+print("after another). GC and JIT counters are jstat's, summed over the proxies' JVMs.")
 PY
 echo "reports: $(for n in $PROXIES; do printf '%s ' "$OUT/$n-proxies/report.html"; done)"

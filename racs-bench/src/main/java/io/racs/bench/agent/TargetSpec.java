@@ -1,8 +1,9 @@
 package io.racs.bench.agent;
 
 import io.racs.bench.object.target.ArrayTarget;
+import io.racs.bench.object.target.HostSelect;
+import io.racs.bench.object.target.MultiEndpointTarget;
 import io.racs.bench.object.target.RepositoryTarget;
-import io.racs.bench.object.target.RoundRobinTarget;
 import io.racs.bench.object.target.S3EndpointTarget;
 import io.racs.bench.object.target.Target;
 import io.racs.proxy.config.ArrayConfig;
@@ -27,6 +28,8 @@ import java.net.URI;
  * @param region endpoint region
  * @param bucket endpoint bucket
  * @param payload endpoint payload signing ({@link S3EndpointTarget.Payload#label()})
+ * @param hostSelect how requests spread over several endpoint URLs ({@link HostSelect#label()});
+ *     null (a controller that does not send it) is round robin
  */
 public record TargetSpec(
     String kind,
@@ -38,23 +41,24 @@ public record TargetSpec(
     String secretKey,
     String region,
     String bucket,
-    String payload) {
+    String payload,
+    String hostSelect) {
   /** A repository of a repository-set file. */
   public static TargetSpec repository(String name, String configText, String configSource) {
     return new TargetSpec(
-        "repository", name, configText, configSource, null, null, null, null, null, null);
+        "repository", name, configText, configSource, null, null, null, null, null, null, null);
   }
 
   /** The in-process array of a repository-set file's {@code array} section, named {@code name}. */
   public static TargetSpec array(String name, String configText, String configSource) {
     return new TargetSpec(
-        "array", name, configText, configSource, null, null, null, null, null, null);
+        "array", name, configText, configSource, null, null, null, null, null, null, null);
   }
 
   /** As {@link #array}, read cold: see {@link ArrayTarget#coldReads()}. */
   public static TargetSpec arrayCold(String name, String configText, String configSource) {
     return new TargetSpec(
-        "array-cold", name, configText, configSource, null, null, null, null, null, null);
+        "array-cold", name, configText, configSource, null, null, null, null, null, null, null);
   }
 
   /**
@@ -62,6 +66,12 @@ public record TargetSpec(
    * comma-separated); one endpoint is the same as {@link #endpoint}.
    */
   public static TargetSpec endpoints(java.util.List<S3EndpointTarget.Endpoint> hosts) {
+    return endpoints(hosts, HostSelect.ROUND_ROBIN);
+  }
+
+  /** As {@link #endpoints(java.util.List)}, each request's endpoint picked by {@code select}. */
+  public static TargetSpec endpoints(
+      java.util.List<S3EndpointTarget.Endpoint> hosts, HostSelect select) {
     S3EndpointTarget.Endpoint e = hosts.getFirst();
     return new TargetSpec(
         "endpoint",
@@ -73,7 +83,8 @@ public record TargetSpec(
         e.secretKey(),
         e.region(),
         e.bucket(),
-        e.payload().label());
+        e.payload().label(),
+        select.label());
   }
 
   /** An S3 endpoint. */
@@ -88,13 +99,15 @@ public record TargetSpec(
         e.secretKey(),
         e.region(),
         e.bucket(),
-        e.payload().label());
+        e.payload().label(),
+        null);
   }
 
   /** Builds the target (no I/O). */
   public Target build() {
     if (kind.equals("endpoint")) {
-      // Several URLs, comma-separated, are one target served round robin (warp's --host a,b,c).
+      // Several URLs, comma-separated, are one target (warp's --host a,b,c), served round robin
+      // or sticky per client (warp's --host-select).
       java.util.List<Target> hosts = new java.util.ArrayList<>();
       for (String u : uri.split(",")) {
         hosts.add(
@@ -108,7 +121,9 @@ public record TargetSpec(
                     bucket,
                     S3EndpointTarget.Payload.parse(payload))));
       }
-      return hosts.size() == 1 ? hosts.getFirst() : RoundRobinTarget.of(name, hosts);
+      HostSelect select =
+          hostSelect == null ? HostSelect.ROUND_ROBIN : HostSelect.parse(hostSelect);
+      return hosts.size() == 1 ? hosts.getFirst() : MultiEndpointTarget.of(name, hosts, select);
     }
     RepositorySetConfig set = RepositoryConfigLoader.create().parse(configText, configSource);
     if (kind.equals("array")) {

@@ -8,6 +8,7 @@ import io.racs.bench.object.run.Plan;
 import io.racs.bench.object.run.Progress;
 import io.racs.bench.object.run.RunResult;
 import io.racs.bench.object.run.Workload;
+import io.racs.bench.object.target.HostSelect;
 import io.racs.bench.object.target.S3EndpointTarget;
 import io.racs.bench.object.target.Target;
 import io.racs.bench.object.workload.KeyDistribution;
@@ -97,7 +98,9 @@ public final class ObjectCommand implements Callable<Integer> {
         names = "--endpoint",
         required = true,
         paramLabel = "URL[,URL...]",
-        description = "S3 URL; several, comma-separated, serve one target round robin per request.")
+        description =
+            "S3 URL; several, comma-separated, serve one target (round robin per request, or one"
+                + " endpoint per client: see --host-select).")
     String url;
 
     @Option(names = "--access-key", required = true, paramLabel = "KEY")
@@ -200,6 +203,18 @@ public final class ObjectCommand implements Callable<Integer> {
               + " the least client CPU) or sdk (the AWS SDK's defaults: CRC32 trailer,"
               + " Expect: 100-continue, GET checksum validation). Default: signed.")
   String payload;
+
+  @Option(
+      names = "--host-select",
+      defaultValue = "roundrobin",
+      paramLabel = "roundrobin|sticky",
+      description =
+          "How a target of several --endpoint URLs spreads its requests: roundrobin (each client"
+              + " sends each request to the next URL, as warp's --host-select roundrobin) or"
+              + " sticky (client i sends every request to URL i mod the URL count, as a keep-alive"
+              + " load balancer pins each connection). All clients share one key space either"
+              + " way. Default: roundrobin.")
+  String hostSelect;
 
   @Option(names = "--verify", description = "Check every GET byte-exact.")
   boolean verify;
@@ -394,6 +409,7 @@ public final class ObjectCommand implements Callable<Integer> {
         throw new IllegalStateException(config + ": cannot read: " + e.getMessage(), e);
       }
     }
+    HostSelect select = HostSelect.parse(hostSelect);
     List<io.racs.bench.agent.TargetSpec> specs = new ArrayList<>();
     Set<String> names = new HashSet<>();
     for (String name : repositories) {
@@ -426,7 +442,7 @@ public final class ObjectCommand implements Callable<Integer> {
               : io.racs.bench.agent.TargetSpec.array(array, configText, config.toString()));
     }
     for (EndpointOptions e : endpoints) {
-      // Several comma-separated URLs are one target, each request sent to the next in turn.
+      // Several comma-separated URLs are one target, each request's URL picked by --host-select.
       List<URI> uris = new ArrayList<>();
       for (String u : e.url.split(",", -1)) {
         URI one;
@@ -467,7 +483,7 @@ public final class ObjectCommand implements Callable<Integer> {
                 e.bucket,
                 S3EndpointTarget.Payload.parse(payload)));
       }
-      specs.add(io.racs.bench.agent.TargetSpec.endpoints(hostEndpoints));
+      specs.add(io.racs.bench.agent.TargetSpec.endpoints(hostEndpoints, select));
     }
     if (plan.overhead().isPresent()) {
       for (String n : plan.overhead().get()) {

@@ -719,6 +719,22 @@ class ObjectCommandTest {
                 + " URL once)"
                 + System.lineSeparator());
     err.getBuffer().setLength(0);
+    assertThat(
+            run(
+                "--endpoint",
+                "http://127.0.0.1:1,http://127.0.0.1:2",
+                "--access-key",
+                "a",
+                "--secret-key",
+                "s",
+                "--host-select",
+                "random"))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString())
+        .isEqualTo(
+            "racs bench object: --host-select: random (expected: roundrobin or sticky)"
+                + System.lineSeparator());
+    err.getBuffer().setLength(0);
     assertThat(run("--array", "racs")).isEqualTo(ExitCodes.USAGE);
     assertThat(err.toString())
         .endsWith(

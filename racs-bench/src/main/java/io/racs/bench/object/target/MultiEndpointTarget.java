@@ -10,26 +10,34 @@ import java.util.Optional;
 
 /**
  * One logical S3 target served by several endpoints (proxies of one array, or nodes of one MinIO
- * cluster), as warp's {@code --host a,b,c}: each benchmark client holds a handle on every endpoint
- * and sends each request to the next one in turn, starting at its own index so that concurrent
- * clients spread from the first request. Results are reported once, under this target's name.
+ * cluster), as warp's {@code --host a,b,c}. With {@link HostSelect#ROUND_ROBIN} each benchmark
+ * client holds a handle on every endpoint and sends each request to the next one in turn, starting
+ * at its own index so that concurrent clients spread from the first request; with {@link
+ * HostSelect#STICKY} client {@code i} holds a handle on endpoint {@code i mod E} only and sends it
+ * every request. Results are reported once, under this target's name.
  */
-public final class RoundRobinTarget implements Target {
+public final class MultiEndpointTarget implements Target {
   private final String name;
   private final List<Target> endpoints;
+  private final HostSelect hostSelect;
 
-  private RoundRobinTarget(String name, List<Target> endpoints) {
+  private MultiEndpointTarget(String name, List<Target> endpoints, HostSelect hostSelect) {
     this.name = name;
     this.endpoints = endpoints;
+    this.hostSelect = hostSelect;
   }
 
-  /** {@code endpoints} (at least two) as one target named {@code name}; closes them on close. */
-  public static RoundRobinTarget of(String name, List<? extends Target> endpoints) {
+  /**
+   * {@code endpoints} (at least two) as one target named {@code name}, each request's endpoint
+   * picked by {@code hostSelect}; closes them on close.
+   */
+  public static MultiEndpointTarget of(
+      String name, List<? extends Target> endpoints, HostSelect hostSelect) {
     if (endpoints.size() < 2) {
       throw new IllegalArgumentException(
           "endpoints: " + endpoints.size() + " (expected: at least 2)");
     }
-    return new RoundRobinTarget(name, List.copyOf(endpoints));
+    return new MultiEndpointTarget(name, List.copyOf(endpoints), hostSelect);
   }
 
   @Override
@@ -50,7 +58,13 @@ public final class RoundRobinTarget implements Target {
       locations.add(t.describe().getOrDefault("location", t.name()));
     }
     d.put("location", String.join(",", locations));
-    d.put("hostSelection", "round robin per request over " + endpoints.size() + " endpoints");
+    d.put(
+        "hostSelection",
+        switch (hostSelect) {
+          case ROUND_ROBIN -> "round robin per request over " + endpoints.size() + " endpoints";
+          case STICKY ->
+              "sticky: client i sends every request to endpoint i mod " + endpoints.size();
+        });
     return d;
   }
 
@@ -64,11 +78,14 @@ public final class RoundRobinTarget implements Target {
       }
       delayed.add(d.get());
     }
-    return Optional.of(new RoundRobinTarget(name, delayed));
+    return Optional.of(new MultiEndpointTarget(name, delayed, hostSelect));
   }
 
   @Override
   public Client client(int index) {
+    if (hostSelect == HostSelect.STICKY) {
+      return endpoints.get(Math.floorMod(index, endpoints.size())).client(index);
+    }
     List<Client> clients = new ArrayList<>();
     try {
       for (Target t : endpoints) {

@@ -1,6 +1,7 @@
 package io.racs.bench.object.target;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 import io.racs.bench.agent.TargetSpec;
@@ -19,9 +20,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Proves that one target given several endpoints ({@code --endpoint http://a,http://b}) sends each
  * request to the next endpoint in turn, as warp's {@code --host a,b}, each client starting at its
- * own index, and reports as one target; requests recorded by plain HTTP servers.
+ * own index, or with {@code --host-select sticky} every request of client {@code i} to endpoint
+ * {@code i mod E}, and reports as one target; requests recorded by plain HTTP servers.
  */
-class RoundRobinTargetTest {
+class MultiEndpointTargetTest {
   private final List<HttpServer> servers = new ArrayList<>();
   private final List<List<String>> paths = new ArrayList<>();
 
@@ -60,8 +62,7 @@ class RoundRobinTargetTest {
     }
   }
 
-  @Test
-  void client_whenTwoEndpoints_sendsEachRequestToTheNextInTurn() {
+  private List<Endpoint> hosts() {
     List<Endpoint> hosts = new ArrayList<>();
     for (HttpServer s : servers) {
       hosts.add(
@@ -74,8 +75,13 @@ class RoundRobinTargetTest {
               "bkt",
               Payload.UNSIGNED));
     }
-    try (Target target = TargetSpec.endpoints(hosts).build()) {
-      assertThat(target).isInstanceOf(RoundRobinTarget.class);
+    return hosts;
+  }
+
+  @Test
+  void client_whenTwoEndpoints_sendsEachRequestToTheNextInTurn() {
+    try (Target target = TargetSpec.endpoints(hosts()).build()) {
+      assertThat(target).isInstanceOf(MultiEndpointTarget.class);
       assertThat(target.name()).isEqualTo("pair");
       assertThat(target.describe().get("location"))
           .contains(":" + servers.get(0).getAddress().getPort() + "/bkt,")
@@ -91,5 +97,37 @@ class RoundRobinTargetTest {
     }
     assertThat(objectRequests(0)).containsExactly("PUT /bkt/k1", "PUT /bkt/k3");
     assertThat(objectRequests(1)).containsExactly("PUT /bkt/k2", "PUT /bkt/k4", "HEAD /bkt/k5");
+  }
+
+  @Test
+  void client_whenStickyOverTwoEndpoints_sendsEveryRequestOfClientIToEndpointIModTwo() {
+    try (Target target = TargetSpec.endpoints(hosts(), HostSelect.STICKY).build()) {
+      assertThat(target.describe().get("hostSelection")).startsWith("sticky");
+      for (int c = 0; c < 3; c++) {
+        try (Target.Client client = target.client(c)) {
+          for (int i = 1; i <= 2; i++) {
+            client.put("k" + c + "-" + i, new ByteArrayInputStream(new byte[] {1}), 1);
+          }
+          client.head("k" + c + "-1");
+        }
+      }
+    }
+    assertThat(objectRequests(0))
+        .containsExactly(
+            "PUT /bkt/k0-1",
+            "PUT /bkt/k0-2",
+            "HEAD /bkt/k0-1",
+            "PUT /bkt/k2-1",
+            "PUT /bkt/k2-2",
+            "HEAD /bkt/k2-1");
+    assertThat(objectRequests(1))
+        .containsExactly("PUT /bkt/k1-1", "PUT /bkt/k1-2", "HEAD /bkt/k1-1");
+  }
+
+  @Test
+  void parse_whenUnknownSelection_namesTheOptionAndItsValues() {
+    assertThatThrownBy(() -> HostSelect.parse("weighed"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--host-select: weighed (expected: roundrobin or sticky)");
   }
 }
