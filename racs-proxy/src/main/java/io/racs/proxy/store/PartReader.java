@@ -181,10 +181,14 @@ final class PartReader extends InputStream implements ChunkedBody {
       throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
     }
     if (dropped) {
-      close();
-      throw new StoreException(
-          StoreException.Code.INSUFFICIENT_SHARDS, "read ahead of " + part.dataId() + " dropped");
+      throwDropped();
     }
+  }
+
+  private void throwDropped() {
+    close();
+    throw new StoreException(
+        StoreException.Code.INSUFFICIENT_SHARDS, "read ahead of " + part.dataId() + " dropped");
   }
 
   /** Loads the first stripe, so that a read that cannot succeed fails before any byte is sent. */
@@ -245,6 +249,8 @@ final class PartReader extends InputStream implements ChunkedBody {
     boolean waited = held != null && held.getCount() > 0;
     if (waited) {
       awaitConfirmation();
+    } else if (dropped) {
+      throwDropped(); // dropped before it began
     }
     int pieceLength = part.pieceBytes(k, stripe);
     boolean[] present = new boolean[n];
@@ -721,10 +727,12 @@ final class PartReader extends InputStream implements ChunkedBody {
       try (ObjectStream in = openAt(repository, name, offset, length)) {
         stream = in;
         CountDownLatch wait = held;
-        if (wait != null && wait.getCount() > 0) {
-          long waitFrom = System.nanoTime();
-          wait.await();
-          waited = System.nanoTime() - waitFrom; // not the repository's time: left out of samples
+        if (wait != null) {
+          if (wait.getCount() > 0) {
+            long waitFrom = System.nanoTime();
+            wait.await();
+            waited = System.nanoTime() - waitFrom; // not the repository's time: not sampled
+          }
           if (dropped) {
             return;
           }
