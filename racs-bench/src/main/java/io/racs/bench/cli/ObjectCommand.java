@@ -147,12 +147,12 @@ public final class ObjectCommand implements Callable<Integer> {
   @Option(
       names = "--prefix-per-client",
       description =
-          "Give each client its own key space under PREFIX/c<i>/ (as warp's per-client prefix,"
-              + " which warp's --noprefix turns off): prepare, reads, writes, LIST and DELETE of"
-              + " client i touch only its own --objects keys (so N clients hold N x --objects"
-              + " objects, as fio's nrfiles counts per job). With --host-select sticky no client"
-              + " reads a key written through another endpoint. Default: all clients share one key"
-              + " space of --objects keys.")
+          "Give each client its own key space, under its own sub-prefix c<i>/ of each case's"
+              + " prefix (as warp's per-client prefix, which warp's --noprefix turns off):"
+              + " prepare, reads, writes, LIST and DELETE of client i touch only its own --objects"
+              + " keys (so N clients hold N x --objects objects, as fio's nrfiles counts per"
+              + " job). With --host-select sticky no client reads a key written through another"
+              + " endpoint. Default: all clients share one key space of --objects keys.")
   boolean prefixPerClient;
 
   @Option(names = "--prefix", defaultValue = "racs-bench/", description = "Key prefix.")
