@@ -27,7 +27,12 @@
 # The extra options go to every bench run, e.g. --host-select sticky: each bench client sends all
 # its requests to one proxy (client i to proxy i mod N), as a keep-alive load balancer would,
 # instead of each request to the next proxy. The bench's clients share one key space either way,
-# so a key one client wrote through one proxy is still read by the others through the others.
+# so a key one client wrote through one proxy is still read by the others through the others,
+# unless --prefix-per-client is added too: each client then has its own keys (c<i>/), prepared,
+# read, written, listed and deleted through its own proxy only, so no proxy serves a key another
+# stored (work duplicated across proxies vs per-JVM overhead, issue #19). --objects then counts
+# per client: --objects 8 at CLIENTS=8 keeps the 64 objects of the shared default, e.g.
+#   scripts/bench-scaleout.sh OUT --host-select sticky --prefix-per-client --objects 8
 # Environment (defaults in brackets):
 #   PROXIES     the proxy counts to run, in order ["1 2 3"]
 #   REPOS       fs or minio [fs]

@@ -23,8 +23,11 @@ import org.HdrHistogram.Histogram;
  * travel as base64 of HdrHistogram's compressed encoding, so merging on the controller is exact.
  */
 public final class Wire {
-  /** The protocol version; agents refuse sessions of another. */
-  public static final int PROTOCOL = 2;
+  /**
+   * The protocol version; agents refuse sessions of another. 3: workloads carry {@code
+   * prefixPerClient}, which an agent of version 2 would silently ignore.
+   */
+  public static final int PROTOCOL = 3;
 
   static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -48,6 +51,7 @@ public final class Wire {
     n.put("verify", w.verify());
     n.put("seed", w.seed());
     n.put("listMaxKeys", w.listMaxKeys());
+    n.put("prefixPerClient", w.prefixPerClient());
     return n;
   }
 
@@ -73,7 +77,8 @@ public final class Wire {
         n.get("count").asLong(),
         n.get("verify").asBoolean(),
         n.get("seed").asLong(),
-        n.get("listMaxKeys").asInt());
+        n.get("listMaxKeys").asInt(),
+        n.get("prefixPerClient").asBoolean());
   }
 
   /** An iteration result as JSON. */

@@ -136,8 +136,24 @@ public final class ObjectCommand implements Callable<Integer> {
       description = "Sizes (4KiB,1MiB) or a distribution (uniform:4KiB-1MiB, lognormal:64KiB:1).")
   String sizes;
 
-  @Option(names = "--objects", defaultValue = "64", description = "Keys in the key space.")
+  @Option(
+      names = "--objects",
+      defaultValue = "64",
+      description =
+          "Keys in the key space; with --prefix-per-client, in each client's key space. Default:"
+              + " 64.")
   int objects;
+
+  @Option(
+      names = "--prefix-per-client",
+      description =
+          "Give each client its own key space, under its own sub-prefix c<i>/ of each case's"
+              + " prefix (as warp's per-client prefix, which warp's --noprefix turns off):"
+              + " prepare, reads, writes, LIST and DELETE of client i touch only its own --objects"
+              + " keys (so N clients hold N x --objects objects, as fio's nrfiles counts per"
+              + " job). With --host-select sticky no client reads a key written through another"
+              + " endpoint. Default: all clients share one key space of --objects keys.")
+  boolean prefixPerClient;
 
   @Option(names = "--prefix", defaultValue = "racs-bench/", description = "Key prefix.")
   String prefix;
@@ -213,7 +229,7 @@ public final class ObjectCommand implements Callable<Integer> {
               + " sends each request to the next URL, as warp's --host-select roundrobin) or"
               + " sticky (client i sends every request to URL i mod the URL count, as a keep-alive"
               + " load balancer pins each connection). All clients share one key space either"
-              + " way. Default: roundrobin.")
+              + " way unless --prefix-per-client. Default: roundrobin.")
   String hostSelect;
 
   @Option(names = "--verify", description = "Check every GET byte-exact.")
@@ -361,10 +377,22 @@ public final class ObjectCommand implements Callable<Integer> {
             count == null ? 0 : count,
             verify,
             seed,
-            listMax);
+            listMax,
+            prefixPerClient);
+    int maxClients = clients.stream().mapToInt(Integer::intValue).max().orElse(1);
+    if (prefixPerClient && (long) objects * maxClients > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "--prefix-per-client: "
+              + objects
+              + " objects x "
+              + maxClients
+              + " clients (expected: at most "
+              + Integer.MAX_VALUE
+              + " keys in all)");
+    }
     if (count != null) {
       // Checks that --count gives every client of the largest sweep point one operation.
-      template.withClients(clients.stream().mapToInt(Integer::intValue).max().orElse(1));
+      template.withClients(maxClients);
     }
     if (!(confidencePercent >= 50 && confidencePercent <= 99.99)) {
       throw new IllegalArgumentException(

@@ -76,6 +76,7 @@ public final class JsonReport {
     plan.put("countPerIteration", t.count() > 0 ? t.count() : null);
     plan.put("objects", t.objects());
     plan.put("prefixes", t.prefixes());
+    plan.put("prefixPerClient", t.prefixPerClient());
     plan.put("keyDistribution", t.keys().label());
     plan.put("range", t.range().label());
     plan.put("verify", t.verify());

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Proves two agents on 127.0.0.1 load a target together and that the controller's merged iteration
  * is exactly the sum of the agents' parts (counts and histograms), that the command line drives
- * agents, and that a lost agent is reported rather than hidden.
+ * agents (with {@code --prefix-per-client} too), and that a lost agent is reported rather than
+ * hidden.
  */
 class AgentTest {
   private static final String CONFIG = "repositories:\n  - name: mem\n    type: memory\n";
@@ -117,6 +118,13 @@ class AgentTest {
   }
 
   @Test
+  void wire_whenPrefixPerClient_carriesItToTheAgent() {
+    Workload perClient = workload(3).withPrefixPerClient(true);
+    assertThat(Wire.workload(Wire.workload(perClient)).prefixPerClient()).isTrue();
+    assertThat(Wire.workload(Wire.workload(workload(3))).prefixPerClient()).isFalse();
+  }
+
+  @Test
   void iterate_whenAnAgentIsLost_reportsItAndGoesOnWithTheOther() throws Exception {
     List<TargetSpec> specs = List.of(TargetSpec.repository("mem", CONFIG, "test.yaml"));
     try (RemoteEngine engine = RemoteEngine.connect(List.of(name(first), name(second)), specs)) {
@@ -169,6 +177,50 @@ class AgentTest {
     JsonNode p = root.get("points").get(0);
     assertThat(p.get("errorsTotal").asLong()).isZero();
     assertThat(p.get("ops").asLong()).isPositive();
+  }
+
+  @Test
+  void object_whenAgentsAndPrefixPerClient_runsEachClientOnItsOwnPreparedKeys() throws Exception {
+    Path config = Files.writeString(dir.resolve("racs.yaml"), CONFIG);
+    Path out = dir.resolve("out");
+    StringWriter stderr = new StringWriter();
+    int code =
+        BenchMain.run(
+            new PrintWriter(new StringWriter()),
+            new PrintWriter(stderr, true),
+            "object",
+            "--config",
+            config.toString(),
+            "--repository",
+            "mem",
+            "--op",
+            "mixed",
+            "--mix",
+            "get=50,put=30,list=20",
+            "--verify",
+            "--prefix-per-client",
+            "--objects",
+            "4",
+            "--clients",
+            "1,2",
+            "--warmup",
+            "0",
+            "--iterations",
+            "1",
+            "--count",
+            "40",
+            "--quiet",
+            "--agents",
+            name(first) + "," + name(second),
+            "--out",
+            out.toString());
+    assertThat(code).as(stderr.toString()).isEqualTo(ExitCodes.OK);
+    JsonNode root = new ObjectMapper().readTree(out.resolve("results.json").toFile());
+    assertThat(root.at("/plan/prefixPerClient").asBoolean()).isTrue();
+    for (JsonNode p : root.get("points")) {
+      assertThat(p.get("errorsTotal").asLong()).as(p.toString()).isZero();
+      assertThat(p.get("ops").asLong()).isPositive();
+    }
   }
 
   @Test

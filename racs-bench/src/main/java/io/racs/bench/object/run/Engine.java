@@ -16,7 +16,11 @@ public interface Engine extends AutoCloseable {
   /** A target as reports show it. */
   record TargetInfo(String name, String kind, Map<String, String> description, boolean delayable) {}
 
-  /** Creates the key space {@code prefix} of {@code workload.objects()} keys and stores them. */
+  /**
+   * Creates the key space {@code prefix} of {@code workload.objects()} keys and stores them; with
+   * {@link Workload#prefixPerClient()}, one such key space per client of {@code workload} (the
+   * largest client count of the iterations that will use it), each under its own {@code c<i>/}.
+   */
   void prepare(int target, String prefix, Workload workload) throws InterruptedException;
 
   /** Creates the key space {@code prefix} without storing anything (PUT-only workloads). */

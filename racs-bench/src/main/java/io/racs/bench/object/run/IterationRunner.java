@@ -2,6 +2,7 @@ package io.racs.bench.object.run;
 
 import io.racs.bench.object.target.Target;
 import io.racs.bench.object.workload.KeySpace;
+import io.racs.bench.object.workload.KeySpaces;
 import io.racs.bench.object.workload.Op;
 import io.racs.bench.stats.ClientCpu;
 import io.racs.bench.stats.MeasurementWindow;
@@ -55,7 +56,30 @@ public final class IterationRunner {
       long startEpochNanos,
       Progress progress)
       throws InterruptedException {
+    return run(target, KeySpaces.shared(keys), workload, iterationSeed, startEpochNanos, progress);
+  }
+
+  /**
+   * Runs one iteration, client {@code i} on {@code spaces.of(i)}: with a key space per client, a
+   * pure DELETE workload also keeps a delete cursor per client, each client emptying its own pool.
+   *
+   * @param spaces the prepared key spaces (for a pure DELETE workload, freshly prepared pools)
+   * @param iterationSeed derives the clients' seeds
+   * @param startEpochNanos the start instant in nanoseconds since the epoch, or 0 for "as soon as
+   *     the clients are ready"; agents get one instant from the controller
+   * @throws IllegalArgumentException when the key spaces are per client and made for fewer clients
+   */
+  public static IterationResult run(
+      Target target,
+      KeySpaces spaces,
+      Workload workload,
+      long iterationSeed,
+      long startEpochNanos,
+      Progress progress)
+      throws InterruptedException {
     int n = workload.clients();
+    // Fails before any handle opens when per-client key spaces were made for fewer clients.
+    spaces.of(n - 1);
     List<Target.Client> handles = new ArrayList<>(n);
     try {
       for (int i = 0; i < n; i++) {
@@ -68,7 +92,7 @@ public final class IterationRunner {
       long deadline = startNanos + workload.duration().toNanos();
       MeasurementWindow window = new MeasurementWindow(n);
       boolean pureDelete = workload.mix().isSingle() && workload.mix().single() == Op.DELETE;
-      AtomicInteger deleteCursor = pureDelete ? new AtomicInteger() : null;
+      AtomicInteger sharedCursor = pureDelete ? new AtomicInteger() : null;
       boolean perOp = !workload.mix().isSingle();
       List<ClientRecorder> recorders = new ArrayList<>(n);
       List<Thread> threads = new ArrayList<>(n);
@@ -76,12 +100,14 @@ public final class IterationRunner {
       for (int i = 0; i < n; i++) {
         long quota = workload.count() / n + (i < workload.count() % n ? 1 : 0);
         ClientRecorder recorder = new ClientRecorder(startNanos, perOp);
+        AtomicInteger deleteCursor =
+            pureDelete && spaces.perClient() ? new AtomicInteger() : sharedCursor;
         recorders.add(recorder);
         ClientLoop loop =
             new ClientLoop(
                 i,
                 handles.get(i),
-                keys,
+                spaces.of(i),
                 workload,
                 window,
                 recorder,

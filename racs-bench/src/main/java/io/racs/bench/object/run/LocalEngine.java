@@ -3,6 +3,7 @@ package io.racs.bench.object.run;
 import io.racs.bench.object.target.ArrayTarget;
 import io.racs.bench.object.target.Target;
 import io.racs.bench.object.workload.KeySpace;
+import io.racs.bench.object.workload.KeySpaces;
 import io.racs.repos.decorator.Operation;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,10 +12,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Runs iterations in this process, on virtual threads. Owns and closes its targets. */
+/**
+ * Runs iterations in this process, on virtual threads. Owns and closes its targets. A workload with
+ * {@link Workload#prefixPerClient()} gets one key space per client of the workload it is prepared
+ * (or declared) with, which must therefore carry the largest client count its iterations will use.
+ */
 public final class LocalEngine implements Engine {
   private final List<Target> targets;
-  private final Map<String, KeySpace> keySpaces = new HashMap<>();
+  private final Map<String, KeySpaces> keySpaces = new HashMap<>();
   private final Map<String, Target> delayed = new HashMap<>();
 
   /** An engine over {@code targets}. */
@@ -33,9 +38,14 @@ public final class LocalEngine implements Engine {
     return infos;
   }
 
-  private synchronized KeySpace keySpace(int target, String prefix, Workload workload) {
+  private synchronized KeySpaces keySpace(int target, String prefix, Workload workload) {
     return keySpaces.computeIfAbsent(
-        target + "\n" + prefix, k -> new KeySpace(prefix, workload.objects(), workload.prefixes()));
+        target + "\n" + prefix,
+        k ->
+            workload.prefixPerClient()
+                ? KeySpaces.perClient(
+                    prefix, workload.clients(), workload.objects(), workload.prefixes())
+                : KeySpaces.shared(new KeySpace(prefix, workload.objects(), workload.prefixes())));
   }
 
   @Override
@@ -135,7 +145,7 @@ public final class LocalEngine implements Engine {
 
   @Override
   public void cleanUp(int target, String prefix) throws InterruptedException {
-    KeySpace keys;
+    KeySpaces keys;
     synchronized (this) {
       keys = keySpaces.remove(target + "\n" + prefix);
     }

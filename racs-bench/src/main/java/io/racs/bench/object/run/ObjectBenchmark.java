@@ -62,16 +62,24 @@ public final class ObjectBenchmark {
                     plan.template().count(),
                     plan.template().verify(),
                     seed,
-                    plan.template().listMaxKeys())
+                    plan.template().listMaxKeys(),
+                    plan.template().prefixPerClient())
                 .withSize(size, casePrefix);
         boolean pureDelete = mix.isSingle() && mix.single() == Op.DELETE;
         boolean needsObjects = !(mix.isSingle() && mix.single() == Op.PUT) && !pureDelete;
+        // With a key space per client, the case's key spaces serve every client count of the
+        // sweep: client i keeps the same keys whether 1 or 16 clients run.
+        Workload prepared =
+            sized.prefixPerClient()
+                ? sized.withClients(
+                    plan.clients().stream().mapToInt(Integer::intValue).max().orElse(1))
+                : sized;
         for (int t = 0; t < targets.size(); t++) {
           progress.phase("preparing " + targets.get(t).name() + " " + casePrefix);
           if (needsObjects) {
-            engine.prepare(t, casePrefix, sized);
+            engine.prepare(t, casePrefix, prepared);
           } else {
-            engine.declare(t, casePrefix, sized);
+            engine.declare(t, casePrefix, prepared);
           }
         }
         try {
@@ -161,7 +169,8 @@ public final class ObjectBenchmark {
                     + (i + 1)
                     + ": the pool of "
                     + workload.objects()
-                    + " objects ran out before --duration ended (raise --objects)");
+                    + (workload.prefixPerClient() ? " objects per client" : " objects")
+                    + " ran out before --duration ended (raise --objects)");
           }
           try {
             engine.cleanUp(t, prefix);

@@ -27,6 +27,9 @@ import java.util.Objects;
  * @param verify check every GET byte-exact
  * @param seed the run seed: content, sizes, keys, decks and arrivals derive from it
  * @param listMaxKeys the page size of LIST
+ * @param prefixPerClient each client has its own key space of {@code objects} keys under {@code
+ *     prefix c<i>/} ({@code --prefix-per-client}, as warp's default per-client prefix), so no
+ *     client touches another's keys; false: every client picks from one shared key space
  */
 public record Workload(
     Mix mix,
@@ -43,7 +46,8 @@ public record Workload(
     long count,
     boolean verify,
     long seed,
-    int listMaxKeys) {
+    int listMaxKeys,
+    boolean prefixPerClient) {
   /** Checks the fields. */
   public Workload {
     Objects.requireNonNull(mix, "mix");
@@ -74,6 +78,42 @@ public record Workload(
     }
   }
 
+  /** A workload whose clients share one key space. */
+  public Workload(
+      Mix mix,
+      SizeSpec size,
+      KeyDistribution keys,
+      RangeSpec range,
+      int objects,
+      int prefixes,
+      String prefix,
+      int clients,
+      double rateOpsPerSecond,
+      Arrivals arrivals,
+      Duration duration,
+      long count,
+      boolean verify,
+      long seed,
+      int listMaxKeys) {
+    this(
+        mix,
+        size,
+        keys,
+        range,
+        objects,
+        prefixes,
+        prefix,
+        clients,
+        rateOpsPerSecond,
+        arrivals,
+        duration,
+        count,
+        verify,
+        seed,
+        listMaxKeys,
+        false);
+  }
+
   /** True for an open-loop (fixed-rate) workload. */
   public boolean openLoop() {
     return rateOpsPerSecond > 0;
@@ -96,7 +136,8 @@ public record Workload(
         count,
         verify,
         seed,
-        listMaxKeys);
+        listMaxKeys,
+        prefixPerClient);
   }
 
   /** This workload with another size and key prefix. */
@@ -116,6 +157,28 @@ public record Workload(
         count,
         verify,
         seed,
-        listMaxKeys);
+        listMaxKeys,
+        prefixPerClient);
+  }
+
+  /** This workload with each client on its own key space ({@code true}) or all on one. */
+  public Workload withPrefixPerClient(boolean prefixPerClient) {
+    return new Workload(
+        mix,
+        size,
+        keys,
+        range,
+        objects,
+        prefixes,
+        prefix,
+        clients,
+        rateOpsPerSecond,
+        arrivals,
+        duration,
+        count,
+        verify,
+        seed,
+        listMaxKeys,
+        prefixPerClient);
   }
 }

@@ -691,6 +691,59 @@ class ObjectCommandTest {
   }
 
   @Test
+  void object_whenPrefixPerClientOverMoreKeysThanAnIntCounts_failsWithOneLine() {
+    assertThat(
+            run(
+                "--repository",
+                "mem",
+                "--prefix-per-client",
+                "--objects",
+                "1000000",
+                "--clients",
+                "1,3000"))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString())
+        .isEqualTo(
+            "racs bench object: --prefix-per-client: 1000000 objects x 3000 clients (expected: at"
+                + " most 2147483647 keys in all)"
+                + System.lineSeparator());
+  }
+
+  @Test
+  void object_whenPrefixPerClient_recordsItInThePlanAndRunsWithoutErrors() throws Exception {
+    Path o = dir.resolve("out");
+    assertThat(
+            run(
+                "--repository",
+                "mem",
+                "--op",
+                "mixed",
+                "--mix",
+                "get=40,put=30,head=10,list=10,delete=10",
+                "--verify",
+                "--prefix-per-client",
+                "--objects",
+                "3",
+                "--clients",
+                "2",
+                "--warmup",
+                "0",
+                "--iterations",
+                "1",
+                "--count",
+                "60",
+                "--out",
+                o.toString()))
+        .as(err.toString())
+        .isEqualTo(ExitCodes.OK);
+    JsonNode root = results(o);
+    assertThat(root.at("/plan/prefixPerClient").asBoolean()).isTrue();
+    assertThat(root.at("/plan/objects").asInt()).isEqualTo(3);
+    JsonNode p = root.get("points").get(0);
+    assertThat(p.get("errorsTotal").asLong()).as(p.toString()).isZero();
+  }
+
+  @Test
   void object_whenInputIsBad_failsWithOneLineAndUsageCode() {
     assertThat(run("--repository", "mem", "--sizes", "4KB")).isEqualTo(ExitCodes.USAGE);
     assertThat(err.toString())
