@@ -619,14 +619,22 @@ final class PartReader extends InputStream implements ChunkedBody {
           guess != null && firstStripe == 0 ? guess.take(shard, slot, name) : null;
       this.guessed = early == null ? null : early.stream();
       this.openedNanos = early == null ? openedNanos : early.startedNanos();
-      task =
-          array
-              .executor()
-              .submit(
-                  () -> {
-                    pump(repository, name, offset, end - offset, firstStripe);
-                    return null;
-                  });
+      try {
+        task =
+            array
+                .executor()
+                .submit(
+                    () -> {
+                      pump(repository, name, offset, end - offset, firstStripe);
+                      return null;
+                    });
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        if (guessed != null) {
+          // Taken from the guess, and no source holds it: nothing else would close it.
+          ShardGuess.closeWhenOpened(guessed);
+        }
+        throw e;
+      }
     }
 
     /** The shard's bytes from {@code offset}: the guessed read's, or a read of its own. */
