@@ -29,8 +29,11 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The shard reads a cold GET starts before it has the version's record ({@link ShardGuess}) behave
- * as the reads a reader opens itself: every stream a guess opened is closed, even when the store
- * closes between the guess and the reader that would have taken it.
+ * as the reads a reader opens itself: one whose repository is late is hedged by that repository's
+ * own recent latency, not only at the peers' hedge point (a quarter of the stall grace, minutes
+ * here, so a read that waits for it does not finish within the class timeout); and every stream a
+ * guess opened is closed, even when the store closes between the guess and the reader that would
+ * have taken it.
  */
 @Timeout(60)
 class ShardGuessTest {
@@ -117,6 +120,33 @@ class ShardGuessTest {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  @Test
+  void coldGet_whenAGuessedShardIsLate_hedgesByItsRepositorysOwnLatency() throws Exception {
+    StoreConfig config =
+        config().slowShardTimeout(LONG).stallGrace(LONG).hedge(StoreConfig.Hedge.DEFAULT).build();
+    byte[] data = StoreFixture.bytes(seed, STRIPED);
+    VersionMeta meta = put(writer(config), data);
+
+    // A proxy that has read nothing, over repositories where shard 0's does not answer the
+    // guess's read of it.
+    GatedRepository.Gate shard0 =
+        new GatedRepository.Gate(Operation.GET, Layout.shard(meta.versionId(), 0)::equals);
+    ErasureStore cold = open(config, shard0.arm(1));
+    stores.add(cold);
+    // Every repository has answered shard reads in 100 µs lately: one that has not answered
+    // within its hedge delay (the 2 ms minimum) is late.
+    LatencyEstimates latencies = cold.context().array.latencies();
+    for (int slot = 0; slot < 6; slot++) {
+      for (int i = 0; i < LatencyEstimates.SAMPLES; i++) {
+        latencies.record(slot, LatencyEstimates.Kind.SHARD, 100_000);
+      }
+    }
+
+    assertThat(read(cold)).isEqualTo(data);
+    shard0.awaitHeld(1, WAIT); // it was the guess's read that waited
+    assertThat(cold.stats().hedgedShardReads()).isPositive();
   }
 
   @Test
