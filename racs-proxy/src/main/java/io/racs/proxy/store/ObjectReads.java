@@ -271,6 +271,9 @@ final class ObjectReads {
       } catch (StoreException e) {
         // Read it again below, resolving the key again if the version is gone (see open).
         discard(guess[0]);
+      } catch (RuntimeException e) {
+        discard(guess[0]); // the store is closing (its executor refused a source): close the rest
+        throw e;
       }
     } else {
       discard(guess[0]);

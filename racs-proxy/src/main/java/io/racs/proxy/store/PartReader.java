@@ -504,8 +504,9 @@ final class PartReader extends InputStream implements ChunkedBody {
    * When source {@code i}, still out in a stripe that began at {@code start}, counts as late (see
    * the loop in {@link #loadStripe}): at the peers' hedge point {@code hedgeAt} if it was opened
    * before it, or at its repository's own hedge delay from its opening if it was opened in this
-   * stripe and its repository has an estimate, but never less than the minimum delay after the
-   * first piece of the stripe arrived; {@link Long#MAX_VALUE} when neither applies yet.
+   * stripe (or from the stripe's start, if a guess opened it for the first stripe) and its
+   * repository has an estimate, but never less than the minimum delay after the first piece of the
+   * stripe arrived; {@link Long#MAX_VALUE} when neither applies yet.
    */
   private long lateAt(int i, long start, long firstArrival, long hedgeAt) {
     if (firstArrival < 0) {
@@ -513,8 +514,15 @@ final class PartReader extends InputStream implements ChunkedBody {
     }
     long late = openedAt[i] - hedgeAt < 0 ? hedgeAt : Long.MAX_VALUE;
     long delay = latencies.hedgeDelayNanos(part.slots().get(i), kind());
-    if (delay != Long.MAX_VALUE && openedAt[i] - start >= 0) {
-      long own = Math.max(openedAt[i] + delay, firstArrival + latencies.minDelayNanos());
+    // A read a cold GET's guess asked for before this reader existed (ShardGuess) is asked for this
+    // first stripe too, and is late past its repository's own delay as well: counted from the
+    // stripe's start, as a read this reader asked for then would be, not from when the guess asked
+    // (a stream that came while the record was read waited for this reader, not its repository).
+    boolean askedForThisStripe =
+        openedAt[i] - start >= 0 || (sources[i].guessed != null && stripe == 0);
+    if (delay != Long.MAX_VALUE && askedForThisStripe) {
+      long asked = openedAt[i] - start >= 0 ? openedAt[i] : start;
+      long own = Math.max(asked + delay, firstArrival + latencies.minDelayNanos());
       late = late == Long.MAX_VALUE || own - late < 0 ? own : late;
     }
     return late;
@@ -687,14 +695,22 @@ final class PartReader extends InputStream implements ChunkedBody {
           guess != null && firstStripe == 0 ? guess.take(shard, slot, name) : null;
       this.guessed = early == null ? null : early.stream();
       this.openedNanos = early == null ? openedNanos : early.startedNanos();
-      task =
-          array
-              .executor()
-              .submit(
-                  () -> {
-                    pump(repository, name, offset, end - offset, firstStripe);
-                    return null;
-                  });
+      try {
+        task =
+            array
+                .executor()
+                .submit(
+                    () -> {
+                      pump(repository, name, offset, end - offset, firstStripe);
+                      return null;
+                    });
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        if (guessed != null) {
+          // Taken from the guess, and no source holds it: nothing else would close it.
+          ShardGuess.closeWhenOpened(guessed);
+        }
+        throw e;
+      }
     }
 
     /** The shard's bytes from {@code offset}: the guessed read's, or a read of its own. */
