@@ -77,10 +77,33 @@ class ColdReadRoundsTest {
     this.gate = gate;
     ErasureStore store =
         ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2")).keys(keys).build(),
+            StoreConfig.builder(Geometry.parse("4x2"))
+                .keys(keys)
+                // A held record read is not hedged around (with no latency history it would be
+                // after a quarter of the stall grace), so that the calls counted are the design's.
+                .stallGrace(Duration.ofSeconds(30))
+                .hedge(
+                    new StoreConfig.Hedge(true, 95, Duration.ofSeconds(5), Duration.ofSeconds(10)))
+                .build(),
             CountingRepository.wrap(GatedRepository.wrap(memories, gate), ledger));
     stores.add(store);
     return store;
+  }
+
+  /**
+   * Creates the bucket and writes one object of another key through {@code writer}, so that the
+   * PUTs a test asserts on do not run on a cold JVM: a PUT's version takes its data's id only
+   * within a second of the PUT's start.
+   */
+  private void createBucketWarm(ErasureStore writer) {
+    writer.createBucket("bkt");
+    byte[] warm = data(STRIPED);
+    writer.put(
+        "bkt",
+        "warm",
+        new ByteArrayInputStream(warm),
+        warm.length,
+        ObjectStore.PutOptions.defaults());
   }
 
   private byte[] data(int size) {
@@ -145,7 +168,7 @@ class ColdReadRoundsTest {
   void coldGet_whenTheRecordReadIsHeld_readsTheShardsMeanwhile(String sse) throws Exception {
     GatedRepository.Gate held = new GatedRepository.Gate(Operation.GET, records());
     ErasureStore writer = open(held);
-    writer.createBucket("bkt");
+    createBucketWarm(writer);
     CustomerKey customer = sse.equals("SSE-C") ? customerKey() : null;
     Sealing sealing =
         switch (sse) {
@@ -197,7 +220,7 @@ class ColdReadRoundsTest {
   void coldGet_whenInline_readsKRecordsBesideTheOneThatDecides() throws Exception {
     GatedRepository.Gate held = new GatedRepository.Gate(Operation.GET, records());
     ErasureStore writer = open(held);
-    writer.createBucket("bkt");
+    createBucketWarm(writer);
     byte[] data = data(SMALL);
     VersionMeta written = put(writer, data, Sealing.NONE);
     assertThat(VersionId.Mark.of(written.versionId())).isEqualTo(VersionId.Mark.INLINE);
@@ -223,7 +246,7 @@ class ColdReadRoundsTest {
   void get_whenAnotherProxyOverwroteTheKey_readsTheNewShardsBesideTheRecord() throws Exception {
     GatedRepository.Gate held = new GatedRepository.Gate(Operation.GET, records());
     ErasureStore writer = open(held);
-    writer.createBucket("bkt");
+    createBucketWarm(writer);
     ErasureStore reader = open(held);
     put(writer, data(STRIPED), Sealing.NONE);
     read(reader, null); // the reader has served the key: its hint is this version
@@ -256,7 +279,7 @@ class ColdReadRoundsTest {
     // repositories and its commit waits for a fourth, so it is no version yet.
     GatedRepository.Gate commit = new GatedRepository.Gate(Operation.PUT, records());
     ErasureStore writer = open(commit);
-    writer.createBucket("bkt");
+    createBucketWarm(writer);
     byte[] first = data(STRIPED);
     put(writer, first, Sealing.NONE);
     commit.arm(3);
