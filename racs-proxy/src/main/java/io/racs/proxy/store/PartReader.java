@@ -181,14 +181,10 @@ final class PartReader extends InputStream implements ChunkedBody {
       throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
     }
     if (dropped) {
-      throwDropped();
+      close();
+      throw new StoreException(
+          StoreException.Code.INSUFFICIENT_SHARDS, "read ahead of " + part.dataId() + " dropped");
     }
-  }
-
-  private void throwDropped() {
-    close();
-    throw new StoreException(
-        StoreException.Code.INSUFFICIENT_SHARDS, "read ahead of " + part.dataId() + " dropped");
   }
 
   /** Loads the first stripe, so that a read that cannot succeed fails before any byte is sent. */
@@ -249,8 +245,6 @@ final class PartReader extends InputStream implements ChunkedBody {
     boolean waited = held != null && held.getCount() > 0;
     if (waited) {
       awaitConfirmation();
-    } else if (dropped) {
-      throwDropped(); // dropped before it began
     }
     int pieceLength = part.pieceBytes(k, stripe);
     boolean[] present = new boolean[n];
@@ -743,12 +737,10 @@ final class PartReader extends InputStream implements ChunkedBody {
       try (ObjectStream in = openAt(repository, name, offset, length)) {
         stream = in;
         CountDownLatch wait = held;
-        if (wait != null) {
-          if (wait.getCount() > 0) {
-            long waitFrom = System.nanoTime();
-            wait.await();
-            waited = System.nanoTime() - waitFrom; // not the repository's time: not sampled
-          }
+        if (wait != null && wait.getCount() > 0) {
+          long waitFrom = System.nanoTime();
+          wait.await();
+          waited = System.nanoTime() - waitFrom; // not the repository's time: left out of samples
           if (dropped) {
             return;
           }
