@@ -194,14 +194,12 @@ final class ObjectReads {
     String hintKey = bucket + "/" + key;
     VersionMeta hint = lastServed.get(hintKey);
     CompletableFuture<PartReader> early = null;
-    PartReader tentative = null;
     // A sealed version is read early too: what is read are its sealed bytes, which need no key;
     // the data key is opened (and a customer's key checked) once the version is known to be
-    // current, before a byte is handed out. The early read asks for the shards at once, and takes
-    // their bytes only once the listing has confirmed the version (PartReader.tentative).
+    // current, before a byte is handed out.
     if (hint != null && hint.parts().size() == 1 && hint.sizeBytes() > 0) {
       PartMeta part = hint.parts().get(0);
-      tentative = partReader(hint, part, 0, part.sizeBytes()).tentative();
+      PartReader tentative = partReader(hint, part, 0, part.sizeBytes()).tentative();
       try {
         early = CompletableFuture.supplyAsync(tentative::open, background);
       } catch (RejectedExecutionException e) {
@@ -223,7 +221,7 @@ final class ObjectReads {
                 }
               });
     } catch (RuntimeException e) {
-      discard(tentative, early);
+      discard(early);
       discard(guess[0]);
       lastServed.remove(hintKey);
       throw e;
@@ -236,22 +234,22 @@ final class ObjectReads {
         dataKey =
             ObjectSealing.open(meta.encryption(), customerKey, context.config.keys(), what(meta));
       } catch (RuntimeException e) {
-        discard(tentative, early);
+        discard(early);
         throw e;
       }
       try {
-        tentative.confirm(context.stats); // its sources take their bytes from here on
         PartReader opened = early.get();
+        opened.confirm(context.stats);
         return whole(meta, opened, dataKey);
       } catch (ExecutionException e) {
         // Read it again below: the early read may have met a repository that has recovered since.
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        discard(tentative, early);
+        discard(early);
         throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
       }
     } else {
-      discard(tentative, early);
+      discard(early);
     }
     if (guess[0] != null && guess[0].fits(meta)) {
       // The key is checked before the first stripe is read, as in any read.
@@ -332,14 +330,8 @@ final class ObjectReads {
     return context.indexEntry(meta.bucket(), meta.key(), meta.versionId());
   }
 
-  /**
-   * Ends an early read without taking its bytes ({@link PartReader#drop}), and closes it whenever
-   * it finishes, without waiting for it.
-   */
-  private static void discard(PartReader tentative, CompletableFuture<PartReader> early) {
-    if (tentative != null) {
-      tentative.drop();
-    }
+  /** Closes an early read whenever it finishes, without waiting for it. */
+  private static void discard(CompletableFuture<PartReader> early) {
     if (early != null) {
       early.whenComplete(
           (reader, failure) -> {

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
@@ -71,9 +70,6 @@ final class PartReader extends InputStream implements ChunkedBody {
   private boolean warned;
   private String inlineRecord;
   private ShardGuess guess;
-  // A tentative read's sources take no byte until this opens (confirm or drop); null otherwise.
-  private CountDownLatch held;
-  private volatile boolean dropped;
 
   PartReader(
       RepositoryArray array,
@@ -110,31 +106,13 @@ final class PartReader extends InputStream implements ChunkedBody {
 
   /**
    * Makes this a read that may be thrown away (a GET that starts reading before it knows the
-   * version is current): it asks for its first k shards when opened, but takes no byte of them
-   * until {@link #confirm}, and {@link #drop} ends it without reading any. Over distant
-   * repositories the round trip is what the early read saves; over near ones, a read ahead of a
-   * version another proxy has since replaced cost the whole object's reads and checksums (with
-   * three proxies, a third of the GETs in the scale-out run). Until confirmed it counts into its
-   * own statistics and warns of nothing, so that dropped reads of collected versions do not show up
-   * as degraded reads.
+   * version is current): until {@link #confirm} it counts into its own statistics and warns of
+   * nothing, so that dropped reads of collected versions do not show up as degraded reads.
    */
   PartReader tentative() {
     tentative = true;
     stats = new StoreStats();
-    held = new CountDownLatch(1);
     return this;
-  }
-
-  /**
-   * Ends a tentative read that was not confirmed: its sources close without reading, and {@link
-   * #open}, if running, fails (its caller drops it).
-   */
-  void drop() {
-    dropped = true;
-    if (held != null) {
-      held.countDown();
-    }
-    arrivals.release();
   }
 
   /** Reads an inline part: shard i is inside the record {@code name} on slot {@code slots[i]}. */
@@ -160,30 +138,6 @@ final class PartReader extends InputStream implements ChunkedBody {
     if (degraded && !warned) {
       warned = true;
       warnRateLimited(part.dataId(), describeBad());
-    }
-    if (held != null) {
-      held.countDown(); // after the fields above: the sources and the stripe read them next
-    }
-  }
-
-  /**
-   * Before the first stripe of a tentative read: asks for the shards now, and waits until the read
-   * is confirmed (then the stripe's clock starts, as if the shards had been asked for then) or
-   * dropped.
-   */
-  private void awaitConfirmation() {
-    openSources(k);
-    try {
-      held.await();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      close();
-      throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
-    }
-    if (dropped) {
-      close();
-      throw new StoreException(
-          StoreException.Code.INSUFFICIENT_SHARDS, "read ahead of " + part.dataId() + " dropped");
     }
   }
 
@@ -242,23 +196,11 @@ final class PartReader extends InputStream implements ChunkedBody {
   }
 
   private void loadStripe() {
-    boolean waited = held != null && held.getCount() > 0;
-    if (waited) {
-      awaitConfirmation();
-    }
     int pieceLength = part.pieceBytes(k, stripe);
     boolean[] present = new boolean[n];
     boolean[] settled = new boolean[n]; // this stripe's piece taken (present or not)
     int have = 0;
     long start = System.nanoTime();
-    if (waited) {
-      // Their bytes are taken from now: for their hedge and stall points they were asked now.
-      for (int i = 0; i < n; i++) {
-        if (sources[i] != null) {
-          openedAt[i] = start;
-        }
-      }
-    }
     long firstArrival = -1;
     boolean hedged = false;
     try {
@@ -568,10 +510,8 @@ final class PartReader extends InputStream implements ChunkedBody {
         lastProblem[i] = bad[i];
         continue;
       }
-      // A source that takes a guessed read (preopened) samples its latency from when the guess
-      // asked; its hedge and stall points count from now, as any source's opened in this stripe.
-      openedAt[i] = System.nanoTime();
-      sources[i] = new Source(i, stripe, openedAt[i]);
+      sources[i] = new Source(i, stripe, System.nanoTime());
+      openedAt[i] = sources[i].openedNanos;
       opened++;
     }
     return opened;
@@ -674,8 +614,6 @@ final class PartReader extends InputStream implements ChunkedBody {
         new java.util.concurrent.atomic.AtomicBoolean();
     private volatile ObjectStream stream;
     private volatile boolean closed;
-    // How long this source's stream waited, open, for a tentative read to be confirmed.
-    private volatile long waited;
 
     Source(int shard, long firstStripe, long openedNanos) {
       this.slot = part.slots().get(shard);
@@ -736,15 +674,6 @@ final class PartReader extends InputStream implements ChunkedBody {
       CRC32C crc = new CRC32C();
       try (ObjectStream in = openAt(repository, name, offset, length)) {
         stream = in;
-        CountDownLatch wait = held;
-        if (wait != null && wait.getCount() > 0) {
-          long waitFrom = System.nanoTime();
-          wait.await();
-          waited = System.nanoTime() - waitFrom; // not the repository's time: left out of samples
-          if (dropped) {
-            return;
-          }
-        }
         for (long s = first; s <= lastStripe && !closed; s++) {
           int pieceLength = part.pieceBytes(k, s);
           byte[] bytes = new byte[pieceLength + Layout.CRC_BYTES];
@@ -781,7 +710,7 @@ final class PartReader extends InputStream implements ChunkedBody {
      */
     void sample(long nanos) {
       if (sampled.compareAndSet(false, true)) {
-        latencies.record(slot, kind(), Math.max(0, nanos - waited));
+        latencies.record(slot, kind(), nanos);
       }
     }
 
