@@ -2,6 +2,7 @@ package io.racs.proxy.coord;
 
 import io.racs.proxy.store.BucketCoordinator;
 import io.racs.proxy.store.Healer;
+import io.racs.proxy.store.KeyStamps;
 import io.racs.proxy.store.StoreException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -56,7 +57,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-public final class ZooKeeperCoordination implements BucketCoordinator, AutoCloseable {
+public final class ZooKeeperCoordination implements BucketCoordinator, KeyStamps, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperCoordination.class);
 
   /**
@@ -73,6 +74,7 @@ public final class ZooKeeperCoordination implements BucketCoordinator, AutoClose
   private static final String BUCKETS = "/buckets";
   private static final String LOCKS = "/locks";
   private static final String CHECKPOINT = "/scrub";
+  private static final String KEYS = "/keys";
 
   /**
    * What a proxy needs to join.
@@ -353,6 +355,82 @@ public final class ZooKeeperCoordination implements BucketCoordinator, AutoClose
         LOG.debug("coordination: cannot release the lock of {}: {}", bucket, e.toString());
       }
     }
+  }
+
+  /**
+   * The stamp of a slot: the last child change ({@code pzxid}) of {@code /keys/<bucket>/<slot>} and
+   * whether it has no child, read after a {@code sync}, so that every registration and departure
+   * that ended before this call, through any proxy, is in it. The sync and the read go out on this
+   * session back to back (ZooKeeper answers a session's requests in order). Null while not
+   * connected or when the read fails.
+   */
+  @Override
+  public Stamp stamp(String bucket, int slot) {
+    if (!connected) {
+      return null;
+    }
+    String path = "/" + settings.namespace() + slotPath(bucket, slot);
+    try {
+      org.apache.zookeeper.ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+      zk.sync("/" + settings.namespace(), (rc, p, ctx) -> {}, null);
+      Stat stat = zk.exists(path, false);
+      return stat == null
+          ? new Stamp(-1, true)
+          : new Stamp(stat.getPzxid(), stat.getNumChildren() == 0);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    } catch (Exception e) {
+      LOG.debug("coordination: cannot read the stamp of {}: {}", path, e.toString());
+      return null;
+    }
+  }
+
+  /**
+   * Registers a write: an ephemeral sequential child of {@code /keys/<bucket>/<slot>} (the slot's
+   * node is created, for good, by its first write), deleted by {@link Registration#close}. The
+   * session's end deletes what a proxy that stopped left.
+   */
+  @Override
+  public Registration writing(String bucket, int slot) {
+    if (!connected) {
+      throw new StoreException(
+          StoreException.Code.COORDINATION_UNAVAILABLE,
+          "cannot register a write in "
+              + bucket
+              + " with the other proxies: ZooKeeper is not"
+              + " connected");
+    }
+    String node;
+    try {
+      node =
+          client
+              .create()
+              .creatingParentsIfNeeded()
+              .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+              .forPath(ZKPaths.makePath(slotPath(bucket, slot), "w-"));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreException(
+          StoreException.Code.COORDINATION_UNAVAILABLE, "interrupted registering a write", e);
+    } catch (Exception e) {
+      throw new StoreException(
+          StoreException.Code.COORDINATION_UNAVAILABLE,
+          "cannot register a write in " + bucket + " with the other proxies: " + e,
+          e);
+    }
+    return () -> {
+      try {
+        client.delete().guaranteed().forPath(node);
+      } catch (Exception e) {
+        // Curator retries a guaranteed delete in the background; the session's end deletes it too.
+        LOG.debug("coordination: deleting {} failed: {}", node, e.toString());
+      }
+    };
+  }
+
+  private static String slotPath(String bucket, int slot) {
+    return ZKPaths.makePath(KEYS, bucket, String.format(java.util.Locale.ROOT, "%03x", slot));
   }
 
   private void requireConnected(String bucket) {

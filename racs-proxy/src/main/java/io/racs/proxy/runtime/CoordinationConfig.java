@@ -18,18 +18,23 @@ import java.util.regex.Pattern;
  *   namespace: racs           # the root of this array's nodes; proxies of one array share it
  *   id: proxy-a               # unique per proxy; default: host name and S3 port
  *   sessionTimeout: 15s
+ *   versionCache: false       # true: a GET or HEAD of a key unchanged since lists nothing
  * }</pre>
  *
  * @param zookeeper the ensemble's connect string
  * @param namespace the root of this array's nodes
  * @param id this proxy's id, or null for the host name and S3 port
  * @param sessionTimeout the ZooKeeper session timeout
+ * @param versionCache whether writes of keys register in ZooKeeper and reads of keys unchanged
+ *     since trust the version they listed before ({@code io.racs.proxy.store.KeyStamps}); every
+ *     proxy of an array must say the same
  */
 public record CoordinationConfig(
-    String zookeeper, String namespace, String id, Duration sessionTimeout) {
+    String zookeeper, String namespace, String id, Duration sessionTimeout, boolean versionCache) {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
-  private record Section(String zookeeper, String namespace, String id, String sessionTimeout) {}
+  private record Section(
+      String zookeeper, String namespace, String id, String sessionTimeout, Boolean versionCache) {}
 
   /** The section, if the file has one. */
   public static Optional<CoordinationConfig> from(RepositorySetConfig file) {
@@ -57,11 +62,13 @@ public record CoordinationConfig(
         || session.compareTo(Duration.ofMinutes(10)) > 0) {
       throw section.error("sessionTimeout", session + " (expected: from 1s to 10m)");
     }
-    return Optional.of(new CoordinationConfig(zookeeper, namespace, s.id(), session));
+    return Optional.of(
+        new CoordinationConfig(
+            zookeeper, namespace, s.id(), session, Boolean.TRUE.equals(s.versionCache())));
   }
 
   /** The same with another connect string (the demo's embedded ZooKeeper). */
   public static CoordinationConfig of(String zookeeper, String id) {
-    return new CoordinationConfig(zookeeper, "racs", id, Duration.ofSeconds(15));
+    return new CoordinationConfig(zookeeper, "racs", id, Duration.ofSeconds(15), false);
   }
 }

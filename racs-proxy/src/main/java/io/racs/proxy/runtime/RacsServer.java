@@ -200,6 +200,9 @@ public final class RacsServer implements AutoCloseable {
             store::bucketChanged,
             store::bucketsChanged);
     store.coordinate(coordination);
+    if (config.versionCache()) {
+      store.coordinateKeys(coordination);
+    }
     return coordination;
   }
 

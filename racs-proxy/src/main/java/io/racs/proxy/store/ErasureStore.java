@@ -169,6 +169,16 @@ public final class ErasureStore implements ObjectStore {
   }
 
   /**
+   * Registers every write of a key's index entries in its slot of {@code stamps}, and reads the
+   * current version of a key whose slot has not changed since this store listed it without listing
+   * it again ({@link KeyStamps}). Every proxy of the array must use the same stamps (docs/
+   * coordination.md). Call before serving; {@link KeyStamps#NONE} until then.
+   */
+  public void coordinateKeys(KeyStamps stamps) {
+    context.keyStamps(stamps);
+  }
+
+  /**
    * Forgets what this store cached of {@code bucket}: it was created or deleted through another
    * proxy. The coordinator calls it; bucket records themselves are never cached stale, since a
    * record never changes once written (nor do version records, which the version cache holds).

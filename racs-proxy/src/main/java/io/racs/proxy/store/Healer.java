@@ -779,6 +779,21 @@ public final class Healer {
       records += bad.size();
       return;
     }
+    // The rebuilt records are copies of the version's index entry (see replicate).
+    KeyStamps.Registration registration = context.registerWrite(e.name());
+    try {
+      rebuildInline(e, version, part, bad, unreadable);
+    } finally {
+      context.leave(registration, unreachable.isEmpty());
+    }
+  }
+
+  private void rebuildInline(
+      IndexMerge.Entry e,
+      VersionMeta version,
+      PartMeta part,
+      Set<Integer> bad,
+      Set<Integer> unreadable) {
     while (!bad.isEmpty()) {
       try {
         ShardRebuilder.Result result =
@@ -856,19 +871,29 @@ public final class Healer {
     if (bytes.isEmpty()) {
       return;
     }
-    for (int slot = 0; slot < n; slot++) {
-      if (!e.slots().contains(slot) && !unreachable.containsKey(slot)) {
-        if (!options.dryRun()) {
-          try {
-            RepositoryArray.putBytes(array.slot(slot), e.name(), bytes.get());
-          } catch (RuntimeException ex) {
-            markUnreachable(slot, ex);
-            continue;
+    // A copy of an index entry may make a write that counted only by the repositories that did not
+    // answer a version for every reader: registered like any write of a key's entries (KeyStamps).
+    KeyStamps.Registration registration =
+        options.dryRun() ? KeyStamps.Registration.NONE : context.registerWrite(e.name());
+    boolean everywhere = true;
+    try {
+      for (int slot = 0; slot < n; slot++) {
+        if (!e.slots().contains(slot) && !unreachable.containsKey(slot)) {
+          if (!options.dryRun()) {
+            try {
+              RepositoryArray.putBytes(array.slot(slot), e.name(), bytes.get());
+            } catch (RuntimeException ex) {
+              markUnreachable(slot, ex);
+              everywhere = false;
+              continue;
+            }
+            written += bytes.get().length;
           }
-          written += bytes.get().length;
+          records++;
         }
-        records++;
       }
+    } finally {
+      context.leave(registration, everywhere);
     }
   }
 

@@ -27,6 +27,8 @@ final class ObjectReads {
   private final ExecutorService background;
   // The version each recently read key had when it was last served (a hint for getWhole).
   private final VersionCache lastServed = new VersionCache(16_384);
+  // Which version is current, without a listing while the key's stamp stays (see CurrentVersions).
+  private final CurrentVersions currentVersions;
 
   ObjectReads(
       StoreContext context,
@@ -37,6 +39,7 @@ final class ObjectReads {
     this.resolver = resolver;
     this.buckets = buckets;
     this.background = background;
+    this.currentVersions = new CurrentVersions(context, resolver, 16_384);
   }
 
   /**
@@ -52,6 +55,7 @@ final class ObjectReads {
    */
   void forgetServed() {
     lastServed.clear();
+    currentVersions.clear();
   }
 
   /**
@@ -81,7 +85,7 @@ final class ObjectReads {
     StoreContext.checkKey(key);
     // A live version proves its bucket exists (a bucket is deleted only when empty), so the
     // bucket is looked up only to tell a missing bucket from a missing key.
-    Optional<VersionMeta> newest = resolver.newest(bucket, key, newestListed);
+    Optional<VersionMeta> newest = currentVersions.newest(bucket, key, newestListed);
     if (newest.isPresent() && newest.get().deleteMarker()) {
       // An unversioned bucket holding only delete markers may have been deleted: say so first.
       buckets.require(bucket);

@@ -147,31 +147,46 @@ final class QuorumWriter {
       String name, IntFunction<byte[]> recordOnSlot, String what, Runnable rollback) {
     RepositoryArray array = context.array;
     int quorum = context.config.writeQuorum();
-    List<RepositoryArray.Outcome<Object>> outcomes =
-        array.fanOut(
-            null,
-            (slot, repository) -> {
-              RepositoryArray.putBytes(repository, name, recordOnSlot.apply(slot));
-              return null;
-            },
-            quorum);
-    int ok = RepositoryArray.successes(outcomes);
-    if (ok < quorum) {
-      List<StoreException.ShardFailure> failures = array.failures(outcomes);
-      removeWritten(name, outcomes);
-      rollback.run();
-      throw new StoreException(
-          StoreException.Code.INSUFFICIENT_SHARDS,
-          what
-              + ": written on "
-              + ok
-              + " of "
-              + array.size()
-              + " repositories, fewer than the write quorum "
-              + quorum,
-          failures,
-          null);
+    // A key's records are written only while registered in its stamp slot (KeyStamps): first, so
+    // that no other proxy trusts the version it resolved before, and until every call has ended.
+    KeyStamps.Registration registration;
+    try {
+      registration = context.registerWrite(name);
+    } catch (RuntimeException e) {
+      rollback.run(); // nothing of the record was written
+      throw e;
     }
-    return ok < array.size() ? array.failures(outcomes) : List.of();
+    boolean everywhere = false;
+    try {
+      List<RepositoryArray.Outcome<Object>> outcomes =
+          array.fanOut(
+              null,
+              (slot, repository) -> {
+                RepositoryArray.putBytes(repository, name, recordOnSlot.apply(slot));
+                return null;
+              },
+              quorum);
+      int ok = RepositoryArray.successes(outcomes);
+      if (ok < quorum) {
+        List<StoreException.ShardFailure> failures = array.failures(outcomes);
+        removeWritten(name, outcomes);
+        rollback.run();
+        throw new StoreException(
+            StoreException.Code.INSUFFICIENT_SHARDS,
+            what
+                + ": written on "
+                + ok
+                + " of "
+                + array.size()
+                + " repositories, fewer than the write quorum "
+                + quorum,
+            failures,
+            null);
+      }
+      everywhere = ok == array.size();
+      return everywhere ? List.of() : array.failures(outcomes);
+    } finally {
+      context.leave(registration, everywhere);
+    }
   }
 }

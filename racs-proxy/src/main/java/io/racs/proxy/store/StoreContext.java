@@ -3,13 +3,17 @@ package io.racs.proxy.store;
 import io.racs.proxy.codec.ErasureCodec;
 import io.racs.proxy.codec.Geometry;
 import io.racs.repos.Repository;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +37,8 @@ final class StoreContext {
   // Version records read, by index entry name. An entry is written once and never changed, so a
   // cached record is never stale (see VersionCache).
   private final VersionCache records = new VersionCache(16_384);
+  // The slots' stamps shared with the other proxies (KeyStamps.NONE: none; see CurrentVersions).
+  private volatile KeyStamps keyStamps = KeyStamps.NONE;
 
   StoreContext(StoreConfig config, List<Repository> repositories, String arrayId) {
     this.config = config;
@@ -79,6 +85,68 @@ final class StoreContext {
   /** The name of the index entry of one version of a key. */
   String indexEntry(String bucket, String key, String versionId) {
     return Layout.indexEntry(bucket, nameKey(bucket, key), versionId);
+  }
+
+  /** Uses {@code stamps} for key stamps from now on ({@link ErasureStore#coordinateKeys}). */
+  void keyStamps(KeyStamps stamps) {
+    keyStamps = stamps;
+  }
+
+  KeyStamps keyStamps() {
+    return keyStamps;
+  }
+
+  /** The stamp slot of the key whose index entries start with {@code indexKeyPrefix}. */
+  static int stampSlot(String indexKeyPrefix) {
+    return Math.floorMod(indexKeyPrefix.hashCode(), KeyStamps.SLOTS);
+  }
+
+  /**
+   * Registers a write of the record {@code name} in its key's stamp slot when it is an index entry
+   * or a removal record (the records that decide a key's current version); nothing otherwise.
+   *
+   * @throws StoreException {@code COORDINATION_UNAVAILABLE} when it must and cannot register
+   */
+  KeyStamps.Registration registerWrite(String name) {
+    KeyStamps stamps = keyStamps;
+    if (stamps == KeyStamps.NONE || !name.startsWith("i/")) {
+      return KeyStamps.Registration.NONE;
+    }
+    int end = name.lastIndexOf(Layout.KEY_END);
+    int slash = name.indexOf('/', 2);
+    if (end < 0 || slash < 0 || slash > end) {
+      throw new IllegalArgumentException("not an index entry: " + name);
+    }
+    return stamps.writing(
+        name.substring(2, slash), stampSlot(name.substring(0, end + Layout.KEY_END.length())));
+  }
+
+  /**
+   * Ends a write's registration: at once when every repository took the record; otherwise only
+   * after {@link #holdAfterFailure}, since a call given up on (timed out, cancelled) may still land
+   * on a repository that was stalled, and a failed write's entry that lands late may turn into a
+   * version (docs/coordination.md).
+   */
+  void leave(KeyStamps.Registration registration, boolean everywhere) {
+    if (registration == KeyStamps.Registration.NONE) {
+      return;
+    }
+    if (everywhere) {
+      registration.close();
+      return;
+    }
+    try {
+      CompletableFuture.delayedExecutor(
+              holdAfterFailure().toMillis(), TimeUnit.MILLISECONDS, array.executor())
+          .execute(registration::close);
+    } catch (RejectedExecutionException e) {
+      registration.close(); // closing: the session and its registrations go with the store
+    }
+  }
+
+  /** How long a write with a repository failure stays registered: twice the calls' timeout. */
+  Duration holdAfterFailure() {
+    return config.slowShardTimeout().multipliedBy(2);
   }
 
   /** Shard i of {@code key} goes to slot (rotation + i) mod n. */

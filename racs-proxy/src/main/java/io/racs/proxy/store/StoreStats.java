@@ -10,6 +10,7 @@ public final class StoreStats {
   final LongAdder underReplicatedWrites = new LongAdder();
   final LongAdder hedgedShardReads = new LongAdder();
   final LongAdder hedgedRecordReads = new LongAdder();
+  final LongAdder stampedReads = new LongAdder();
 
   /** Stripes read that needed parity (a data shard was missing, corrupt or slow). */
   public long degradedStripes() {
@@ -42,5 +43,13 @@ public final class StoreStats {
   /** Record reads started because the repository asked first was late (a hedge). */
   public long hedgedRecordReads() {
     return hedgedRecordReads.sum();
+  }
+
+  /**
+   * GETs and HEADs that found the current version without a listing: the key's stamp had not
+   * changed since the listing this proxy took last ({@link KeyStamps}).
+   */
+  public long stampedReads() {
+    return stampedReads.sum();
   }
 }

@@ -146,11 +146,28 @@ final class VersionResolver {
    */
   Optional<VersionMeta> newest(String bucket, String key, Consumer<String> newestListed) {
     return resolve(
-        Layout.indexKeyPrefix(bucket, context.nameKey(bucket, key)),
-        key,
-        bucket + "/" + key,
-        newestListed);
+            Layout.indexKeyPrefix(bucket, context.nameKey(bucket, key)),
+            key,
+            bucket + "/" + key,
+            newestListed)
+        .version();
   }
+
+  /**
+   * A key's current version as {@link #newest(String, String, Consumer)} resolves it, and whether
+   * the answer is certain: every repository's listing answered (none failed, none is an adopted
+   * slot still filling), so that the version decided on a write quorum of actual copies and every
+   * newer entry passed over is on fewer than a write quorum of them. Only the entries of writes
+   * still under way, or of failed ones landing late, can change such an answer; a write registers
+   * for as long as either may happen ({@link KeyStamps}).
+   */
+  Resolution resolveKey(
+      String indexKeyPrefix, String bucket, String key, Consumer<String> newestListed) {
+    return resolve(indexKeyPrefix, key, bucket + "/" + key, newestListed);
+  }
+
+  /** A key's resolved current version (empty: none) and whether it is certain. */
+  record Resolution(Optional<VersionMeta> version, boolean certain) {}
 
   /**
    * Whether a key may have a live current version, judged from its listing alone: whether the
@@ -307,10 +324,10 @@ final class VersionResolver {
    * index name of a key as a listing meets it), resolved from a fresh listing.
    */
   Optional<VersionMeta> newestOfIndexKey(String keyName) {
-    return resolve(keyName + Layout.KEY_END, null, "list", listed -> {});
+    return resolve(keyName + Layout.KEY_END, null, "list", listed -> {}).version();
   }
 
-  private Optional<VersionMeta> resolve(
+  private Resolution resolve(
       String entryPrefix, String key, String what, Consumer<String> newestListed) {
     for (int attempt = 1; ; attempt++) {
       IndexMerge merge = new IndexMerge(context.array, entryPrefix, "", 10);
@@ -323,7 +340,7 @@ final class VersionResolver {
         Judgement judged = judge(merge, e, key);
         if (judged.standing() == Standing.VERSION) {
           context.requireReadQuorum(merge, "read " + what);
-          return judged.meta();
+          return new Resolution(judged.meta(), merge.unprovenSlots().isEmpty());
         }
         if (judged.standing() == Standing.UNREADABLE) {
           unreadable = e;
@@ -332,7 +349,7 @@ final class VersionResolver {
       }
       context.requireReadQuorum(merge, "read " + what);
       if (unreadable == null) {
-        return Optional.empty();
+        return new Resolution(Optional.empty(), merge.unprovenSlots().isEmpty());
       }
       if (attempt == ATTEMPTS) {
         throw new StoreException(

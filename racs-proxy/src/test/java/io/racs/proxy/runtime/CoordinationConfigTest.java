@@ -31,7 +31,8 @@ class CoordinationConfigTest {
         CoordinationConfig.from(file("coordination: {zookeeper: '${env:ZK}'}\n")).orElseThrow();
     assertThat(c)
         .isEqualTo(
-            new CoordinationConfig("zk1:2181,zk2:2181", "racs", null, Duration.ofSeconds(15)));
+            new CoordinationConfig(
+                "zk1:2181,zk2:2181", "racs", null, Duration.ofSeconds(15), false));
   }
 
   @Test
@@ -43,7 +44,8 @@ class CoordinationConfigTest {
                         + "  id: proxy-a\n  sessionTimeout: 30s\n"))
             .orElseThrow();
     assertThat(c)
-        .isEqualTo(new CoordinationConfig("zk:2181", "array-1", "proxy-a", Duration.ofSeconds(30)));
+        .isEqualTo(
+            new CoordinationConfig("zk:2181", "array-1", "proxy-a", Duration.ofSeconds(30), false));
   }
 
   @Test

@@ -2,13 +2,16 @@ package io.racs.proxy.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.racs.proxy.coord.ZooKeeperCoordination;
 import io.racs.proxy.store.RegisterLinearizability.Op;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.FaultyRepository;
+import io.racs.testkit.Await;
 import io.racs.testkit.TestSeed;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -19,6 +22,7 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,7 +35,9 @@ import org.junit.jupiter.api.Test;
  * few seconds). The second test does the same while two repositories (m) fail calls at random. The
  * seed replays every client's choices and the faults each repository draws; how the threads
  * interleave is up to the scheduler, so a failing seed is a strong hint rather than an exact
- * replay, and the failure message carries the operations that could not be linearized.
+ * replay, and the failure message carries the operations that could not be linearized. The last two
+ * tests run the same with the proxies coordinated through an in-process ZooKeeper and the version
+ * cache on ({@link KeyStamps}): reads of keys unchanged since answer without a listing.
  */
 class SkewedProxiesLinearizabilityTest {
   private static final int CLIENTS = 6;
@@ -74,7 +80,90 @@ class SkewedProxiesLinearizabilityTest {
     }
   }
 
+  @Test
+  @SuppressWarnings("try") // the coordination is only to be closed
+  void history_withTheVersionCacheOnZooKeeper_isLinearizablePerKey() throws Exception {
+    long seed = TestSeed.get();
+    try (TestingServer zookeeper = new TestingServer(true);
+        SharedArray array = new SharedArray(-30, 0, 30);
+        Coordinated coordinated = new Coordinated(array, zookeeper)) {
+      run(array, seed, 0.15, 0.2); // mostly reads, so that many find their key unchanged
+      long stamped = 0;
+      for (ErasureStore store : array.stores) {
+        stamped += store.stats().stampedReads();
+      }
+      System.out.println("seed " + seed + ": " + stamped + " reads answered without a listing");
+      assertThat(stamped).as("seed %d: reads answered from the version cache", seed).isPositive();
+    }
+  }
+
+  @Test
+  @SuppressWarnings("try") // the coordination is only to be closed
+  void history_withTheVersionCacheAndTwoRepositoriesFailingCallsAtRandom_isLinearizablePerKey()
+      throws Exception {
+    long seed = TestSeed.get();
+    List<FaultyRepository> faulty = new ArrayList<>();
+    try (TestingServer zookeeper = new TestingServer(true);
+        SharedArray array =
+            new SharedArray(
+                (slot, repository) -> {
+                  if (slot >= 2) {
+                    return repository;
+                  }
+                  FaultyRepository f = new FaultyRepository(repository);
+                  faulty.add(f);
+                  return f;
+                },
+                -30,
+                0,
+                30);
+        Coordinated coordinated = new Coordinated(array, zookeeper)) {
+      Random faults = new Random(seed ^ 0x5DEECE66DL);
+      for (FaultyRepository f : faulty) {
+        f.failRandomly(0.2, faults.nextLong(), RepositoryException.Kind.UNAVAILABLE);
+      }
+      run(array, seed);
+    }
+  }
+
+  /** Every store of an array joined to ZooKeeper, with key stamps; closing leaves. */
+  private static final class Coordinated implements AutoCloseable {
+    private final List<ZooKeeperCoordination> joined = new ArrayList<>();
+
+    Coordinated(SharedArray array, TestingServer zookeeper) throws InterruptedException {
+      for (int i = 0; i < array.stores.size(); i++) {
+        ErasureStore store = array.stores.get(i);
+        ZooKeeperCoordination c =
+            ZooKeeperCoordination.start(
+                new ZooKeeperCoordination.Settings(
+                    zookeeper.getConnectString(), "racs", "p" + i, "p" + i, Duration.ofSeconds(10)),
+                store::bucketChanged,
+                store::bucketsChanged);
+        joined.add(c);
+        store.coordinate(c);
+        store.coordinateKeys(c);
+      }
+      for (ZooKeeperCoordination c : joined) {
+        Await.until("proxy connected to ZooKeeper", c::connected);
+      }
+    }
+
+    @Override
+    public void close() {
+      joined.forEach(ZooKeeperCoordination::close);
+    }
+  }
+
   private void run(SharedArray array, long seed) throws InterruptedException {
+    run(array, seed, 0.45, 0.6);
+  }
+
+  /**
+   * As above, an operation being a PUT with probability {@code puts}, a DELETE with {@code
+   * deletesAndPuts - puts}, and a GET otherwise.
+   */
+  private void run(SharedArray array, long seed, double puts, double deletesAndPuts)
+      throws InterruptedException {
     Random master = new Random(seed);
     Map<String, List<Op>> histories = new ConcurrentHashMap<>();
     for (int k = 0; k < KEYS; k++) {
@@ -96,7 +185,7 @@ class SkewedProxiesLinearizabilityTest {
                     try {
                       start.await();
                       for (int i = 0; i < OPS_PER_CLIENT && System.nanoTime() < deadline; i++) {
-                        step(array, client, i, random, histories, errors);
+                        step(array, client, i, random, histories, errors, puts, deletesAndPuts);
                       }
                     } catch (Throwable t) {
                       unexpected.add(t);
@@ -152,12 +241,14 @@ class SkewedProxiesLinearizabilityTest {
       int i,
       Random random,
       Map<String, List<Op>> histories,
-      AtomicInteger errors) {
+      AtomicInteger errors,
+      double puts,
+      double deletesAndPuts) {
     String key = key(random.nextInt(KEYS));
     ObjectStore store = array.stores.get(random.nextInt(array.stores.size()));
     double kind = random.nextDouble();
     List<Op> history = histories.get(key);
-    if (kind < 0.45) {
+    if (kind < puts) {
       String value = client + "-" + i;
       byte[] body =
           body(
@@ -172,7 +263,7 @@ class SkewedProxiesLinearizabilityTest {
         errors.incrementAndGet();
         history.add(Op.write(client, value, invoked, RegisterLinearizability.PENDING));
       }
-    } else if (kind < 0.6) {
+    } else if (kind < deletesAndPuts) {
       long invoked = System.nanoTime();
       try {
         store.delete(SharedArray.BUCKET, key);

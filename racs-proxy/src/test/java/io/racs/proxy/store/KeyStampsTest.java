@@ -1,0 +1,274 @@
+package io.racs.proxy.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.coord.ZooKeeperCoordination;
+import io.racs.repos.Repository;
+import io.racs.repos.RepositoryException;
+import io.racs.repos.decorator.FaultyRepository;
+import io.racs.repos.decorator.ForwardingRepository;
+import io.racs.repos.decorator.Operation;
+import io.racs.repos.memory.MemoryRepository;
+import io.racs.testkit.Await;
+import io.racs.testkit.CountingRepository;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.regex.Pattern;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The current-version cache of several proxies coordinated by ZooKeeper ({@link KeyStamps}, {@link
+ * CurrentVersions}), on a real in-process ZooKeeper: a GET of a key unchanged since lists nothing
+ * and asks only the k shards; any write through another proxy is seen at once, even one still
+ * committing; a write that failed keeps the slot listing; with ZooKeeper gone reads list and writes
+ * are refused before anything changes.
+ */
+class KeyStampsTest {
+  private static final Geometry GEOMETRY = Geometry.parse("4x2");
+  private static final String BUCKET = SharedArray.BUCKET;
+
+  private TestingServer zookeeper;
+  private final List<Repository> repositories = new ArrayList<>();
+  private final List<AutoCloseable> open = new ArrayList<>();
+  private final CountingRepository.Ledger ledger = new CountingRepository.Ledger(6);
+  private final GatedRepository.Gate commits =
+      new GatedRepository.Gate(Operation.PUT, name -> name.startsWith("i/"));
+  private final List<FaultyRepository> faulty = new ArrayList<>();
+  private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+  private ErasureStore reader;
+  private ErasureStore writer;
+  private ZooKeeperCoordination readerZk;
+  private ZooKeeperCoordination writerZk;
+
+  @BeforeEach
+  void start() throws Exception {
+    zookeeper = new TestingServer(true);
+    for (int i = 0; i < GEOMETRY.totalShards(); i++) {
+      repositories.add(MemoryRepository.create("mem" + i));
+    }
+    reader = store(CountingRepository.wrap(unclosed(), ledger));
+    List<Repository> seen = new ArrayList<>();
+    for (Repository r : GatedRepository.wrap(unclosed(), commits)) {
+      FaultyRepository f = new FaultyRepository(r);
+      faulty.add(f);
+      seen.add(f);
+    }
+    writer = store(seen);
+    writer.createBucket(BUCKET);
+    readerZk = join(reader, "reader");
+    writerZk = join(writer, "writer");
+    Await.until("both connected", () -> readerZk.connected() && writerZk.connected());
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    commits.open();
+    executor.shutdownNow();
+    for (AutoCloseable c : open.reversed()) {
+      c.close();
+    }
+    for (Repository r : repositories) {
+      r.close();
+    }
+    zookeeper.close();
+  }
+
+  @Test
+  void get_ofAKeyUnchangedSinceItWasListed_listsNothingAndReadsOnlyKShards() throws Exception {
+    for (int size : new int[] {500, 9000}) { // inline, striped
+      String key = "steady-" + size;
+      CrossProxyOrderingTest.put(writer, key, body("v1", size));
+      assertThat(value(reader, key)).contains("v1"); // lists: this proxy has not read it
+      assertThat(ledger.awaitIdle(Duration.ofSeconds(10))).isTrue();
+      ledger.reset();
+      long stamped = reader.stats().stampedReads();
+
+      assertThat(value(reader, key)).contains("v1");
+      assertThat(reader.head(BUCKET, key).sizeBytes()).isEqualTo(size);
+
+      assertThat(ledger.awaitIdle(Duration.ofSeconds(10))).isTrue();
+      assertThat(ledger.total(CountingRepository.Kind.LIST)).as("%d B: LIST", size).isZero();
+      assertThat(ledger.total(CountingRepository.Kind.GET))
+          .as("%d B: GET (the HEAD asks nothing)", size)
+          .isEqualTo(GEOMETRY.dataShards());
+      assertThat(reader.stats().stampedReads() - stamped).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void get_withoutKeyStamps_listsEveryTime() throws Exception {
+    reader.coordinateKeys(KeyStamps.NONE);
+    CrossProxyOrderingTest.put(writer, "plain", body("v1", 500));
+    assertThat(value(reader, "plain")).contains("v1");
+    assertThat(ledger.awaitIdle(Duration.ofSeconds(10))).isTrue();
+    ledger.reset();
+
+    assertThat(value(reader, "plain")).contains("v1");
+
+    assertThat(ledger.total(CountingRepository.Kind.LIST)).isEqualTo(GEOMETRY.totalShards());
+    assertThat(reader.stats().stampedReads()).isZero();
+  }
+
+  @Test
+  void writesThroughAnotherProxy_areSeenByTheNextRead() throws Exception {
+    writer.enableVersioning(BUCKET);
+    CrossProxyOrderingTest.put(writer, "k", body("v1", 9000));
+    assertThat(value(reader, "k")).contains("v1");
+    assertThat(value(reader, "k")).contains("v1"); // from the cache
+
+    CrossProxyOrderingTest.put(writer, "k", body("v2", 500));
+    assertThat(value(reader, "k")).contains("v2");
+    assertThat(value(reader, "k")).contains("v2");
+
+    VersionMeta v3 = writer.put(BUCKET, "k", stream(body("v3", 9000)), 9000, defaults());
+    assertThat(value(reader, "k")).contains("v3");
+    writer.removeVersion(BUCKET, "k", v3.versionId());
+    assertThat(value(reader, "k")).contains("v2");
+    assertThat(value(reader, "k")).contains("v2");
+
+    writer.delete(BUCKET, "k");
+    assertThat(value(reader, "k")).isEmpty();
+    assertThat(value(reader, "k")).isEmpty();
+    assertThatThrownBy(() -> reader.head(BUCKET, "k"))
+        .isInstanceOf(StoreException.DeletedKey.class);
+  }
+
+  @Test
+  void aWriteStillCommitting_makesOtherProxiesListUntilItEnds() throws Exception {
+    CrossProxyOrderingTest.put(writer, "k", body("v1", 500));
+    assertThat(value(reader, "k")).contains("v1");
+    assertThat(value(reader, "k")).contains("v1");
+    long stamped = reader.stats().stampedReads();
+
+    commits.arm(GEOMETRY.totalShards());
+    Future<?> put = executor.submit(() -> CrossProxyOrderingTest.put(writer, "k", body("v2", 500)));
+    commits.awaitHeld(GEOMETRY.totalShards(), Duration.ofSeconds(10));
+    ledger.reset();
+    // Registered and not yet on any repository: the old version is still the answer, but only a
+    // listing may say so, since the write may land at any moment.
+    assertThat(value(reader, "k")).contains("v1");
+    assertThat(ledger.total(CountingRepository.Kind.LIST)).isEqualTo(GEOMETRY.totalShards());
+    assertThat(reader.stats().stampedReads()).isEqualTo(stamped);
+
+    commits.open();
+    put.get();
+    assertThat(value(reader, "k")).contains("v2");
+  }
+
+  @Test
+  void aFailedWrite_keepsItsSlotListingForTheHold() throws Exception {
+    CrossProxyOrderingTest.put(writer, "k", body("v1", 500));
+    assertThat(value(reader, "k")).contains("v1");
+    for (int slot = 0; slot < 2 + 1; slot++) { // m + 1: fewer than the write quorum take it
+      faulty.get(slot).failKeys(Pattern.compile("i/.*"), RepositoryException.Kind.UNAVAILABLE);
+    }
+    assertThatThrownBy(() -> CrossProxyOrderingTest.put(writer, "k", body("v2", 500)))
+        .isInstanceOfSatisfying(
+            StoreException.class,
+            e -> assertThat(e.code()).isEqualTo(StoreException.Code.INSUFFICIENT_SHARDS));
+    int slot = StoreContext.stampSlot(Layout.indexKeyPrefix(BUCKET, "k"));
+    assertThat(writerZk.stamp(BUCKET, slot).quiet())
+        .as("the failed write is still registered")
+        .isFalse();
+    ledger.reset();
+
+    assertThat(value(reader, "k")).contains("v1");
+    assertThat(ledger.total(CountingRepository.Kind.LIST)).isEqualTo(GEOMETRY.totalShards());
+  }
+
+  @Test
+  void withZooKeeperGone_readsListAndWritesAreRefusedBeforeChangingAnything() throws Exception {
+    CrossProxyOrderingTest.put(writer, "k", body("v1", 500));
+    assertThat(value(reader, "k")).contains("v1");
+    zookeeper.stop();
+    Await.until("both disconnected", () -> !readerZk.connected() && !writerZk.connected());
+    ledger.reset();
+
+    assertThat(value(reader, "k")).contains("v1");
+    assertThat(ledger.total(CountingRepository.Kind.LIST)).isEqualTo(GEOMETRY.totalShards());
+    assertThatThrownBy(() -> CrossProxyOrderingTest.put(writer, "k", body("v2", 500)))
+        .isInstanceOfSatisfying(
+            StoreException.class,
+            e -> assertThat(e.code()).isEqualTo(StoreException.Code.COORDINATION_UNAVAILABLE));
+    assertThat(value(reader, "k")).contains("v1");
+
+    zookeeper.restart();
+    Await.until("both connected again", () -> readerZk.connected() && writerZk.connected());
+    CrossProxyOrderingTest.put(writer, "k", body("v3", 500));
+    assertThat(value(reader, "k")).contains("v3");
+  }
+
+  private ErasureStore store(List<Repository> seen) {
+    ErasureStore store =
+        ErasureStore.open(
+            StoreConfig.builder(GEOMETRY)
+                .blockBytes(4096)
+                .inlineBytes(1024)
+                .minPartBytes(1)
+                .stallGrace(Duration.ofSeconds(5))
+                .build(),
+            seen);
+    open.add(store);
+    return store;
+  }
+
+  private ZooKeeperCoordination join(ErasureStore store, String id) {
+    ZooKeeperCoordination c =
+        ZooKeeperCoordination.start(
+            new ZooKeeperCoordination.Settings(
+                zookeeper.getConnectString(), "racs", id, id, Duration.ofSeconds(10)),
+            store::bucketChanged,
+            store::bucketsChanged);
+    store.coordinate(c);
+    store.coordinateKeys(c);
+    open.add(c);
+    return c;
+  }
+
+  /** The repositories, each in a wrapper whose close is left to this test. */
+  private List<Repository> unclosed() {
+    List<Repository> all = new ArrayList<>();
+    for (Repository r : repositories) {
+      all.add(
+          new ForwardingRepository(r) {
+            @Override
+            public void close() {}
+          });
+    }
+    return all;
+  }
+
+  /** The value written in a key's body (before the '|'), empty when the key has none. */
+  private static Optional<String> value(ObjectStore store, String key) {
+    return CrossProxyOrderingTest.read(store, key)
+        .map(b -> new String(b, StandardCharsets.UTF_8))
+        .map(text -> text.substring(0, text.indexOf('|')));
+  }
+
+  private static byte[] body(String value, int size) {
+    byte[] head = (value + "|").getBytes(StandardCharsets.UTF_8);
+    byte[] body = Arrays.copyOf(head, size);
+    Arrays.fill(body, head.length, size, (byte) 'x');
+    return body;
+  }
+
+  private static java.io.InputStream stream(byte[] data) {
+    return new java.io.ByteArrayInputStream(data);
+  }
+
+  private static ObjectStore.PutOptions defaults() {
+    return ObjectStore.PutOptions.defaults();
+  }
+}
