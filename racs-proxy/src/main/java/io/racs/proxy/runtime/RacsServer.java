@@ -448,6 +448,13 @@ public final class RacsServer implements AutoCloseable {
         .append("racs_store_hedged_reads_total{kind=\"record\"} ")
         .append(store.stats().hedgedRecordReads())
         .append('\n');
+    out.append(
+            "# HELP racs_store_stamped_reads_total GETs and HEADs that found the current version"
+                + " without a listing (coordination.versionCache).\n")
+        .append("# TYPE racs_store_stamped_reads_total counter\n")
+        .append("racs_store_stamped_reads_total ")
+        .append(store.stats().stampedReads())
+        .append('\n');
     out.append("# TYPE racs_store_under_replicated_writes_total counter\n")
         .append("racs_store_under_replicated_writes_total ")
         .append(store.stats().underReplicatedWrites())

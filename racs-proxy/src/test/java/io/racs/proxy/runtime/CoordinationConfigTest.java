@@ -41,11 +41,11 @@ class CoordinationConfigTest {
         CoordinationConfig.from(
                 file(
                     "coordination:\n  zookeeper: zk:2181\n  namespace: array-1\n"
-                        + "  id: proxy-a\n  sessionTimeout: 30s\n"))
+                        + "  id: proxy-a\n  sessionTimeout: 30s\n  versionCache: true\n"))
             .orElseThrow();
     assertThat(c)
         .isEqualTo(
-            new CoordinationConfig("zk:2181", "array-1", "proxy-a", Duration.ofSeconds(30), false));
+            new CoordinationConfig("zk:2181", "array-1", "proxy-a", Duration.ofSeconds(30), true));
   }
 
   @Test
@@ -65,6 +65,12 @@ class CoordinationConfigTest {
                     file("coordination: {zookeeper: 'zk:2181', sessionTimeout: 100ms}\n")))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("sessionTimeout");
+    assertThatThrownBy(
+            () ->
+                CoordinationConfig.from(
+                    file("coordination: {zookeeper: 'zk:2181', versionCache: sometimes}\n")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("versionCache");
     assertThatThrownBy(
             () -> CoordinationConfig.from(file("coordination: {zookeeper: 'zk:2181', port: 1}\n")))
         .isInstanceOf(ConfigException.class)

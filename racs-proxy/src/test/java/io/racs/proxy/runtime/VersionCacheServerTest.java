@@ -1,0 +1,142 @@
+package io.racs.proxy.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.StoreConfig;
+import io.racs.proxy.testing.TestClients;
+import io.racs.repos.Repository;
+import io.racs.repos.fs.FsRepository;
+import io.racs.testkit.Await;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * Two real proxies (RacsServer, the AWS SDK as client) over the same fs repositories with {@code
+ * coordination: {versionCache: true}} on an in-process ZooKeeper: a GET repeated through one proxy
+ * answers without a listing ({@code racs_store_stamped_reads_total}), a PUT through the other is
+ * seen by the next GET, and with ZooKeeper gone a PUT answers 503 and changes nothing.
+ */
+class VersionCacheServerTest {
+  private static final String ACCESS = "test-access";
+  private static final String SECRET = "test-secret-key";
+
+  @TempDir Path dir;
+  private TestingServer zookeeper;
+  private final List<RacsServer> servers = new ArrayList<>();
+  private final List<S3Client> clients = new ArrayList<>();
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @BeforeEach
+  void start() throws Exception {
+    zookeeper = new TestingServer(true);
+    for (int i = 0; i < 6; i++) {
+      Files.createDirectories(dir.resolve("r" + i));
+    }
+    for (int p = 0; p < 2; p++) {
+      List<Repository> repositories = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        repositories.add(
+            FsRepository.builder(dir.resolve("r" + i)).name("r" + i).durable(false).build());
+      }
+      ErasureStore store =
+          ErasureStore.open(
+              StoreConfig.builder(Geometry.parse("4x2"))
+                  .slowShardTimeout(Duration.ofSeconds(5))
+                  .build(),
+              repositories);
+      RacsServer server =
+          RacsServer.start(
+              store,
+              ServerConfig.defaults()
+                  .with("127.0.0.1:0", Map.of(ACCESS, SECRET))
+                  .withAdmin("127.0.0.1:0"),
+              io.racs.proxy.s3.server.AccessLog.off(),
+              new CoordinationConfig(
+                  zookeeper.getConnectString(), "racs", "p" + p, Duration.ofSeconds(10), true));
+      servers.add(server);
+      clients.add(TestClients.s3(server.port(), ACCESS, SECRET));
+    }
+    Await.until(
+        "both proxies connected",
+        () -> servers.stream().allMatch(s -> s.coordination().connected()));
+    clients.getFirst().createBucket(b -> b.bucket("bkt"));
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    clients.forEach(S3Client::close);
+    servers.forEach(RacsServer::close);
+    zookeeper.close();
+  }
+
+  @Test
+  void get_throughOneProxy_usesTheCacheUntilAPutThroughTheOtherChangesTheKey() throws Exception {
+    put(0, "k", "one");
+    assertThat(get(1, "k")).isEqualTo("one"); // lists: proxy 1 has not read the key
+    assertThat(get(1, "k")).isEqualTo("one"); // the cache
+    assertThat(stampedReads(1)).isEqualTo(1);
+
+    put(0, "k", "two");
+    assertThat(get(1, "k")).isEqualTo("two");
+    assertThat(stampedReads(1)).isEqualTo(1);
+    assertThat(get(1, "k")).isEqualTo("two");
+    assertThat(stampedReads(1)).isEqualTo(2);
+  }
+
+  @Test
+  void put_withZooKeeperGone_answers503AndChangesNothing() throws Exception {
+    put(0, "k", "one");
+    zookeeper.stop();
+    Await.until(
+        "both proxies disconnected",
+        () -> servers.stream().noneMatch(s -> s.coordination().connected()));
+
+    assertThatThrownBy(() -> put(0, "k", "two"))
+        .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(503));
+    assertThat(get(1, "k")).isEqualTo("one");
+  }
+
+  private void put(int proxy, String key, String value) {
+    clients.get(proxy).putObject(b -> b.bucket("bkt").key(key), RequestBody.fromString(value));
+  }
+
+  private String get(int proxy, String key) {
+    return clients.get(proxy).getObjectAsBytes(b -> b.bucket("bkt").key(key)).asUtf8String();
+  }
+
+  private long stampedReads(int proxy) throws Exception {
+    String metrics =
+        http.send(
+                HttpRequest.newBuilder(
+                        URI.create(
+                            "http://127.0.0.1:" + servers.get(proxy).adminPort() + "/metrics"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
+    for (String line : metrics.split("\n")) {
+      if (line.startsWith("racs_store_stamped_reads_total ")) {
+        return Long.parseLong(line.substring(line.indexOf(' ') + 1));
+      }
+    }
+    throw new AssertionError("no racs_store_stamped_reads_total in /metrics");
+  }
+}
