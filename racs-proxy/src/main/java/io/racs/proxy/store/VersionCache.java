@@ -10,7 +10,7 @@ import java.util.Map;
  * writes a new version under a new, unique name), so a cached record can never be stale: it is
  * either the record under that name or the name is gone, in which case no listing offers it any
  * more. This saves a repository read per GET of a key read before; finding which version is newest
- * still takes a listing every time.
+ * still takes a listing, unless {@link CurrentVersions} may answer from an earlier one.
  *
  * <p>Thread-safe; least recently used entries go first once {@code capacity} is reached.
  */
