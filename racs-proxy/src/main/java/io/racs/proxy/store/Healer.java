@@ -779,8 +779,7 @@ public final class Healer {
       records += bad.size();
       return;
     }
-    // The rebuilt records are copies of the version's index entry (see replicate).
-    KeyStamps.Registration registration = context.registerWrite(e.name());
+    KeyStamps.Registration registration = registerCopies(e); // the records are the entry's copies
     try {
       rebuildInline(e, version, part, bad, unreadable);
     } finally {
@@ -871,10 +870,8 @@ public final class Healer {
     if (bytes.isEmpty()) {
       return;
     }
-    // A copy of an index entry may make a write that counted only by the repositories that did not
-    // answer a version for every reader: registered like any write of a key's entries (KeyStamps).
     KeyStamps.Registration registration =
-        options.dryRun() ? KeyStamps.Registration.NONE : context.registerWrite(e.name());
+        options.dryRun() ? KeyStamps.Registration.NONE : registerCopies(e);
     boolean everywhere = true;
     try {
       for (int slot = 0; slot < n; slot++) {
@@ -895,6 +892,20 @@ public final class Healer {
     } finally {
       context.leave(registration, everywhere);
     }
+  }
+
+  /**
+   * Registers copies of an index entry about to be written, as any write of a key's entries is
+   * ({@link KeyStamps}), when they could change what a reader resolves: an entry on fewer than a
+   * write quorum of repositories counted only by those that did not answer, and more copies may
+   * make it a version for every reader. One already on a write quorum is a version (or a removal)
+   * for every reader, so copying it changes no answer, and a replaced repository refilled with
+   * every entry costs ZooKeeper nothing.
+   */
+  private KeyStamps.Registration registerCopies(IndexMerge.Entry e) {
+    return e.slots().size() >= store.config().writeQuorum()
+        ? KeyStamps.Registration.NONE
+        : context.registerWrite(e.name());
   }
 
   private void replicateRecords(String prefix) {

@@ -171,7 +171,7 @@ class KeyStampsTest {
   void aFailedWrite_keepsItsSlotListingForTheHold() throws Exception {
     CrossProxyOrderingTest.put(writer, "k", body("v1", 500));
     assertThat(value(reader, "k")).contains("v1");
-    for (int slot = 0; slot < 2 + 1; slot++) { // m + 1: fewer than the write quorum take it
+    for (int slot = 0; slot < 2 + 1; slot++) { // m + 1: 3 take it, fewer than the write quorum 4
       faulty.get(slot).failKeys(Pattern.compile("i/.*"), RepositoryException.Kind.UNAVAILABLE);
     }
     assertThatThrownBy(() -> CrossProxyOrderingTest.put(writer, "k", body("v2", 500)))
@@ -186,6 +186,31 @@ class KeyStampsTest {
 
     assertThat(value(reader, "k")).contains("v1");
     assertThat(ledger.total(CountingRepository.Kind.LIST)).isEqualTo(GEOMETRY.totalShards());
+  }
+
+  @Test
+  void heal_thatCopiesAnEntryUpToAWriteQuorum_makesOtherProxiesListAgain() throws Exception {
+    // Striped: an inline version on fewer than k = 4 repositories has lost shards, and its records
+    // cannot be rebuilt (that needs a write quorum above k).
+    writer.enableVersioning(BUCKET);
+    CrossProxyOrderingTest.put(writer, "k", body("v1", 9000));
+    VersionMeta v2 = writer.put(BUCKET, "k", stream(body("v2", 9000)), 9000, defaults());
+    // Three copies of v2's entry lost: on three repositories, fewer than the write quorum (four),
+    // it is no version, and v1 is current.
+    String entry = Layout.indexEntry(BUCKET, "k", v2.versionId());
+    for (int slot = 3; slot < 6; slot++) {
+      repositories.get(slot).delete(entry);
+    }
+    assertThat(value(reader, "k")).contains("v1");
+    assertThat(value(reader, "k")).as("from the cache").contains("v1");
+
+    // A heal that cannot list repository 5 counts it as maybe holding v2, takes v2 for a version,
+    // and copies it to the others: now on a write quorum, v2 is current for every reader.
+    faulty.get(5).failOperation(Operation.LIST, RepositoryException.Kind.UNAVAILABLE);
+    Healer.heal(writer, Healer.Options.defaults());
+    faulty.get(5).heal();
+
+    assertThat(value(reader, "k")).contains("v2");
   }
 
   @Test
