@@ -3,14 +3,20 @@
 # repositories behind the latency decorator, against one such repository measured directly, with
 # one client, for GET, HEAD, LIST, PUT and DELETE of 4 KiB and 1 MiB objects, at 0, 20 and 50 ms
 # of round trip per repository call; it prints each p50 and the ratio RACS / direct. Then the
-# jitter case: every repository 20 ms +- 20 ms per round trip (uniform jitter each way) with 2% of
-# calls 200 ms late, GET 4 KiB and 1 MiB, p50 and p99 of both, RACS with hedged reads on (the
-# default) and off (`array: {hedge: {enabled: false}}`). Then the parallelism case: GET, HEAD, LIST
-# and PUT of 4 KiB at 1, 8 and 32 clients over the same repositories at 20 ms, each target's
-# ParallelismImpactRatio (throughput at N clients / at 1 client) and that ratio over N (issue 20's
-# goal for RACS: at least 0.9 until the CPU saturates). Every RACS point also shows what 1M client
-# operations cost at AWS S3 Standard's prices (the prices: section of the config overrides them)
-# against the same operations on one repository.
+# steady case (issue 20's steady-state GET: no LIST, at most k+1 repository GETs): the same table
+# for GET and HEAD of 4 KiB and 1 MiB at 20 and 50 ms, the array coordinated through a ZooKeeper
+# in the bench's process with the version cache on (`--embedded-zookeeper`), so that a GET or HEAD
+# of a key unchanged since the array listed it lists nothing; the direct side is as in the delay
+# case. Its key space is STEADY_OBJECTS (default 4) keys, so that the warmup iteration has read
+# every key once through each delayed view (each is a store of its own, and lists a key the first
+# time it reads it). Then the jitter case: every repository 20 ms +- 20 ms per round trip (uniform
+# jitter each way) with 2% of calls 200 ms late, GET 4 KiB and 1 MiB, p50 and p99 of both, RACS
+# with hedged reads on (the default) and off (`array: {hedge: {enabled: false}}`). Then the
+# parallelism case: GET, HEAD, LIST and PUT of 4 KiB at 1, 8 and 32 clients over the same
+# repositories at 20 ms, each target's ParallelismImpactRatio (throughput at N clients / at 1
+# client) and that ratio over N (issue 20's goal for RACS: at least 0.9 until the CPU saturates).
+# Every RACS point also shows what 1M client operations cost at AWS S3 Standard's prices (the
+# prices: section of the config overrides them) against the same operations on one repository.
 #
 # A round trip of d is half of d before each repository call and half after it (the decorator's
 # request and response delays), so a repository call costs d, and a client operation costs d times
@@ -20,7 +26,8 @@
 #        LONG=1 scripts/bench-wan.sh    longer: 5 iterations of 5 s per point (jitter: 20 s)
 #        ONLY=parallel scripts/bench-wan.sh   only the parallelism case (ONLY=delay, ONLY=jitter:
 #                                       the jitter case, hedging on and off; ONLY=cold: GET and
-#                                       HEAD read as a proxy that has not read the key)
+#                                       HEAD read as a proxy that has not read the key;
+#                                       ONLY=steady: GET and HEAD with the version cache)
 # ITERATIONS, DURATION and JITTER_DURATION override the chosen lengths (a smoke check:
 # ONLY=jitter ITERATIONS=1 JITTER_DURATION=1s).
 # PAR_CLIENTS (default 1,8,32), PAR_DELAY (20ms), PAR_OPS (get,head,list,put; DELETE needs a pool
@@ -38,6 +45,7 @@ else
   ITERATIONS="${ITERATIONS:-2}" DURATION="${DURATION:-1s}" JITTER_DURATION="${JITTER_DURATION:-5s}"
 fi
 OBJECTS="${OBJECTS:-16}"
+STEADY_OBJECTS="${STEADY_OBJECTS:-4}"
 ONLY="${ONLY:-}"
 PAR_CLIENTS="${PAR_CLIENTS:-1,8,32}"
 PAR_DELAY="${PAR_DELAY:-20ms}"
@@ -79,6 +87,15 @@ if [ -z "$ONLY" ] || [ "$ONLY" = delay ]; then
   echo "== delay: GET/HEAD/LIST/PUT/DELETE x 4KiB/1MiB at 0, 20, 50 ms ($ITERATIONS x $DURATION per point)" >&2
   bench 1 "$OBJECTS" --config "$WORK/delay.yaml" --op get,head,list,put,delete --sizes 4KiB,1MiB \
     --delay 0ms,20ms,50ms --duration "$DURATION" --out "$WORK/delay" >"$WORK/delay.txt"
+fi
+
+if [ -z "$ONLY" ] || [ "$ONLY" = steady ]; then
+  # The version cache: the array joins a ZooKeeper started inside the bench (127.0.0.1, a free
+  # port) as `coordination: {zookeeper: ..., versionCache: true}` would make it; direct unchanged.
+  echo "== steady: GET/HEAD x 4KiB/1MiB at 20, 50 ms, version cache on ($ITERATIONS x $DURATION per point)" >&2
+  bench 1 "$STEADY_OBJECTS" --config "$WORK/delay.yaml" --embedded-zookeeper --op get,head \
+    --sizes 4KiB,1MiB --delay 20ms,50ms --duration "$DURATION" --out "$WORK/steady" \
+    >"$WORK/steady.txt"
 fi
 
 if [ -z "$ONLY" ] || [ "$ONLY" = cold ]; then
@@ -128,8 +145,10 @@ def lat(p, q):
     return p["latencyMillis"][q]
 
 def per_op(p):
+    # Called for RACS points only: no repositoryRequestsPerOp there means no repository request at
+    # all (a warm HEAD with the version cache).
     calls = p.get("repositoryRequestsPerOp") or {}
-    return " ".join(f"{k} {v:.1f}" for k, v in sorted(calls.items())) or "-"
+    return " ".join(f"{k} {v:.1f}" for k, v in sorted(calls.items())) or "none"
 
 def cost(p):
     c = p.get("costPerMillionOps")
@@ -160,6 +179,7 @@ def ratios(name, ops, delays, title):
     print()
 
 ratios("delay", ["get", "head", "list", "put", "delete"], ["0ms", "20ms", "50ms"], "op")
+ratios("steady", ["get", "head"], ["20ms", "50ms"], "version cache: op")
 ratios("cold", ["get", "head"], ["20ms", "50ms"], "cold read: op")
 
 hedged = points("jitter-on")

@@ -7,6 +7,7 @@ import io.racs.bench.object.target.RepositoryTarget;
 import io.racs.bench.object.target.S3EndpointTarget;
 import io.racs.bench.object.target.Target;
 import io.racs.proxy.config.ArrayConfig;
+import io.racs.proxy.runtime.CoordinationConfig;
 import io.racs.repos.config.RepositoryConfigLoader;
 import io.racs.repos.config.RepositoryFactory;
 import io.racs.repos.config.RepositorySetConfig;
@@ -18,7 +19,7 @@ import java.net.URI;
  * key travels in the agent protocol; it is never written to reports.
  *
  * @param kind {@code repository}, {@code array} (the in-process store over the file's {@code array}
- *     section) or {@code endpoint}
+ *     section, coordinated as its {@code coordination} section says) or {@code endpoint}
  * @param name the repository or target name
  * @param configText the repository-set YAML (repository targets)
  * @param configSource where that text came from, for messages
@@ -126,11 +127,14 @@ public record TargetSpec(
       return hosts.size() == 1 ? hosts.getFirst() : MultiEndpointTarget.of(name, hosts, select);
     }
     RepositorySetConfig set = RepositoryConfigLoader.create().parse(configText, configSource);
-    if (kind.equals("array")) {
-      return ArrayTarget.of(name, ArrayConfig.from(set));
-    }
-    if (kind.equals("array-cold")) {
-      return ArrayTarget.of(name, ArrayConfig.from(set)).coldReads();
+    if (kind.equals("array") || kind.equals("array-cold")) {
+      // The file's coordination section, if any, applies as it would to a proxy over the array.
+      ArrayTarget array = ArrayTarget.of(name, ArrayConfig.from(set));
+      CoordinationConfig coordination = CoordinationConfig.from(set).orElse(null);
+      if (coordination != null) {
+        array = array.coordinated(coordination);
+      }
+      return kind.equals("array-cold") ? array.coldReads() : array;
     }
     return RepositoryTarget.of(
         RepositoryFactory.create(

@@ -1,5 +1,6 @@
 package io.racs.bench.cli;
 
+import io.racs.bench.demo.EmbeddedZooKeeper;
 import io.racs.bench.object.cost.PriceBook;
 import io.racs.bench.object.run.Engine;
 import io.racs.bench.object.run.LocalEngine;
@@ -8,6 +9,7 @@ import io.racs.bench.object.run.Plan;
 import io.racs.bench.object.run.Progress;
 import io.racs.bench.object.run.RunResult;
 import io.racs.bench.object.run.Workload;
+import io.racs.bench.object.target.ArrayTarget;
 import io.racs.bench.object.target.HostSelect;
 import io.racs.bench.object.target.S3EndpointTarget;
 import io.racs.bench.object.target.Target;
@@ -21,6 +23,7 @@ import io.racs.bench.report.ObjectReports;
 import io.racs.bench.stats.ArrivalSchedule.Arrivals;
 import io.racs.proxy.cli.ExitCodes;
 import io.racs.proxy.cli.VersionProvider;
+import io.racs.proxy.runtime.CoordinationConfig;
 import io.racs.repos.config.RepositoryConfig;
 import io.racs.repos.config.RepositoryConfigLoader;
 import io.racs.repos.config.RepositorySetConfig;
@@ -88,6 +91,17 @@ public final class ObjectCommand implements Callable<Integer> {
           "Read the --array target cold: before each GET and HEAD its store forgets the records and"
               + " versions it read or wrote, as a proxy that has not read the key (another wrote it).")
   boolean arrayCold;
+
+  @Option(
+      names = "--embedded-zookeeper",
+      description =
+          "Start a ZooKeeper server in this process (127.0.0.1, a free port) for the run and"
+              + " coordinate the --array target through it with the version cache on, as"
+              + " coordination: {zookeeper: 127.0.0.1:PORT, versionCache: true} in --config would:"
+              + " a GET or HEAD of a key unchanged since the target listed it lists nothing."
+              + " Refused when --config has a coordination section (which the --array target"
+              + " follows as a proxy does) and with --agents.")
+  boolean embeddedZooKeeper;
 
   @ArgGroup(exclusive = false, multiplicity = "0..*")
   List<EndpointOptions> endpoints = new ArrayList<>();
@@ -260,6 +274,9 @@ public final class ObjectCommand implements Callable<Integer> {
   /** The prices of the run: the {@code prices:} section of --config, read in {@link #engine}. */
   private PriceBook prices = PriceBook.awsDefault();
 
+  /** The ZooKeeper of --embedded-zookeeper, started in {@link #engine}, closed after the engine. */
+  private EmbeddedZooKeeper zookeeper;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter stdout = spec.commandLine().getOut();
@@ -273,12 +290,20 @@ public final class ObjectCommand implements Callable<Integer> {
                 "bench-out",
                 LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     RunResult result;
-    try (Engine engine = engine(plan);
-        Progress progress =
-            quiet ? Progress.silent() : Progress.printingTo(spec.commandLine().getErr())) {
-      result = new ObjectBenchmark(engine, plan, progress).run(command);
-      if (engine instanceof io.racs.bench.agent.RemoteEngine remote) {
-        result.agents.addAll(remote.agentNames());
+    try {
+      try (Engine engine = engine(plan);
+          Progress progress =
+              quiet ? Progress.silent() : Progress.printingTo(spec.commandLine().getErr())) {
+        result = new ObjectBenchmark(engine, plan, progress).run(command);
+        if (engine instanceof io.racs.bench.agent.RemoteEngine remote) {
+          result.agents.addAll(remote.agentNames());
+        }
+      }
+    } finally {
+      // After the engine: its array target leaves ZooKeeper when it closes.
+      if (zookeeper != null) {
+        zookeeper.close();
+        zookeeper = null;
       }
     }
     ObjectReports.write(result, dir, prices);
@@ -421,6 +446,14 @@ public final class ObjectCommand implements Callable<Integer> {
     if (config == null && array != null) {
       throw new IllegalArgumentException("--array: needs --config FILE with an array section");
     }
+    if (embeddedZooKeeper && array == null) {
+      throw new IllegalArgumentException("--embedded-zookeeper: needs --array NAME");
+    }
+    if (embeddedZooKeeper && !agents.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--embedded-zookeeper: not with --agents (expected: a coordination section in --config"
+              + " naming an ensemble the agents reach)");
+    }
     if (repositories.isEmpty() && endpoints.isEmpty() && array == null) {
       throw new IllegalArgumentException(
           "targets: none (expected: --config FILE --repository NAME, or --endpoint URL)");
@@ -460,6 +493,12 @@ public final class ObjectCommand implements Callable<Integer> {
     if (array != null) {
       // Checked here, before anything runs: the section must name as many slots as the geometry.
       io.racs.proxy.config.ArrayConfig.from(set);
+      if (CoordinationConfig.from(set).isPresent() && embeddedZooKeeper) {
+        throw new IllegalArgumentException(
+            "--embedded-zookeeper: "
+                + config
+                + " has a coordination section (expected: one or the other)");
+      }
       if (!names.add(array)) {
         throw new IllegalArgumentException(
             "--array: " + array + " (expected: a unique target name)");
@@ -524,9 +563,25 @@ public final class ObjectCommand implements Callable<Integer> {
     if (!agents.isEmpty()) {
       return io.racs.bench.agent.RemoteEngine.connect(agents, specs);
     }
+    CoordinationConfig embedded = null;
+    if (embeddedZooKeeper) {
+      try {
+        zookeeper = EmbeddedZooKeeper.startTemporary();
+      } catch (Exception e) {
+        throw new IllegalStateException(
+            "--embedded-zookeeper: cannot start ZooKeeper: " + e.getMessage(), e);
+      }
+      embedded =
+          new CoordinationConfig(
+              zookeeper.connectString(), "racs", null, Duration.ofSeconds(15), true);
+    }
     List<Target> targets = new ArrayList<>();
     for (io.racs.bench.agent.TargetSpec s : specs) {
-      targets.add(s.build());
+      Target t = s.build();
+      if (embedded != null && t instanceof ArrayTarget a) {
+        t = a.coordinated(embedded);
+      }
+      targets.add(t);
     }
     return new LocalEngine(targets);
   }

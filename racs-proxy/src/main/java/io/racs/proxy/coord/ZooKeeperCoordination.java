@@ -117,6 +117,7 @@ public final class ZooKeeperCoordination implements BucketCoordinator, KeyStamps
   private final CuratorCache members;
   private final AtomicLong heard = new AtomicLong();
   private final Object acks = new Object();
+  private final Object connection = new Object();
   private volatile boolean connected;
 
   private ZooKeeperCoordination(
@@ -182,6 +183,9 @@ public final class ZooKeeperCoordination implements BucketCoordinator, KeyStamps
       LOG.info("coordination: {} ({})", now ? "connected" : "not connected", state);
     }
     connected = now;
+    synchronized (connection) {
+      connection.notifyAll();
+    }
     if (now) {
       // A new session has no member node (the old one's went with it): write it again.
       announceMember();
@@ -229,6 +233,26 @@ public final class ZooKeeperCoordination implements BucketCoordinator, KeyStamps
   /** Whether the session is connected now. */
   public boolean connected() {
     return connected;
+  }
+
+  /**
+   * Waits until the session is connected, for at most {@code timeout}, and says whether it is. A
+   * proxy never waits (ZooKeeper unreachable only means not connected), but a measurement of the
+   * coordinated store must not begin before it is: until then every read lists and a bucket create
+   * is refused.
+   */
+  public boolean awaitConnected(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (connection) {
+      while (!connected) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        connection.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+      }
+    }
+    return true;
   }
 
   /**

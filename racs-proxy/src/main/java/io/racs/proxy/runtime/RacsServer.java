@@ -191,8 +191,23 @@ public final class RacsServer implements AutoCloseable {
 
   private static ZooKeeperCoordination join(
       ErasureStore store, CoordinationConfig config, String host, int port) {
-    String address = host + ":" + port;
-    String id = config.id() != null ? config.id() : hostName() + ":" + port;
+    return join(
+        store,
+        config,
+        config.id() != null ? config.id() : hostName() + ":" + port,
+        host + ":" + port);
+  }
+
+  /**
+   * Joins the other proxies of the array in ZooKeeper as {@code id}, reached at {@code address},
+   * and makes {@code store} coordinate through that session: its bucket creates and deletes, and,
+   * when {@link CoordinationConfig#versionCache()}, its key stamps. Does not wait for the session
+   * (a ZooKeeper unreachable yet only means not connected); the caller closes the coordination.
+   * Shared by the server and the bench's in-process array, so that the bench measures the store as
+   * a proxy runs it.
+   */
+  public static ZooKeeperCoordination join(
+      ErasureStore store, CoordinationConfig config, String id, String address) {
     ZooKeeperCoordination coordination =
         ZooKeeperCoordination.start(
             new ZooKeeperCoordination.Settings(

@@ -171,6 +171,23 @@ class ZooKeeperCoordinationTest {
   }
 
   @Test
+  void awaitConnected_whenZooKeeperRuns_returnsConnected_andWithoutItFalseAtTheBound()
+      throws Exception {
+    ZooKeeperCoordination ca = join(store(), "a", zookeeper.getConnectString());
+    assertThat(ca.awaitConnected(Duration.ofSeconds(30))).isTrue();
+    assertThat(ca.connected()).isTrue();
+
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    ZooKeeperCoordination cb = join(store(), "b", "127.0.0.1:" + port);
+    long started = System.nanoTime();
+    assertThat(cb.awaitConnected(Duration.ofMillis(300))).isFalse();
+    assertThat(System.nanoTime() - started).isGreaterThanOrEqualTo(300_000_000L);
+  }
+
+  @Test
   void bucketDelete_throughOneProxy_isRefusedByAnotherAtOnce() throws Exception {
     ErasureStore a = store();
     ErasureStore b = store();

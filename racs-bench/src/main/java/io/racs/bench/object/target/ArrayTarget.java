@@ -1,6 +1,9 @@
 package io.racs.bench.object.target;
 
 import io.racs.proxy.config.ArrayConfig;
+import io.racs.proxy.coord.ZooKeeperCoordination;
+import io.racs.proxy.runtime.CoordinationConfig;
+import io.racs.proxy.runtime.RacsServer;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.ObjectStore;
 import io.racs.proxy.store.StoreConfig;
@@ -33,10 +36,18 @@ import java.util.Optional;
  * requests, by operation, the clients' operations cost. The store is opened on first use (a view
  * built only to ask whether delays are possible opens nothing); the bucket {@code racs-bench} is
  * created when missing.
+ *
+ * <p>{@link #coordinated(CoordinationConfig)} makes each view's store join ZooKeeper as a proxy
+ * does ({@link RacsServer#join}), so that a run measures what coordination costs and saves (with
+ * {@code versionCache}, a GET or HEAD of a key unchanged since the view listed it lists nothing).
+ * Each view is one more member, and its first client waits until its session is connected.
  */
 public final class ArrayTarget implements Target {
   /** The bucket the benchmark's objects live in. */
   public static final String BUCKET = "racs-bench";
+
+  /** How long a view waits for its ZooKeeper session at most (Curator's connection timeout). */
+  private static final Duration CONNECT_WAIT = Duration.ofSeconds(15);
 
   private final String name;
   private final StoreConfig config;
@@ -44,8 +55,11 @@ public final class ArrayTarget implements Target {
   private final Duration delay;
   private final boolean owner;
   private final boolean coldReads;
+  private final CoordinationConfig coordination;
   private final List<MeteredRepository> meters = new ArrayList<>();
   private ErasureStore store;
+  private ZooKeeperCoordination session;
+  private RuntimeException failed;
 
   private ArrayTarget(
       String name,
@@ -53,24 +67,35 @@ public final class ArrayTarget implements Target {
       List<Repository> repositories,
       Duration delay,
       boolean owner,
-      boolean coldReads) {
+      boolean coldReads,
+      CoordinationConfig coordination) {
     this.name = name;
     this.config = config;
     this.repositories = repositories;
     this.delay = delay;
     this.owner = owner;
     this.coldReads = coldReads;
+    this.coordination = coordination;
   }
 
   /** A target named {@code name} over the array of {@code config}, whose repositories it opens. */
   public static ArrayTarget of(String name, ArrayConfig config) {
     return new ArrayTarget(
-        name, config.store(), config.openRepositories(), Duration.ZERO, true, false);
+        name, config.store(), config.openRepositories(), Duration.ZERO, true, false, null);
   }
 
   /** A target over {@code repositories} in slot order, which {@link #close()} closes. */
   public static ArrayTarget of(String name, StoreConfig config, List<Repository> repositories) {
-    return new ArrayTarget(name, config, List.copyOf(repositories), Duration.ZERO, true, false);
+    return new ArrayTarget(
+        name, config, List.copyOf(repositories), Duration.ZERO, true, false, null);
+  }
+
+  /**
+   * This target with each view's store coordinated through ZooKeeper as {@code coordination} says,
+   * as a proxy's is (see the class comment).
+   */
+  public ArrayTarget coordinated(CoordinationConfig coordination) {
+    return new ArrayTarget(name, config, repositories, delay, owner, coldReads, coordination);
   }
 
   /**
@@ -79,10 +104,14 @@ public final class ArrayTarget implements Target {
    * that of a proxy that has not read the key (another proxy wrote it, or it restarted).
    */
   public ArrayTarget coldReads() {
-    return new ArrayTarget(name, config, repositories, delay, owner, true);
+    return new ArrayTarget(name, config, repositories, delay, owner, true, coordination);
   }
 
   private synchronized ErasureStore store() {
+    if (failed != null) {
+      // Every client of a view asks: one wait for the session, not one per client.
+      throw failed;
+    }
     if (store == null) {
       List<Repository> view = new ArrayList<>();
       for (Repository repository : repositories) {
@@ -101,6 +130,9 @@ public final class ArrayTarget implements Target {
         view.add(metered);
       }
       store = ErasureStore.open(config, view);
+      if (coordination != null) {
+        join();
+      }
       if (!store.bucketExists(BUCKET)) {
         try {
           store.createBucket(BUCKET);
@@ -112,6 +144,61 @@ public final class ArrayTarget implements Target {
       }
     }
     return store;
+  }
+
+  /**
+   * Joins ZooKeeper with this view's store and waits until the session is connected, for as long as
+   * the session's connection may take ({@code sessionTimeout}, at most 15 s): before that every GET
+   * lists and the bucket cannot be created. Each view is its own member, named after the process,
+   * the target and the delay, so that views never share a member node.
+   */
+  private void join() {
+    String id =
+        (coordination.id() != null ? coordination.id() : "bench@" + hostName())
+            + ":"
+            + ProcessHandle.current().pid()
+            + ":"
+            + name.replace('/', '_')
+            + ":"
+            + delay.toMillis()
+            + "ms";
+    session = RacsServer.join(store, coordination, id, "in-process:" + name);
+    Duration wait =
+        coordination.sessionTimeout().compareTo(CONNECT_WAIT) < 0
+            ? coordination.sessionTimeout()
+            : CONNECT_WAIT;
+    boolean connected;
+    try {
+      connected = session.awaitConnected(wait);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      connected = false;
+    }
+    if (!connected) {
+      failed =
+          new IllegalStateException(
+              "coordination: not connected to ZooKeeper at "
+                  + coordination.zookeeper()
+                  + " within "
+                  + wait.toMillis()
+                  + " ms (expected: a reachable ensemble, or no coordination section)");
+      store.close();
+      store = null;
+      // A session that never connected takes its watches' retries to close (about 20 s): that
+      // happens on a daemon thread, so the run fails at once and the process is free to exit.
+      ZooKeeperCoordination never = session;
+      session = null;
+      Thread.ofPlatform().daemon().name("coordination-close").start(never::close);
+      throw failed;
+    }
+  }
+
+  private static String hostName() {
+    try {
+      return java.net.InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      return "localhost";
+    }
   }
 
   /**
@@ -176,6 +263,13 @@ public final class ArrayTarget implements Target {
     if (!delay.isZero()) {
       d.put("injectedDelay", delay.toMillis() + "ms");
     }
+    if (coordination != null) {
+      d.put(
+          "coordination",
+          "zookeeper "
+              + coordination.zookeeper()
+              + (coordination.versionCache() ? ", version cache" : ""));
+    }
     return d;
   }
 
@@ -184,7 +278,8 @@ public final class ArrayTarget implements Target {
     if (delay.isZero()) {
       return Optional.of(this);
     }
-    return Optional.of(new ArrayTarget(name, config, repositories, delay, false, coldReads));
+    return Optional.of(
+        new ArrayTarget(name, config, repositories, delay, false, coldReads, coordination));
   }
 
   @Override
@@ -264,6 +359,10 @@ public final class ArrayTarget implements Target {
   public synchronized void close() {
     if (store != null) {
       store.close(); // closes only the borrowed views
+    }
+    if (session != null) {
+      // After the store: the writes it finishes while closing leave their stamp slots first.
+      session.close();
     }
     if (owner) {
       for (Repository r : repositories) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.racs.bench.cli.BenchMain;
+import io.racs.bench.demo.EmbeddedZooKeeper;
 import io.racs.proxy.cli.ExitCodes;
 import java.io.File;
 import java.io.PrintWriter;
@@ -24,7 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Proves {@code racs bench object} end to end on real memory and fs repositories with tiny
  * iterations: the results.json schema, verified GETs equal to counted GETs, monotone percentiles,
  * errors of a faulty repository counted by kind, injected latency visible in p50, open-loop
- * correction, exact mixes, the report files, compare, and one-line errors for bad input.
+ * correction, exact mixes, the report files, compare, one-line errors for bad input, and the
+ * in-process array coordinated through ZooKeeper (its config's section or {@code
+ * --embedded-zookeeper}) reading warm keys with no LIST.
  */
 class ObjectCommandTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -549,6 +552,138 @@ class ObjectCommandTest {
     JsonNode head = point(root, "racs/head/1MiB/c1/d0ms").get("repositoryRequestsPerOp");
     assertThat(head.get("get").asDouble()).isBetween(1.0, 2.0);
     assertThat(head.get("list").asDouble()).isBetween(6.0, 6.0 + 6.0 / 20);
+  }
+
+  /**
+   * GET and HEAD of two keys through the array at 0 and 10 ms, after a warmup iteration that reads
+   * both keys through each view (a view's store lists a key the first time it reads it).
+   */
+  private JsonNode readTwoKeys(Path o, String... more) throws Exception {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--array",
+                "racs",
+                "--op",
+                "get,head",
+                "--objects",
+                "2",
+                "--delay",
+                "0ms,10ms",
+                "--warmup",
+                "1",
+                "--iterations",
+                "2",
+                "--count",
+                "10",
+                "--out",
+                o.toString()));
+    args.addAll(List.of(more));
+    assertThat(run(args.toArray(String[]::new))).as(err.toString()).isEqualTo(ExitCodes.OK);
+    JsonNode root = results(o);
+    for (JsonNode p : root.get("points")) {
+      assertThat(p.get("errorsTotal").asLong()).as(p.get("id").asText()).isZero();
+    }
+    return root;
+  }
+
+  private static final List<String> READS =
+      List.of(
+          "racs/get/4KiB/c1/d0ms",
+          "racs/get/4KiB/c1/d10ms",
+          "racs/head/4KiB/c1/d0ms",
+          "racs/head/4KiB/c1/d10ms");
+
+  /**
+   * {@code --embedded-zookeeper}: the array's views coordinate through a ZooKeeper in the bench's
+   * process with the version cache on, so a warm GET or HEAD lists nothing (issue 20's steady-state
+   * GET: k shard GETs) where the same run without it lists every repository on every read.
+   */
+  @Test
+  void object_whenEmbeddedZooKeeper_warmReadsListNothing() throws Exception {
+    config = arrayConfig("");
+    JsonNode alone = readTwoKeys(dir.resolve("alone"));
+    for (String id : READS) {
+      assertThat(point(alone, id).at("/repositoryRequestsPerOp/list").asDouble())
+          .as(id)
+          .isGreaterThanOrEqualTo(6.0);
+    }
+
+    JsonNode cached = readTwoKeys(dir.resolve("cached"), "--embedded-zookeeper");
+    assertThat(cached.at("/targets/0/description/coordination").asText())
+        .as(cached.get("targets").toString())
+        .matches("zookeeper 127\\.0\\.0\\.1:\\d+, version cache");
+    // A warm HEAD answers from the record read before: no repository request at all, so its point
+    // reports none (hence path, not get).
+    for (String id : READS) {
+      JsonNode perOp = point(cached, id).path("repositoryRequestsPerOp");
+      assertThat(perOp.path("list").asDouble()).as(id + " " + perOp).isZero();
+    }
+    // A warm GET reads k = 4 shards (a hedge on a loaded machine may add one now and then).
+    for (String id : List.of("racs/get/4KiB/c1/d0ms", "racs/get/4KiB/c1/d10ms")) {
+      assertThat(point(cached, id).at("/repositoryRequestsPerOp/get").asDouble())
+          .as(id)
+          .isBetween(4.0, 5.0);
+    }
+  }
+
+  /** The array follows the coordination section of --config as a proxy over it would. */
+  @Test
+  void object_whenTheConfigHasACoordinationSectionWithTheVersionCache_warmReadsListNothing()
+      throws Exception {
+    try (EmbeddedZooKeeper zookeeper = EmbeddedZooKeeper.startTemporary()) {
+      config =
+          arrayConfig(
+              "coordination: {zookeeper: '"
+                  + zookeeper.connectString()
+                  + "', namespace: bench, versionCache: true}\n");
+      JsonNode root = readTwoKeys(dir.resolve("out"));
+      for (String id : READS) {
+        JsonNode perOp = point(root, id).path("repositoryRequestsPerOp");
+        assertThat(perOp.path("list").asDouble()).as(id + " " + perOp).isZero();
+      }
+    }
+  }
+
+  @Test
+  void object_whenEmbeddedZooKeeperWithACoordinationSectionOrWithoutArray_failsWithOneLine()
+      throws Exception {
+    config = arrayConfig("coordination:\n  zookeeper: 127.0.0.1:1\n");
+    Path o = dir.resolve("out");
+    assertThat(run("--array", "racs", "--embedded-zookeeper", "--out", o.toString()))
+        .isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString())
+        .isEqualTo(
+            "racs bench object: --embedded-zookeeper: "
+                + config
+                + " has a coordination section (expected: one or the other)"
+                + System.lineSeparator());
+    assertThat(o).doesNotExist();
+    err.getBuffer().setLength(0);
+    assertThat(run("--repository", "direct", "--embedded-zookeeper")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString())
+        .isEqualTo(
+            "racs bench object: --embedded-zookeeper: needs --array NAME" + System.lineSeparator());
+  }
+
+  @Test
+  void object_whenTheCoordinationSectionNamesNoZooKeeper_failsWithOneLineAfterTheWait()
+      throws Exception {
+    int port;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    config =
+        arrayConfig("coordination: {zookeeper: '127.0.0.1:" + port + "', sessionTimeout: 1s}\n");
+    assertThat(run("--array", "racs", "--out", dir.resolve("out").toString()))
+        .isEqualTo(ExitCodes.FAILURE);
+    assertThat(err.toString())
+        .hasLineCount(1)
+        .contains(
+            "coordination: not connected to ZooKeeper at 127.0.0.1:"
+                + port
+                + " within 1000 ms (expected: a reachable ensemble, or no coordination"
+                + " section)");
   }
 
   @Test
