@@ -214,6 +214,38 @@ class KeyStampsTest {
   }
 
   @Test
+  void heal_whenARemovalCountsOnlyForARepositoryThatDidNotList_deletesNothingACacheStillServes()
+      throws Exception {
+    writer.enableVersioning(BUCKET);
+    CrossProxyOrderingTest.put(writer, "k", body("v1", 9000));
+    VersionMeta v2 = writer.put(BUCKET, "k", stream(body("v2", 9000)), 9000, defaults());
+    // A removal of v2 that reached three repositories, fewer than the write quorum (four), and was
+    // not rolled back there: it does not count, and v2 is current.
+    String removal = Layout.removalRecord(Layout.indexEntry(BUCKET, "k", v2.versionId()));
+    byte[] record = Layout.encode(v2);
+    for (int slot = 0; slot < 3; slot++) {
+      repositories.get(slot).put(removal, new java.io.ByteArrayInputStream(record), record.length);
+    }
+    assertThat(value(reader, "k")).contains("v2");
+    assertThat(value(reader, "k")).as("from the cache").contains("v2");
+
+    // A heal that cannot list repository 5 counts it as maybe holding the removal, and cannot read
+    // the removal record where it is listed (so it cannot copy it, which would register).
+    faulty.get(5).failOperation(Operation.LIST, RepositoryException.Kind.UNAVAILABLE);
+    for (int slot = 0; slot < 3; slot++) {
+      faulty.get(slot).failKeys(Pattern.compile(".*-gone"), RepositoryException.Kind.UNAVAILABLE);
+    }
+    Healer.heal(writer, Healer.Options.defaults());
+    faulty.forEach(FaultyRepository::heal);
+
+    String listed = writer.resolver().newest(BUCKET, "k").orElseThrow().versionId();
+    assertThat(reader.head(BUCKET, "k").versionId())
+        .as("the other proxy's answer is what a listing says")
+        .isEqualTo(listed);
+    assertThat(value(reader, "k")).contains("v2");
+  }
+
+  @Test
   void withZooKeeperGone_readsListAndWritesAreRefusedBeforeChangingAnything() throws Exception {
     CrossProxyOrderingTest.put(writer, "k", body("v1", 500));
     assertThat(value(reader, "k")).contains("v1");
