@@ -361,8 +361,9 @@ public final class ZooKeeperCoordination implements BucketCoordinator, KeyStamps
    * The stamp of a slot: the last child change ({@code pzxid}) of {@code /keys/<bucket>/<slot>} and
    * whether it has no child, read after a {@code sync}, so that every registration and departure
    * that ended before this call, through any proxy, is in it. The sync and the read go out on this
-   * session back to back (ZooKeeper answers a session's requests in order). Null while not
-   * connected or when the read fails.
+   * session back to back (ZooKeeper answers a session's requests in order). The session's id is in
+   * the stamp: a ZooKeeper that lost its data ends every session, and its ids start over. Null
+   * while not connected or when the read fails.
    */
   @Override
   public Stamp stamp(String bucket, int slot) {
@@ -374,9 +375,11 @@ public final class ZooKeeperCoordination implements BucketCoordinator, KeyStamps
       org.apache.zookeeper.ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
       zk.sync("/" + settings.namespace(), (rc, p, ctx) -> {}, null);
       Stat stat = zk.exists(path, false);
+      // The session is the handle's own, fixed once the exists above was answered in it.
+      long session = zk.getSessionId();
       return stat == null
-          ? new Stamp(-1, true)
-          : new Stamp(stat.getPzxid(), stat.getNumChildren() == 0);
+          ? new Stamp(-1, true, session)
+          : new Stamp(stat.getPzxid(), stat.getNumChildren() == 0, session);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return null;

@@ -267,6 +267,22 @@ class KeyStampsTest {
     assertThat(value(reader, "k")).contains("v3");
   }
 
+  @Test
+  void aZooKeeperThatLostItsData_isNotTakenForOneWhereNoWriteRegistered() throws Exception {
+    assertThat(value(reader, "fresh")).isEmpty(); // listed; no write ever registered in its slot
+    assertThat(value(reader, "fresh")).as("from the cache").isEmpty();
+    CrossProxyOrderingTest.put(writer, "fresh", body("v1", 500));
+
+    // ZooKeeper starts again without its data (a new server on the same port): its ids start over,
+    // and the slot is as it was before any write.
+    int port = zookeeper.getPort();
+    zookeeper.close();
+    zookeeper = new TestingServer(port, true);
+    Await.until("both connected again", () -> readerZk.connected() && writerZk.connected());
+
+    assertThat(value(reader, "fresh")).contains("v1");
+  }
+
   private ErasureStore store(List<Repository> seen) {
     ErasureStore store =
         ErasureStore.open(
