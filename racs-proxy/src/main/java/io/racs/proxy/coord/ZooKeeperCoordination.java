@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -363,7 +364,7 @@ public final class ZooKeeperCoordination implements BucketCoordinator, KeyStamps
    * that ended before this call, through any proxy, is in it. The sync and the read go out on this
    * session back to back (ZooKeeper answers a session's requests in order). The session's id is in
    * the stamp: a ZooKeeper that lost its data ends every session, and its ids start over. Null
-   * while not connected or when the read fails.
+   * while not connected or when the sync or the read fails.
    */
   @Override
   public Stamp stamp(String bucket, int slot) {
@@ -373,8 +374,17 @@ public final class ZooKeeperCoordination implements BucketCoordinator, KeyStamps
     String path = "/" + settings.namespace() + slotPath(bucket, slot);
     try {
       org.apache.zookeeper.ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
-      zk.sync("/" + settings.namespace(), (rc, p, ctx) -> {}, null);
+      CompletableFuture<Integer> synced = new CompletableFuture<>();
+      zk.sync("/" + settings.namespace(), (rc, p, ctx) -> synced.complete(rc), null);
       Stat stat = zk.exists(path, false);
+      // The read follows the sync only if the sync went through: a connection lost between the two
+      // fails the sync, and the read, queued after that, goes out alone on the next connection,
+      // maybe to a server that has not heard of the latest registrations yet. The sync's answer
+      // came before the read's, so its callback is at most queued.
+      if (synced.get(settings.sessionTimeout().toMillis(), TimeUnit.MILLISECONDS)
+          != KeeperException.Code.OK.intValue()) {
+        return null;
+      }
       // The session is the handle's own, fixed once the exists above was answered in it.
       long session = zk.getSessionId();
       return stat == null
