@@ -122,6 +122,24 @@ class KeyStampsTest {
   }
 
   @Test
+  void get_ofKeysWhoseEntriesShareOneName_answersForEachKeyItsOwnVersion() throws Exception {
+    // A key too long for entry names is named by a prefix and its hash; another key may be exactly
+    // that name (any byte may be in a key), and then the two keys' entries share one prefix.
+    String longKey = "l".repeat(1000);
+    String shortKey = reader.context().nameKey(BUCKET, longKey);
+    assertThat(reader.context().nameKey(BUCKET, shortKey)).isEqualTo(shortKey);
+
+    CrossProxyOrderingTest.put(writer, longKey, body("long", 500));
+    assertThat(value(reader, shortKey)).isEmpty();
+    assertThat(value(reader, longKey)).contains("long");
+
+    CrossProxyOrderingTest.put(writer, shortKey, body("short", 500));
+    assertThat(value(reader, shortKey)).contains("short");
+    assertThat(value(reader, longKey)).contains("long");
+    assertThat(value(reader, shortKey)).contains("short");
+  }
+
+  @Test
   void writesThroughAnotherProxy_areSeenByTheNextRead() throws Exception {
     writer.enableVersioning(BUCKET);
     CrossProxyOrderingTest.put(writer, "k", body("v1", 9000));
