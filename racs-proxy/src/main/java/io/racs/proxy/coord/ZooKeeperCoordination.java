@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -385,8 +386,9 @@ public final class ZooKeeperCoordination implements BucketCoordinator, KeyStamps
    * The stamp of a slot: the last child change ({@code pzxid}) of {@code /keys/<bucket>/<slot>} and
    * whether it has no child, read after a {@code sync}, so that every registration and departure
    * that ended before this call, through any proxy, is in it. The sync and the read go out on this
-   * session back to back (ZooKeeper answers a session's requests in order). Null while not
-   * connected or when the read fails.
+   * session back to back (ZooKeeper answers a session's requests in order). The session's id is in
+   * the stamp: a ZooKeeper that lost its data ends every session, and its ids start over. Null
+   * while not connected or when the sync or the read fails.
    */
   @Override
   public Stamp stamp(String bucket, int slot) {
@@ -396,11 +398,22 @@ public final class ZooKeeperCoordination implements BucketCoordinator, KeyStamps
     String path = "/" + settings.namespace() + slotPath(bucket, slot);
     try {
       org.apache.zookeeper.ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
-      zk.sync("/" + settings.namespace(), (rc, p, ctx) -> {}, null);
+      CompletableFuture<Integer> synced = new CompletableFuture<>();
+      zk.sync("/" + settings.namespace(), (rc, p, ctx) -> synced.complete(rc), null);
       Stat stat = zk.exists(path, false);
+      // The read follows the sync only if the sync went through: a connection lost between the two
+      // fails the sync, and the read, queued after that, goes out alone on the next connection,
+      // maybe to a server that has not heard of the latest registrations yet. The sync's answer
+      // came before the read's, so its callback is at most queued.
+      if (synced.get(settings.sessionTimeout().toMillis(), TimeUnit.MILLISECONDS)
+          != KeeperException.Code.OK.intValue()) {
+        return null;
+      }
+      // The session is the handle's own, fixed once the exists above was answered in it.
+      long session = zk.getSessionId();
       return stat == null
-          ? new Stamp(-1, true)
-          : new Stamp(stat.getPzxid(), stat.getNumChildren() == 0);
+          ? new Stamp(-1, true, session)
+          : new Stamp(stat.getPzxid(), stat.getNumChildren() == 0, session);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return null;

@@ -30,9 +30,16 @@ final class CurrentVersions {
   /** A kept answer: the stamp read before its listing, and when the listing ended. */
   private record Known(KeyStamps.Stamp stamp, Optional<VersionMeta> version, long atNanos) {}
 
+  /**
+   * Whose answer: kept by key, not by index prefix, since two keys may share one prefix (a key that
+   * is exactly the hashed name of a longer one, {@link Layout#nameKey}), and the listing of one
+   * answers for that key alone ({@link VersionResolver#judge}).
+   */
+  private record Key(String bucket, String key) {}
+
   private final StoreContext context;
   private final VersionResolver resolver;
-  private final Map<String, Known> known;
+  private final Map<Key, Known> known;
 
   CurrentVersions(StoreContext context, VersionResolver resolver, int capacity) {
     this.context = context;
@@ -40,7 +47,7 @@ final class CurrentVersions {
     this.known =
         new LinkedHashMap<>(16, 0.75f, true) {
           @Override
-          protected boolean removeEldestEntry(Map.Entry<String, Known> eldest) {
+          protected boolean removeEldestEntry(Map.Entry<Key, Known> eldest) {
             return size() > capacity;
           }
         };
@@ -53,11 +60,12 @@ final class CurrentVersions {
    */
   Optional<VersionMeta> newest(String bucket, String key, Consumer<String> newestListed) {
     String prefix = Layout.indexKeyPrefix(bucket, context.nameKey(bucket, key));
+    Key asked = new Key(bucket, key);
     KeyStamps stamps = context.keyStamps();
     KeyStamps.Stamp stamp =
         stamps == KeyStamps.NONE ? null : stamps.stamp(bucket, StoreContext.stampSlot(prefix));
     if (stamp != null && stamp.quiet()) {
-      Known k = get(prefix);
+      Known k = get(asked);
       if (k != null
           && k.stamp().equals(stamp)
           && System.nanoTime() - k.atNanos() < TRUSTED_FOR.toNanos()) {
@@ -68,16 +76,16 @@ final class CurrentVersions {
     VersionResolver.Resolution resolved = resolver.resolveKey(prefix, bucket, key, newestListed);
     synchronized (this) {
       if (stamp != null && stamp.quiet() && resolved.certain()) {
-        known.put(prefix, new Known(stamp, resolved.version(), System.nanoTime()));
+        known.put(asked, new Known(stamp, resolved.version(), System.nanoTime()));
       } else {
-        known.remove(prefix);
+        known.remove(asked);
       }
     }
     return resolved.version();
   }
 
-  private synchronized Known get(String prefix) {
-    return known.get(prefix);
+  private synchronized Known get(Key asked) {
+    return known.get(asked);
   }
 
   /** Forgets every kept answer. */

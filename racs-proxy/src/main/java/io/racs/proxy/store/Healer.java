@@ -524,8 +524,15 @@ public final class Healer {
         continue;
       }
       if (store.resolver().removed(merge, e)) {
-        // Removed by its id: its removal record counts, so the entry and data go at once.
-        collectRemoved(e);
+        if (listedOnWriteQuorum(merge.peek())) {
+          // Removed by its id: its removal record counts, so the entry and data go at once.
+          collectRemoved(e);
+        } else {
+          // Its removal record counts only through repositories that did not list: once they do,
+          // it may not, and this version is current again. It stays (healRemoval spreads the
+          // record, and a later run collects the version).
+          referenceData(e);
+        }
         continue;
       }
       VersionResolver.Judgement judged = store.resolver().judge(merge, e, null);
@@ -549,9 +556,12 @@ public final class Healer {
       }
       if (newest) {
         lastKeyName = keyName;
+        // A version only through repositories that did not list supersedes nothing for sure: the
+        // versions under it are left as under one that has not settled.
         lastKeySettled =
-            VersionId.time(Layout.versionOf(e.name()))
-                .isBefore(store.config().clock().instant().minus(store.config().settleTime()));
+            listedOnWriteQuorum(e)
+                && VersionId.time(Layout.versionOf(e.name()))
+                    .isBefore(store.config().clock().instant().minus(store.config().settleTime()));
       }
       if (judged.standing() == VersionResolver.Standing.VERSION && meta.get().nullVersion()) {
         if (kept && keyName.equals(nullKeyName) && nullSettled) {
@@ -563,8 +573,10 @@ public final class Healer {
         if (!keyName.equals(nullKeyName)) {
           nullKeyName = keyName;
           nullSettled =
-              VersionId.time(Layout.versionOf(e.name()))
-                  .isBefore(store.config().clock().instant().minus(store.config().settleTime()));
+              listedOnWriteQuorum(e)
+                  && VersionId.time(Layout.versionOf(e.name()))
+                      .isBefore(
+                          store.config().clock().instant().minus(store.config().settleTime()));
         }
       }
       try {
@@ -903,9 +915,20 @@ public final class Healer {
    * every entry costs ZooKeeper nothing.
    */
   private KeyStamps.Registration registerCopies(IndexMerge.Entry e) {
-    return e.slots().size() >= store.config().writeQuorum()
-        ? KeyStamps.Registration.NONE
-        : context.registerWrite(e.name());
+    return listedOnWriteQuorum(e) ? KeyStamps.Registration.NONE : context.registerWrite(e.name());
+  }
+
+  /**
+   * Whether the repositories that listed {@code e} number a write quorum, so that it is a version
+   * (or a removal that counts) for every reader whichever repositories answer. An entry that counts
+   * only through repositories whose listing failed may not count once they answer (it may be what a
+   * failed or crashed write left), and then what it hides is current. Heal deletes nothing on the
+   * strength of such an entry: that would make the guess final, losing the current version, and no
+   * proxy that kept the current answer (docs/coordination.md, the version cache) would hear of it,
+   * since deletions do not register.
+   */
+  private boolean listedOnWriteQuorum(IndexMerge.Entry e) {
+    return e.slots().size() >= store.config().writeQuorum();
   }
 
   private void replicateRecords(String prefix) {

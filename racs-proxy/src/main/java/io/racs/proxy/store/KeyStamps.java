@@ -54,8 +54,12 @@ public interface KeyStamps {
    * @param changed an id of the slot's newest registration or departure, unique and growing across
    *     the coordination service's life; -1 when no write ever registered in the slot
    * @param quiet whether no write is registered in the slot
+   * @param session which unbroken view of the coordination service the stamp was read in (with
+   *     ZooKeeper, the session's id): stamps read in different ones never compare equal, since a
+   *     service that lost its state (a ZooKeeper started again without its data) counts its ids
+   *     from the start again and has forgotten the slots written
    */
-  record Stamp(long changed, boolean quiet) {}
+  record Stamp(long changed, boolean quiet, long session) {}
 
   /** A registered write; {@link #close} leaves. */
   interface Registration extends AutoCloseable {

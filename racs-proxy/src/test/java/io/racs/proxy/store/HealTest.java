@@ -1,10 +1,12 @@
 package io.racs.proxy.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.repos.Repository;
 import io.racs.repos.RepositoryException.Kind;
 import io.racs.repos.decorator.FaultyRepository;
+import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -257,5 +259,33 @@ class HealTest {
     assertThat(report.complete()).isFalse();
     assertThat(report.lines()).contains("  unreachable repositories: 1");
     assertThat(report.lines()).anySatisfy(l -> assertThat(l).startsWith("    0 (mem0): "));
+  }
+
+  @Test
+  void heal_whenTheNewestEntryCountsOnlyForARepositoryThatDidNotList_collectsNoVersionUnderIt() {
+    f.store.createBucket("bkt");
+    byte[] first = StoreFixture.bytes(1, 100);
+    f.put("bkt", "k", first);
+    // A PUT whose commit reached three repositories, fewer than the write quorum (four), and whose
+    // rollback could not delete its entry there (as a proxy that crashed mid-commit leaves it).
+    for (int slot = 3; slot < 6; slot++) {
+      f.faulty.get(slot).failKeys(Pattern.compile("i/.*", Pattern.DOTALL), Kind.UNAVAILABLE);
+    }
+    for (int slot = 0; slot < 3; slot++) {
+      f.faulty.get(slot).failOperation(Operation.DELETE, Kind.UNAVAILABLE);
+    }
+    assertThatThrownBy(() -> f.put("bkt", "k", StoreFixture.bytes(2, 100)))
+        .isInstanceOf(StoreException.class);
+    f.faulty.forEach(FaultyRepository::heal);
+    assertThat(f.get("bkt", "k")).as("the leftover is no version").isEqualTo(first);
+
+    // Heal while slot 5 cannot list: the leftover might be there too, so to heal's listing it
+    // might be a version; only a listing of every repository could tell. The version under it is
+    // the current one all the same, and must not be collected as superseded.
+    f.faulty.get(5).failOperation(Operation.LIST, Kind.UNAVAILABLE);
+    Healer.heal(f.store, Healer.Options.defaults());
+    f.faulty.get(5).heal();
+
+    assertThat(f.get("bkt", "k")).isEqualTo(first);
   }
 }

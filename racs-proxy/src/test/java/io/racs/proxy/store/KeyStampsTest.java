@@ -122,6 +122,24 @@ class KeyStampsTest {
   }
 
   @Test
+  void get_ofKeysWhoseEntriesShareOneName_answersForEachKeyItsOwnVersion() throws Exception {
+    // A key too long for entry names is named by a prefix and its hash; another key may be exactly
+    // that name (any byte may be in a key), and then the two keys' entries share one prefix.
+    String longKey = "l".repeat(1000);
+    String shortKey = reader.context().nameKey(BUCKET, longKey);
+    assertThat(reader.context().nameKey(BUCKET, shortKey)).isEqualTo(shortKey);
+
+    CrossProxyOrderingTest.put(writer, longKey, body("long", 500));
+    assertThat(value(reader, shortKey)).isEmpty();
+    assertThat(value(reader, longKey)).contains("long");
+
+    CrossProxyOrderingTest.put(writer, shortKey, body("short", 500));
+    assertThat(value(reader, shortKey)).contains("short");
+    assertThat(value(reader, longKey)).contains("long");
+    assertThat(value(reader, shortKey)).contains("short");
+  }
+
+  @Test
   void writesThroughAnotherProxy_areSeenByTheNextRead() throws Exception {
     writer.enableVersioning(BUCKET);
     CrossProxyOrderingTest.put(writer, "k", body("v1", 9000));
@@ -214,6 +232,38 @@ class KeyStampsTest {
   }
 
   @Test
+  void heal_whenARemovalCountsOnlyForARepositoryThatDidNotList_deletesNothingACacheStillServes()
+      throws Exception {
+    writer.enableVersioning(BUCKET);
+    CrossProxyOrderingTest.put(writer, "k", body("v1", 9000));
+    VersionMeta v2 = writer.put(BUCKET, "k", stream(body("v2", 9000)), 9000, defaults());
+    // A removal of v2 that reached three repositories, fewer than the write quorum (four), and was
+    // not rolled back there: it does not count, and v2 is current.
+    String removal = Layout.removalRecord(Layout.indexEntry(BUCKET, "k", v2.versionId()));
+    byte[] record = Layout.encode(v2);
+    for (int slot = 0; slot < 3; slot++) {
+      repositories.get(slot).put(removal, new java.io.ByteArrayInputStream(record), record.length);
+    }
+    assertThat(value(reader, "k")).contains("v2");
+    assertThat(value(reader, "k")).as("from the cache").contains("v2");
+
+    // A heal that cannot list repository 5 counts it as maybe holding the removal, and cannot read
+    // the removal record where it is listed (so it cannot copy it, which would register).
+    faulty.get(5).failOperation(Operation.LIST, RepositoryException.Kind.UNAVAILABLE);
+    for (int slot = 0; slot < 3; slot++) {
+      faulty.get(slot).failKeys(Pattern.compile(".*-gone"), RepositoryException.Kind.UNAVAILABLE);
+    }
+    Healer.heal(writer, Healer.Options.defaults());
+    faulty.forEach(FaultyRepository::heal);
+
+    String listed = writer.resolver().newest(BUCKET, "k").orElseThrow().versionId();
+    assertThat(reader.head(BUCKET, "k").versionId())
+        .as("the other proxy's answer is what a listing says")
+        .isEqualTo(listed);
+    assertThat(value(reader, "k")).contains("v2");
+  }
+
+  @Test
   void withZooKeeperGone_readsListAndWritesAreRefusedBeforeChangingAnything() throws Exception {
     CrossProxyOrderingTest.put(writer, "k", body("v1", 500));
     assertThat(value(reader, "k")).contains("v1");
@@ -233,6 +283,22 @@ class KeyStampsTest {
     Await.until("both connected again", () -> readerZk.connected() && writerZk.connected());
     CrossProxyOrderingTest.put(writer, "k", body("v3", 500));
     assertThat(value(reader, "k")).contains("v3");
+  }
+
+  @Test
+  void aZooKeeperThatLostItsData_isNotTakenForOneWhereNoWriteRegistered() throws Exception {
+    assertThat(value(reader, "fresh")).isEmpty(); // listed; no write ever registered in its slot
+    assertThat(value(reader, "fresh")).as("from the cache").isEmpty();
+    CrossProxyOrderingTest.put(writer, "fresh", body("v1", 500));
+
+    // ZooKeeper starts again without its data (a new server on the same port): its ids start over,
+    // and the slot is as it was before any write.
+    int port = zookeeper.getPort();
+    zookeeper.close();
+    zookeeper = new TestingServer(port, true);
+    Await.until("both connected again", () -> readerZk.connected() && writerZk.connected());
+
+    assertThat(value(reader, "fresh")).contains("v1");
   }
 
   private ErasureStore store(List<Repository> seen) {
