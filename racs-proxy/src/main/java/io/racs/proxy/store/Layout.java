@@ -169,13 +169,14 @@ final class Layout {
 
   /**
    * The form of {@code key} used inside entry names: the key itself when the longest name built
-   * from it (a part record) is accepted by every repository ({@code accepts}); otherwise the
-   * longest prefix of the key for which that holds, followed by {@code \u0001} and 32 hex digits of
-   * the key's SHA-256. Repositories differ in how much room a key takes (an {@code s3} repository
-   * escapes some characters), hence the predicate.
+   * from it (a part record) is accepted by every repository ({@code accepts}) and the key does not
+   * end as a hashed form does ({@link #HASHED_FORM}); otherwise the longest prefix of the key for
+   * which that holds, followed by {@code \u0001} and 32 hex digits of the key's SHA-256.
+   * Repositories differ in how much room a key takes (an {@code s3} repository escapes some
+   * characters), hence the predicate.
    */
   static String nameKey(String bucket, String key, Predicate<String> accepts) {
-    if (accepts.test(longestName(bucket, key))) {
+    if (!HASHED_FORM.matcher(key).find() && accepts.test(longestName(bucket, key))) {
       return key;
     }
     String hash = "\u0001" + sha256Hex(key).substring(0, 32);
@@ -193,6 +194,15 @@ final class Layout {
     }
     return new String(codePoints, 0, low) + hash;
   }
+
+  /**
+   * What ends the name form of a key stored under its hash. A key that itself ends so (any
+   * character may be in a key) is stored under its hash too, however short, so that no key's name
+   * form is another key's: two keys sharing one name would share their versions, and a write of one
+   * would supersede (and collect) the other's.
+   */
+  private static final java.util.regex.Pattern HASHED_FORM =
+      java.util.regex.Pattern.compile("\u0001[0-9a-f]{32}$");
 
   private static String longestName(String bucket, String nameKey) {
     return partRecord(bucket, nameKey, "f".repeat(VersionId.LENGTH), 10_000);
