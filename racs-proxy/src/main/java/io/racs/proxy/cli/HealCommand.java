@@ -1,10 +1,15 @@
 package io.racs.proxy.cli;
 
 import io.racs.proxy.config.ArrayConfig;
+import io.racs.proxy.coord.ZooKeeperCoordination;
+import io.racs.proxy.runtime.CoordinationConfig;
+import io.racs.proxy.runtime.RacsServer;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.Healer;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -61,10 +66,14 @@ public final class HealCommand implements Callable<Integer> {
   Path state;
 
   @Override
+  @SuppressWarnings("try") // the coordination is only to be closed
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     ArrayConfig array = ArrayConfig.load(config);
-    try (ErasureStore store = array.open()) {
+    Optional<CoordinationConfig> coordination =
+        CoordinationConfig.from(array.file()).filter(CoordinationConfig::versionCache);
+    try (ErasureStore store = array.open();
+        ZooKeeperCoordination joined = coordination.map(c -> join(store, c, out)).orElse(null)) {
       out.printf(
           "heal: array %s (%s) over %d repositories%n",
           store.arrayId(), array.store().geometry(), array.slots().size());
@@ -83,4 +92,47 @@ public final class HealCommand implements Callable<Integer> {
       return report.complete() ? ExitCodes.OK : ExitCodes.FAILURE;
     }
   }
+
+  /**
+   * Joins the proxies' ZooKeeper when they keep a version cache: heal's copies of an entry can
+   * change a key's current version, and the proxies' caches hear of that only through the key
+   * stamps its writes register (docs/coordination.md). Waits for the session, so that no copy goes
+   * unregistered.
+   */
+  private static ZooKeeperCoordination join(
+      ErasureStore store, CoordinationConfig config, PrintWriter out) {
+    String id = "heal-" + ProcessHandle.current().pid() + "@" + RacsServer.hostName();
+    ZooKeeperCoordination joined = RacsServer.join(store, config, id, id);
+    try {
+      Duration wait =
+          config.sessionTimeout().compareTo(CONNECT_WAIT) < 0
+              ? config.sessionTimeout()
+              : CONNECT_WAIT;
+      if (!joined.awaitConnected(wait)) {
+        throw new IllegalStateException(
+            "coordination: not connected to ZooKeeper at "
+                + config.zookeeper()
+                + " within "
+                + wait.toMillis()
+                + " ms (the proxies keep a version cache: heal must register its writes)");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      closeLater(joined);
+      throw new IllegalStateException("interrupted waiting for ZooKeeper", e);
+    } catch (RuntimeException e) {
+      closeLater(joined);
+      throw e;
+    }
+    out.printf("heal: joined ZooKeeper at %s as %s (version cache)%n", config.zookeeper(), id);
+    return joined;
+  }
+
+  /** Closes a session that never connected without waiting: Curator retries for a while first. */
+  private static void closeLater(ZooKeeperCoordination joined) {
+    Thread.ofPlatform().daemon().name("zookeeper-close").start(joined::close);
+  }
+
+  /** How long heal waits for its ZooKeeper session at most. */
+  private static final Duration CONNECT_WAIT = Duration.ofSeconds(15);
 }

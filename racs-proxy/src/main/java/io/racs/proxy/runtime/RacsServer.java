@@ -240,7 +240,8 @@ public final class RacsServer implements AutoCloseable {
         TimeUnit.MILLISECONDS);
   }
 
-  private static String hostName() {
+  /** This machine's host name, or "localhost" when it has none that resolves. */
+  public static String hostName() {
     try {
       return java.net.InetAddress.getLocalHost().getHostName();
     } catch (IOException e) {

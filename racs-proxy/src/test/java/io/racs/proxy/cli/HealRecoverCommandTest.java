@@ -445,6 +445,45 @@ class HealRecoverCommandTest {
   }
 
   @Test
+  void heal_whenTheProxiesKeepAVersionCache_joinsZooKeeperBeforeHealing() throws Exception {
+    try (org.apache.curator.test.TestingServer zookeeper =
+        new org.apache.curator.test.TestingServer(true)) {
+      Path config = config();
+      Files.writeString(
+          config,
+          Files.readString(config)
+              + "coordination: {zookeeper: '"
+              + zookeeper.getConnectString()
+              + "', versionCache: true}\n");
+
+      assertThat(racs("heal", "--config", config.toString())).isEqualTo(ExitCodes.OK);
+      assertThat(out.toString())
+          .contains("heal: joined ZooKeeper at " + zookeeper.getConnectString());
+    }
+  }
+
+  @Test
+  void heal_whenTheVersionCachesZooKeeperIsUnreachable_exitsOneWithOneLineBeforeHealing()
+      throws Exception {
+    int port;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      port = free.getLocalPort(); // closed again: nothing listens there
+    }
+    Path config = config();
+    Files.writeString(
+        config,
+        Files.readString(config)
+            + "coordination: {zookeeper: '127.0.0.1:"
+            + port
+            + "', sessionTimeout: 1s, versionCache: true}\n");
+
+    assertThat(racs("heal", "--config", config.toString())).isEqualTo(ExitCodes.FAILURE);
+    assertThat(err.toString().strip().lines()).hasSize(1);
+    assertThat(err.toString()).contains("not connected to ZooKeeper at 127.0.0.1:" + port);
+    assertThat(out.toString()).doesNotContain("heal: array");
+  }
+
+  @Test
   void heal_whenConfigInvalid_exitsWithUsageAndOneLine() throws IOException {
     Path config = config();
     Files.writeString(config, Files.readString(config).replace("geometry: 4x2", "geometry: 4x3"));
