@@ -3,13 +3,9 @@ package io.racs.proxy.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.codec.Geometry;
-import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.Healer;
-import io.racs.proxy.store.StoreConfig;
 import io.racs.proxy.testing.TestClients;
-import io.racs.repos.Repository;
-import io.racs.repos.fs.FsRepository;
+import io.racs.proxy.testing.TestProxies;
 import io.racs.testkit.Await;
 import io.racs.testkit.TestSeed;
 import java.net.URI;
@@ -17,12 +13,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import org.apache.curator.framework.CuratorFramework;
@@ -46,8 +39,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * start); a bucket deleted through one proxy is refused by another at once.
  */
 class MultiProxyServerTest {
-  private static final String ACCESS = "test-access";
-  private static final String SECRET = "test-secret-key";
+  private static final String ACCESS = TestProxies.ACCESS;
+  private static final String SECRET = TestProxies.SECRET;
 
   @TempDir Path dir;
   private TestingServer zookeeper;
@@ -58,30 +51,9 @@ class MultiProxyServerTest {
   @BeforeEach
   void start() throws Exception {
     zookeeper = new TestingServer(true);
-    for (int i = 0; i < 6; i++) {
-      Files.createDirectories(dir.resolve("r" + i));
-    }
     for (int p = 0; p < 3; p++) {
-      List<Repository> repositories = new ArrayList<>();
-      for (int i = 0; i < 6; i++) {
-        repositories.add(
-            FsRepository.builder(dir.resolve("r" + i)).name("r" + i).durable(false).build());
-      }
-      ErasureStore store =
-          ErasureStore.open(
-              StoreConfig.builder(Geometry.parse("4x2"))
-                  .blockBytes(16 << 10)
-                  .slowShardTimeout(Duration.ofSeconds(5))
-                  .build(),
-              repositories);
       RacsServer server =
-          RacsServer.start(
-              store,
-              ServerConfig.defaults()
-                  .with("127.0.0.1:0", Map.of(ACCESS, SECRET))
-                  .withAdmin("127.0.0.1:0"),
-              io.racs.proxy.s3.server.AccessLog.off(),
-              CoordinationConfig.of(zookeeper.getConnectString(), "p" + p));
+          TestProxies.start(dir, CoordinationConfig.of(zookeeper.getConnectString(), "p" + p));
       servers.add(server);
       clients.add(TestClients.s3(server.port(), ACCESS, SECRET));
     }

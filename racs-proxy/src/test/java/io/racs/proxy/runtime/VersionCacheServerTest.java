@@ -3,23 +3,17 @@ package io.racs.proxy.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.codec.Geometry;
-import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.StoreConfig;
 import io.racs.proxy.testing.TestClients;
-import io.racs.repos.Repository;
-import io.racs.repos.fs.FsRepository;
+import io.racs.proxy.testing.TestProxies;
 import io.racs.testkit.Await;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,9 +30,6 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * seen by the next GET, and with ZooKeeper gone a PUT answers 503 and changes nothing.
  */
 class VersionCacheServerTest {
-  private static final String ACCESS = "test-access";
-  private static final String SECRET = "test-secret-key";
-
   @TempDir Path dir;
   private TestingServer zookeeper;
   private final List<RacsServer> servers = new ArrayList<>();
@@ -48,32 +39,14 @@ class VersionCacheServerTest {
   @BeforeEach
   void start() throws Exception {
     zookeeper = new TestingServer(true);
-    for (int i = 0; i < 6; i++) {
-      Files.createDirectories(dir.resolve("r" + i));
-    }
     for (int p = 0; p < 2; p++) {
-      List<Repository> repositories = new ArrayList<>();
-      for (int i = 0; i < 6; i++) {
-        repositories.add(
-            FsRepository.builder(dir.resolve("r" + i)).name("r" + i).durable(false).build());
-      }
-      ErasureStore store =
-          ErasureStore.open(
-              StoreConfig.builder(Geometry.parse("4x2"))
-                  .slowShardTimeout(Duration.ofSeconds(5))
-                  .build(),
-              repositories);
       RacsServer server =
-          RacsServer.start(
-              store,
-              ServerConfig.defaults()
-                  .with("127.0.0.1:0", Map.of(ACCESS, SECRET))
-                  .withAdmin("127.0.0.1:0"),
-              io.racs.proxy.s3.server.AccessLog.off(),
+          TestProxies.start(
+              dir,
               new CoordinationConfig(
                   zookeeper.getConnectString(), "racs", "p" + p, Duration.ofSeconds(10), true));
       servers.add(server);
-      clients.add(TestClients.s3(server.port(), ACCESS, SECRET));
+      clients.add(TestClients.s3(server.port(), TestProxies.ACCESS, TestProxies.SECRET));
     }
     Await.until(
         "both proxies connected",

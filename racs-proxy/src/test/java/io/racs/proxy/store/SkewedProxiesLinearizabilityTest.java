@@ -58,19 +58,7 @@ class SkewedProxiesLinearizabilityTest {
       throws InterruptedException {
     long seed = TestSeed.get();
     List<FaultyRepository> faulty = new ArrayList<>();
-    try (SharedArray array =
-        new SharedArray(
-            (slot, repository) -> {
-              if (slot >= 2) {
-                return repository;
-              }
-              FaultyRepository f = new FaultyRepository(repository);
-              faulty.add(f);
-              return f;
-            },
-            -30,
-            0,
-            30)) {
+    try (SharedArray array = new SharedArray(firstTwoFaulty(faulty), -30, 0, 30)) {
       // Only once every store has opened: a store that cannot read a slot's identity keeps it out.
       Random faults = new Random(seed ^ 0x5DEECE66DL);
       for (FaultyRepository f : faulty) {
@@ -104,19 +92,7 @@ class SkewedProxiesLinearizabilityTest {
     long seed = TestSeed.get();
     List<FaultyRepository> faulty = new ArrayList<>();
     try (TestingServer zookeeper = new TestingServer(true);
-        SharedArray array =
-            new SharedArray(
-                (slot, repository) -> {
-                  if (slot >= 2) {
-                    return repository;
-                  }
-                  FaultyRepository f = new FaultyRepository(repository);
-                  faulty.add(f);
-                  return f;
-                },
-                -30,
-                0,
-                30);
+        SharedArray array = new SharedArray(firstTwoFaulty(faulty), -30, 0, 30);
         Coordinated coordinated = new Coordinated(array, zookeeper)) {
       Random faults = new Random(seed ^ 0x5DEECE66DL);
       for (FaultyRepository f : faulty) {
@@ -124,6 +100,23 @@ class SkewedProxiesLinearizabilityTest {
       }
       run(array, seed);
     }
+  }
+
+  /**
+   * Wraps slots 0 and 1 (m of them) of every store in a FaultyRepository, collected in {@code
+   * faulty}.
+   */
+  private static java.util.function.BiFunction<
+          Integer, io.racs.repos.Repository, io.racs.repos.Repository>
+      firstTwoFaulty(List<FaultyRepository> faulty) {
+    return (slot, repository) -> {
+      if (slot >= 2) {
+        return repository;
+      }
+      FaultyRepository f = new FaultyRepository(repository);
+      faulty.add(f);
+      return f;
+    };
   }
 
   /** Every store of an array joined to ZooKeeper, with key stamps; closing leaves. */

@@ -1,0 +1,62 @@
+package io.racs.proxy.testing;
+
+import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.runtime.CoordinationConfig;
+import io.racs.proxy.runtime.RacsServer;
+import io.racs.proxy.runtime.ServerConfig;
+import io.racs.proxy.s3.server.AccessLog;
+import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.StoreConfig;
+import io.racs.repos.Repository;
+import io.racs.repos.fs.FsRepository;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Real proxies for tests of several proxies over one array: each a {@link RacsServer} on 127.0.0.1
+ * (S3 and admin on free ports) over its own view of the same six {@code fs} repository directories,
+ * as separate proxy processes on one machine would be.
+ */
+public final class TestProxies {
+  public static final String ACCESS = "test-access";
+  public static final String SECRET = "test-secret-key";
+
+  private TestProxies() {}
+
+  /** Six non-durable {@code fs} repositories {@code r0..r5} under {@code dir}, made if missing. */
+  public static List<Repository> fsRepositories(Path dir) throws IOException {
+    List<Repository> repositories = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      Path root = Files.createDirectories(dir.resolve("r" + i));
+      repositories.add(FsRepository.builder(root).name("r" + i).durable(false).build());
+    }
+    return repositories;
+  }
+
+  /**
+   * A proxy over the six repositories under {@code dir} (4x2, 16 KiB stripes, calls given up after
+   * 5 s), coordinated as {@code coordination} says; {@link #ACCESS} and {@link #SECRET} sign.
+   */
+  public static RacsServer start(Path dir, CoordinationConfig coordination)
+      throws IOException, InterruptedException {
+    ErasureStore store =
+        ErasureStore.open(
+            StoreConfig.builder(Geometry.parse("4x2"))
+                .blockBytes(16 << 10)
+                .slowShardTimeout(Duration.ofSeconds(5))
+                .build(),
+            fsRepositories(dir));
+    return RacsServer.start(
+        store,
+        ServerConfig.defaults()
+            .with("127.0.0.1:0", Map.of(ACCESS, SECRET))
+            .withAdmin("127.0.0.1:0"),
+        AccessLog.off(),
+        coordination);
+  }
+}
