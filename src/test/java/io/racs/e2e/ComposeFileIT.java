@@ -266,6 +266,8 @@ class ComposeFileIT {
                     COMPOSE.environment("zookeeper").getOrDefault("ZOO_PORT", "2181")));
       }
       assertThat(coordination.id()).as(proxy).isEqualTo(proxy);
+      // Every proxy of an array keeps the version cache, or none does (docs/coordination.md).
+      assertThat(coordination.versionCache()).as(proxy).isTrue();
       ids.add(coordination.id());
       namespaces.add(coordination.namespace());
     }
