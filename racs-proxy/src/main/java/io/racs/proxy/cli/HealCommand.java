@@ -118,19 +118,14 @@ public final class HealCommand implements Callable<Integer> {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      closeLater(joined);
+      joined.close();
       throw new IllegalStateException("interrupted waiting for ZooKeeper", e);
     } catch (RuntimeException e) {
-      closeLater(joined);
+      joined.close(); // not connected: returns at once
       throw e;
     }
     out.printf("heal: joined ZooKeeper at %s as %s (version cache)%n", config.zookeeper(), id);
     return joined;
-  }
-
-  /** Closes a session that never connected without waiting: Curator retries for a while first. */
-  private static void closeLater(ZooKeeperCoordination joined) {
-    Thread.ofPlatform().daemon().name("zookeeper-close").start(joined::close);
   }
 
   /** How long heal waits for its ZooKeeper session at most. */

@@ -560,6 +560,17 @@ public final class ZooKeeperCoordination implements BucketCoordinator, KeyStamps
         LOG.debug("coordination: closing the leader latch: {}", e.toString());
       }
     }
+    if (!wasConnected) {
+      // Not connected, Curator would retry for about 20 s before closing (its caches and the
+      // session), holding up the proxy's shutdown for nothing: there is no session to end, or the
+      // server ends it at its timeout anyway. So that happens in the background.
+      Thread.ofPlatform().daemon().name("zookeeper-close").start(this::closeClient);
+      return;
+    }
+    closeClient();
+  }
+
+  private void closeClient() {
     buckets.close();
     members.close();
     client.close();

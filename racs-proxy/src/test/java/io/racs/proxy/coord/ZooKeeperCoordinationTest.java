@@ -168,6 +168,11 @@ class ZooKeeperCoordinationTest {
             e -> assertThat(e.code()).isEqualTo(StoreException.Code.COORDINATION_UNAVAILABLE));
     put(a, "kept", "k");
     assertThat(a.head("kept", "k").sizeBytes()).isEqualTo(1);
+
+    // A proxy shut down meanwhile is not held up by Curator's retries (about 20 s).
+    long closing = System.nanoTime();
+    ca.close();
+    assertThat(Duration.ofNanos(System.nanoTime() - closing)).isLessThan(Duration.ofSeconds(5));
   }
 
   @Test

@@ -184,11 +184,8 @@ public final class ArrayTarget implements Target {
                   + " ms (expected: a reachable ensemble, or no coordination section)");
       store.close();
       store = null;
-      // A session that never connected takes its watches' retries to close (about 20 s): that
-      // happens on a daemon thread, so the run fails at once and the process is free to exit.
-      ZooKeeperCoordination never = session;
+      session.close(); // not connected: returns at once, Curator's retries end in the background
       session = null;
-      Thread.ofPlatform().daemon().name("coordination-close").start(never::close);
       throw failed;
     }
   }
