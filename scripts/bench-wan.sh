@@ -27,7 +27,8 @@
 #        ONLY=parallel scripts/bench-wan.sh   only the parallelism case (ONLY=delay, ONLY=jitter:
 #                                       the jitter case, hedging on and off; ONLY=cold: GET and
 #                                       HEAD read as a proxy that has not read the key;
-#                                       ONLY=steady: GET and HEAD with the version cache)
+#                                       ONLY=steady: GET, HEAD, PUT and DELETE with the
+#                                       version cache)
 # ITERATIONS, DURATION and JITTER_DURATION override the chosen lengths (a smoke check:
 # ONLY=jitter ITERATIONS=1 JITTER_DURATION=1s).
 # PAR_CLIENTS (default 1,8,32), PAR_DELAY (20ms), PAR_OPS (get,head,list,put; DELETE needs a pool
@@ -92,8 +93,9 @@ fi
 if [ -z "$ONLY" ] || [ "$ONLY" = steady ]; then
   # The version cache: the array joins a ZooKeeper started inside the bench (127.0.0.1, a free
   # port) as `coordination: {zookeeper: ..., versionCache: true}` would make it; direct unchanged.
-  echo "== steady: GET/HEAD x 4KiB/1MiB at 20, 50 ms, version cache on ($ITERATIONS x $DURATION per point)" >&2
-  bench 1 "$STEADY_OBJECTS" --config "$WORK/delay.yaml" --embedded-zookeeper --op get,head \
+  # PUT and DELETE show what registering each write in ZooKeeper adds (two ZooKeeper writes).
+  echo "== steady: GET/HEAD/PUT/DELETE x 4KiB/1MiB at 20, 50 ms, version cache on ($ITERATIONS x $DURATION per point)" >&2
+  bench 1 "$STEADY_OBJECTS" --config "$WORK/delay.yaml" --embedded-zookeeper --op get,head,put,delete \
     --sizes 4KiB,1MiB --delay 20ms,50ms --duration "$DURATION" --out "$WORK/steady" \
     >"$WORK/steady.txt"
 fi
@@ -179,7 +181,7 @@ def ratios(name, ops, delays, title):
     print()
 
 ratios("delay", ["get", "head", "list", "put", "delete"], ["0ms", "20ms", "50ms"], "op")
-ratios("steady", ["get", "head"], ["20ms", "50ms"], "version cache: op")
+ratios("steady", ["get", "head", "put", "delete"], ["20ms", "50ms"], "version cache: op")
 ratios("cold", ["get", "head"], ["20ms", "50ms"], "cold read: op")
 
 hedged = points("jitter-on")
