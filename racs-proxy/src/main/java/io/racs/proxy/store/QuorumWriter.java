@@ -156,7 +156,7 @@ final class QuorumWriter {
       rollback.run(); // nothing of the record was written
       throw e;
     }
-    boolean everywhere = false;
+    boolean committed = false;
     try {
       List<RepositoryArray.Outcome<Object>> outcomes =
           array.fanOut(
@@ -183,10 +183,12 @@ final class QuorumWriter {
             failures,
             null);
       }
-      everywhere = ok == array.size();
-      return everywhere ? List.of() : array.failures(outcomes);
+      committed = true;
+      return ok == array.size() ? List.of() : array.failures(outcomes);
     } finally {
-      context.leave(registration, everywhere);
+      // On a write quorum the entry is a version for every reader, and a copy that lands late
+      // changes no answer: only a write that failed holds its registration (StoreContext.leave).
+      context.leave(registration, committed);
     }
   }
 }

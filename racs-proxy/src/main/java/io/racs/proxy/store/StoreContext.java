@@ -122,16 +122,17 @@ final class StoreContext {
   }
 
   /**
-   * Ends a write's registration: at once when every repository took the record; otherwise only
+   * Ends a write's registration: at once when {@code settled} (the caller knows no late copy can
+   * change an answer: the record is on a write quorum, or every copy was written); otherwise only
    * after {@link #holdAfterFailure}, since a call given up on (timed out, cancelled) may still land
    * on a repository that was stalled, and a failed write's entry that lands late may turn into a
    * version (docs/coordination.md).
    */
-  void leave(KeyStamps.Registration registration, boolean everywhere) {
+  void leave(KeyStamps.Registration registration, boolean settled) {
     if (registration == KeyStamps.Registration.NONE) {
       return;
     }
-    if (everywhere) {
+    if (settled) {
       registration.close();
       return;
     }

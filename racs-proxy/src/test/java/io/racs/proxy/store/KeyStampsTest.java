@@ -187,6 +187,21 @@ class KeyStampsTest {
   }
 
   @Test
+  void aWriteThatOneRepositoryMissed_leavesItsSlotAtOnce() throws Exception {
+    // On a write quorum the entry is a version for every reader: a repository that is down must
+    // not keep every written key's slot listing for the failed writes' hold.
+    faulty.get(0).failKeys(Pattern.compile("i/.*"), RepositoryException.Kind.UNAVAILABLE);
+    CrossProxyOrderingTest.put(writer, "k", body("v1", 500));
+    int slot = StoreContext.stampSlot(Layout.indexKeyPrefix(BUCKET, "k"));
+    assertThat(writerZk.stamp(BUCKET, slot).quiet()).isTrue();
+    assertThat(value(reader, "k")).contains("v1");
+    ledger.reset();
+
+    assertThat(value(reader, "k")).contains("v1");
+    assertThat(ledger.total(CountingRepository.Kind.LIST)).isZero();
+  }
+
+  @Test
   void aFailedWrite_keepsItsSlotListingForTheHold() throws Exception {
     CrossProxyOrderingTest.put(writer, "k", body("v1", 500));
     assertThat(value(reader, "k")).contains("v1");
