@@ -456,14 +456,43 @@ public final class ZooKeeperCoordination implements BucketCoordinator, KeyStamps
           "cannot register a write in " + bucket + " with the other proxies: " + e,
           e);
     }
-    return () -> {
-      try {
-        client.delete().guaranteed().forPath(node);
-      } catch (Exception e) {
-        // Curator retries a guaranteed delete in the background; the session's end deletes it too.
-        LOG.debug("coordination: deleting {} failed: {}", node, e.toString());
-      }
-    };
+    return () -> leave(node);
+  }
+
+  /**
+   * Deletes a registration's node without waiting for the answer: a write leaves after its last
+   * repository call, and its client need not wait for that. The request goes out on this session at
+   * once, ahead of any later one, so this proxy's next stamp of the slot (a sync and a read, in
+   * order behind it) already sees the departure; another proxy may see the write registered a
+   * little longer, which only makes it list. A delete that fails is retried by Curator in the
+   * background; the session's end deletes the node too.
+   */
+  private void leave(String node) {
+    try {
+      client
+          .getZookeeperClient()
+          .getZooKeeper()
+          .delete(
+              ZKPaths.makePath(settings.namespace(), node),
+              -1,
+              (rc, path, ctx) -> {
+                if (rc != KeeperException.Code.OK.intValue()
+                    && rc != KeeperException.Code.NONODE.intValue()) {
+                  retryLeave(node);
+                }
+              },
+              null);
+    } catch (Exception e) {
+      retryLeave(node);
+    }
+  }
+
+  private void retryLeave(String node) {
+    try {
+      client.delete().guaranteed().inBackground().forPath(node);
+    } catch (Exception e) {
+      LOG.debug("coordination: deleting {} failed: {}", node, e.toString());
+    }
   }
 
   private static String slotPath(String bucket, int slot) {

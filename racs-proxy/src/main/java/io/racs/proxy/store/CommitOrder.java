@@ -50,25 +50,79 @@ final class CommitOrder {
     return newest == null ? null : Layout.versionOf(newest.name());
   }
 
-  /** One write's ordering: start the listing once, then mint the id after it. */
-  final class Pending {
+  /**
+   * One write's ordering: start the listing once, then mint the id after it. With key stamps it
+   * also registers the write in its key's stamp slot ({@link KeyStamps}) in the background,
+   * alongside the listing, so that the registration costs no round trip of its own: the commit
+   * waits for it before its first repository call ({@link #takeRegistration}). Closing a write's
+   * ordering ends a registration no commit took (the write failed or was refused before it).
+   */
+  final class Pending implements AutoCloseable {
     private final String bucket;
     private final String key;
     private CompletableFuture<String> listing;
+    private CompletableFuture<KeyStamps.Registration> registration;
+    private boolean taken;
 
     private Pending(String bucket, String key) {
       this.bucket = bucket;
       this.key = key;
     }
 
-    /** Starts the listing in the background unless it started already. */
+    /** Starts the listing, and the registration, in the background unless they started already. */
     synchronized Pending start() {
+      register();
       if (listing == null) {
         listing =
             CompletableFuture.supplyAsync(
                 () -> newestListed(bucket, key), context.array.executor());
       }
       return this;
+    }
+
+    /** Starts registering the write in the background unless it started already. */
+    synchronized Pending register() {
+      if (registration == null) {
+        registration = context.registerWriteLater(bucket, key);
+      }
+      return this;
+    }
+
+    /**
+     * The write's registration, for its commit, which then owns it (closes it when its calls have
+     * ended): waits for it, registering now if it had not started.
+     *
+     * @throws StoreException {@code COORDINATION_UNAVAILABLE} when the write cannot be registered
+     */
+    KeyStamps.Registration takeRegistration() {
+      CompletableFuture<KeyStamps.Registration> registering;
+      synchronized (this) {
+        register();
+        taken = true;
+        registering = registration;
+      }
+      try {
+        return registering.join();
+      } catch (CompletionException e) {
+        if (e.getCause() instanceof StoreException store) {
+          throw store;
+        }
+        throw e;
+      }
+    }
+
+    /** Ends the registration unless a commit took it: nothing of the write was committed. */
+    @Override
+    public void close() {
+      CompletableFuture<KeyStamps.Registration> registering;
+      synchronized (this) {
+        if (taken || registration == null) {
+          return;
+        }
+        taken = true;
+        registering = registration;
+      }
+      registering.thenAccept(KeyStamps.Registration::close);
     }
 
     /**

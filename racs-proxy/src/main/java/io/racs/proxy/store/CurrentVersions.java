@@ -60,10 +60,14 @@ final class CurrentVersions {
    */
   Optional<VersionMeta> newest(String bucket, String key, Consumer<String> newestListed) {
     String prefix = Layout.indexKeyPrefix(bucket, context.nameKey(bucket, key));
-    Key asked = new Key(bucket, key);
     KeyStamps stamps = context.keyStamps();
-    KeyStamps.Stamp stamp =
-        stamps == KeyStamps.NONE ? null : stamps.stamp(bucket, StoreContext.stampSlot(prefix));
+    if (stamps == KeyStamps.NONE) {
+      // No stamps, nothing kept or looked up: no lock on the data path either. (An answer kept
+      // under earlier stamps matches no later stamp: a stamp carries its session's id.)
+      return resolver.resolveKey(prefix, bucket, key, newestListed).version();
+    }
+    Key asked = new Key(bucket, key);
+    KeyStamps.Stamp stamp = stamps.stamp(bucket, StoreContext.stampSlot(prefix));
     if (stamp != null && stamp.quiet()) {
       Known k = get(asked);
       if (k != null

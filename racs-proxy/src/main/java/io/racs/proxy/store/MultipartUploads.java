@@ -266,8 +266,23 @@ final class MultipartUploads {
       Function<List<PartMeta>, Map<String, String>> objectChecksums,
       ObjectStore.WriteCondition condition,
       boolean nullVersion) {
-    // Listed alongside the reading of the upload's records: no round trip of its own.
-    CommitOrder.Pending ordering = order.of(bucket, key).start();
+    // Listed (and registered) alongside the reading of the upload's records: no round trip of its
+    // own.
+    try (CommitOrder.Pending ordering = order.of(bucket, key).start()) {
+      return complete(
+          bucket, key, uploadId, parts, objectChecksums, condition, nullVersion, ordering);
+    }
+  }
+
+  private VersionMeta complete(
+      String bucket,
+      String key,
+      String uploadId,
+      List<ObjectStore.CompletedPart> parts,
+      Function<List<PartMeta>, Map<String, String>> objectChecksums,
+      ObjectStore.WriteCondition condition,
+      boolean nullVersion,
+      CommitOrder.Pending ordering) {
     UploadRecord upload = upload(bucket, key, uploadId);
     if (parts.isEmpty()) {
       throw new StoreException(StoreException.Code.INVALID_PART, "no parts named");
@@ -338,7 +353,7 @@ final class MultipartUploads {
             upload.tags(),
             upload.encryption(),
             nullVersion);
-    writer.commitUploadedParts(meta, ObjectWrites.recordOf(meta));
+    writer.commitUploadedParts(meta, ObjectWrites.recordOf(meta), ordering);
     // The upload is over: marked as given up before its records go, as an abort marks it, so that
     // a repository that misses their deletion cannot bring it back through heal (listed again, and
     // an abort of it would delete the data of the object just committed). The object is committed

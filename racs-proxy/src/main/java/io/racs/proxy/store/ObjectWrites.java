@@ -101,13 +101,29 @@ final class ObjectWrites {
       ObjectStore.WriteCondition condition,
       Seal seal,
       boolean nullVersion) {
-    StoreConfig config = context.config;
     // The data is named when it starts; the version gets its id when it commits (below), so that
     // of two overlapping PUTs the one that commits later, and is acknowledged later, is newer. The
     // version takes the data's id when no newer one was listed (CommitOrder.versionIdOrData): then
     // a reader that has not read its record knows where its shards are.
     String dataId = context.ids.next(VersionId.Mark.DATA);
-    CommitOrder.Pending ordering = order.of(bucket, key);
+    try (CommitOrder.Pending ordering = order.of(bucket, key)) {
+      return store(
+          bucket, key, body, lengthBytes, options, condition, seal, nullVersion, dataId, ordering);
+    }
+  }
+
+  private VersionMeta store(
+      String bucket,
+      String key,
+      InputStream body,
+      long lengthBytes,
+      ObjectStore.PutOptions options,
+      ObjectStore.WriteCondition condition,
+      Seal seal,
+      boolean nullVersion,
+      String dataId,
+      CommitOrder.Pending ordering) {
+    StoreConfig config = context.config;
     List<Integer> slots = context.slotsFor(bucket, key);
     InputStream rest = body;
     if (config.inlineBytes() > 0 && (lengthBytes < 0 || config.inlines(lengthBytes))) {
@@ -149,7 +165,7 @@ final class ObjectWrites {
       PartWriter.deleteShards(context.array, part.slots(), part.dataId());
       throw e;
     }
-    writer.commit(meta, recordOf(meta), written.failures());
+    writer.commit(meta, recordOf(meta), written.failures(), ordering);
     return meta;
   }
 
@@ -282,7 +298,8 @@ final class ObjectWrites {
     VersionMeta meta =
         singlePartVersion(bucket, key, versionId, part, options, checksums, seal)
             .withNullVersion(nullVersion);
-    writer.commit(meta, slot -> Layout.encodeInline(meta, shards[slots.indexOf(slot)]), List.of());
+    writer.commit(
+        meta, slot -> Layout.encodeInline(meta, shards[slots.indexOf(slot)]), List.of(), ordering);
     return meta;
   }
 
@@ -338,8 +355,19 @@ final class ObjectWrites {
       boolean versioned,
       boolean nullVersion) {
     // The listing that finds the current version also orders the marker: one listing, no round
-    // trip of its own.
-    CommitOrder.Pending ordering = order.of(bucket, key);
+    // trip of its own. The marker's registration (with key stamps) runs alongside it.
+    try (CommitOrder.Pending ordering = order.of(bucket, key).register()) {
+      return delete(bucket, key, condition, versioned, nullVersion, ordering);
+    }
+  }
+
+  private Optional<VersionMeta> delete(
+      String bucket,
+      String key,
+      ObjectStore.WriteCondition condition,
+      boolean versioned,
+      boolean nullVersion,
+      CommitOrder.Pending ordering) {
     if (condition != ObjectStore.WriteCondition.NONE) {
       Optional<VersionMeta> newest = resolver.newest(bucket, key, ordering::listed);
       Optional<VersionMeta> current = live(newest);
@@ -372,7 +400,7 @@ final class ObjectWrites {
                 List.of(),
                 null)
             .withNullVersion(nullVersion);
-    writer.commit(marker, recordOf(marker), List.of());
+    writer.commit(marker, recordOf(marker), List.of(), ordering);
     return Optional.of(marker);
   }
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +32,7 @@ final class QuorumWriter {
   /** Writes a small record (a bucket, upload or part record) on a write quorum. */
   void write(String name, byte[] record, String what) {
     List<StoreException.ShardFailure> failures =
-        writeOnQuorum(name, slot -> record, what, () -> {});
+        writeOnQuorum(name, slot -> record, what, () -> {}, () -> context.registerWrite(name));
     if (!failures.isEmpty()) {
       context.stats.underReplicatedWrites.increment();
     }
@@ -49,8 +50,14 @@ final class QuorumWriter {
   void commit(
       VersionMeta meta,
       IntFunction<byte[]> recordOnSlot,
-      List<StoreException.ShardFailure> dataFailures) {
-    commit(meta, recordOnSlot, dataFailures, () -> collector.deleteDataLater(meta));
+      List<StoreException.ShardFailure> dataFailures,
+      CommitOrder.Pending ordering) {
+    commit(
+        meta,
+        recordOnSlot,
+        dataFailures,
+        () -> collector.deleteDataLater(meta),
+        ordering::takeRegistration);
   }
 
   /**
@@ -59,18 +66,25 @@ final class QuorumWriter {
    * complete it again (SDKs retry a 503). Deleting them made that retry commit an object whose data
    * was gone.
    */
-  void commitUploadedParts(VersionMeta meta, IntFunction<byte[]> recordOnSlot) {
-    commit(meta, recordOnSlot, List.of(), () -> {});
+  void commitUploadedParts(
+      VersionMeta meta, IntFunction<byte[]> recordOnSlot, CommitOrder.Pending ordering) {
+    commit(meta, recordOnSlot, List.of(), () -> {}, ordering::takeRegistration);
   }
 
   private void commit(
       VersionMeta meta,
       IntFunction<byte[]> recordOnSlot,
       List<StoreException.ShardFailure> dataFailures,
-      Runnable rollback) {
+      Runnable rollback,
+      Supplier<KeyStamps.Registration> registering) {
     String name = context.indexEntry(meta.bucket(), meta.key(), meta.versionId());
     List<StoreException.ShardFailure> failures =
-        writeOnQuorum(name, recordOnSlot, "commit " + meta.bucket() + "/" + meta.key(), rollback);
+        writeOnQuorum(
+            name,
+            recordOnSlot,
+            "commit " + meta.bucket() + "/" + meta.key(),
+            rollback,
+            registering);
     // What every repository's record reads as (an inline one also carries a shard, which a record
     // read as VersionMeta leaves out): a read of the key through this proxy then needs no GET of
     // it.
@@ -144,14 +158,20 @@ final class QuorumWriter {
 
   /** Writes the record everywhere; returns the failures of a success, or rolls back and throws. */
   private List<StoreException.ShardFailure> writeOnQuorum(
-      String name, IntFunction<byte[]> recordOnSlot, String what, Runnable rollback) {
+      String name,
+      IntFunction<byte[]> recordOnSlot,
+      String what,
+      Runnable rollback,
+      Supplier<KeyStamps.Registration> registering) {
     RepositoryArray array = context.array;
     int quorum = context.config.writeQuorum();
     // A key's records are written only while registered in its stamp slot (KeyStamps): first, so
     // that no other proxy trusts the version it resolved before, and until every call has ended.
+    // A commit's registration began alongside its ordering listing (CommitOrder.Pending); this
+    // waits for it.
     KeyStamps.Registration registration;
     try {
-      registration = context.registerWrite(name);
+      registration = registering.get();
     } catch (RuntimeException e) {
       rollback.run(); // nothing of the record was written
       throw e;

@@ -122,6 +122,26 @@ final class StoreContext {
   }
 
   /**
+   * Registers a write of {@code bucket/key}'s index entries in the background, as {@link
+   * #registerWrite} does in line: a registration (NONE without key stamps), or a failure with
+   * {@code COORDINATION_UNAVAILABLE}.
+   */
+  CompletableFuture<KeyStamps.Registration> registerWriteLater(String bucket, String key) {
+    KeyStamps stamps = keyStamps;
+    if (stamps == KeyStamps.NONE) {
+      return CompletableFuture.completedFuture(KeyStamps.Registration.NONE);
+    }
+    int slot = stampSlot(Layout.indexKeyPrefix(bucket, nameKey(bucket, key)));
+    try {
+      return CompletableFuture.supplyAsync(() -> stamps.writing(bucket, slot), array.executor());
+    } catch (RejectedExecutionException e) {
+      return CompletableFuture.failedFuture(
+          new StoreException(
+              StoreException.Code.COORDINATION_UNAVAILABLE, "closing: cannot register a write"));
+    }
+  }
+
+  /**
    * Ends a write's registration: at once when {@code settled} (the caller knows no late copy can
    * change an answer: the record is on a write quorum, or every copy was written); otherwise only
    * after {@link #holdAfterFailure}, since a call given up on (timed out, cancelled) may still land

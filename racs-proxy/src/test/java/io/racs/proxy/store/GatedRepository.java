@@ -52,7 +52,7 @@ final class GatedRepository extends ForwardingRepository {
     private final AtomicInteger toHold = new AtomicInteger();
     private final Semaphore held = new Semaphore(0);
     private final Semaphore completed = new Semaphore(0);
-    private final CountDownLatch open = new CountDownLatch(1);
+    private volatile CountDownLatch open = new CountDownLatch(1);
 
     Gate(Operation operation, Predicate<String> keys) {
       this.operation = operation;
@@ -61,6 +61,18 @@ final class GatedRepository extends ForwardingRepository {
 
     /** The next {@code calls} matching calls wait until {@link #open()}. */
     Gate arm(int calls) {
+      toHold.set(calls);
+      return this;
+    }
+
+    /**
+     * Lets every held call through, as {@link #open()} does, and then holds the next {@code calls}
+     * matching calls until the next {@link #open()}: one gate for a test's several writes in turn.
+     */
+    Gate rearm(int calls) {
+      open.countDown();
+      open = new CountDownLatch(1);
+      held.drainPermits();
       toHold.set(calls);
       return this;
     }
@@ -122,9 +134,10 @@ final class GatedRepository extends ForwardingRepository {
           || toHold.getAndUpdate(n -> Math.max(0, n - 1)) == 0) {
         return;
       }
+      CountDownLatch opened = open;
       held.release();
       try {
-        open.await();
+        opened.await();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }

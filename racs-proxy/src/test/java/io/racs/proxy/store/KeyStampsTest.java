@@ -45,6 +45,8 @@ class KeyStampsTest {
   private final CountingRepository.Ledger ledger = new CountingRepository.Ledger(6);
   private final GatedRepository.Gate commits =
       new GatedRepository.Gate(Operation.PUT, name -> name.startsWith("i/"));
+  private final GatedRepository.Gate listings =
+      new GatedRepository.Gate(Operation.LIST, prefix -> prefix.startsWith("i/"));
   private final List<FaultyRepository> faulty = new ArrayList<>();
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private ErasureStore reader;
@@ -60,7 +62,7 @@ class KeyStampsTest {
     }
     reader = store(CountingRepository.wrap(unclosed(), ledger));
     List<Repository> seen = new ArrayList<>();
-    for (Repository r : GatedRepository.wrap(unclosed(), commits)) {
+    for (Repository r : GatedRepository.wrap(GatedRepository.wrap(unclosed(), commits), listings)) {
       FaultyRepository f = new FaultyRepository(r);
       faulty.add(f);
       seen.add(f);
@@ -75,6 +77,7 @@ class KeyStampsTest {
   @AfterEach
   void stop() throws Exception {
     commits.open();
+    listings.open();
     executor.shutdownNow();
     for (AutoCloseable c : open.reversed()) {
       c.close();
@@ -199,6 +202,64 @@ class KeyStampsTest {
 
     assertThat(value(reader, "k")).contains("v1");
     assertThat(ledger.total(CountingRepository.Kind.LIST)).isZero();
+  }
+
+  @Test
+  void aWrite_registersWhileItsOrderingListingIsStillOut() throws Exception {
+    // The registration is no round trip of its own: it runs alongside the listing that orders the
+    // write, for a PUT (inline and striped) and for a DELETE's marker alike.
+    CrossProxyOrderingTest.put(writer, "k", body("v1", 500));
+    int slot = StoreContext.stampSlot(Layout.indexKeyPrefix(BUCKET, "k"));
+    List<java.util.concurrent.Callable<Object>> writes =
+        List.of(
+            () -> {
+              CrossProxyOrderingTest.put(writer, "k", body("v2", 500));
+              return null;
+            },
+            () -> {
+              CrossProxyOrderingTest.put(writer, "k", body("v3", 9000));
+              return null;
+            },
+            () -> writer.delete(BUCKET, "k"));
+    for (java.util.concurrent.Callable<Object> write : writes) {
+      assertThat(writerZk.stamp(BUCKET, slot).quiet()).isTrue();
+      listings.rearm(GEOMETRY.totalShards());
+      Future<Object> running = executor.submit(write);
+      listings.awaitHeld(GEOMETRY.totalShards(), Duration.ofSeconds(10));
+      Await.until(
+          "the write registered while its listing is held",
+          () -> !writerZk.stamp(BUCKET, slot).quiet());
+      listings.open();
+      running.get();
+    }
+    assertThat(value(reader, "k")).isEmpty();
+  }
+
+  @Test
+  void aWriteRefusedBeforeItsCommit_leavesItsSlot() throws Exception {
+    CrossProxyOrderingTest.put(writer, "k", body("v1", 500));
+    assertThat(value(reader, "k")).contains("v1");
+    int slot = StoreContext.stampSlot(Layout.indexKeyPrefix(BUCKET, "k"));
+    ObjectStore.WriteCondition refuse =
+        current -> {
+          throw new IllegalStateException("refused");
+        };
+    for (int size : new int[] {500, 9000}) {
+      assertThatThrownBy(
+              () -> writer.put(BUCKET, "k", stream(body("v2", size)), size, defaults(), refuse))
+          .hasMessageContaining("refused");
+      Await.until("the refused PUT left", () -> writerZk.stamp(BUCKET, slot).quiet());
+    }
+    assertThatThrownBy(() -> writer.delete(BUCKET, "k", refuse)).hasMessageContaining("refused");
+    Await.until("the refused DELETE left", () -> writerZk.stamp(BUCKET, slot).quiet());
+    assertThat(writer.delete(BUCKET, "none")).isEmpty(); // nothing to hide: no marker
+    int none = StoreContext.stampSlot(Layout.indexKeyPrefix(BUCKET, "none"));
+    Await.until("the DELETE with nothing to hide left", () -> writerZk.stamp(BUCKET, none).quiet());
+
+    assertThat(value(reader, "k")).contains("v1");
+    ledger.reset();
+    assertThat(value(reader, "k")).contains("v1");
+    assertThat(ledger.total(CountingRepository.Kind.LIST)).as("from the cache again").isZero();
   }
 
   @Test
