@@ -111,18 +111,23 @@ public final class Keys {
 
   /** Compares in UTF-8 binary order; see {@link #ORDER}. */
   public static int compare(String a, String b) {
-    int i = 0;
-    int j = 0;
-    while (i < a.length() && j < b.length()) {
-      int ca = a.codePointAt(i);
-      int cb = b.codePointAt(j);
+    // Char by char: UTF-16 order is code point order (and so UTF-8 order) except where a
+    // surrogate meets a char at or above U+E000, since a surrogate pair stands for a code point
+    // above U+FFFF. Up to the first difference both strings hold the same chars, so the two chars
+    // that differ are both high surrogates, both low ones after the same high one, or neither.
+    int n = Math.min(a.length(), b.length());
+    for (int i = 0; i < n; i++) {
+      char ca = a.charAt(i);
+      char cb = b.charAt(i);
       if (ca != cb) {
+        boolean sa = Character.isSurrogate(ca);
+        if (sa != Character.isSurrogate(cb)) {
+          return sa ? 1 : -1;
+        }
         return Integer.compare(ca, cb);
       }
-      i += Character.charCount(ca);
-      j += Character.charCount(cb);
     }
-    return Boolean.compare(i < a.length(), j < b.length());
+    return Integer.compare(a.length(), b.length());
   }
 
   /** A key shortened for messages, with control characters made visible. */

@@ -80,6 +80,22 @@ class KeyCodecTest {
   }
 
   @Test
+  void compare_whenRandomPairs_ordersAsUtf8Bytes() {
+    // Pairs that share a random head, so that they differ anywhere, also right after a surrogate
+    // pair or at a char above U+E000 meeting one.
+    Random random = new Random(SEED + 2);
+    for (int i = 0; i < 50_000; i++) {
+      String head = random.nextInt(3) == 0 ? "" : randomKey(random);
+      String a = head + randomKey(random);
+      String b = head + randomKey(random);
+      assertThat(Integer.signum(Keys.compare(a, b)))
+          .as("seed %d: %s vs %s", SEED + 2, Keys.abbreviate(a), Keys.abbreviate(b))
+          .isEqualTo(Integer.signum(UTF8_BYTES.compare(a, b)));
+      assertThat(Keys.compare(a, a)).isZero();
+    }
+  }
+
+  @Test
   void encodePrefix_whenRandomPairs_matchesExactlyWhenKeyHasPrefix() {
     Random random = new Random(SEED + 1);
     int matches = 0;

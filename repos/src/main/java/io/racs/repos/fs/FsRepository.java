@@ -38,8 +38,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A repository in one local directory.
@@ -108,6 +110,7 @@ public final class FsRepository implements Repository {
   private final Syncer syncer;
   private final Duration tempGrace;
   private final AtomicBoolean purged = new AtomicBoolean();
+  private final DecodedNames decodedNames = new DecodedNames();
   private volatile Root root;
   private volatile boolean closed;
 
@@ -450,7 +453,10 @@ public final class FsRepository implements Repository {
     String encodedPrefix = KeyCodec.encodePrefix(prefix);
     Walk walk =
         new Walk(
-            encodedPrefix, startAfter.isEmpty() ? null : KeyCodec.encode(startAfter), maxKeys + 1);
+            encodedPrefix,
+            startAfter.isEmpty() ? null : KeyCodec.encode(startAfter),
+            maxKeys + 1,
+            decodedNames);
     try {
       // Every name with the prefix lies under the directories the prefix names in full: start
       // there rather than reading (and sorting) every directory on the way down, which for a
@@ -488,20 +494,57 @@ public final class FsRepository implements Repository {
     return new ListPage(found, false);
   }
 
+  /**
+   * The keys of safe names listed lately. A listing decodes every name it returns, and decoding
+   * checks that a name is canonical by encoding the key again; the same names come back listing
+   * after listing (a bucket's index, listed by every read), so a listing-heavy load spent a third
+   * of its CPU there. The mapping never changes, so a remembered key is never wrong; the memory is
+   * bounded by forgetting everything once the names and keys held pass {@link #BUDGET_CHARS}.
+   */
+  private static final class DecodedNames {
+    private static final long BUDGET_CHARS = 1 << 20;
+
+    private final Map<String, String> keys = new ConcurrentHashMap<>();
+    private final AtomicLong chars = new AtomicLong();
+
+    Optional<String> decode(String name) {
+      String known = keys.get(name);
+      if (known != null) {
+        return Optional.of(known);
+      }
+      Optional<String> key = KeyCodec.decode(name);
+      if (key.isPresent()) {
+        if (chars.addAndGet(name.length() + key.get().length()) > BUDGET_CHARS) {
+          keys.clear();
+          chars.set(0);
+        }
+        keys.put(name, key.get());
+      }
+      return key;
+    }
+  }
+
   /** One depth-first, sorted walk that collects up to {@code limit} objects. */
   private static final class Walk {
     private final String prefix;
     private final String startAfter;
     private final int limit;
+    private final DecodedNames decodedNames;
     private final List<ObjectInfo> found = new ArrayList<>();
 
-    Walk(String prefix, String startAfter, int limit) {
+    Walk(String prefix, String startAfter, int limit, DecodedNames decodedNames) {
       this.prefix = prefix;
       this.startAfter = startAfter;
       this.limit = limit;
+      this.decodedNames = decodedNames;
     }
 
-    private record Entry(String sortName, String fileName, boolean file) {}
+    /**
+     * A directory's entry: its safe-name path, its file name, and that name as it sorts (a
+     * subdirectory's with a {@code /} after it): every entry of one directory shares the path up to
+     * the name, so the names alone sort them.
+     */
+    private record Entry(String sortName, String fileName, String sortTail, boolean file) {}
 
     /** Visits {@code directory}, whose safe-name path is {@code path} ("" or ending in "/"). */
     void visit(Path directory, String path) throws IOException {
@@ -513,15 +556,16 @@ public final class FsRepository implements Repository {
             continue; // Temporary files and anything else that is not ours.
           }
           if (fileName.endsWith("!")) {
-            entries.add(new Entry(path + fileName, fileName, true));
+            entries.add(new Entry(path + fileName, fileName, fileName, true));
           } else if (fileName.indexOf('.') < 0) {
-            entries.add(new Entry(path + fileName + "/", fileName, false));
+            String tail = fileName + "/";
+            entries.add(new Entry(path + tail, fileName, tail, false));
           }
         }
       } catch (NoSuchFileException | NotDirectoryException e) {
         return; // Removed by a concurrent delete.
       }
-      entries.sort((a, b) -> Keys.compare(a.sortName, b.sortName));
+      entries.sort((a, b) -> Keys.compare(a.sortTail, b.sortTail));
       for (Entry entry : entries) {
         if (found.size() >= limit) {
           return;
@@ -536,7 +580,7 @@ public final class FsRepository implements Repository {
               || (startAfter != null && Keys.compare(sortName, startAfter) <= 0)) {
             continue;
           }
-          Optional<String> key = KeyCodec.decode(sortName);
+          Optional<String> key = decodedNames.decode(sortName);
           if (key.isEmpty()) {
             continue;
           }
