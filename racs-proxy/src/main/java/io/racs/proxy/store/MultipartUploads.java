@@ -266,109 +266,97 @@ final class MultipartUploads {
       Function<List<PartMeta>, Map<String, String>> objectChecksums,
       ObjectStore.WriteCondition condition,
       boolean nullVersion) {
-    // Listed (and registered) alongside the reading of the upload's records: no round trip of its
-    // own.
+    // Listed and registered alongside the reading of the upload's records: no round trip of its
+    // own for either. Closing the ordering ends a registration no commit took.
     try (CommitOrder.Pending ordering = order.of(bucket, key).start()) {
-      return complete(
-          bucket, key, uploadId, parts, objectChecksums, condition, nullVersion, ordering);
-    }
-  }
-
-  private VersionMeta complete(
-      String bucket,
-      String key,
-      String uploadId,
-      List<ObjectStore.CompletedPart> parts,
-      Function<List<PartMeta>, Map<String, String>> objectChecksums,
-      ObjectStore.WriteCondition condition,
-      boolean nullVersion,
-      CommitOrder.Pending ordering) {
-    UploadRecord upload = upload(bucket, key, uploadId);
-    if (parts.isEmpty()) {
-      throw new StoreException(StoreException.Code.INVALID_PART, "no parts named");
-    }
-    Map<Integer, PartRecord> uploaded = new HashMap<>();
-    for (PartRecord r : partRecords(bucket, key, uploadId)) {
-      uploaded.put(r.part().partNumber(), r);
-    }
-    int last = 0;
-    for (ObjectStore.CompletedPart p : parts) {
-      if (p.partNumber() <= last) {
-        throw new StoreException(
-            StoreException.Code.INVALID_PART_ORDER,
-            "part " + p.partNumber() + " after part " + last);
+      UploadRecord upload = upload(bucket, key, uploadId);
+      if (parts.isEmpty()) {
+        throw new StoreException(StoreException.Code.INVALID_PART, "no parts named");
       }
-      last = p.partNumber();
-    }
-    List<PartMeta> chosen = new ArrayList<>();
-    MessageDigest md5s = PartWriter.md5();
-    long size = 0;
-    for (int i = 0; i < parts.size(); i++) {
-      ObjectStore.CompletedPart p = parts.get(i);
-      PartRecord r = uploaded.get(p.partNumber());
-      if (r == null || !r.part().etag().equalsIgnoreCase(stripQuotes(p.etag()))) {
-        throw new StoreException(
-            StoreException.Code.INVALID_PART, "part " + p.partNumber() + " with ETag " + p.etag());
+      Map<Integer, PartRecord> uploaded = new HashMap<>();
+      for (PartRecord r : partRecords(bucket, key, uploadId)) {
+        uploaded.put(r.part().partNumber(), r);
       }
-      long partBytes = ObjectSealing.plainBytes(upload.encryption(), r.part());
-      if (i < parts.size() - 1 && partBytes < context.config.minPartBytes()) {
-        throw new StoreException(
-            StoreException.Code.ENTITY_TOO_SMALL,
-            "part "
-                + p.partNumber()
-                + " is "
-                + partBytes
-                + " bytes (minimum "
-                + context.config.minPartBytes()
-                + ")");
+      int last = 0;
+      for (ObjectStore.CompletedPart p : parts) {
+        if (p.partNumber() <= last) {
+          throw new StoreException(
+              StoreException.Code.INVALID_PART_ORDER,
+              "part " + p.partNumber() + " after part " + last);
+        }
+        last = p.partNumber();
       }
-      chosen.add(r.part());
-      md5s.update(HexFormat.of().parseHex(r.part().etag()));
-      size += partBytes;
+      List<PartMeta> chosen = new ArrayList<>();
+      MessageDigest md5s = PartWriter.md5();
+      long size = 0;
+      for (int i = 0; i < parts.size(); i++) {
+        ObjectStore.CompletedPart p = parts.get(i);
+        PartRecord r = uploaded.get(p.partNumber());
+        if (r == null || !r.part().etag().equalsIgnoreCase(stripQuotes(p.etag()))) {
+          throw new StoreException(
+              StoreException.Code.INVALID_PART,
+              "part " + p.partNumber() + " with ETag " + p.etag());
+        }
+        long partBytes = ObjectSealing.plainBytes(upload.encryption(), r.part());
+        if (i < parts.size() - 1 && partBytes < context.config.minPartBytes()) {
+          throw new StoreException(
+              StoreException.Code.ENTITY_TOO_SMALL,
+              "part "
+                  + p.partNumber()
+                  + " is "
+                  + partBytes
+                  + " bytes (minimum "
+                  + context.config.minPartBytes()
+                  + ")");
+        }
+        chosen.add(r.part());
+        md5s.update(HexFormat.of().parseHex(r.part().etag()));
+        size += partBytes;
+      }
+      String etag = HexFormat.of().formatHex(md5s.digest()) + "-" + chosen.size();
+      // Checked right before the commit, as a PUT's condition is (see ObjectWrites#check); a
+      // refused completion changes nothing, so the client may retry it or abort the upload.
+      if (condition != ObjectStore.WriteCondition.NONE) {
+        condition.check(resolver.newest(bucket, key).filter(v -> !v.deleteMarker()));
+      }
+      VersionMeta meta =
+          new VersionMeta(
+              1,
+              context.arrayId,
+              bucket,
+              key,
+              ordering.versionId(),
+              false,
+              size,
+              etag,
+              upload.contentType(),
+              upload.userMetadata(),
+              objectChecksums.apply(chosen),
+              context.config.clock().millis(),
+              context.geometry.toString(),
+              true,
+              chosen,
+              upload.contentHeaders(),
+              upload.tags(),
+              upload.encryption(),
+              nullVersion);
+      writer.commitUploadedParts(meta, ObjectWrites.recordOf(meta), ordering);
+      // The upload is over: marked as given up before its records go, as an abort marks it, so
+      // that a repository that misses their deletion cannot bring it back through heal (listed
+      // again, and an abort of it would delete the data of the object just committed). The object
+      // is committed whatever happens here, so a mark that fails is only logged.
+      try {
+        mark(upload, "complete upload " + uploadId);
+      } catch (StoreException e) {
+        LOG.warn("upload {} of {}/{} completed, but its mark failed: {}", uploadId, bucket, key, e);
+      }
+      Set<String> kept = new HashSet<>();
+      for (PartMeta part : chosen) {
+        kept.add(part.dataId());
+      }
+      remove(bucket, key, uploadId, uploaded.values(), kept);
+      return meta;
     }
-    String etag = HexFormat.of().formatHex(md5s.digest()) + "-" + chosen.size();
-    // Checked right before the commit, as a PUT's condition is (see ObjectWrites#check); a refused
-    // completion changes nothing, so the client may retry it or abort the upload.
-    if (condition != ObjectStore.WriteCondition.NONE) {
-      condition.check(resolver.newest(bucket, key).filter(v -> !v.deleteMarker()));
-    }
-    VersionMeta meta =
-        new VersionMeta(
-            1,
-            context.arrayId,
-            bucket,
-            key,
-            ordering.versionId(),
-            false,
-            size,
-            etag,
-            upload.contentType(),
-            upload.userMetadata(),
-            objectChecksums.apply(chosen),
-            context.config.clock().millis(),
-            context.geometry.toString(),
-            true,
-            chosen,
-            upload.contentHeaders(),
-            upload.tags(),
-            upload.encryption(),
-            nullVersion);
-    writer.commitUploadedParts(meta, ObjectWrites.recordOf(meta), ordering);
-    // The upload is over: marked as given up before its records go, as an abort marks it, so that
-    // a repository that misses their deletion cannot bring it back through heal (listed again, and
-    // an abort of it would delete the data of the object just committed). The object is committed
-    // whatever happens here, so a mark that fails is only logged.
-    try {
-      mark(upload, "complete upload " + uploadId);
-    } catch (StoreException e) {
-      LOG.warn("upload {} of {}/{} completed, but its mark failed: {}", uploadId, bucket, key, e);
-    }
-    Set<String> kept = new HashSet<>();
-    for (PartMeta part : chosen) {
-      kept.add(part.dataId());
-    }
-    remove(bucket, key, uploadId, uploaded.values(), kept);
-    return meta;
   }
 
   private static String stripQuotes(String etag) {

@@ -57,26 +57,31 @@ final class ObjectWrites {
       ObjectStore.WriteCondition condition,
       boolean nullVersion) {
     ObjectSealing.Sealed sealed = ObjectSealing.begin(options.sealing(), context.config.keys());
-    if (sealed == null) {
-      return store(bucket, key, body, lengthBytes, options, condition, null, nullVersion);
+    // The write's ordering; closing it ends a registration no commit took (CommitOrder.Pending).
+    try (CommitOrder.Pending ordering = order.of(bucket, key)) {
+      if (sealed == null) {
+        return store(
+            bucket, key, body, lengthBytes, options, condition, null, nullVersion, ordering);
+      }
+      MessageDigest plainMd5 = PartWriter.md5();
+      // A body of unknown length (a browser form's file) is sealed as it comes; its length is
+      // known, and recorded, once it has all been read.
+      SealingInputStream sealedBody =
+          new SealingInputStream(
+              new DigestInputStream(body, plainMd5),
+              lengthBytes < 0 ? -1 : lengthBytes,
+              sealed.key().sealer(1));
+      return store(
+          bucket,
+          key,
+          sealedBody,
+          sealedBody.sealedLength(),
+          options,
+          condition,
+          new Seal(sealed.record(), sealed.key(), sealedBody::plainBytesRead, plainMd5),
+          nullVersion,
+          ordering);
     }
-    MessageDigest plainMd5 = PartWriter.md5();
-    // A body of unknown length (a browser form's file) is sealed as it comes; its length is
-    // known, and recorded, once it has all been read.
-    SealingInputStream sealedBody =
-        new SealingInputStream(
-            new DigestInputStream(body, plainMd5),
-            lengthBytes < 0 ? -1 : lengthBytes,
-            sealed.key().sealer(1));
-    return store(
-        bucket,
-        key,
-        sealedBody,
-        sealedBody.sealedLength(),
-        options,
-        condition,
-        new Seal(sealed.record(), sealed.key(), sealedBody::plainBytesRead, plainMd5),
-        nullVersion);
   }
 
   /**
@@ -100,29 +105,13 @@ final class ObjectWrites {
       ObjectStore.PutOptions options,
       ObjectStore.WriteCondition condition,
       Seal seal,
-      boolean nullVersion) {
+      boolean nullVersion,
+      CommitOrder.Pending ordering) {
     // The data is named when it starts; the version gets its id when it commits (below), so that
     // of two overlapping PUTs the one that commits later, and is acknowledged later, is newer. The
     // version takes the data's id when no newer one was listed (CommitOrder.versionIdOrData): then
     // a reader that has not read its record knows where its shards are.
     String dataId = context.ids.next(VersionId.Mark.DATA);
-    try (CommitOrder.Pending ordering = order.of(bucket, key)) {
-      return store(
-          bucket, key, body, lengthBytes, options, condition, seal, nullVersion, dataId, ordering);
-    }
-  }
-
-  private VersionMeta store(
-      String bucket,
-      String key,
-      InputStream body,
-      long lengthBytes,
-      ObjectStore.PutOptions options,
-      ObjectStore.WriteCondition condition,
-      Seal seal,
-      boolean nullVersion,
-      String dataId,
-      CommitOrder.Pending ordering) {
     StoreConfig config = context.config;
     List<Integer> slots = context.slotsFor(bucket, key);
     InputStream rest = body;
@@ -357,50 +346,40 @@ final class ObjectWrites {
     // The listing that finds the current version also orders the marker: one listing, no round
     // trip of its own. The marker's registration (with key stamps) runs alongside it.
     try (CommitOrder.Pending ordering = order.of(bucket, key).register()) {
-      return delete(bucket, key, condition, versioned, nullVersion, ordering);
-    }
-  }
-
-  private Optional<VersionMeta> delete(
-      String bucket,
-      String key,
-      ObjectStore.WriteCondition condition,
-      boolean versioned,
-      boolean nullVersion,
-      CommitOrder.Pending ordering) {
-    if (condition != ObjectStore.WriteCondition.NONE) {
-      Optional<VersionMeta> newest = resolver.newest(bucket, key, ordering::listed);
-      Optional<VersionMeta> current = live(newest);
-      condition.check(current);
-      // Only a key with no version at all has nothing to hide: a marker that is newest may count
-      // only because some repositories did not answer (see VersionResolver.listsVersionToHide).
-      if (newest.isEmpty() && !versioned) {
+      if (condition != ObjectStore.WriteCondition.NONE) {
+        Optional<VersionMeta> newest = resolver.newest(bucket, key, ordering::listed);
+        Optional<VersionMeta> current = live(newest);
+        condition.check(current);
+        // Only a key with no version at all has nothing to hide: a marker that is newest may count
+        // only because some repositories did not answer (see VersionResolver.listsVersionToHide).
+        if (newest.isEmpty() && !versioned) {
+          return Optional.empty(); // nothing to hide
+        }
+      } else if (!versioned && !resolver.listsVersionToHide(bucket, key, ordering::listed)) {
         return Optional.empty(); // nothing to hide
       }
-    } else if (!versioned && !resolver.listsVersionToHide(bucket, key, ordering::listed)) {
-      return Optional.empty(); // nothing to hide
+      // A versioned bucket's plain DELETE has listed nothing yet: versionId() lists the key now.
+      VersionMeta marker =
+          new VersionMeta(
+                  1,
+                  context.arrayId,
+                  bucket,
+                  key,
+                  ordering.versionId(),
+                  true,
+                  0,
+                  "",
+                  null,
+                  null,
+                  null,
+                  context.config.clock().millis(),
+                  context.geometry.toString(),
+                  false,
+                  List.of(),
+                  null)
+              .withNullVersion(nullVersion);
+      writer.commit(marker, recordOf(marker), List.of(), ordering);
+      return Optional.of(marker);
     }
-    // A versioned bucket's plain DELETE has listed nothing yet: versionId() lists the key now.
-    VersionMeta marker =
-        new VersionMeta(
-                1,
-                context.arrayId,
-                bucket,
-                key,
-                ordering.versionId(),
-                true,
-                0,
-                "",
-                null,
-                null,
-                null,
-                context.config.clock().millis(),
-                context.geometry.toString(),
-                false,
-                List.of(),
-                null)
-            .withNullVersion(nullVersion);
-    writer.commit(marker, recordOf(marker), List.of(), ordering);
-    return Optional.of(marker);
   }
 }
