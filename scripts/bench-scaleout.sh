@@ -43,6 +43,16 @@
 #   ITERATIONS  measured iterations [5]
 #   WARMUP      length of the unmeasured run that warms the proxies' JVMs up first [20s]
 #   IDLE        how long the warm proxies' CPU is sampled with no load, before the run [10s]
+#   RATE_PER_PROXY  unset: closed loop, every client as fast as it can, so 2 cores' worth of load is
+#               split N ways. A number R: open loop at R x N requests per second in total (--rate),
+#               so every proxy answers R per second whatever N is: the load each proxy of a fleet
+#               with a machine each would see, held below what the two cores can do. Each JVM then
+#               reaches its compile thresholds as soon as a single proxy does, and its event loops
+#               wake as often per request.
+#   ROUNDS      how many times the whole sequence of counts runs, interleaved (1 2 3 1 2 3 ...) [1]:
+#               with more than one, the summary adds each count's mean CPU per request over the
+#               rounds with its 95% interval (Student's t), so that a difference between counts can
+#               be told from the run-to-run noise of a shared machine
 #   PROXY_CPUS, BENCH_CPUS   taskset CPU lists for the proxies and for the bench (unset: no pinning)
 # Writes OUT_DIR/<N>-proxies/ (the bench's report), OUT_DIR/cpu.tsv (one row per proxy count: the
 # CPU seconds, requests and repository calls, then the CPU seconds per thread group, then the jstat
@@ -82,6 +92,16 @@ done
   echo "bench-scaleout.sh: CLIENTS: $CLIENTS (expected: a positive number)" >&2
   exit 2
 }
+ROUNDS="${ROUNDS:-1}"
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || {
+  echo "bench-scaleout.sh: ROUNDS: $ROUNDS (expected: a positive number)" >&2
+  exit 2
+}
+RATE_PER_PROXY="${RATE_PER_PROXY:-}"
+[ -z "$RATE_PER_PROXY" ] || [[ "$RATE_PER_PROXY" =~ ^[1-9][0-9]*$ ]] || {
+  echo "bench-scaleout.sh: RATE_PER_PROXY: $RATE_PER_PROXY (expected: requests per second, a positive number)" >&2
+  exit 2
+}
 
 PROXY_PIDS=()
 stop_proxies() {
@@ -101,7 +121,7 @@ if [ "$REPOS" = minio ]; then
   wait_minio_servers
 fi
 
-# fresh_array N: six empty repositories (directories, or a new bucket "racs-N" on each MinIO
+# fresh_array RUN: six empty repositories (directories, or a new bucket "racs-RUN" on each MinIO
 # server), and the configuration every proxy of the run shares.
 fresh_array() {
   local n="$1" i
@@ -341,94 +361,104 @@ JSTAT="$("$ROOT/racs" java-home)/bin/jstat"
 {
   printf 'proxies\tcpu_seconds\trequests\tper_proxy_requests\trepository_calls\tidle_cpu_seconds\tidle_seconds\tbench_seconds\tcontext_switches'
   printf '\tjit_cpu_seconds\tgc_cpu_seconds\tevent_loop_cpu_seconds\tfork_join_cpu_seconds\tother_cpu_seconds\tunattributed_cpu_seconds'
-  printf '\tgc_events\tgc_pause_seconds\tcompilations\tcompile_seconds\n'
+  printf '\tgc_events\tgc_pause_seconds\tcompilations\tcompile_seconds\tround\trun\n'
 } >"$OUT/cpu.tsv"
-for n in $PROXIES; do
-  fresh_array "$n"
-  start_proxies "$n"
-  endpoints=""
-  for port in "${PROXY_PORTS[@]}"; do endpoints="${endpoints:+$endpoints,}http://127.0.0.1:$port"; done
-  # A throwaway run first: each proxy's JVM compiles its hot paths during its first seconds under
-  # load, and that CPU would count against the larger proxy counts (more JVMs to warm up).
-  (pin "${BENCH_CPUS:-}" "$ROOT/racs" bench object \
-    --endpoint "$endpoints" --access-key "$ACCESS_KEY" --secret-key "$SECRET_KEY" \
-    --name "warmup-${n}p" --mix "$MIX" --sizes "$SIZES" --clients "$CLIENTS" \
-    --warmup 1 --iterations 1 --duration "$WARMUP" --quiet --out "$WORK/warmup-$n" "$@") >/dev/null
-  # The proxies' CPU while idle (warm, no request): what N JVMs cost by just running (GC and JIT
-  # threads, timers, the scrub), counted apart so that it is not mistaken for work per request.
-  idle_before="$(cpu_ticks "${PROXY_PIDS[@]}")"
-  sleep "$IDLE"
-  idle_ticks=$(($(cpu_ticks "${PROXY_PIDS[@]}") - idle_before))
-  per_before=()
-  for port in "${ADMIN_PORTS[@]}"; do
-    per_before+=("$(curl -fsS "http://127.0.0.1:$port/metrics" | awk '/^racs_s3_requests_total\{/ { s += $NF } END { printf "%d", s }')")
+for round in $(seq 1 "$ROUNDS"); do
+  for n in $PROXIES; do
+    # run: the name of this count's results (OUT/<run>), "N-proxies", or "N-proxies-rR" in rounds.
+    run="$n-proxies"
+    [ "$ROUNDS" = 1 ] || run="$n-proxies-r$round"
+    fresh_array "$n-$round"
+    start_proxies "$n"
+    endpoints=""
+    for port in "${PROXY_PORTS[@]}"; do endpoints="${endpoints:+$endpoints,}http://127.0.0.1:$port"; done
+    rate=()
+    [ -z "$RATE_PER_PROXY" ] || rate=(--rate $((RATE_PER_PROXY * n)))
+    # A throwaway run first: each proxy's JVM compiles its hot paths during its first seconds under
+    # load, and that CPU would count against the larger proxy counts (more JVMs to warm up).
+    (pin "${BENCH_CPUS:-}" "$ROOT/racs" bench object \
+      --endpoint "$endpoints" --access-key "$ACCESS_KEY" --secret-key "$SECRET_KEY" \
+      --name "warmup-${n}p" --mix "$MIX" --sizes "$SIZES" --clients "$CLIENTS" "${rate[@]}" \
+      --warmup 1 --iterations 1 --duration "$WARMUP" --quiet --out "$WORK/warmup-$run" "$@") >/dev/null
+    # The proxies' CPU while idle (warm, no request): what N JVMs cost by just running (GC and JIT
+    # threads, timers, the scrub), counted apart so that it is not mistaken for work per request.
+    idle_before="$(cpu_ticks "${PROXY_PIDS[@]}")"
+    sleep "$IDLE"
+    idle_ticks=$(($(cpu_ticks "${PROXY_PIDS[@]}") - idle_before))
+    per_before=()
+    for port in "${ADMIN_PORTS[@]}"; do
+      per_before+=("$(curl -fsS "http://127.0.0.1:$port/metrics" | awk '/^racs_s3_requests_total\{/ { s += $NF } END { printf "%d", s }')")
+    done
+    # jstat first: it is a JVM of its own, and its start must not fall between the CPU samples.
+    jvm_before="$(jvm_counters "${PROXY_PIDS[@]}")"
+    ticks_before="$(cpu_ticks "${PROXY_PIDS[@]}")"
+    thread_ticks "${PROXY_PIDS[@]}" >"$WORK/threads-before-$run.tsv"
+    requests_before="$(requests_served)"
+    calls_before="$(repository_calls)"
+    switches_before="$(context_switches "${PROXY_PIDS[@]}")"
+    started="$(date +%s.%N)"
+    echo "bench-scaleout.sh: $n proxies (round $round of $ROUNDS): $endpoints" >&2
+    (pin "${BENCH_CPUS:-}" "$ROOT/racs" bench object \
+      --endpoint "$endpoints" --access-key "$ACCESS_KEY" --secret-key "$SECRET_KEY" \
+      --name "racs-${n}p" --mix "$MIX" --sizes "$SIZES" --clients "$CLIENTS" "${rate[@]}" \
+      --warmup 1 --iterations "$ITERATIONS" --duration "$DURATION" --confidence 95 \
+      --quiet --out "$OUT/$run" "$@")
+    ticks_after="$(cpu_ticks "${PROXY_PIDS[@]}")"
+    thread_ticks "${PROXY_PIDS[@]}" >"$WORK/threads-after-$run.tsv"
+    requests_after="$(requests_served)"
+    calls="$(calls_delta "$calls_before" "$(repository_calls)")"
+    switches=$(($(context_switches "${PROXY_PIDS[@]}") - switches_before))
+    jvm="$(jvm_delta "$jvm_before" "$(jvm_counters "${PROXY_PIDS[@]}")")"
+    groups="$(thread_groups "$WORK/threads-before-$run.tsv" "$WORK/threads-after-$run.tsv")"
+    bench_seconds="$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')"
+    split=""
+    for i in "${!ADMIN_PORTS[@]}"; do
+      after="$(curl -fsS "http://127.0.0.1:${ADMIN_PORTS[$i]}/metrics" | awk '/^racs_s3_requests_total\{/ { s += $NF } END { printf "%d", s }')"
+      split="${split:+$split/}$((after - per_before[i]))"
+    done
+    cpu_seconds="$(awk -v t=$((ticks_after - ticks_before)) -v hz="$TICKS" 'BEGIN { printf "%.2f", t / hz }')"
+    idle_seconds="$(awk -v t="$idle_ticks" -v hz="$TICKS" 'BEGIN { printf "%.2f", t / hz }')"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$cpu_seconds" $((requests_after - requests_before)) \
+      "$split" "$calls" "$idle_seconds" "${IDLE%s}" "$bench_seconds" "$switches" "$groups" "$jvm" \
+      "$round" "$run" >>"$OUT/cpu.tsv"
+    stop_proxies
   done
-  # jstat first: it is a JVM of its own, and its start must not fall between the CPU samples.
-  jvm_before="$(jvm_counters "${PROXY_PIDS[@]}")"
-  ticks_before="$(cpu_ticks "${PROXY_PIDS[@]}")"
-  thread_ticks "${PROXY_PIDS[@]}" >"$WORK/threads-before-$n.tsv"
-  requests_before="$(requests_served)"
-  calls_before="$(repository_calls)"
-  switches_before="$(context_switches "${PROXY_PIDS[@]}")"
-  started="$(date +%s.%N)"
-  echo "bench-scaleout.sh: $n proxies: $endpoints" >&2
-  (pin "${BENCH_CPUS:-}" "$ROOT/racs" bench object \
-    --endpoint "$endpoints" --access-key "$ACCESS_KEY" --secret-key "$SECRET_KEY" \
-    --name "racs-${n}p" --mix "$MIX" --sizes "$SIZES" --clients "$CLIENTS" \
-    --warmup 1 --iterations "$ITERATIONS" --duration "$DURATION" --confidence 95 \
-    --quiet --out "$OUT/$n-proxies" "$@")
-  ticks_after="$(cpu_ticks "${PROXY_PIDS[@]}")"
-  thread_ticks "${PROXY_PIDS[@]}" >"$WORK/threads-after-$n.tsv"
-  requests_after="$(requests_served)"
-  calls="$(calls_delta "$calls_before" "$(repository_calls)")"
-  switches=$(($(context_switches "${PROXY_PIDS[@]}") - switches_before))
-  jvm="$(jvm_delta "$jvm_before" "$(jvm_counters "${PROXY_PIDS[@]}")")"
-  groups="$(thread_groups "$WORK/threads-before-$n.tsv" "$WORK/threads-after-$n.tsv")"
-  bench_seconds="$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')"
-  split=""
-  for i in "${!ADMIN_PORTS[@]}"; do
-    after="$(curl -fsS "http://127.0.0.1:${ADMIN_PORTS[$i]}/metrics" | awk '/^racs_s3_requests_total\{/ { s += $NF } END { printf "%d", s }')"
-    split="${split:+$split/}$((after - per_before[i]))"
-  done
-  cpu_seconds="$(awk -v t=$((ticks_after - ticks_before)) -v hz="$TICKS" 'BEGIN { printf "%.2f", t / hz }')"
-  idle_seconds="$(awk -v t="$idle_ticks" -v hz="$TICKS" 'BEGIN { printf "%.2f", t / hz }')"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$cpu_seconds" $((requests_after - requests_before)) \
-    "$split" "$calls" "$idle_seconds" "${IDLE%s}" "$bench_seconds" "$switches" "$groups" "$jvm" >>"$OUT/cpu.tsv"
-  stop_proxies
 done
 
-python3 - "$OUT" "$PROXIES" "$CLIENTS" "$*" <<'PY' | tee "$OUT/summary.md"
+python3 - "$OUT" "$PROXIES" "$CLIENTS" "$*" "$RATE_PER_PROXY" <<'PY' | tee "$OUT/summary.md"
 import csv, json, os, sys
-out, counts, clients, extra = sys.argv[1], sys.argv[2].split(), sys.argv[3], sys.argv[4]
-cpu = {row["proxies"]: row for row in csv.DictReader(open(os.path.join(out, "cpu.tsv")), delimiter="\t")}
+out, counts, clients, extra, rate = sys.argv[1], sys.argv[2].split(), sys.argv[3], sys.argv[4], sys.argv[5]
+rows = list(csv.DictReader(open(os.path.join(out, "cpu.tsv")), delimiter="\t"))
+rounds = max(int(c["round"]) for c in rows)
+
+def label(c):
+    return c["proxies"] if rounds == 1 else f"{c['proxies']} (round {c['round']})"
 print(f"| proxies | ops/s (95% CI) | MB/s | p99 ms | errors | requests (per proxy) | proxy CPU s | proxy CPU ms/request |")
 print("|---|---|---|---|---|---|---|---|")
-for n in counts:
-    points = json.load(open(os.path.join(out, f"{n}-proxies", "results.json")))["points"]
+for c in rows:
+    points = json.load(open(os.path.join(out, c["run"], "results.json")))["points"]
     p = points[0]
     t = p["throughput"]["opsPerSecond"]
     mb = p["throughput"]["megabytesPerSecond"]["mean"]
     p99 = (p.get("latencyMillis") or {}).get("p99")
-    c = cpu[n]
     requests = int(c["requests"])
     seconds = float(c["cpu_seconds"])
     per = 1000 * seconds / requests if requests else float("nan")
     ci = "n/a" if t.get("halfWidth") is None else f"{t['halfWidth']:.1f}"
-    print(f"| {n} | {t['mean']:.1f} ± {ci} | {mb:.1f} | "
+    print(f"| {label(c)} | {t['mean']:.1f} ± {ci} | {mb:.1f} | "
           f"{'n/a' if p99 is None else f'{p99:.1f}'} | {p['errorsTotal']} | "
           f"{requests} ({c['per_proxy_requests']}) | {seconds:.1f} | {per:.2f} |")
 print()
-ops = sorted({kv.split("=")[0] for n in counts for kv in cpu[n]["repository_calls"].split()})
+ops = sorted({kv.split("=")[0] for c in rows for kv in c["repository_calls"].split()})
 print("| proxies | idle proxy CPU ms/s | CPU ms/request, idle taken out | context switches/request | "
       + " | ".join(f"repository {op}/request" for op in ops) + " | repository calls/request |")
 print("|---|---|---|---|" + "---|" * (len(ops) + 1))
-for n in counts:
-    c = cpu[n]
+for c in rows:
     requests = int(c["requests"]) or 1
     idle_rate = float(c["idle_cpu_seconds"]) / float(c["idle_seconds"])
     busy = float(c["cpu_seconds"]) - idle_rate * float(c["bench_seconds"])
     calls = {kv.split("=")[0]: int(kv.split("=")[1]) for kv in c["repository_calls"].split()}
-    print(f"| {n} | {1000 * idle_rate:.1f} | {1000 * busy / requests:.2f} | "
+    print(f"| {label(c)} | {1000 * idle_rate:.1f} | {1000 * busy / requests:.2f} | "
           f"{int(c['context_switches']) / requests:.1f} | "
           + " | ".join(f"{calls.get(op, 0) / requests:.2f}" for op in ops)
           + f" | {sum(calls.values()) / requests:.2f} |")
@@ -438,28 +468,51 @@ groups = [("jit", "JIT compilers"), ("gc", "GC (and VM Thread)"), ("event_loop",
           ("unattributed", "unattributed (threads ended)")]
 print("| proxies | " + " | ".join(f"{label} ms/request" for _, label in groups) + " |")
 print("|---|" + "---|" * len(groups))
-for n in counts:
-    c = cpu[n]
+for c in rows:
     requests = int(c["requests"]) or 1
-    print(f"| {n} | " + " | ".join(f"{1000 * float(c[g + '_cpu_seconds']) / requests:.2f}"
+    print(f"| {label(c)} | " + " | ".join(f"{1000 * float(c[g + '_cpu_seconds']) / requests:.2f}"
                                    for g, _ in groups) + " |")
 print()
 print("| proxies | GC events | GC pause ms/request | JIT compilations | compile s |")
 print("|---|---|---|---|---|")
-for n in counts:
-    c = cpu[n]
+for c in rows:
     requests = int(c["requests"]) or 1
     if c["gc_events"] == "n/a":
-        print(f"| {n} | n/a | n/a | n/a | n/a |")
+        print(f"| {label(c)} | n/a | n/a | n/a | n/a |")
         continue
-    print(f"| {n} | {c['gc_events']} | {1000 * float(c['gc_pause_seconds']) / requests:.3f} | "
+    print(f"| {label(c)} | {c['gc_events']} | {1000 * float(c['gc_pause_seconds']) / requests:.3f} | "
           f"{c['compilations']} | {float(c['compile_seconds']):.2f} |")
 print()
+if rounds > 1:
+    # Student's t, two-sided 95%, by degrees of freedom (rounds - 1).
+    T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
+
+    def interval(values):
+        m = sum(values) / len(values)
+        sd = (sum((v - m) ** 2 for v in values) / (len(values) - 1)) ** 0.5
+        return f"{m:.2f} ± {T95.get(len(values) - 1, 1.96) * sd / len(values) ** 0.5:.2f}"
+
+    def per_request(c, *fields):
+        return 1000 * sum(float(c[f]) for f in fields) / (int(c["requests"]) or 1)
+
+    print(f"Over the {rounds} rounds, mean and 95% interval of the rounds' values (ms/request):")
+    print()
+    print("| proxies | CPU ms/request | without the JIT compilers | ForkJoinPool | Netty event loops | JIT compilers |")
+    print("|---|---|---|---|---|---|")
+    for n in counts:
+        runs = [c for c in rows if c["proxies"] == n]
+        print(f"| {n} | {interval([per_request(c, 'cpu_seconds') for c in runs])} | "
+              f"{interval([per_request(c, 'cpu_seconds') - per_request(c, 'jit_cpu_seconds') for c in runs])} | "
+              f"{interval([per_request(c, 'fork_join_cpu_seconds') for c in runs])} | "
+              f"{interval([per_request(c, 'event_loop_cpu_seconds') for c in runs])} | "
+              f"{interval([per_request(c, 'jit_cpu_seconds') for c in runs])} |")
+    print()
 selection = "one target over the proxies" + (f" (extra options: {extra})" if extra else ", round robin")
-print(f"{clients} clients, {selection}; CPU per request counts every")
+load = f"open loop at {rate} requests/s per proxy" if rate else "closed loop"
+print(f"{clients} clients, {load}, {selection}; CPU per request counts every")
 print("request the proxies answered between two samples around the whole bench run. The thread")
 print("groups split the same CPU by thread name (/proc/<pid>/task/*/comm); unattributed is the CPU")
 print("of threads that ended between the samples (give or take a few ticks: threads are read one")
 print("after another). GC and JIT counters are jstat's, summed over the proxies' JVMs.")
 PY
-echo "reports: $(for n in $PROXIES; do printf '%s ' "$OUT/$n-proxies/report.html"; done)"
+echo "reports: $(cut -f 21 "$OUT/cpu.tsv" | tail -n +2 | while read -r run; do printf '%s ' "$OUT/$run/report.html"; done)"

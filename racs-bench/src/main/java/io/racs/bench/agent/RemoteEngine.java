@@ -213,6 +213,7 @@ public final class RemoteEngine implements Engine {
     long sharedStart = Long.MIN_VALUE;
     long sharedEnd = Long.MAX_VALUE;
     double cpu = Double.NaN;
+    double pressure = Double.NaN;
     String partReason = null;
     for (int i = 0; i < parts.size(); i++) {
       IterationResult p = parts.get(i);
@@ -226,8 +227,12 @@ public final class RemoteEngine implements Engine {
       if (!Double.isNaN(p.cpuUtilisation)) {
         cpu = Double.isNaN(cpu) ? p.cpuUtilisation : Math.max(cpu, p.cpuUtilisation);
       }
+      if (!Double.isNaN(p.cpuPressure)) {
+        pressure = Double.isNaN(pressure) ? p.cpuPressure : Math.max(pressure, p.cpuPressure);
+      }
     }
     merged.cpuUtilisation = cpu;
+    merged.cpuPressure = pressure;
     merged.windowStartNanos = Math.max(0, sharedStart);
     merged.windowEndNanos = Math.max(merged.windowStartNanos, sharedEnd);
     if (partReason != null) {

@@ -106,6 +106,7 @@ public final class Wire {
       n.put("invalidReason", r.invalidReason);
     }
     n.put("cpuUtilisation", Double.isNaN(r.cpuUtilisation) ? -1 : r.cpuUtilisation);
+    n.put("cpuPressure", Double.isNaN(r.cpuPressure) ? -1 : r.cpuPressure);
     ArrayNode ops = n.putArray("sliceOps");
     for (long s : r.sliceOps) {
       ops.add(s);
@@ -143,6 +144,8 @@ public final class Wire {
     r.invalidReason = reason == null || reason.isNull() ? null : reason.asText();
     double cpu = n.get("cpuUtilisation").asDouble();
     r.cpuUtilisation = cpu < 0 ? Double.NaN : cpu;
+    double pressure = n.path("cpuPressure").asDouble(-1);
+    r.cpuPressure = pressure < 0 ? Double.NaN : pressure;
     r.sliceOps = longs(n.get("sliceOps"));
     r.sliceBytes = longs(n.get("sliceBytes"));
     return r;

@@ -177,6 +177,7 @@ public final class JsonReport {
     ObjectNode client = node.putObject("clientCpu");
     number(client, "maxUtilisation", cpu);
     client.put("saturated", !Double.isNaN(cpu) && cpu > io.racs.bench.stats.ClientCpu.SATURATED);
+    number(client, "maxPressure", p.maxCpuPressure());
     ArrayNode iterations = node.putArray("iterations");
     int index = 1;
     for (IterationResult i : p.iterations) {
@@ -199,6 +200,7 @@ public final class JsonReport {
       it.put("expectedMissesTotal", i.expectedMissCount());
       it.put("verifiedObjects", i.verified);
       number(it, "cpuUtilisation", i.cpuUtilisation);
+      number(it, "cpuPressure", i.cpuPressure);
       it.put("sliceSeconds", IterationResult.SLICE_NANOS / 1e9);
       ArrayNode slices = it.putArray("sliceOps");
       for (long s : i.sliceOps) {

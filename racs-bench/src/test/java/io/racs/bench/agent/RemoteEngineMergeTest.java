@@ -48,6 +48,27 @@ class RemoteEngineMergeTest {
   }
 
   @Test
+  void merge_whenPartsCarryCpuPressure_crossesTheWireAndKeepsTheHighest() {
+    IterationResult calm = part(100, 1100, 2, 10);
+    calm.cpuUtilisation = 0.4;
+    calm.cpuPressure = 0.25;
+    IterationResult busy = part(100, 1100, 2, 10);
+    busy.cpuUtilisation = 0.3;
+    busy.cpuPressure = 0.75;
+    IterationResult unknown = part(100, 1100, 2, 10);
+
+    IterationResult merged =
+        RemoteEngine.merge(
+            List.of(Wire.result(Wire.result(calm)), Wire.result(Wire.result(busy))),
+            NAMES,
+            "--duration");
+
+    assertThat(merged.cpuPressure).isEqualTo(0.75);
+    assertThat(merged.cpuUtilisation).isEqualTo(0.4);
+    assertThat(Wire.result(Wire.result(unknown)).cpuPressure).isNaN();
+  }
+
+  @Test
   void merge_whenWindowsOverlap_countsTheWholeSharedSlices() {
     // Shared window [120 ms, 1050 ms]; whole slices [150 ms, 1050 ms): 18 slices of 2 + 3 ops.
     IterationResult merged =

@@ -104,6 +104,12 @@ public final class IterationResult {
   /** Client CPU utilisation during the iteration (0 to 1, NaN unknown). */
   public double cpuUtilisation = Double.NaN;
 
+  /**
+   * The machine's CPU pressure during the iteration: the share of the time in which some runnable
+   * task waited for a core (0 to 1, NaN unknown; {@link io.racs.bench.stats.ClientCpu#pressure()}).
+   */
+  public double cpuPressure = Double.NaN;
+
   /** Successful requests per {@link #SLICE_NANOS} slice since the start instant. */
   public long[] sliceOps = new long[0];
 

@@ -125,6 +125,7 @@ public final class IterationRunner {
       window.close();
       IterationResult result = new IterationResult();
       result.cpuUtilisation = cpu.utilisation();
+      result.cpuPressure = cpu.pressure();
       result.startEpochNanos = nowEpoch + (startNanos - nowNanos);
       if (window.isValid()) {
         result.windowStartNanos = window.startNanos() - startNanos;

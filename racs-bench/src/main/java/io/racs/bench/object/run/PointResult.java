@@ -120,10 +120,15 @@ public final class PointResult {
 
   /** The highest client CPU utilisation over iterations (NaN when unknown). */
   public double maxCpuUtilisation() {
-    return iterations.stream()
-        .mapToDouble(i -> i.cpuUtilisation)
-        .filter(d -> !Double.isNaN(d))
-        .max()
-        .orElse(Double.NaN);
+    return max(iterations.stream().mapToDouble(i -> i.cpuUtilisation));
+  }
+
+  /** The highest CPU pressure over iterations (NaN when unknown). */
+  public double maxCpuPressure() {
+    return max(iterations.stream().mapToDouble(i -> i.cpuPressure));
+  }
+
+  private static double max(java.util.stream.DoubleStream values) {
+    return values.filter(d -> !Double.isNaN(d)).max().orElse(Double.NaN);
   }
 }
