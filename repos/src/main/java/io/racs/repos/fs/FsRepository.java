@@ -586,11 +586,24 @@ public final class FsRepository implements Repository {
         if (fileName.startsWith(".")) {
           continue; // Temporary files and anything else that is not ours.
         }
+        // What the loop below would pass over (outside the prefix, or not after startAfter) stays
+        // out of the heap: a page deep into a large directory (the collection of a key's
+        // thousands of superseded versions, a hundred at a time) then heaps only what is left.
         if (fileName.endsWith("!")) {
-          entries.add(new Entry(path + fileName, fileName, fileName, true));
+          String sortName = path + fileName;
+          if (sortName.startsWith(prefix)
+              && (startAfter == null || Keys.compare(sortName, startAfter) > 0)) {
+            entries.add(new Entry(sortName, fileName, fileName, true));
+          }
         } else if (fileName.indexOf('.') < 0) {
           String tail = fileName + "/";
-          entries.add(new Entry(path + tail, fileName, tail, false));
+          String sortName = path + tail;
+          if ((sortName.startsWith(prefix) || prefix.startsWith(sortName))
+              && (startAfter == null
+                  || Keys.compare(sortName, startAfter) >= 0
+                  || startAfter.startsWith(sortName))) {
+            entries.add(new Entry(sortName, fileName, tail, false));
+          }
         }
       }
       // In order, taken one by one from a heap (built in linear time) rather than sorted whole: a
