@@ -586,9 +586,9 @@ public final class FsRepository implements Repository {
         if (fileName.startsWith(".")) {
           continue; // Temporary files and anything else that is not ours.
         }
-        // What the loop below would pass over (outside the prefix, or not after startAfter) stays
-        // out of the heap: a page deep into a large directory (the collection of a key's
-        // thousands of superseded versions, a hundred at a time) then heaps only what is left.
+        // Only what the listing can return goes into the heap: a file within the prefix and after
+        // startAfter, a directory that may hold one (everything below a directory that sorts
+        // before startAfter, and is not on its path, sorts before it too).
         if (fileName.endsWith("!")) {
           String sortName = path + fileName;
           if (sortName.startsWith(prefix)
@@ -615,16 +615,10 @@ public final class FsRepository implements Repository {
         if (found.size() >= limit) {
           return;
         }
+        // Every entry here is, or may hold, a name the listing returns (filtered above).
         String sortName = entry.sortName;
-        if (Keys.compare(sortName, prefix) > 0 && !sortName.startsWith(prefix)) {
-          return; // Past every name with the prefix, and the rest sort even later.
-        }
         Path child = directory.resolve(entry.fileName);
         if (entry.file) {
-          if (!sortName.startsWith(prefix)
-              || (startAfter != null && Keys.compare(sortName, startAfter) <= 0)) {
-            continue;
-          }
           Optional<String> key = decodedNames.decode(sortName);
           if (key.isEmpty()) {
             continue;
@@ -642,14 +636,6 @@ public final class FsRepository implements Repository {
                     key.get(), attributes.size(), attributes.lastModifiedTime().toInstant()));
           }
         } else {
-          if (!sortName.startsWith(prefix) && !prefix.startsWith(sortName)) {
-            continue;
-          }
-          if (startAfter != null
-              && Keys.compare(sortName, startAfter) < 0
-              && !startAfter.startsWith(sortName)) {
-            continue; // Everything below sorts before startAfter.
-          }
           BasicFileAttributes attributes;
           try {
             attributes =
