@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
@@ -19,6 +20,11 @@ import java.util.regex.Pattern;
  * #CACHE_NANOS} to be refused here; one deleted through this store is forgotten at once. With
  * coordination ({@link BucketCoordinator}), another proxy's change is {@link #forget forgotten} as
  * soon as this proxy hears of it, and the cache is not used while it could not hear of one.
+ *
+ * <p>A bucket's state in use is read again in the background once it is three quarters that old
+ * ({@link RefreshAhead}), so that writes and listings find it cached rather than each second one of
+ * them waiting for a listing of the bucket's records. Ages are taken on {@link
+ * StoreConfig#ticker()}.
  */
 final class BucketCatalog {
   private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
@@ -39,16 +45,16 @@ final class BucketCatalog {
 
   private final StoreContext context;
   private final QuorumWriter writer;
-  // Buckets seen to exist, until when (System.nanoTime).
+  // Buckets seen to exist, until when (the ticker).
   private final ConcurrentHashMap<String, Long> seen = new ConcurrentHashMap<>();
   // Bucket records by name: they never change, so the collector's check of a bucket's versioning
   // costs one listing and no read of a record seen before.
   private final ConcurrentHashMap<String, BucketRecord> records = new ConcurrentHashMap<>();
-  // Buckets seen versioned, until when (System.nanoTime). Only the versioned state is cached for
+  // Buckets seen versioned, until when (the ticker). Only the versioned state is cached for
   // the decision to keep versions: a bucket not yet seen versioned is read again each time, so that
   // versioning turned on through another proxy keeps every version written after it.
   private final ConcurrentHashMap<String, Long> versioned = new ConcurrentHashMap<>();
-  // Each bucket's versioning state as last read, until when (System.nanoTime): what a request's
+  // Each bucket's versioning state as last read, until when (the ticker): what a request's
   // answer (its x-amz-version-id, or whether a delete writes a marker) goes by, so that writes in a
   // bucket never versioned cost no extra repository round trip.
   private final ConcurrentHashMap<String, State> known = new ConcurrentHashMap<>();
@@ -59,10 +65,21 @@ final class BucketCatalog {
   // that raced a change cannot put back what the change made stale.
   private final AtomicLong forgets = new AtomicLong();
   private volatile BucketCoordinator coordinator = BucketCoordinator.NONE;
+  private final RefreshAhead refresh;
 
-  BucketCatalog(StoreContext context, QuorumWriter writer) {
+  BucketCatalog(StoreContext context, QuorumWriter writer, Executor background) {
     this.context = context;
     this.writer = writer;
+    this.refresh = new RefreshAhead(background);
+  }
+
+  private long now() {
+    return context.config.ticker().getAsLong();
+  }
+
+  /** Whether a background re-read of some bucket's state is running (for tests). */
+  boolean refreshing() {
+    return refresh.running();
   }
 
   void coordinate(BucketCoordinator coordinator) {
@@ -111,9 +128,7 @@ final class BucketCatalog {
   void markDeleted(String bucket) {
     writeRecord(
         new BucketRecord(bucket, true, context.config.clock().millis(), null), "delete bucket ");
-    seen.remove(bucket);
-    versioned.remove(bucket);
-    known.remove(bucket);
+    forget(bucket); // and a read that began before the record was written does not cache after it
   }
 
   /**
@@ -140,8 +155,8 @@ final class BucketCatalog {
           new BucketRecord(bucket, false, current.createdMillis(), status), "version bucket ");
     }
     forgets.incrementAndGet(); // a state read before this change is not cached after it
-    versioned.put(bucket, System.nanoTime() + CACHE_NANOS);
-    known.put(bucket, new State(state, System.nanoTime() + CACHE_NANOS));
+    versioned.put(bucket, now() + CACHE_NANOS);
+    known.put(bucket, new State(state, now() + CACHE_NANOS));
   }
 
   /**
@@ -152,7 +167,9 @@ final class BucketCatalog {
    */
   ObjectStore.Versioning stateRecently(String bucket) {
     State state = known.get(bucket);
-    if (state != null && state.untilNanos() - System.nanoTime() > 0 && cacheUsable()) {
+    long now = now();
+    if (state != null && state.untilNanos() - now > 0 && cacheUsable()) {
+      refresh.ifDue(bucket, state.untilNanos(), now, () -> readExistence(bucket));
       return state.versioning();
     }
     return readState(bucket);
@@ -174,7 +191,7 @@ final class BucketCatalog {
    */
   boolean versioned(String bucket) {
     Long until = versioned.get(bucket);
-    if (until != null && until - System.nanoTime() > 0) {
+    if (until != null && until - now() > 0) {
       return true; // versioning is never turned off, so this stays true whatever happens elsewhere
     }
     return readState(bucket) != ObjectStore.Versioning.OFF;
@@ -195,12 +212,12 @@ final class BucketCatalog {
                 ? ObjectStore.Versioning.SUSPENDED
                 : ObjectStore.Versioning.OFF;
     if (state != ObjectStore.Versioning.OFF) {
-      versioned.put(bucket, System.nanoTime() + CACHE_NANOS);
+      versioned.put(bucket, now() + CACHE_NANOS);
     } else {
       versioned.remove(bucket);
     }
     if (forgets.get() == before) {
-      known.put(bucket, new State(state, System.nanoTime() + CACHE_NANOS));
+      known.put(bucket, new State(state, now() + CACHE_NANOS));
     }
     return state;
   }
@@ -279,9 +296,19 @@ final class BucketCatalog {
   void require(String bucket) {
     checkName(bucket);
     Long until = seen.get(bucket);
-    if (until != null && until - System.nanoTime() > 0 && cacheUsable()) {
+    long now = now();
+    if (until != null && until - now > 0 && cacheUsable()) {
+      refresh.ifDue(bucket, until, now, () -> readExistence(bucket));
       return;
     }
+    readExistence(bucket);
+  }
+
+  /**
+   * Reads whether the bucket exists, with its state, and caches both unless a change was heard of
+   * meanwhile; throws {@code NO_SUCH_BUCKET}, caching nothing, when it does not exist.
+   */
+  private void readExistence(String bucket) {
     long before = forgets.get();
     // The bucket's state is read with its existence (one listing of its records), so a write that
     // then asks for the versioning state finds it cached rather than listing the records again.
@@ -290,11 +317,12 @@ final class BucketCatalog {
     } catch (StoreException e) {
       if (e.code() == StoreException.Code.NO_SUCH_BUCKET) {
         seen.remove(bucket);
+        known.remove(bucket);
       }
       throw e;
     }
     if (forgets.get() == before) {
-      seen.put(bucket, System.nanoTime() + CACHE_NANOS);
+      seen.put(bucket, now() + CACHE_NANOS);
     }
   }
 

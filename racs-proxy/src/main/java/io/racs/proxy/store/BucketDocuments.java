@@ -2,6 +2,7 @@ package io.racs.proxy.store;
 
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -17,7 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * seen at once; {@link #getRecently} (what every write asks of the default encryption) may answer
  * from a cache of {@link BucketCatalog#CACHE_NANOS}, which is dropped when this proxy changes the
  * document and, with coordination, as soon as it hears of a change through another proxy ({@link
- * #forget}); it is not used while it could not hear of one.
+ * #forget}); it is not used while it could not hear of one. A document in use is read again in the
+ * background once it is three quarters that old ({@link RefreshAhead}), so that no write waits for
+ * it.
  */
 final class BucketDocuments {
   /** The kinds of bucket documents, each under its own prefix of records. */
@@ -61,18 +64,26 @@ final class BucketDocuments {
   private final QuorumWriter writer;
   private final BucketCatalog buckets;
 
-  /** A document as read, kept until {@code untilNanos} (System.nanoTime). */
+  /** A document as read, kept until {@code untilNanos} ({@link StoreConfig#ticker()}). */
   private record Cached(Optional<String> document, long untilNanos) {}
 
   // By kind and bucket ("<prefix><bucket>").
   private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
   // Counts the changes heard of: a document read before one is not cached after it.
   private final AtomicLong forgets = new AtomicLong();
+  private final RefreshAhead refresh;
 
-  BucketDocuments(StoreContext context, QuorumWriter writer, BucketCatalog buckets) {
+  BucketDocuments(
+      StoreContext context, QuorumWriter writer, BucketCatalog buckets, Executor background) {
     this.context = context;
     this.writer = writer;
     this.buckets = buckets;
+    this.refresh = new RefreshAhead(background);
+  }
+
+  /** Whether a background re-read of some document runs (for tests). */
+  boolean refreshing() {
+    return refresh.running();
   }
 
   /** Sets (with {@code null}: removes) the document of {@code kind} of an existing bucket. */
@@ -109,15 +120,31 @@ final class BucketDocuments {
   Optional<String> getRecently(Kind kind, String bucket) {
     String at = kind.prefix() + bucket;
     Cached cached = cache.get(at);
-    if (cached != null
-        && cached.untilNanos() - System.nanoTime() > 0
-        && buckets.coordinator().cacheTrusted()) {
+    long now = context.config.ticker().getAsLong();
+    if (cached != null && cached.untilNanos() - now > 0 && buckets.coordinator().cacheTrusted()) {
+      refresh.ifDue(at, cached.untilNanos(), now, () -> read(kind, bucket));
       return cached.document();
     }
+    return read(kind, bucket);
+  }
+
+  /** {@link #get}, cached unless a change was heard of meanwhile; a missing bucket drops it. */
+  private Optional<String> read(Kind kind, String bucket) {
+    String at = kind.prefix() + bucket;
     long before = forgets.get();
-    Optional<String> document = get(kind, bucket);
+    Optional<String> document;
+    try {
+      document = get(kind, bucket);
+    } catch (StoreException e) {
+      if (e.code() == StoreException.Code.NO_SUCH_BUCKET) {
+        cache.remove(at);
+      }
+      throw e;
+    }
     if (forgets.get() == before) {
-      cache.put(at, new Cached(document, System.nanoTime() + BucketCatalog.CACHE_NANOS));
+      cache.put(
+          at,
+          new Cached(document, context.config.ticker().getAsLong() + BucketCatalog.CACHE_NANOS));
     }
     return document;
   }

@@ -56,8 +56,8 @@ public final class ErasureStore implements ObjectStore {
     QuorumWriter writer = new QuorumWriter(context, collector);
     this.resolver = new VersionResolver(context);
     CommitOrder order = new CommitOrder(context);
-    this.buckets = new BucketCatalog(context, writer);
-    this.documents = new BucketDocuments(context, writer, buckets);
+    this.buckets = new BucketCatalog(context, writer, background);
+    this.documents = new BucketDocuments(context, writer, buckets, background);
     collector.keepVersionsOf(buckets::versioned);
     this.writes = new ObjectWrites(context, writer, resolver, order, buckets);
     this.reads = new ObjectReads(context, resolver, buckets, background);
@@ -176,6 +176,11 @@ public final class ErasureStore implements ObjectStore {
    */
   public void coordinateKeys(KeyStamps stamps) {
     context.keyStamps(stamps);
+  }
+
+  /** Whether a background re-read of some bucket's cached state or document runs (for tests). */
+  boolean refreshingBucketState() {
+    return buckets.refreshing() || documents.refreshing();
   }
 
   /**

@@ -5,6 +5,7 @@ import io.racs.proxy.crypto.Keyring;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 
 /**
  * How an {@link ErasureStore} lays out and protects data. Immutable; build with {@link
@@ -42,6 +43,9 @@ import java.util.Objects;
  * @param keys the master keys that wrap the data keys of SSE-S3 objects; null when none is
  *     configured (SSE-S3 writes are then refused, and SSE-C ones need no master key)
  * @param hedge when reads ask one more repository than they need (see {@link Hedge}); on by default
+ * @param ticker the monotonic time, in nanoseconds, by which the store's caches of bucket state
+ *     (existence, versioning, documents) age; default {@link System#nanoTime}. Tests drive it to
+ *     age a cache without waiting.
  */
 public record StoreConfig(
     Geometry geometry,
@@ -55,7 +59,8 @@ public record StoreConfig(
     Duration settleTime,
     Clock clock,
     Keyring keys,
-    Hedge hedge) {
+    Hedge hedge,
+    LongSupplier ticker) {
   /**
    * Hedged reads: a read asks the k repositories expected fastest (by their recent median), and
    * once one of them has taken longer than its own recent {@code percentile} (at least {@code
@@ -128,6 +133,7 @@ public record StoreConfig(
     }
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(hedge, "hedge");
+    Objects.requireNonNull(ticker, "ticker");
     if (inlineBytes < 0) {
       throw new IllegalArgumentException("inlineBytes: " + inlineBytes + " (expected: >= 0)");
     }
@@ -164,6 +170,7 @@ public record StoreConfig(
     private Clock clock = Clock.systemUTC();
     private Keyring keys;
     private Hedge hedge = Hedge.DEFAULT;
+    private LongSupplier ticker = System::nanoTime;
 
     private Builder(Geometry geometry) {
       this.geometry = Objects.requireNonNull(geometry, "geometry");
@@ -239,6 +246,12 @@ public record StoreConfig(
       return this;
     }
 
+    /** The monotonic nanoseconds the caches of bucket state age by; {@link System#nanoTime}. */
+    public Builder ticker(LongSupplier ticker) {
+      this.ticker = ticker;
+      return this;
+    }
+
     /** The config. */
     public StoreConfig build() {
       return new StoreConfig(
@@ -253,7 +266,8 @@ public record StoreConfig(
           settleTime != null ? settleTime : slowShardTimeout.multipliedBy(2),
           clock,
           keys,
-          hedge);
+          hedge,
+          ticker);
     }
   }
 }
