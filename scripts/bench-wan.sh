@@ -41,6 +41,10 @@
 # of thousands of objects per iteration at 32 clients: add it with PAR_OBJECTS raised) and
 # PAR_OBJECTS (default: OBJECTS, 16, so that the one-client warmup has read most keys once and
 # every point reads warm keys; a cold one-client point would inflate every ratio) shape it.
+# DEL_OBJECTS (default 160) is the pool of objects each DELETE iteration deletes, in runs of their
+# own: one client deletes about 24 a second at 20 ms, so a pool of the key space's 16 ran out in
+# under a second and left each point's p50 to some 48 deletes, each iteration's first ones just
+# after its pool was written (the DELETE ratios at 20 ms wandered from 2.07 to 2.30 between runs).
 # Prints the tables; the raw racs-bench outputs stay in $WORK until the script ends (KEEP=1 keeps
 # them). RACS_NO_BUILD=1 uses the jars as built.
 set -euo pipefail
@@ -53,6 +57,7 @@ else
 fi
 OBJECTS="${OBJECTS:-16}"
 STEADY_OBJECTS="${STEADY_OBJECTS:-4}"
+DEL_OBJECTS="${DEL_OBJECTS:-160}"
 ONLY="${ONLY:-}"
 PAR_CLIENTS="${PAR_CLIENTS:-1,8,32}"
 PAR_DELAY="${PAR_DELAY:-20ms,50ms}"
@@ -92,8 +97,10 @@ bench() {
 config "$WORK/delay.yaml" ""
 if [ -z "$ONLY" ] || [ "$ONLY" = delay ]; then
   echo "== delay: GET/HEAD/LIST/PUT/DELETE x 4KiB/1MiB at 0, 20, 50 ms ($ITERATIONS x $DURATION per point)" >&2
-  bench 1 "$OBJECTS" --config "$WORK/delay.yaml" --op get,head,list,put,delete --sizes 4KiB,1MiB \
+  bench 1 "$OBJECTS" --config "$WORK/delay.yaml" --op get,head,list,put --sizes 4KiB,1MiB \
     --delay 0ms,20ms,50ms --duration "$DURATION" --out "$WORK/delay" >"$WORK/delay.txt"
+  bench 1 "$DEL_OBJECTS" --config "$WORK/delay.yaml" --op delete --sizes 4KiB,1MiB \
+    --delay 0ms,20ms,50ms --duration "$DURATION" --out "$WORK/delay-delete" >"$WORK/delay-delete.txt"
 fi
 
 if [ -z "$ONLY" ] || [ "$ONLY" = steady ]; then
@@ -101,9 +108,12 @@ if [ -z "$ONLY" ] || [ "$ONLY" = steady ]; then
   # port) as `coordination: {zookeeper: ..., versionCache: true}` would make it; direct unchanged.
   # PUT and DELETE show what registering each write in ZooKeeper adds (two ZooKeeper writes).
   echo "== steady: GET/HEAD/PUT/DELETE x 4KiB/1MiB at 20, 50 ms, version cache on ($ITERATIONS x $DURATION per point)" >&2
-  bench 1 "$STEADY_OBJECTS" --config "$WORK/delay.yaml" --embedded-zookeeper --op get,head,put,delete \
+  bench 1 "$STEADY_OBJECTS" --config "$WORK/delay.yaml" --embedded-zookeeper --op get,head,put \
     --sizes 4KiB,1MiB --delay 20ms,50ms --duration "$DURATION" --out "$WORK/steady" \
     >"$WORK/steady.txt"
+  bench 1 "$DEL_OBJECTS" --config "$WORK/delay.yaml" --embedded-zookeeper --op delete \
+    --sizes 4KiB,1MiB --delay 20ms,50ms --duration "$DURATION" --out "$WORK/steady-delete" \
+    >"$WORK/steady-delete.txt"
 fi
 
 if [ -z "$ONLY" ] || [ "$ONLY" = cold ]; then
@@ -165,13 +175,16 @@ def cost(p):
     ratio = c.get("arrayOverDirect")
     return f"{c['array']['total']:.2f} / {c['direct']['total']:.2f}", "-" if ratio is None else f"{ratio:.1f}"
 
-def ratios(name, ops, delays, title):
-    root = points(name)
-    if not root:
+def ratios(names, ops, delays, title):
+    delay = {}
+    for name in names:
+        root = points(name)
+        if root:
+            delay.update(by_id(root))
+    if not delay:
         return
-    delay = by_id(root)
-    print(f"| {title} | size | round trip | direct p50 ms | RACS p50 ms | RACS / direct | RACS repository requests per op | USD per 1M ops, RACS / direct | cost ratio |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print(f"| {title} | size | round trip | direct p50 ms | RACS p50 ms | RACS / direct | RACS p90 ms | RACS repository requests per op | USD per 1M ops, RACS / direct | cost ratio |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for op in ops:
         for size in ["4KiB", "1MiB"]:
             for d in delays:
@@ -183,12 +196,12 @@ def ratios(name, ops, delays, title):
                 errors = a["errorsTotal"] + b["errorsTotal"]
                 note = f" ({errors} errors)" if errors else ""
                 usd, ratio = cost(b)
-                print(f"| {op} | {size} | {d} | {pa:.2f} | {pb:.2f} | {pb / pa:.2f}{note} | {per_op(b)} | {usd} | {ratio} |")
+                print(f"| {op} | {size} | {d} | {pa:.2f} | {pb:.2f} | {pb / pa:.2f}{note} | {lat(b, 'p90'):.2f} | {per_op(b)} | {usd} | {ratio} |")
     print()
 
-ratios("delay", ["get", "head", "list", "put", "delete"], ["0ms", "20ms", "50ms"], "op")
-ratios("steady", ["get", "head", "put", "delete"], ["20ms", "50ms"], "version cache: op")
-ratios("cold", ["get", "head"], ["20ms", "50ms"], "cold read: op")
+ratios(["delay", "delay-delete"], ["get", "head", "list", "put", "delete"], ["0ms", "20ms", "50ms"], "op")
+ratios(["steady", "steady-delete"], ["get", "head", "put", "delete"], ["20ms", "50ms"], "version cache: op")
+ratios(["cold"], ["get", "head"], ["20ms", "50ms"], "cold read: op")
 
 hedged = points("jitter-on")
 unhedged = points("jitter-off")
