@@ -65,7 +65,7 @@ public final class ErasureStore implements ObjectStore {
     this.uploads = new MultipartUploads(context, writer, buckets, resolver, order);
     this.removals = new VersionRemovals(context, writer, resolver, collector);
     this.nulls = new NullVersions(context, resolver, removals, background);
-    this.tags = new ObjectTags(context, writer, documents);
+    this.tags = new ObjectTags(context, writer, documents, background);
   }
 
   /**
@@ -178,9 +178,9 @@ public final class ErasureStore implements ObjectStore {
     context.keyStamps(stamps);
   }
 
-  /** Whether a background re-read of some bucket's cached state or document runs (for tests). */
+  /** Whether a background re-read of some bucket's cached state runs (for tests). */
   boolean refreshingBucketState() {
-    return buckets.refreshing() || documents.refreshing();
+    return buckets.refreshing() || documents.refreshing() || tags.refreshing();
   }
 
   /**

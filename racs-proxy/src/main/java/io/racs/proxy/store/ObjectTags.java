@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 
 /**
  * Tags set on an object version after it was written (PutObjectTagging, DeleteObjectTagging). A
@@ -31,7 +32,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * stopped trusting its answer by the time the wait is over. So once a tag set is acknowledged,
  * through any proxy, every later request lists the key's tag sets, and no answer leaves one out:
  * nothing is cached across proxies, only an answer that cannot be stale by then. (The wait uses
- * each proxy's monotonic clock for a duration, never a comparison of two proxies' clocks.)
+ * each proxy's monotonic clock for a duration, never a comparison of two proxies' clocks; the trust
+ * is timed on {@link StoreConfig#ticker()}, which is that clock unless a test drives it.) A store
+ * reads a "never" in use again in the background when a quarter of its trust is left ({@link
+ * RefreshAhead}), and trusts the new answer from when that read began, as any other.
  *
  * <p>Thread-safe.
  */
@@ -62,14 +66,23 @@ final class ObjectTags {
   private final Set<String> announced = ConcurrentHashMap.newKeySet();
   // Announcements this store has waited out since it read or wrote them.
   private final Set<String> waitedOut = ConcurrentHashMap.newKeySet();
-  // Buckets read as never retagged: until when (System.nanoTime) that answer is trusted, counted
-  // from when its read began.
+  // Buckets read as never retagged: until when (StoreConfig.ticker) that answer is trusted, counted
+  // from when its read began. An answer in use is read again ahead of its end (RefreshAhead), so
+  // that GETs and HEADs, which ask on every request, do not wait for it once a second.
   private final ConcurrentHashMap<String, Long> unannounced = new ConcurrentHashMap<>();
+  private final RefreshAhead refresh;
 
-  ObjectTags(StoreContext context, QuorumWriter writer, BucketDocuments documents) {
+  ObjectTags(
+      StoreContext context, QuorumWriter writer, BucketDocuments documents, Executor background) {
     this.context = context;
     this.writer = writer;
     this.documents = documents;
+    this.refresh = new RefreshAhead(background);
+  }
+
+  /** Whether a background re-read of some bucket's announcement runs (for tests). */
+  boolean refreshing() {
+    return refresh.running();
   }
 
   /** The prefix of every tag-set record of {@code bucket}. */
@@ -161,10 +174,20 @@ final class ObjectTags {
       return true;
     }
     Long until = unannounced.get(bucket);
-    long began = System.nanoTime();
-    if (until != null && until - began > 0) {
+    long now = context.config.ticker().getAsLong();
+    if (until != null && until - now > 0) {
+      refresh.ifDue(bucket, until, now, () -> readAnnouncement(bucket));
       return false;
     }
+    return readAnnouncement(bucket);
+  }
+
+  /**
+   * Reads whether the bucket was ever retagged; trusts a "never" for {@link
+   * BucketCatalog#CACHE_NANOS} from when this read began.
+   */
+  private boolean readAnnouncement(String bucket) {
+    long began = context.config.ticker().getAsLong();
     Optional<String> announcement;
     try {
       announcement = documents.get(BucketDocuments.Kind.RETAGGED, bucket);

@@ -40,6 +40,8 @@ class BucketStateRefreshTest {
   private static final String BUCKET_RECORDS = Layout.bucketPrefix() + "bkt" + Layout.SEPARATOR;
   private static final String ENCRYPTION_DOCUMENTS =
       BucketDocuments.Kind.ENCRYPTION.prefix() + "bkt" + Layout.SEPARATOR;
+  private static final String ANNOUNCEMENTS =
+      BucketDocuments.Kind.RETAGGED.prefix() + "bkt" + Layout.SEPARATOR;
 
   private final long seed = TestSeed.get();
   private final AtomicLong ticks = new AtomicLong(1_000_000_000_000L);
@@ -48,6 +50,8 @@ class BucketStateRefreshTest {
       new GatedRepository.Gate(Operation.LIST, BUCKET_RECORDS::equals);
   private final GatedRepository.Gate encryptionListings =
       new GatedRepository.Gate(Operation.LIST, ENCRYPTION_DOCUMENTS::equals);
+  private final GatedRepository.Gate announcementListings =
+      new GatedRepository.Gate(Operation.LIST, ANNOUNCEMENTS::equals);
   private final List<ErasureStore> stores = new ArrayList<>();
   private ErasureStore store;
 
@@ -64,6 +68,7 @@ class BucketStateRefreshTest {
   void close() {
     bucketListings.open();
     encryptionListings.open();
+    announcementListings.open();
     stores.forEach(ErasureStore::close);
   }
 
@@ -76,7 +81,9 @@ class BucketStateRefreshTest {
                 .ticker(ticks::get)
                 .build(),
             GatedRepository.wrap(
-                GatedRepository.wrap(memories, bucketListings), encryptionListings));
+                GatedRepository.wrap(
+                    GatedRepository.wrap(memories, bucketListings), encryptionListings),
+                announcementListings));
     stores.add(opened);
     return opened;
   }
@@ -172,5 +179,22 @@ class BucketStateRefreshTest {
     encryptionListings.open();
     awaitNoReRead();
     assertThat(store.bucketEncryptionRecently("bkt")).isEmpty();
+  }
+
+  @Test
+  void objectTaggings_whenNeverRetaggedIsNearItsEnd_answersFromTheCacheWhileItsReReadIsHeld()
+      throws Exception {
+    done(putLater("k0"));
+    // Read as never retagged: no listing of the key's tag sets is needed while that is trusted.
+    assertThat(store.objectTaggings("bkt", "k0")).isEmpty();
+    ticks.addAndGet(DUE);
+
+    announcementListings.arm(6);
+    assertThat(done(CompletableFuture.supplyAsync(() -> store.objectTaggings("bkt", "k0"))))
+        .isEmpty();
+    announcementListings.awaitHeld(6, WAIT); // the re-read, held behind the answer
+    assertThat(store.refreshingBucketState()).isTrue();
+    announcementListings.open();
+    awaitNoReRead();
   }
 }
