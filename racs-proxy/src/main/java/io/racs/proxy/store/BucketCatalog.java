@@ -197,8 +197,12 @@ final class BucketCatalog {
     return readState(bucket) != ObjectStore.Versioning.OFF;
   }
 
-  /** Reads the bucket's versioning state from its newest record, and caches what it read. */
+  /**
+   * Reads the bucket's versioning state from its newest record, and caches what it read for {@link
+   * #CACHE_NANOS} from when the read began.
+   */
   private ObjectStore.Versioning readState(String bucket) {
+    long began = now();
     long before = forgets.get();
     BucketRecord current =
         newestRecord(bucket)
@@ -212,12 +216,12 @@ final class BucketCatalog {
                 ? ObjectStore.Versioning.SUSPENDED
                 : ObjectStore.Versioning.OFF;
     if (state != ObjectStore.Versioning.OFF) {
-      versioned.put(bucket, now() + CACHE_NANOS);
+      versioned.put(bucket, began + CACHE_NANOS);
     } else {
       versioned.remove(bucket);
     }
     if (forgets.get() == before) {
-      known.put(bucket, new State(state, now() + CACHE_NANOS));
+      known.put(bucket, new State(state, began + CACHE_NANOS));
     }
     return state;
   }
@@ -309,6 +313,7 @@ final class BucketCatalog {
    * meanwhile; throws {@code NO_SUCH_BUCKET}, caching nothing, when it does not exist.
    */
   private void readExistence(String bucket) {
+    long began = now();
     long before = forgets.get();
     // The bucket's state is read with its existence (one listing of its records), so a write that
     // then asks for the versioning state finds it cached rather than listing the records again.
@@ -322,7 +327,7 @@ final class BucketCatalog {
       throw e;
     }
     if (forgets.get() == before) {
-      seen.put(bucket, now() + CACHE_NANOS);
+      seen.put(bucket, began + CACHE_NANOS);
     }
   }
 

@@ -128,9 +128,13 @@ final class BucketDocuments {
     return read(kind, bucket);
   }
 
-  /** {@link #get}, cached unless a change was heard of meanwhile; a missing bucket drops it. */
+  /**
+   * {@link #get}, cached for {@link BucketCatalog#CACHE_NANOS} from when the read began unless a
+   * change was heard of meanwhile; a missing bucket drops it.
+   */
   private Optional<String> read(Kind kind, String bucket) {
     String at = kind.prefix() + bucket;
+    long began = context.config.ticker().getAsLong();
     long before = forgets.get();
     Optional<String> document;
     try {
@@ -142,9 +146,7 @@ final class BucketDocuments {
       throw e;
     }
     if (forgets.get() == before) {
-      cache.put(
-          at,
-          new Cached(document, context.config.ticker().getAsLong() + BucketCatalog.CACHE_NANOS));
+      cache.put(at, new Cached(document, began + BucketCatalog.CACHE_NANOS));
     }
     return document;
   }
