@@ -104,6 +104,9 @@ public record StoreConfig(
     }
   }
 
+  // One instance, so that two configs built with the default ticker are equal.
+  private static final LongSupplier SYSTEM_TICKER = System::nanoTime;
+
   /** Checks the values. */
   public StoreConfig {
     Objects.requireNonNull(geometry, "geometry");
@@ -170,7 +173,7 @@ public record StoreConfig(
     private Clock clock = Clock.systemUTC();
     private Keyring keys;
     private Hedge hedge = Hedge.DEFAULT;
-    private LongSupplier ticker = System::nanoTime;
+    private LongSupplier ticker = SYSTEM_TICKER;
 
     private Builder(Geometry geometry) {
       this.geometry = Objects.requireNonNull(geometry, "geometry");
