@@ -172,7 +172,8 @@ class BucketStateRefreshTest {
     ticks.addAndGet(DUE);
 
     encryptionListings.arm(6);
-    Optional<String> cached = store.bucketEncryptionRecently("bkt");
+    Optional<String> cached =
+        done(CompletableFuture.supplyAsync(() -> store.bucketEncryptionRecently("bkt")));
     encryptionListings.awaitHeld(6, WAIT);
     // Answered while the re-read of the documents was held: the cached answer, within its second.
     assertThat(cached).contains("<SSE-S3/>");
