@@ -13,7 +13,6 @@ import io.racs.repos.memory.MemoryRepository;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,6 +23,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -123,17 +123,10 @@ public class SealedStoreBenchmark {
     callers.close();
     store.close();
     if (root != null) {
-      try (var paths = Files.walk(root)) {
-        paths
-            .sorted(Comparator.reverseOrder())
-            .forEach(
-                path -> {
-                  try {
-                    Files.delete(path);
-                  } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                  }
-                });
+      try (Stream<Path> paths = Files.walk(root)) {
+        for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(p);
+        }
       }
     }
   }
