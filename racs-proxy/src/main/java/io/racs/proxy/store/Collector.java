@@ -7,10 +7,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,17 +26,28 @@ import org.slf4j.LoggerFactory;
  * commit deletes nothing there. Whether a bucket is versioned is read when the collection runs
  * (after the settle time), and a collection that cannot tell deletes nothing.
  *
- * <p>Thread-safe. At most {@link #MAX_COLLECTIONS} collections run in the background at a time; a
- * write that finds them all busy collects on its own thread, so a backlog cannot grow without
- * bound. Whatever a crash or a failure leaves behind, heal collects.
+ * <p>Thread-safe. Background work is queued as jobs (a key's collection, a removed version's
+ * deletion, a failed write's data), which at most {@value #MAX_COLLECTIONS} workers run at a time,
+ * and every removal waits for its turn at the {@link CollectionPace}, so a burst of superseded
+ * versions coming due never takes the cores and the carriers from the requests of that moment.
+ * Beyond {@value #MAX_QUEUED} queued jobs, the thread that brings one more runs it itself (at the
+ * same pace), so a backlog cannot grow without bound. Whatever a crash or a failure leaves behind,
+ * heal collects.
  */
 final class Collector {
   private static final Logger LOG = LoggerFactory.getLogger(Collector.class);
   private static final int MAX_COLLECTIONS = 64;
+  private static final int MAX_QUEUED = 100_000;
 
   private final StoreContext context;
   private final ExecutorService background;
-  private final Semaphore collections = new Semaphore(MAX_COLLECTIONS);
+  private final CollectionPace pace;
+  private final ConcurrentLinkedQueue<Job> queue = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger queued = new AtomicInteger();
+  private final AtomicInteger workers = new AtomicInteger();
+  // Jobs queued or running; awaitCollections waits for none.
+  private final Object idle = new Object();
+  private int outstanding;
   // Until the store says which buckets are versioned, every one is: keeping is the safe side.
   private volatile Predicate<String> versioned = bucket -> true;
   // Keys (bucket/key) whose collection is queued or running, each with the version everything
@@ -58,6 +70,7 @@ final class Collector {
   Collector(StoreContext context, ExecutorService background) {
     this.context = context;
     this.background = background;
+    this.pace = new CollectionPace(context.config.ticker());
   }
 
   /**
@@ -68,12 +81,18 @@ final class Collector {
     this.versioned = versioned;
   }
 
+  /** The pace removals keep (for tests). */
+  CollectionPace pace() {
+    return pace;
+  }
+
   /**
    * Collects, in the background, every version of a key older than {@code committedVersion}, which
    * has just committed (or than a newer one this store committed before, if there is one), once the
    * new version has settled ({@link StoreConfig#settleTime()}).
    */
   void collectLater(String bucket, String key, String committedVersion) {
+    pace.arrived();
     long delayNanos = context.config.settleTime().toNanos();
     if (delayNanos == 0) {
       collectSettled(bucket, key, committedVersion);
@@ -109,23 +128,7 @@ final class Collector {
     if (!first[0]) {
       return; // the collection of this key under way goes on up to this version
     }
-    if (!collections.tryAcquire()) {
-      collectUntilSettled(bucket, key, id);
-      return;
-    }
-    try {
-      background.execute(
-          () -> {
-            try {
-              collectUntilSettled(bucket, key, id);
-            } finally {
-              collections.release();
-            }
-          });
-    } catch (RejectedExecutionException e) {
-      collecting.remove(id);
-      collections.release(); // closing: heal collects it
-    }
+    submit(() -> collectUntilSettled(bucket, key, id), () -> collecting.remove(id), true);
   }
 
   /** Collects a key's superseded versions until no newer write has moved the target meanwhile. */
@@ -140,12 +143,119 @@ final class Collector {
   }
 
   /**
-   * Waits until the collections started so far have finished: heal calls it so that it does not
+   * Queues {@code work} for a worker, starting one if fewer than {@value #MAX_COLLECTIONS} run, or
+   * runs it on this thread if {@value #MAX_QUEUED} jobs are queued already. {@code dropped} undoes
+   * what the caller set up for it, if the store closes before it runs (heal collects it then).
+   * {@link #awaitCollections()} waits for the job if {@code awaited}.
+   */
+  private void submit(Runnable work, Runnable dropped, boolean awaited) {
+    if (queued.get() >= MAX_QUEUED) {
+      work.run();
+      return;
+    }
+    if (awaited) {
+      synchronized (idle) {
+        outstanding++;
+      }
+    }
+    queued.incrementAndGet();
+    queue.add(new Job(work, dropped, awaited));
+    if (claimWorker()) {
+      try {
+        background.execute(this::work);
+      } catch (RejectedExecutionException e) {
+        // Closed: no worker starts any more.
+        if (workers.decrementAndGet() == 0) {
+          dropQueued();
+        }
+      }
+    }
+  }
+
+  /** A queued job, what undoes its caller's set-up if it is dropped, and whether it is awaited. */
+  private record Job(Runnable work, Runnable dropped, boolean awaited) {}
+
+  private boolean claimWorker() {
+    while (true) {
+      int running = workers.get();
+      if (running >= MAX_COLLECTIONS) {
+        return false; // a running worker takes the job
+      }
+      if (workers.compareAndSet(running, running + 1)) {
+        return true;
+      }
+    }
+  }
+
+  /** A worker: runs queued jobs until there is none. */
+  private void work() {
+    while (true) {
+      Job job = queue.poll();
+      if (job == null) {
+        workers.decrementAndGet();
+        // A job queued between the poll and the decrement may have found every worker busy.
+        if (queue.isEmpty() || !claimWorker()) {
+          return;
+        }
+        continue;
+      }
+      queued.decrementAndGet();
+      try {
+        job.work().run();
+      } catch (RuntimeException e) {
+        LOG.debug("background collection stopped: {}", e.toString());
+      } finally {
+        finished(job);
+      }
+    }
+  }
+
+  private void dropQueued() {
+    for (Job job = queue.poll(); job != null; job = queue.poll()) {
+      queued.decrementAndGet();
+      job.dropped().run();
+      finished(job);
+    }
+  }
+
+  private void finished(Job job) {
+    if (!job.awaited()) {
+      return;
+    }
+    synchronized (idle) {
+      if (--outstanding == 0) {
+        idle.notifyAll();
+      }
+    }
+  }
+
+  /**
+   * Waits until the jobs queued so far have run, at their pace: heal calls it so that it does not
    * race the store's own collector, and so can tests that count what is left.
    */
   void awaitCollections() {
-    collections.acquireUninterruptibly(MAX_COLLECTIONS);
-    collections.release(MAX_COLLECTIONS);
+    boolean interrupted = false;
+    synchronized (idle) {
+      while (outstanding > 0) {
+        try {
+          idle.wait();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Runs what is queued without pacing, and waits for it: the store is closing, and serves no
+   * request any more.
+   */
+  void finish() {
+    pace.unpace();
+    awaitCollections();
   }
 
   /** Deletes every version of a key older than {@code newest}: data first, then entries. */
@@ -159,6 +269,7 @@ final class Collector {
               context.array, Layout.indexKeyPrefix(bucket, context.nameKey(bucket, key)), "", 100);
       for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
         if (VersionId.newer(newest, Layout.versionOf(e.name()))) {
+          pace.acquire();
           removeVersion(e.name(), context.read(e, VersionMeta.class));
         }
       }
@@ -190,22 +301,14 @@ final class Collector {
    * that record once no repository lists the entry). What fails here, heal deletes.
    */
   void deleteRemovedLater(String entryName, VersionMeta version) {
-    if (!collections.tryAcquire()) {
-      deleteRemoved(entryName, version); // as a collection does when all are busy
-      return;
-    }
-    try {
-      background.execute(
-          () -> {
-            try {
-              deleteRemoved(entryName, version);
-            } finally {
-              collections.release();
-            }
-          });
-    } catch (RejectedExecutionException e) {
-      collections.release(); // closing: heal collects it
-    }
+    pace.arrived();
+    submit(
+        () -> {
+          pace.acquire();
+          deleteRemoved(entryName, version);
+        },
+        () -> {},
+        true);
   }
 
   /** {@link #deleteRemovedLater} on the calling thread (heal). */
@@ -228,11 +331,14 @@ final class Collector {
    * write refused because repositories stalled must not wait for them again to delete it.
    */
   void deleteDataLater(VersionMeta version) {
-    try {
-      background.execute(() -> deleteData(version));
-    } catch (RejectedExecutionException e) {
-      // Closing: heal collects it.
-    }
+    pace.arrived();
+    submit(
+        () -> {
+          pace.acquire();
+          deleteData(version);
+        },
+        () -> {},
+        false); // garbage of a write that failed: heal and closing need not wait for it
   }
 
   /**

@@ -691,7 +691,7 @@ public final class ErasureStore implements ObjectStore {
 
   @Override
   public void close() {
-    collector.awaitCollections();
+    collector.finish();
     background.shutdown();
     context.array.close();
     for (Repository repository : context.repositories()) {

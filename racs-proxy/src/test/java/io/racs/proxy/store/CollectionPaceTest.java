@@ -1,0 +1,174 @@
+package io.racs.proxy.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.racs.proxy.codec.Geometry;
+import io.racs.repos.decorator.Operation;
+import io.racs.repos.memory.MemoryRepository;
+import io.racs.testkit.Await;
+import io.racs.testkit.CountingRepository;
+import io.racs.testkit.CountingRepository.Kind;
+import io.racs.testkit.CountingRepository.Ledger;
+import io.racs.testkit.TestSeed;
+import java.io.ByteArrayInputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Background removals keep a pace ({@link CollectionPace}): twice the rate at which removals come
+ * in, and at least {@value CollectionPace#FLOOR_PER_SECOND} a second. A burst of superseded
+ * versions that comes due when the writes have stopped is removed at the floor's rate, not as fast
+ * as the cores allow, so the requests of that moment keep their cores (issue 20). Everything runs
+ * on a driven ticker: nothing waits on real time.
+ */
+class CollectionPaceTest {
+  private static final long SECOND = 1_000_000_000L;
+  private static final Duration WAIT = Duration.ofSeconds(20);
+
+  private final AtomicLong ticks = new AtomicLong(7 * SECOND);
+  private ErasureStore store;
+  private GatedRepository.Gate gate;
+
+  @AfterEach
+  void close() {
+    if (gate != null) {
+      gate.open();
+    }
+    if (store != null) {
+      store.close();
+    }
+  }
+
+  @Test
+  void reserve_givesASecondOfTheFloorAtOnce_thenOneTokenPerHundredthOfASecond() {
+    CollectionPace pace = new CollectionPace(ticks::get);
+    for (int i = 0; i < CollectionPace.FLOOR_PER_SECOND; i++) {
+      assertThat(pace.reserve()).as("token %d", i).isZero();
+    }
+    assertThat(pace.reserve()).isEqualTo(SECOND / CollectionPace.FLOOR_PER_SECOND);
+    ticks.addAndGet(SECOND / CollectionPace.FLOOR_PER_SECOND);
+    assertThat(pace.reserve()).isZero();
+    assertThat(pace.reserve()).isEqualTo(SECOND / CollectionPace.FLOOR_PER_SECOND);
+  }
+
+  @Test
+  void reserve_afterAnHourIdle_hasSavedUpOneSecondOnly() {
+    CollectionPace pace = new CollectionPace(ticks::get);
+    ticks.addAndGet(3600 * SECOND);
+    for (int i = 0; i < CollectionPace.FLOOR_PER_SECOND; i++) {
+      assertThat(pace.reserve()).as("token %d", i).isZero();
+    }
+    assertThat(pace.reserve()).isPositive();
+  }
+
+  @Test
+  void perSecond_isTwiceTheArrivalsOfTheLastSecond_andFallsBackToTheFloor() {
+    CollectionPace pace = new CollectionPace(ticks::get);
+    assertThat(pace.perSecond()).isEqualTo(CollectionPace.FLOOR_PER_SECOND);
+    for (int i = 0; i < 300; i++) {
+      pace.arrived();
+    }
+    assertThat(pace.perSecond()).isEqualTo(600);
+    ticks.addAndGet(SECOND); // the next second: the last one's arrivals still count
+    assertThat(pace.perSecond()).isEqualTo(600);
+    pace.arrived();
+    assertThat(pace.perSecond()).isEqualTo(600);
+    ticks.addAndGet(2 * SECOND); // a whole second with no arrival
+    assertThat(pace.perSecond()).isEqualTo(CollectionPace.FLOOR_PER_SECOND);
+
+    // At 600 a second, the tokens come six times as fast as at the floor.
+    for (int i = 0; i < 300; i++) {
+      pace.arrived();
+    }
+    ticks.addAndGet(SECOND / 2); // refills 300 tokens, on top of what was saved
+    for (int i = 0; i < 400; i++) {
+      assertThat(pace.reserve()).as("token %d", i).isZero();
+    }
+    assertThat(pace.reserve()).isEqualTo(SECOND / 600 + 1);
+  }
+
+  @Test
+  void reserve_onceUnpaced_neverWaits() {
+    CollectionPace pace = new CollectionPace(ticks::get);
+    pace.unpace();
+    for (int i = 0; i < 10 * CollectionPace.FLOOR_PER_SECOND; i++) {
+      assertThat(pace.reserve()).isZero();
+    }
+  }
+
+  /**
+   * 301 overwrites of one key, then the writes stop: their 300 superseded versions are removed 100
+   * a second (the ticker moves a second at a time), and none is left once the pace allowed them
+   * all. Without the pace, every one went at once.
+   */
+  @Test
+  void supersededVersions_comingDueAfterTheWritesStopped_goAtTheFloorsPace() throws Exception {
+    Ledger ledger = new Ledger(6);
+    List<MemoryRepository> memories = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      memories.add(MemoryRepository.create("mem" + i));
+    }
+    String entries = Layout.indexPrefix("bkt");
+    gate = new GatedRepository.Gate(Operation.DELETE, name -> name.startsWith(entries));
+    store =
+        ErasureStore.open(
+            StoreConfig.builder(Geometry.parse("4x2"))
+                .settleTime(Duration.ZERO)
+                .stallGrace(Duration.ofSeconds(30))
+                .ticker(ticks::get)
+                .build(),
+            CountingRepository.wrap(GatedRepository.wrap(memories, gate), ledger));
+    store.createBucket("bkt");
+    long seed = TestSeed.get();
+
+    // The first removal is held at its entries' discards while all 301 writes land, in one second.
+    gate.arm(6);
+    byte[] last = null;
+    for (int i = 0; i < 301; i++) {
+      last = StoreFixture.bytes(seed + i, 100);
+      store.put(
+          "bkt",
+          "k",
+          new ByteArrayInputStream(last),
+          last.length,
+          ObjectStore.PutOptions.defaults());
+    }
+    gate.awaitHeld(6, WAIT);
+    // Two seconds on, nothing has come in for a second: the pace is the floor's, and a second of
+    // it is saved up.
+    ticks.addAndGet(2 * SECOND);
+    assertThat(store.collector().pace().perSecond()).isEqualTo(CollectionPace.FLOOR_PER_SECOND);
+    gate.open();
+
+    // The held removal and 100 more (6 discards each), and the next waits for the ticker.
+    assertRemovedWhenWaiting(ledger, 101);
+    ticks.addAndGet(SECOND);
+    assertRemovedWhenWaiting(ledger, 201);
+    ticks.addAndGet(SECOND);
+    store.awaitCollections();
+    assertThat(discards(ledger)).isEqualTo(300 * 6);
+    try (ObjectStore.ObjectReader reader = store.get("bkt", "k", 0, -1, 0)) {
+      assertThat(reader.body().readAllBytes()).isEqualTo(last);
+    }
+  }
+
+  private void assertRemovedWhenWaiting(Ledger ledger, int removals) throws InterruptedException {
+    Await.until(
+        "the collection waits for the pace after " + removals + " removals",
+        WAIT,
+        () -> store.collector().pace().waiting() == 1 && discards(ledger) >= removals * 6L);
+    // The ticker stands still: no token comes, so no removal more can have started.
+    assertThat(discards(ledger)).isEqualTo(removals * 6L);
+  }
+
+  private static long discards(Ledger ledger) {
+    String entries = Layout.indexPrefix("bkt");
+    return ledger.calls().stream()
+        .filter(c -> c.kind() == Kind.DISCARD && c.key().startsWith(entries))
+        .count();
+  }
+}
