@@ -21,6 +21,14 @@
 # that is not. At 50 ms the same 32 clients ask for 2.5 times fewer requests a second than at
 # 20 ms, so a point that falls short at 20 ms with the cores busy and reaches 0.9 at 50 ms was held
 # back by the CPU, not by the array's rounds.
+# Then the collection case: a burst of overwrites (PUT of 4 KiB to the key space's 16 keys, one
+# client, no delay) whose superseded versions come due while a one-client PUT at 50 ms runs, on an
+# array whose settle time (twice slowShardTimeout, set to one point's length) ends them exactly
+# then; it prints the 50 ms point's p50, p90, p99, each iteration's PUTs a second and the CPU, so
+# that background collection that takes the cores from requests shows as a p90 of three rounds and
+# more. (A point is a warmup and ITERATIONS iterations of DURATION; direct runs before RACS at each
+# delay, so the 0 ms RACS point writes during the second point length, and the 50 ms RACS point
+# runs during the fourth, two lengths later.)
 # Every RACS point also shows what 1M client operations cost at AWS S3 Standard's prices (the
 # prices: section of the config overrides them) against the same operations on one repository.
 #
@@ -34,7 +42,8 @@
 #                                       the jitter case, hedging on and off; ONLY=cold: GET and
 #                                       HEAD read as a proxy that has not read the key;
 #                                       ONLY=steady: GET, HEAD, PUT and DELETE with the
-#                                       version cache)
+#                                       version cache; ONLY=collection: a PUT at 50 ms while
+#                                       a burst's superseded versions are collected)
 # ITERATIONS, DURATION and JITTER_DURATION override the chosen lengths (a smoke check:
 # ONLY=jitter ITERATIONS=1 JITTER_DURATION=1s).
 # PAR_CLIENTS (default 1,8,32), PAR_DELAY (20ms,50ms), PAR_OPS (get,head,list,put; DELETE needs a pool
@@ -138,6 +147,19 @@ if [ -z "$ONLY" ] || [ "$ONLY" = jitter ]; then
   done
 fi
 
+if [ -z "$ONLY" ] || [ "$ONLY" = collection ]; then
+  # One point's length in milliseconds: slowShardTimeout, so that the settle time is two of them.
+  point_ms=$(python3 -c 'import re, sys
+m = re.fullmatch(r"(\d+)(ms|s)", sys.argv[1])
+if not m:
+    sys.exit(f"DURATION: {sys.argv[1]} (expected: 500ms or 3s)")
+print(int(m[1]) * (1 if m[2] == "ms" else 1000) * (int(sys.argv[2]) + 1))' "$DURATION" "$ITERATIONS")
+  config "$WORK/collection.yaml" "" "slowShardTimeout: ${point_ms}ms"
+  echo "== collection: PUT 4KiB at 0 ms, then at 50 ms while the 0 ms point's superseded versions come due ($ITERATIONS x $DURATION per point)" >&2
+  bench 1 "$OBJECTS" --config "$WORK/collection.yaml" --op put --sizes 4KiB --delay 0ms,50ms \
+    --duration "$DURATION" --out "$WORK/collection" >"$WORK/collection.txt"
+fi
+
 if [ -z "$ONLY" ] || [ "$ONLY" = parallel ]; then
   echo "== parallel: $PAR_OPS 4KiB at $PAR_CLIENTS clients, $PAR_DELAY ($ITERATIONS x $DURATION per point)" >&2
   bench "$PAR_CLIENTS" "$PAR_OBJECTS" --config "$WORK/delay.yaml" --op "$PAR_OPS" --sizes 4KiB \
@@ -221,6 +243,22 @@ if hedged:
                 continue
             calls = per_op(p) if name != "direct" else ""
             print(f"| {name} | {size} | {lat(p, 'p50'):.2f} | {lat(p, 'p99'):.2f} | {lat(p, 'max'):.2f} | {p['ops']} | {calls} |")
+    print()
+
+root = points("collection")
+if root:
+    col = by_id(root)
+    print("| collection case: PUT 4KiB | round trip | p50 ms | p90 ms | p99 ms | PUTs a second, by iteration | client CPU |")
+    print("|---|---|---|---|---|---|---|")
+    for target in ["direct", "racs"]:
+        for d in ["0ms", "50ms"]:
+            p = col.get(f"{target}/put/4KiB/c1/d{d}")
+            if p is None:
+                continue
+            rates = ", ".join(f"{i['opsPerSecond']:.1f}" for i in p["iterations"])
+            cpu = p["clientCpu"]["maxUtilisation"]
+            cpu = "-" if cpu is None else f"{100 * cpu:.0f}%"
+            print(f"| {target} | {d} | {lat(p, 'p50'):.2f} | {lat(p, 'p90'):.2f} | {lat(p, 'p99'):.2f} | {rates} | {cpu} |")
     print()
 
 root = points("parallel")
