@@ -6,8 +6,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
@@ -66,11 +69,13 @@ final class BucketCatalog {
   private final AtomicLong forgets = new AtomicLong();
   private volatile BucketCoordinator coordinator = BucketCoordinator.NONE;
   private final RefreshAhead refresh;
+  private final Executor background;
 
   BucketCatalog(StoreContext context, QuorumWriter writer, Executor background) {
     this.context = context;
     this.writer = writer;
     this.refresh = new RefreshAhead(background);
+    this.background = background;
   }
 
   private long now() {
@@ -306,6 +311,41 @@ final class BucketCatalog {
       return;
     }
     readExistence(bucket);
+  }
+
+  /**
+   * {@link #require}, answered later ({@link #await}): at once from the cache while it is fresh,
+   * else by a read of the bucket's records started now in the background, so that a request with a
+   * repository round of its own to make (a LIST's listing) makes both in the same round. Over
+   * distant repositories, the first request after a second without one (the cache's life) took a
+   * round more than the others for its bucket's records.
+   */
+  CompletableFuture<Void> requireLater(String bucket) {
+    checkName(bucket);
+    Long until = seen.get(bucket);
+    long now = now();
+    if (until != null && until - now > 0 && cacheUsable()) {
+      refresh.ifDue(bucket, until, now, () -> readExistence(bucket));
+      return CompletableFuture.completedFuture(null);
+    }
+    try {
+      return CompletableFuture.runAsync(() -> readExistence(bucket), background);
+    } catch (RejectedExecutionException e) {
+      readExistence(bucket); // the store is closing: read in line, as require does
+      return CompletableFuture.completedFuture(null);
+    }
+  }
+
+  /** Waits for a {@link #requireLater}; throws what {@link #require} would have. */
+  static void await(CompletableFuture<Void> required) {
+    try {
+      required.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw e;
+    }
   }
 
   /**

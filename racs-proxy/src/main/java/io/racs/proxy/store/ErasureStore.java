@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
@@ -506,8 +507,17 @@ public final class ErasureStore implements ObjectStore {
 
   @Override
   public ListResult list(String bucket, ListRequest request) {
-    buckets.require(bucket);
-    return lister.list(bucket, request);
+    // The bucket's records and the listing in one round: a missing bucket still says so first.
+    CompletableFuture<Void> exists = buckets.requireLater(bucket);
+    ListResult result;
+    try {
+      result = lister.list(bucket, request);
+    } catch (RuntimeException e) {
+      BucketCatalog.await(exists);
+      throw e;
+    }
+    BucketCatalog.await(exists);
+    return result;
   }
 
   @Override

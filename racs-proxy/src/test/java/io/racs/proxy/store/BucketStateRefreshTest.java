@@ -52,6 +52,10 @@ class BucketStateRefreshTest {
       new GatedRepository.Gate(Operation.LIST, ENCRYPTION_DOCUMENTS::equals);
   private final GatedRepository.Gate announcementListings =
       new GatedRepository.Gate(Operation.LIST, ANNOUNCEMENTS::equals);
+  // Not armed: counts the listings of all the bucket's objects (a LIST of no prefix; a write's
+  // ordering listing is of its key's prefix).
+  private final GatedRepository.Gate objectListings =
+      new GatedRepository.Gate(Operation.LIST, Layout.indexPrefix("bkt")::equals);
   private final List<ErasureStore> stores = new ArrayList<>();
   private ErasureStore store;
 
@@ -69,6 +73,7 @@ class BucketStateRefreshTest {
     bucketListings.open();
     encryptionListings.open();
     announcementListings.open();
+    objectListings.open();
     stores.forEach(ErasureStore::close);
   }
 
@@ -82,8 +87,10 @@ class BucketStateRefreshTest {
                 .build(),
             GatedRepository.wrap(
                 GatedRepository.wrap(
-                    GatedRepository.wrap(memories, bucketListings), encryptionListings),
-                announcementListings));
+                    GatedRepository.wrap(
+                        GatedRepository.wrap(memories, bucketListings), encryptionListings),
+                    announcementListings),
+                objectListings));
     stores.add(opened);
     return opened;
   }
@@ -157,6 +164,37 @@ class BucketStateRefreshTest {
     // and the re-read it starts finds the deletion.
     assertThat(store.list("bkt", all).objects()).isEmpty();
     awaitNoReRead();
+    assertThatThrownBy(() -> store.list("bkt", all))
+        .isInstanceOfSatisfying(
+            StoreException.class,
+            e -> assertThat(e.code()).isEqualTo(StoreException.Code.NO_SUCH_BUCKET));
+  }
+
+  @Test
+  void list_whenBucketStateIsPastItsLife_listsTheObjectsWhileTheBucketsRecordsAreRead()
+      throws Exception {
+    ObjectStore.ListRequest all = new ObjectStore.ListRequest("", null, "", 10);
+    done(putLater("k0"));
+    ticks.addAndGet(BucketCatalog.CACHE_NANOS + 1); // nothing used the state meanwhile
+
+    bucketListings.arm(6);
+    CompletableFuture<ObjectStore.ListResult> listed =
+        CompletableFuture.supplyAsync(() -> store.list("bkt", all));
+    bucketListings.awaitHeld(6, WAIT);
+    // The bucket's records are held, and the objects are listed meanwhile: one round for both.
+    objectListings.awaitCompleted(6, WAIT);
+    assertThat(listed).isNotDone(); // an expired state is never used: the LIST waits for it
+    bucketListings.open();
+    assertThat(done(listed).objects()).extracting(VersionMeta::key).contains("k0");
+  }
+
+  @Test
+  void list_whenBucketDeletedThroughAnotherProxyAndStateIsPastItsLife_isRefused() {
+    ObjectStore.ListRequest all = new ObjectStore.ListRequest("", null, "", 10);
+    assertThat(store.list("bkt", all).objects()).isEmpty();
+    open().deleteBucket("bkt");
+    ticks.addAndGet(BucketCatalog.CACHE_NANOS + 1);
+
     assertThatThrownBy(() -> store.list("bkt", all))
         .isInstanceOfSatisfying(
             StoreException.class,
