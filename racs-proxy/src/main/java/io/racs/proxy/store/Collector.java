@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
@@ -38,6 +39,7 @@ final class Collector {
   private static final Logger LOG = LoggerFactory.getLogger(Collector.class);
   private static final int MAX_COLLECTIONS = 64;
   private static final int MAX_QUEUED = 100_000;
+  private static final int REMOVALS_PER_KEY = 16;
 
   private final StoreContext context;
   private final ExecutorService background;
@@ -134,11 +136,26 @@ final class Collector {
   /** Collects a key's superseded versions until no newer write has moved the target meanwhile. */
   private void collectUntilSettled(String bucket, String key, String id) {
     while (true) {
+      // Asked before the target is taken, so that a pass goes up to the newest version committed
+      // while it was asked.
+      boolean keep = keepsVersions(bucket);
       String target = collecting.get(id);
-      collectOlderVersions(bucket, key, target);
+      if (!keep) {
+        collectOlderVersions(bucket, key, target);
+      }
       if (collecting.remove(id, target)) {
         return;
       }
+    }
+  }
+
+  /** Whether the bucket keeps every version; true when that cannot be told (nothing is deleted). */
+  private boolean keepsVersions(String bucket) {
+    try {
+      return versioned.test(bucket);
+    } catch (RuntimeException e) {
+      LOG.debug("not collecting in {}: {}", bucket, e.toString());
+      return true;
     }
   }
 
@@ -258,24 +275,49 @@ final class Collector {
     awaitCollections();
   }
 
-  /** Deletes every version of a key older than {@code newest}: data first, then entries. */
+  /**
+   * Deletes every version of a key older than {@code newest}, in a bucket that does not keep them:
+   * data first, then entries. Up to {@value #REMOVALS_PER_KEY} versions are removed at once, each
+   * at its turn of the pace: one at a time, a removal's rounds (its record when not cached, its
+   * data, its entries) bounded how fast one key could be collected, and over distant repositories a
+   * key overwritten steadily by one client (a version every two rounds) gained versions faster than
+   * they went.
+   */
   private void collectOlderVersions(String bucket, String key, String newest) {
+    Semaphore inFlight = new Semaphore(REMOVALS_PER_KEY);
     try {
-      if (versioned.test(bucket)) {
-        return; // every version stays
-      }
       IndexMerge merge =
           new IndexMerge(
               context.array, Layout.indexKeyPrefix(bucket, context.nameKey(bucket, key)), "", 100);
       for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
         if (VersionId.newer(newest, Layout.versionOf(e.name()))) {
           pace.acquire();
-          removeVersion(e.name(), context.read(e, VersionMeta.class));
+          inFlight.acquireUninterruptibly();
+          IndexMerge.Entry entry = e;
+          try {
+            background.execute(
+                () -> {
+                  try {
+                    removeVersion(entry.name(), context.read(entry, VersionMeta.class));
+                  } catch (RuntimeException failed) {
+                    // Best effort: heal collects what is left.
+                    LOG.debug("removing {} stopped: {}", entry.name(), failed.toString());
+                  } finally {
+                    inFlight.release();
+                  }
+                });
+          } catch (RejectedExecutionException closing) {
+            inFlight.release();
+            removeVersion(entry.name(), context.read(entry, VersionMeta.class));
+          }
         }
       }
     } catch (RuntimeException e) {
       // Best effort: heal collects what is left.
       LOG.debug("collecting old versions of {}/{} stopped: {}", bucket, key, e.toString());
+    } finally {
+      // The pass ends when its removals have: the next pass lists what they left.
+      inFlight.acquireUninterruptibly(REMOVALS_PER_KEY);
     }
   }
 

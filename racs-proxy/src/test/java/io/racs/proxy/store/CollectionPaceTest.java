@@ -100,20 +100,16 @@ class CollectionPaceTest {
     }
   }
 
-  /**
-   * 301 overwrites of one key, then the writes stop: their 300 superseded versions are removed 100
-   * a second (the ticker moves a second at a time), and none is left once the pace allowed them
-   * all. Without the pace, every one went at once.
-   */
-  @Test
-  void supersededVersions_comingDueAfterTheWritesStopped_goAtTheFloorsPace() throws Exception {
-    Ledger ledger = new Ledger(6);
+  /** A store over six memory repositories behind {@code gates}, every call counted. */
+  private void open(Ledger ledger, GatedRepository.Gate... gates) {
     List<MemoryRepository> memories = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
       memories.add(MemoryRepository.create("mem" + i));
     }
-    String entries = Layout.indexPrefix("bkt");
-    gate = new GatedRepository.Gate(Operation.DELETE, name -> name.startsWith(entries));
+    List<io.racs.repos.Repository> repositories = new ArrayList<>(memories);
+    for (GatedRepository.Gate g : gates) {
+      repositories = GatedRepository.wrap(repositories, g);
+    }
     store =
         ErasureStore.open(
             StoreConfig.builder(Geometry.parse("4x2"))
@@ -121,14 +117,18 @@ class CollectionPaceTest {
                 .stallGrace(Duration.ofSeconds(30))
                 .ticker(ticks::get)
                 .build(),
-            CountingRepository.wrap(GatedRepository.wrap(memories, gate), ledger));
+            CountingRepository.wrap(repositories, ledger));
     store.createBucket("bkt");
-    long seed = TestSeed.get();
+    // Reads the bucket's state, which stays cached while the ticker stands still: the writes never
+    // list the bucket's records, and the collection, which asks whether the bucket keeps versions
+    // each time, does.
+    store.list("bkt", new ObjectStore.ListRequest("", null, "", 1));
+  }
 
-    // The first removal is held at its entries' discards while all 301 writes land, in one second.
-    gate.arm(6);
+  private byte[] overwrite(int times) {
+    long seed = TestSeed.get();
     byte[] last = null;
-    for (int i = 0; i < 301; i++) {
+    for (int i = 0; i < times; i++) {
       last = StoreFixture.bytes(seed + i, 100);
       store.put(
           "bkt",
@@ -137,6 +137,25 @@ class CollectionPaceTest {
           last.length,
           ObjectStore.PutOptions.defaults());
     }
+    return last;
+  }
+
+  /**
+   * 301 overwrites of one key, then the writes stop: their 300 superseded versions are removed 100
+   * a second (the ticker moves a second at a time), and none is left once the pace allowed them
+   * all. Without the pace, every one went at once.
+   */
+  @Test
+  void supersededVersions_comingDueAfterTheWritesStopped_goAtTheFloorsPace() throws Exception {
+    Ledger ledger = new Ledger(6);
+    // The collection's first step, reading whether the bucket keeps versions, is held while all
+    // 301 writes land, in one second of the ticker.
+    gate =
+        new GatedRepository.Gate(
+            Operation.LIST, (Layout.bucketPrefix() + "bkt" + Layout.SEPARATOR)::equals);
+    open(ledger, gate);
+    gate.arm(6);
+    byte[] last = overwrite(301);
     gate.awaitHeld(6, WAIT);
     // Two seconds on, nothing has come in for a second: the pace is the floor's, and a second of
     // it is saved up.
@@ -144,16 +163,44 @@ class CollectionPaceTest {
     assertThat(store.collector().pace().perSecond()).isEqualTo(CollectionPace.FLOOR_PER_SECOND);
     gate.open();
 
-    // The held removal and 100 more (6 discards each), and the next waits for the ticker.
-    assertRemovedWhenWaiting(ledger, 101);
+    // 100 removals (6 discards each), and the next waits for the ticker.
+    assertRemovedWhenWaiting(ledger, 100);
     ticks.addAndGet(SECOND);
-    assertRemovedWhenWaiting(ledger, 201);
+    assertRemovedWhenWaiting(ledger, 200);
     ticks.addAndGet(SECOND);
     store.awaitCollections();
     assertThat(discards(ledger)).isEqualTo(300 * 6);
     try (ObjectStore.ObjectReader reader = store.get("bkt", "k", 0, -1, 0)) {
       assertThat(reader.body().readAllBytes()).isEqualTo(last);
     }
+  }
+
+  /**
+   * The versions of one key are removed several at a time: one removal held at an entry's discard
+   * does not hold the others. One at a time, over distant repositories, a key overwritten steadily
+   * gained versions faster than they went.
+   */
+  @Test
+  void supersededVersionsOfOneKey_whileOneRemovalIsHeld_goOnBeingRemoved() throws Exception {
+    Ledger ledger = new Ledger(6);
+    GatedRepository.Gate collection =
+        new GatedRepository.Gate(
+            Operation.LIST, (Layout.bucketPrefix() + "bkt" + Layout.SEPARATOR)::equals);
+    String entries = Layout.indexPrefix("bkt");
+    gate = new GatedRepository.Gate(Operation.DELETE, name -> name.startsWith(entries));
+    open(ledger, collection, gate);
+    collection.arm(6); // the collection starts once all 10 versions are written
+    overwrite(10);
+    collection.awaitHeld(6, WAIT);
+    gate.arm(1);
+    collection.open();
+
+    // One discard of one removal is held; the other 8 removals and that one's 5 other discards end.
+    gate.awaitHeld(1, WAIT);
+    gate.awaitCompleted(8 * 6 + 5, WAIT);
+    gate.open();
+    store.awaitCollections();
+    assertThat(discards(ledger)).isEqualTo(9 * 6);
   }
 
   private void assertRemovedWhenWaiting(Ledger ledger, int removals) throws InterruptedException {
