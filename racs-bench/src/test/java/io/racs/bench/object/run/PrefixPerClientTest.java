@@ -180,8 +180,11 @@ class PrefixPerClientTest {
     engine.prepare(0, "run/", w);
     target.takeRequests();
     IterationResult r = engine.iterate(0, "run/", w, Duration.ZERO, 7, Progress.silent());
+    // What the iteration recorded is only what completed inside its measurement window, which
+    // opens once every client has completed a request: on a busy machine one client can do most of
+    // the 600 before the last one starts, and leave no GET inside it. So the errors are checked
+    // (none within the window), not that some GET was verified; the requests are checked below.
     assertThat(r.errors).isEmpty();
-    assertThat(r.verified).isPositive();
     Map<Integer, List<String>> requests = target.takeRequests();
     assertThat(requests.values().stream().mapToInt(List::size).sum()).isEqualTo(600);
     assertOwnKeysOnly(requests, 3);
