@@ -14,6 +14,8 @@ import java.io.ByteArrayInputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -39,6 +41,7 @@ class CollectionPaceTest {
       gate.open();
     }
     if (store != null) {
+      store.collector().pace().unpace(); // a test that failed must not leave its close waiting
       store.close();
     }
   }
@@ -173,6 +176,30 @@ class CollectionPaceTest {
     try (ObjectStore.ObjectReader reader = store.get("bkt", "k", 0, -1, 0)) {
       assertThat(reader.body().readAllBytes()).isEqualTo(last);
     }
+  }
+
+  /**
+   * A store closing with a backlog the pace has not reached yet removes it at once and returns: it
+   * serves no request any more. The ticker stands still, so paced, the backlog would never go.
+   */
+  @Test
+  void close_withABacklogThePaceHasNotReached_removesItAllAndReturns() throws Exception {
+    Ledger ledger = new Ledger(6);
+    gate =
+        new GatedRepository.Gate(
+            Operation.LIST, (Layout.bucketPrefix() + "bkt" + Layout.SEPARATOR)::equals);
+    open(ledger, gate);
+    gate.arm(6);
+    overwrite(301);
+    gate.awaitHeld(6, WAIT);
+    ticks.addAndGet(2 * SECOND); // the floor's pace, a second of it saved up
+    gate.open();
+    assertRemovedWhenWaiting(ledger, 100);
+
+    CompletableFuture<Void> closing = CompletableFuture.runAsync(store::close);
+    closing.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    store = null;
+    assertThat(discards(ledger)).isEqualTo(300 * 6);
   }
 
   /**
