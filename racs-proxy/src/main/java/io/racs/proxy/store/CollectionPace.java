@@ -20,7 +20,8 @@ import java.util.function.LongSupplier;
  * waiting to be collected is already superseded.
  *
  * <p>The bucket ages on the store's ticker ({@link StoreConfig#ticker()}), so tests drive it. Once
- * {@linkplain #unpace() unpaced} (the store closing), every removal proceeds at once. Thread-safe.
+ * {@linkplain #unpace() unpaced} (the store closing), and while {@linkplain #hurry hurried} (heal
+ * waiting for the backlog), every removal proceeds at once. Thread-safe.
  */
 final class CollectionPace {
   /** The least rate, in removals a second. */
@@ -39,6 +40,7 @@ final class CollectionPace {
   private long refilledAt;
   private int waiting;
   private volatile boolean unpaced;
+  private int hurried;
 
   CollectionPace(LongSupplier ticker) {
     this.ticker = ticker;
@@ -63,7 +65,7 @@ final class CollectionPace {
    * next one, and takes nothing.
    */
   synchronized long reserve() {
-    if (unpaced) {
+    if (unpaced || hurried > 0) {
       return 0;
     }
     double rate = refill(ticker.getAsLong());
@@ -98,6 +100,14 @@ final class CollectionPace {
   /** Removals waiting for a token now (for tests). */
   synchronized int waiting() {
     return waiting;
+  }
+
+  /**
+   * While {@code on} calls outnumber the {@code off} ones, every removal proceeds at once: someone
+   * (heal) waits for the backlog.
+   */
+  synchronized void hurry(boolean on) {
+    hurried += on ? 1 : -1;
   }
 
   /** From now on every removal proceeds at once: the store is closing, no request is served. */

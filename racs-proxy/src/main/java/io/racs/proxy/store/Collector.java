@@ -267,6 +267,20 @@ final class Collector {
   }
 
   /**
+   * {@link #awaitCollections()}, with the pace lifted while it waits: heal, which must not race the
+   * collector, does not wait behind a paced backlog. What is queued then runs as fast as it can, as
+   * heal's own work does.
+   */
+  void awaitCollectionsUnpaced() {
+    pace.hurry(true);
+    try {
+      awaitCollections();
+    } finally {
+      pace.hurry(false);
+    }
+  }
+
+  /**
    * Runs what is queued without pacing, and waits for it: the store is closing, and serves no
    * request any more.
    */

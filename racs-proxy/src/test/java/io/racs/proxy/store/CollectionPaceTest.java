@@ -203,6 +203,33 @@ class CollectionPaceTest {
   }
 
   /**
+   * Heal, which waits for what the collector is doing before it scans, does not wait behind a paced
+   * backlog: the pace is lifted while it waits. The ticker stands still, so paced, the backlog
+   * would never go and heal would never scan.
+   */
+  @Test
+  void heal_withABacklogThePaceHasNotReached_liftsThePaceAndScans() throws Exception {
+    Ledger ledger = new Ledger(6);
+    gate =
+        new GatedRepository.Gate(
+            Operation.LIST, (Layout.bucketPrefix() + "bkt" + Layout.SEPARATOR)::equals);
+    open(ledger, gate);
+    gate.arm(6);
+    overwrite(301);
+    gate.awaitHeld(6, WAIT);
+    ticks.addAndGet(2 * SECOND);
+    gate.open();
+    assertRemovedWhenWaiting(ledger, 100);
+
+    CompletableFuture<Healer.Report> healing =
+        CompletableFuture.supplyAsync(() -> Healer.heal(store, Healer.Options.defaults()));
+    healing.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    assertThat(discards(ledger)).isEqualTo(300 * 6);
+    // Once heal has its answer, the pace holds again.
+    assertThat(store.collector().pace().reserve()).isPositive();
+  }
+
+  /**
    * The versions of one key are removed several at a time: one removal held at an entry's discard
    * does not hold the others. One at a time, over distant repositories, a key overwritten steadily
    * gained versions faster than they went.
