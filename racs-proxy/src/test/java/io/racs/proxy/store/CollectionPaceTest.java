@@ -144,15 +144,12 @@ class CollectionPaceTest {
   }
 
   /**
-   * 301 overwrites of one key, then the writes stop: their 300 superseded versions are removed 100
-   * a second (the ticker moves a second at a time), and none is left once the pace allowed them
-   * all. Without the pace, every one went at once.
+   * 301 overwrites of one key, with the collection's first step (reading whether the bucket keeps
+   * versions) held while they all land in one second of the ticker; then two seconds on, when
+   * nothing has come in for a second, so the pace is the floor's with a second of it saved up.
+   * Returns the last body written.
    */
-  @Test
-  void supersededVersions_comingDueAfterTheWritesStopped_goAtTheFloorsPace() throws Exception {
-    Ledger ledger = new Ledger(6);
-    // The collection's first step, reading whether the bucket keeps versions, is held while all
-    // 301 writes land, in one second of the ticker.
+  private byte[] backlogAtTheFloorsPace(Ledger ledger) throws InterruptedException {
     gate =
         new GatedRepository.Gate(
             Operation.LIST, (Layout.bucketPrefix() + "bkt" + Layout.SEPARATOR)::equals);
@@ -160,19 +157,28 @@ class CollectionPaceTest {
     gate.arm(6);
     byte[] last = overwrite(301);
     gate.awaitHeld(6, WAIT);
-    // Two seconds on, nothing has come in for a second: the pace is the floor's, and a second of
-    // it is saved up.
     ticks.addAndGet(2 * SECOND);
     assertThat(store.collector().pace().perSecond()).isEqualTo(CollectionPace.FLOOR_PER_SECOND);
     gate.open();
+    return last;
+  }
+
+  /**
+   * 301 overwrites of one key, then the writes stop: their 300 superseded versions are removed 100
+   * a second (the ticker moves a second at a time), and none is left once the pace allowed them
+   * all. Without the pace, every one went at once.
+   */
+  @Test
+  void supersededVersions_comingDueAfterTheWritesStopped_goAtTheFloorsPace() throws Exception {
+    Ledger ledger = new Ledger(6);
+    byte[] last = backlogAtTheFloorsPace(ledger);
 
     // 100 removals (6 discards each), and the next waits for the ticker.
     assertRemovedWhenWaiting(ledger, 100);
     ticks.addAndGet(SECOND);
     assertRemovedWhenWaiting(ledger, 200);
-    ticks.addAndGet(SECOND);
-    store.awaitCollections();
-    assertThat(discards(ledger)).isEqualTo(300 * 6);
+    ticks.addAndGet(SECOND); // the last 100, at the pace (nothing waits for them to lift it)
+    Await.until("all 300 removed", WAIT, () -> discards(ledger) == 300 * 6L);
     try (ObjectStore.ObjectReader reader = store.get("bkt", "k", 0, -1, 0)) {
       assertThat(reader.body().readAllBytes()).isEqualTo(last);
     }
@@ -185,15 +191,7 @@ class CollectionPaceTest {
   @Test
   void close_withABacklogThePaceHasNotReached_removesItAllAndReturns() throws Exception {
     Ledger ledger = new Ledger(6);
-    gate =
-        new GatedRepository.Gate(
-            Operation.LIST, (Layout.bucketPrefix() + "bkt" + Layout.SEPARATOR)::equals);
-    open(ledger, gate);
-    gate.arm(6);
-    overwrite(301);
-    gate.awaitHeld(6, WAIT);
-    ticks.addAndGet(2 * SECOND); // the floor's pace, a second of it saved up
-    gate.open();
+    backlogAtTheFloorsPace(ledger);
     assertRemovedWhenWaiting(ledger, 100);
 
     CompletableFuture<Void> closing = CompletableFuture.runAsync(store::close);
@@ -210,15 +208,7 @@ class CollectionPaceTest {
   @Test
   void heal_withABacklogThePaceHasNotReached_liftsThePaceAndScans() throws Exception {
     Ledger ledger = new Ledger(6);
-    gate =
-        new GatedRepository.Gate(
-            Operation.LIST, (Layout.bucketPrefix() + "bkt" + Layout.SEPARATOR)::equals);
-    open(ledger, gate);
-    gate.arm(6);
-    overwrite(301);
-    gate.awaitHeld(6, WAIT);
-    ticks.addAndGet(2 * SECOND);
-    gate.open();
+    backlogAtTheFloorsPace(ledger);
     assertRemovedWhenWaiting(ledger, 100);
 
     CompletableFuture<Healer.Report> healing =
