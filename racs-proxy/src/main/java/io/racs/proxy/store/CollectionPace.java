@@ -15,9 +15,9 @@ import java.util.function.LongSupplier;
  * minute later, whatever the clients are doing then. Unpaced, a burst of 9,000 (750 PUT/s for 12 s
  * on fast repositories) was removed as fast as the cores allowed, and the requests of that minute
  * queued behind its repository calls on the same carriers: a one-client PUT at 50 ms went from a
- * p90 of 105 ms to 528 ms. Paced, the same burst comes due at the floor's rate, unless the store is
- * then being overwritten as fast. Pacing delays only what is deleted, never what is read: a version
- * waiting to be collected is already superseded.
+ * p90 of 105 ms to 528 ms. Paced, the same burst is removed at the floor's rate, unless the store
+ * is then being overwritten as fast. Pacing delays only what is deleted, never what is read: a
+ * version waiting to be collected is already superseded.
  *
  * <p>The bucket ages on the store's ticker ({@link StoreConfig#ticker()}), so tests drive it. Once
  * {@linkplain #unpace() unpaced} (the store closing), and while {@linkplain #hurry hurried} (heal
