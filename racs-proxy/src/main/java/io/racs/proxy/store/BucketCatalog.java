@@ -303,14 +303,24 @@ final class BucketCatalog {
 
   /** Throws {@code NO_SUCH_BUCKET} unless the bucket exists (or was seen to exist just now). */
   void require(String bucket) {
+    if (!seenRecently(bucket)) {
+      readExistence(bucket);
+    }
+  }
+
+  /**
+   * Whether the bucket was seen to exist within {@link #CACHE_NANOS} (starting its re-read when
+   * that is due); checks the name first.
+   */
+  private boolean seenRecently(String bucket) {
     checkName(bucket);
     Long until = seen.get(bucket);
     long now = now();
     if (until != null && until - now > 0 && cacheUsable()) {
       refresh.ifDue(bucket, until, now, () -> readExistence(bucket));
-      return;
+      return true;
     }
-    readExistence(bucket);
+    return false;
   }
 
   /**
@@ -321,11 +331,7 @@ final class BucketCatalog {
    * round more than the others for its bucket's records.
    */
   CompletableFuture<Void> requireLater(String bucket) {
-    checkName(bucket);
-    Long until = seen.get(bucket);
-    long now = now();
-    if (until != null && until - now > 0 && cacheUsable()) {
-      refresh.ifDue(bucket, until, now, () -> readExistence(bucket));
+    if (seenRecently(bucket)) {
       return CompletableFuture.completedFuture(null);
     }
     try {

@@ -357,14 +357,19 @@ final class Collector {
    * that record once no repository lists the entry). What fails here, heal deletes.
    */
   void deleteRemovedLater(String entryName, VersionMeta version) {
+    removeLater(() -> deleteRemoved(entryName, version), true);
+  }
+
+  /** Queues one removal, which waits for its turn at the pace when a worker runs it. */
+  private void removeLater(Runnable removal, boolean awaited) {
     pace.arrived();
     submit(
         () -> {
           pace.acquire();
-          deleteRemoved(entryName, version);
+          removal.run();
         },
         () -> {},
-        true);
+        awaited);
   }
 
   /** {@link #deleteRemovedLater} on the calling thread (heal). */
@@ -387,14 +392,8 @@ final class Collector {
    * write refused because repositories stalled must not wait for them again to delete it.
    */
   void deleteDataLater(VersionMeta version) {
-    pace.arrived();
-    submit(
-        () -> {
-          pace.acquire();
-          deleteData(version);
-        },
-        () -> {},
-        false); // garbage of a write that failed: heal and closing need not wait for it
+    // Garbage of a write that failed: heal and closing need not wait for it.
+    removeLater(() -> deleteData(version), false);
   }
 
   /**
