@@ -14,6 +14,7 @@ import java.util.Objects;
  */
 public final class OpeningInputStream extends InputStream {
   private final InputStream sealed;
+  private final LendingInput lending;
   private final ChunkSealer sealer;
   private final SealedLayout.Span span;
   private final long lastSealedChunkBytes;
@@ -24,6 +25,9 @@ public final class OpeningInputStream extends InputStream {
   private long skip;
   private int outPosition;
   private int outLimit;
+  // Where the chunk being opened lies: lent in place by the input, or gathered into `in`.
+  private byte[] chunkArray;
+  private int chunkOffset;
 
   /**
    * @param sealed the sealed bytes of {@code span}, from {@code span.sealedOffset()}
@@ -39,6 +43,7 @@ public final class OpeningInputStream extends InputStream {
       long plainBytes,
       long length) {
     this.sealed = Objects.requireNonNull(sealed, "sealed");
+    this.lending = sealed instanceof LendingInput l ? l : null;
     this.sealer = Objects.requireNonNull(sealer, "sealer");
     this.span = Objects.requireNonNull(span, "span");
     this.nextChunk = span.firstChunk();
@@ -119,12 +124,8 @@ public final class OpeningInputStream extends InputStream {
     if (plain > len || plain > remaining || plain == 0) {
       return 0;
     }
-    int got = sealed.readNBytes(in, 0, want);
-    if (got < want) {
-      throw new TamperedDataException(
-          "sealed chunk " + index + " ends after " + got + " of its " + want + " bytes");
-    }
-    int opened = sealer.open(index, last, in, 0, want, b, off);
+    takeChunk(index, want);
+    int opened = sealer.open(index, last, chunkArray, chunkOffset, want, b, off);
     nextChunk++;
     remaining -= opened;
     return opened;
@@ -143,18 +144,41 @@ public final class OpeningInputStream extends InputStream {
     long index = nextChunk;
     boolean last = index == span.totalChunks() - 1;
     int want = (int) (last ? lastSealedChunkBytes : SealedLayout.SEALED_CHUNK_BYTES);
-    int got = sealed.readNBytes(in, 0, want);
-    if (got < want) {
-      throw new TamperedDataException(
-          "sealed chunk " + index + " ends after " + got + " of its " + want + " bytes");
-    }
-    int plain = sealer.open(index, last, in, 0, want, out, 0);
+    takeChunk(index, want);
+    int plain = sealer.open(index, last, chunkArray, chunkOffset, want, out, 0);
     nextChunk++;
     int start = (int) Math.min(skip, plain);
     skip -= start;
     outPosition = start;
     outLimit = plain;
     return true;
+  }
+
+  /**
+   * Takes the next {@code want} sealed bytes, chunk {@code index}: in place when the input lends
+   * them in one run, otherwise gathered into {@code in}. Sets {@link #chunkArray} and {@link
+   * #chunkOffset}.
+   */
+  private void takeChunk(long index, int want) throws IOException {
+    int got = 0;
+    if (lending != null) {
+      got = lending.lend(want);
+      if (got == want) {
+        chunkArray = lending.lentArray();
+        chunkOffset = lending.lentOffset();
+        return;
+      }
+      if (got > 0) {
+        System.arraycopy(lending.lentArray(), lending.lentOffset(), in, 0, got);
+      }
+    }
+    got += sealed.readNBytes(in, got, want - got);
+    if (got < want) {
+      throw new TamperedDataException(
+          "sealed chunk " + index + " ends after " + got + " of its " + want + " bytes");
+    }
+    chunkArray = in;
+    chunkOffset = 0;
   }
 
   @Override

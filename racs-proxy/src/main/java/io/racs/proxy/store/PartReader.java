@@ -1,6 +1,7 @@
 package io.racs.proxy.store;
 
 import io.racs.proxy.codec.ErasureCodec;
+import io.racs.proxy.crypto.LendingInput;
 import io.racs.repos.ObjectStream;
 import io.racs.repos.Repository;
 import java.io.IOException;
@@ -33,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * closed. Any k shards decode to the same bytes and each piece is checked by its CRC32C, so which k
  * are used changes the cost of a read, never its bytes.
  */
-final class PartReader extends InputStream implements ChunkedBody {
+final class PartReader extends InputStream implements ChunkedBody, LendingInput {
   private static final Logger LOG = LoggerFactory.getLogger(PartReader.class);
   private static final int PREFETCH_PIECES = 2;
 
@@ -68,6 +69,8 @@ final class PartReader extends InputStream implements ChunkedBody {
   private int dataStart;
   private int dataEnd;
   private boolean warned;
+  private byte[] lentArray;
+  private int lentOffset;
   private String inlineRecord;
   private ShardGuess guess;
 
@@ -193,6 +196,41 @@ final class PartReader extends InputStream implements ChunkedBody {
     int count = Math.min(dataEnd - dataStart, pieceLength - at);
     dataStart += count;
     return new Chunk(pieces[piece], at, count);
+  }
+
+  /**
+   * Lends the next run of this stripe's data where it lies, in its piece, which this reader never
+   * writes again (as {@link #nextChunk}): a sealed chunk that lies whole in it is opened from
+   * there.
+   */
+  @Override
+  public int lend(int max) {
+    if (max <= 0) {
+      return 0;
+    }
+    while (dataStart == dataEnd) {
+      if (stripe > lastStripe) {
+        return 0;
+      }
+      loadStripe();
+    }
+    int piece = dataStart / pieceLength;
+    int at = dataStart - piece * pieceLength;
+    int count = Math.min(max, Math.min(dataEnd - dataStart, pieceLength - at));
+    lentArray = pieces[piece];
+    lentOffset = at;
+    dataStart += count;
+    return count;
+  }
+
+  @Override
+  public byte[] lentArray() {
+    return lentArray;
+  }
+
+  @Override
+  public int lentOffset() {
+    return lentOffset;
   }
 
   private void loadStripe() {

@@ -214,6 +214,160 @@ class SealedStreamsTest {
         .hasMessageContaining("longer");
   }
 
+  @Test
+  void open_whenTheInputLendsRunsOfAnyLength_returnsExactlyTheRangesBytes() throws IOException {
+    long seed = TestSeed.get();
+    Random random = new Random(seed);
+    int size = 5 * C + 333;
+    byte[] plain = new byte[size];
+    random.nextBytes(plain);
+    DataKey key = DataKey.generate();
+    byte[] sealed = seal(plain, key, 3);
+    for (int i = 0; i < 200; i++) {
+      int off = random.nextInt(size + 1);
+      int len = random.nextInt(size - off + 1);
+      // Runs from a byte to two chunks: chunks that lie whole in a run, and chunks across runs.
+      int maxRun = 1 + random.nextInt(2 * SealedLayout.SEALED_CHUNK_BYTES);
+      SealedLayout.Span span = SealedLayout.span(off, len, size);
+      Lent in = new Lent(sealed, (int) span.sealedOffset(), maxRun, random.nextLong());
+      try (InputStream opened = new OpeningInputStream(in, key.sealer(3), span, size, len)) {
+        assertThat(readAll(opened, READ_SIZES[i % READ_SIZES.length]))
+            .as("range [%d, +%d), runs up to %d bytes (seed %d)", off, len, maxRun, seed)
+            .isEqualTo(Arrays.copyOfRange(plain, off, off + len));
+      }
+    }
+  }
+
+  @Test
+  void open_whenEveryChunkIsLentWhole_opensEachInPlaceAndCopiesNone() throws IOException {
+    byte[] plain = new byte[4 * C + 5];
+    new Random(TestSeed.get()).nextBytes(plain);
+    DataKey key = DataKey.generate();
+    byte[] sealed = seal(plain, key, 0);
+    SealedLayout.Span span = SealedLayout.span(0, plain.length, plain.length);
+    for (int readSize : new int[] {1000, C}) {
+      Lent in = new Lent(sealed, 0, SealedLayout.SEALED_CHUNK_BYTES, -1);
+      try (InputStream opened =
+          new OpeningInputStream(in, key.sealer(0), span, plain.length, plain.length)) {
+        assertThat(readAll(opened, readSize)).isEqualTo(plain);
+      }
+      assertThat(in.lentBytes).as("read %d at a time", readSize).isEqualTo(sealed.length);
+      assertThat(in.readBytes).as("read %d at a time", readSize).isZero();
+    }
+  }
+
+  @Test
+  void open_whenALentChunkIsAltered_failsBeforeHandingOutAByteOfIt() throws IOException {
+    long seed = TestSeed.get();
+    Random random = new Random(seed);
+    int size = 3 * C + 10;
+    byte[] plain = new byte[size];
+    random.nextBytes(plain);
+    DataKey key = DataKey.generate();
+    byte[] sealed = seal(plain, key, 0);
+    SealedLayout.Span span = SealedLayout.span(0, size, size);
+    for (int i = 0; i < 20; i++) {
+      byte[] altered = sealed.clone();
+      int at = random.nextInt(altered.length);
+      altered[at] ^= (byte) (1 + random.nextInt(255));
+      int chunk = at / SealedLayout.SEALED_CHUNK_BYTES;
+      int maxRun = i % 2 == 0 ? SealedLayout.SEALED_CHUNK_BYTES : 10_000;
+      Lent in = new Lent(altered, 0, maxRun, random.nextLong());
+      ByteArrayOutputStream got = new ByteArrayOutputStream();
+      byte[] buffer = new byte[i % 4 < 2 ? C : 1000];
+      assertThatThrownBy(
+              () -> {
+                try (InputStream opened =
+                    new OpeningInputStream(in, key.sealer(0), span, size, size)) {
+                  for (int n; (n = opened.read(buffer)) >= 0; ) {
+                    got.write(buffer, 0, n);
+                  }
+                }
+              })
+          .as("byte %d flipped, runs up to %d (seed %d)", at, maxRun, seed)
+          .isInstanceOf(TamperedDataException.class);
+      assertThat(got.toByteArray()).isEqualTo(Arrays.copyOf(plain, chunk * C));
+    }
+  }
+
+  /**
+   * Bytes lent in runs up to {@code maxRun} long (of random lengths from {@code seed}, or all of
+   * {@code maxRun} when the seed is -1), each in an array of its own at an offset, as a part reader
+   * lends its pieces; read() takes from the same runs.
+   */
+  private static final class Lent extends InputStream implements LendingInput {
+    private final byte[] bytes;
+    private final int maxRun;
+    private final Random runs;
+    private int position;
+    private int runLeft;
+    private byte[] lentArray;
+    private int lentOffset;
+    long lentBytes;
+    long readBytes;
+
+    Lent(byte[] bytes, int from, int maxRun, long seed) {
+      this.bytes = bytes;
+      this.position = from;
+      this.maxRun = maxRun;
+      this.runs = seed == -1 ? null : new Random(seed);
+    }
+
+    private int take(int max) {
+      if (position == bytes.length || max <= 0) {
+        return 0;
+      }
+      if (runLeft == 0) {
+        runLeft = runs == null ? maxRun : 1 + runs.nextInt(maxRun);
+      }
+      return Math.min(max, Math.min(runLeft, bytes.length - position));
+    }
+
+    @Override
+    public int lend(int max) {
+      int n = take(max);
+      lentArray = new byte[n + 7];
+      lentOffset = 5;
+      System.arraycopy(bytes, position, lentArray, lentOffset, n);
+      position += n;
+      runLeft -= n;
+      lentBytes += n;
+      return n;
+    }
+
+    @Override
+    public byte[] lentArray() {
+      return lentArray;
+    }
+
+    @Override
+    public int lentOffset() {
+      return lentOffset;
+    }
+
+    @Override
+    public int read() {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) {
+      if (len == 0) {
+        return 0;
+      }
+      int n = take(len);
+      if (n == 0) {
+        return -1;
+      }
+      System.arraycopy(bytes, position, b, off, n);
+      position += n;
+      runLeft -= n;
+      readBytes += n;
+      return n;
+    }
+  }
+
   static int indexOf(byte[] haystack, byte[] needle) {
     outer:
     for (int i = 0; i + needle.length <= haystack.length; i++) {
