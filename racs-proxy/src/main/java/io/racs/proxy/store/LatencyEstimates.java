@@ -1,6 +1,8 @@
 package io.racs.proxy.store;
 
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * How long each repository of the array has recently taken to answer a read, by kind of read: what
@@ -13,7 +15,11 @@ import java.util.Arrays;
  * of a shard, or a whole record): small enough to sort on every question, and recent enough to
  * follow a provider whose latency changes within seconds of traffic. Reads that were hedged around
  * are sampled too, with how long they had taken when they were given up, so that a repository that
- * is always hedged around does not look fast for lack of samples.
+ * is always hedged around does not look fast for lack of samples. A sample is forgotten {@link
+ * #SAMPLE_LIFETIME_NANOS} after it was taken: a repository that reads stopped asking (its shards
+ * read from parity while it was slow) would otherwise keep its old estimate for ever, and never be
+ * asked again once it is fast. With too few samples left it has no estimate, so it is asked again
+ * and measured anew.
  *
  * <p>Thread-safe; each reservoir synchronises itself.
  */
@@ -32,11 +38,19 @@ final class LatencyEstimates {
   /** Below this many samples a repository has no estimate: reads fall back to their peers. */
   static final int MIN_SAMPLES = 8;
 
+  /** How long a sample counts: ten seconds. */
+  static final long SAMPLE_LIFETIME_NANOS = TimeUnit.SECONDS.toNanos(10);
+
   private final StoreConfig.Hedge config;
   private final Reservoir[][] reservoirs;
+  private final LongSupplier ticker;
 
-  LatencyEstimates(int slots, StoreConfig.Hedge config) {
+  /**
+   * @param ticker the monotonic time in nanoseconds, by which samples age
+   */
+  LatencyEstimates(int slots, StoreConfig.Hedge config, LongSupplier ticker) {
     this.config = config;
+    this.ticker = ticker;
     this.reservoirs = new Reservoir[slots][Kind.values().length];
     for (Reservoir[] bySlot : reservoirs) {
       for (int kind = 0; kind < bySlot.length; kind++) {
@@ -57,7 +71,7 @@ final class LatencyEstimates {
 
   /** Records that {@code slot} took {@code nanos} to answer a read of {@code kind}. */
   void record(int slot, Kind kind, long nanos) {
-    reservoirs[slot][kind.ordinal()].add(Math.max(0, nanos));
+    reservoirs[slot][kind.ordinal()].add(Math.max(0, nanos), ticker.getAsLong());
   }
 
   /**
@@ -70,7 +84,7 @@ final class LatencyEstimates {
     if (!config.enabled()) {
       return Long.MAX_VALUE;
     }
-    long p = reservoirs[slot][kind.ordinal()].percentile(config.percentile());
+    long p = reservoirs[slot][kind.ordinal()].percentile(config.percentile(), ticker.getAsLong());
     if (p < 0) {
       return Long.MAX_VALUE;
     }
@@ -79,31 +93,42 @@ final class LatencyEstimates {
 
   /** The repository's recent median for {@code kind}, or 0 while it has too few samples. */
   long expectedNanos(int slot, Kind kind) {
-    long p = reservoirs[slot][kind.ordinal()].percentile(50);
+    long p = reservoirs[slot][kind.ordinal()].percentile(50, ticker.getAsLong());
     return p < 0 ? 0 : p;
   }
 
-  /** A ring of the last samples. */
+  /** A ring of the last samples, with when each was taken. */
   private static final class Reservoir {
     private final long[] samples = new long[SAMPLES];
+    private final long[] takenAt = new long[SAMPLES];
     private int count;
     private int next;
 
-    synchronized void add(long nanos) {
+    synchronized void add(long nanos, long now) {
       samples[next] = nanos;
+      takenAt[next] = now;
       next = (next + 1) % SAMPLES;
       count = Math.min(SAMPLES, count + 1);
     }
 
-    /** The {@code percentile}th percentile (nearest rank) of the samples, or -1 with too few. */
-    synchronized long percentile(double percentile) {
-      if (count < MIN_SAMPLES) {
+    /**
+     * The {@code percentile}th percentile (nearest rank) of the samples still within their lifetime
+     * at {@code now}, or -1 with too few.
+     */
+    synchronized long percentile(double percentile, long now) {
+      long[] recent = new long[count];
+      int live = 0;
+      for (int i = 0; i < count; i++) {
+        if (now - takenAt[i] <= SAMPLE_LIFETIME_NANOS) {
+          recent[live++] = samples[i];
+        }
+      }
+      if (live < MIN_SAMPLES) {
         return -1;
       }
-      long[] sorted = Arrays.copyOf(samples, count);
-      Arrays.sort(sorted);
-      int rank = (int) Math.ceil(percentile / 100 * count);
-      return sorted[Math.min(count, Math.max(1, rank)) - 1];
+      Arrays.sort(recent, 0, live);
+      int rank = (int) Math.ceil(percentile / 100 * live);
+      return recent[Math.min(live, Math.max(1, rank)) - 1];
     }
   }
 }

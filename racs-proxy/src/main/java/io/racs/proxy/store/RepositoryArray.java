@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BiFunction;
+import java.util.function.LongSupplier;
 
 /**
  * The repositories of one array, by slot, and the fan-out every store operation uses: run a call on
@@ -57,21 +58,23 @@ final class RepositoryArray implements AutoCloseable {
    *     stalled (at least; four times the others' time if that is longer)
    */
   RepositoryArray(List<Repository> slots, long timeoutNanos, int readQuorum, long stallNanos) {
-    this(slots, timeoutNanos, readQuorum, stallNanos, StoreConfig.Hedge.OFF);
+    this(slots, timeoutNanos, readQuorum, stallNanos, StoreConfig.Hedge.OFF, System::nanoTime);
   }
 
   /**
    * As {@link #RepositoryArray(List, long, int, long)}, with reads hedged by each repository's
-   * recent latency as {@code hedge} says ({@link #latencies()}).
+   * recent latency as {@code hedge} says ({@link #latencies()}), those latencies aging by {@code
+   * ticker}.
    */
   RepositoryArray(
       List<Repository> slots,
       long timeoutNanos,
       int readQuorum,
       long stallNanos,
-      StoreConfig.Hedge hedge) {
+      StoreConfig.Hedge hedge,
+      LongSupplier ticker) {
     this.slots = List.copyOf(slots);
-    this.latencies = new LatencyEstimates(this.slots.size(), hedge);
+    this.latencies = new LatencyEstimates(this.slots.size(), hedge, ticker);
     this.timeoutNanos = timeoutNanos;
     this.stallNanos = Math.min(stallNanos, timeoutNanos);
     this.readQuorum = readQuorum;

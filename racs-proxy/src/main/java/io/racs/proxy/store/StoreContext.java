@@ -50,7 +50,8 @@ final class StoreContext {
             config.slowShardTimeout().toNanos(),
             geometry.totalShards() - config.writeQuorum() + 1,
             config.stallGrace().toNanos(),
-            config.hedge());
+            config.hedge(),
+            config.ticker());
     this.arrayId = arrayId;
     this.ids = new VersionId(config.clock());
   }
