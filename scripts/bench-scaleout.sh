@@ -53,6 +53,13 @@
 #               with more than one, the summary adds each count's mean CPU per request over the
 #               rounds with its 95% interval (Student's t), so that a difference between counts can
 #               be told from the run-to-run noise of a shared machine
+#   COMPANIONS  with RATE_PER_PROXY, 1 holds the machine's load the same at every count: beside a
+#               count N below the largest M, M - N companion proxies run over an array of their own
+#               (six more fs directories), driven by a second bench at R x (M - N) requests a
+#               second, so that M proxies busy at R each share the two cores at every count, and
+#               only the N measured ones share one array. Their CPU is not counted. Then what
+#               grows with N is the cost of sharing one array, not the cost of sharing two cores
+#               among more busy JVMs, which a fleet with a machine per proxy does not pay [0]
 #   PROXY_CPUS, BENCH_CPUS   taskset CPU lists for the proxies and for the bench (unset: no pinning)
 # Writes OUT_DIR/<N>-proxies/ (the bench's report), OUT_DIR/cpu.tsv (one row per proxy count: the
 # CPU seconds, requests and repository calls, then the CPU seconds per thread group, then the jstat
@@ -102,8 +109,39 @@ RATE_PER_PROXY="${RATE_PER_PROXY:-}"
   echo "bench-scaleout.sh: RATE_PER_PROXY: $RATE_PER_PROXY (expected: requests per second, a positive number)" >&2
   exit 2
 }
+COMPANIONS="${COMPANIONS:-0}"
+case "$COMPANIONS" in
+  0) ;;
+  1)
+    [ -n "$RATE_PER_PROXY" ] || {
+      echo "bench-scaleout.sh: COMPANIONS=1 needs RATE_PER_PROXY (the companions' load is R each)" >&2
+      exit 2
+    }
+    [ "$REPOS" = fs ] || {
+      echo "bench-scaleout.sh: COMPANIONS=1 needs REPOS=fs" >&2
+      exit 2
+    }
+    for value in "$WARMUP" "$DURATION"; do
+      [[ "$value" =~ ^[1-9][0-9]*s$ ]] || {
+        echo "bench-scaleout.sh: COMPANIONS=1 needs WARMUP and DURATION in seconds (e.g. 20s): $value" >&2
+        exit 2
+      }
+    done
+    ;;
+  *)
+    echo "bench-scaleout.sh: COMPANIONS: $COMPANIONS (expected: 0 or 1)" >&2
+    exit 2
+    ;;
+esac
+MAX_PROXIES=0
+for n in $PROXIES; do
+  [ "$n" -le "$MAX_PROXIES" ] || MAX_PROXIES="$n"
+done
 
 PROXY_PIDS=()
+COMPANION_PIDS=()
+LAUNCHED_PIDS=()
+COMPANION_BENCH=""
 stop_proxies() {
   if [ "${#PROXY_PIDS[@]}" -gt 0 ]; then
     kill "${PROXY_PIDS[@]}" 2>/dev/null || true
@@ -111,8 +149,22 @@ stop_proxies() {
   fi
   PROXY_PIDS=()
 }
+# stop_companions: the companions' bench (with the JVM under its launcher), then the companions.
+stop_companions() {
+  if [ -n "$COMPANION_BENCH" ]; then
+    # shellcheck disable=SC2046
+    kill $(descendants "$COMPANION_BENCH") 2>/dev/null || true
+    wait "$COMPANION_BENCH" 2>/dev/null || true
+  fi
+  COMPANION_BENCH=""
+  if [ "${#COMPANION_PIDS[@]}" -gt 0 ]; then
+    kill "${COMPANION_PIDS[@]}" 2>/dev/null || true
+    wait "${COMPANION_PIDS[@]}" 2>/dev/null || true
+  fi
+  COMPANION_PIDS=()
+}
 init_work scaleout
-trap 'stop_proxies; cleanup' EXIT
+trap 'stop_companions; stop_proxies; [ "${#LAUNCHED_PIDS[@]}" = 0 ] || kill "${LAUNCHED_PIDS[@]}" 2>/dev/null; cleanup' EXIT
 mkdir -p "$OUT"
 
 if [ "$REPOS" = minio ]; then
@@ -144,32 +196,77 @@ fresh_array() {
   sync
 }
 
-# start_proxies N: N `racs server` processes over the same configuration, each on free S3 and
-# admin ports; sets PROXY_PIDS, PROXY_PORTS and ADMIN_PORTS, and returns once all are ready.
-start_proxies() {
-  local count="$1" i port admin log
-  PROXY_PORTS=()
-  ADMIN_PORTS=()
+# launch_servers CONFIG NAME COUNT: COUNT `racs server` processes over CONFIG, each on free S3 and
+# admin ports, logging to WORK/NAME-<i>.log; sets LAUNCHED_PIDS (as each starts, so that the exit
+# trap stops them), LAUNCHED_PORTS and LAUNCHED_ADMIN, and returns once all are ready.
+launch_servers() {
+  local config="$1" name="$2" count="$3" i port admin log
+  LAUNCHED_PIDS=()
+  LAUNCHED_PORTS=()
+  LAUNCHED_ADMIN=()
   for ((i = 1; i <= count; i++)); do
     port="$(free_port)"
     admin="$(free_port)"
-    log="$WORK/proxy-$count-$i.log"
-    (pin "${PROXY_CPUS:-}" "$ROOT/racs" server --config "$WORK/racs.yaml" \
+    log="$WORK/$name-$i.log"
+    (pin "${PROXY_CPUS:-}" "$ROOT/racs" server --config "$config" \
       --listen "127.0.0.1:$port" --admin-listen "127.0.0.1:$admin" --access-log off) >"$log" 2>&1 &
-    PROXY_PIDS+=("$!")
-    PROXY_PORTS+=("$port")
-    ADMIN_PORTS+=("$admin")
+    LAUNCHED_PIDS+=("$!")
+    LAUNCHED_PORTS+=("$port")
+    LAUNCHED_ADMIN+=("$admin")
   done
   for ((i = 1; i <= count; i++)); do
-    log="$WORK/proxy-$count-$i.log"
+    log="$WORK/$name-$i.log"
     for _ in $(seq 1 600); do
       grep -q '^ready' "$log" && continue 2
       sleep 0.1
     done
     cat "$log" >&2
-    echo "bench-scaleout.sh: proxy $i of $count did not start" >&2
+    echo "bench-scaleout.sh: $name $i of $count did not start" >&2
     exit 1
   done
+}
+
+# start_proxies N: N proxies over the run's configuration (launch_servers); sets PROXY_PIDS,
+# PROXY_PORTS and ADMIN_PORTS.
+start_proxies() {
+  launch_servers "$WORK/racs.yaml" "proxy-$1" "$1"
+  PROXY_PIDS=("${LAUNCHED_PIDS[@]}")
+  PROXY_PORTS=("${LAUNCHED_PORTS[@]}")
+  ADMIN_PORTS=("${LAUNCHED_ADMIN[@]}")
+  LAUNCHED_PIDS=()
+}
+
+# start_companions N: N `racs server` processes over an array of their own (six more fs
+# directories), and a second bench that drives them, open loop, at RATE_PER_PROXY x N requests a
+# second with the same options as the measured one, until stop_companions; returns once they are
+# ready and the bench has started.
+start_companions() {
+  local count="$1" i port endpoints=""
+  shift
+  rm -rf "$WORK/companion"
+  {
+    printf 'array:\n  geometry: 4x2\nserver:\n  credentials:\n'
+    printf '    - {accessKey: %s, secretKey: %s}\nrepositories:\n' "$ACCESS_KEY" "$SECRET_KEY"
+    for i in 0 1 2 3 4 5; do
+      mkdir -p "$WORK/companion/repo-$i"
+      printf '  - {name: repo-%d, type: fs, path: %s}\n' "$i" "$WORK/companion/repo-$i"
+    done
+  } >"$WORK/companion.yaml"
+  launch_servers "$WORK/companion.yaml" companion "$count"
+  COMPANION_PIDS=("${LAUNCHED_PIDS[@]}")
+  COMPANION_ADMIN=("${LAUNCHED_ADMIN[@]}")
+  LAUNCHED_PIDS=()
+  for port in "${LAUNCHED_PORTS[@]}"; do
+    endpoints="${endpoints:+$endpoints,}http://127.0.0.1:$port"
+  done
+  # Longer than everything it must run beside (the warmup, the idle sample, the measured run);
+  # stop_companions ends it.
+  (pin "${BENCH_CPUS:-}" "$ROOT/racs" bench object \
+    --endpoint "$endpoints" --access-key "$ACCESS_KEY" --secret-key "$SECRET_KEY" \
+    --name "companions" --mix "$MIX" --sizes "$SIZES" --clients "$CLIENTS" \
+    --rate $((RATE_PER_PROXY * count)) --warmup 1 --iterations 1 --duration 3600s --quiet \
+    --out "$WORK/companions" "$@") >"$WORK/companion-bench.log" 2>&1 &
+  COMPANION_BENCH="$!"
 }
 
 # descendants PID...: the PIDs and all their descendants (the launcher, java, its stderr filter).
@@ -316,10 +413,12 @@ jvm_delta() {
   }'
 }
 
-# requests_served: the S3 requests all running proxies have answered (their /metrics).
+# requests_served [ADMIN_PORT...]: the S3 requests the proxies on those admin ports (by default the
+# measured ones, ADMIN_PORTS) have answered (their /metrics).
 requests_served() {
   local total=0 port count
-  for port in "${ADMIN_PORTS[@]}"; do
+  [ "$#" -gt 0 ] || set -- "${ADMIN_PORTS[@]}"
+  for port in "$@"; do
     count="$(curl -fsS "http://127.0.0.1:$port/metrics" |
       awk '/^racs_s3_requests_total\{/ { s += $NF } END { printf "%d", s }')"
     total=$((total + count))
@@ -361,7 +460,7 @@ JSTAT="$("$ROOT/racs" java-home)/bin/jstat"
 {
   printf 'proxies\tcpu_seconds\trequests\tper_proxy_requests\trepository_calls\tidle_cpu_seconds\tidle_seconds\tbench_seconds\tcontext_switches'
   printf '\tjit_cpu_seconds\tgc_cpu_seconds\tevent_loop_cpu_seconds\tfork_join_cpu_seconds\tother_cpu_seconds\tunattributed_cpu_seconds'
-  printf '\tgc_events\tgc_pause_seconds\tcompilations\tcompile_seconds\tround\trun\n'
+  printf '\tgc_events\tgc_pause_seconds\tcompilations\tcompile_seconds\tround\trun\tcompanions\tcompanion_requests\n'
 } >"$OUT/cpu.tsv"
 for round in $(seq 1 "$ROUNDS"); do
   for n in $PROXIES; do
@@ -369,6 +468,11 @@ for round in $(seq 1 "$ROUNDS"); do
     run="$n-proxies"
     [ "$ROUNDS" = 1 ] || run="$n-proxies-r$round"
     fresh_array "$n-$round"
+    companions=0
+    if [ "$COMPANIONS" = 1 ] && [ "$n" -lt "$MAX_PROXIES" ]; then
+      companions=$((MAX_PROXIES - n))
+      start_companions "$companions" "$@"
+    fi
     start_proxies "$n"
     endpoints=""
     for port in "${PROXY_PORTS[@]}"; do endpoints="${endpoints:+$endpoints,}http://127.0.0.1:$port"; done
@@ -394,6 +498,8 @@ for round in $(seq 1 "$ROUNDS"); do
     ticks_before="$(cpu_ticks "${PROXY_PIDS[@]}")"
     thread_ticks "${PROXY_PIDS[@]}" >"$WORK/threads-before-$run.tsv"
     requests_before="$(requests_served)"
+    companion_before=0
+    [ "$companions" = 0 ] || companion_before="$(requests_served "${COMPANION_ADMIN[@]}")"
     calls_before="$(repository_calls)"
     switches_before="$(context_switches "${PROXY_PIDS[@]}")"
     started="$(date +%s.%N)"
@@ -406,6 +512,9 @@ for round in $(seq 1 "$ROUNDS"); do
     ticks_after="$(cpu_ticks "${PROXY_PIDS[@]}")"
     thread_ticks "${PROXY_PIDS[@]}" >"$WORK/threads-after-$run.tsv"
     requests_after="$(requests_served)"
+    companion_requests=0
+    [ "$companions" = 0 ] ||
+      companion_requests=$(($(requests_served "${COMPANION_ADMIN[@]}") - companion_before))
     calls="$(calls_delta "$calls_before" "$(repository_calls)")"
     switches=$(($(context_switches "${PROXY_PIDS[@]}") - switches_before))
     jvm="$(jvm_delta "$jvm_before" "$(jvm_counters "${PROXY_PIDS[@]}")")"
@@ -418,16 +527,23 @@ for round in $(seq 1 "$ROUNDS"); do
     done
     cpu_seconds="$(awk -v t=$((ticks_after - ticks_before)) -v hz="$TICKS" 'BEGIN { printf "%.2f", t / hz }')"
     idle_seconds="$(awk -v t="$idle_ticks" -v hz="$TICKS" 'BEGIN { printf "%.2f", t / hz }')"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$cpu_seconds" $((requests_after - requests_before)) \
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$cpu_seconds" $((requests_after - requests_before)) \
       "$split" "$calls" "$idle_seconds" "${IDLE%s}" "$bench_seconds" "$switches" "$groups" "$jvm" \
-      "$round" "$run" >>"$OUT/cpu.tsv"
+      "$round" "$run" "$companions" "$companion_requests" >>"$OUT/cpu.tsv"
+    if [ "$companions" -gt 0 ] && ! kill -0 "$COMPANION_BENCH" 2>/dev/null; then
+      cat "$WORK/companion-bench.log" >&2
+      echo "bench-scaleout.sh: the companions' bench ended before the measured run did" >&2
+      exit 1
+    fi
+    stop_companions
     stop_proxies
   done
 done
 
-python3 - "$OUT" "$PROXIES" "$CLIENTS" "$*" "$RATE_PER_PROXY" <<'PY' | tee "$OUT/summary.md"
+python3 - "$OUT" "$PROXIES" "$CLIENTS" "$*" "$RATE_PER_PROXY" "$COMPANIONS" "$MAX_PROXIES" <<'PY' | tee "$OUT/summary.md"
 import csv, json, os, sys
 out, counts, clients, extra, rate = sys.argv[1], sys.argv[2].split(), sys.argv[3], sys.argv[4], sys.argv[5]
+companions, most = sys.argv[6] == "1", sys.argv[7]
 rows = list(csv.DictReader(open(os.path.join(out, "cpu.tsv")), delimiter="\t"))
 rounds = max(int(c["round"]) for c in rows)
 
@@ -447,7 +563,9 @@ for c in rows:
     ci = "n/a" if t.get("halfWidth") is None else f"{t['halfWidth']:.1f}"
     print(f"| {label(c)} | {t['mean']:.1f} ± {ci} | {mb:.1f} | "
           f"{'n/a' if p99 is None else f'{p99:.1f}'} | {p['errorsTotal']} | "
-          f"{requests} ({c['per_proxy_requests']}) | {seconds:.1f} | {per:.2f} |")
+          f"{requests} ({c['per_proxy_requests']}"
+          + (f"; companions: {c['companions']} answered {c['companion_requests']}" if companions else "")
+          + f") | {seconds:.1f} | {per:.2f} |")
 print()
 ops = sorted({kv.split("=")[0] for c in rows for kv in c["repository_calls"].split()})
 print("| proxies | idle proxy CPU ms/s | CPU ms/request, idle taken out | context switches/request | "
@@ -509,6 +627,9 @@ if rounds > 1:
     print()
 selection = "one target over the proxies" + (f" (extra options: {extra})" if extra else ", round robin")
 load = f"open loop at {rate} requests/s per proxy" if rate else "closed loop"
+if companions:
+    load += (f", with companion proxies over an array of their own beside each count below {most}"
+             f" (up to {most} proxies busy at {rate}/s each at every count; only the measured ones counted)")
 print(f"{clients} clients, {load}, {selection}; CPU per request counts every")
 print("request the proxies answered between two samples around the whole bench run. The thread")
 print("groups split the same CPU by thread name (/proc/<pid>/task/*/comm); unattributed is the CPU")
