@@ -37,6 +37,9 @@
 #   PROXIES     the proxy counts to run, in order ["1 2 3"]
 #   REPOS       fs or minio [fs]
 #   CLIENTS     bench clients, the same for every count [8]
+#   CLIENTS_PER_PROXY  C: C x N bench clients at N proxies instead (and C per companion), so that
+#               with --host-select sticky every proxy holds C clients' connections at every count
+#               (with a fixed CLIENTS each holds CLIENTS / N, and its event loops batch less)
 #   SIZES       object sizes [1MiB]
 #   MIX         the operation mix [put=30,get=70]
 #   DURATION    iteration length [10s]
@@ -98,6 +101,15 @@ done
 [[ "$CLIENTS" =~ ^[1-9][0-9]*$ ]] || {
   echo "bench-scaleout.sh: CLIENTS: $CLIENTS (expected: a positive number)" >&2
   exit 2
+}
+CLIENTS_PER_PROXY="${CLIENTS_PER_PROXY:-}"
+[ -z "$CLIENTS_PER_PROXY" ] || [[ "$CLIENTS_PER_PROXY" =~ ^[1-9][0-9]*$ ]] || {
+  echo "bench-scaleout.sh: CLIENTS_PER_PROXY: $CLIENTS_PER_PROXY (expected: a positive number)" >&2
+  exit 2
+}
+# clients_for N: the bench clients that drive N proxies.
+clients_for() {
+  if [ -n "$CLIENTS_PER_PROXY" ]; then echo $((CLIENTS_PER_PROXY * $1)); else echo "$CLIENTS"; fi
 }
 ROUNDS="${ROUNDS:-1}"
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || {
@@ -263,7 +275,7 @@ start_companions() {
   # stop_companions ends it.
   (pin "${BENCH_CPUS:-}" "$ROOT/racs" bench object \
     --endpoint "$endpoints" --access-key "$ACCESS_KEY" --secret-key "$SECRET_KEY" \
-    --name "companions" --mix "$MIX" --sizes "$SIZES" --clients "$CLIENTS" \
+    --name "companions" --mix "$MIX" --sizes "$SIZES" --clients "$(clients_for "$count")" \
     --rate $((RATE_PER_PROXY * count)) --warmup 1 --iterations 1 --duration 3600s --quiet \
     --out "$WORK/companions" "$@") >"$WORK/companion-bench.log" 2>&1 &
   COMPANION_BENCH="$!"
@@ -482,7 +494,7 @@ for round in $(seq 1 "$ROUNDS"); do
     # load, and that CPU would count against the larger proxy counts (more JVMs to warm up).
     (pin "${BENCH_CPUS:-}" "$ROOT/racs" bench object \
       --endpoint "$endpoints" --access-key "$ACCESS_KEY" --secret-key "$SECRET_KEY" \
-      --name "warmup-${n}p" --mix "$MIX" --sizes "$SIZES" --clients "$CLIENTS" "${rate[@]}" \
+      --name "warmup-${n}p" --mix "$MIX" --sizes "$SIZES" --clients "$(clients_for "$n")" "${rate[@]}" \
       --warmup 1 --iterations 1 --duration "$WARMUP" --quiet --out "$WORK/warmup-$run" "$@") >/dev/null
     # The proxies' CPU while idle (warm, no request): what N JVMs cost by just running (GC and JIT
     # threads, timers, the scrub), counted apart so that it is not mistaken for work per request.
@@ -506,7 +518,7 @@ for round in $(seq 1 "$ROUNDS"); do
     echo "bench-scaleout.sh: $n proxies (round $round of $ROUNDS): $endpoints" >&2
     (pin "${BENCH_CPUS:-}" "$ROOT/racs" bench object \
       --endpoint "$endpoints" --access-key "$ACCESS_KEY" --secret-key "$SECRET_KEY" \
-      --name "racs-${n}p" --mix "$MIX" --sizes "$SIZES" --clients "$CLIENTS" "${rate[@]}" \
+      --name "racs-${n}p" --mix "$MIX" --sizes "$SIZES" --clients "$(clients_for "$n")" "${rate[@]}" \
       --warmup 1 --iterations "$ITERATIONS" --duration "$DURATION" --confidence 95 \
       --quiet --out "$OUT/$run" "$@")
     ticks_after="$(cpu_ticks "${PROXY_PIDS[@]}")"
@@ -540,7 +552,9 @@ for round in $(seq 1 "$ROUNDS"); do
   done
 done
 
-python3 - "$OUT" "$PROXIES" "$CLIENTS" "$*" "$RATE_PER_PROXY" "$COMPANIONS" "$MAX_PROXIES" <<'PY' | tee "$OUT/summary.md"
+clients_label="$CLIENTS"
+[ -z "$CLIENTS_PER_PROXY" ] || clients_label="$CLIENTS_PER_PROXY per proxy:"
+python3 - "$OUT" "$PROXIES" "$clients_label" "$*" "$RATE_PER_PROXY" "$COMPANIONS" "$MAX_PROXIES" <<'PY' | tee "$OUT/summary.md"
 import csv, json, os, sys
 out, counts, clients, extra, rate = sys.argv[1], sys.argv[2].split(), sys.argv[3], sys.argv[4], sys.argv[5]
 companions, most = sys.argv[6] == "1", sys.argv[7]
