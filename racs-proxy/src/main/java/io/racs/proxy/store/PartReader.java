@@ -164,17 +164,11 @@ final class PartReader extends InputStream implements ChunkedBody, LendingInput 
     if (len == 0) {
       return 0;
     }
-    while (dataStart == dataEnd) {
-      if (stripe > lastStripe) {
-        return -1;
-      }
-      loadStripe();
+    int count = lend(len);
+    if (count == 0) {
+      return -1;
     }
-    int piece = dataStart / pieceLength;
-    int at = dataStart - piece * pieceLength;
-    int count = Math.min(len, Math.min(dataEnd - dataStart, pieceLength - at));
-    System.arraycopy(pieces[piece], at, b, off, count);
-    dataStart += count;
+    System.arraycopy(lentArray, lentOffset, b, off, count);
     return count;
   }
 
@@ -185,17 +179,8 @@ final class PartReader extends InputStream implements ChunkedBody, LendingInput 
    */
   @Override
   public Chunk nextChunk() {
-    while (dataStart == dataEnd) {
-      if (stripe > lastStripe) {
-        return null;
-      }
-      loadStripe();
-    }
-    int piece = dataStart / pieceLength;
-    int at = dataStart - piece * pieceLength;
-    int count = Math.min(dataEnd - dataStart, pieceLength - at);
-    dataStart += count;
-    return new Chunk(pieces[piece], at, count);
+    int count = lend(Integer.MAX_VALUE);
+    return count == 0 ? null : new Chunk(lentArray, lentOffset, count);
   }
 
   /**
