@@ -18,10 +18,14 @@
 # `./racs java-home` prints, read at the same two points): GC events and pause time, and JIT
 # compilations and compile time, summed over the proxies.
 #
-# The array: 4x2 over six fs repositories (directories on this disk), or with REPOS=minio over six
-# MinIO servers on this machine (their CPU is not counted as the proxies'), emptied for each proxy
-# count; the proxies run without coordination (the data path takes no cross-proxy lock, so
-# ZooKeeper would change nothing measured here).
+# The array: 4x2 over six fs repositories (directories under TMPDIR, by default /tmp), or with
+# REPOS=minio over six MinIO servers on this machine (their CPU is not counted as the proxies'),
+# emptied for each proxy count; the proxies run without coordination (the data path takes no
+# cross-proxy lock, so ZooKeeper would change nothing measured here). Over fs, the kernel's work for
+# the repositories is the proxies' system time, and on ext4 without a journal a file's creation
+# costs more the more files were deleted nearby in the last minutes (the inode allocator checks
+# each free inode it meets for a recent deletion), so what ran before a count moves its CPU per
+# request: TMPDIR=/dev/shm (tmpfs) takes that out (docs/bench/scaleout.md).
 #
 # Usage: scripts/bench-scaleout.sh [OUT_DIR] [extra racs bench object options...]
 # The extra options go to every bench run, e.g. --host-select sticky: each bench client sends all
@@ -60,13 +64,24 @@
 #               count N below the largest M, M - N companion proxies run over an array of their own
 #               (six more fs directories), driven by a second bench at R x (M - N) requests a
 #               second, so that M proxies busy at R each share the two cores at every count, and
-#               only the N measured ones share one array. Their CPU is not counted. Then what
+#               only the N measured ones share one array. Their CPU is sampled apart, as
+#               companion CPU per request, and not counted as the measured ones'. Then what
 #               grows with N is the cost of sharing one array, not the cost of sharing two cores
 #               among more busy JVMs, which a fleet with a machine per proxy does not pay [0]
+#   PROFILE     where the measured proxies' CPU goes, recorded over the measured run only (started
+#               before the CPU samples, stopped after them), into OUT_DIR/<run>/ [unset: none]:
+#               jfr: JDK Flight Recorder in each (jcmd JFR.start settings=profile: Java method
+#               samples every 10 ms, allocation and lock events), proxy-<i>.jfr, e.g.
+#               `jfr view --width 160 hot-methods FILE`;
+#               perf: `perf record -e cpu-clock -g` of all of them, perf.data: their time in the
+#               kernel by kernel function (Java frames are not resolved), which JFR does not see,
+#               e.g. `perf report -i FILE --no-children --sort sym`
+#               The recorder's own cost counts, the same at every count.
 #   PROXY_CPUS, BENCH_CPUS   taskset CPU lists for the proxies and for the bench (unset: no pinning)
 # Writes OUT_DIR/<N>-proxies/ (the bench's report), OUT_DIR/cpu.tsv (one row per proxy count: the
-# CPU seconds, requests and repository calls, then the CPU seconds per thread group, then the jstat
-# counters) and OUT_DIR/summary.md, and prints the summary tables.
+# CPU seconds, requests and repository calls, then the CPU seconds per thread group and in user and
+# system mode, then the jstat counters, then the companions' requests and CPU seconds) and
+# OUT_DIR/summary.md, and prints the summary tables.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -154,6 +169,7 @@ PROXY_PIDS=()
 COMPANION_PIDS=()
 LAUNCHED_PIDS=()
 COMPANION_BENCH=""
+PERF_PID=""
 stop_proxies() {
   if [ "${#PROXY_PIDS[@]}" -gt 0 ]; then
     kill "${PROXY_PIDS[@]}" 2>/dev/null || true
@@ -176,7 +192,7 @@ stop_companions() {
   COMPANION_PIDS=()
 }
 init_work scaleout
-trap 'stop_companions; stop_proxies; [ "${#LAUNCHED_PIDS[@]}" = 0 ] || kill "${LAUNCHED_PIDS[@]}" 2>/dev/null; cleanup' EXIT
+trap '[ -z "$PERF_PID" ] || kill -INT "$PERF_PID" 2>/dev/null; stop_companions; stop_proxies; [ "${#LAUNCHED_PIDS[@]}" = 0 ] || kill "${LAUNCHED_PIDS[@]}" 2>/dev/null; cleanup' EXIT
 mkdir -p "$OUT"
 
 if [ "$REPOS" = minio ]; then
@@ -315,22 +331,26 @@ context_switches() {
 }
 
 # thread_ticks PID...: the CPU of the processes and all their descendants, thread by thread, in
-# one pass over /proc: a line "process PID TICKS" per process (utime + stime of /proc/PID/stat,
-# which keeps the CPU of its threads that have ended) and a line "thread PID/TID TICKS NAME" per
-# live thread (/proc/PID/task/TID/stat and comm; NAME is the first 15 bytes the kernel keeps).
+# one pass over /proc: a line "process PID TICKS UTIME STIME" per process (utime + stime of
+# /proc/PID/stat, which keeps the CPU of its threads that have ended, then each apart) and a line
+# "thread PID/TID TICKS NAME" per live thread (/proc/PID/task/TID/stat and comm; NAME is the first
+# 15 bytes the kernel keeps).
 thread_ticks() {
   # shellcheck disable=SC2046
   python3 - $(descendants "$@") <<'PY'
 import os, sys
-def ticks(path):
+def times(path):
     stat = open(path).read()
     # After the name, which is in parentheses and may hold spaces: utime and stime are the 12th
     # and 13th fields (14 and 15 of proc(5)).
     fields = stat[stat.rindex(")") + 2:].split()
-    return int(fields[11]) + int(fields[12])
+    return int(fields[11]), int(fields[12])
+def ticks(path):
+    return sum(times(path))
 for pid in sys.argv[1:]:
     try:
-        print(f"process\t{pid}\t{ticks(f'/proc/{pid}/stat')}")
+        user, system = times(f"/proc/{pid}/stat")
+        print(f"process\t{pid}\t{user + system}\t{user}\t{system}")
         tids = os.listdir(f"/proc/{pid}/task")
     except (OSError, ValueError):
         continue
@@ -344,11 +364,11 @@ PY
 }
 
 # thread_groups BEFORE AFTER: the CPU seconds between two thread_ticks samples, by thread group, as
-# "jit gc event_loop fork_join other unattributed" (tab-separated). A thread counts from the first
-# sample (or from its start, when it began after it) to the second; a thread that ended between the
-# samples is missing from the second, so its CPU since the first is only in its process's total:
-# "unattributed" is the processes' total minus the groups' sum (a few ticks either way are the
-# skew of reading one thread after another).
+# "jit gc event_loop fork_join other unattributed user system" (tab-separated). A thread counts
+# from the first sample (or from its start, when it began after it) to the second; a thread that
+# ended between the samples is missing from the second, so its CPU since the first is only in its
+# process's total: "unattributed" is the processes' total minus the groups' sum (a few ticks either
+# way are the skew of reading one thread after another).
 thread_groups() {
   python3 - "$1" "$2" "$TICKS" <<'PY'
 import sys
@@ -357,7 +377,7 @@ def read(path):
     for line in open(path):
         f = line.rstrip("\n").split("\t")
         if f[0] == "process":
-            processes[f[1]] = int(f[2])
+            processes[f[1]] = (int(f[2]), int(f[3]), int(f[4]))
         else:
             threads[f[1]] = (int(f[2]), f[3] if len(f) > 3 else "")
     return processes, threads
@@ -383,8 +403,10 @@ hz = float(sys.argv[3])
 sums = dict.fromkeys(groups, 0)
 for tid, (ticks, name) in t1.items():
     sums[group(name)] += ticks - t0.get(tid, (0, name))[0]
-total = sum(ticks - p0.get(pid, 0) for pid, ticks in p1.items())
-values = [sums[g] for g in groups] + [total - sum(sums.values())]
+def grown(i):
+    return sum(t[i] - p0.get(pid, (0, 0, 0))[i] for pid, t in p1.items())
+total = grown(0)
+values = [sums[g] for g in groups] + [total - sum(sums.values()), grown(1), grown(2)]
 print("\t".join(f"{v / hz:.2f}" for v in values))
 PY
 }
@@ -463,8 +485,68 @@ print(" ".join(f"{op}={int(after[op]) - int(before.get(op, 0))}" for op in sorte
 PY
 }
 
+PROFILE="${PROFILE:-}"
+case "$PROFILE" in
+  "" | jfr) ;;
+  perf)
+    command -v perf >/dev/null || {
+      echo "bench-scaleout.sh: PROFILE=perf needs perf (apt-get install linux-perf)" >&2
+      exit 2
+    }
+    ;;
+  *)
+    echo "bench-scaleout.sh: PROFILE: $PROFILE (expected: jfr or perf)" >&2
+    exit 2
+    ;;
+esac
 TICKS="$(getconf CLK_TCK)"
 JSTAT="$("$ROOT/racs" java-home)/bin/jstat"
+JCMD="$("$ROOT/racs" java-home)/bin/jcmd"
+
+# java_pid PID: the JVM among the process and its descendants (the launcher runs it as a child).
+java_pid() {
+  local pid
+  for pid in $(descendants "$1"); do
+    [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = java ] && echo "$pid" && return 0
+  done
+  echo "bench-scaleout.sh: no JVM under process $1" >&2
+  return 1
+}
+
+# profiler start|stop RUN: with PROFILE=jfr, starts a recording in every measured proxy, or
+# stops it into OUT/RUN/proxy-<i>.jfr (jcmd is a JVM of its own: call it outside the CPU samples);
+# with PROFILE=perf, the same with one perf record of them all, into OUT/RUN/perf.data.
+profiler() {
+  local i pid pids=""
+  [ -n "$PROFILE" ] || return 0
+  mkdir -p "$OUT/$2"
+  if [ "$PROFILE" = perf ]; then
+    if [ "$1" = start ]; then
+      for i in "${!PROXY_PIDS[@]}"; do pids="${pids:+$pids,}$(java_pid "${PROXY_PIDS[$i]}")"; done
+      perf record -q -e cpu-clock -F 499 -g -p "$pids" -o "$OUT/$2/perf.data" >"$WORK/perf-$2.log" 2>&1 &
+      PERF_PID="$!"
+      # perf has attached once it has written its header.
+      for _ in $(seq 1 100); do
+        [ -s "$OUT/$2/perf.data" ] && return 0
+        sleep 0.1
+      done
+      echo "bench-scaleout.sh: perf record did not start: $(cat "$WORK/perf-$2.log")" >&2
+      exit 1
+    fi
+    kill -INT "$PERF_PID"
+    wait "$PERF_PID" || true
+    PERF_PID=""
+    return 0
+  fi
+  for i in "${!PROXY_PIDS[@]}"; do
+    pid="$(java_pid "${PROXY_PIDS[$i]}")"
+    if [ "$1" = start ]; then
+      "$JCMD" "$pid" JFR.start name=scaleout settings=profile >/dev/null
+    else
+      "$JCMD" "$pid" JFR.stop name=scaleout filename="$OUT/$2/proxy-$((i + 1)).jfr" >/dev/null
+    fi
+  done
+}
 [ -x "$JSTAT" ] || {
   echo "bench-scaleout.sh: no jstat in the JDK of ./racs java-home ($JSTAT)" >&2
   exit 1
@@ -472,7 +554,8 @@ JSTAT="$("$ROOT/racs" java-home)/bin/jstat"
 {
   printf 'proxies\tcpu_seconds\trequests\tper_proxy_requests\trepository_calls\tidle_cpu_seconds\tidle_seconds\tbench_seconds\tcontext_switches'
   printf '\tjit_cpu_seconds\tgc_cpu_seconds\tevent_loop_cpu_seconds\tfork_join_cpu_seconds\tother_cpu_seconds\tunattributed_cpu_seconds'
-  printf '\tgc_events\tgc_pause_seconds\tcompilations\tcompile_seconds\tround\trun\tcompanions\tcompanion_requests\n'
+  printf '\tuser_cpu_seconds\tsystem_cpu_seconds'
+  printf '\tgc_events\tgc_pause_seconds\tcompilations\tcompile_seconds\tround\trun\tcompanions\tcompanion_requests\tcompanion_cpu_seconds\n'
 } >"$OUT/cpu.tsv"
 for round in $(seq 1 "$ROUNDS"); do
   for n in $PROXIES; do
@@ -505,13 +588,19 @@ for round in $(seq 1 "$ROUNDS"); do
     for port in "${ADMIN_PORTS[@]}"; do
       per_before+=("$(curl -fsS "http://127.0.0.1:$port/metrics" | awk '/^racs_s3_requests_total\{/ { s += $NF } END { printf "%d", s }')")
     done
-    # jstat first: it is a JVM of its own, and its start must not fall between the CPU samples.
+    # jcmd and jstat first: each is a JVM of its own, and its start must not fall between the CPU
+    # samples.
+    profiler start "$run"
     jvm_before="$(jvm_counters "${PROXY_PIDS[@]}")"
     ticks_before="$(cpu_ticks "${PROXY_PIDS[@]}")"
     thread_ticks "${PROXY_PIDS[@]}" >"$WORK/threads-before-$run.tsv"
     requests_before="$(requests_served)"
     companion_before=0
-    [ "$companions" = 0 ] || companion_before="$(requests_served "${COMPANION_ADMIN[@]}")"
+    companion_ticks=0
+    if [ "$companions" != 0 ]; then
+      companion_before="$(requests_served "${COMPANION_ADMIN[@]}")"
+      companion_ticks="$(cpu_ticks "${COMPANION_PIDS[@]}")"
+    fi
     calls_before="$(repository_calls)"
     switches_before="$(context_switches "${PROXY_PIDS[@]}")"
     started="$(date +%s.%N)"
@@ -525,12 +614,15 @@ for round in $(seq 1 "$ROUNDS"); do
     thread_ticks "${PROXY_PIDS[@]}" >"$WORK/threads-after-$run.tsv"
     requests_after="$(requests_served)"
     companion_requests=0
-    [ "$companions" = 0 ] ||
+    if [ "$companions" != 0 ]; then
+      companion_ticks=$(($(cpu_ticks "${COMPANION_PIDS[@]}") - companion_ticks))
       companion_requests=$(($(requests_served "${COMPANION_ADMIN[@]}") - companion_before))
+    fi
     calls="$(calls_delta "$calls_before" "$(repository_calls)")"
     switches=$(($(context_switches "${PROXY_PIDS[@]}") - switches_before))
     jvm="$(jvm_delta "$jvm_before" "$(jvm_counters "${PROXY_PIDS[@]}")")"
     groups="$(thread_groups "$WORK/threads-before-$run.tsv" "$WORK/threads-after-$run.tsv")"
+    profiler stop "$run"
     bench_seconds="$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')"
     split=""
     for i in "${!ADMIN_PORTS[@]}"; do
@@ -539,9 +631,10 @@ for round in $(seq 1 "$ROUNDS"); do
     done
     cpu_seconds="$(awk -v t=$((ticks_after - ticks_before)) -v hz="$TICKS" 'BEGIN { printf "%.2f", t / hz }')"
     idle_seconds="$(awk -v t="$idle_ticks" -v hz="$TICKS" 'BEGIN { printf "%.2f", t / hz }')"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$cpu_seconds" $((requests_after - requests_before)) \
+    companion_seconds="$(awk -v t="$companion_ticks" -v hz="$TICKS" 'BEGIN { printf "%.2f", t / hz }')"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$cpu_seconds" $((requests_after - requests_before)) \
       "$split" "$calls" "$idle_seconds" "${IDLE%s}" "$bench_seconds" "$switches" "$groups" "$jvm" \
-      "$round" "$run" "$companions" "$companion_requests" >>"$OUT/cpu.tsv"
+      "$round" "$run" "$companions" "$companion_requests" "$companion_seconds" >>"$OUT/cpu.tsv"
     if [ "$companions" -gt 0 ] && ! kill -0 "$COMPANION_BENCH" 2>/dev/null; then
       cat "$WORK/companion-bench.log" >&2
       echo "bench-scaleout.sh: the companions' bench ended before the measured run did" >&2
@@ -578,7 +671,9 @@ for c in rows:
     print(f"| {label(c)} | {t['mean']:.1f} ± {ci} | {mb:.1f} | "
           f"{'n/a' if p99 is None else f'{p99:.1f}'} | {p['errorsTotal']} | "
           f"{requests} ({c['per_proxy_requests']}"
-          + (f"; companions: {c['companions']} answered {c['companion_requests']}" if companions else "")
+          + (f"; companions: {c['companions']} answered {c['companion_requests']}"
+             + (f" at {1000 * float(c['companion_cpu_seconds']) / int(c['companion_requests']):.2f} ms/request"
+                if int(c['companion_requests']) else "") if companions else "")
           + f") | {seconds:.1f} | {per:.2f} |")
 print()
 ops = sorted({kv.split("=")[0] for c in rows for kv in c["repository_calls"].split()})
@@ -598,6 +693,7 @@ print()
 groups = [("jit", "JIT compilers"), ("gc", "GC (and VM Thread)"), ("event_loop", "Netty event loops"),
           ("fork_join", "ForkJoinPool (virtual-thread carriers)"), ("other", "other threads"),
           ("unattributed", "unattributed (threads ended)")]
+groups += [("user", "user (in the JVM)"), ("system", "system (in the kernel)")]
 print("| proxies | " + " | ".join(f"{label} ms/request" for _, label in groups) + " |")
 print("|---|" + "---|" * len(groups))
 for c in rows:
@@ -629,15 +725,17 @@ if rounds > 1:
 
     print(f"Over the {rounds} rounds, mean and 95% interval of the rounds' values (ms/request):")
     print()
-    print("| proxies | CPU ms/request | without the JIT compilers | ForkJoinPool | Netty event loops | JIT compilers |")
-    print("|---|---|---|---|---|---|")
+    print("| proxies | CPU ms/request | without the JIT compilers | ForkJoinPool | Netty event loops | JIT compilers | user | system |")
+    print("|---|---|---|---|---|---|---|---|")
     for n in counts:
         runs = [c for c in rows if c["proxies"] == n]
         print(f"| {n} | {interval([per_request(c, 'cpu_seconds') for c in runs])} | "
               f"{interval([per_request(c, 'cpu_seconds') - per_request(c, 'jit_cpu_seconds') for c in runs])} | "
               f"{interval([per_request(c, 'fork_join_cpu_seconds') for c in runs])} | "
               f"{interval([per_request(c, 'event_loop_cpu_seconds') for c in runs])} | "
-              f"{interval([per_request(c, 'jit_cpu_seconds') for c in runs])} |")
+              f"{interval([per_request(c, 'jit_cpu_seconds') for c in runs])} | "
+              f"{interval([per_request(c, 'user_cpu_seconds') for c in runs])} | "
+              f"{interval([per_request(c, 'system_cpu_seconds') for c in runs])} |")
     print()
 selection = "one target over the proxies" + (f" (extra options: {extra})" if extra else ", round robin")
 load = f"open loop at {rate} requests/s per proxy" if rate else "closed loop"
@@ -650,4 +748,5 @@ print("groups split the same CPU by thread name (/proc/<pid>/task/*/comm); unatt
 print("of threads that ended between the samples (give or take a few ticks: threads are read one")
 print("after another). GC and JIT counters are jstat's, summed over the proxies' JVMs.")
 PY
-echo "reports: $(cut -f 21 "$OUT/cpu.tsv" | tail -n +2 | while read -r run; do printf '%s ' "$OUT/$run/report.html"; done)"
+echo "reports: $(awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "run") f = i; next } { print $f }' "$OUT/cpu.tsv" |
+  while read -r run; do printf '%s ' "$OUT/$run/report.html"; done)"
