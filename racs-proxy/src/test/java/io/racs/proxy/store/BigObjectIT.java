@@ -66,6 +66,12 @@ class BigObjectIT {
     assertThat(Runtime.getRuntime().maxMemory())
         .as("heap limit of this fork")
         .isLessThanOrEqualTo(300L << 20);
+    // Four data and two parity shards: the object takes one and a half times its size on disk.
+    // Said up front, so that a small disk fails here with the reason, not halfway with FULL.
+    long needed = SIZE / 4 * 6 + (512L << 20);
+    assertThat(java.nio.file.Files.getFileStore(dir).getUsableSpace())
+        .as("usable bytes under %s (java.io.tmpdir); this test writes %d", dir, needed)
+        .isGreaterThanOrEqualTo(needed);
     List<Repository> repositories = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
       Path root = java.nio.file.Files.createDirectories(dir.resolve("r" + i));
