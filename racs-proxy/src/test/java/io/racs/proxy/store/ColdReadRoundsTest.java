@@ -15,6 +15,7 @@ import io.racs.testkit.CountingRepository;
 import io.racs.testkit.CountingRepository.Call;
 import io.racs.testkit.CountingRepository.Kind;
 import io.racs.testkit.CountingRepository.Ledger;
+import io.racs.testkit.DrivenClock;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -55,6 +56,13 @@ class ColdReadRoundsTest {
   private final Keyring keys = Keyring.of(MasterKey.generate());
   private GatedRepository.Gate gate;
 
+  /**
+   * The stores' clock, still unless a test moves it. A PUT's version takes its data's id only when
+   * it commits within a second of its start ({@link CommitOrder}); on the wall clock a PUT slowed
+   * by a loaded machine took a fresh id, and a reader then had no guess to make.
+   */
+  private final DrivenClock clock = new DrivenClock();
+
   // Not the common pool: on two cores it has one thread, which one held call would take.
   private final ExecutorService async = Executors.newVirtualThreadPerTaskExecutor();
 
@@ -79,6 +87,7 @@ class ColdReadRoundsTest {
         ErasureStore.open(
             StoreConfig.builder(Geometry.parse("4x2"))
                 .keys(keys)
+                .clock(clock)
                 // A held record read is not hedged around (with no latency history it would be
                 // after a quarter of the stall grace), so that the calls counted are the design's.
                 .stallGrace(Duration.ofSeconds(30))
@@ -92,8 +101,7 @@ class ColdReadRoundsTest {
 
   /**
    * Creates the bucket and writes one object of another key through {@code writer}, so that the
-   * PUTs a test asserts on do not run on a cold JVM: a PUT's version takes its data's id only
-   * within a second of the PUT's start.
+   * PUTs a test asserts on do not run on a cold JVM.
    */
   private void createBucketWarm(ErasureStore writer) {
     writer.createBucket("bkt");
