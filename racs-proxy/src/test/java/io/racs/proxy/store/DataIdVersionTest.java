@@ -6,6 +6,7 @@ import io.racs.proxy.codec.Geometry;
 import io.racs.repos.Repository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
+import io.racs.testkit.DrivenClock;
 import java.io.ByteArrayInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -34,6 +35,13 @@ class DataIdVersionTest {
   private final List<ErasureStore> stores = new ArrayList<>();
   private GatedRepository.Gate gate;
 
+  /**
+   * The stores' clock, still unless a test moves it: a version takes its data's id only when it
+   * commits within a second (or a quarter of the settle time) of the PUT's start, which on the wall
+   * clock a loaded machine could make a PUT miss.
+   */
+  private final DrivenClock clock = new DrivenClock();
+
   // Not the common pool: on two cores it has one thread, which one held call would take.
   private final ExecutorService async = Executors.newVirtualThreadPerTaskExecutor();
 
@@ -55,8 +63,7 @@ class DataIdVersionTest {
     ErasureStore store = ErasureStore.open(config, GatedRepository.wrap(memories, gate));
     stores.add(store);
     store.createBucket("bkt");
-    // A PUT of another key first, so that the PUTs asserted on do not run on a cold JVM: a version
-    // takes its data's id only within a second of the PUT's start.
+    // A PUT of another key first, so that the PUTs asserted on do not run on a cold JVM.
     byte[] warm = StoreFixture.bytes(99, STRIPED);
     store.put(
         "bkt",
@@ -67,8 +74,8 @@ class DataIdVersionTest {
     return store;
   }
 
-  private static StoreConfig config(Duration settleTime) {
-    return StoreConfig.builder(Geometry.parse("4x2")).settleTime(settleTime).build();
+  private StoreConfig config(Duration settleTime) {
+    return StoreConfig.builder(Geometry.parse("4x2")).settleTime(settleTime).clock(clock).build();
   }
 
   private static VersionMeta put(ErasureStore store, InputStream body, int size) {
@@ -91,8 +98,8 @@ class DataIdVersionTest {
 
   @Test
   void put_whenSettleTimeIsShort_takesAFreshId() {
-    // A quarter of the settle time (2.5 ms) is less than a striped PUT takes here to commit: the
-    // data's id would have the version look settled (to heal) before it had settled.
+    // A quarter of the settle time (2.5 ms) is less than this PUT takes to commit: the data's id
+    // would have the version look settled (to heal) before it had settled.
     ErasureStore store =
         open(config(Duration.ofMillis(10)), new GatedRepository.Gate(Operation.PUT, n -> false));
     InputStream slow =
@@ -104,10 +111,7 @@ class DataIdVersionTest {
             if (!waited) {
               waited = true;
               // The body's first bytes arrive 50 ms after the PUT began: a slow client.
-              long until = System.nanoTime() + 50_000_000L;
-              while (System.nanoTime() - until < 0) {
-                Thread.onSpinWait();
-              }
+              clock.advance(Duration.ofMillis(50));
             }
             return super.read(b, off, len);
           }
