@@ -1,4 +1,4 @@
-package io.racs.testkit;
+package io.racs.repos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
