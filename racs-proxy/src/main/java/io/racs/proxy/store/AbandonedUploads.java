@@ -40,7 +40,7 @@ public final class AbandonedUploads {
   /** The age past which an upload is abandoned, unless the configuration says otherwise. */
   public static final Duration DEFAULT_AGE = Duration.ofDays(7);
 
-  private final ErasureStore store;
+  private final Maintenance store;
   private final StoreContext context;
   private final Duration age;
   private final BooleanSupplier stop;
@@ -48,7 +48,7 @@ public final class AbandonedUploads {
   private final List<String> collected = new ArrayList<>();
   private final List<String> failures = new ArrayList<>();
 
-  private AbandonedUploads(ErasureStore store, Duration age, BooleanSupplier stop) {
+  private AbandonedUploads(Maintenance store, Duration age, BooleanSupplier stop) {
     this.store = store;
     this.context = store.context();
     this.age = Objects.requireNonNull(age, "age");
@@ -64,7 +64,7 @@ public final class AbandonedUploads {
    * {@link ErasureStore#abandonMultipartUpload}) longer than the GC grace ago. Asks {@code stop}
    * before each upload, and stops there once it says true (the proxy lost its leadership or lease).
    */
-  public static Report run(ErasureStore store, Duration age, BooleanSupplier stop) {
+  public static Report run(Maintenance store, Duration age, BooleanSupplier stop) {
     return new AbandonedUploads(store, age, stop).run();
   }
 

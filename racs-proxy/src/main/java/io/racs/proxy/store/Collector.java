@@ -444,9 +444,9 @@ final class Collector {
       for (IndexMerge.Entry e = uploads.next(); e != null; e = uploads.next()) {
         if (Layout.isPartRecord(e.name())) {
           String name = e.name();
-          MultipartUploads.PartRecord part =
+          PartRecord part =
               context
-                  .read(e, MultipartUploads.PartRecord.class)
+                  .read(e, PartRecord.class)
                   .orElseThrow(() -> new IllegalStateException("unreadable " + name));
           referred.add(part.part().dataId());
         }

@@ -31,7 +31,7 @@ import java.util.function.Supplier;
  * ArraySlots}; what operators are told about the slots, and about writes that full disks failed, to
  * {@link ArrayHealth}.
  */
-public final class ErasureStore implements ObjectStore {
+public final class ErasureStore implements ObjectStore, Maintenance {
   private final StoreContext context;
   // Runs collections and the early reads of whole-object GETs.
   private final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
@@ -124,24 +124,29 @@ public final class ErasureStore implements ObjectStore {
 
   // What heal shares with the store.
 
-  StoreContext context() {
+  @Override
+  public StoreContext context() {
     return context;
   }
 
   /** The slots behind their guards (the same objects as {@link #repositories()}). */
-  ArraySlots slots() {
+  @Override
+  public ArraySlots slots() {
     return slots;
   }
 
-  Collector collector() {
+  @Override
+  public Collector collector() {
     return collector;
   }
 
-  VersionResolver resolver() {
+  @Override
+  public VersionResolver resolver() {
     return resolver;
   }
 
-  MultipartUploads uploads() {
+  @Override
+  public MultipartUploads uploads() {
     return uploads;
   }
 
@@ -151,7 +156,8 @@ public final class ErasureStore implements ObjectStore {
    * does not wait behind a paced backlog: a burst of 100,000 superseded versions takes 1,000 s at
    * the floor's pace), and so can tests that count what is left.
    */
-  void awaitCollections() {
+  @Override
+  public void awaitCollections() {
     collector.awaitCollectionsUnpaced();
   }
 
@@ -391,7 +397,8 @@ public final class ErasureStore implements ObjectStore {
    * Whether a bucket keeps every version, read from its records now (unless this store saw it
    * versioned just now): what heal asks before it collects a superseded version.
    */
-  boolean keepsVersions(String bucket) {
+  @Override
+  public boolean keepsVersions(String bucket) {
     return buckets.versioned(bucket);
   }
 

@@ -111,7 +111,7 @@ public final class HealLease {
   // Counts the records written, so that every name is new.
   private long written;
 
-  private HealLease(ErasureStore store, String proxyId, Duration ttl) {
+  private HealLease(Maintenance store, String proxyId, Duration ttl) {
     this.context = store.context();
     this.writer = new QuorumWriter(context, store.collector());
     this.proxyId = Objects.requireNonNull(proxyId, "proxyId");
@@ -131,7 +131,7 @@ public final class HealLease {
    * A lease over {@code store}'s repositories for the proxy {@code proxyId} (shown in its records),
    * expiring {@code ttl} after each renewal; not held until {@link #tryAcquire} says so.
    */
-  public static HealLease create(ErasureStore store, String proxyId, Duration ttl) {
+  public static HealLease create(Maintenance store, String proxyId, Duration ttl) {
     return new HealLease(store, proxyId, ttl);
   }
 

@@ -310,7 +310,7 @@ public final class Healer {
     }
   }
 
-  private final ErasureStore store;
+  private final Maintenance store;
   private final StoreContext context;
   private final RepositoryArray array;
   private final Options options;
@@ -334,7 +334,7 @@ public final class Healer {
   private final Set<String> referenced = new HashSet<>();
   private long lastProgress = System.nanoTime();
 
-  private Healer(ErasureStore store, Options options) {
+  private Healer(Maintenance store, Options options) {
     this.store = store;
     this.context = store.context();
     this.array = context.array;
@@ -345,7 +345,7 @@ public final class Healer {
   }
 
   /** Runs a heal over {@code store}. */
-  public static Report heal(ErasureStore store, Options options) {
+  public static Report heal(Maintenance store, Options options) {
     return new Healer(store, options).run();
   }
 
@@ -1016,7 +1016,7 @@ public final class Healer {
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
       if (Layout.isPartRecord(e.name())) {
         context
-            .read(e, MultipartUploads.PartRecord.class)
+            .read(e, PartRecord.class)
             .ifPresent(r -> referenced.add(r.part().dataId()));
       }
     }

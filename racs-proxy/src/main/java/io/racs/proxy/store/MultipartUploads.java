@@ -63,9 +63,6 @@ final class MultipartUploads {
     }
   }
 
-  /** One uploaded part. */
-  record PartRecord(PartMeta part, long uploadedMillis) {}
-
   /**
    * The mark that an upload is over: aborted or completed by its client, or abandoned by {@link
    * AbandonedUploads}. It is written (as {@code <upload record>-gone}) on a write quorum before the
@@ -250,7 +247,7 @@ final class MultipartUploads {
       parts.add(
           new ObjectStore.PartInfo(
               r.part().partNumber(),
-              ObjectSealing.plainBytes(upload.encryption(), r.part()),
+              VersionMeta.plainBytes(upload.encryption(), r.part()),
               r.part().etag(),
               Instant.ofEpochMilli(r.uploadedMillis()),
               r.part().checksums()));
@@ -297,7 +294,7 @@ final class MultipartUploads {
               StoreException.Code.INVALID_PART,
               "part " + p.partNumber() + " with ETag " + p.etag());
         }
-        long partBytes = ObjectSealing.plainBytes(upload.encryption(), r.part());
+        long partBytes = VersionMeta.plainBytes(upload.encryption(), r.part());
         if (i < parts.size() - 1 && partBytes < context.config.minPartBytes()) {
           throw new StoreException(
               StoreException.Code.ENTITY_TOO_SMALL,

@@ -108,11 +108,6 @@ final class ObjectSealing {
     }
   }
 
-  /** The plaintext bytes of one part of a version: its stored bytes, less the seals' overhead. */
-  static long plainBytes(Encryption encryption, PartMeta part) {
-    return encryption == null ? part.sizeBytes() : SealedLayout.plainLength(part.sizeBytes());
-  }
-
   /**
    * Plaintext {@code [from, to)} of one sealed part, given an opener of its sealed bytes {@code
    * [sealedFrom, sealedTo)}. The first chunk is opened and authenticated now, so that a part that

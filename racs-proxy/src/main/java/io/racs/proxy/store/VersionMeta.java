@@ -1,5 +1,6 @@
 package io.racs.proxy.store;
 
+import io.racs.proxy.crypto.SealedLayout;
 import java.util.List;
 import java.util.Map;
 
@@ -282,7 +283,17 @@ public record VersionMeta(
    * when the version is encrypted (a part's {@code sizeBytes} is what the repositories hold).
    */
   public long plainBytes(PartMeta part) {
-    return ObjectSealing.plainBytes(encryption, part);
+    return plainBytes(encryption, part);
+  }
+
+  /**
+   * The plaintext bytes of one part sealed with {@code encryption} (none: {@code null}): its stored
+   * bytes, less the seals' overhead.
+   */
+  public static long plainBytes(Encryption encryption, PartMeta part) {
+    return encryption == null
+        ? part.sizeBytes()
+        : SealedLayout.plainLength(part.sizeBytes());
   }
 
   /**
