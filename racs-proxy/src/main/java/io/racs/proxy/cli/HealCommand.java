@@ -5,7 +5,7 @@ import io.racs.proxy.coord.ZooKeeperCoordination;
 import io.racs.proxy.runtime.CoordinationConfig;
 import io.racs.proxy.runtime.RacsServer;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.Healer;
+import io.racs.proxy.store.heal.Healer;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;

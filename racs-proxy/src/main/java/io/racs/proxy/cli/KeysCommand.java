@@ -3,7 +3,7 @@ package io.racs.proxy.cli;
 import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.crypto.MasterKey;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.KeyRotation;
+import io.racs.proxy.store.object.KeyRotation;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

@@ -9,7 +9,7 @@ import io.racs.proxy.runtime.RepositoryMetrics;
 import io.racs.proxy.runtime.ServerConfig;
 import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.StoreConfig;
+import io.racs.proxy.store.api.StoreConfig;
 import io.racs.repos.Repository;
 import io.racs.repos.config.RepositoryConfigLoader;
 import io.racs.repos.config.RepositorySetConfig;

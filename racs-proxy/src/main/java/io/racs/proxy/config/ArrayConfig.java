@@ -2,7 +2,7 @@ package io.racs.proxy.config;
 
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.StoreConfig;
+import io.racs.proxy.store.api.StoreConfig;
 import io.racs.repos.Repository;
 import io.racs.repos.config.ConfigSection;
 import io.racs.repos.config.RepositoryConfig;

@@ -1,9 +1,9 @@
 package io.racs.proxy.coord;
 
-import io.racs.proxy.store.BucketCoordinator;
-import io.racs.proxy.store.Healer;
-import io.racs.proxy.store.KeyStamps;
-import io.racs.proxy.store.StoreException;
+import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.array.KeyStamps;
+import io.racs.proxy.store.bucket.BucketCoordinator;
+import io.racs.proxy.store.heal.Healer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

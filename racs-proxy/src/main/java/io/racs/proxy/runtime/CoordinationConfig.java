@@ -26,8 +26,8 @@ import java.util.regex.Pattern;
  * @param id this proxy's id, or null for the host name and S3 port
  * @param sessionTimeout the ZooKeeper session timeout
  * @param versionCache whether writes of keys register in ZooKeeper and reads of keys unchanged
- *     since trust the version they listed before ({@code io.racs.proxy.store.KeyStamps}); every
- *     proxy of an array must say the same
+ *     since trust the version they listed before ({@code io.racs.proxy.store.array.KeyStamps});
+ *     every proxy of an array must say the same
  */
 public record CoordinationConfig(
     String zookeeper, String namespace, String id, Duration sessionTimeout, boolean versionCache) {

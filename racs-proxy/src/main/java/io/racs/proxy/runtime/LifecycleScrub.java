@@ -3,9 +3,9 @@ package io.racs.proxy.runtime;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.lifecycle.LifecycleConfiguration;
 import io.racs.proxy.s3.xml.S3XmlRequests;
-import io.racs.proxy.store.ObjectStore;
-import io.racs.proxy.store.StoreException;
-import io.racs.proxy.store.VersionMeta;
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.format.VersionMeta;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -20,8 +20,8 @@ import java.util.function.BooleanSupplier;
  * {@code Expiration} rule has expired is deleted as a DELETE deletes it (a delete marker in a
  * versioned bucket, the key gone otherwise), and an incomplete multipart upload older than an
  * {@code AbortIncompleteMultipartUpload} rule allows is aborted (given up as {@link
- * io.racs.proxy.store.AbandonedUploads} gives uploads up: at once for requests, its parts once the
- * GC grace has passed). When a rule matches is decided by {@link
+ * io.racs.proxy.store.heal.AbandonedUploads} gives uploads up: at once for requests, its parts once
+ * the GC grace has passed). When a rule matches is decided by {@link
  * io.racs.proxy.s3.lifecycle.Expiration}, with the time of the clock given.
  *
  * <p>A version is deleted only if it is still the current one when the delete commits: the delete

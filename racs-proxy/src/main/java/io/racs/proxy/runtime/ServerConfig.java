@@ -40,7 +40,7 @@ import java.util.Map;
  * @param drainTimeout shutdown waits this long for requests in flight
  * @param scrubInterval background heal interval; zero for off
  * @param abandonedUploadAge the background scrub gives up multipart uploads with no activity for
- *     this long ({@link io.racs.proxy.store.AbandonedUploads}); zero for never; default 7 days
+ *     this long ({@link io.racs.proxy.store.heal.AbandonedUploads}); zero for never; default 7 days
  */
 public record ServerConfig(
     String listen,
@@ -90,7 +90,7 @@ public record ServerConfig(
         Duration.ofSeconds(60),
         Duration.ofSeconds(30),
         Duration.ZERO,
-        io.racs.proxy.store.AbandonedUploads.DEFAULT_AGE);
+        io.racs.proxy.store.heal.AbandonedUploads.DEFAULT_AGE);
   }
 
   /** Reads the section (absent: the defaults) from a loaded file. */

@@ -1,6 +1,39 @@
 package io.racs.proxy.store;
 
 import io.racs.proxy.crypto.CustomerKey;
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.api.StoreStats;
+import io.racs.proxy.store.array.ArrayHealth;
+import io.racs.proxy.store.array.ArraySlots;
+import io.racs.proxy.store.array.Identity;
+import io.racs.proxy.store.array.IndexMerge;
+import io.racs.proxy.store.array.KeyStamps;
+import io.racs.proxy.store.array.RepositoryHealth;
+import io.racs.proxy.store.array.StoreContext;
+import io.racs.proxy.store.bucket.BucketCatalog;
+import io.racs.proxy.store.bucket.BucketCoordinator;
+import io.racs.proxy.store.bucket.BucketDocuments;
+import io.racs.proxy.store.commit.Collector;
+import io.racs.proxy.store.commit.CommitOrder;
+import io.racs.proxy.store.commit.NullVersions;
+import io.racs.proxy.store.commit.QuorumWriter;
+import io.racs.proxy.store.commit.VersionRemovals;
+import io.racs.proxy.store.commit.VersionResolver;
+import io.racs.proxy.store.format.PartMeta;
+import io.racs.proxy.store.format.Sealing;
+import io.racs.proxy.store.format.VersionId;
+import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.store.heal.AbandonedUploads;
+import io.racs.proxy.store.heal.Maintenance;
+import io.racs.proxy.store.object.KeyRotation;
+import io.racs.proxy.store.object.Lister;
+import io.racs.proxy.store.object.MultipartUploads;
+import io.racs.proxy.store.object.ObjectReads;
+import io.racs.proxy.store.object.ObjectTags;
+import io.racs.proxy.store.object.ObjectWrites;
+import io.racs.proxy.store.stripe.PartWriter;
 import io.racs.repos.Repository;
 import java.io.InputStream;
 import java.util.List;
@@ -162,7 +195,7 @@ public final class ErasureStore implements ObjectStore, Maintenance {
   }
 
   /** The index entry that holds an inline version's shards. */
-  String inlineRecord(VersionMeta meta) {
+  public String inlineRecord(VersionMeta meta) {
     return reads.inlineRecord(meta);
   }
 

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.ObjectStore;
-import io.racs.proxy.store.VersionMeta;
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.format.VersionMeta;
 import io.racs.repos.fs.FsRepository;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
@@ -399,14 +399,15 @@ class HealRecoverCommandTest {
           "s3",
           new ByteArrayInputStream(data),
           data.length,
-          ObjectStore.PutOptions.defaults().withSealing(io.racs.proxy.store.Sealing.S3_MANAGED));
+          ObjectStore.PutOptions.defaults()
+              .withSealing(io.racs.proxy.store.format.Sealing.S3_MANAGED));
       store.put(
           "vault",
           "c",
           new ByteArrayInputStream(data),
           data.length,
           ObjectStore.PutOptions.defaults()
-              .withSealing(new io.racs.proxy.store.Sealing.Customer(customer)));
+              .withSealing(new io.racs.proxy.store.format.Sealing.Customer(customer)));
     }
     Path s3Out = dir.resolve("out/s3");
     assertThat(recover(config, "vault", "s3", s3Out)).as(err.toString()).isZero();

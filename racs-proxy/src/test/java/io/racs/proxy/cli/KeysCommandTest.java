@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.ObjectStore;
-import io.racs.proxy.store.Sealing;
-import io.racs.proxy.store.StoreException;
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.format.Sealing;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

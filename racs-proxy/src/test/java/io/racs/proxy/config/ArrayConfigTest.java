@@ -61,20 +61,20 @@ class ArrayConfigTest {
     assertThat(array.store().inlineBytes()).isZero();
     assertThat(array.store().hedge())
         .isEqualTo(
-            new io.racs.proxy.store.StoreConfig.Hedge(
+            new io.racs.proxy.store.api.StoreConfig.Hedge(
                 false, 99.5, Duration.ofMillis(5), Duration.ofSeconds(1)));
   }
 
   @Test
   void from_whenHedgeAbsentOrPartial_usesTheDefaultsForWhatIsMissing() {
     assertThat(ArrayConfig.from(file("array: {geometry: 2x1}\n")).store().hedge())
-        .isEqualTo(io.racs.proxy.store.StoreConfig.Hedge.DEFAULT);
+        .isEqualTo(io.racs.proxy.store.api.StoreConfig.Hedge.DEFAULT);
     assertThat(
             ArrayConfig.from(file("array: {geometry: 2x1, hedge: {percentile: 90}}\n"))
                 .store()
                 .hedge())
         .isEqualTo(
-            new io.racs.proxy.store.StoreConfig.Hedge(
+            new io.racs.proxy.store.api.StoreConfig.Hedge(
                 true, 90, Duration.ofMillis(2), Duration.ofMillis(250)));
   }
 

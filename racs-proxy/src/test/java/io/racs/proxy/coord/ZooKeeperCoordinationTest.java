@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.ObjectStore;
-import io.racs.proxy.store.StoreConfig;
-import io.racs.proxy.store.StoreException;
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.api.StoreException;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
 import io.racs.testkit.Await;

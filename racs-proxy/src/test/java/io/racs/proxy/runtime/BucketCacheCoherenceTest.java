@@ -8,7 +8,7 @@ import io.racs.proxy.crypto.Keyring;
 import io.racs.proxy.crypto.MasterKey;
 import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.StoreConfig;
+import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.testing.TestClients;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;

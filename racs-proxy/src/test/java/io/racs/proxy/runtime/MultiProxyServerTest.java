@@ -3,7 +3,7 @@ package io.racs.proxy.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.store.Healer;
+import io.racs.proxy.store.heal.Healer;
 import io.racs.proxy.testing.TestClients;
 import io.racs.proxy.testing.TestProxies;
 import io.racs.testkit.Await;

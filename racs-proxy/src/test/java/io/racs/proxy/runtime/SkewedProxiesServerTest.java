@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.StoreConfig;
+import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.testing.TestClients;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;

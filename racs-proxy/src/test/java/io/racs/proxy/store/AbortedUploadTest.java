@@ -4,6 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.heal.Healer;
+import io.racs.proxy.store.object.MultipartUploads;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.Operation;
 import io.racs.testkit.DrivenClock;

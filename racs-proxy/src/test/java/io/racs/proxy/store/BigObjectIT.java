@@ -3,6 +3,9 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.format.VersionMeta;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
 import io.racs.testkit.TestSeed;

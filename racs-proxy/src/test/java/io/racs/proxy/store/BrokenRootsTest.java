@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.api.StoreException;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
 import java.io.IOException;

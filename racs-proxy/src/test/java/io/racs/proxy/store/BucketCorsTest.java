@@ -3,6 +3,8 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.api.StoreException;
 import io.racs.repos.RepositoryException.Kind;
 import io.racs.repos.decorator.FaultyRepository;
 import java.util.regex.Pattern;

@@ -3,6 +3,15 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.array.RepositoryArray;
+import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.format.PartMeta;
+import io.racs.proxy.store.format.VersionId;
+import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.store.heal.Healer;
 import java.io.IOException;
 import java.util.Optional;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;

@@ -2,6 +2,8 @@ package io.racs.proxy.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.api.StoreException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,7 +24,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * striped PUT, DELETE, CopyObject, CompleteMultipartUpload) on either side. Ordered by wall clock
  * alone, the second write is lost whenever its store's clock is behind the first one's.
  */
-class CrossProxyOrderingTest {
+public class CrossProxyOrderingTest {
   /** The kinds of write that create a version. */
   enum Write {
     PUT_INLINE,
@@ -173,13 +175,13 @@ class CrossProxyOrderingTest {
     }
   }
 
-  static void put(ObjectStore store, String key, byte[] data) {
+  public static void put(ObjectStore store, String key, byte[] data) {
     store.put(
         SharedArray.BUCKET, key, stream(data), data.length, ObjectStore.PutOptions.defaults());
   }
 
   /** The key's current bytes through {@code store}, or empty when it has none. */
-  static Optional<byte[]> read(ObjectStore store, String key) {
+  public static Optional<byte[]> read(ObjectStore store, String key) {
     try (ObjectStore.ObjectReader reader = store.get(SharedArray.BUCKET, key, 0, -1, 0)) {
       return Optional.of(reader.body().readAllBytes());
     } catch (StoreException e) {
@@ -200,7 +202,7 @@ class CrossProxyOrderingTest {
     return bytes.map(b -> b.length + " bytes " + Arrays.hashCode(b)).orElse("no such key");
   }
 
-  static byte[] bytes(long seed, int size) {
+  public static byte[] bytes(long seed, int size) {
     byte[] data = new byte[size];
     new Random(seed).nextBytes(data);
     return data;

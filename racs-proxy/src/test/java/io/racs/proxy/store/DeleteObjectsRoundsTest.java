@@ -6,6 +6,8 @@ import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.runtime.RacsServer;
 import io.racs.proxy.runtime.ServerConfig;
 import io.racs.proxy.s3.server.AccessLog;
+import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.testing.TestClients;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.CountingRepository;

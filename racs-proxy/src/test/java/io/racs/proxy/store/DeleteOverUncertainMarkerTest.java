@@ -3,6 +3,11 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.format.VersionMeta;
 import io.racs.repos.Repository;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.Operation;

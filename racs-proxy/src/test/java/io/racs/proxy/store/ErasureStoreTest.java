@@ -3,6 +3,10 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.format.VersionId;
+import io.racs.proxy.store.format.VersionMeta;
 import io.racs.repos.RepositoryException.Kind;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;

@@ -24,7 +24,7 @@ import java.util.function.Predicate;
  * picks calls by key (a shard object, a version record) and spans every repository of an array, so
  * a test can hold, for example, every shard write of one PUT and nothing else.
  */
-final class GatedRepository extends ForwardingRepository {
+public final class GatedRepository extends ForwardingRepository {
   private final Gate gate;
 
   private GatedRepository(Repository delegate, Gate gate) {
@@ -33,7 +33,7 @@ final class GatedRepository extends ForwardingRepository {
   }
 
   /** {@code repositories}, each behind {@code gate}. */
-  static List<Repository> wrap(List<? extends Repository> repositories, Gate gate) {
+  public static List<Repository> wrap(List<? extends Repository> repositories, Gate gate) {
     List<Repository> wrapped = new ArrayList<>();
     for (Repository repository : repositories) {
       wrapped.add(new GatedRepository(repository, gate));
@@ -46,7 +46,7 @@ final class GatedRepository extends ForwardingRepository {
    * it reaches the repository, so nothing it would change has changed while it waits; calls after
    * the armed number pass, so the store's own later work (a collection, a second read) is not held.
    */
-  static final class Gate {
+  public static final class Gate {
     private final Operation operation;
     private final Predicate<String> keys;
     private final AtomicInteger toHold = new AtomicInteger();
@@ -54,13 +54,13 @@ final class GatedRepository extends ForwardingRepository {
     private final Semaphore completed = new Semaphore(0);
     private volatile CountDownLatch open = new CountDownLatch(1);
 
-    Gate(Operation operation, Predicate<String> keys) {
+    public Gate(Operation operation, Predicate<String> keys) {
       this.operation = operation;
       this.keys = keys;
     }
 
     /** The next {@code calls} matching calls wait until {@link #open()}. */
-    Gate arm(int calls) {
+    public Gate arm(int calls) {
       toHold.set(calls);
       return this;
     }
@@ -69,7 +69,7 @@ final class GatedRepository extends ForwardingRepository {
      * Lets every held call through, as {@link #open()} does, and then holds the next {@code calls}
      * matching calls until the next {@link #open()}: one gate for a test's several writes in turn.
      */
-    Gate rearm(int calls) {
+    public Gate rearm(int calls) {
       open.countDown();
       open = new CountDownLatch(1);
       held.drainPermits();
@@ -78,7 +78,7 @@ final class GatedRepository extends ForwardingRepository {
     }
 
     /** Lets every held call through, and holds no more. */
-    void open() {
+    public void open() {
       toHold.set(0);
       open.countDown();
     }
@@ -88,7 +88,7 @@ final class GatedRepository extends ForwardingRepository {
      *
      * @throws AssertionError if they are not within {@code timeout}
      */
-    void awaitHeld(int calls, Duration timeout) throws InterruptedException {
+    public void awaitHeld(int calls, Duration timeout) throws InterruptedException {
       if (!held.tryAcquire(calls, timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         throw new AssertionError(
             "held calls: "
@@ -108,7 +108,7 @@ final class GatedRepository extends ForwardingRepository {
      *
      * @throws AssertionError if they have not within {@code timeout}
      */
-    void awaitCompleted(int calls, Duration timeout) throws InterruptedException {
+    public void awaitCompleted(int calls, Duration timeout) throws InterruptedException {
       if (!completed.tryAcquire(calls, timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         throw new AssertionError(
             "completed calls: "

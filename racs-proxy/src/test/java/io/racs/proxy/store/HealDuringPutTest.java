@@ -3,6 +3,10 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.store.heal.Healer;
 import io.racs.repos.Repository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;

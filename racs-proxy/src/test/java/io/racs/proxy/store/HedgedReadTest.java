@@ -3,6 +3,11 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.array.LatencyEstimates;
+import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.format.PartMeta;
+import io.racs.proxy.store.format.VersionMeta;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;

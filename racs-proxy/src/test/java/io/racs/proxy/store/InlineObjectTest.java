@@ -4,6 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.array.RepositoryArray;
+import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.format.PartMeta;
+import io.racs.proxy.store.format.VersionId;
+import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.store.heal.Healer;
+import io.racs.proxy.store.stripe.ShardRebuilder;
 import io.racs.repos.Repository;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

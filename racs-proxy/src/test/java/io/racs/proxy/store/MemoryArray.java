@@ -2,6 +2,7 @@ package io.racs.proxy.store;
 
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.crypto.Keyring;
+import io.racs.proxy.store.api.StoreConfig;
 import io.racs.repos.Repository;
 import io.racs.repos.memory.MemoryRepository;
 import java.util.ArrayList;

@@ -2,6 +2,9 @@ package io.racs.proxy.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.store.object.MultipartUploads;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;

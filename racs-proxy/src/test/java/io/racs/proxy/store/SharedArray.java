@@ -1,6 +1,7 @@
 package io.racs.proxy.store;
 
 import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.store.api.StoreConfig;
 import io.racs.repos.Repository;
 import io.racs.repos.memory.MemoryRepository;
 import java.time.Clock;
@@ -15,14 +16,14 @@ import java.util.function.BiFunction;
  * objects up to 1 KiB inline, as separate proxy processes would be. Closing closes every store, and
  * the repositories with the last one.
  */
-final class SharedArray implements AutoCloseable {
-  static final String BUCKET = "bkt";
+public final class SharedArray implements AutoCloseable {
+  public static final String BUCKET = "bkt";
 
-  final List<Repository> repositories = new ArrayList<>();
-  final List<ErasureStore> stores = new ArrayList<>();
+  public final List<Repository> repositories = new ArrayList<>();
+  public final List<ErasureStore> stores = new ArrayList<>();
 
   /** Stores whose wall clocks are the system clock shifted by {@code offsetsSeconds}. */
-  SharedArray(int... offsetsSeconds) {
+  public SharedArray(int... offsetsSeconds) {
     this((slot, r) -> r, offsetsSeconds);
   }
 
@@ -30,7 +31,7 @@ final class SharedArray implements AutoCloseable {
    * Stores as above, each seeing every repository through {@code decorate} (applied once per store
    * and slot, with the slot).
    */
-  SharedArray(BiFunction<Integer, Repository, Repository> decorate, int... offsetsSeconds) {
+  public SharedArray(BiFunction<Integer, Repository, Repository> decorate, int... offsetsSeconds) {
     Geometry geometry = Geometry.parse("4x2");
     for (int i = 0; i < geometry.totalShards(); i++) {
       repositories.add(MemoryRepository.create("mem" + i));

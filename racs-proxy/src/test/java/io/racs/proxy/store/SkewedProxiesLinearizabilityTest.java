@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.coord.ZooKeeperCoordination;
 import io.racs.proxy.store.RegisterLinearizability.Op;
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.array.KeyStamps;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.testkit.Await;

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.array.SlotHealth;
+import io.racs.proxy.store.format.VersionMeta;
 import io.racs.repos.decorator.FaultyRepository;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;

@@ -1,6 +1,10 @@
 package io.racs.proxy.store;
 
 import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.array.RepositoryArray;
+import io.racs.proxy.store.format.VersionMeta;
 import io.racs.repos.Repository;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.memory.MemoryRepository;
@@ -14,13 +18,13 @@ import java.util.List;
 import java.util.Random;
 
 /** An array of memory repositories behind fault injectors, and helpers for store tests. */
-final class StoreFixture implements AutoCloseable {
-  final List<MemoryRepository> memories = new ArrayList<>();
-  final List<FaultyRepository> faulty = new ArrayList<>();
-  final StoreConfig config;
-  ErasureStore store;
+public final class StoreFixture implements AutoCloseable {
+  public final List<MemoryRepository> memories = new ArrayList<>();
+  public final List<FaultyRepository> faulty = new ArrayList<>();
+  public final StoreConfig config;
+  public ErasureStore store;
 
-  StoreFixture(String geometry, int blockBytes) {
+  public StoreFixture(String geometry, int blockBytes) {
     this(
         StoreConfig.builder(Geometry.parse(geometry))
             .blockBytes(blockBytes)
@@ -31,7 +35,7 @@ final class StoreFixture implements AutoCloseable {
             .build());
   }
 
-  StoreFixture(StoreConfig config) {
+  public StoreFixture(StoreConfig config) {
     this.config = config;
     for (int i = 0; i < config.geometry().totalShards(); i++) {
       MemoryRepository memory = MemoryRepository.create("mem" + i);
@@ -42,7 +46,7 @@ final class StoreFixture implements AutoCloseable {
   }
 
   /** Re-opens the store on the same repositories (as a restarted proxy would). */
-  ErasureStore reopen() {
+  public ErasureStore reopen() {
     store = ErasureStore.open(config, List.<Repository>copyOf(faulty));
     return store;
   }
@@ -64,17 +68,17 @@ final class StoreFixture implements AutoCloseable {
     return all;
   }
 
-  static byte[] bytes(long seed, int size) {
+  public static byte[] bytes(long seed, int size) {
     byte[] data = new byte[size];
     new Random(seed).nextBytes(data);
     return data;
   }
 
-  static InputStream stream(byte[] data) {
+  public static InputStream stream(byte[] data) {
     return new ByteArrayInputStream(data);
   }
 
-  VersionMeta put(String bucket, String key, byte[] data) {
+  public VersionMeta put(String bucket, String key, byte[] data) {
     VersionMeta meta =
         store.put(bucket, key, stream(data), data.length, ObjectStore.PutOptions.defaults());
     store.awaitCollections(); // so that tests see superseded versions gone, and fault scripts
@@ -82,11 +86,11 @@ final class StoreFixture implements AutoCloseable {
     return meta;
   }
 
-  byte[] get(String bucket, String key) {
+  public byte[] get(String bucket, String key) {
     return get(bucket, key, 0, -1);
   }
 
-  byte[] get(String bucket, String key, long offset, long length) {
+  public byte[] get(String bucket, String key, long offset, long length) {
     try (ObjectStore.ObjectReader reader = store.get(bucket, key, offset, length, 0)) {
       return reader.body().readAllBytes();
     } catch (IOException e) {
@@ -95,7 +99,7 @@ final class StoreFixture implements AutoCloseable {
   }
 
   /** Every name on slot {@code slot} under {@code prefix}. */
-  List<String> names(int slot, String prefix) {
+  public List<String> names(int slot, String prefix) {
     store.awaitCollections();
     List<String> names = new ArrayList<>();
     RepositoryArray.listAll(memories.get(slot), prefix).forEach(info -> names.add(info.key()));

@@ -4,6 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.array.RepositoryArray;
+import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.store.heal.Healer;
 import io.racs.repos.Repository;
 import io.racs.repos.minio.MinioServer;
 import io.racs.repos.s3.S3Credentials;

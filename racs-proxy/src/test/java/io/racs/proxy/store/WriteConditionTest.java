@@ -3,6 +3,8 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.format.VersionMeta;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;

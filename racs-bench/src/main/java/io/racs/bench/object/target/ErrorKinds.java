@@ -35,7 +35,7 @@ public final class ErrorKinds {
       if (t instanceof RepositoryException r) {
         return r.kind().name();
       }
-      if (t instanceof io.racs.proxy.store.StoreException store) {
+      if (t instanceof io.racs.proxy.store.api.StoreException store) {
         return "STORE_" + store.code().name();
       }
       if (t instanceof S3ErrorException s3) {

@@ -1,7 +1,7 @@
 package io.racs.proxy.s3.bridge;
 
-import io.racs.proxy.store.ChunkedBody;
-import io.racs.proxy.store.ObjectStore;
+import io.racs.proxy.store.api.ChunkedBody;
+import io.racs.proxy.store.api.ObjectStore;
 import java.io.IOException;
 import java.io.InputStream;
 

@@ -1,8 +1,8 @@
 package io.racs.proxy.s3.bridge;
 
-import io.racs.proxy.store.ObjectStore;
-import io.racs.proxy.store.PartMeta;
-import io.racs.proxy.store.VersionMeta;
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.format.PartMeta;
+import io.racs.proxy.store.format.VersionMeta;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -233,7 +233,7 @@ class S3ConnectionTest {
   void uploadPart_whenDeclaring10TiBWithExpectContinue_answersEntityTooLargeWithout100() {
     String uploadId =
         fixture.store.createMultipartUpload(
-            S3Fixture.BUCKET, "parts", io.racs.proxy.store.ObjectStore.PutOptions.defaults());
+            S3Fixture.BUCKET, "parts", io.racs.proxy.store.api.ObjectStore.PutOptions.defaults());
     try (S3Fixture.Connection c = fixture.connect()) {
       c.send(
           WireRequests.declaring(
@@ -265,7 +265,7 @@ class S3ConnectionTest {
   void uploadPart_whenPartNumberOutOfRange_answersInvalidArgumentWithout100(String partNumber) {
     String uploadId =
         fixture.store.createMultipartUpload(
-            S3Fixture.BUCKET, "parts", io.racs.proxy.store.ObjectStore.PutOptions.defaults());
+            S3Fixture.BUCKET, "parts", io.racs.proxy.store.api.ObjectStore.PutOptions.defaults());
     try (S3Fixture.Connection c = fixture.connect()) {
       WireRequests.Head head =
           WireRequests.head(

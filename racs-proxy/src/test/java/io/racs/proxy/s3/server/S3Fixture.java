@@ -12,7 +12,7 @@ import io.racs.proxy.s3.handler.S3Dispatcher;
 import io.racs.proxy.s3.route.S3Router;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.MemoryArray;
-import io.racs.proxy.store.ObjectStore;
+import io.racs.proxy.store.api.ObjectStore;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -147,7 +147,7 @@ class S3ServerBadRequestTest {
       throws IOException {
     String uploadId =
         fixture.store.createMultipartUpload(
-            S3Fixture.BUCKET, "parts", io.racs.proxy.store.ObjectStore.PutOptions.defaults());
+            S3Fixture.BUCKET, "parts", io.racs.proxy.store.api.ObjectStore.PutOptions.defaults());
     WireRequests.Head head =
         WireRequests.head(
             "PUT",

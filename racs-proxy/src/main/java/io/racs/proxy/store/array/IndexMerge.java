@@ -1,0 +1,264 @@
+package io.racs.proxy.store.array;
+
+import io.racs.proxy.store.api.StoreException;
+import io.racs.repos.Keys;
+import io.racs.repos.ListPage;
+import io.racs.repos.ObjectInfo;
+import io.racs.repos.Repository;
+import java.util.AbstractSet;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Set;
+
+/**
+ * The union of one prefix's names across every reachable repository, in order, each name once, with
+ * the slots that hold it: how the store reads its index when some repositories may have missed a
+ * write. A repository that fails while listing is left out from then on (its names may be missing,
+ * which the others' copies cover).
+ */
+public final class IndexMerge {
+  private final RepositoryArray array;
+  private final String prefix;
+  private final int pageSize;
+  private final List<Cursor> cursors = new ArrayList<>();
+  // How long the first page's read quorum took to answer; -1 before it did.
+  private long quorumNanos = -1;
+  // The entry peek() took from the cursors and next() has not returned yet.
+  private Entry peeked;
+
+  /** A name and the slots that listed it. */
+  public record Entry(String name, Set<Integer> slots) {}
+
+  public IndexMerge(RepositoryArray array, String prefix, String startAfter, int pageSize) {
+    this.array = array;
+    this.prefix = prefix;
+    this.pageSize = pageSize;
+    for (int slot = 0; slot < array.size(); slot++) {
+      cursors.add(new Cursor(slot, startAfter));
+    }
+  }
+
+  /** Starts over after {@code startAfter} (used to skip a whole common prefix). */
+  public void seek(String startAfter) {
+    peeked = null;
+    for (Cursor cursor : cursors) {
+      cursor.reset(startAfter);
+    }
+  }
+
+  /** The next name in order, or null at the end. */
+  public Entry next() {
+    if (peeked != null) {
+      Entry entry = peeked;
+      peeked = null;
+      return entry;
+    }
+    return take();
+  }
+
+  /**
+   * The name {@link #next} will return, without moving past it; null at the end. A reader looks at
+   * it to find the removal record that lists right after a version's entry.
+   */
+  public Entry peek() {
+    if (peeked == null) {
+      peeked = take();
+    }
+    return peeked;
+  }
+
+  private Entry take() {
+    fillAll();
+    String smallest = null;
+    for (Cursor cursor : cursors) {
+      if (!cursor.failed && !cursor.buffer.isEmpty()) {
+        String head = cursor.buffer.peekFirst();
+        if (smallest == null || Keys.compare(head, smallest) < 0) { // UTF-8 order, as listed
+          smallest = head;
+        }
+      }
+    }
+    if (smallest == null) {
+      return null;
+    }
+    BitSet slots = new BitSet(cursors.size());
+    for (Cursor cursor : cursors) {
+      if (!cursor.failed
+          && !cursor.buffer.isEmpty()
+          && cursor.buffer.peekFirst().equals(smallest)) {
+        cursor.buffer.pollFirst();
+        slots.set(cursor.slot);
+      }
+    }
+    return new Entry(smallest, new SlotSet(slots));
+  }
+
+  /**
+   * The slots that listed a name, ascending: a set of bits, since every name a listing merges gets
+   * one (a tree set of boxed slots cost a listing-heavy load a few per cent of its CPU).
+   */
+  private static final class SlotSet extends AbstractSet<Integer> {
+    private final BitSet bits;
+    private final int size;
+
+    SlotSet(BitSet bits) {
+      this.bits = bits;
+      this.size = bits.cardinality();
+    }
+
+    @Override
+    public boolean contains(Object o) {
+      return o instanceof Integer slot && slot >= 0 && bits.get(slot);
+    }
+
+    @Override
+    public int size() {
+      return size;
+    }
+
+    @Override
+    public Iterator<Integer> iterator() {
+      return new Iterator<>() {
+        private int next = bits.nextSetBit(0);
+
+        @Override
+        public boolean hasNext() {
+          return next >= 0;
+        }
+
+        @Override
+        public Integer next() {
+          if (next < 0) {
+            throw new NoSuchElementException();
+          }
+          int slot = next;
+          next = bits.nextSetBit(slot + 1);
+          return slot;
+        }
+      };
+    }
+  }
+
+  /** Slots whose listing failed, with the cause. */
+  public List<StoreException.ShardFailure> failures() {
+    List<StoreException.ShardFailure> failures = new ArrayList<>();
+    for (Cursor cursor : cursors) {
+      if (cursor.failed) {
+        failures.add(
+            new StoreException.ShardFailure(
+                cursor.slot, array.slot(cursor.slot).name(), cursor.cause));
+      }
+    }
+    return failures;
+  }
+
+  /**
+   * Number of slots still listing whose listing proves what they lack: every slot still listing but
+   * one adopted and not yet filled by heal ({@link RepositoryArray#unfilled}), which lacks the
+   * entries written before its adoption.
+   */
+  int healthySlots() {
+    int healthy = 0;
+    for (Cursor cursor : cursors) {
+      healthy += cursor.failed || array.unfilled(cursor.slot) ? 0 : 1;
+    }
+    return healthy;
+  }
+
+  /**
+   * The slots whose listing does not prove an entry absent: those whose listing failed, and those
+   * adopted and not yet filled.
+   */
+  public List<Integer> unprovenSlots() {
+    List<Integer> unproven = new ArrayList<>();
+    for (Cursor cursor : cursors) {
+      if (cursor.failed || array.unfilled(cursor.slot)) {
+        unproven.add(cursor.slot);
+      }
+    }
+    return unproven;
+  }
+
+  private void fillAll() {
+    List<Cursor> empty = new ArrayList<>();
+    for (Cursor cursor : cursors) {
+      if (!cursor.failed && cursor.buffer.isEmpty() && !cursor.exhausted) {
+        empty.add(cursor);
+      }
+    }
+    if (empty.isEmpty()) {
+      return;
+    }
+    List<Integer> slots = new ArrayList<>();
+    for (Cursor cursor : empty) {
+      slots.add(cursor.slot);
+    }
+    // Listings from a read quorum name every committed record, so a slot that answers much later
+    // than that quorum is left out (as if it had failed) rather than waited for.
+    int unfilled = 0;
+    for (Cursor cursor : empty) {
+      unfilled += array.unfilled(cursor.slot) ? 1 : 0;
+    }
+    int needed =
+        Math.min(
+            empty.size(),
+            Math.max(1, array.readQuorum() - (healthySlots() - (empty.size() - unfilled)))
+                + unfilled);
+    // A later page may be asked of slots that all stall (the others still have names buffered):
+    // they get the stall deadline the earlier pages set, not the absolute timeout.
+    long limitNanos =
+        quorumNanos < 0 ? array.timeoutNanos() : Math.max(array.stallNanos(), 4 * quorumNanos);
+    long started = System.nanoTime();
+    List<RepositoryArray.Outcome<ListPage>> pages =
+        array.fanOutQuorum(
+            slots,
+            (slot, repository) -> repository.list(prefix, cursors.get(slot).after, pageSize),
+            needed,
+            limitNanos);
+    if (quorumNanos < 0 && RepositoryArray.successes(pages) >= needed) {
+      quorumNanos = System.nanoTime() - started;
+    }
+    for (RepositoryArray.Outcome<ListPage> page : pages) {
+      Cursor cursor = cursors.get(page.slot());
+      if (!page.ok()) {
+        cursor.failed = true;
+        cursor.cause = page.cause();
+        continue;
+      }
+      for (ObjectInfo info : page.value().objects()) {
+        cursor.buffer.addLast(info.key());
+      }
+      cursor.exhausted = page.value().nextStartAfter().isEmpty();
+      page.value().nextStartAfter().ifPresent(next -> cursor.after = next);
+    }
+  }
+
+  private final class Cursor {
+    final int slot;
+    final ArrayDeque<String> buffer = new ArrayDeque<>();
+    String after;
+    boolean exhausted;
+    boolean failed;
+    String cause;
+
+    Cursor(int slot, String startAfter) {
+      this.slot = slot;
+      this.after = startAfter.isEmpty() ? "" : startAfter;
+    }
+
+    void reset(String startAfter) {
+      buffer.clear();
+      after = startAfter;
+      exhausted = false;
+    }
+  }
+
+  /** Exposed for repositories that need a whole listing. */
+  public static int maxPage() {
+    return Repository.MAX_LIST_PAGE;
+  }
+}

@@ -1,0 +1,362 @@
+package io.racs.proxy.store.stripe;
+
+import io.racs.proxy.codec.ErasureCodec;
+import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.array.RepositoryArray;
+import io.racs.proxy.store.array.Throttle;
+import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.format.PartMeta;
+import io.racs.proxy.store.format.VersionMeta;
+import io.racs.repos.ObjectInfo;
+import io.racs.repos.ObjectStream;
+import io.racs.repos.Repository;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.zip.CRC32C;
+
+/**
+ * Rewrites the missing or damaged shard objects of one part from k good ones, a stripe at a time:
+ * reads k sources piece by piece (checking each CRC32C), reconstructs, and streams the rebuilt
+ * pieces to the repositories that need them. A source found corrupt on the way joins the bad set
+ * and the rebuild starts over, while k good shards remain.
+ */
+public final class ShardRebuilder {
+  /** What a rebuild did. */
+  public record Result(int shardsRebuilt, long bytesRead, long bytesWritten) {}
+
+  private ShardRebuilder() {}
+
+  /**
+   * A rebuilt shard or record could not be written to its repository: that repository failed, not
+   * the object, which k good shards still hold.
+   */
+  public static final class TargetFailed extends StoreException {
+    private static final long serialVersionUID = 1L;
+    private final int slot;
+
+    TargetFailed(int slot, String message, Throwable cause) {
+      super(StoreException.Code.INSUFFICIENT_SHARDS, message, cause);
+      this.slot = slot;
+    }
+
+    /** The slot whose repository did not take the write. */
+    public int slot() {
+      return slot;
+    }
+  }
+
+  public static Result rebuild(
+      RepositoryArray array,
+      ErasureCodec codec,
+      StoreConfig config,
+      PartMeta part,
+      Set<Integer> badShards,
+      Set<Integer> unreadable,
+      Throttle throttle) {
+    Set<Integer> bad = new TreeSet<>(badShards);
+    int k = codec.geometry().dataShards();
+    int n = codec.geometry().totalShards();
+    while (true) {
+      Set<Integer> unusable = new TreeSet<>(bad);
+      unusable.addAll(unreadable);
+      if (n - unusable.size() < k) {
+        throw new StoreException(
+            StoreException.Code.INSUFFICIENT_SHARDS,
+            "part "
+                + part.dataId()
+                + ": only "
+                + (n - unusable.size())
+                + " good shards of "
+                + n
+                + " (need "
+                + k
+                + ")");
+      }
+      try {
+        return attempt(array, codec, config, part, bad, unusable, throttle, k, n);
+      } catch (CorruptSource e) {
+        bad.add(e.shard);
+      }
+    }
+  }
+
+  private static final class CorruptSource extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final int shard;
+
+    CorruptSource(int shard, String message) {
+      super(message, null, false, false);
+      this.shard = shard;
+    }
+  }
+
+  private static Result attempt(
+      RepositoryArray array,
+      ErasureCodec codec,
+      StoreConfig config,
+      PartMeta part,
+      Set<Integer> bad,
+      Set<Integer> unusable,
+      Throttle throttle,
+      int k,
+      int n) {
+    List<Integer> sources = new ArrayList<>();
+    for (int i = 0; i < n && sources.size() < k; i++) {
+      if (!unusable.contains(i)) {
+        sources.add(i);
+      }
+    }
+    long stripes = part.stripes(k);
+    long shardLength = part.shardObjectBytes(k);
+    long timeoutNanos = config.slowShardTimeout().toNanos();
+    List<ShardPipe> pipes = new ArrayList<>();
+    List<Future<ObjectInfo>> puts = new ArrayList<>();
+    List<Integer> targets = new ArrayList<>(bad);
+    for (int shard : targets) {
+      ShardPipe pipe = new ShardPipe(2);
+      pipes.add(pipe);
+      Repository repository = array.slot(part.slots().get(shard));
+      String name = Layout.shard(part.dataId(), shard);
+      puts.add(array.executor().submit(() -> pipe.putInto(repository, name, shardLength)));
+    }
+    ObjectStream[] streams = new ObjectStream[n];
+    long bytesRead = 0;
+    long bytesWritten = 0;
+    boolean done = false;
+    try {
+      for (int shard : sources) {
+        streams[shard] =
+            array.slot(part.slots().get(shard)).get(Layout.shard(part.dataId(), shard));
+      }
+      byte[][] buffers = new byte[n][part.pieceBytes()];
+      boolean[] present = new boolean[n];
+      for (int shard : sources) {
+        present[shard] = true;
+      }
+      CRC32C crc = new CRC32C();
+      byte[] piece = new byte[part.pieceBytes() + Layout.CRC_BYTES];
+      for (long s = 0; s < stripes; s++) {
+        int length = part.pieceBytes(k, s);
+        for (int shard : sources) {
+          int got;
+          try {
+            got = streams[shard].readNBytes(piece, 0, length + Layout.CRC_BYTES);
+          } catch (IOException | RuntimeException e) {
+            throw new CorruptSource(shard, "read failed: " + e);
+          }
+          if (got < length + Layout.CRC_BYTES) {
+            throw new CorruptSource(shard, "shard ends early");
+          }
+          crc.reset();
+          crc.update(piece, 0, length);
+          if ((int) crc.getValue() != readInt(piece, length)) {
+            throw new CorruptSource(shard, "CRC32C mismatch at stripe " + s);
+          }
+          System.arraycopy(piece, 0, buffers[shard], 0, length);
+          bytesRead += length + Layout.CRC_BYTES;
+        }
+        throttle.consume(length * (long) (sources.size() + targets.size()));
+        codec.reconstruct(buffers, present, 0, length);
+        for (int t = 0; t < targets.size(); t++) {
+          int shard = targets.get(t);
+          byte[] out = withCrc(buffers[shard], length, crc);
+          if (!pipes.get(t).offer(out, timeoutNanos)) {
+            throw targetFailed(part.slots().get(shard), puts.get(t), shard);
+          }
+          bytesWritten += out.length;
+        }
+      }
+      for (int t = 0; t < targets.size(); t++) {
+        if (!pipes.get(t).finish(timeoutNanos)) {
+          throw targetFailed(part.slots().get(targets.get(t)), puts.get(t), targets.get(t));
+        }
+      }
+      for (int t = 0; t < targets.size(); t++) {
+        int slot = part.slots().get(targets.get(t));
+        try {
+          puts.get(t).get(timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+          throw new TargetFailed(
+              slot,
+              "slot "
+                  + slot
+                  + " did not take the rebuilt shard "
+                  + targets.get(t)
+                  + ": "
+                  + (e.getCause() != null ? e.getCause().getMessage() : e.toString()),
+              e);
+        }
+      }
+      done = true;
+      return new Result(targets.size(), bytesRead, bytesWritten);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
+    } finally {
+      if (!done) {
+        for (ShardPipe pipe : pipes) {
+          pipe.abort("rebuild abandoned");
+        }
+      }
+      for (ObjectStream stream : streams) {
+        if (stream != null) {
+          try {
+            stream.close();
+          } catch (IOException e) {
+            // Nothing to release beyond what close tried.
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Rebuilds the records of an inline version that are missing or damaged on the repositories of
+   * {@code badShards}, from k good ones: reads each source record's shard (checking its CRC32C; a
+   * damaged one joins the bad set), reconstructs, and writes each rebuilt shard in a new record.
+   */
+  public static Result rebuildInline(
+      RepositoryArray array,
+      ErasureCodec codec,
+      VersionMeta version,
+      String recordName,
+      Set<Integer> badShards,
+      Set<Integer> unreadable) {
+    PartMeta part = version.parts().get(0);
+    int k = codec.geometry().dataShards();
+    int n = codec.geometry().totalShards();
+    int length = part.pieceBytes(k, 0);
+    Set<Integer> bad = new TreeSet<>(badShards);
+    byte[][] buffers = new byte[n][length];
+    boolean[] present = new boolean[n];
+    int found = 0;
+    long bytesRead = 0;
+    for (int i = 0; i < n && found < k; i++) {
+      if (bad.contains(i) || unreadable.contains(i)) {
+        continue;
+      }
+      Optional<byte[]> stored;
+      try {
+        stored = RepositoryArray.getBytes(array.slot(part.slots().get(i)), recordName);
+      } catch (RuntimeException e) {
+        stored = Optional.empty();
+      }
+      Optional<byte[]> piece = stored.flatMap(b -> inlineShard(b, part, k));
+      if (piece.isEmpty()) {
+        bad.add(i);
+        continue;
+      }
+      bytesRead += stored.get().length;
+      System.arraycopy(piece.get(), 0, buffers[i], 0, length);
+      present[i] = true;
+      found++;
+    }
+    if (found < k) {
+      throw new StoreException(
+          StoreException.Code.INSUFFICIENT_SHARDS,
+          "inline version " + part.dataId() + ": only " + found + " good shards (need " + k + ")");
+    }
+    if (length > 0) {
+      codec.reconstruct(buffers, present, 0, length);
+    }
+    int rebuilt = 0;
+    long bytesWritten = 0;
+    CRC32C crc = new CRC32C();
+    for (int i : bad) {
+      if (unreadable.contains(i)) {
+        continue;
+      }
+      byte[] shard = part.sizeBytes() == 0 ? new byte[0] : withCrc(buffers[i], length, crc);
+      byte[] record = Layout.encodeInline(version, shard);
+      try {
+        RepositoryArray.putBytes(array.slot(part.slots().get(i)), recordName, record);
+      } catch (RuntimeException e) {
+        throw new TargetFailed(
+            part.slots().get(i),
+            "slot " + part.slots().get(i) + " did not take the rebuilt record: " + e.getMessage(),
+            e);
+      }
+      bytesWritten += record.length;
+      rebuilt++;
+    }
+    return new Result(rebuilt, bytesRead, bytesWritten);
+  }
+
+  /** The failure of a target that stopped taking a rebuilt shard: its put's own cause if known. */
+  private static TargetFailed targetFailed(int slot, Future<ObjectInfo> put, int shard) {
+    Throwable cause = null;
+    if (put.isDone()) {
+      try {
+        put.get();
+      } catch (ExecutionException e) {
+        cause = e.getCause();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (CancellationException e) {
+        // Cancelled: no cause to tell.
+      }
+    }
+    return new TargetFailed(
+        slot,
+        "slot "
+            + slot
+            + " did not take the rebuilt shard "
+            + shard
+            + (cause != null ? ": " + cause.getMessage() : " in time"),
+        cause);
+  }
+
+  /** A copy of {@code piece}'s first {@code length} bytes followed by their CRC32C. */
+  public static byte[] withCrc(byte[] piece, int length, CRC32C crc) {
+    byte[] out = Arrays.copyOf(piece, length + Layout.CRC_BYTES);
+    crc.reset();
+    crc.update(out, 0, length);
+    writeInt(out, length, (int) crc.getValue());
+    return out;
+  }
+
+  /** The shard inside an inline record, if it is whole and its CRC32C matches. */
+  public static Optional<byte[]> inlineShard(byte[] stored, PartMeta part, int k) {
+    int shardBytes = (int) part.shardObjectBytes(k);
+    int offset = Layout.inlineOffset(shardBytes);
+    if (stored.length < offset + shardBytes
+        || Layout.inlineLength(stored).orElse(-1) != shardBytes) {
+      return Optional.empty();
+    }
+    if (shardBytes == 0) {
+      return Optional.of(new byte[0]);
+    }
+    int length = shardBytes - Layout.CRC_BYTES;
+    CRC32C crc = new CRC32C();
+    crc.update(stored, offset, length);
+    if ((int) crc.getValue() != readInt(stored, offset + length)) {
+      return Optional.empty();
+    }
+    return Optional.of(Arrays.copyOfRange(stored, offset, offset + length));
+  }
+
+  public static int readInt(byte[] b, int at) {
+    return ((b[at] & 0xFF) << 24)
+        | ((b[at + 1] & 0xFF) << 16)
+        | ((b[at + 2] & 0xFF) << 8)
+        | (b[at + 3] & 0xFF);
+  }
+
+  static void writeInt(byte[] b, int at, int value) {
+    b[at] = (byte) (value >>> 24);
+    b[at + 1] = (byte) (value >>> 16);
+    b[at + 2] = (byte) (value >>> 8);
+    b[at + 3] = (byte) value;
+  }
+}
