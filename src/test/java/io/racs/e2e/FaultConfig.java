@@ -96,7 +96,7 @@ final class FaultConfig {
           <logger name="software.amazon" level="WARN"/>
           <logger name="org.apache" level="WARN"/>
           <logger name="io.racs.proxy.s3.server.S3Connection" level="DEBUG"/>
-          <logger name="io.racs.proxy.s3.bridge.StoreBridge" level="DEBUG"/>
+          <logger name="io.racs.proxy.s3.bridge" level="DEBUG"/>
           <root level="INFO">
             <appender-ref ref="STDERR"/>
           </root>

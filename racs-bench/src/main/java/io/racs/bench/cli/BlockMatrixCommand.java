@@ -1,7 +1,7 @@
 package io.racs.bench.cli;
 
-import io.racs.bench.block.Matrix;
-import io.racs.bench.block.MatrixReport;
+import io.racs.bench.block.IozoneMatrix;
+import io.racs.bench.block.IozoneMatrixReport;
 import io.racs.bench.block.Sizes;
 import io.racs.proxy.cli.ExitCodes;
 import io.racs.proxy.cli.VersionProvider;
@@ -84,16 +84,16 @@ final class BlockMatrixCommand implements Callable<Integer> {
       }
       records.add((int) r);
     }
-    List<Matrix.Test> testList = new ArrayList<>();
+    List<IozoneMatrix.Test> testList = new ArrayList<>();
     for (String t : tests.split(",")) {
-      testList.add(Matrix.Test.of(t));
+      testList.add(IozoneMatrix.Test.of(t));
     }
     if (maxCells < 0) {
       throw new IllegalArgumentException("--max-cells: " + maxCells + " (expected: >= 0)");
     }
     Duration b = budget == null ? null : Sizes.duration("--budget", budget);
-    Matrix.Config config =
-        Matrix.Config.builder(dir.resolve("racs-matrix.tmp"))
+    IozoneMatrix.Config config =
+        IozoneMatrix.Config.builder(dir.resolve("racs-matrix.tmp"))
             .fileSizes(files)
             .recordSizes(records)
             .tests(testList)
@@ -103,8 +103,8 @@ final class BlockMatrixCommand implements Callable<Integer> {
             .fsync(fsync)
             .seed(seed)
             .build();
-    List<Matrix.Cell> cells = Matrix.of(config).run(stdout);
-    long skipped = cells.stream().filter(Matrix.Cell::skipped).count();
+    List<IozoneMatrix.Cell> cells = IozoneMatrix.of(config).run(stdout);
+    long skipped = cells.stream().filter(IozoneMatrix.Cell::skipped).count();
     if (skipped > 0) {
       stdout.println(skipped + " cells skipped (--max-cells/--budget); shown as 'skipped'");
     }
@@ -116,7 +116,7 @@ final class BlockMatrixCommand implements Callable<Integer> {
                 LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     List<String> command = new ArrayList<>(List.of("racs", "bench", "block", "matrix"));
     command.addAll(spec.commandLine().getParseResult().originalArgs());
-    MatrixReport.write(
+    IozoneMatrixReport.write(
         config,
         cells,
         d,

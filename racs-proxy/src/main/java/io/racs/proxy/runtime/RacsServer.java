@@ -9,8 +9,8 @@ import io.racs.proxy.coord.ZooKeeperCoordination;
 import io.racs.proxy.s3.auth.S3Authenticator;
 import io.racs.proxy.s3.auth.StaticCredentialStore;
 import io.racs.proxy.s3.bridge.StoreBridge;
-import io.racs.proxy.s3.handler.Encryption;
 import io.racs.proxy.s3.handler.S3Dispatcher;
+import io.racs.proxy.s3.handler.SsePolicy;
 import io.racs.proxy.s3.route.S3Router;
 import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.s3.server.S3Server;
@@ -150,7 +150,7 @@ public final class RacsServer implements AutoCloseable {
                     new StoreBridge(store),
                     config.region(),
                     authenticator,
-                    new Encryption(
+                    new SsePolicy(
                         encryption.customerKeysOverHttp() && loopback(listen),
                         encryption.encryptByDefault(),
                         encryption.keys() != null),

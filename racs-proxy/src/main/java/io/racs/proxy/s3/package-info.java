@@ -22,7 +22,7 @@
  *
  * <p>A request flows: {@code RequestHead} → {@code S3Router.route} → {@code
  * S3Authenticator.authenticate} → {@code BodyDecoders.forRequest} feeding a {@code
- * ChecksumVerifier} → handler; any failure → {@code StoreBridge.translate} (the one translator,
+ * ChecksumVerifier} → handler; any failure → {@code StoreErrors.translate} (the one translator,
  * beside the one crossing into the store) → {@code ErrorXml.render}.
  */
 package io.racs.proxy.s3;

@@ -1,27 +1,20 @@
 package io.racs.proxy.s3.bridge;
 
 import io.racs.proxy.crypto.CustomerKey;
-import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.sse.SseRequest;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreException;
-import io.racs.proxy.store.format.PartMeta;
-import io.racs.proxy.store.format.Sealing;
 import io.racs.proxy.store.format.VersionMeta;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -30,10 +23,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The one bridge between the S3 layer and the object store: every handler call into the store goes
  * through here, and every store failure comes back as the S3 error a client expects, translated in
- * one place ({@link #translate}): lost quorum is a 503 {@code ServiceUnavailable} that SDKs retry,
- * a write lost to full repositories a 507 {@code XMinioStorageFull} that they do not. What the
- * store answers comes back in the S3 layer's own view ({@link ObjectVersion}, {@link
- * ObjectListing}...), built here from the store's records, so no handler sees those.
+ * one place ({@link StoreErrors#translate}). What the store answers comes back in the S3 layer's
+ * own view ({@link ObjectVersion}, {@link ObjectListing}...), mapped from the store's records by
+ * {@link StoreViews}, so no handler sees those.
  *
  * <p>A request body the S3 layer refuses while the store reads it (a signature, checksum or size
  * that is wrong) keeps the error the S3 layer raised: the bridge hands the store a watched body and
@@ -63,7 +55,7 @@ public final class StoreBridge {
     try {
       return call.get();
     } catch (RuntimeException e) {
-      throw translate(e, resource);
+      throw StoreErrors.translate(e, resource);
     }
   }
 
@@ -75,8 +67,8 @@ public final class StoreBridge {
     try {
       return call.get();
     } catch (RuntimeException e) {
-      S3Exception refusal = body.refusal;
-      throw refusal != null ? translate(refusal, resource) : translate(e, resource);
+      S3Exception refusal = body.refusal();
+      throw StoreErrors.translate(refusal != null ? refusal : e, resource);
     }
   }
 
@@ -93,9 +85,7 @@ public final class StoreBridge {
 
   /** All buckets, by name. */
   public List<Bucket> listBuckets() {
-    return call(
-        "/",
-        () -> store.listBuckets().stream().map(b -> new Bucket(b.name(), b.created())).toList());
+    return call("/", () -> store.listBuckets().stream().map(StoreViews::bucket).toList());
   }
 
   /** Creates a bucket; {@code BucketAlreadyOwnedByYou} if it exists. */
@@ -113,59 +103,51 @@ public final class StoreBridge {
     return call("/" + bucket, () -> store.bucketExists(bucket));
   }
 
-  /** Stores a bucket's (validated, rendered) CORS configuration; {@code NoSuchBucket}. */
-  public void putBucketCors(String bucket, String configuration) {
-    run("/" + bucket, () -> store.putBucketCors(bucket, configuration));
+  /**
+   * Stores a bucket's {@code kind} of configuration document (validated and rendered by the
+   * handler), replacing any earlier one; {@code NoSuchBucket}.
+   */
+  public void putBucketDocument(String bucket, BucketDocument kind, String document) {
+    run(
+        "/" + bucket,
+        () -> {
+          switch (kind) {
+            case CORS -> store.putBucketCors(bucket, document);
+            case TAGGING -> store.putBucketTagging(bucket, document);
+            case LIFECYCLE -> store.putBucketLifecycle(bucket, document);
+            case ENCRYPTION -> store.putBucketEncryption(bucket, document);
+          }
+        });
   }
 
-  /** A bucket's CORS configuration, empty when it has none; {@code NoSuchBucket}. */
-  public Optional<String> bucketCors(String bucket) {
-    return call("/" + bucket, () -> store.bucketCors(bucket));
+  /**
+   * A bucket's {@code kind} of configuration document, empty when it has none; {@code
+   * NoSuchBucket}.
+   */
+  public Optional<String> bucketDocument(String bucket, BucketDocument kind) {
+    return call(
+        "/" + bucket,
+        () ->
+            switch (kind) {
+              case CORS -> store.bucketCors(bucket);
+              case TAGGING -> store.bucketTagging(bucket);
+              case LIFECYCLE -> store.bucketLifecycle(bucket);
+              case ENCRYPTION -> store.bucketEncryption(bucket);
+            });
   }
 
-  /** Removes a bucket's CORS configuration; {@code NoSuchBucket}. */
-  public void deleteBucketCors(String bucket) {
-    run("/" + bucket, () -> store.deleteBucketCors(bucket));
-  }
-
-  /** Stores a bucket's (validated, rendered) tag set; {@code NoSuchBucket}. */
-  public void putBucketTagging(String bucket, String tagging) {
-    run("/" + bucket, () -> store.putBucketTagging(bucket, tagging));
-  }
-
-  /** A bucket's tag set, empty when it has none; {@code NoSuchBucket}. */
-  public Optional<String> bucketTagging(String bucket) {
-    return call("/" + bucket, () -> store.bucketTagging(bucket));
-  }
-
-  /** Stores a bucket's (validated, rendered) lifecycle configuration; {@code NoSuchBucket}. */
-  public void putBucketLifecycle(String bucket, String configuration) {
-    run("/" + bucket, () -> store.putBucketLifecycle(bucket, configuration));
-  }
-
-  /** A bucket's lifecycle configuration, empty when it has none; {@code NoSuchBucket}. */
-  public Optional<String> bucketLifecycle(String bucket) {
-    return call("/" + bucket, () -> store.bucketLifecycle(bucket));
-  }
-
-  /** Removes a bucket's lifecycle configuration; {@code NoSuchBucket}. */
-  public void deleteBucketLifecycle(String bucket) {
-    run("/" + bucket, () -> store.deleteBucketLifecycle(bucket));
-  }
-
-  /** Removes a bucket's tag set; {@code NoSuchBucket}. */
-  public void deleteBucketTagging(String bucket) {
-    run("/" + bucket, () -> store.deleteBucketTagging(bucket));
-  }
-
-  /** Sets the bucket's default encryption configuration (a validated document). */
-  public void putBucketEncryption(String bucket, String configuration) {
-    run("/" + bucket, () -> store.putBucketEncryption(bucket, configuration));
-  }
-
-  /** The bucket's default encryption configuration, empty when it has none. */
-  public Optional<String> bucketEncryption(String bucket) {
-    return call("/" + bucket, () -> store.bucketEncryption(bucket));
+  /** Removes a bucket's {@code kind} of configuration document; {@code NoSuchBucket}. */
+  public void deleteBucketDocument(String bucket, BucketDocument kind) {
+    run(
+        "/" + bucket,
+        () -> {
+          switch (kind) {
+            case CORS -> store.deleteBucketCors(bucket);
+            case TAGGING -> store.deleteBucketTagging(bucket);
+            case LIFECYCLE -> store.deleteBucketLifecycle(bucket);
+            case ENCRYPTION -> store.deleteBucketEncryption(bucket);
+          }
+        });
   }
 
   /**
@@ -174,11 +156,6 @@ public final class StoreBridge {
    */
   public Optional<String> bucketEncryptionRecently(String bucket) {
     return call("/" + bucket, () -> store.bucketEncryptionRecently(bucket));
-  }
-
-  /** Removes the bucket's default encryption configuration. */
-  public void deleteBucketEncryption(String bucket) {
-    run("/" + bucket, () -> store.deleteBucketEncryption(bucket));
   }
 
   /** Turns versioning on for a bucket; {@code NoSuchBucket}. */
@@ -199,14 +176,7 @@ public final class StoreBridge {
    * Suspended}, or null when it was never versioned; {@code NoSuchBucket}.
    */
   public String versioningStatus(String bucket) {
-    return call(
-        "/" + bucket,
-        () ->
-            switch (store.versioning(bucket)) {
-              case ENABLED -> "Enabled";
-              case SUSPENDED -> "Suspended";
-              case OFF -> null;
-            });
+    return call("/" + bucket, () -> StoreViews.versioningStatus(store.versioning(bucket)));
   }
 
   /** True when versioning was turned on for the bucket; {@code NoSuchBucket}. */
@@ -235,7 +205,14 @@ public final class StoreBridge {
         resource(bucket, key),
         watched,
         () ->
-            written(store.put(bucket, key, watched, length, toStore(options), toStore(condition))));
+            written(
+                store.put(
+                    bucket,
+                    key,
+                    watched,
+                    length,
+                    StoreViews.options(options),
+                    StoreViews.condition(condition))));
   }
 
   /**
@@ -282,7 +259,7 @@ public final class StoreBridge {
       if (!versioned) {
         throw deleted;
       }
-      throw translate(deleted, resource(bucket, deleted.marker().key()))
+      throw StoreErrors.translate(deleted, resource(bucket, deleted.marker().key()))
           .withHeader("x-amz-delete-marker", "true")
           .withHeader("x-amz-version-id", ObjectVersion.s3VersionId(deleted.marker()));
     }
@@ -328,16 +305,9 @@ public final class StoreBridge {
   /**
    * Opens the current version, or bytes {@code [offset, offset + length)} of it (length -1: to the
    * end), or only part {@code partNumber} when it is positive. Failures that can be known before
-   * the first byte (no such key, range, lost quorum) are thrown here, not from the body.
-   */
-  public ObjectReader get(String bucket, String key, long offset, long length, int partNumber) {
-    return get(bucket, key, offset, length, partNumber, null);
-  }
-
-  /**
-   * {@link #get(String, String, long, long, int)} of a version that may be encrypted with a
-   * customer's key ({@code customerKey}, null when the request gave none): InvalidRequest without
-   * the key, AccessDenied with another.
+   * the first byte (no such key, range, lost quorum) are thrown here, not from the body. A version
+   * encrypted with a customer's key needs {@code customerKey} (null when the request gave none):
+   * InvalidRequest without the key, AccessDenied with another.
    */
   public ObjectReader get(
       String bucket,
@@ -377,12 +347,8 @@ public final class StoreBridge {
    * Opens bytes {@code [offset, offset + length)} of exactly {@code version}, as {@link #head}
    * returned it: a response whose headers came from that version streams that version's bytes, even
    * when a newer one was written meanwhile (a version collected since fails with a retryable 503).
+   * {@code customerKey} as {@link #get} takes it.
    */
-  public ObjectReader read(ObjectVersion version, long offset, long length) {
-    return read(version, offset, length, null);
-  }
-
-  /** {@link #read(ObjectVersion, long, long)} with a customer's key, as {@link #get} takes one. */
   public ObjectReader read(
       ObjectVersion version, long offset, long length, CustomerKey customerKey) {
     VersionMeta stored = version.stored();
@@ -400,18 +366,17 @@ public final class StoreBridge {
         resource(bucket, key),
         () ->
             store
-                .delete(bucket, key, toStore(condition))
+                .delete(bucket, key, StoreViews.condition(condition))
                 .map(this::written)
                 .filter(v -> v.versionId() != null));
   }
 
   /**
-   * The S3 view of a version just written, or read as the current one: with its version id when its
-   * bucket is versioned (S3 answers {@code x-amz-version-id} on PUT, GET and HEAD there), as the
-   * {@code null} version otherwise. A write has succeeded whatever happens here, and a read has its
-   * bytes, so a bucket whose state cannot be read just now answers without the id rather than fail
-   * (the version is kept all the same: the collector reads the state again before it deletes
-   * anything). The state is cached for a second, so this costs no round trip per request.
+   * The S3 view of a version just written, or read as the current one ({@link StoreViews#current}).
+   * A write has succeeded whatever happens here, and a read has its bytes, so a bucket whose state
+   * cannot be read just now answers without the version id rather than fail (the version is kept
+   * all the same: the collector reads the state again before it deletes anything). The state is
+   * cached for a second, so this costs no round trip per request.
    */
   private ObjectVersion written(VersionMeta stored) {
     boolean versioned;
@@ -421,7 +386,7 @@ public final class StoreBridge {
       LOG.debug("versioning of {} unknown: {}", stored.bucket(), e.toString());
       versioned = false;
     }
-    return versioned ? ObjectVersion.versioned(stored) : ObjectVersion.of(stored);
+    return StoreViews.current(stored, versioned);
   }
 
   /**
@@ -432,16 +397,10 @@ public final class StoreBridge {
       String bucket, String prefix, String delimiter, String startAfter, int maxKeys) {
     return call(
         "/" + bucket,
-        () -> {
-          ObjectStore.ListResult result =
-              store.list(
-                  bucket, new ObjectStore.ListRequest(prefix, delimiter, startAfter, maxKeys));
-          return new ObjectListing(
-              result.objects().stream().map(ObjectVersion::of).toList(),
-              result.commonPrefixes(),
-              result.truncated(),
-              result.nextStartAfter());
-        });
+        () ->
+            StoreViews.listing(
+                store.list(
+                    bucket, new ObjectStore.ListRequest(prefix, delimiter, startAfter, maxKeys))));
   }
 
   /**
@@ -458,20 +417,12 @@ public final class StoreBridge {
       int maxKeys) {
     return call(
         "/" + bucket,
-        () -> {
-          ObjectStore.VersionListResult result =
-              store.listVersions(
-                  bucket,
-                  new ObjectStore.VersionListRequest(
-                      prefix, delimiter, keyMarker, versionIdMarker, maxKeys));
-          return new VersionListing(
-              result.versions().stream().map(v -> ObjectVersion.versioned(v.meta())).toList(),
-              result.versions().stream().map(ObjectStore.ListedVersion::latest).toList(),
-              result.commonPrefixes(),
-              result.truncated(),
-              result.nextKeyMarker(),
-              result.nextVersionIdMarker());
-        });
+        () ->
+            StoreViews.versionListing(
+                store.listVersions(
+                    bucket,
+                    new ObjectStore.VersionListRequest(
+                        prefix, delimiter, keyMarker, versionIdMarker, maxKeys))));
   }
 
   /**
@@ -485,22 +436,11 @@ public final class StoreBridge {
   }
 
   /**
-   * Copies exactly the version {@code source} (as {@link #version} returned it) to a new version of
-   * the target key, if {@code condition} holds; {@code replace} as in the other copy.
-   */
-  public ObjectVersion copy(
-      ObjectVersion source,
-      String bucket,
-      String key,
-      PutOptions replace,
-      WriteCondition condition) {
-    return copy(source, bucket, key, replace, SseRequest.NONE, condition);
-  }
-
-  /**
-   * {@link #copy(ObjectVersion, String, String, PutOptions, WriteCondition)} opening the source
-   * with {@code sse}'s copy-source key and encrypting the copy as {@code sse} asks (S3 does not
-   * carry a source's encryption over to its copy).
+   * Copies exactly the version {@code source} (as {@link #version} or {@link #head} returned it) to
+   * a new version of the target key, on the server, if {@code condition} holds. With {@code
+   * replace} null the metadata is copied; otherwise it replaces it. The source is opened with
+   * {@code sse}'s copy-source key and the copy encrypted as {@code sse} asks (S3 does not carry a
+   * source's encryption over to its copy).
    */
   public ObjectVersion copy(
       ObjectVersion source,
@@ -518,34 +458,9 @@ public final class StoreBridge {
                     sse.copySourceKey(),
                     bucket,
                     key,
-                    replace == null ? null : toStore(replace),
-                    toStore(sse),
-                    toStore(condition))));
-  }
-
-  /**
-   * Copies the current version of a source key to a new version of the target key, on the server,
-   * if {@code condition} holds. With {@code replace} null the metadata is copied; otherwise it
-   * replaces it.
-   */
-  public ObjectVersion copy(
-      String sourceBucket,
-      String sourceKey,
-      String bucket,
-      String key,
-      PutOptions replace,
-      WriteCondition condition) {
-    return call(
-        resource(bucket, key),
-        () ->
-            written(
-                store.copy(
-                    sourceBucket,
-                    sourceKey,
-                    bucket,
-                    key,
-                    replace == null ? null : toStore(replace),
-                    toStore(condition))));
+                    replace == null ? null : StoreViews.options(replace),
+                    StoreViews.sealing(sse),
+                    StoreViews.condition(condition))));
   }
 
   // ---- multipart ----
@@ -553,28 +468,15 @@ public final class StoreBridge {
   /** Starts an upload and returns its id. */
   public String createMultipartUpload(String bucket, String key, PutOptions options) {
     return call(
-        resource(bucket, key), () -> store.createMultipartUpload(bucket, key, toStore(options)));
+        resource(bucket, key),
+        () -> store.createMultipartUpload(bucket, key, StoreViews.options(options)));
   }
 
   /**
    * Stores one part from {@code body}; a part uploaded again replaces the earlier one. {@code
-   * checksums} is asked for once the body was read to its end. A body the S3 layer refuses keeps
-   * its S3 error (see {@link WatchedBody}).
-   */
-  public UploadedPart uploadPart(
-      String bucket,
-      String key,
-      String uploadId,
-      int partNumber,
-      InputStream body,
-      long length,
-      Supplier<Map<String, String>> checksums) {
-    return uploadPart(bucket, key, uploadId, partNumber, body, length, checksums, null);
-  }
-
-  /**
-   * {@link #uploadPart(String, String, String, int, InputStream, long, Supplier)} of an upload that
-   * may be encrypted with a customer's key, which every part must give again.
+   * checksums} is asked for once the body was read to its end. An upload encrypted with a
+   * customer's key needs it again for every part ({@code customerKey}, null for none). A body the
+   * S3 layer refuses keeps its S3 error (see {@link WatchedBody}).
    */
   public UploadedPart uploadPart(
       String bucket,
@@ -590,7 +492,7 @@ public final class StoreBridge {
         resource(bucket, key),
         watched,
         () ->
-            toS3(
+            StoreViews.part(
                 store.uploadPart(
                     bucket, key, uploadId, partNumber, watched, length, checksums, customerKey)));
   }
@@ -599,7 +501,7 @@ public final class StoreBridge {
   public List<UploadedPart> listParts(String bucket, String key, String uploadId) {
     return call(
         resource(bucket, key),
-        () -> store.listParts(bucket, key, uploadId).stream().map(StoreBridge::toS3).toList());
+        () -> store.listParts(bucket, key, uploadId).stream().map(StoreViews::part).toList());
   }
 
   /**
@@ -616,16 +518,17 @@ public final class StoreBridge {
       List<CompletedPart> parts,
       Function<List<Map<String, String>>, Map<String, String>> objectChecksums,
       WriteCondition condition) {
-    List<ObjectStore.CompletedPart> named =
-        parts.stream().map(p -> new ObjectStore.CompletedPart(p.partNumber(), p.etag())).toList();
-    Function<List<PartMeta>, Map<String, String>> checksumsOfParts =
-        chosen -> objectChecksums.apply(chosen.stream().map(PartMeta::checksums).toList());
     return call(
         resource(bucket, key),
         () ->
             written(
                 store.completeMultipartUpload(
-                    bucket, key, uploadId, named, checksumsOfParts, toStore(condition))));
+                    bucket,
+                    key,
+                    uploadId,
+                    StoreViews.completedParts(parts),
+                    StoreViews.checksumsOfParts(objectChecksums),
+                    StoreViews.condition(condition))));
   }
 
   /** Discards an upload and its parts. */
@@ -637,254 +540,10 @@ public final class StoreBridge {
   public List<MultipartUpload> listMultipartUploads(String bucket, String prefix) {
     return call(
         "/" + bucket,
-        () ->
-            store.listMultipartUploads(bucket, prefix).stream()
-                .map(u -> new MultipartUpload(u.key(), u.uploadId(), u.initiated()))
-                .toList());
-  }
-
-  // ---- between the two views ----
-
-  private static ObjectStore.PutOptions toStore(PutOptions options) {
-    return new ObjectStore.PutOptions(
-        options.contentType(),
-        options.userMetadata(),
-        options.checksums(),
-        options.contentHeaders(),
-        options.tags(),
-        toStore(options.sse()));
-  }
-
-  /** The store's sealing for what a request asks (its copy-source key aside). */
-  private static Sealing toStore(SseRequest sse) {
-    if (sse.serverSide()) {
-      return Sealing.S3_MANAGED;
-    }
-    return sse.customerKey() != null ? new Sealing.Customer(sse.customerKey()) : Sealing.NONE;
-  }
-
-  /**
-   * The store's form of a condition. No condition stays the store's {@code NONE}, which spares the
-   * store the lookup of the current version.
-   */
-  private static ObjectStore.WriteCondition toStore(WriteCondition condition) {
-    if (condition == WriteCondition.NONE) {
-      return ObjectStore.WriteCondition.NONE;
-    }
-    return current -> condition.check(current.map(VersionMeta::etag));
-  }
-
-  private static UploadedPart toS3(ObjectStore.PartInfo part) {
-    return new UploadedPart(
-        part.partNumber(), part.sizeBytes(), part.etag(), part.lastModified(), part.checksums());
+        () -> store.listMultipartUploads(bucket, prefix).stream().map(StoreViews::upload).toList());
   }
 
   private static String resource(String bucket, String key) {
     return "/" + bucket + "/" + key;
-  }
-
-  /**
-   * The one translation of a failure into the S3 error a client receives (minio's {@code
-   * toAPIError}): the bridge applies it to every store call, and the connection to whatever a
-   * handler throws, so no other class maps errors.
-   *
-   * <ul>
-   *   <li>An {@link S3Exception}, itself or as a cause (a write condition's refusal, a body's
-   *       refusal), is the answer as it is.
-   *   <li>A {@link StoreException} maps by its code; lost quorum is a 503 {@code
-   *       ServiceUnavailable} that SDKs retry, a write lost to full repositories a 507 {@code
-   *       XMinioStorageFull} that they do not. Those two and {@code InternalError} answer with
-   *       their default message, never the store's (which names repositories); the others keep the
-   *       store's message.
-   *   <li>Overload ({@link RejectedExecutionException}) is {@code SlowDown}; a timeout or a
-   *       cancellation is {@code ServiceUnavailable}.
-   *   <li>Anything else is a bug: {@code InternalError}, with the cause attached for the server log
-   *       and never shown to the client.
-   * </ul>
-   *
-   * @param resource the resource to name in the error, unless it names one already; may be null
-   */
-  public static S3Exception translate(Throwable failure, String resource) {
-    S3Exception translated = errorOf(failure);
-    return translated.resource() == null && resource != null
-        ? translated.withResource(resource)
-        : translated;
-  }
-
-  /** {@link #translate(Throwable, String)} without a resource. */
-  public static S3Exception translate(Throwable failure) {
-    return translate(failure, null);
-  }
-
-  private static S3Exception errorOf(Throwable failure) {
-    if (failure instanceof StoreException se) {
-      return fromStore(se);
-    }
-    S3Exception carried = carried(failure);
-    if (carried != null) {
-      return carried;
-    }
-    Throwable t = unwrap(failure);
-    if (t instanceof RejectedExecutionException) {
-      return S3Exception.of(S3ErrorCode.SLOW_DOWN, null, t);
-    }
-    if (t instanceof TimeoutException) {
-      return S3Exception.of(S3ErrorCode.SERVICE_UNAVAILABLE, null, t);
-    }
-    return S3Exception.of(S3ErrorCode.INTERNAL_ERROR, null, t);
-  }
-
-  /**
-   * The message of the 503 a request gets when too few repositories answered (a read or write
-   * quorum lost to outages or stalls): the cause, not S3's "reduce your request rate", which would
-   * send a client looking in the wrong place; which repositories, only the operator is told.
-   */
-  static final String QUORUM_LOST =
-      "Too few of the storage array's repositories are available to serve this request;"
-          + " retry later.";
-
-  /**
-   * The message of the 503 a bucket create or delete gets while the proxy is not connected to
-   * ZooKeeper: the cause, for the same reason as {@link #QUORUM_LOST}.
-   */
-  static final String COORDINATION_LOST =
-      "This proxy is not connected to the coordination service, which bucket creates and deletes"
-          + " need; retry later.";
-
-  private static S3Exception fromStore(StoreException se) {
-    S3ErrorCode code =
-        switch (se.code()) {
-          case NO_SUCH_BUCKET -> S3ErrorCode.NO_SUCH_BUCKET;
-          case BUCKET_ALREADY_EXISTS -> S3ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU;
-          case BUCKET_NOT_EMPTY -> S3ErrorCode.BUCKET_NOT_EMPTY;
-          case NO_SUCH_KEY -> S3ErrorCode.NO_SUCH_KEY;
-          case NO_SUCH_VERSION -> S3ErrorCode.NO_SUCH_VERSION;
-          case NO_SUCH_UPLOAD -> S3ErrorCode.NO_SUCH_UPLOAD;
-          case INVALID_PART -> S3ErrorCode.INVALID_PART;
-          case INVALID_PART_ORDER -> S3ErrorCode.INVALID_PART_ORDER;
-          case ENTITY_TOO_SMALL -> S3ErrorCode.ENTITY_TOO_SMALL;
-          case INVALID_RANGE -> S3ErrorCode.INVALID_RANGE;
-          case BAD_DIGEST -> S3ErrorCode.BAD_DIGEST;
-          case INVALID_ARGUMENT -> S3ErrorCode.INVALID_ARGUMENT;
-          case INSUFFICIENT_SHARDS, COORDINATION_UNAVAILABLE -> S3ErrorCode.SERVICE_UNAVAILABLE;
-          case INSUFFICIENT_STORAGE -> S3ErrorCode.X_MINIO_STORAGE_FULL;
-          case INCOMPLETE_BODY -> S3ErrorCode.INCOMPLETE_BODY;
-          case INCONSISTENT -> S3ErrorCode.INTERNAL_ERROR;
-          // MinIO answers a server-side-encryption request it has no key for with a 501.
-          case ENCRYPTION_NOT_CONFIGURED -> S3ErrorCode.NOT_IMPLEMENTED;
-          case CUSTOMER_KEY_REQUIRED, ENCRYPTION_MISMATCH -> S3ErrorCode.INVALID_REQUEST;
-          case CUSTOMER_KEY_MISMATCH -> S3ErrorCode.ACCESS_DENIED;
-        };
-    String message =
-        se.code() == StoreException.Code.INSUFFICIENT_SHARDS
-            ? QUORUM_LOST
-            : se.code() == StoreException.Code.COORDINATION_UNAVAILABLE
-                ? COORDINATION_LOST
-                // A 501 says what is not configured (harmless); other 5xx hide the store's words.
-                : code.httpStatus() >= 500 && code != S3ErrorCode.NOT_IMPLEMENTED
-                    ? code.defaultMessage()
-                    : se.getMessage();
-    if (se.code() == StoreException.Code.INSUFFICIENT_SHARDS) {
-      // Which repositories failed, and how, is for the operator (it names them): the log and the
-      // health report say it, the client gets the cause in general terms.
-      LOG.debug("answering 503: {}", se.getMessage());
-    }
-    return S3Exception.of(code, message, se);
-  }
-
-  /**
-   * The S3 error {@code failure} is or carries as a cause (a body's {@link IOException}, a future's
-   * wrapper), or null.
-   */
-  private static S3Exception carried(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof S3Exception s3) {
-        return s3;
-      }
-    }
-    return null;
-  }
-
-  /**
-   * The failure inside the wrappers of a future; a cancellation (a deadline's doing) counts as a
-   * timeout.
-   */
-  private static Throwable unwrap(Throwable failure) {
-    Throwable t = failure;
-    while ((t instanceof CompletionException || t instanceof ExecutionException)
-        && t.getCause() != null) {
-      t = t.getCause();
-    }
-    if (t instanceof CancellationException) {
-      return new TimeoutException("cancelled");
-    }
-    return t;
-  }
-
-  /**
-   * A request body on its way into the store, watched by the bridge. The S3 layer refuses a body
-   * (its signature, checksum or size is wrong, or the client went away) by failing a read with the
-   * S3 error to answer as the cause of an {@link IOException} (see {@code S3Request#body}). The
-   * store knows no S3 errors: it turns any body failure into its own {@code INCOMPLETE_BODY} and
-   * undoes the write. So the bridge notes the refusal as it passes, and when the store call then
-   * fails, answers with it; the S3 error never has to travel through the store and be dug out of
-   * its exception. A body failure that carries no S3 error is left to the store's answer.
-   *
-   * <p>The store reads a body on the calling thread; the field is volatile all the same, as the
-   * contract does not promise it.
-   */
-  private static final class WatchedBody extends InputStream {
-    private final InputStream body;
-    private volatile S3Exception refusal;
-
-    WatchedBody(InputStream body) {
-      this.body = body;
-    }
-
-    @Override
-    public int read() throws IOException {
-      try {
-        return body.read();
-      } catch (IOException | RuntimeException e) {
-        note(e);
-        throw e;
-      }
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      try {
-        return body.read(b, off, len);
-      } catch (IOException | RuntimeException e) {
-        note(e);
-        throw e;
-      }
-    }
-
-    @Override
-    public long skip(long n) throws IOException {
-      try {
-        return body.skip(n);
-      } catch (IOException | RuntimeException e) {
-        note(e);
-        throw e;
-      }
-    }
-
-    @Override
-    public int available() throws IOException {
-      return body.available();
-    }
-
-    @Override
-    public void close() throws IOException {
-      body.close();
-    }
-
-    private void note(Exception failure) {
-      if (refusal == null) {
-        refusal = carried(failure);
-      }
-    }
   }
 }

@@ -1,5 +1,6 @@
 package io.racs.proxy.s3.handler;
 
+import io.racs.proxy.s3.bridge.BucketDocument;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
@@ -41,14 +42,14 @@ final class BucketEncryptionHandler {
       case GET_BUCKET_ENCRYPTION ->
           S3Response.xml(
               store
-                  .bucketEncryption(request.bucket())
+                  .bucketDocument(request.bucket(), BucketDocument.ENCRYPTION)
                   .orElseThrow(
                       () ->
                           S3Exception.of(
                               S3ErrorCode.SERVER_SIDE_ENCRYPTION_CONFIGURATION_NOT_FOUND))
                   .getBytes(StandardCharsets.UTF_8));
       case DELETE_BUCKET_ENCRYPTION -> {
-        store.deleteBucketEncryption(request.bucket());
+        store.deleteBucketDocument(request.bucket(), BucketDocument.ENCRYPTION);
         yield S3Response.status(204);
       }
       default -> throw S3Exception.of(S3ErrorCode.NOT_IMPLEMENTED);
@@ -81,7 +82,7 @@ final class BucketEncryptionHandler {
             + "\"><Rule><ApplyServerSideEncryptionByDefault><SSEAlgorithm>AES256</SSEAlgorithm>"
             + "</ApplyServerSideEncryptionByDefault><BucketKeyEnabled>false</BucketKeyEnabled>"
             + "</Rule></ServerSideEncryptionConfiguration>";
-    store.putBucketEncryption(request.bucket(), document);
+    store.putBucketDocument(request.bucket(), BucketDocument.ENCRYPTION, document);
     return S3Response.status(200);
   }
 

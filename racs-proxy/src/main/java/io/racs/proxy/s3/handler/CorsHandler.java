@@ -1,5 +1,6 @@
 package io.racs.proxy.s3.handler;
 
+import io.racs.proxy.s3.bridge.BucketDocument;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.cors.CorsConfiguration;
 import io.racs.proxy.s3.cors.CorsRule;
@@ -35,7 +36,7 @@ final class CorsHandler {
       case PUT_BUCKET_CORS -> put(request);
       case GET_BUCKET_CORS -> get(request);
       case DELETE_BUCKET_CORS -> {
-        store.deleteBucketCors(request.bucket());
+        store.deleteBucketDocument(request.bucket(), BucketDocument.CORS);
         yield S3Response.status(204);
       }
       case PREFLIGHT_CORS -> preflight(request);
@@ -46,8 +47,9 @@ final class CorsHandler {
   private S3Response put(S3Request request) throws IOException {
     CorsConfiguration configuration =
         S3XmlRequests.corsConfiguration(ObjectHandler.readXml(request));
-    store.putBucketCors(
+    store.putBucketDocument(
         request.bucket(),
+        BucketDocument.CORS,
         new String(S3XmlResponses.corsConfiguration(configuration), StandardCharsets.UTF_8));
     return S3Response.status(200);
   }
@@ -55,7 +57,7 @@ final class CorsHandler {
   private S3Response get(S3Request request) {
     String document =
         store
-            .bucketCors(request.bucket())
+            .bucketDocument(request.bucket(), BucketDocument.CORS)
             .orElseThrow(
                 () ->
                     S3Exception.of(S3ErrorCode.NO_SUCH_CORS_CONFIGURATION)
@@ -136,7 +138,7 @@ final class CorsHandler {
   private Optional<CorsConfiguration> configuration(String bucket) {
     try {
       return store
-          .bucketCors(bucket)
+          .bucketDocument(bucket, BucketDocument.CORS)
           .map(d -> S3XmlRequests.corsConfiguration(d.getBytes(StandardCharsets.UTF_8)));
     } catch (S3Exception e) {
       if (e.code() == S3ErrorCode.NO_SUCH_BUCKET) {

@@ -1,5 +1,6 @@
 package io.racs.proxy.s3.handler;
 
+import io.racs.proxy.s3.bridge.BucketDocument;
 import io.racs.proxy.s3.bridge.ObjectVersion;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.error.S3ErrorCode;
@@ -48,7 +49,7 @@ final class LifecycleHandler {
       case PUT_BUCKET_LIFECYCLE -> put(request);
       case GET_BUCKET_LIFECYCLE -> get(request);
       case DELETE_BUCKET_LIFECYCLE -> {
-        store.deleteBucketLifecycle(request.bucket());
+        store.deleteBucketDocument(request.bucket(), BucketDocument.LIFECYCLE);
         cache.remove(request.bucket());
         yield S3Response.status(204);
       }
@@ -68,7 +69,8 @@ final class LifecycleHandler {
         S3XmlResponses.lifecycleConfiguration(
             new LifecycleConfiguration(
                 given.rules().stream().map(LifecycleHandler::named).toList()));
-    store.putBucketLifecycle(request.bucket(), new String(document, StandardCharsets.UTF_8));
+    store.putBucketDocument(
+        request.bucket(), BucketDocument.LIFECYCLE, new String(document, StandardCharsets.UTF_8));
     cache.remove(request.bucket());
     return S3Response.status(200);
   }
@@ -115,7 +117,7 @@ final class LifecycleHandler {
     }
     Optional<LifecycleConfiguration> rules =
         store
-            .bucketLifecycle(bucket)
+            .bucketDocument(bucket, BucketDocument.LIFECYCLE)
             .map(d -> S3XmlRequests.lifecycleConfiguration(d.getBytes(StandardCharsets.UTF_8)));
     if (cache.size() > 10_000) {
       cache.clear(); // buckets are few; this only bounds a pathological churn
@@ -151,7 +153,7 @@ final class LifecycleHandler {
   private S3Response get(S3Request request) {
     String document =
         store
-            .bucketLifecycle(request.bucket())
+            .bucketDocument(request.bucket(), BucketDocument.LIFECYCLE)
             .orElseThrow(
                 () ->
                     S3Exception.of(S3ErrorCode.NO_SUCH_LIFECYCLE_CONFIGURATION)

@@ -25,27 +25,27 @@ import java.util.Optional;
 /** The multipart family: create, upload part (and copy), complete, abort, list parts. */
 final class MultipartHandler {
   private final StoreBridge store;
-  private final Encryption encryption;
+  private final SsePolicy encryption;
   private final BucketEncryptionHandler bucketDefaults;
   private final LifecycleHandler lifecycle;
 
   MultipartHandler(StoreBridge store) {
-    this(store, Encryption.DEFAULT);
+    this(store, SsePolicy.DEFAULT);
   }
 
-  MultipartHandler(StoreBridge store, Encryption encryption) {
+  MultipartHandler(StoreBridge store, SsePolicy encryption) {
     this(store, encryption, null);
   }
 
   MultipartHandler(
-      StoreBridge store, Encryption encryption, BucketEncryptionHandler bucketDefaults) {
+      StoreBridge store, SsePolicy encryption, BucketEncryptionHandler bucketDefaults) {
     this(store, encryption, bucketDefaults, null);
   }
 
   /** With {@code lifecycle} (null for none) telling {@code x-amz-expiration} on completion. */
   MultipartHandler(
       StoreBridge store,
-      Encryption encryption,
+      SsePolicy encryption,
       BucketEncryptionHandler bucketDefaults,
       LifecycleHandler lifecycle) {
     this.lifecycle = lifecycle;
@@ -78,7 +78,7 @@ final class MultipartHandler {
     S3Response response =
         S3Response.xml(
             S3XmlResponses.initiateMultipartUpload(request.bucket(), request.key(), uploadId));
-    Encryption.headers(response, sse.serverSide() ? "AES256" : "SSE-C", sse.customerKey());
+    SsePolicy.headers(response, sse.serverSide() ? "AES256" : "SSE-C", sse.customerKey());
     return response;
   }
 
@@ -98,7 +98,7 @@ final class MultipartHandler {
             customerKey);
     S3Response response =
         S3Response.status(200).header("ETag", S3XmlResponses.quoteEtag(part.etag()));
-    Encryption.headers(response, customerKey == null ? null : "SSE-C", customerKey);
+    SsePolicy.headers(response, customerKey == null ? null : "SSE-C", customerKey);
     Responses.checksumHeaders(response, part.checksums());
     return response;
   }
@@ -154,7 +154,7 @@ final class MultipartHandler {
     S3Response response =
         S3Response.xml(S3XmlResponses.copyPart(part.lastModified(), part.etag(), Map.of()));
     // As UploadPart: an upload sealed with a customer's key says which key sealed the part.
-    Encryption.headers(response, sse.customerKey() == null ? null : "SSE-C", sse.customerKey());
+    SsePolicy.headers(response, sse.customerKey() == null ? null : "SSE-C", sse.customerKey());
     Responses.copySourceVersionHeader(response, source, sourceMeta);
     return response;
   }
@@ -189,7 +189,7 @@ final class MultipartHandler {
     if (lifecycle != null) {
       lifecycle.expirationHeader(response, request.bucket(), meta);
     }
-    Encryption.headers(response, meta.encryption(), customerKey);
+    SsePolicy.headers(response, meta.encryption(), customerKey);
     return response;
   }
 

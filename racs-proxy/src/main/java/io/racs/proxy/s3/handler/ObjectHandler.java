@@ -34,26 +34,26 @@ final class ObjectHandler {
           "response-content-encoding", "Content-Encoding");
 
   private final StoreBridge store;
-  private final Encryption encryption;
+  private final SsePolicy encryption;
   private final BucketEncryptionHandler bucketDefaults;
   private final LifecycleHandler lifecycle;
 
   ObjectHandler(StoreBridge store) {
-    this(store, Encryption.DEFAULT);
+    this(store, SsePolicy.DEFAULT);
   }
 
-  ObjectHandler(StoreBridge store, Encryption encryption) {
+  ObjectHandler(StoreBridge store, SsePolicy encryption) {
     this(store, encryption, null);
   }
 
-  ObjectHandler(StoreBridge store, Encryption encryption, BucketEncryptionHandler bucketDefaults) {
+  ObjectHandler(StoreBridge store, SsePolicy encryption, BucketEncryptionHandler bucketDefaults) {
     this(store, encryption, bucketDefaults, null);
   }
 
   /** With {@code lifecycle} (null for none) telling {@code x-amz-expiration}. */
   ObjectHandler(
       StoreBridge store,
-      Encryption encryption,
+      SsePolicy encryption,
       BucketEncryptionHandler bucketDefaults,
       LifecycleHandler lifecycle) {
     this.lifecycle = lifecycle;
@@ -88,7 +88,7 @@ final class ObjectHandler {
             Responses.writeCondition(request.headers()));
     S3Response response =
         S3Response.status(200).header("ETag", S3XmlResponses.quoteEtag(meta.etag()));
-    Encryption.headers(response, meta.encryption(), sse.customerKey());
+    SsePolicy.headers(response, meta.encryption(), sse.customerKey());
     Responses.checksumHeaders(response, meta.checksums());
     Responses.writtenVersionIdHeader(response, meta);
     expirationHeader(response, request.bucket(), meta);
@@ -184,7 +184,7 @@ final class ObjectHandler {
                 Responses.typedChecksums(copied.checksums())));
     Responses.writtenVersionIdHeader(response, copied);
     expirationHeader(response, request.bucket(), copied);
-    Encryption.headers(response, copied.encryption(), sse.customerKey());
+    SsePolicy.headers(response, copied.encryption(), sse.customerKey());
     Responses.copySourceVersionHeader(response, source, sourceMeta);
     return response;
   }
@@ -301,7 +301,7 @@ final class ObjectHandler {
     if (exact == null) {
       expirationHeader(response, request.bucket(), meta);
     }
-    Encryption.headers(response, meta.encryption(), customerKey);
+    SsePolicy.headers(response, meta.encryption(), customerKey);
     range.ifPresent(r -> response.header("Content-Range", r.contentRange(meta.sizeBytes())));
     overrideHeaders(request, response);
     if (headOnly) {
@@ -379,7 +379,7 @@ final class ObjectHandler {
     Responses.objectHeaders(response, meta, checksums);
     Responses.versionIdHeader(response, meta);
     expirationHeader(response, request.bucket(), meta);
-    Encryption.headers(response, meta.encryption(), customerKey);
+    SsePolicy.headers(response, meta.encryption(), customerKey);
     overrideHeaders(request, response);
     return response.stream(reader.body(), reader.rangeLength(), reader::close);
   }

@@ -80,10 +80,10 @@ final class PostObjectHandler {
   private final S3Authenticator authenticator;
   private final Clock clock;
   private final BucketEncryptionHandler bucketDefaults;
-  private final Encryption encryption;
+  private final SsePolicy encryption;
 
   PostObjectHandler(StoreBridge store, S3Authenticator authenticator, Clock clock) {
-    this(store, authenticator, clock, null, Encryption.DEFAULT);
+    this(store, authenticator, clock, null, SsePolicy.DEFAULT);
   }
 
   /**
@@ -95,7 +95,7 @@ final class PostObjectHandler {
       S3Authenticator authenticator,
       Clock clock,
       BucketEncryptionHandler bucketDefaults,
-      Encryption encryption) {
+      SsePolicy encryption) {
     this.bucketDefaults = bucketDefaults;
     this.encryption = encryption;
     this.store = store;
@@ -228,13 +228,13 @@ final class PostObjectHandler {
               + PercentCodec.uriEncodeComponent(etag);
       S3Response redirected =
           S3Response.status(303).header("Location", target).header("ETag", etag);
-      Encryption.headers(redirected, meta.encryption(), sse.customerKey());
+      SsePolicy.headers(redirected, meta.encryption(), sse.customerKey());
       Responses.writtenVersionIdHeader(redirected, meta);
       return redirected;
     }
     S3Response response =
         S3Response.status(status).header("ETag", etag).header("Location", location);
-    Encryption.headers(response, meta.encryption(), sse.customerKey());
+    SsePolicy.headers(response, meta.encryption(), sse.customerKey());
     // A versioned bucket's POST answers the version id, as S3 does (none for a null version).
     Responses.writtenVersionIdHeader(response, meta);
     if (status == 201) {

@@ -37,7 +37,7 @@ public final class S3Dispatcher {
    * checking the signed policies of browser form uploads with {@code forms}.
    */
   public S3Dispatcher(StoreBridge store, String region, S3Authenticator forms) {
-    this(store, region, forms, Encryption.DEFAULT, false);
+    this(store, region, forms, SsePolicy.DEFAULT, false);
   }
 
   /**
@@ -47,7 +47,7 @@ public final class S3Dispatcher {
    */
   public S3Dispatcher(
       StoreBridge store, String region, S3Authenticator forms, boolean lifecycleApplied) {
-    this(store, region, forms, Encryption.DEFAULT, lifecycleApplied);
+    this(store, region, forms, SsePolicy.DEFAULT, lifecycleApplied);
   }
 
   /**
@@ -58,7 +58,7 @@ public final class S3Dispatcher {
       StoreBridge store,
       String region,
       S3Authenticator forms,
-      Encryption encryption,
+      SsePolicy encryption,
       boolean lifecycleApplied) {
     this.lifecycle = new LifecycleHandler(store, lifecycleApplied);
     this.buckets = new BucketHandler(store, region);

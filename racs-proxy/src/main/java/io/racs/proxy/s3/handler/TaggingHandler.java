@@ -1,5 +1,6 @@
 package io.racs.proxy.s3.handler;
 
+import io.racs.proxy.s3.bridge.BucketDocument;
 import io.racs.proxy.s3.bridge.ObjectVersion;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.error.S3ErrorCode;
@@ -29,7 +30,7 @@ final class TaggingHandler {
       case PUT_BUCKET_TAGGING -> putBucket(request);
       case GET_BUCKET_TAGGING -> getBucket(request);
       case DELETE_BUCKET_TAGGING -> {
-        store.deleteBucketTagging(request.bucket());
+        store.deleteBucketDocument(request.bucket(), BucketDocument.TAGGING);
         yield S3Response.status(204);
       }
       case GET_OBJECT_TAGGING -> getObject(request);
@@ -48,7 +49,8 @@ final class TaggingHandler {
   private S3Response putBucket(S3Request request) throws IOException {
     TagSet tags =
         TagSet.of(S3XmlRequests.tagging(ObjectHandler.readXml(request)), TagSet.MAX_BUCKET_TAGS);
-    store.putBucketTagging(request.bucket(), new String(tags.toXml(), StandardCharsets.UTF_8));
+    store.putBucketDocument(
+        request.bucket(), BucketDocument.TAGGING, new String(tags.toXml(), StandardCharsets.UTF_8));
     return S3Response.status(204);
   }
 
@@ -98,7 +100,7 @@ final class TaggingHandler {
   private S3Response getBucket(S3Request request) {
     String document =
         store
-            .bucketTagging(request.bucket())
+            .bucketDocument(request.bucket(), BucketDocument.TAGGING)
             .orElseThrow(
                 () ->
                     S3Exception.of(S3ErrorCode.NO_SUCH_TAG_SET)

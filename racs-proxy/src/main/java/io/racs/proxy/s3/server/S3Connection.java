@@ -22,7 +22,7 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.racs.proxy.s3.auth.Authentication;
 import io.racs.proxy.s3.bridge.ChunkedStream;
-import io.racs.proxy.s3.bridge.StoreBridge;
+import io.racs.proxy.s3.bridge.StoreErrors;
 import io.racs.proxy.s3.checksum.ChecksumSpec;
 import io.racs.proxy.s3.checksum.ChecksumVerifier;
 import io.racs.proxy.s3.chunked.BodyDecoders;
@@ -401,9 +401,9 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     } catch (S3Exception e) {
       response = error(exchange, e);
     } catch (IOException e) {
-      response = error(exchange, StoreBridge.translate(e, request.route().resource()));
+      response = error(exchange, StoreErrors.translate(e, request.route().resource()));
     } catch (RuntimeException e) {
-      S3Exception translated = StoreBridge.translate(e, request.route().resource());
+      S3Exception translated = StoreErrors.translate(e, request.route().resource());
       if (translated.code() == S3ErrorCode.INTERNAL_ERROR) {
         LOG.error("request {} {} failed", exchange.id, exchange.operation, e);
       }

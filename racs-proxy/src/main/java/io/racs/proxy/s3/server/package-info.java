@@ -11,7 +11,7 @@
  * <p>It is the only place that owns channels and the event loop. It must not know what an operation
  * does (the handlers decide, through the dispatcher) nor the store behind them ({@code
  * S3PackagesTest} keeps it so). It meets the bridge twice: whatever a handler throws becomes an S3
- * error through {@code StoreBridge.translate}, the one translator, and an object body that is a
+ * error through {@code StoreErrors.translate}, the one translator, and an object body that is a
  * {@code ChunkedStream} is written chunk by chunk, without a copy.
  */
 package io.racs.proxy.s3.server;

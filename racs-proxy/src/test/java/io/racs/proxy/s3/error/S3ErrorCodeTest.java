@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Proves the error codes carry S3's code names and statuses, and that exceptions keep their details
- * immutably. (The translation of other failures is {@code StoreBridgeTest}'s.)
+ * immutably. (The translation of other failures is {@code StoreErrorsTest}'s.)
  */
 class S3ErrorCodeTest {
   @Test

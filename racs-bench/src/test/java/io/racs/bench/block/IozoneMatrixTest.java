@@ -19,20 +19,21 @@ import org.junit.jupiter.api.io.TempDir;
  * than the file, marks cells past {@code --max-cells} as skipped (never zero), and writes the
  * IOzone-style CSV tables and the HTML heat maps.
  */
-class MatrixTest {
+class IozoneMatrixTest {
   @TempDir Path dir;
 
   @Test
   void run_whenSmallMatrix_everyCellHasAPositiveRate() throws Exception {
-    Matrix.Config config =
-        Matrix.Config.builder(dir.resolve("m"))
+    IozoneMatrix.Config config =
+        IozoneMatrix.Config.builder(dir.resolve("m"))
             .fileSizes(List.of(64L << 10, 128L << 10))
             .recordSizes(List.of(4096, 65536, 131072))
-            .tests(List.of(Matrix.Test.values()))
+            .tests(List.of(IozoneMatrix.Test.values()))
             .direct(true)
             .seed(5)
             .build();
-    List<Matrix.Cell> cells = Matrix.of(config).run(new PrintWriter(new StringWriter()));
+    List<IozoneMatrix.Cell> cells =
+        IozoneMatrix.of(config).run(new PrintWriter(new StringWriter()));
     // 64KiB: records 4KiB, 64KiB; 128KiB: 4KiB, 64KiB, 128KiB — 5 pairs × 11 tests.
     assertThat(cells).hasSize(55);
     assertThat(cells).allSatisfy(c -> assertThat(c.kilobytesPerSecond()).isPositive());

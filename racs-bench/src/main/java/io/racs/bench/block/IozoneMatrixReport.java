@@ -18,13 +18,13 @@ import java.util.TreeSet;
  * cells in KB/s, {@code skipped} for cells not run, empty where the record is larger than the file)
  * and {@code report.html} with the same tables as heat maps (colour on a log scale per test).
  */
-public final class MatrixReport {
-  private MatrixReport() {}
+public final class IozoneMatrixReport {
+  private IozoneMatrixReport() {}
 
   /** Writes results.json, matrix.csv and report.html into {@code dir}. */
   public static void write(
-      Matrix.Config config,
-      List<Matrix.Cell> cells,
+      IozoneMatrix.Config config,
+      List<IozoneMatrix.Cell> cells,
       Path dir,
       String title,
       List<String> command,
@@ -36,12 +36,15 @@ public final class MatrixReport {
   }
 
   /** The id of a cell, e.g. {@code randread/1MiB/4KiB} (test, file size, record size). */
-  public static String id(Matrix.Cell c) {
+  public static String id(IozoneMatrix.Cell c) {
     return c.test().label() + "/" + Sizes.label(c.fileBytes()) + "/" + Sizes.label(c.recordBytes());
   }
 
   static ObjectNode json(
-      Matrix.Config config, List<Matrix.Cell> cells, List<String> command, Instant startedAt) {
+      IozoneMatrix.Config config,
+      List<IozoneMatrix.Cell> cells,
+      List<String> command,
+      Instant startedAt) {
     ObjectNode root = BlockJson.root("block-matrix", startedAt, command);
     ObjectNode plan = root.putObject("plan");
     plan.put("file", config.file().toString());
@@ -50,7 +53,7 @@ public final class MatrixReport {
     ArrayNode records = plan.putArray("recordSizesBytes");
     config.recordSizes().forEach(records::add);
     ArrayNode tests = plan.putArray("tests");
-    for (Matrix.Test t : Matrix.Test.values()) {
+    for (IozoneMatrix.Test t : IozoneMatrix.Test.values()) {
       if (config.tests().contains(t)) {
         tests.add(t.label());
       }
@@ -64,7 +67,7 @@ public final class MatrixReport {
     plan.put("fsync", config.fsync());
     plan.put("seed", config.seed());
     ArrayNode points = root.putArray("points");
-    for (Matrix.Cell c : cells) {
+    for (IozoneMatrix.Cell c : cells) {
       ObjectNode o = points.addObject();
       o.put("id", id(c));
       o.put("test", c.test().label());
@@ -78,9 +81,9 @@ public final class MatrixReport {
     return root;
   }
 
-  private static List<Matrix.Test> tests(List<Matrix.Cell> cells) {
-    List<Matrix.Test> tests = new ArrayList<>();
-    for (Matrix.Cell c : cells) {
+  private static List<IozoneMatrix.Test> tests(List<IozoneMatrix.Cell> cells) {
+    List<IozoneMatrix.Test> tests = new ArrayList<>();
+    for (IozoneMatrix.Cell c : cells) {
       if (!tests.contains(c.test())) {
         tests.add(c.test());
       }
@@ -88,8 +91,9 @@ public final class MatrixReport {
     return tests;
   }
 
-  private static Matrix.Cell find(List<Matrix.Cell> cells, Matrix.Test t, long file, int record) {
-    for (Matrix.Cell c : cells) {
+  private static IozoneMatrix.Cell find(
+      List<IozoneMatrix.Cell> cells, IozoneMatrix.Test t, long file, int record) {
+    for (IozoneMatrix.Cell c : cells) {
       if (c.test() == t && c.fileBytes() == file && c.recordBytes() == record) {
         return c;
       }
@@ -98,7 +102,7 @@ public final class MatrixReport {
   }
 
   /** The CSV lines. */
-  static List<String> csv(List<Matrix.Cell> cells) {
+  static List<String> csv(List<IozoneMatrix.Cell> cells) {
     TreeSet<Long> files = new TreeSet<>();
     TreeSet<Integer> records = new TreeSet<>();
     cells.forEach(
@@ -107,7 +111,7 @@ public final class MatrixReport {
           records.add(c.recordBytes());
         });
     List<String> lines = new ArrayList<>();
-    for (Matrix.Test t : tests(cells)) {
+    for (IozoneMatrix.Test t : tests(cells)) {
       lines.add("\"" + t.column() + " report\",KB/s,rows: file size KiB,columns: record size KiB");
       StringBuilder header = new StringBuilder("file KiB");
       records.forEach(r -> header.append(',').append(r / 1024));
@@ -115,7 +119,7 @@ public final class MatrixReport {
       for (long f : files) {
         StringBuilder row = new StringBuilder(Long.toString(f / 1024));
         for (int r : records) {
-          Matrix.Cell c = find(cells, t, f, r);
+          IozoneMatrix.Cell c = find(cells, t, f, r);
           row.append(',');
           if (c != null) {
             row.append(
@@ -132,7 +136,7 @@ public final class MatrixReport {
   }
 
   /** The HTML heat maps. */
-  static String html(List<Matrix.Cell> cells, String title) {
+  static String html(List<IozoneMatrix.Cell> cells, String title) {
     TreeSet<Long> files = new TreeSet<>();
     TreeSet<Integer> records = new TreeSet<>();
     cells.forEach(
@@ -147,10 +151,10 @@ public final class MatrixReport {
         .append("text-align:right}</style></head><body>\n<h1>racs bench block matrix</h1>\n<p>")
         .append(SweepReport.escape(title))
         .append(" — KB/s (1024 bytes per second); grey: skipped</p>\n");
-    for (Matrix.Test t : tests(cells)) {
+    for (IozoneMatrix.Test t : tests(cells)) {
       double min = Double.MAX_VALUE;
       double max = 0;
-      for (Matrix.Cell c : cells) {
+      for (IozoneMatrix.Cell c : cells) {
         if (c.test() == t && !c.skipped() && c.kilobytesPerSecond() > 0) {
           min = Math.min(min, c.kilobytesPerSecond());
           max = Math.max(max, c.kilobytesPerSecond());
@@ -165,7 +169,7 @@ public final class MatrixReport {
       for (long f : files) {
         h.append("<tr><th>").append(Sizes.label(f)).append("</th>");
         for (int r : records) {
-          Matrix.Cell c = find(cells, t, f, r);
+          IozoneMatrix.Cell c = find(cells, t, f, r);
           if (c == null) {
             h.append("<td></td>");
           } else if (c.skipped()) {

@@ -26,7 +26,7 @@ import java.util.SplittableRandom;
  * {@code fsync} the write tests include an fsync in their time (IOzone {@code -e}). Cells past
  * {@code maxCells} or the {@code budget} are skipped, never reported as zero. Not thread-safe.
  */
-public final class Matrix {
+public final class IozoneMatrix {
   /** The tests, in IOzone's order and with its column names. */
   public enum Test {
     /** Writes a new file sequentially. */
@@ -198,14 +198,14 @@ public final class Matrix {
   private final Config config;
   private final DdRun.Opener opener;
 
-  private Matrix(Config config, DdRun.Opener opener) {
+  private IozoneMatrix(Config config, DdRun.Opener opener) {
     this.config = config;
     this.opener = opener;
   }
 
   /** A matrix over {@code config}. */
-  public static Matrix of(Config config) {
-    return new Matrix(config, FileChannel::open);
+  public static IozoneMatrix of(Config config) {
+    return new IozoneMatrix(config, FileChannel::open);
   }
 
   /** Runs the cells, printing IOzone-like rows to {@code out} as they complete. */

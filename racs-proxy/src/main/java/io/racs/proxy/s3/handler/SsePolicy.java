@@ -5,20 +5,20 @@ import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.sse.SseRequest;
 
 /**
- * The proxy's encryption settings as the handlers apply them: whether SSE-C keys may come over
- * plain HTTP (S3 refuses them; an operator may allow it on loopback), and whether writes that ask
- * for no encryption get SSE-S3 anyway (a global default). And the response headers that say how an
- * object is encrypted, as S3 sends them. Immutable.
+ * The proxy's server-side encryption policy, as the handlers apply it to what each request asks
+ * ({@link SseRequest}): whether SSE-C keys may come over plain HTTP (S3 refuses them; an operator
+ * may allow it on loopback), and whether writes that ask for no encryption get SSE-S3 anyway (a
+ * global default). And the response headers that say how an object is encrypted, as S3 sends them.
+ * Immutable.
  *
  * @param customerKeysOverHttp whether SSE-C keys are accepted on a plain HTTP connection
  * @param encryptByDefault whether a write that asks for no encryption is sealed with SSE-S3
  * @param masterKey whether the proxy holds a master key, without which SSE-S3 (and a bucket default
  *     of it) is refused
  */
-public record Encryption(
-    boolean customerKeysOverHttp, boolean encryptByDefault, boolean masterKey) {
+public record SsePolicy(boolean customerKeysOverHttp, boolean encryptByDefault, boolean masterKey) {
   /** S3's settings: SSE-C over TLS only, and nothing encrypted unless asked. */
-  public static final Encryption DEFAULT = new Encryption(false, false, false);
+  public static final SsePolicy DEFAULT = new SsePolicy(false, false, false);
 
   /** The encryption headers of a request, as an operation allowed to carry them. */
   SseRequest parse(S3Request request, SseRequest.Allowed allowed) {
