@@ -1,0 +1,80 @@
+package io.racs.proxy.s3.auth;
+
+import io.racs.proxy.s3.error.S3ErrorCode;
+import io.racs.proxy.s3.error.S3Exception;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+
+/**
+ * The request times of both signature versions: how {@code x-amz-date}, {@code Date} and the SigV4
+ * basic format are read, and how far a request time may be from the server's clock.
+ *
+ * <p>Thread-safe; the clock is the only state.
+ */
+final class RequestTimes {
+  /** The SigV4 basic format of {@code x-amz-date}, in UTC. */
+  static final DateTimeFormatter AMZ_DATE =
+      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
+
+  private final Clock clock;
+  private final Duration maxClockSkew;
+
+  RequestTimes(Clock clock, Duration maxClockSkew) {
+    this.clock = clock;
+    this.maxClockSkew = maxClockSkew;
+  }
+
+  /** The server's time now. */
+  Instant now() {
+    return clock.instant();
+  }
+
+  /** The largest accepted difference between a request time and now. */
+  Duration maxClockSkew() {
+    return maxClockSkew;
+  }
+
+  /**
+   * Checks that {@code requestTime} is within the allowed skew of now, either way.
+   *
+   * @throws S3Exception {@code RequestTimeTooSkewed} otherwise
+   */
+  void checkSkew(Instant requestTime) {
+    Instant now = clock.instant();
+    if (Duration.between(requestTime, now).abs().compareTo(maxClockSkew) > 0) {
+      throw S3Exception.of(S3ErrorCode.REQUEST_TIME_TOO_SKEWED)
+          .withDetail("RequestTime", requestTime.toString())
+          .withDetail("ServerTime", now.toString())
+          .withDetail("MaxAllowedSkewMilliseconds", Long.toString(maxClockSkew.toMillis()));
+    }
+  }
+
+  /** Parses {@code yyyyMMdd'T'HHmmss'Z'}. */
+  static Instant parseAmzDate(String value, S3ErrorCode onError) {
+    try {
+      return LocalDateTime.parse(value, AMZ_DATE).toInstant(ZoneOffset.UTC);
+    } catch (DateTimeParseException e) {
+      throw S3Exception.of(
+          onError,
+          onError == S3ErrorCode.ACCESS_DENIED
+              ? "AWS authentication requires a valid Date or x-amz-date header"
+              : "X-Amz-Date must be in the ISO8601 Long Format \"yyyyMMdd'T'HHmmss'Z'\"");
+    }
+  }
+
+  /** Parses an RFC 1123 date, falling back to the SigV4 basic format some clients put there. */
+  static Instant parseHttpDate(String value) {
+    try {
+      return ZonedDateTime.parse(value.strip(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+    } catch (DateTimeParseException e) {
+      return parseAmzDate(value.strip(), S3ErrorCode.ACCESS_DENIED);
+    }
+  }
+}
