@@ -11,6 +11,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * The request times of both signature versions: how {@code x-amz-date}, {@code Date} and the SigV4
@@ -22,6 +23,12 @@ final class RequestTimes {
   /** The SigV4 basic format of {@code x-amz-date}, in UTC. */
   static final DateTimeFormatter AMZ_DATE =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
+
+  private static final String NO_VALID_DATE =
+      "AWS authentication requires a valid Date or x-amz-date header";
+
+  /** The weekday name an RFC 1123 date opens with, such as {@code "Tue, "}. */
+  private static final Pattern WEEKDAY = Pattern.compile("^[A-Za-z]{3},\\s*");
 
   private final Clock clock;
   private final Duration maxClockSkew;
@@ -64,17 +71,35 @@ final class RequestTimes {
       throw S3Exception.of(
           onError,
           onError == S3ErrorCode.ACCESS_DENIED
-              ? "AWS authentication requires a valid Date or x-amz-date header"
+              ? NO_VALID_DATE
               : "X-Amz-Date must be in the ISO8601 Long Format \"yyyyMMdd'T'HHmmss'Z'\"");
     }
   }
 
-  /** Parses an RFC 1123 date, falling back to the SigV4 basic format some clients put there. */
+  /**
+   * Parses an RFC 1123 date, falling back to the SigV4 basic format some clients put there.
+   *
+   * <p>The weekday name is not checked against the date: S3 ignores it (as Go's {@code
+   * http.ParseTime}, and so MinIO, does), and a client that got it wrong must hear that its time is
+   * skewed, not that it sent no date. A date before 1970 is no valid request time at all.
+   *
+   * @throws S3Exception {@code AccessDenied} when the value is no date, or one before 1970
+   */
   static Instant parseHttpDate(String value) {
+    String stripped = value.strip();
+    Instant parsed;
     try {
-      return ZonedDateTime.parse(value.strip(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+      // The weekday is optional in RFC_1123_DATE_TIME, which refuses one that is not the date's.
+      parsed =
+          ZonedDateTime.parse(
+                  WEEKDAY.matcher(stripped).replaceFirst(""), DateTimeFormatter.RFC_1123_DATE_TIME)
+              .toInstant();
     } catch (DateTimeParseException e) {
-      return parseAmzDate(value.strip(), S3ErrorCode.ACCESS_DENIED);
+      parsed = parseAmzDate(stripped, S3ErrorCode.ACCESS_DENIED);
     }
+    if (parsed.isBefore(Instant.EPOCH)) {
+      throw S3Exception.of(S3ErrorCode.ACCESS_DENIED, NO_VALID_DATE);
+    }
+    return parsed;
   }
 }
