@@ -18,8 +18,11 @@ import java.util.regex.Pattern;
  * basic format are read, and how far a request time may be from the server's clock.
  *
  * <p>Thread-safe; the clock is the only state.
+ *
+ * @param clock the server's clock
+ * @param maxClockSkew the largest accepted difference between a request time and now
  */
-final class RequestTimes {
+record RequestTimes(Clock clock, Duration maxClockSkew) {
   /** The SigV4 basic format of {@code x-amz-date}, in UTC. */
   static final DateTimeFormatter AMZ_DATE =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
@@ -30,22 +33,9 @@ final class RequestTimes {
   /** The weekday name an RFC 1123 date opens with, such as {@code "Tue, "}. */
   private static final Pattern WEEKDAY = Pattern.compile("^[A-Za-z]{3},\\s*");
 
-  private final Clock clock;
-  private final Duration maxClockSkew;
-
-  RequestTimes(Clock clock, Duration maxClockSkew) {
-    this.clock = clock;
-    this.maxClockSkew = maxClockSkew;
-  }
-
   /** The server's time now. */
   Instant now() {
     return clock.instant();
-  }
-
-  /** The largest accepted difference between a request time and now. */
-  Duration maxClockSkew() {
-    return maxClockSkew;
   }
 
   /**

@@ -105,18 +105,12 @@ final class SigV2Verifier {
     } else {
       // With x-amz-date, S3 documents an empty date line; botocore signs the Date header there;
       // the documentation's own DELETE example puts x-amz-date there instead. Accept all three.
-      S3Exception mismatch;
-      try {
-        checkV2(head, bucket, "", true, secret, signature);
-        mismatch = null;
-      } catch (S3Exception e) {
-        mismatch = e;
-      }
+      S3Exception mismatch = failureOf(() -> checkV2(head, bucket, "", true, secret, signature));
       if (mismatch != null && date != null) {
-        mismatch = tryV2(head, bucket, date, true, secret, signature);
+        mismatch = failureOf(() -> checkV2(head, bucket, date, true, secret, signature));
       }
       if (mismatch != null) {
-        mismatch = tryV2(head, bucket, amzDate, false, secret, signature);
+        mismatch = failureOf(() -> checkV2(head, bucket, amzDate, false, secret, signature));
       }
       if (mismatch != null) {
         throw mismatch;
@@ -164,15 +158,10 @@ final class SigV2Verifier {
         accessKey, AuthType.V2_PRESIGNED, expiry, ContentSha256.UNSIGNED, Optional.empty());
   }
 
-  private static S3Exception tryV2(
-      RequestHead head,
-      String bucket,
-      String dateLine,
-      boolean signsAmzDate,
-      String secret,
-      String signature) {
+  /** The failure of {@code check}, or null when it passes. */
+  private static S3Exception failureOf(Runnable check) {
     try {
-      checkV2(head, bucket, dateLine, signsAmzDate, secret, signature);
+      check.run();
       return null;
     } catch (S3Exception e) {
       return e;

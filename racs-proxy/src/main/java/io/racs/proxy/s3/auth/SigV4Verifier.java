@@ -70,17 +70,9 @@ final class SigV4Verifier {
             CanonicalRequest.canonicalHeaders(headers, auth.signedHeaders()),
             auth.signedHeadersString(),
             contentSha.strip());
-    byte[] key = keyCache.signingKey(secret, scope.date(), scope.region(), scope.service());
-    String computed = SigV4.sign(key, CanonicalRequest.stringToSign(amzDate, scope, canonical));
-    if (!SigV4.signaturesEqual(computed, auth.signature())) {
-      throw S3Exception.of(S3ErrorCode.SIGNATURE_DOES_NOT_MATCH);
-    }
+    SigningContext context = verify(secret, scope, amzDate, canonical, auth.signature());
     return new Authentication(
-        auth.accessKeyId(),
-        AuthType.V4_HEADER,
-        requestTime,
-        payload,
-        Optional.of(new SigningContext(key, amzDate, scope, computed)));
+        auth.accessKeyId(), AuthType.V4_HEADER, requestTime, payload, Optional.of(context));
   }
 
   /** Verifies a presigned SigV4 URL. */
@@ -163,17 +155,25 @@ final class SigV4Verifier {
             CanonicalRequest.canonicalHeaders(headers, signed),
             String.join(";", signed),
             payloadHash);
+    SigningContext context = verify(secret, scope, amzDate, canonical, signature);
+    return new Authentication(
+        c.accessKeyId(), AuthType.V4_PRESIGNED, requestTime, payload, Optional.of(context));
+  }
+
+  /**
+   * Checks that {@code signature} signs {@code canonical} under the scope's signing key.
+   *
+   * @return what the aws-chunked decoder needs to check the chunk signatures that follow
+   * @throws S3Exception {@code SignatureDoesNotMatch} otherwise
+   */
+  private SigningContext verify(
+      String secret, CredentialScope scope, String amzDate, String canonical, String signature) {
     byte[] key = keyCache.signingKey(secret, scope.date(), scope.region(), scope.service());
     String computed = SigV4.sign(key, CanonicalRequest.stringToSign(amzDate, scope, canonical));
     if (!SigV4.signaturesEqual(computed, signature)) {
       throw S3Exception.of(S3ErrorCode.SIGNATURE_DOES_NOT_MATCH);
     }
-    return new Authentication(
-        c.accessKeyId(),
-        AuthType.V4_PRESIGNED,
-        requestTime,
-        payload,
-        Optional.of(new SigningContext(key, amzDate, scope, computed)));
+    return new SigningContext(key, amzDate, scope, computed);
   }
 
   private static String canonicalUri(String rawPath) {
