@@ -5,24 +5,23 @@ import io.racs.proxy.s3.bridge.ObjectReader;
 import io.racs.proxy.s3.bridge.ObjectVersion;
 import io.racs.proxy.s3.bridge.PutOptions;
 import io.racs.proxy.s3.bridge.StoreBridge;
-import io.racs.proxy.s3.bridge.WriteCondition;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
-import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.precondition.Preconditions;
 import io.racs.proxy.s3.range.ByteRange;
 import io.racs.proxy.s3.sse.SseRequest;
 import io.racs.proxy.s3.tagging.TagSet;
 import io.racs.proxy.s3.xml.S3XmlRequests;
 import io.racs.proxy.s3.xml.S3XmlResponses;
-import io.racs.proxy.s3.xml.XmlModel;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** The object family: PutObject, CopyObject, GetObject, HeadObject, DeleteObject, DeleteObjects. */
+/**
+ * The object family: PutObject, CopyObject, GetObject and HeadObject here, with the version a read
+ * or copy addresses; DeleteObject and DeleteObjects in {@link ObjectDeleteHandler},
+ * GetObjectAttributes in {@link ObjectAttributesHandler}.
+ */
 final class ObjectHandler {
   private static final Map<String, String> RESPONSE_OVERRIDES =
       Map.of(
@@ -37,6 +36,8 @@ final class ObjectHandler {
   private final SsePolicy encryption;
   private final BucketEncryptionHandler bucketDefaults;
   private final LifecycleHandler lifecycle;
+  private final ObjectDeleteHandler deletes;
+  private final ObjectAttributesHandler attributes;
 
   ObjectHandler(StoreBridge store) {
     this(store, SsePolicy.DEFAULT);
@@ -60,6 +61,8 @@ final class ObjectHandler {
     this.bucketDefaults = bucketDefaults;
     this.encryption = encryption;
     this.store = store;
+    this.deletes = new ObjectDeleteHandler(store);
+    this.attributes = new ObjectAttributesHandler(store, encryption);
   }
 
   S3Response handle(S3Request request) throws IOException {
@@ -68,9 +71,9 @@ final class ObjectHandler {
       case COPY_OBJECT -> copy(request);
       case GET_OBJECT -> get(request, false);
       case HEAD_OBJECT -> get(request, true);
-      case DELETE_OBJECT -> delete(request);
-      case DELETE_OBJECTS -> deleteObjects(request);
-      case GET_OBJECT_ATTRIBUTES -> attributes(request);
+      case DELETE_OBJECT -> deletes.delete(request);
+      case DELETE_OBJECTS -> deletes.deleteObjects(request);
+      case GET_OBJECT_ATTRIBUTES -> attributes.attributes(request);
       default -> throw S3Exception.of(S3ErrorCode.NOT_IMPLEMENTED);
     };
   }
@@ -218,7 +221,7 @@ final class ObjectHandler {
    * 405 MethodNotAllowed}, as on S3); null when the request names none, or names the {@code null}
    * version of a bucket that never kept versions (the current object then).
    */
-  private ObjectVersion addressedVersion(S3Request request) {
+  static ObjectVersion addressedVersion(StoreBridge store, S3Request request) {
     Optional<String> version = request.query().first("versionId");
     // A missing bucket is reported as such before the version it would hold.
     if (version.isPresent() && store.versioned(request.bucket())) {
@@ -243,7 +246,7 @@ final class ObjectHandler {
   private S3Response get(S3Request request, boolean headOnly) {
     CustomerKey customerKey =
         encryption.parse(request, SseRequest.Allowed.CUSTOMER_KEY).customerKey();
-    ObjectVersion exact = addressedVersion(request);
+    ObjectVersion exact = addressedVersion(store, request);
     if (exact == null
         && !headOnly
         && request.headers().first("Range").isEmpty()
@@ -419,249 +422,6 @@ final class ObjectHandler {
           .query()
           .first(override.getKey())
           .ifPresent(v -> response.setHeader(override.getValue(), v));
-    }
-  }
-
-  /**
-   * DeleteObject. Without bucket versioning the only version a key has is {@code null} (see {@link
-   * Responses#requireNullVersion}), so {@code versionId=null} deletes the object exactly as a plain
-   * DELETE does. Deleting any other version is refused rather than answered with a 204 that would
-   * claim a version was removed: S3 would remove just that version and never the current object.
-   */
-  private S3Response delete(S3Request request) {
-    Optional<String> version = request.query().first("versionId");
-    if (version.isPresent() && store.versioned(request.bucket())) {
-      if (request.headers().contains("if-match") || request.headers().contains("if-none-match")) {
-        throw S3Exception.of(
-            S3ErrorCode.NOT_IMPLEMENTED,
-            "A conditional delete of one version of an object is not implemented.");
-      }
-      Optional<ObjectVersion> removed =
-          removeVersion(request.bucket(), request.key(), version.get());
-      S3Response response = S3Response.status(204).header("x-amz-version-id", version.get());
-      if (removed.isPresent() && removed.get().deleteMarker()) {
-        response.header("x-amz-delete-marker", "true");
-      }
-      return response;
-    }
-    if (version.isPresent()) {
-      Responses.refuseVersionIdIn(store, request.bucket());
-      checkDeletableVersion(version.get());
-    }
-    Optional<ObjectVersion> marker =
-        store.delete(request.bucket(), request.key(), Responses.writeCondition(request.headers()));
-    S3Response response = S3Response.status(204);
-    version.ifPresent(v -> response.header("x-amz-version-id", v));
-    marker.ifPresent(
-        m ->
-            response
-                .header("x-amz-delete-marker", "true")
-                .header("x-amz-version-id", m.versionId()));
-    return response;
-  }
-
-  /**
-   * Removes one version of a key in a versioned bucket for good (a delete marker included: the
-   * version before it is current again). A well-formed id the key has no version of changes nothing
-   * and is answered as a success, as S3 answers it; a malformed one is {@code InvalidArgument}.
-   * {@code null} removes the null version (written before versioning was turned on, or while it was
-   * suspended).
-   */
-  private Optional<ObjectVersion> removeVersion(String bucket, String key, String versionId) {
-    if (versionId.isEmpty()) {
-      throw Responses.emptyVersionId();
-    }
-    if (!versionId.equals(Responses.NULL_VERSION) && !StoreBridge.wellFormedVersionId(versionId)) {
-      throw S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Invalid version id specified")
-          .withDetail("ArgumentName", "versionId")
-          .withDetail("ArgumentValue", versionId);
-    }
-    return store.removeVersion(bucket, key, versionId);
-  }
-
-  /** Refuses a version delete other than of the {@code null} version (see {@link #delete}). */
-  private static void checkDeletableVersion(String versionId) {
-    if (versionId.isEmpty()) {
-      throw Responses.emptyVersionId();
-    }
-    if (!versionId.equals(Responses.NULL_VERSION)) {
-      throw S3Exception.of(
-          S3ErrorCode.NOT_IMPLEMENTED,
-          "Deleting a version other than the null version needs bucket versioning, which is not"
-              + " implemented.");
-    }
-  }
-
-  private S3Response deleteObjects(S3Request request) throws IOException {
-    if (!request.headers().contains("content-md5")
-        && request.headers().asMap().keySet().stream()
-            .noneMatch(
-                h ->
-                    h.toLowerCase(java.util.Locale.ROOT).startsWith("x-amz-checksum-")
-                        || h.equalsIgnoreCase("x-amz-sdk-checksum-algorithm"))) {
-      throw S3Exception.of(
-          S3ErrorCode.INVALID_REQUEST,
-          "Missing required header for this request: Content-MD5 or x-amz-checksum-*");
-    }
-    byte[] body = readXml(request);
-    XmlModel.DeleteRequest delete = S3XmlRequests.deleteObjects(body);
-    // A missing bucket fails the whole request before any object is deleted.
-    boolean versioned =
-        delete.objects().stream().anyMatch(o -> o.versionId() != null)
-            && store.versioned(request.bucket());
-    List<XmlModel.Deleted> deleted = new ArrayList<>();
-    List<XmlModel.DeleteError> errors = new ArrayList<>();
-    for (XmlModel.ObjectIdentifier object : delete.objects()) {
-      try {
-        if (object.versionId() != null && versioned) {
-          if (object.etag() != null || object.unsupportedCondition() != null) {
-            throw S3Exception.of(
-                S3ErrorCode.NOT_IMPLEMENTED,
-                "A conditional delete of one version of an object is not implemented.");
-          }
-          Optional<ObjectVersion> removed =
-              removeVersion(request.bucket(), object.key(), object.versionId());
-          boolean marker = removed.isPresent() && removed.get().deleteMarker();
-          if (!delete.quiet()) {
-            deleted.add(
-                new XmlModel.Deleted(
-                    object.key(), object.versionId(), marker, marker ? object.versionId() : null));
-          }
-          continue;
-        }
-        if (object.versionId() != null) {
-          checkDeletableVersion(object.versionId());
-        }
-        if (object.unsupportedCondition() != null) {
-          throw S3Exception.of(
-              S3ErrorCode.NOT_IMPLEMENTED,
-              "The " + object.unsupportedCondition() + " condition is not implemented.");
-        }
-        Optional<ObjectVersion> marker =
-            store.delete(
-                request.bucket(),
-                object.key(),
-                object.etag() == null
-                    ? WriteCondition.NONE
-                    : Responses.writeCondition(Headers.of("if-match", object.etag())));
-        if (!delete.quiet()) {
-          deleted.add(
-              new XmlModel.Deleted(
-                  object.key(),
-                  object.versionId(),
-                  marker.isPresent(),
-                  marker.map(ObjectVersion::versionId).orElse(null)));
-        }
-      } catch (S3Exception e) {
-        errors.add(
-            new XmlModel.DeleteError(
-                object.key(), object.versionId(), e.code().code(), e.getMessage()));
-      }
-    }
-    return S3Response.xml(S3XmlResponses.deleteResult(deleted, errors));
-  }
-
-  /** The attributes GetObjectAttributes can be asked for, as S3 spells them. */
-  private static final List<String> OBJECT_ATTRIBUTES =
-      List.of("ETag", "Checksum", "ObjectParts", "StorageClass", "ObjectSize");
-
-  /**
-   * GetObjectAttributes: the attributes named in {@code x-amz-object-attributes} (comma-separated,
-   * at least one) of the current object. {@code ObjectParts} is answered for a multipart object
-   * only, as S3 does, a page of up to {@code x-amz-max-parts} (default and cap 1,000) parts after
-   * {@code x-amz-part-number-marker}; {@code Checksum} only when the object was stored with one.
-   */
-  private S3Response attributes(S3Request request) {
-    java.util.Set<String> wanted = new java.util.HashSet<>();
-    for (String value : request.headers().all("x-amz-object-attributes")) {
-      for (String name : value.split(",")) {
-        String attribute = name.strip();
-        if (!OBJECT_ATTRIBUTES.contains(attribute)) {
-          throw invalidAttribute(attribute);
-        }
-        wanted.add(attribute);
-      }
-    }
-    if (wanted.isEmpty()) {
-      throw invalidAttribute("");
-    }
-    int maxParts = headerInt(request, "x-amz-max-parts", 1_000);
-    int marker = headerInt(request, "x-amz-part-number-marker", 0);
-    CustomerKey customerKey =
-        encryption.parse(request, SseRequest.Allowed.CUSTOMER_KEY).customerKey();
-    ObjectVersion exact = addressedVersion(request);
-    ObjectVersion meta = exact != null ? exact : store.head(request.bucket(), request.key());
-    // As HEAD: an object sealed with a customer's key tells nothing of itself without that key.
-    store.checkKey(meta, customerKey);
-    java.util.Map<io.racs.proxy.s3.checksum.ChecksumAlgorithm, String> checksum = null;
-    String checksumType = null;
-    if (wanted.contains("Checksum") && !meta.checksums().isEmpty()) {
-      checksum = Responses.typedChecksums(meta.checksums());
-      checksumType =
-          checksum.values().stream().anyMatch(v -> v.matches(".*-[0-9]+"))
-              ? "COMPOSITE"
-              : "FULL_OBJECT";
-    }
-    List<XmlModel.AttributePart> parts = null;
-    int next = 0;
-    boolean truncated = false;
-    if (wanted.contains("ObjectParts") && meta.multipart()) {
-      parts = new ArrayList<>();
-      for (int n = marker + 1; n <= meta.partCount(); n++) {
-        if (parts.size() == maxParts) {
-          truncated = true;
-          break;
-        }
-        parts.add(
-            new XmlModel.AttributePart(
-                n, meta.partSizeBytes(n), Responses.typedChecksums(meta.partChecksums(n))));
-        next = n;
-      }
-    }
-    XmlModel.ObjectAttributes answer =
-        new XmlModel.ObjectAttributes(
-            wanted.contains("ETag") ? meta.etag() : null,
-            checksum,
-            checksumType,
-            parts,
-            meta.partCount(),
-            marker,
-            next,
-            maxParts,
-            truncated,
-            wanted.contains("StorageClass") ? "STANDARD" : null,
-            wanted.contains("ObjectSize") ? meta.sizeBytes() : null);
-    S3Response response =
-        S3Response.xml(S3XmlResponses.objectAttributes(answer))
-            .header("Last-Modified", Responses.httpDate(meta.lastModified()));
-    Responses.versionIdHeader(response, meta);
-    return response;
-  }
-
-  private static S3Exception invalidAttribute(String name) {
-    return S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Invalid attribute name specified.")
-        .withDetail("ArgumentName", "x-amz-object-attributes")
-        .withDetail("ArgumentValue", name);
-  }
-
-  /** A non-negative integer header ({@code x-amz-max-parts} caps at 1,000, as S3 does). */
-  private static int headerInt(S3Request request, String name, int fallback) {
-    Optional<String> value = request.headers().first(name);
-    if (value.isEmpty()) {
-      return fallback;
-    }
-    try {
-      int parsed = Integer.parseInt(value.get().strip());
-      if (parsed < 0) {
-        throw new NumberFormatException();
-      }
-      return name.equals("x-amz-max-parts") ? Math.min(parsed, 1_000) : parsed;
-    } catch (NumberFormatException e) {
-      throw S3Exception.of(
-              S3ErrorCode.INVALID_ARGUMENT,
-              "Provided " + name + " not an integer or within integer range")
-          .withDetail("ArgumentName", name)
-          .withDetail("ArgumentValue", value.get());
     }
   }
 

@@ -146,7 +146,7 @@ final class RequestBody extends InputStream implements S3Request.Payload {
   private void payload(ByteBuffer payload) {
     payloadBytes += payload.remaining();
     if (payloadBytes > maxBytes) {
-      throw S3Connection.entityTooLarge(payloadBytes);
+      throw RequestGate.entityTooLarge(payloadBytes);
     }
     if (payload.hasRemaining()) {
       ByteBuffer copy = ByteBuffer.allocate(payload.remaining());

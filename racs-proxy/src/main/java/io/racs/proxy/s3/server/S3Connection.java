@@ -4,11 +4,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.DefaultHttpContent;
-import io.netty.handler.codec.http.DefaultHttpResponse;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
@@ -20,6 +16,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
+import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.auth.Authentication;
 import io.racs.proxy.s3.bridge.ChunkedStream;
 import io.racs.proxy.s3.bridge.StoreErrors;
@@ -34,23 +31,12 @@ import io.racs.proxy.s3.handler.S3Request;
 import io.racs.proxy.s3.handler.S3Response;
 import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.http.RequestHead;
-import io.racs.proxy.s3.route.S3Operation;
 import io.racs.proxy.s3.route.S3Route;
-import io.racs.proxy.s3.xml.ErrorXml;
 import java.io.IOException;
-import java.io.InputStream;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayDeque;
-import java.util.EnumSet;
 import java.util.HexFormat;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -64,23 +50,12 @@ import org.slf4j.MDC;
  * the next head is read only after the response is written, and a request that arrives earlier (a
  * pipelining client, or bytes read together with the previous body) waits in {@link #deferred}
  * until then. Without that wait its response could be written while the previous one is still being
- * encoded, and the two would interleave on the wire.
+ * encoded, and the two would interleave on the wire. What a head must pass is {@link RequestGate}'s
+ * to check, and how a response goes on the wire {@link ResponseWriter}'s; this class keeps the
+ * order of exchanges on the connection.
  */
 final class S3Connection extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LoggerFactory.getLogger(S3Connection.class);
-  private static final int CHUNK_BYTES = 64 * 1024;
-  private static final Set<S3Operation> VERIFIED_BODIES =
-      EnumSet.of(
-          S3Operation.PUT_OBJECT,
-          S3Operation.UPLOAD_PART,
-          S3Operation.DELETE_OBJECTS,
-          S3Operation.PUT_BUCKET_CORS,
-          S3Operation.COMPLETE_MULTIPART_UPLOAD,
-          S3Operation.CREATE_BUCKET,
-          S3Operation.PUT_BUCKET_VERSIONING);
-
-  /** The most a single PUT may store, and the most one part may hold: 5 GiB, as in S3. */
-  static final long MAX_UPLOAD_BYTES = 5L << 30;
 
   /**
    * How much of a body the connection still reads, and throws away, after answering its request
@@ -93,13 +68,10 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
 
   static final int LINGER_SECONDS = 10;
 
-  private static final Set<S3Operation> SIZE_LIMITED =
-      EnumSet.of(S3Operation.PUT_OBJECT, S3Operation.UPLOAD_PART);
-
   private final S3Server.Settings settings;
   private final HandlerStarter handlers;
-  private final ReentrantLock writability = new ReentrantLock();
-  private final Condition writable = writability.newCondition();
+  private final RequestGate gate;
+  private final ResponseWriter responses = new ResponseWriter();
   private ChannelHandlerContext ctx;
   private Exchange current;
   private boolean discardingBody;
@@ -125,6 +97,7 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
   S3Connection(S3Server.Settings settings, HandlerStarter handlers) {
     this.settings = settings;
     this.handlers = handlers;
+    this.gate = new RequestGate(settings);
   }
 
   /** The request being served on this connection. */
@@ -248,69 +221,23 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     discardingBody = false;
     settings.metrics().started();
     if (request.decoderResult().isFailure()) {
-      respondAtOnce(exchange, malformedHead(request));
+      respondAtOnce(exchange, RequestGate.malformedHead(request));
       return;
     }
     Headers.Builder headers = Headers.builder();
     request.headers().forEach(h -> headers.add(h.getKey(), h.getValue()));
-    RequestHead head;
-    S3Route route;
-    Authentication auth;
-    ChecksumVerifier verifier = null;
-    long length;
+    RequestGate.Admitted admitted;
     try {
-      head = RequestHead.of(request.method().name(), request.uri(), headers.build());
-      try {
-        route = settings.router().route(head);
-      } catch (S3Exception e) {
-        if (e.code() == S3ErrorCode.NOT_IMPLEMENTED) {
-          // Who is asking comes first: an unsigned request for an unsupported feature is a 403.
-          settings.authenticator().authenticate(head, null);
-        }
-        throw e;
-      }
+      RequestHead head = RequestHead.of(request.method().name(), request.uri(), headers.build());
+      S3Route route = gate.route(head);
       exchange.operation = route.operation().name();
-      if (route.operation() == S3Operation.POST_OBJECT) {
-        // A form upload is signed inside its body (the policy); the handler checks it before
-        // storing anything.
-        auth = null;
-      } else if (route.operation() == S3Operation.PREFLIGHT_CORS) {
-        // Browsers never sign a preflight; its answer is the CORS decision and nothing else.
-        if (exchange.bodyExpected) {
-          throw S3Exception.of(S3ErrorCode.INVALID_REQUEST, "A CORS preflight has no body.");
-        }
-        auth = null;
-      } else {
-        auth =
-            settings
-                .authenticator()
-                .authenticate(head, route.virtualHost() ? route.bucket() : null);
-      }
-      if (VERIFIED_BODIES.contains(route.operation())) {
-        verifier = ChecksumVerifier.create(ChecksumSpec.fromHeaders(head.headers()));
-      }
-      // Everything that can refuse the request is checked before 100 Continue, so a client told
-      // to send its body is never refused for what its head already said.
-      length = contentLength(head.headers());
-      long maxBytes = Long.MAX_VALUE;
-      if (SIZE_LIMITED.contains(route.operation())) {
-        maxBytes = MAX_UPLOAD_BYTES;
-        if (length > MAX_UPLOAD_BYTES) {
-          throw entityTooLarge(length);
-        }
-      }
-      Authentication authenticated = auth;
-      exchange.body =
-          new RequestBody(
-              sink ->
-                  authenticated == null
-                      // A preflight (refused with a body) or a form upload (signed inside).
-                      ? PlainBodyDecoder.unsigned(length(head.headers()), sink)
-                      : BodyDecoders.forRequest(
-                          head.headers(), authenticated, sink, ChunkedLimits.DEFAULT),
-              verifier,
-              () -> ctx.channel().eventLoop().execute(ctx::read),
-              maxBytes);
+      admitted =
+          gate.admit(
+              head,
+              route,
+              exchange.bodyExpected,
+              () -> ctx.channel().eventLoop().execute(ctx::read));
+      exchange.body = admitted.body();
     } catch (S3Exception e) {
       respondAtOnce(exchange, e);
       return;
@@ -324,72 +251,17 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     }
     S3Request s3 =
         new S3Request(
-            exchange.id, head, route, auth, exchange.body, length, settings.ssl() != null);
+            exchange.id,
+            admitted.head(),
+            admitted.route(),
+            admitted.auth(),
+            exchange.body,
+            admitted.length(),
+            settings.ssl() != null);
     handlers.start(exchange.id, () -> serve(exchange, s3));
     if (exchange.bodyExpected) {
       ctx.read(); // a body-less request's end came with its head; the next head waits
     }
-  }
-
-  /** The {@code Content-Length} of a request without SigV4, or -1. */
-  private static long length(Headers headers) {
-    String length = headers.get("content-length");
-    return length == null ? -1 : BodyDecoders.parseLength("Content-Length", length);
-  }
-
-  /**
-   * The payload length the head declares: {@code x-amz-decoded-content-length} when present (the
-   * payload of an aws-chunked body), else {@code Content-Length} unless the body is aws-chunked; -1
-   * when neither says.
-   */
-  private static long contentLength(Headers headers) {
-    String decoded = headers.get("x-amz-decoded-content-length");
-    if (decoded != null) {
-      return BodyDecoders.parseLength("x-amz-decoded-content-length", decoded);
-    }
-    String sha = headers.get("x-amz-content-sha256");
-    if (sha != null && sha.startsWith("STREAMING-")) {
-      return -1;
-    }
-    String length = headers.get("content-length");
-    return length == null ? -1 : BodyDecoders.parseLength("Content-Length", length);
-  }
-
-  static S3Exception entityTooLarge(long proposedBytes) {
-    return S3Exception.of(S3ErrorCode.ENTITY_TOO_LARGE)
-        .withDetail("ProposedSize", Long.toString(proposedBytes))
-        .withDetail("MaxSizeAllowed", Long.toString(MAX_UPLOAD_BYTES));
-  }
-
-  /**
-   * The error for a head the HTTP decoder refused. An unusable {@code Content-Length} (not a
-   * number, negative, beyond 2^63, or several different values) is named, since it is the client's
-   * most likely mistake; anything else is a malformed request.
-   */
-  private static S3Exception malformedHead(HttpRequest request) {
-    Throwable cause = request.decoderResult().cause();
-    if (cause instanceof TooLongFrameException) {
-      return S3Exception.of(S3ErrorCode.INVALID_REQUEST, "Request header or line too long");
-    }
-    List<String> lengths = request.headers().getAll(HttpHeaderNames.CONTENT_LENGTH);
-    if (!lengths.isEmpty()) {
-      String joined = String.join(", ", lengths);
-      try {
-        long first = -1;
-        for (String value : lengths) {
-          for (String part : value.split(",", -1)) {
-            long n = BodyDecoders.parseLength("Content-Length", part);
-            if (first >= 0 && n != first) {
-              throw BodyDecoders.invalidLength("Content-Length", joined);
-            }
-            first = n;
-          }
-        }
-      } catch (S3Exception e) {
-        return BodyDecoders.invalidLength("Content-Length", joined);
-      }
-    }
-    return S3Exception.of(S3ErrorCode.INVALID_REQUEST, "Malformed HTTP request");
   }
 
   /** Runs on the request's virtual thread. */
@@ -414,16 +286,8 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     write(exchange, response);
   }
 
-  private S3Response error(Exchange exchange, S3Exception e) {
-    S3Response response = S3Response.status(e.httpStatus());
-    e.headers().forEach(response::header);
-    if (e.code().hasBody() && !exchange.head) {
-      response.header("Content-Type", "application/xml").body(ErrorXml.render(e, exchange.id));
-    }
-    if (e.code() == S3ErrorCode.SERVICE_UNAVAILABLE || e.code() == S3ErrorCode.SLOW_DOWN) {
-      response.header("Retry-After", "1");
-    }
-    return response;
+  private static S3Response error(Exchange exchange, S3Exception e) {
+    return ResponseWriter.error(e, exchange.id, exchange.head);
   }
 
   /** Answers a request whose head failed; its body, if any, is not read: the connection closes. */
@@ -435,31 +299,6 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     write(exchange, error(exchange, e));
   }
 
-  private HttpResponse head(Exchange exchange, S3Response response, boolean keepAlive) {
-    HttpResponseStatus status = HttpResponseStatus.valueOf(response.status());
-    HttpResponse http =
-        response.stream() == null && !exchange.head
-            ? new DefaultFullHttpResponse(
-                HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(response.bytes()))
-            : new DefaultHttpResponse(HttpVersion.HTTP_1_1, status);
-    for (Map.Entry<String, String> header : response.headers()) {
-      http.headers().add(header.getKey(), header.getValue());
-    }
-    http.headers()
-        .set("x-amz-request-id", exchange.id)
-        .set("x-amz-id-2", exchange.id)
-        .set(HttpHeaderNames.SERVER, "RACS")
-        .set(
-            HttpHeaderNames.DATE,
-            DateTimeFormatter.RFC_1123_DATE_TIME.format(
-                ZonedDateTime.now(java.time.ZoneOffset.UTC)));
-    if (response.status() != 304 && response.status() != 204) {
-      HttpUtil.setContentLength(http, response.contentLength());
-    }
-    HttpUtil.setKeepAlive(http, keepAlive);
-    return http;
-  }
-
   /** Writes a response (from any thread); streams bodies with backpressure. */
   private void write(Exchange exchange, S3Response response) {
     boolean keepAlive =
@@ -469,20 +308,11 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     if (discardingBody) {
       keepAlive = false;
     }
-    HttpResponse http = head(exchange, response, keepAlive);
+    HttpResponse http = ResponseWriter.head(response, exchange.id, exchange.head, keepAlive);
     long sent = 0;
     boolean ok = true;
     try {
-      if (http instanceof FullHttpResponse) {
-        sent = response.bytes().length;
-        ctx.writeAndFlush(http);
-      } else {
-        ctx.writeAndFlush(http);
-        if (!exchange.head && response.stream() != null) {
-          sent = stream(response.stream());
-        }
-        ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
-      }
+      sent = responses.send(ctx, http, response, exchange.head);
     } catch (IOException | RuntimeException e) {
       ok = false;
       LOG.debug("request {}: response stream failed, closing: {}", exchange.id, e.toString());
@@ -553,69 +383,9 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
         && deferred.isEmpty();
   }
 
-  private long stream(InputStream body) throws IOException {
-    if (body instanceof ChunkedStream chunks) {
-      return stream(chunks);
-    }
-    long sent = 0;
-    while (true) {
-      // A fresh array per chunk: Netty keeps it until written, so no second copy is needed.
-      byte[] buffer = new byte[CHUNK_BYTES];
-      int n = body.readNBytes(buffer, 0, buffer.length);
-      if (n <= 0) {
-        return sent;
-      }
-      awaitWritable();
-      if (!ctx.channel().isActive()) {
-        throw new IOException("client closed the connection");
-      }
-      ctx.writeAndFlush(new DefaultHttpContent(Unpooled.wrappedBuffer(buffer, 0, n)));
-      sent += n;
-      if (n < buffer.length) {
-        return sent;
-      }
-    }
-  }
-
-  /** Writes the store's pieces as they are: they are the caller's to keep, so no copy. */
-  private long stream(ChunkedStream chunks) throws IOException {
-    long sent = 0;
-    for (ChunkedStream.Chunk chunk = chunks.nextChunk();
-        chunk != null;
-        chunk = chunks.nextChunk()) {
-      awaitWritable();
-      if (!ctx.channel().isActive()) {
-        throw new IOException("client closed the connection");
-      }
-      ctx.writeAndFlush(
-          new DefaultHttpContent(
-              Unpooled.wrappedBuffer(chunk.array(), chunk.offset(), chunk.length())));
-      sent += chunk.length();
-    }
-    return sent;
-  }
-
-  private void awaitWritable() {
-    writability.lock();
-    try {
-      while (!ctx.channel().isWritable() && ctx.channel().isActive()) {
-        writable.await(1, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } finally {
-      writability.unlock();
-    }
-  }
-
   @Override
   public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-    writability.lock();
-    try {
-      writable.signalAll();
-    } finally {
-      writability.unlock();
-    }
+    responses.writabilityChanged();
     ctx.fireChannelWritabilityChanged();
   }
 
@@ -629,12 +399,7 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     if (exchange != null && exchange.body != null && !exchange.done) {
       exchange.body.fail(RequestBody.incomplete());
     }
-    writability.lock();
-    try {
-      writable.signalAll();
-    } finally {
-      writability.unlock();
-    }
+    responses.writabilityChanged();
     ctx.fireChannelInactive();
   }
 
