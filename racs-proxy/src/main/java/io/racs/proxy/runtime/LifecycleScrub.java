@@ -2,7 +2,7 @@ package io.racs.proxy.runtime;
 
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.lifecycle.LifecycleConfiguration;
-import io.racs.proxy.s3.xml.S3XmlRequests;
+import io.racs.proxy.s3.lifecycle.LifecycleConfigurationRequest;
 import io.racs.proxy.store.ObjectStore;
 import io.racs.proxy.store.StoreException;
 import io.racs.proxy.store.VersionMeta;
@@ -107,7 +107,7 @@ final class LifecycleScrub {
     try {
       return store
           .bucketLifecycle(bucket)
-          .map(d -> S3XmlRequests.lifecycleConfiguration(d.getBytes(StandardCharsets.UTF_8)));
+          .map(d -> LifecycleConfigurationRequest.parse(d.getBytes(StandardCharsets.UTF_8)));
     } catch (StoreException e) {
       if (e.code() == StoreException.Code.NO_SUCH_BUCKET) {
         return Optional.empty(); // deleted since it was listed

@@ -5,9 +5,8 @@ import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.lifecycle.LifecycleConfiguration;
+import io.racs.proxy.s3.lifecycle.LifecycleConfigurationRequest;
 import io.racs.proxy.s3.lifecycle.LifecycleRule;
-import io.racs.proxy.s3.xml.S3XmlRequests;
-import io.racs.proxy.s3.xml.S3XmlResponses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -22,9 +21,8 @@ import org.slf4j.LoggerFactory;
  * by the background scrub; when it is off, a configuration would be stored and never applied, so
  * PutBucketLifecycleConfiguration is refused ({@code NotImplemented}) before anything is read.
  *
- * <p>The configuration is stored as the document {@link S3XmlResponses#lifecycleConfiguration}
- * renders from the validated rules, so what GetBucketLifecycleConfiguration returns is what was
- * checked.
+ * <p>The configuration is stored as the document {@link LifecycleConfiguration#toXml} renders from
+ * the validated rules, so what GetBucketLifecycleConfiguration returns is what was checked.
  */
 final class LifecycleHandler {
   private static final Logger LOG = LoggerFactory.getLogger(LifecycleHandler.class);
@@ -63,11 +61,10 @@ final class LifecycleHandler {
           "Lifecycle rules are carried out by the background scrub, which is off (scrubInterval).");
     }
     LifecycleConfiguration given =
-        S3XmlRequests.lifecycleConfiguration(ObjectHandler.readXml(request));
+        LifecycleConfigurationRequest.parse(ObjectHandler.readXml(request));
     byte[] document =
-        S3XmlResponses.lifecycleConfiguration(
-            new LifecycleConfiguration(
-                given.rules().stream().map(LifecycleHandler::named).toList()));
+        new LifecycleConfiguration(given.rules().stream().map(LifecycleHandler::named).toList())
+            .toXml();
     store.putBucketLifecycle(request.bucket(), new String(document, StandardCharsets.UTF_8));
     cache.remove(request.bucket());
     return S3Response.status(200);
@@ -116,7 +113,7 @@ final class LifecycleHandler {
     Optional<LifecycleConfiguration> rules =
         store
             .bucketLifecycle(bucket)
-            .map(d -> S3XmlRequests.lifecycleConfiguration(d.getBytes(StandardCharsets.UTF_8)));
+            .map(d -> LifecycleConfigurationRequest.parse(d.getBytes(StandardCharsets.UTF_8)));
     if (cache.size() > 10_000) {
       cache.clear(); // buckets are few; this only bounds a pathological churn
     }
