@@ -170,7 +170,7 @@ class LifecycleConfigurationTest {
         rules(
             "<Rule><Prefix/><Status>Enabled</Status><Transition><Date>20220927</Date>"
                 + "<StorageClass>GLACIER</StorageClass></Transition></Rule>"),
-        S3ErrorCode.MALFORMED_XML);
+        S3ErrorCode.INVALID_ARGUMENT);
     refusals.put(
         rules(
             "<Rule><Prefix/><Status>Enabled</Status><Expiration><Days>1</Days>"
