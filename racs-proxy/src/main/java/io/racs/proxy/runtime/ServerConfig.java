@@ -160,61 +160,26 @@ public record ServerConfig(
 
   /** A copy with other fields. */
   public ServerConfig with(String listen, Map<String, String> credentials) {
-    return copy(listen, adminListen, credentials);
+    return copy(
+        listen, adminListen, credentials, scrubInterval, abandonedUploadAge, lifecycleInterval);
   }
 
   /** A copy with another background scrub interval (zero: off). */
   public ServerConfig withScrubInterval(Duration scrubInterval) {
-    return new ServerConfig(
-        listen,
-        adminListen,
-        region,
-        baseDomain,
-        credentials,
-        tlsCert,
-        tlsKey,
-        maxHeaderBytes,
-        idleTimeout,
-        drainTimeout,
-        scrubInterval,
-        abandonedUploadAge,
-        lifecycleInterval);
+    return copy(
+        listen, adminListen, credentials, scrubInterval, abandonedUploadAge, lifecycleInterval);
   }
 
   /** A copy with another age past which the scrub gives up idle uploads (zero: never). */
   public ServerConfig withAbandonedUploadAge(Duration abandonedUploadAge) {
-    return new ServerConfig(
-        listen,
-        adminListen,
-        region,
-        baseDomain,
-        credentials,
-        tlsCert,
-        tlsKey,
-        maxHeaderBytes,
-        idleTimeout,
-        drainTimeout,
-        scrubInterval,
-        abandonedUploadAge,
-        lifecycleInterval);
+    return copy(
+        listen, adminListen, credentials, scrubInterval, abandonedUploadAge, lifecycleInterval);
   }
 
   /** A copy with another lifecycle scan interval (zero: lifecycle off). */
   public ServerConfig withLifecycleInterval(Duration lifecycleInterval) {
-    return new ServerConfig(
-        listen,
-        adminListen,
-        region,
-        baseDomain,
-        credentials,
-        tlsCert,
-        tlsKey,
-        maxHeaderBytes,
-        idleTimeout,
-        drainTimeout,
-        scrubInterval,
-        abandonedUploadAge,
-        lifecycleInterval);
+    return copy(
+        listen, adminListen, credentials, scrubInterval, abandonedUploadAge, lifecycleInterval);
   }
 
   /** True when the lifecycle scan runs, so that lifecycle rules are carried out. */
@@ -224,10 +189,17 @@ public record ServerConfig(
 
   /** A copy with another admin address (null: none). */
   public ServerConfig withAdmin(String adminListen) {
-    return copy(listen, adminListen, credentials);
+    return copy(
+        listen, adminListen, credentials, scrubInterval, abandonedUploadAge, lifecycleInterval);
   }
 
-  private ServerConfig copy(String listen, String adminListen, Map<String, String> credentials) {
+  private ServerConfig copy(
+      String listen,
+      String adminListen,
+      Map<String, String> credentials,
+      Duration scrubInterval,
+      Duration abandonedUploadAge,
+      Duration lifecycleInterval) {
     return new ServerConfig(
         listen,
         adminListen,

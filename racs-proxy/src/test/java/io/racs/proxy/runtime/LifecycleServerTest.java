@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.StoreConfig;
+import io.racs.proxy.testing.TestClients;
 import io.racs.repos.Repository;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.DrivenClock;
@@ -18,10 +19,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ExpirationStatus;
 import software.amazon.awssdk.services.s3.model.LifecycleRule;
@@ -67,15 +65,7 @@ class LifecycleServerTest {
     server =
         RacsServer.start(
             store, config.with("127.0.0.1:0", Map.of(ACCESS, SECRET)).withAdmin("127.0.0.1:0"));
-    s3 =
-        S3Client.builder()
-            .endpointOverride(URI.create("http://127.0.0.1:" + server.port()))
-            .region(Region.US_EAST_1)
-            .forcePathStyle(true)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS, SECRET)))
-            .overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(1)))
-            .build();
+    s3 = TestClients.s3(server.port(), ACCESS, SECRET);
   }
 
   private String ready() throws Exception {
