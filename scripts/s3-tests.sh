@@ -6,7 +6,8 @@
 #
 #   - RACS: `racs server` (built first with `./racs build`), 4x2 over six fs repositories in the work directory, over HTTPS (a
 #     self-signed certificate made here), with a master key file (SSE-S3 and bucket encryption),
-#     and a 5 s background scrub so that lifecycle rules are accepted.
+#     and otherwise the default configuration (lifecycle on), but for a lifecycle scan every 5 s
+#     instead of every hour: the suite waits only a few of its 10 s lifecycle "days".
 #   - MinIO: the pinned server (scripts/provision.sh), one drive, over HTTPS, with a static KMS key
 #     named testkey-1 (the suite's default SSE-KMS key id), so that SSE-S3, SSE-C and SSE-KMS work.
 #
@@ -139,7 +140,7 @@ start_racs_s3tests() {
     echo "    - {accessKey: $ALT_KEY, secretKey: $ALT_SECRET}"
     echo "    - {accessKey: $TENANT_KEY, secretKey: $TENANT_SECRET}"
     echo "  tls: {cert: $WORK/public.crt, key: $WORK/private.key}"
-    echo "  scrubInterval: 5s"
+    echo "  lifecycleInterval: 5s"
     echo "encryption:"
     echo "  keyFile: $key"
     echo "repositories:"

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code /members/<id>}: an ephemeral node per live proxy, holding its address and the newest
  *       bucket change it has heard of (recreated by Curator after a session expires);
- *   <li>{@code /leader}: a {@link LeaderLatch}; the leader alone runs the background scrub;
+ *   <li>{@code /leader}: a {@link LeaderLatch}; the leader alone runs scrub and lifecycle scan;
  *   <li>{@code /scrub}: the scrub's checkpoint, so that a new leader resumes where the old stopped;
  *   <li>{@code /locks/<bucket>}: an {@link InterProcessMutex} that serialises the bucket's creates
  *       and deletes across proxies;

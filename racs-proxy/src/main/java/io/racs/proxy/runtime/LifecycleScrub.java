@@ -2,7 +2,7 @@ package io.racs.proxy.runtime;
 
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.lifecycle.LifecycleConfiguration;
-import io.racs.proxy.s3.xml.S3XmlRequests;
+import io.racs.proxy.s3.lifecycle.LifecycleConfigurationRequest;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.VersionMeta;
@@ -16,12 +16,13 @@ import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
 /**
- * Carries out the buckets' lifecycle rules, once per background scrub: a current version an enabled
- * {@code Expiration} rule has expired is deleted as a DELETE deletes it (a delete marker in a
- * versioned bucket, the key gone otherwise), and an incomplete multipart upload older than an
- * {@code AbortIncompleteMultipartUpload} rule allows is aborted (given up as {@link
- * io.racs.proxy.store.heal.AbandonedUploads} gives uploads up: at once for requests, its parts once
- * the GC grace has passed). When a rule matches is decided by {@link
+ * Carries out the buckets' lifecycle rules, once per run of the lifecycle scan (see {@link
+ * BackgroundWork}), throttled to a number of versions a second: a current version an enabled {@code
+ * Expiration} rule has expired is deleted as a DELETE deletes it (a delete marker in a versioned
+ * bucket, the key gone otherwise), and an incomplete multipart upload older than an {@code
+ * AbortIncompleteMultipartUpload} rule allows is aborted (given up as {@link
+ * io.racs.proxy.store.heal.AbandonedUploads} gives uploads up: at once for requests, its parts once the
+ * GC grace has passed). When a rule matches is decided by {@link
  * io.racs.proxy.s3.lifecycle.Expiration}, with the time of the clock given.
  *
  * <p>A version is deleted only if it is still the current one when the delete commits: the delete
@@ -72,19 +73,25 @@ final class LifecycleScrub {
   private final List<String> failures = new ArrayList<>();
 
   private final BooleanSupplier stop;
+  private final OperationPace pace;
+
+  /** The pace of the background lifecycle scan: versions and uploads judged per second. */
+  static final double DEFAULT_VERSIONS_PER_SECOND = 500;
 
   LifecycleScrub(ObjectStore store, Clock clock) {
-    this(store, clock, () -> false);
+    this(store, clock, () -> false, 0);
   }
 
   /**
-   * A pass that stops, before its next bucket or page, once {@code stop} says so: the proxy lost
-   * the leadership or the heal lease, and another runs the lifecycle now.
+   * A pass that stops, before its next bucket or page, once {@code stop} says so (the proxy lost
+   * the leadership or the heal lease, and another runs the lifecycle now), and judges at most
+   * {@code versionsPerSecond} versions and uploads a second (0: no limit).
    */
-  LifecycleScrub(ObjectStore store, Clock clock, BooleanSupplier stop) {
+  LifecycleScrub(ObjectStore store, Clock clock, BooleanSupplier stop, double versionsPerSecond) {
     this.store = store;
     this.clock = clock;
     this.stop = stop;
+    this.pace = OperationPace.perSecond(versionsPerSecond);
   }
 
   Report run() {
@@ -107,7 +114,7 @@ final class LifecycleScrub {
     try {
       return store
           .bucketLifecycle(bucket)
-          .map(d -> S3XmlRequests.lifecycleConfiguration(d.getBytes(StandardCharsets.UTF_8)));
+          .map(d -> LifecycleConfigurationRequest.parse(d.getBytes(StandardCharsets.UTF_8)));
     } catch (StoreException e) {
       if (e.code() == StoreException.Code.NO_SUCH_BUCKET) {
         return Optional.empty(); // deleted since it was listed
@@ -124,6 +131,7 @@ final class LifecycleScrub {
       ObjectStore.ListResult page =
           store.list(bucket, new ObjectStore.ListRequest("", null, after, PAGE));
       for (VersionMeta version : page.objects()) {
+        pace.await();
         expire(bucket, version, rules, now);
       }
       if (!page.truncated() || page.nextStartAfter().isEmpty() || stop.getAsBoolean()) {
@@ -138,6 +146,7 @@ final class LifecycleScrub {
       removeNoncurrent(bucket, rules, now);
     }
     for (ObjectStore.UploadInfo upload : store.listMultipartUploads(bucket, "")) {
+      pace.await();
       if (rules.abortsUpload(upload.key(), upload.initiated(), now)) {
         try {
           // Not an abort: a completion that read the upload just before must keep its parts.
@@ -169,6 +178,7 @@ final class LifecycleScrub {
           store.listVersions(
               bucket, new ObjectStore.VersionListRequest("", null, keyMarker, idMarker, PAGE));
       for (ObjectStore.ListedVersion listed : page.versions()) {
+        pace.await();
         VersionMeta version = listed.meta();
         if (!version.key().equals(key)) {
           removeLoneMarker(bucket, loneMarker, rules);

@@ -24,32 +24,30 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A running proxy: the store, the S3 server in front of it, the admin endpoints (health and
- * Prometheus metrics) and the background scrub. Closing it drains requests, then closes the
+ * Prometheus metrics) and the background work ({@link BackgroundWork}: the heal scrub, off by
+ * default, and the lifecycle scan, on by default). Closing it drains requests, then closes the
  * repositories.
  *
  * <p>With coordination ({@link CoordinationConfig}) the proxy joins the other proxies of the array
  * in ZooKeeper: it shows them in {@code /health/ready} and {@code /metrics}, runs the background
- * scrub only while it is their leader (stopping before the next object when it is no longer, with
- * the checkpoint in ZooKeeper so that the next leader resumes there), and creates and deletes
- * buckets only in step with them. ZooKeeper being unreachable costs only those: the data path needs
- * no coordination.
+ * scrub and the lifecycle scan only while it is their leader (stopping before the next object when
+ * it is no longer, with the checkpoint in ZooKeeper so that the next leader resumes there), and
+ * creates and deletes buckets only in step with them. ZooKeeper being unreachable costs only those:
+ * the data path needs no coordination.
  *
- * <p>Without coordination, a proxy with the background scrub takes a {@link HealLease} on the
- * repositories before each scrub and gives it up after, renewing it meanwhile, so that two proxies
- * over one array never scrub at once; one that cannot renew it in time stops its scrub before the
- * next object, as a leader that lost its latch does.
+ * <p>Without coordination, a proxy with background work (the scrub or the lifecycle scan) takes a
+ * {@link HealLease} on the repositories before each run and gives it up after, renewing it
+ * meanwhile, so that two proxies over one array never run it at once; one that cannot renew it in
+ * time stops before the next object, as a leader that lost its latch does.
  */
 public final class RacsServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RacsServer.class);
@@ -60,21 +58,17 @@ public final class RacsServer implements AutoCloseable {
   private final AccessLog accessLog;
   private HttpServer admin;
   private ZooKeeperCoordination coordination;
-  private ScheduledExecutorService scrubber;
-  private HealLease lease;
-  private ScheduledExecutorService leaseRenewal;
-  private volatile Healer.Report lastScrub;
-  private volatile AbandonedUploads.Report lastUploads;
-  private final Duration abandonedUploadAge;
+  private BackgroundWork work;
+  private final boolean lifecycleOn;
 
   private RacsServer(
       ErasureStore store,
       S3Server s3,
       ServerMetrics metrics,
       AccessLog accessLog,
-      Duration abandonedUploadAge) {
+      boolean lifecycleOn) {
     this.store = store;
-    this.abandonedUploadAge = abandonedUploadAge;
+    this.lifecycleOn = lifecycleOn;
     this.s3 = s3;
     this.metrics = metrics;
     this.accessLog = accessLog;
@@ -154,29 +148,23 @@ public final class RacsServer implements AutoCloseable {
                         encryption.customerKeysOverHttp() && loopback(listen),
                         encryption.encryptByDefault(),
                         encryption.keys() != null),
-                    !config.scrubInterval().isZero()),
+                    config.lifecycleOn()),
                 ssl(config),
                 config.maxHeaderBytes(),
                 config.idleTimeout(),
                 config.drainTimeout(),
                 metrics,
                 accessLog));
-    RacsServer server = new RacsServer(store, s3, metrics, accessLog, config.abandonedUploadAge());
+    RacsServer server = new RacsServer(store, s3, metrics, accessLog, config.lifecycleOn());
     if (coordination != null) {
       server.coordination = join(store, coordination, listen.getHostString(), s3.port());
     }
     if (config.adminListen() != null) {
       server.admin = server.startAdmin(config.adminListen());
     }
-    if (!config.scrubInterval().isZero()) {
-      if (server.coordination == null) {
-        server.startLease(hostName() + ":" + s3.port());
-      }
-      long every = config.scrubInterval().toMillis();
-      server.scrubber =
-          Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("scrub").factory());
-      server.scrubber.scheduleWithFixedDelay(server::scrub, every, every, TimeUnit.MILLISECONDS);
-    }
+    server.work = new BackgroundWork(store, server.coordination, config.abandonedUploadAge());
+    server.work.start(
+        config.scrubInterval(), config.lifecycleInterval(), hostName() + ":" + s3.port());
     return server;
   }
 
@@ -221,25 +209,6 @@ public final class RacsServer implements AutoCloseable {
     return coordination;
   }
 
-  /** The heal lease of a proxy without coordination, renewed every third of its ttl. */
-  private void startLease(String proxyId) {
-    lease = HealLease.create(store, proxyId, HealLease.DEFAULT_TTL);
-    long every = lease.renewEvery().toMillis();
-    leaseRenewal =
-        Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("lease").factory());
-    leaseRenewal.scheduleWithFixedDelay(
-        () -> {
-          try {
-            lease.renew();
-          } catch (RuntimeException e) {
-            LOG.warn("lease renewal failed: {}", e.toString());
-          }
-        },
-        every,
-        every,
-        TimeUnit.MILLISECONDS);
-  }
-
   /** This machine's host name, or "localhost" when it has none that resolves. */
   public static String hostName() {
     try {
@@ -262,87 +231,30 @@ public final class RacsServer implements AutoCloseable {
     }
   }
 
-  private void scrub() {
-    scrubOnce(50);
-  }
-
   /**
    * Runs the background scrub once if this proxy may (it is the leader, or it takes the heal lease,
    * or there is neither coordination nor a lease), and returns its report; null when it may not.
    */
   Healer.Report scrubOnce(double megabytesPerSecond) {
-    ZooKeeperCoordination c = coordination;
-    HealLease l = lease;
-    if (c != null && !c.leader()) {
-      return null;
-    }
-    if (l != null && !l.tryAcquire()) {
-      return null;
-    }
-    try {
-      return scrubAs(c, l, megabytesPerSecond);
-    } finally {
-      if (l != null) {
-        l.release();
-      }
-    }
+    return work.scrubOnce(megabytesPerSecond);
   }
 
-  /** Whether this proxy may go on with background work: it still leads, or holds the lease. */
-  private static boolean mayScrub(ZooKeeperCoordination c, HealLease l) {
-    return (c == null || c.leader()) && (l == null || l.held());
-  }
-
-  private Healer.Report scrubAs(ZooKeeperCoordination c, HealLease l, double megabytesPerSecond) {
-    Healer.Options.Builder options =
-        Healer.Options.builder()
-            .deep(true)
-            .megabytesPerSecond(megabytesPerSecond)
-            .progress(line -> LOG.debug(line))
-            .stop(() -> !mayScrub(c, l));
-    if (c != null) {
-      options.checkpoint(c.scrubCheckpoint());
-    }
-    try {
-      lastScrub = Healer.heal(store, options.build());
-      if (lastScrub.shardsRebuilt() > 0 || !lastScrub.unrecoverable().isEmpty()) {
-        LOG.warn("scrub: {}", String.join("; ", lastScrub.lines()));
-      }
-    } catch (RuntimeException e) {
-      LOG.warn("scrub failed: {}", e.toString());
-    }
-    if (!mayScrub(c, l)) {
-      return lastScrub; // lost the leadership or the lease meanwhile: the next holder goes on
-    }
-    try {
-      LifecycleScrub.Report expired =
-          new LifecycleScrub(store, store.config().clock(), () -> !mayScrub(c, l)).run();
-      if (!expired.failures().isEmpty()) {
-        LOG.warn("lifecycle: {}", String.join("; ", expired.failures()));
-      }
-    } catch (RuntimeException e) {
-      LOG.warn("lifecycle failed: {}", e.toString());
-    }
-    // Also with the age zero: the uploads lifecycle rules gave up have their parts collected here.
-    try {
-      lastUploads = AbandonedUploads.run(store, abandonedUploadAge, () -> !mayScrub(c, l));
-      if (!lastUploads.failures().isEmpty()) {
-        LOG.warn("abandoned uploads: {}", String.join("; ", lastUploads.failures()));
-      }
-    } catch (RuntimeException e) {
-      LOG.warn("abandoned uploads failed: {}", e.toString());
-    }
-    return lastScrub;
+  /**
+   * Runs the lifecycle scan once, as its schedule does, if this proxy may (as {@link #scrubOnce}),
+   * at most {@code versionsPerSecond} versions a second (0: no limit); null when it may not.
+   */
+  LifecycleScrub.Report lifecycleOnce(double versionsPerSecond) {
+    return work.lifecycleOnce(versionsPerSecond);
   }
 
   /** What the last scrub did with abandoned uploads; null before one ran. */
   AbandonedUploads.Report lastUploads() {
-    return lastUploads;
+    return work.lastUploads();
   }
 
-  /** The heal lease of a proxy without coordination that scrubs; null otherwise. */
+  /** The heal lease of a proxy without coordination that runs background work; null otherwise. */
   HealLease lease() {
-    return lease;
+    return work.lease();
   }
 
   /** The coordination with the other proxies, or null when there is none. */
@@ -392,7 +304,12 @@ public final class RacsServer implements AutoCloseable {
         .append(",\"writeQuorum\":")
         .append(store.config().writeQuorum())
         .append(",\"ready\":")
-        .append(ready);
+        .append(ready)
+        // Not part of readiness either: whether lifecycle rules are carried out
+        // (lifecycleInterval).
+        .append(",\"lifecycle\":\"")
+        .append(lifecycleOn ? "on" : "off")
+        .append('"');
     ZooKeeperCoordination c = coordination;
     if (c != null) {
       // Not part of readiness: the data path needs no coordination.
@@ -476,7 +393,7 @@ public final class RacsServer implements AutoCloseable {
         .append(store.stats().underReplicatedWrites())
         .append('\n');
     out.append(RepositoryMetrics.render(store.repositories()));
-    Healer.Report scrub = lastScrub;
+    Healer.Report scrub = work.lastScrub();
     out.append("# HELP racs_heal_backlog_objects Objects the last scrub could not repair.\n")
         .append("# TYPE racs_heal_backlog_objects gauge\n")
         .append("racs_heal_backlog_objects ")
@@ -525,13 +442,7 @@ public final class RacsServer implements AutoCloseable {
 
   @Override
   public void close() {
-    if (scrubber != null) {
-      scrubber.shutdownNow();
-    }
-    if (leaseRenewal != null) {
-      leaseRenewal.shutdownNow();
-      lease.release();
-    }
+    work.close();
     s3.close();
     if (coordination != null) {
       coordination.close();

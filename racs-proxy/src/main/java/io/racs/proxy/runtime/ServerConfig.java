@@ -24,8 +24,9 @@ import java.util.Map;
  *   maxHeaderSize: 16KiB
  *   idleTimeout: 60s
  *   drainTimeout: 30s
- *   scrubInterval: 24h          # background heal (0s: off)
+ *   scrubInterval: 24h          # background heal (0s: off, the default)
  *   abandonedUploadAge: 168h    # the scrub gives up uploads idle this long (0s: never)
+ *   lifecycleInterval: 1h       # the buckets' lifecycle rules are carried out (0s: off)
  * }</pre>
  *
  * @param listen host:port for S3
@@ -41,6 +42,9 @@ import java.util.Map;
  * @param scrubInterval background heal interval; zero for off
  * @param abandonedUploadAge the background scrub gives up multipart uploads with no activity for
  *     this long ({@link io.racs.proxy.store.heal.AbandonedUploads}); zero for never; default 7 days
+ * @param lifecycleInterval how often the lifecycle scan carries out the buckets' lifecycle rules;
+ *     zero for off (PutBucketLifecycleConfiguration is then refused); default {@link
+ *     #DEFAULT_LIFECYCLE_INTERVAL}, whether or not the background heal is on
  */
 public record ServerConfig(
     String listen,
@@ -54,7 +58,8 @@ public record ServerConfig(
     Duration idleTimeout,
     Duration drainTimeout,
     Duration scrubInterval,
-    Duration abandonedUploadAge) {
+    Duration abandonedUploadAge,
+    Duration lifecycleInterval) {
   /** The fields of the section, as written. */
   private record Section(
       String listen,
@@ -67,7 +72,8 @@ public record ServerConfig(
       String idleTimeout,
       String drainTimeout,
       String scrubInterval,
-      String abandonedUploadAge) {}
+      String abandonedUploadAge,
+      String lifecycleInterval) {}
 
   private record Credential(String accessKey, String secretKey) {}
 
@@ -75,6 +81,13 @@ public record ServerConfig(
 
   /** The word that turns the admin listener off, in the file and on the command line. */
   public static final String OFF = "off";
+
+  /**
+   * How often the lifecycle scan runs unless configured: lifecycle rules count in days, expire at
+   * midnight UTC, and S3 itself carries them out some time after, so an hour is prompt enough; the
+   * scan is throttled and runs on one proxy of the array at a time.
+   */
+  public static final Duration DEFAULT_LIFECYCLE_INTERVAL = Duration.ofHours(1);
 
   /** The defaults: loopback, no credentials yet. */
   public static ServerConfig defaults() {
@@ -90,7 +103,8 @@ public record ServerConfig(
         Duration.ofSeconds(60),
         Duration.ofSeconds(30),
         Duration.ZERO,
-        io.racs.proxy.store.heal.AbandonedUploads.DEFAULT_AGE);
+        io.racs.proxy.store.heal.AbandonedUploads.DEFAULT_AGE,
+        DEFAULT_LIFECYCLE_INTERVAL);
   }
 
   /** Reads the section (absent: the defaults) from a loaded file. */
@@ -134,7 +148,10 @@ public record ServerConfig(
         section.duration("scrubInterval", s.scrubInterval(), "30s").orElse(d.scrubInterval()),
         section
             .duration("abandonedUploadAge", s.abandonedUploadAge(), "168h")
-            .orElse(d.abandonedUploadAge()));
+            .orElse(d.abandonedUploadAge()),
+        section
+            .duration("lifecycleInterval", s.lifecycleInterval(), "1h")
+            .orElse(d.lifecycleInterval()));
   }
 
   private static boolean empty(String value) {
@@ -143,49 +160,46 @@ public record ServerConfig(
 
   /** A copy with other fields. */
   public ServerConfig with(String listen, Map<String, String> credentials) {
-    return copy(listen, adminListen, credentials);
+    return copy(
+        listen, adminListen, credentials, scrubInterval, abandonedUploadAge, lifecycleInterval);
   }
 
   /** A copy with another background scrub interval (zero: off). */
   public ServerConfig withScrubInterval(Duration scrubInterval) {
-    return new ServerConfig(
-        listen,
-        adminListen,
-        region,
-        baseDomain,
-        credentials,
-        tlsCert,
-        tlsKey,
-        maxHeaderBytes,
-        idleTimeout,
-        drainTimeout,
-        scrubInterval,
-        abandonedUploadAge);
+    return copy(
+        listen, adminListen, credentials, scrubInterval, abandonedUploadAge, lifecycleInterval);
   }
 
   /** A copy with another age past which the scrub gives up idle uploads (zero: never). */
   public ServerConfig withAbandonedUploadAge(Duration abandonedUploadAge) {
-    return new ServerConfig(
-        listen,
-        adminListen,
-        region,
-        baseDomain,
-        credentials,
-        tlsCert,
-        tlsKey,
-        maxHeaderBytes,
-        idleTimeout,
-        drainTimeout,
-        scrubInterval,
-        abandonedUploadAge);
+    return copy(
+        listen, adminListen, credentials, scrubInterval, abandonedUploadAge, lifecycleInterval);
+  }
+
+  /** A copy with another lifecycle scan interval (zero: lifecycle off). */
+  public ServerConfig withLifecycleInterval(Duration lifecycleInterval) {
+    return copy(
+        listen, adminListen, credentials, scrubInterval, abandonedUploadAge, lifecycleInterval);
+  }
+
+  /** True when the lifecycle scan runs, so that lifecycle rules are carried out. */
+  public boolean lifecycleOn() {
+    return !lifecycleInterval.isZero();
   }
 
   /** A copy with another admin address (null: none). */
   public ServerConfig withAdmin(String adminListen) {
-    return copy(listen, adminListen, credentials);
+    return copy(
+        listen, adminListen, credentials, scrubInterval, abandonedUploadAge, lifecycleInterval);
   }
 
-  private ServerConfig copy(String listen, String adminListen, Map<String, String> credentials) {
+  private ServerConfig copy(
+      String listen,
+      String adminListen,
+      Map<String, String> credentials,
+      Duration scrubInterval,
+      Duration abandonedUploadAge,
+      Duration lifecycleInterval) {
     return new ServerConfig(
         listen,
         adminListen,
@@ -198,7 +212,8 @@ public record ServerConfig(
         idleTimeout,
         drainTimeout,
         scrubInterval,
-        abandonedUploadAge);
+        abandonedUploadAge,
+        lifecycleInterval);
   }
 
   /** Host and port of a {@code host:port} text. */

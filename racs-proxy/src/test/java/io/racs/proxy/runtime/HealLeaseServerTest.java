@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Proves that two proxies without ZooKeeper over the same fs repositories, both with the background
  * scrub on, never scrub at once: each scrub runs only under the heal lease on the repositories, a
  * proxy whose lease another holds skips its scrub, and a finished scrub gives the lease back; the
- * collection of abandoned uploads is the lease holder's alone.
+ * collection of abandoned uploads is the lease holder's alone. The lifecycle scan, on by default
+ * even without the scrub, runs under the same lease.
  */
 class HealLeaseServerTest {
   @TempDir Path dir;
@@ -39,6 +40,10 @@ class HealLeaseServerTest {
   }
 
   private RacsServer server(Duration scrubInterval) throws Exception {
+    return server(scrubInterval, ServerConfig.DEFAULT_LIFECYCLE_INTERVAL);
+  }
+
+  private RacsServer server(Duration scrubInterval, Duration lifecycleInterval) throws Exception {
     List<Repository> repositories = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
       Path root = Files.createDirectories(dir.resolve("r" + i));
@@ -58,7 +63,8 @@ class HealLeaseServerTest {
             ServerConfig.defaults()
                 .with("127.0.0.1:0", Map.of("access", "secret-key"))
                 .withAdmin(null)
-                .withScrubInterval(scrubInterval),
+                .withScrubInterval(scrubInterval)
+                .withLifecycleInterval(lifecycleInterval),
             AccessLog.off());
     servers.add(server);
     return server;
@@ -99,9 +105,22 @@ class HealLeaseServerTest {
   }
 
   @Test
-  void start_withoutTheScrub_takesNoLease() throws Exception {
-    RacsServer a = server(Duration.ZERO);
+  void start_withoutTheScrubAndWithLifecycleOff_takesNoLease() throws Exception {
+    RacsServer a = server(Duration.ZERO, Duration.ZERO);
 
     assertThat(a.lease()).isNull();
+  }
+
+  @Test
+  void start_withoutTheScrub_takesPartInTheLeaseForTheLifecycleScan() throws Exception {
+    RacsServer a = server(Duration.ZERO);
+    RacsServer b = server(Duration.ZERO);
+    assertThat(a.lease()).isNotNull();
+    assertThat(a.lease().tryAcquire()).isTrue();
+
+    assertThat(b.lifecycleOnce(0)).isNull();
+
+    a.lease().release();
+    assertThat(b.lifecycleOnce(0)).isNotNull();
   }
 }

@@ -113,7 +113,8 @@ class LifecycleScrubTest {
         new LifecycleScrub(
                 store,
                 Clock.fixed(expiry(first, 1).plus(java.time.Duration.ofDays(1)), ZoneOffset.UTC),
-                () -> asked.incrementAndGet() > 2)
+                () -> asked.incrementAndGet() > 2,
+                0)
             .run();
     assertThat(report.expired()).containsExactly("a-first/k");
     assertThat(exists("a-first", "k")).isFalse();

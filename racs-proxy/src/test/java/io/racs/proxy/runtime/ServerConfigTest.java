@@ -36,6 +36,21 @@ class ServerConfigTest {
   }
 
   @Test
+  void defaults_runTheLifecycleScanButNotTheScrub() {
+    assertThat(ServerConfig.defaults().lifecycleOn()).isTrue();
+    assertThat(ServerConfig.defaults().lifecycleInterval())
+        .isEqualTo(ServerConfig.DEFAULT_LIFECYCLE_INTERVAL);
+    assertThat(ServerConfig.defaults().scrubInterval()).isZero();
+  }
+
+  @Test
+  void from_whenLifecycleIntervalZero_turnsLifecycleOff() {
+    ServerConfig server = ServerConfig.from(file("server:\n  lifecycleInterval: 0s\n"));
+
+    assertThat(server.lifecycleOn()).isFalse();
+  }
+
+  @Test
   void from_whenAdminListenOff_hasNoAdminListener() {
     assertThat(ServerConfig.from(file("server:\n  adminListen: off\n")).adminListen()).isNull();
   }
@@ -60,6 +75,7 @@ class ServerConfigTest {
                   drainTimeout: 1m
                   scrubInterval: 24h
                   abandonedUploadAge: 48h
+                  lifecycleInterval: 10m
                 """));
     assertThat(server)
         .isEqualTo(
@@ -75,7 +91,8 @@ class ServerConfigTest {
                 Duration.ofSeconds(5),
                 Duration.ofMinutes(1),
                 Duration.ofHours(24),
-                Duration.ofHours(48)));
+                Duration.ofHours(48),
+                Duration.ofMinutes(10)));
     assertThat(server.toString()).doesNotContain("s3cr3t");
   }
 
@@ -85,8 +102,8 @@ class ServerConfigTest {
             "server: {listne: x}\n",
             "racs.yaml: server: field 'listne': unknown field (expected one of: abandonedUploadAge,"
                 + " adminListen,"
-                + " baseDomain, credentials, drainTimeout, idleTimeout, listen, maxHeaderSize,"
-                + " region, scrubInterval, tls)"),
+                + " baseDomain, credentials, drainTimeout, idleTimeout, lifecycleInterval, listen,"
+                + " maxHeaderSize, region, scrubInterval, tls)"),
         Arguments.of(
             "server: {tls: {cert: c.pem, key: k.pem, chain: x}}\n",
             "racs.yaml: server: field 'tls.chain': unknown field (expected one of: cert, key)"),

@@ -3,7 +3,7 @@ package io.racs.proxy.s3.handler;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
-import io.racs.proxy.s3.xml.S3XmlRequests;
+import io.racs.proxy.s3.xml.AccessControlPolicyRequest;
 import io.racs.proxy.s3.xml.S3XmlResponses;
 import io.racs.proxy.s3.xml.XmlModel;
 import java.io.IOException;
@@ -100,7 +100,7 @@ final class AclHandler {
     if (!hasBody) {
       throw S3Exception.of(S3ErrorCode.MISSING_REQUEST_BODY_ERROR);
     }
-    XmlModel.AccessControlPolicy policy = S3XmlRequests.accessControlPolicy(body);
+    XmlModel.AccessControlPolicy policy = AccessControlPolicyRequest.parse(body);
     String owner = Responses.OWNER.id();
     if (policy.ownerId() != null && !policy.ownerId().equals(owner)) {
       throw S3Exception.of(

@@ -4,7 +4,7 @@ import io.racs.proxy.s3.bridge.BucketDocument;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
-import io.racs.proxy.s3.xml.S3XmlRequests;
+import io.racs.proxy.s3.xml.BucketEncryptionRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
@@ -57,8 +57,7 @@ final class BucketEncryptionHandler {
   }
 
   private S3Response put(S3Request request) throws IOException {
-    S3XmlRequests.BucketEncryptionRequest asked =
-        S3XmlRequests.bucketEncryption(ObjectHandler.readXml(request));
+    BucketEncryptionRequest asked = BucketEncryptionRequest.parse(ObjectHandler.readXml(request));
     if (asked.algorithm().startsWith("aws:kms") || asked.kmsKey()) {
       throw S3Exception.of(
           S3ErrorCode.NOT_IMPLEMENTED,

@@ -4,8 +4,9 @@ import io.racs.proxy.s3.bridge.Bucket;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
-import io.racs.proxy.s3.xml.S3XmlRequests;
+import io.racs.proxy.s3.xml.CreateBucketRequest;
 import io.racs.proxy.s3.xml.S3XmlResponses;
+import io.racs.proxy.s3.xml.VersioningRequest;
 import io.racs.proxy.s3.xml.XmlModel;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -50,7 +51,7 @@ final class BucketHandler {
   private S3Response create(S3Request request) throws IOException {
     byte[] body = ObjectHandler.readXml(request);
     if (body.length > 0) {
-      S3XmlRequests.createBucketConfiguration(body); // validates; any location is served here
+      CreateBucketRequest.parse(body); // validates; any location is served here
     }
     store.createBucket(request.bucket());
     return S3Response.status(200).header("Location", "/" + request.bucket());
@@ -69,7 +70,7 @@ final class BucketHandler {
    * once versioned is never unversioned again, as in S3.
    */
   private S3Response putVersioning(S3Request request) throws IOException {
-    String status = S3XmlRequests.versioningConfiguration(ObjectHandler.readXml(request));
+    String status = VersioningRequest.parse(ObjectHandler.readXml(request));
     if (status.equals("Enabled")) {
       store.enableVersioning(request.bucket());
     } else {

@@ -6,7 +6,7 @@ import io.racs.proxy.s3.cors.CorsConfiguration;
 import io.racs.proxy.s3.cors.CorsRule;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
-import io.racs.proxy.s3.xml.S3XmlRequests;
+import io.racs.proxy.s3.xml.CorsRequest;
 import io.racs.proxy.s3.xml.S3XmlResponses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -45,8 +45,7 @@ final class CorsHandler {
   }
 
   private S3Response put(S3Request request) throws IOException {
-    CorsConfiguration configuration =
-        S3XmlRequests.corsConfiguration(ObjectHandler.readXml(request));
+    CorsConfiguration configuration = CorsRequest.parse(ObjectHandler.readXml(request));
     store.putBucketDocument(
         request.bucket(),
         BucketDocument.CORS,
@@ -139,7 +138,7 @@ final class CorsHandler {
     try {
       return store
           .bucketDocument(bucket, BucketDocument.CORS)
-          .map(d -> S3XmlRequests.corsConfiguration(d.getBytes(StandardCharsets.UTF_8)));
+          .map(d -> CorsRequest.parse(d.getBytes(StandardCharsets.UTF_8)));
     } catch (S3Exception e) {
       if (e.code() == S3ErrorCode.NO_SUCH_BUCKET) {
         return Optional.empty();

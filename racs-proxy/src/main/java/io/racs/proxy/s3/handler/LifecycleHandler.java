@@ -6,9 +6,8 @@ import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.lifecycle.LifecycleConfiguration;
+import io.racs.proxy.s3.lifecycle.LifecycleConfigurationRequest;
 import io.racs.proxy.s3.lifecycle.LifecycleRule;
-import io.racs.proxy.s3.xml.S3XmlRequests;
-import io.racs.proxy.s3.xml.S3XmlResponses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -20,16 +19,23 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The lifecycle family: Put, Get and DeleteBucketLifecycleConfiguration. The rules are carried out
- * by the background scrub; when it is off, a configuration would be stored and never applied, so
- * PutBucketLifecycleConfiguration is refused ({@code NotImplemented}) before anything is read.
+ * by the lifecycle scan, which runs by default; when an operator turned it off, a configuration
+ * would be stored and never applied, so PutBucketLifecycleConfiguration is refused ({@code
+ * NotImplemented}, saying so and how to turn it on) once the configuration has been validated.
  *
- * <p>The configuration is stored as the document {@link S3XmlResponses#lifecycleConfiguration}
- * renders from the validated rules, so what GetBucketLifecycleConfiguration returns is what was
- * checked.
+ * <p>The configuration is stored as the document {@link LifecycleConfiguration#toXml} renders from
+ * the validated rules, so what GetBucketLifecycleConfiguration returns is what was checked.
  */
 final class LifecycleHandler {
   private static final Logger LOG = LoggerFactory.getLogger(LifecycleHandler.class);
   private static final long CACHE_NANOS = 1_000_000_000L;
+
+  /** Why a configuration is refused when the lifecycle scan is off, and how to turn it on. */
+  static final String TURNED_OFF =
+      "Lifecycle is turned off on this server (lifecycleInterval: 0s in the server section of its"
+          + " configuration file), so lifecycle rules would never be carried out. To turn it on,"
+          + " remove that setting (the default runs the lifecycle scan every hour) or set it to a"
+          + " duration such as 1h, and restart the server.";
 
   private record Cached(Optional<LifecycleConfiguration> rules, long readAtNanos) {}
 
@@ -58,17 +64,15 @@ final class LifecycleHandler {
   }
 
   private S3Response put(S3Request request) throws IOException {
-    if (!applied) {
-      throw S3Exception.of(
-          S3ErrorCode.NOT_IMPLEMENTED,
-          "Lifecycle rules are carried out by the background scrub, which is off (scrubInterval).");
-    }
+    // Checked first: a malformed configuration is S3's 400 whether or not it would be carried out.
     LifecycleConfiguration given =
-        S3XmlRequests.lifecycleConfiguration(ObjectHandler.readXml(request));
+        LifecycleConfigurationRequest.parse(ObjectHandler.readXml(request));
+    if (!applied) {
+      throw S3Exception.of(S3ErrorCode.NOT_IMPLEMENTED, TURNED_OFF);
+    }
     byte[] document =
-        S3XmlResponses.lifecycleConfiguration(
-            new LifecycleConfiguration(
-                given.rules().stream().map(LifecycleHandler::named).toList()));
+        new LifecycleConfiguration(given.rules().stream().map(LifecycleHandler::named).toList())
+            .toXml();
     store.putBucketDocument(
         request.bucket(), BucketDocument.LIFECYCLE, new String(document, StandardCharsets.UTF_8));
     cache.remove(request.bucket());
@@ -118,7 +122,7 @@ final class LifecycleHandler {
     Optional<LifecycleConfiguration> rules =
         store
             .bucketDocument(bucket, BucketDocument.LIFECYCLE)
-            .map(d -> S3XmlRequests.lifecycleConfiguration(d.getBytes(StandardCharsets.UTF_8)));
+            .map(d -> LifecycleConfigurationRequest.parse(d.getBytes(StandardCharsets.UTF_8)));
     if (cache.size() > 10_000) {
       cache.clear(); // buckets are few; this only bounds a pathological churn
     }

@@ -13,7 +13,7 @@ import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.precondition.Preconditions;
 import io.racs.proxy.s3.range.ByteRange;
 import io.racs.proxy.s3.sse.SseRequest;
-import io.racs.proxy.s3.xml.S3XmlRequests;
+import io.racs.proxy.s3.xml.CompleteMultipartUploadRequest;
 import io.racs.proxy.s3.xml.S3XmlResponses;
 import io.racs.proxy.s3.xml.XmlModel;
 import java.io.IOException;
@@ -164,7 +164,7 @@ final class MultipartHandler {
     CustomerKey customerKey =
         encryption.parse(request, SseRequest.Allowed.CUSTOMER_KEY).customerKey();
     byte[] body = ObjectHandler.readXml(request);
-    List<XmlModel.CompletedPart> named = S3XmlRequests.completeMultipartUpload(body);
+    List<XmlModel.CompletedPart> named = CompleteMultipartUploadRequest.parse(body);
     List<CompletedPart> parts = new ArrayList<>();
     for (XmlModel.CompletedPart p : named) {
       parts.add(new CompletedPart(p.partNumber(), p.etag()));

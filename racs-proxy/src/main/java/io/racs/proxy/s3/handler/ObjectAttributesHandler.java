@@ -23,9 +23,9 @@ import java.util.Set;
  */
 final class ObjectAttributesHandler {
   private final StoreBridge store;
-  private final Encryption encryption;
+  private final SsePolicy encryption;
 
-  ObjectAttributesHandler(StoreBridge store, Encryption encryption) {
+  ObjectAttributesHandler(StoreBridge store, SsePolicy encryption) {
     this.store = store;
     this.encryption = encryption;
   }

@@ -6,7 +6,7 @@ import io.racs.proxy.s3.bridge.WriteCondition;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.http.Headers;
-import io.racs.proxy.s3.xml.S3XmlRequests;
+import io.racs.proxy.s3.xml.DeleteObjectsRequest;
 import io.racs.proxy.s3.xml.S3XmlResponses;
 import io.racs.proxy.s3.xml.XmlModel;
 import java.io.IOException;
@@ -109,7 +109,7 @@ final class ObjectDeleteHandler {
           "Missing required header for this request: Content-MD5 or x-amz-checksum-*");
     }
     byte[] body = ObjectHandler.readXml(request);
-    XmlModel.DeleteRequest delete = S3XmlRequests.deleteObjects(body);
+    XmlModel.DeleteRequest delete = DeleteObjectsRequest.parse(body);
     // A missing bucket fails the whole request before any object is deleted.
     boolean versioned =
         delete.objects().stream().anyMatch(o -> o.versionId() != null)

@@ -11,8 +11,10 @@ import io.racs.proxy.s3.precondition.Preconditions;
 import io.racs.proxy.s3.range.ByteRange;
 import io.racs.proxy.s3.sse.SseRequest;
 import io.racs.proxy.s3.tagging.TagSet;
-import io.racs.proxy.s3.xml.S3XmlRequests;
+import io.racs.proxy.s3.xml.DeleteObjectsRequest;
 import io.racs.proxy.s3.xml.S3XmlResponses;
+import io.racs.proxy.s3.xml.SafeXmlParser;
+import io.racs.proxy.s3.xml.XmlModel;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
@@ -428,7 +430,7 @@ final class ObjectHandler {
   /** Reads a small XML body; a body over the cap is MaxMessageLengthExceeded. */
   static byte[] readXml(S3Request request) throws IOException {
     try {
-      return request.readSmallBody(S3XmlRequests.DEFAULT_MAX_BODY_BYTES);
+      return request.readSmallBody(SafeXmlParser.DEFAULT_MAX_BODY_BYTES);
     } catch (IOException e) {
       if (e.getCause() instanceof S3Exception s3) {
         throw s3;

@@ -14,8 +14,8 @@ import io.racs.proxy.s3.http.PercentCodec;
 import io.racs.proxy.s3.route.BucketNames;
 import io.racs.proxy.s3.sse.SseRequest;
 import io.racs.proxy.s3.tagging.TagSet;
-import io.racs.proxy.s3.xml.S3XmlRequests;
 import io.racs.proxy.s3.xml.S3XmlResponses;
+import io.racs.proxy.s3.xml.TaggingRequest;
 import io.racs.proxy.s3.xml.XmlWriter;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -183,7 +183,7 @@ final class PostObjectHandler {
         tagging == null
             ? TagSet.empty()
             : TagSet.of(
-                S3XmlRequests.tagging(tagging.getBytes(StandardCharsets.UTF_8)),
+                TaggingRequest.parse(tagging.getBytes(StandardCharsets.UTF_8)),
                 TagSet.MAX_OBJECT_TAGS);
     Headers.Builder sseFields = Headers.builder();
     fields.forEach(

@@ -42,7 +42,7 @@ public final class S3Dispatcher {
 
   /**
    * As {@link #S3Dispatcher(StoreBridge, String, S3Authenticator)}; {@code lifecycleApplied} tells
-   * whether something (the background scrub) carries out lifecycle rules, without which they are
+   * whether something (the lifecycle scan) carries out lifecycle rules, without which they are
    * refused rather than stored and ignored.
    */
   public S3Dispatcher(

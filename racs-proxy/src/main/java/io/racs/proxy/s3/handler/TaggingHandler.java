@@ -6,7 +6,7 @@ import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.tagging.TagSet;
-import io.racs.proxy.s3.xml.S3XmlRequests;
+import io.racs.proxy.s3.xml.TaggingRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -48,7 +48,7 @@ final class TaggingHandler {
 
   private S3Response putBucket(S3Request request) throws IOException {
     TagSet tags =
-        TagSet.of(S3XmlRequests.tagging(ObjectHandler.readXml(request)), TagSet.MAX_BUCKET_TAGS);
+        TagSet.of(TaggingRequest.parse(ObjectHandler.readXml(request)), TagSet.MAX_BUCKET_TAGS);
     store.putBucketDocument(
         request.bucket(), BucketDocument.TAGGING, new String(tags.toXml(), StandardCharsets.UTF_8));
     return S3Response.status(204);
@@ -71,7 +71,7 @@ final class TaggingHandler {
    */
   private S3Response putObject(S3Request request) throws IOException {
     TagSet tags =
-        TagSet.of(S3XmlRequests.tagging(ObjectHandler.readXml(request)), TagSet.MAX_OBJECT_TAGS);
+        TagSet.of(TaggingRequest.parse(ObjectHandler.readXml(request)), TagSet.MAX_OBJECT_TAGS);
     ObjectVersion version = version(request);
     store.putObjectTagging(version, tags.asMap());
     S3Response response = S3Response.status(200);

@@ -2,6 +2,8 @@ package io.racs.proxy.s3.lifecycle;
 
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.xml.S3XmlResponses;
+import io.racs.proxy.s3.xml.XmlWriter;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -102,5 +104,75 @@ public record LifecycleConfiguration(List<LifecycleRule> rules) {
   /** True when some enabled rule's filter needs the objects' tags. */
   public boolean needsTags() {
     return rules.stream().anyMatch(r -> r.enabled() && !r.filter().tags().isEmpty());
+  }
+
+  /**
+   * The LifecycleConfiguration of GetBucketLifecycleConfiguration (and the stored document), rule
+   * by rule in the order stored; a rule given with the older rule-level {@code Prefix} is written
+   * back so.
+   */
+  public byte[] toXml() {
+    XmlWriter w = XmlWriter.document().root("LifecycleConfiguration");
+    for (LifecycleRule rule : rules) {
+      w.start("Rule").optional("ID", rule.id());
+      LifecycleRule.Filter f = rule.filter();
+      if (f.legacy()) {
+        w.element("Prefix", f.prefix());
+      } else {
+        w.start("Filter");
+        int conditions =
+            (f.prefix().isEmpty() ? 0 : 1)
+                + f.tags().size()
+                + (f.sizeGreaterThan() == null ? 0 : 1)
+                + (f.sizeLessThan() == null ? 0 : 1);
+        if (conditions > 1) {
+          w.start("And");
+        }
+        if (!f.prefix().isEmpty() || conditions == 0) {
+          w.element("Prefix", f.prefix());
+        }
+        f.tags().forEach((k, v) -> w.start("Tag").element("Key", k).element("Value", v).end());
+        if (f.sizeGreaterThan() != null) {
+          w.element("ObjectSizeGreaterThan", f.sizeGreaterThan());
+        }
+        if (f.sizeLessThan() != null) {
+          w.element("ObjectSizeLessThan", f.sizeLessThan());
+        }
+        if (conditions > 1) {
+          w.end();
+        }
+        w.end();
+      }
+      w.element("Status", rule.enabled() ? "Enabled" : "Disabled");
+      if (rule.expirationDays() != null
+          || rule.expirationDate() != null
+          || rule.expiredObjectDeleteMarker() != null) {
+        w.start("Expiration");
+        if (rule.expirationDays() != null) {
+          w.element("Days", rule.expirationDays());
+        }
+        if (rule.expirationDate() != null) {
+          w.element("Date", S3XmlResponses.timestamp(rule.expirationDate()));
+        }
+        if (rule.expiredObjectDeleteMarker() != null) {
+          w.element("ExpiredObjectDeleteMarker", rule.expiredObjectDeleteMarker());
+        }
+        w.end();
+      }
+      if (rule.noncurrentDays() != null) {
+        w.start("NoncurrentVersionExpiration").element("NoncurrentDays", rule.noncurrentDays());
+        if (rule.newerNoncurrentVersions() != null) {
+          w.element("NewerNoncurrentVersions", rule.newerNoncurrentVersions());
+        }
+        w.end();
+      }
+      if (rule.abortIncompleteUploadDays() != null) {
+        w.start("AbortIncompleteMultipartUpload")
+            .element("DaysAfterInitiation", rule.abortIncompleteUploadDays())
+            .end();
+      }
+      w.end();
+    }
+    return w.toBytes();
   }
 }

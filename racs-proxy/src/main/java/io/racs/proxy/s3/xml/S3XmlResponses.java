@@ -4,8 +4,6 @@ import io.racs.proxy.s3.checksum.ChecksumAlgorithm;
 import io.racs.proxy.s3.cors.CorsConfiguration;
 import io.racs.proxy.s3.cors.CorsRule;
 import io.racs.proxy.s3.http.PercentCodec;
-import io.racs.proxy.s3.lifecycle.LifecycleConfiguration;
-import io.racs.proxy.s3.lifecycle.LifecycleRule;
 import io.racs.proxy.s3.xml.XmlModel.BucketEntry;
 import io.racs.proxy.s3.xml.XmlModel.DeleteError;
 import io.racs.proxy.s3.xml.XmlModel.Deleted;
@@ -336,75 +334,6 @@ public final class S3XmlResponses {
       rule.exposeHeaders().forEach(h -> w.element("ExposeHeader", h));
       if (rule.maxAgeSeconds() != null) {
         w.element("MaxAgeSeconds", rule.maxAgeSeconds());
-      }
-      w.end();
-    }
-    return w.toBytes();
-  }
-
-  /**
-   * The LifecycleConfiguration of GetBucketLifecycleConfiguration, rule by rule in the order
-   * stored; a rule given with the older rule-level {@code Prefix} is written back so.
-   */
-  public static byte[] lifecycleConfiguration(LifecycleConfiguration configuration) {
-    XmlWriter w = XmlWriter.document().root("LifecycleConfiguration");
-    for (LifecycleRule rule : configuration.rules()) {
-      w.start("Rule").optional("ID", rule.id());
-      LifecycleRule.Filter f = rule.filter();
-      if (f.legacy()) {
-        w.element("Prefix", f.prefix());
-      } else {
-        w.start("Filter");
-        int conditions =
-            (f.prefix().isEmpty() ? 0 : 1)
-                + f.tags().size()
-                + (f.sizeGreaterThan() == null ? 0 : 1)
-                + (f.sizeLessThan() == null ? 0 : 1);
-        if (conditions > 1) {
-          w.start("And");
-        }
-        if (!f.prefix().isEmpty() || conditions == 0) {
-          w.element("Prefix", f.prefix());
-        }
-        f.tags().forEach((k, v) -> w.start("Tag").element("Key", k).element("Value", v).end());
-        if (f.sizeGreaterThan() != null) {
-          w.element("ObjectSizeGreaterThan", f.sizeGreaterThan());
-        }
-        if (f.sizeLessThan() != null) {
-          w.element("ObjectSizeLessThan", f.sizeLessThan());
-        }
-        if (conditions > 1) {
-          w.end();
-        }
-        w.end();
-      }
-      w.element("Status", rule.enabled() ? "Enabled" : "Disabled");
-      if (rule.expirationDays() != null
-          || rule.expirationDate() != null
-          || rule.expiredObjectDeleteMarker() != null) {
-        w.start("Expiration");
-        if (rule.expirationDays() != null) {
-          w.element("Days", rule.expirationDays());
-        }
-        if (rule.expirationDate() != null) {
-          w.element("Date", timestamp(rule.expirationDate()));
-        }
-        if (rule.expiredObjectDeleteMarker() != null) {
-          w.element("ExpiredObjectDeleteMarker", rule.expiredObjectDeleteMarker());
-        }
-        w.end();
-      }
-      if (rule.noncurrentDays() != null) {
-        w.start("NoncurrentVersionExpiration").element("NoncurrentDays", rule.noncurrentDays());
-        if (rule.newerNoncurrentVersions() != null) {
-          w.element("NewerNoncurrentVersions", rule.newerNoncurrentVersions());
-        }
-        w.end();
-      }
-      if (rule.abortIncompleteUploadDays() != null) {
-        w.start("AbortIncompleteMultipartUpload")
-            .element("DaysAfterInitiation", rule.abortIncompleteUploadDays())
-            .end();
       }
       w.end();
     }

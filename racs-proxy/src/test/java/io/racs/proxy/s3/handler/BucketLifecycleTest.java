@@ -17,15 +17,16 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * configuration is stored and returned (404 NoSuchLifecycleConfiguration without one, and for a
  * bucket created again), invalid ones are refused with S3's error and change nothing, actions the
  * proxy does not carry out are NotImplemented. (That the rules are carried out is proven by
- * LifecycleScrubTest; a proxy without the scrub refuses them, proven here too.)
+ * LifecycleScrubTest and LifecycleServerTest; a proxy with lifecycle turned off refuses them,
+ * saying so, proven here too.)
  */
 class BucketLifecycleTest {
   private static final AtomicInteger BUCKETS = new AtomicInteger();
 
-  @RegisterExtension
-  static final S3FrontEnd proxy = S3FrontEnd.withBucket("lc-home").scrubbingDaily();
+  @RegisterExtension static final S3FrontEnd proxy = S3FrontEnd.withBucket("lc-home");
 
-  @RegisterExtension static final S3FrontEnd noScrub = S3FrontEnd.withBucket("lc-off");
+  @RegisterExtension
+  static final S3FrontEnd lifecycleOff = S3FrontEnd.withBucket("lc-off").lifecycleOff();
 
   private static final LifecycleRule LOGS =
       LifecycleRule.builder()
@@ -240,16 +241,21 @@ class BucketLifecycleTest {
   }
 
   @Test
-  void putBucketLifecycle_whenTheScrubIsOff_isNotImplementedAndStoresNothing() throws Exception {
+  void putBucketLifecycle_whenLifecycleIsOff_isNotImplementedSayingHowAndStoresNothing()
+      throws Exception {
     S3FrontEnd.Raw raw =
         putLifecycle(
-            noScrub,
+            lifecycleOff,
             "lc-off",
             "<LifecycleConfiguration><Rule><Prefix/><Status>Enabled</Status><Expiration><Days>1"
                 + "</Days></Expiration></Rule></LifecycleConfiguration>");
     assertThat(raw.status()).isEqualTo(501);
     assertThat(raw.code()).isEqualTo("NotImplemented");
-    S3FrontEnd.Raw get = noScrub.send("GET", "/lc-off", "lifecycle", Map.of(), null);
+    assertThat(new String(raw.body(), StandardCharsets.UTF_8))
+        .contains("Lifecycle is turned off on this server")
+        .contains("lifecycleInterval")
+        .contains("To turn it on");
+    S3FrontEnd.Raw get = lifecycleOff.send("GET", "/lc-off", "lifecycle", Map.of(), null);
     assertThat(get.status()).isEqualTo(404);
     assertThat(get.code()).isEqualTo("NoSuchLifecycleConfiguration");
   }

@@ -58,7 +58,7 @@ final class S3FrontEnd implements BeforeAllCallback, AfterAllCallback {
   private static final Pattern CODE = Pattern.compile("<Code>([^<]*)</Code>");
 
   private final String bucket;
-  private java.time.Duration scrubInterval = java.time.Duration.ZERO;
+  private java.time.Duration lifecycleInterval = ServerConfig.DEFAULT_LIFECYCLE_INTERVAL;
   private Keyring keys;
   private RacsServer server;
   private URI endpoint;
@@ -70,11 +70,11 @@ final class S3FrontEnd implements BeforeAllCallback, AfterAllCallback {
   }
 
   /**
-   * This proxy with the background scrub on, every day: so that it accepts lifecycle rules, which
-   * the scrub carries out, without the scrub ever running during a test.
+   * This proxy with the lifecycle scan turned off ({@code lifecycleInterval: 0s}), so that it
+   * refuses lifecycle rules. (As shipped the scan runs every hour: never during a test.)
    */
-  S3FrontEnd scrubbingDaily() {
-    scrubInterval = java.time.Duration.ofDays(1);
+  S3FrontEnd lifecycleOff() {
+    lifecycleInterval = java.time.Duration.ZERO;
     return this;
   }
 
@@ -101,7 +101,7 @@ final class S3FrontEnd implements BeforeAllCallback, AfterAllCallback {
             ServerConfig.defaults()
                 .with("127.0.0.1:0", Map.of(ACCESS, SECRET))
                 .withAdmin(null)
-                .withScrubInterval(scrubInterval),
+                .withLifecycleInterval(lifecycleInterval),
             keys == null ? EncryptionConfig.NONE : new EncryptionConfig(keys, false, true),
             AccessLog.off());
     endpoint = URI.create("http://127.0.0.1:" + server.port());

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
-import io.racs.proxy.s3.xml.S3XmlRequests;
-import io.racs.proxy.s3.xml.S3XmlResponses;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -20,7 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class LifecycleConfigurationTest {
   private static LifecycleConfiguration parse(String xml) {
-    return S3XmlRequests.lifecycleConfiguration(xml.getBytes(StandardCharsets.UTF_8));
+    return LifecycleConfigurationRequest.parse(xml.getBytes(StandardCharsets.UTF_8));
   }
 
   private static String rules(String... rules) {
@@ -57,8 +55,7 @@ class LifecycleConfigurationTest {
     assertThat(c.rules().get(0).filter().legacy()).isTrue();
     assertThat(c.rules().get(2).expirationDate()).isEqualTo(Instant.parse("2027-01-01T00:00:00Z"));
     assertThat(c.rules().get(4).expirationDate()).isEqualTo(Instant.parse("2027-02-01T00:00:00Z"));
-    LifecycleConfiguration again =
-        S3XmlRequests.lifecycleConfiguration(S3XmlResponses.lifecycleConfiguration(c));
+    LifecycleConfiguration again = LifecycleConfigurationRequest.parse(c.toXml());
     assertThat(again).isEqualTo(c);
   }
 
@@ -173,7 +170,7 @@ class LifecycleConfigurationTest {
         rules(
             "<Rule><Prefix/><Status>Enabled</Status><Transition><Date>20220927</Date>"
                 + "<StorageClass>GLACIER</StorageClass></Transition></Rule>"),
-        S3ErrorCode.MALFORMED_XML);
+        S3ErrorCode.INVALID_ARGUMENT);
     refusals.put(
         rules(
             "<Rule><Prefix/><Status>Enabled</Status><Expiration><Days>1</Days>"

@@ -7,6 +7,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.lifecycle.LifecycleConfiguration;
+import io.racs.proxy.s3.lifecycle.LifecycleConfigurationRequest;
 import io.racs.proxy.s3.tagging.TagSet;
 import io.racs.proxy.s3.xml.XmlModel.CompletedPart;
 import io.racs.proxy.s3.xml.XmlModel.DeleteRequest;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Timeout;
  * entity (internal or external) was expanded. Each input must finish within the timeout, so no
  * document makes the parser work without bound.
  */
-class S3XmlRequestsFuzzTest {
+class XmlRequestBodiesFuzzTest {
   private static final Set<S3ErrorCode> PARSER_ERRORS =
       Set.of(
           S3ErrorCode.MALFORMED_XML,
@@ -38,13 +39,13 @@ class S3XmlRequestsFuzzTest {
   @Timeout(value = 10, unit = TimeUnit.SECONDS)
   void parse(FuzzedDataProvider data) {
     int which = data.consumeInt(0, 2);
-    int maxBodyBytes = data.consumeBoolean() ? S3XmlRequests.DEFAULT_MAX_BODY_BYTES : 512;
+    int maxBodyBytes = data.consumeBoolean() ? SafeXmlParser.DEFAULT_MAX_BODY_BYTES : 512;
     byte[] body = data.consumeRemainingAsBytes();
     try {
       switch (which) {
-        case 0 -> checkParts(S3XmlRequests.completeMultipartUpload(body, maxBodyBytes), body);
-        case 1 -> checkDelete(S3XmlRequests.deleteObjects(body, maxBodyBytes), body);
-        default -> checkLocation(S3XmlRequests.createBucketConfiguration(body), body);
+        case 0 -> checkParts(CompleteMultipartUploadRequest.parse(body, maxBodyBytes), body);
+        case 1 -> checkDelete(DeleteObjectsRequest.parse(body, maxBodyBytes), body);
+        default -> checkLocation(CreateBucketRequest.parse(body), body);
       }
     } catch (S3Exception e) {
       assertThat(e.code()).as(e.toString()).isIn(PARSER_ERRORS);
@@ -76,12 +77,11 @@ class S3XmlRequestsFuzzTest {
     byte[] body = data.consumeRemainingAsBytes();
     try {
       if (lifecycle) {
-        LifecycleConfiguration c = S3XmlRequests.lifecycleConfiguration(body);
-        assertThat(S3XmlRequests.lifecycleConfiguration(S3XmlResponses.lifecycleConfiguration(c)))
-            .isEqualTo(c);
+        LifecycleConfiguration c = LifecycleConfigurationRequest.parse(body);
+        assertThat(LifecycleConfigurationRequest.parse(c.toXml())).isEqualTo(c);
       } else {
-        TagSet tags = TagSet.of(S3XmlRequests.tagging(body), TagSet.MAX_BUCKET_TAGS);
-        assertThat(TagSet.of(S3XmlRequests.tagging(tags.toXml()), TagSet.MAX_BUCKET_TAGS))
+        TagSet tags = TagSet.of(TaggingRequest.parse(body), TagSet.MAX_BUCKET_TAGS);
+        assertThat(TagSet.of(TaggingRequest.parse(tags.toXml()), TagSet.MAX_BUCKET_TAGS))
             .isEqualTo(tags);
       }
     } catch (S3Exception e) {
@@ -90,11 +90,15 @@ class S3XmlRequestsFuzzTest {
   }
 
   private static void checkParts(List<CompletedPart> parts, byte[] body) {
-    assertThat(parts).isNotEmpty().hasSizeLessThanOrEqualTo(S3XmlRequests.MAX_PARTS);
+    assertThat(parts)
+        .isNotEmpty()
+        .hasSizeLessThanOrEqualTo(CompleteMultipartUploadRequest.MAX_PARTS);
     long chars = 0;
     int previous = 0;
     for (CompletedPart p : parts) {
-      assertThat(p.partNumber()).isBetween(1, S3XmlRequests.MAX_PARTS).isGreaterThan(previous);
+      assertThat(p.partNumber())
+          .isBetween(1, CompleteMultipartUploadRequest.MAX_PARTS)
+          .isGreaterThan(previous);
       previous = p.partNumber();
       assertThat(p.etag()).isNotNull();
       chars += p.etag().length();
@@ -108,7 +112,7 @@ class S3XmlRequestsFuzzTest {
   private static void checkDelete(DeleteRequest delete, byte[] body) {
     assertThat(delete.objects())
         .isNotEmpty()
-        .hasSizeLessThanOrEqualTo(S3XmlRequests.MAX_DELETE_OBJECTS);
+        .hasSizeLessThanOrEqualTo(DeleteObjectsRequest.MAX_DELETE_OBJECTS);
     long chars = 0;
     for (ObjectIdentifier o : delete.objects()) {
       assertThat(o.key()).isNotNull();

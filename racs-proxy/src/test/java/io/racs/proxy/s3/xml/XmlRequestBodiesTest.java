@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * oversized or hostile documents (DTDs, external entities, entity expansion) fail with the S3 error
  * a client expects.
  */
-class S3XmlRequestsTest {
+class XmlRequestBodiesTest {
   private static final String NS = " xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"";
 
   private static byte[] utf8(String s) {
@@ -58,7 +58,7 @@ class S3XmlRequestsTest {
                 + "</ETag></Part><Part><PartNumber>2</PartNumber><ETag>bbb</ETag></Part>"
                 + "</CompleteMultipartUpload>");
     for (String body : bodies) {
-      List<CompletedPart> parts = S3XmlRequests.completeMultipartUpload(utf8(body));
+      List<CompletedPart> parts = CompleteMultipartUploadRequest.parse(utf8(body));
       assertThat(parts)
           .as(body)
           .containsExactly(
@@ -69,7 +69,7 @@ class S3XmlRequestsTest {
   @Test
   void completeMultipartUpload_whenChecksumsInParts_readsThem() {
     List<CompletedPart> parts =
-        S3XmlRequests.completeMultipartUpload(
+        CompleteMultipartUploadRequest.parse(
             utf8(
                 "<CompleteMultipartUpload"
                     + NS
@@ -88,12 +88,12 @@ class S3XmlRequestsTest {
         "<CompleteMultipartUpload><Part><PartNumber>2</PartNumber><ETag>a</ETag></Part>"
             + "<Part><PartNumber>%d</PartNumber><ETag>b</ETag></Part></CompleteMultipartUpload>";
     assertCode(
-        () -> S3XmlRequests.completeMultipartUpload(utf8(two.formatted(1))),
+        () -> CompleteMultipartUploadRequest.parse(utf8(two.formatted(1))),
         S3ErrorCode.INVALID_PART_ORDER);
     assertCode(
-        () -> S3XmlRequests.completeMultipartUpload(utf8(two.formatted(2))),
+        () -> CompleteMultipartUploadRequest.parse(utf8(two.formatted(2))),
         S3ErrorCode.INVALID_PART_ORDER);
-    assertThat(S3XmlRequests.completeMultipartUpload(utf8(two.formatted(7)))).hasSize(2);
+    assertThat(CompleteMultipartUploadRequest.parse(utf8(two.formatted(7)))).hasSize(2);
   }
 
   @Test
@@ -101,7 +101,7 @@ class S3XmlRequestsTest {
     for (String n : List.of("0", "10001", "-1", "x", "")) {
       assertCode(
           () ->
-              S3XmlRequests.completeMultipartUpload(
+              CompleteMultipartUploadRequest.parse(
                   utf8(
                       "<CompleteMultipartUpload><Part><PartNumber>"
                           + n
@@ -128,8 +128,7 @@ class S3XmlRequestsTest {
             "<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>a</ETag></Part>"
                 + "</CompleteMultipartUpload><Extra/>",
             "not xml at all")) {
-      assertCode(
-          () -> S3XmlRequests.completeMultipartUpload(utf8(body)), S3ErrorCode.MALFORMED_XML);
+      assertCode(() -> CompleteMultipartUploadRequest.parse(utf8(body)), S3ErrorCode.MALFORMED_XML);
     }
   }
 
@@ -148,20 +147,20 @@ class S3XmlRequestsTest {
         "<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>&nope;</ETag></Part>"
             + "</CompleteMultipartUpload>";
     for (String body : List.of(xxe, laughs, undeclared)) {
-      assertCode(
-          () -> S3XmlRequests.completeMultipartUpload(utf8(body)), S3ErrorCode.MALFORMED_XML);
+      assertCode(() -> CompleteMultipartUploadRequest.parse(utf8(body)), S3ErrorCode.MALFORMED_XML);
     }
   }
 
   @Test
   void parse_whenSkippedDtdHasBadCharacter_malformedXmlNotTheParsersOwnException() {
-    // Found by S3XmlRequestsFuzzTest: the JDK's StAX parser reports this DTD, which it skips, with
+    // Found by XmlRequestBodiesFuzzTest: the JDK's StAX parser reports this DTD, which it skips,
+    // with
     // a
     // MissingResourceException (its message key has no text), which escaped as a 500.
     byte[] body = utf8("\t\t<!DOCTYPE x[ PUBLIC \"\" \"h\r\0\0\5//foTYPE x");
-    assertCode(() -> S3XmlRequests.completeMultipartUpload(body), S3ErrorCode.MALFORMED_XML);
-    assertCode(() -> S3XmlRequests.deleteObjects(body), S3ErrorCode.MALFORMED_XML);
-    assertCode(() -> S3XmlRequests.createBucketConfiguration(body), S3ErrorCode.MALFORMED_XML);
+    assertCode(() -> CompleteMultipartUploadRequest.parse(body), S3ErrorCode.MALFORMED_XML);
+    assertCode(() -> DeleteObjectsRequest.parse(body), S3ErrorCode.MALFORMED_XML);
+    assertCode(() -> CreateBucketRequest.parse(body), S3ErrorCode.MALFORMED_XML);
   }
 
   @Test
@@ -169,14 +168,14 @@ class S3XmlRequestsTest {
     byte[] body =
         utf8("<CompleteMultipartUpload>" + " ".repeat(2000) + "</CompleteMultipartUpload>");
     assertCode(
-        () -> S3XmlRequests.completeMultipartUpload(body, 1024),
+        () -> CompleteMultipartUploadRequest.parse(body, 1024),
         S3ErrorCode.MAX_MESSAGE_LENGTH_EXCEEDED);
   }
 
   @Test
   void deleteObjects_whenQuietAndVersions_parsesKeysExactly() {
     DeleteRequest d =
-        S3XmlRequests.deleteObjects(
+        DeleteObjectsRequest.parse(
             utf8(
                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Delete"
                     + NS
@@ -196,28 +195,28 @@ class S3XmlRequestsTest {
   @Test
   void deleteObjects_whenNoQuiet_notQuiet() {
     DeleteRequest d =
-        S3XmlRequests.deleteObjects(utf8("<Delete><Object><Key>k</Key></Object></Delete>"));
+        DeleteObjectsRequest.parse(utf8("<Delete><Object><Key>k</Key></Object></Delete>"));
     assertThat(d.quiet()).isFalse();
     assertThat(d.objects()).containsExactly(new ObjectIdentifier("k", null));
   }
 
   @Test
   void deleteObjects_whenEmptyTooManyOrKeyless_malformedXml() {
-    assertCode(() -> S3XmlRequests.deleteObjects(utf8("<Delete/>")), S3ErrorCode.MALFORMED_XML);
+    assertCode(() -> DeleteObjectsRequest.parse(utf8("<Delete/>")), S3ErrorCode.MALFORMED_XML);
     assertCode(
-        () -> S3XmlRequests.deleteObjects(utf8("<Delete><Object/></Delete>")),
+        () -> DeleteObjectsRequest.parse(utf8("<Delete><Object/></Delete>")),
         S3ErrorCode.MALFORMED_XML);
     assertCode(
         () ->
-            S3XmlRequests.deleteObjects(
+            DeleteObjectsRequest.parse(
                 utf8("<Delete><Quiet>maybe</Quiet><Object><Key>k</Key></Object></Delete>")),
         S3ErrorCode.MALFORMED_XML);
     String thousand = "<Object><Key>k</Key></Object>".repeat(1000);
-    assertThat(S3XmlRequests.deleteObjects(utf8("<Delete>" + thousand + "</Delete>")).objects())
+    assertThat(DeleteObjectsRequest.parse(utf8("<Delete>" + thousand + "</Delete>")).objects())
         .hasSize(1000);
     assertCode(
         () ->
-            S3XmlRequests.deleteObjects(
+            DeleteObjectsRequest.parse(
                 utf8("<Delete>" + thousand + "<Object><Key>k</Key></Object></Delete>")),
         S3ErrorCode.MALFORMED_XML);
   }
@@ -225,7 +224,7 @@ class S3XmlRequestsTest {
   @Test
   void createBucketConfiguration_whenPresentEmptyOrAbsent_readsLocation() {
     assertThat(
-            S3XmlRequests.createBucketConfiguration(
+            CreateBucketRequest.parse(
                 utf8(
                     "<CreateBucketConfiguration"
                         + NS
@@ -233,13 +232,11 @@ class S3XmlRequestsTest {
                         + "</CreateBucketConfiguration>")))
         .contains("eu-west-1");
     assertThat(
-            S3XmlRequests.createBucketConfiguration(
+            CreateBucketRequest.parse(
                 utf8(
                     "<CreateBucketConfiguration><LocationConstraint/></CreateBucketConfiguration>")))
         .isEmpty();
-    assertThat(S3XmlRequests.createBucketConfiguration(new byte[0])).isEmpty();
-    assertCode(
-        () -> S3XmlRequests.createBucketConfiguration(utf8("<Bucket/>")),
-        S3ErrorCode.MALFORMED_XML);
+    assertThat(CreateBucketRequest.parse(new byte[0])).isEmpty();
+    assertCode(() -> CreateBucketRequest.parse(utf8("<Bucket/>")), S3ErrorCode.MALFORMED_XML);
   }
 }

@@ -1,0 +1,224 @@
+package io.racs.proxy.runtime;
+
+import io.racs.proxy.coord.ZooKeeperCoordination;
+import io.racs.proxy.store.heal.AbandonedUploads;
+import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.heal.HealLease;
+import io.racs.proxy.store.heal.Healer;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A proxy's background work: the heal scrub, every {@code scrubInterval} (off by default), and the
+ * lifecycle scan, every {@code lifecycleInterval} (on by default, so that lifecycle rules work with
+ * the configuration as shipped, as MinIO's scanner does). Both are throttled, run on one thread (so
+ * never at once on one proxy), and run on one proxy of the array at a time: with coordination only
+ * on the ZooKeeper leader, otherwise only under the {@link HealLease}, taken before each run and
+ * given back after. Either stops before its next object once this proxy no longer leads or holds
+ * the lease, and the next holder goes on.
+ *
+ * <p>Thread-safe: the runs are serialized by the scheduler's single thread, and the tests' direct
+ * calls do not overlap with it.
+ */
+final class BackgroundWork implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(BackgroundWork.class);
+
+  /** The byte rate of the background heal scrub. */
+  private static final double SCRUB_MEGABYTES_PER_SECOND = 50;
+
+  private final ErasureStore store;
+  private final ZooKeeperCoordination coordination;
+  private final Duration abandonedUploadAge;
+  private HealLease lease;
+  private ScheduledExecutorService leaseRenewal;
+  private ScheduledExecutorService scheduler;
+  private volatile Healer.Report lastScrub;
+  private volatile AbandonedUploads.Report lastUploads;
+
+  /**
+   * Background work for {@code store}, led through {@code coordination} (null: none, the heal lease
+   * then decides), giving up uploads idle for {@code abandonedUploadAge} in the scrub.
+   */
+  BackgroundWork(
+      ErasureStore store, ZooKeeperCoordination coordination, Duration abandonedUploadAge) {
+    this.store = store;
+    this.coordination = coordination;
+    this.abandonedUploadAge = abandonedUploadAge;
+  }
+
+  /**
+   * Schedules the scrub and the lifecycle scan (a zero interval leaves one out) and, without
+   * coordination, when either runs, takes part in the heal lease as {@code proxyId}.
+   */
+  void start(Duration scrubInterval, Duration lifecycleInterval, String proxyId) {
+    if (scrubInterval.isZero() && lifecycleInterval.isZero()) {
+      return;
+    }
+    if (coordination == null) {
+      startLease(proxyId);
+    }
+    scheduler =
+        Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("background").factory());
+    if (!scrubInterval.isZero()) {
+      long every = scrubInterval.toMillis();
+      scheduler.scheduleWithFixedDelay(
+          () -> scrubOnce(SCRUB_MEGABYTES_PER_SECOND), every, every, TimeUnit.MILLISECONDS);
+    }
+    if (!lifecycleInterval.isZero()) {
+      long every = lifecycleInterval.toMillis();
+      scheduler.scheduleWithFixedDelay(
+          () -> lifecycleOnce(LifecycleScrub.DEFAULT_VERSIONS_PER_SECOND),
+          every,
+          every,
+          TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** The heal lease of a proxy without coordination, renewed every third of its ttl. */
+  private void startLease(String proxyId) {
+    lease = HealLease.create(store, proxyId, HealLease.DEFAULT_TTL);
+    long every = lease.renewEvery().toMillis();
+    leaseRenewal =
+        Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("lease").factory());
+    leaseRenewal.scheduleWithFixedDelay(
+        () -> {
+          try {
+            lease.renew();
+          } catch (RuntimeException e) {
+            LOG.warn("lease renewal failed: {}", e.toString());
+          }
+        },
+        every,
+        every,
+        TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Runs the background scrub once if this proxy may (it is the leader, or it takes the heal lease,
+   * or there is neither coordination nor a lease), and returns its report; null when it may not.
+   */
+  Healer.Report scrubOnce(double megabytesPerSecond) {
+    return asHolder(stop -> scrub(megabytesPerSecond, stop));
+  }
+
+  /**
+   * Runs the lifecycle scan once if this proxy may (as {@link #scrubOnce}), judging at most {@code
+   * versionsPerSecond} versions a second (0: no limit), and returns its report; null when it may
+   * not.
+   */
+  LifecycleScrub.Report lifecycleOnce(double versionsPerSecond) {
+    return asHolder(stop -> lifecycle(versionsPerSecond, stop));
+  }
+
+  /**
+   * Runs {@code work} if this proxy leads or takes the lease, giving the lease back after; {@code
+   * work} is given the test of whether it must stop (lost the leadership or the lease meanwhile).
+   */
+  private <T> T asHolder(Function<BooleanSupplier, T> work) {
+    ZooKeeperCoordination c = coordination;
+    HealLease l = lease;
+    if (c != null && !c.leader()) {
+      return null;
+    }
+    if (l != null && !l.tryAcquire()) {
+      return null;
+    }
+    try {
+      return work.apply(() -> !((c == null || c.leader()) && (l == null || l.held())));
+    } finally {
+      if (l != null) {
+        l.release();
+      }
+    }
+  }
+
+  private Healer.Report scrub(double megabytesPerSecond, BooleanSupplier stop) {
+    Healer.Options.Builder options =
+        Healer.Options.builder()
+            .deep(true)
+            .megabytesPerSecond(megabytesPerSecond)
+            .progress(line -> LOG.debug(line))
+            .stop(stop);
+    if (coordination != null) {
+      options.checkpoint(coordination.scrubCheckpoint());
+    }
+    try {
+      lastScrub = Healer.heal(store, options.build());
+      if (lastScrub.shardsRebuilt() > 0 || !lastScrub.unrecoverable().isEmpty()) {
+        LOG.warn("scrub: {}", String.join("; ", lastScrub.lines()));
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("scrub failed: {}", e.toString());
+    }
+    if (stop.getAsBoolean()) {
+      return lastScrub; // lost the leadership or the lease meanwhile: the next holder goes on
+    }
+    AbandonedUploads.Report uploads = collectUploads(abandonedUploadAge, stop);
+    lastUploads = uploads == null ? lastUploads : uploads;
+    return lastScrub;
+  }
+
+  private LifecycleScrub.Report lifecycle(double versionsPerSecond, BooleanSupplier stop) {
+    LifecycleScrub.Report report = null;
+    try {
+      report = new LifecycleScrub(store, store.config().clock(), stop, versionsPerSecond).run();
+      if (!report.failures().isEmpty()) {
+        LOG.warn("lifecycle: {}", String.join("; ", report.failures()));
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("lifecycle failed: {}", e.toString());
+    }
+    if (!stop.getAsBoolean()) {
+      // Age zero: only the parts of uploads given up (by a rule, or aborted) are collected here;
+      // giving up idle uploads by age stays the scrub's (abandonedUploadAge).
+      collectUploads(Duration.ZERO, stop);
+    }
+    return report;
+  }
+
+  private AbandonedUploads.Report collectUploads(Duration age, BooleanSupplier stop) {
+    try {
+      AbandonedUploads.Report report = AbandonedUploads.run(store, age, stop);
+      if (!report.failures().isEmpty()) {
+        LOG.warn("abandoned uploads: {}", String.join("; ", report.failures()));
+      }
+      return report;
+    } catch (RuntimeException e) {
+      LOG.warn("abandoned uploads failed: {}", e.toString());
+      return null;
+    }
+  }
+
+  /** The last scrub's report; null before one ran. */
+  Healer.Report lastScrub() {
+    return lastScrub;
+  }
+
+  /** What the last scrub did with abandoned uploads; null before one ran. */
+  AbandonedUploads.Report lastUploads() {
+    return lastUploads;
+  }
+
+  /** The heal lease of a proxy without coordination that runs background work; null otherwise. */
+  HealLease lease() {
+    return lease;
+  }
+
+  /** Stops the schedules and gives the lease back. */
+  @Override
+  public void close() {
+    if (scheduler != null) {
+      scheduler.shutdownNow();
+    }
+    if (leaseRenewal != null) {
+      leaseRenewal.shutdownNow();
+      lease.release();
+    }
+  }
+}
