@@ -111,7 +111,7 @@ class AbortedUploadTest {
     String upload = started(data(10_000)).upload();
     slot0MissesDeletes();
     f.store.abortMultipartUpload(BUCKET, "k", upload);
-    f.faulty.get(0).heal();
+    f.faulty.get(0).clearFaults();
     return upload;
   }
 
@@ -168,7 +168,7 @@ class AbortedUploadTest {
             StoreException.class,
             e -> assertThat(e.code()).isEqualTo(StoreException.Code.INSUFFICIENT_SHARDS));
 
-    f.faulty.forEach(r -> r.heal());
+    f.faulty.forEach(r -> r.clearFaults());
     assertThat(f.store.listMultipartUploads(BUCKET, "")).hasSize(1);
     complete(started);
     assertThat(f.get(BUCKET, "k")).isEqualTo(body);
@@ -205,7 +205,7 @@ class AbortedUploadTest {
     Started started = started(body);
     slot0MissesDeletes();
     complete(started);
-    f.faulty.get(0).heal();
+    f.faulty.get(0).clearFaults();
 
     Healer.heal(f.store, Healer.Options.defaults());
 
@@ -225,7 +225,7 @@ class AbortedUploadTest {
     refuseMarks();
     slot0MissesDeletes();
     complete(started);
-    f.faulty.forEach(r -> r.heal());
+    f.faulty.forEach(r -> r.clearFaults());
     Healer.heal(f.store, Healer.Options.defaults());
     assertThat(f.store.listMultipartUploads(BUCKET, "")).hasSize(1); // back, as before the mark
 
@@ -248,7 +248,7 @@ class AbortedUploadTest {
             StoreException.class,
             e -> assertThat(e.code()).isEqualTo(StoreException.Code.INSUFFICIENT_SHARDS));
     f.store.awaitCollections(); // whatever the failed commit deletes in the background, deleted
-    f.faulty.forEach(r -> r.heal());
+    f.faulty.forEach(r -> r.clearFaults());
 
     complete(started); // an SDK retries the 503
 
@@ -270,7 +270,7 @@ class AbortedUploadTest {
     }
     f.faulty.get(3).failOperation(Operation.DELETE, RepositoryException.Kind.UNAVAILABLE);
     assertThatThrownBy(() -> complete(started)).isInstanceOf(StoreException.class);
-    f.faulty.forEach(r -> r.heal());
+    f.faulty.forEach(r -> r.clearFaults());
     assertThat(f.names(3, "i/")).hasSize(1);
     if (retried) {
       complete(started);

@@ -303,7 +303,7 @@ class KeyStampsTest {
     // and copies it to the others: now on a write quorum, v2 is current for every reader.
     faulty.get(5).failOperation(Operation.LIST, RepositoryException.Kind.UNAVAILABLE);
     Healer.heal(writer, Healer.Options.defaults());
-    faulty.get(5).heal();
+    faulty.get(5).clearFaults();
 
     assertThat(value(reader, "k")).contains("v2");
   }
@@ -331,7 +331,7 @@ class KeyStampsTest {
       faulty.get(slot).failKeys(Pattern.compile(".*-gone"), RepositoryException.Kind.UNAVAILABLE);
     }
     Healer.heal(writer, Healer.Options.defaults());
-    faulty.forEach(FaultyRepository::heal);
+    faulty.forEach(FaultyRepository::clearFaults);
 
     String listed = writer.resolver().newest(BUCKET, "k").orElseThrow().versionId();
     assertThat(reader.head(BUCKET, "k").versionId())

@@ -111,7 +111,7 @@ public final class FaultyRepository extends ForwardingRepository {
   }
 
   /** Removes every armed fault (stalls already waiting stay until released). */
-  public FaultyRepository heal() {
+  public FaultyRepository clearFaults() {
     failingCalls.clear();
     failingKeys.clear();
     failingOperations.clear();

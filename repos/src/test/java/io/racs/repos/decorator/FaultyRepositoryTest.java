@@ -54,7 +54,7 @@ class FaultyRepositoryTest {
     assertKind(() -> put("shard/2/x"), Kind.CORRUPT);
     assertKind(() -> faulty.head("shard/2/x"), Kind.CORRUPT);
     assertThat(faulty.head("shard/1/x")).isPresent();
-    faulty.heal();
+    faulty.clearFaults();
     put("shard/2/x");
   }
 
