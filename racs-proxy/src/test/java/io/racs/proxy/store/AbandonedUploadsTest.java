@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.codec.Geometry;
 import io.racs.repos.Repository;
+import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.DrivenClock;
@@ -37,8 +38,8 @@ class AbandonedUploadsTest {
   private final DrivenClock clock = new DrivenClock();
   private final List<Repository> repositories = new ArrayList<>();
   // Holds the commit (the index entry writes) of a completion, to race it with the collection.
-  private final GatedRepository.Gate commits =
-      new GatedRepository.Gate(Operation.PUT, key -> key.startsWith("i/"));
+  private final FaultyRepository.Gate commits =
+      new FaultyRepository.Gate(Operation.PUT, key -> key.startsWith("i/"));
   private ErasureStore store;
   private Random random;
 
@@ -56,7 +57,7 @@ class AbandonedUploadsTest {
                 .gcGrace(GRACE)
                 .clock(clock)
                 .build(),
-            GatedRepository.wrap(repositories, commits));
+            FaultyRepository.gated(repositories, commits));
     store.createBucket(BUCKET);
   }
 

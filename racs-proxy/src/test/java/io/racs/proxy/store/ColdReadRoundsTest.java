@@ -8,6 +8,7 @@ import io.racs.proxy.crypto.CustomerKey;
 import io.racs.proxy.crypto.Keyring;
 import io.racs.proxy.crypto.MasterKey;
 import io.racs.repos.Repository;
+import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.Await;
@@ -54,7 +55,7 @@ class ColdReadRoundsTest {
   private final List<ErasureStore> stores = new ArrayList<>();
   private final Random random = new Random(TestSeed.get());
   private final Keyring keys = Keyring.of(MasterKey.generate());
-  private GatedRepository.Gate gate;
+  private FaultyRepository.Gate gate;
 
   /**
    * The stores' clock, still unless a test moves it. A PUT's version takes its data's id only when
@@ -76,7 +77,7 @@ class ColdReadRoundsTest {
   }
 
   /** A store over the array, every call counted and gated by {@code gate}. */
-  private ErasureStore open(GatedRepository.Gate gate) {
+  private ErasureStore open(FaultyRepository.Gate gate) {
     if (memories.isEmpty()) {
       for (int i = 0; i < 6; i++) {
         memories.add(MemoryRepository.create("mem" + i));
@@ -94,7 +95,7 @@ class ColdReadRoundsTest {
                 .hedge(
                     new StoreConfig.Hedge(true, 95, Duration.ofSeconds(5), Duration.ofSeconds(10)))
                 .build(),
-            CountingRepository.wrap(GatedRepository.wrap(memories, gate), ledger));
+            CountingRepository.wrap(FaultyRepository.gated(memories, gate), ledger));
     stores.add(store);
     return store;
   }
@@ -174,7 +175,7 @@ class ColdReadRoundsTest {
   @ParameterizedTest
   @ValueSource(strings = {"none", "SSE-S3", "SSE-C"})
   void coldGet_whenTheRecordReadIsHeld_readsTheShardsMeanwhile(String sse) throws Exception {
-    GatedRepository.Gate held = new GatedRepository.Gate(Operation.GET, records());
+    FaultyRepository.Gate held = new FaultyRepository.Gate(Operation.GET, records());
     ErasureStore writer = open(held);
     createBucketWarm(writer);
     CustomerKey customer = sse.equals("SSE-C") ? customerKey() : null;
@@ -226,7 +227,7 @@ class ColdReadRoundsTest {
 
   @Test
   void coldGet_whenInline_readsKRecordsBesideTheOneThatDecides() throws Exception {
-    GatedRepository.Gate held = new GatedRepository.Gate(Operation.GET, records());
+    FaultyRepository.Gate held = new FaultyRepository.Gate(Operation.GET, records());
     ErasureStore writer = open(held);
     createBucketWarm(writer);
     byte[] data = data(SMALL);
@@ -252,7 +253,7 @@ class ColdReadRoundsTest {
 
   @Test
   void get_whenAnotherProxyOverwroteTheKey_readsTheNewShardsBesideTheRecord() throws Exception {
-    GatedRepository.Gate held = new GatedRepository.Gate(Operation.GET, records());
+    FaultyRepository.Gate held = new FaultyRepository.Gate(Operation.GET, records());
     ErasureStore writer = open(held);
     createBucketWarm(writer);
     ErasureStore reader = open(held);
@@ -285,7 +286,7 @@ class ColdReadRoundsTest {
       throws Exception {
     // Holds three of the six index entry writes of the second PUT: its entry is on three
     // repositories and its commit waits for a fourth, so it is no version yet.
-    GatedRepository.Gate commit = new GatedRepository.Gate(Operation.PUT, records());
+    FaultyRepository.Gate commit = new FaultyRepository.Gate(Operation.PUT, records());
     ErasureStore writer = open(commit);
     createBucketWarm(writer);
     byte[] first = data(STRIPED);

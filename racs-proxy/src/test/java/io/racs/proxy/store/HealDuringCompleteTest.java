@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.codec.Geometry;
 import io.racs.repos.Repository;
+import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.DrivenClock;
@@ -27,8 +28,8 @@ import org.junit.jupiter.api.Test;
  * the two always names the data. (Read after the scan, as it was, the object's data was collected
  * and the object could not be read.)
  *
- * <p>Heal is held by a {@link GatedRepository} gate on its read of the part record, so the order is
- * forced and nothing waits on time.
+ * <p>Heal is held by a {@link FaultyRepository.Gate} on its read of the part record, so the order
+ * is forced and nothing waits on time.
  */
 class HealDuringCompleteTest {
 
@@ -39,8 +40,8 @@ class HealDuringCompleteTest {
     for (int i = 0; i < 6; i++) {
       repositories.add(MemoryRepository.create("mem" + i));
     }
-    GatedRepository.Gate partReads =
-        new GatedRepository.Gate(
+    FaultyRepository.Gate partReads =
+        new FaultyRepository.Gate(
             Operation.GET, key -> key.startsWith("u/") && key.contains("/p00001"));
     byte[] data = new byte[9000];
     new Random(TestSeed.get()).nextBytes(data);
@@ -53,7 +54,7 @@ class HealDuringCompleteTest {
                 .settleTime(Duration.ZERO)
                 .clock(clock)
                 .build(),
-            GatedRepository.wrap(repositories, partReads))) {
+            FaultyRepository.gated(repositories, partReads))) {
       store.createBucket("bkt");
       String upload = store.createMultipartUpload("bkt", "k", ObjectStore.PutOptions.defaults());
       ObjectStore.PartInfo part =

@@ -43,10 +43,10 @@ class KeyStampsTest {
   private final List<Repository> repositories = new ArrayList<>();
   private final List<AutoCloseable> open = new ArrayList<>();
   private final CountingRepository.Ledger ledger = new CountingRepository.Ledger(6);
-  private final GatedRepository.Gate commits =
-      new GatedRepository.Gate(Operation.PUT, name -> name.startsWith("i/"));
-  private final GatedRepository.Gate listings =
-      new GatedRepository.Gate(Operation.LIST, prefix -> prefix.startsWith("i/"));
+  private final FaultyRepository.Gate commits =
+      new FaultyRepository.Gate(Operation.PUT, name -> name.startsWith("i/"));
+  private final FaultyRepository.Gate listings =
+      new FaultyRepository.Gate(Operation.LIST, prefix -> prefix.startsWith("i/"));
   private final List<FaultyRepository> faulty = new ArrayList<>();
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private ErasureStore reader;
@@ -62,7 +62,8 @@ class KeyStampsTest {
     }
     reader = store(CountingRepository.wrap(unclosed(), ledger));
     List<Repository> seen = new ArrayList<>();
-    for (Repository r : GatedRepository.wrap(GatedRepository.wrap(unclosed(), commits), listings)) {
+    for (Repository r :
+        FaultyRepository.gated(FaultyRepository.gated(unclosed(), commits), listings)) {
       FaultyRepository f = new FaultyRepository(r);
       faulty.add(f);
       seen.add(f);

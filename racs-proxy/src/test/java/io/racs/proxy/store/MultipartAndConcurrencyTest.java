@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.repos.Repository;
+import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayOutputStream;
@@ -322,9 +323,9 @@ class MultipartAndConcurrencyTest {
       throws Exception {
     boolean inline = size <= BLOCK;
     // The first read of the version's data: its first shard object, or its record on some slot.
-    GatedRepository.Gate gate =
-        new GatedRepository.Gate(Operation.GET, name -> name.startsWith(inline ? "i/bkt/" : "v/"));
-    try (ErasureStore store = ErasureStore.open(f.config, GatedRepository.wrap(f.faulty, gate))) {
+    FaultyRepository.Gate gate =
+        new FaultyRepository.Gate(Operation.GET, name -> name.startsWith(inline ? "i/bkt/" : "v/"));
+    try (ErasureStore store = ErasureStore.open(f.config, FaultyRepository.gated(f.faulty, gate))) {
       store.createBucket("bkt");
       byte[] old = StoreFixture.bytes(size, size);
       byte[] newer = StoreFixture.bytes(size + 1, size);

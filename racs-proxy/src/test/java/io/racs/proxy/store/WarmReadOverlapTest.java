@@ -8,6 +8,7 @@ import io.racs.proxy.crypto.CustomerKey;
 import io.racs.proxy.crypto.Keyring;
 import io.racs.proxy.crypto.MasterKey;
 import io.racs.repos.Repository;
+import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.CountingRepository;
@@ -60,8 +61,8 @@ class WarmReadOverlapTest {
   @ParameterizedTest
   @ValueSource(strings = {"none", "SSE-S3", "SSE-C"})
   void warmGet_whenListingHeld_startsReadingTheShardsMeanwhile(String sse) throws Exception {
-    GatedRepository.Gate gate =
-        new GatedRepository.Gate(Operation.LIST, prefix -> prefix.startsWith("i/bkt/k"));
+    FaultyRepository.Gate gate =
+        new FaultyRepository.Gate(Operation.LIST, prefix -> prefix.startsWith("i/bkt/k"));
     Ledger ledger = new Ledger(6);
     List<Repository> memories = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
@@ -72,7 +73,7 @@ class WarmReadOverlapTest {
             StoreConfig.builder(Geometry.parse("4x2"))
                 .keys(Keyring.of(MasterKey.generate()))
                 .build(),
-            CountingRepository.wrap(GatedRepository.wrap(memories, gate), ledger));
+            CountingRepository.wrap(FaultyRepository.gated(memories, gate), ledger));
     store.createBucket("bkt");
     byte[] data = new byte[SIZE];
     new Random(TestSeed.get()).nextBytes(data);
