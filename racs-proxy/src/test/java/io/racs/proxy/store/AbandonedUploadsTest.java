@@ -9,6 +9,7 @@ import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.DrivenClock;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -72,9 +73,7 @@ class AbandonedUploadsTest {
   }
 
   private byte[] data(int length) {
-    byte[] bytes = new byte[length];
-    random.nextBytes(bytes);
-    return bytes;
+    return SeededBytes.bytes(random.nextLong(), length);
   }
 
   private ObjectStore.PartInfo part(String key, String upload, int number, byte[] data) {

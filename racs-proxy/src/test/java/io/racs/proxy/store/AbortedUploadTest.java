@@ -7,6 +7,7 @@ import io.racs.proxy.codec.Geometry;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.Operation;
 import io.racs.testkit.DrivenClock;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.time.Duration;
 import java.util.List;
@@ -46,9 +47,7 @@ class AbortedUploadTest {
   }
 
   private byte[] data(int length) {
-    byte[] bytes = new byte[length];
-    random.nextBytes(bytes);
-    return bytes;
+    return SeededBytes.bytes(random.nextLong(), length);
   }
 
   private ObjectStore.PartInfo part(String key, String upload, int number, byte[] data) {

@@ -17,6 +17,7 @@ import io.racs.testkit.CountingRepository.Call;
 import io.racs.testkit.CountingRepository.Kind;
 import io.racs.testkit.CountingRepository.Ledger;
 import io.racs.testkit.DrivenClock;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -116,9 +117,7 @@ class ColdReadRoundsTest {
   }
 
   private byte[] data(int size) {
-    byte[] data = new byte[size];
-    random.nextBytes(data);
-    return data;
+    return SeededBytes.bytes(random.nextLong(), size);
   }
 
   private static VersionMeta put(ErasureStore store, byte[] data, Sealing sealing) {

@@ -8,6 +8,7 @@ import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.DrivenClock;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -16,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
@@ -43,8 +43,7 @@ class HealDuringCompleteTest {
     FaultyRepository.Gate partReads =
         new FaultyRepository.Gate(
             Operation.GET, key -> key.startsWith("u/") && key.contains("/p00001"));
-    byte[] data = new byte[9000];
-    new Random(TestSeed.get()).nextBytes(data);
+    byte[] data = SeededBytes.bytes(TestSeed.get(), 9000);
     try (ErasureStore store =
         ErasureStore.open(
             StoreConfig.builder(Geometry.parse("4x2"))

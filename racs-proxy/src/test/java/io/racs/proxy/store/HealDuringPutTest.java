@@ -7,6 +7,7 @@ import io.racs.repos.Repository;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -14,7 +15,6 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -102,8 +102,7 @@ class HealDuringPutTest {
     for (int i = 0; i < 6; i++) {
       memories.add(MemoryRepository.create("mem" + i));
     }
-    byte[] data = new byte[held.sizeBytes];
-    new Random(seed).nextBytes(data);
+    byte[] data = SeededBytes.bytes(seed, held.sizeBytes);
     try (ErasureStore store = ErasureStore.open(config, FaultyRepository.gated(memories, gate));
         ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
       store.createBucket("bkt");

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.racs.repos.Repository;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -375,9 +376,7 @@ class MultipartAndConcurrencyTest {
   /** A body of a random size: some inline (up to one block), most striped over several. */
   private static byte[] body(Random random) {
     int size = 1 + random.nextInt(4 * BLOCK);
-    byte[] body = new byte[size];
-    random.nextBytes(body);
-    return body;
+    return SeededBytes.bytes(random.nextLong(), size);
   }
 
   /**

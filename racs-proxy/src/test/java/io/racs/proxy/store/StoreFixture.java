@@ -4,6 +4,7 @@ import io.racs.proxy.codec.Geometry;
 import io.racs.repos.Repository;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.memory.MemoryRepository;
+import io.racs.testkit.SeededBytes;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,7 +12,6 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 
 /** An array of memory repositories behind fault injectors, and helpers for store tests. */
 final class StoreFixture implements AutoCloseable {
@@ -65,9 +65,7 @@ final class StoreFixture implements AutoCloseable {
   }
 
   static byte[] bytes(long seed, int size) {
-    byte[] data = new byte[size];
-    new Random(seed).nextBytes(data);
-    return data;
+    return SeededBytes.bytes(seed, size);
   }
 
   static InputStream stream(byte[] data) {

@@ -14,6 +14,7 @@ import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.CountingRepository;
 import io.racs.testkit.CountingRepository.Kind;
 import io.racs.testkit.CountingRepository.Ledger;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
@@ -22,7 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -75,8 +75,7 @@ class WarmReadOverlapTest {
                 .build(),
             CountingRepository.wrap(FaultyRepository.gated(memories, gate), ledger));
     store.createBucket("bkt");
-    byte[] data = new byte[SIZE];
-    new Random(TestSeed.get()).nextBytes(data);
+    byte[] data = SeededBytes.bytes(TestSeed.get(), SIZE);
     CustomerKey customer = sse.equals("SSE-C") ? customerKey() : null;
     Sealing sealing =
         switch (sse) {
