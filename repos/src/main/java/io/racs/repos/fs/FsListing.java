@@ -210,30 +210,27 @@ final class FsListing {
           if (key.isEmpty()) {
             continue;
           }
-          BasicFileAttributes attributes;
-          try {
-            attributes =
-                Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-          } catch (NoSuchFileException e) {
-            continue;
-          }
-          if (attributes.isRegularFile()) {
+          BasicFileAttributes attributes = attributesOrNull(child);
+          if (attributes != null && attributes.isRegularFile()) {
             found.add(
                 ObjectInfo.of(
                     key.get(), attributes.size(), attributes.lastModifiedTime().toInstant()));
           }
         } else {
-          BasicFileAttributes attributes;
-          try {
-            attributes =
-                Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-          } catch (NoSuchFileException e) {
-            continue;
-          }
-          if (attributes.isDirectory()) {
+          BasicFileAttributes attributes = attributesOrNull(child);
+          if (attributes != null && attributes.isDirectory()) {
             visit(child, sortName);
           }
         }
+      }
+    }
+
+    /** The attributes of {@code child}, not following links; null when it is gone meanwhile. */
+    private static BasicFileAttributes attributesOrNull(Path child) throws IOException {
+      try {
+        return Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      } catch (NoSuchFileException e) {
+        return null;
       }
     }
   }
