@@ -2,6 +2,7 @@ package io.racs.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.racs.testkit.SeededBytes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -25,7 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
 import java.util.TreeMap;
 import java.util.zip.GZIPOutputStream;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -123,19 +123,15 @@ final class Clients {
   }
 
   /**
-   * {@code size} bytes from {@code new Random(seed)}, gzip-compressed into {@code file}: a body
-   * that matches {@code Content-Encoding: gzip}, so no client in between has cause to complain.
+   * {@code size} bytes from {@link SeededBytes} of {@code seed}, gzip-compressed into {@code file}:
+   * a body that matches {@code Content-Encoding: gzip}, so no client in between has cause to
+   * complain.
    */
   static Path gzipFile(Path file, long seed, long size) {
     try {
       Files.createDirectories(file.getParent());
-      Random random = new Random(seed);
-      byte[] buffer = new byte[1 << 16];
       try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(file))) {
-        for (long left = size; left > 0; left -= buffer.length) {
-          random.nextBytes(buffer);
-          out.write(buffer, 0, (int) Math.min(buffer.length, left));
-        }
+        SeededBytes.stream(seed, size).transferTo(out);
       }
       return file;
     } catch (IOException e) {
@@ -275,17 +271,12 @@ final class Clients {
     return result;
   }
 
-  /** Writes {@code size} bytes from {@code new Random(seed)} to {@code file}. */
+  /** Writes {@code size} bytes from {@link SeededBytes} of {@code seed} to {@code file}. */
   static Path seededFile(Path file, long seed, long size) {
     try {
       Files.createDirectories(file.getParent());
-      Random random = new Random(seed);
-      byte[] buffer = new byte[1 << 16];
       try (OutputStream out = Files.newOutputStream(file)) {
-        for (long left = size; left > 0; left -= buffer.length) {
-          random.nextBytes(buffer);
-          out.write(buffer, 0, (int) Math.min(buffer.length, left));
-        }
+        SeededBytes.stream(seed, size).transferTo(out);
       }
       return file;
     } catch (IOException e) {
@@ -293,11 +284,9 @@ final class Clients {
     }
   }
 
-  /** {@code size} bytes from {@code new Random(seed)}. */
+  /** {@code size} bytes from {@link SeededBytes} of {@code seed}. */
   static byte[] seededBytes(long seed, int size) {
-    byte[] data = new byte[size];
-    new Random(seed).nextBytes(data);
-    return data;
+    return SeededBytes.bytes(seed, size);
   }
 
   static String md5Hex(InputStream in) throws IOException {

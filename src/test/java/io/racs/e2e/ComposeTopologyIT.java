@@ -7,6 +7,7 @@ import io.racs.repos.config.RepositoryConfig;
 import io.racs.repos.config.RepositoryConfigLoader;
 import io.racs.repos.minio.MinioServer;
 import io.racs.testkit.MinioExtension;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import io.racs.testkit.TestTools;
 import java.io.IOException;
@@ -306,8 +307,7 @@ class ComposeTopologyIT {
 
   @Test
   void putGet_roundTripsThroughHaproxy_withShardsOnAllSixNodes() {
-    byte[] data = new byte[3 * 1024 * 1024 + 1];
-    new Random(9).nextBytes(data);
+    byte[] data = SeededBytes.bytes(9, 3 * 1024 * 1024 + 1);
     try (S3Client s3 = lbClient()) {
       s3.createBucket(b -> b.bucket("demo"));
       s3.putObject(b -> b.bucket("demo").key("compose/object.bin"), RequestBody.fromBytes(data));
@@ -338,8 +338,7 @@ class ComposeTopologyIT {
     try (S3Client s3 = lbClient()) {
       s3.createBucket(b -> b.bucket("spread"));
       for (int i = 0; i < 12; i++) {
-        byte[] body = new byte[1 + random.nextInt(300_000)];
-        random.nextBytes(body);
+        byte[] body = SeededBytes.bytes(random.nextLong(), 1 + random.nextInt(300_000));
         String key = "object-" + i;
         s3.putObject(b -> b.bucket("spread").key(key), RequestBody.fromBytes(body));
         assertThat(s3.getObjectAsBytes(b -> b.bucket("spread").key(key)).asByteArray())

@@ -3,6 +3,7 @@ package io.racs.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.e2e.AcknowledgedWrites.Value;
+import io.racs.testkit.SeededBytes;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.time.Duration;
@@ -291,9 +292,7 @@ final class FaultLoad implements AutoCloseable {
           case 1 -> 4096 + random.nextInt(124 * 1024);
           default -> 128 * 1024 + random.nextInt(1152 * 1024);
         };
-    byte[] data = new byte[size];
-    random.nextBytes(data);
-    return data;
+    return SeededBytes.bytes(random.nextLong(), size);
   }
 
   private Result put(String currentPhase, S3Client client, String key, long bodySeed) {

@@ -2,6 +2,7 @@ package io.racs.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -152,8 +153,7 @@ class LauncherIT {
   void racsCodec_whenShardsLost_recoversTheFileThroughTheLauncher(@TempDir Path dir)
       throws IOException {
     long seed = TestSeed.get();
-    byte[] bytes = new byte[300_001];
-    new java.util.Random(seed).nextBytes(bytes);
+    byte[] bytes = SeededBytes.bytes(seed, 300_001);
     Path file = dir.resolve("data.bin");
     Files.write(file, bytes);
     Path shards = dir.resolve("shards");

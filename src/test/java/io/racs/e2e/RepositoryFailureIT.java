@@ -3,6 +3,7 @@ package io.racs.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.testkit.MinioExtension;
+import io.racs.testkit.SeededBytes;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,9 +76,7 @@ class RepositoryFailureIT {
   private static byte[] body(long seed) {
     Random random = new Random(seed);
     int size = seed % 7 == 0 ? 0 : random.nextInt(2 * 1024 * 1024);
-    byte[] data = new byte[size];
-    random.nextBytes(data);
-    return data;
+    return SeededBytes.bytes(random.nextLong(), size);
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.racs.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.racs.testkit.SeededBytes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -16,7 +17,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -99,13 +99,8 @@ class SdkV2IT {
 
   private static Path file(long seed, long size) throws IOException {
     Path file = dir.resolve("data-" + seed + "-" + size);
-    Random random = new Random(seed);
-    byte[] buffer = new byte[1 << 16];
     try (OutputStream out = Files.newOutputStream(file)) {
-      for (long left = size; left > 0; left -= buffer.length) {
-        random.nextBytes(buffer);
-        out.write(buffer, 0, (int) Math.min(buffer.length, left));
-      }
+      SeededBytes.stream(seed, size).transferTo(out);
     }
     return file;
   }
@@ -157,8 +152,7 @@ class SdkV2IT {
   void crc64nvme_whenRequested_isVerifiedAndReturned() throws Exception {
     try (S3Client s3 = client(false, ProxyProcess.SECRET_KEY)) {
       s3.createBucket(b -> b.bucket("crc64"));
-      byte[] data = new byte[300_000];
-      new Random(64).nextBytes(data);
+      byte[] data = SeededBytes.bytes(64, 300_000);
       var put =
           s3.putObject(
               b -> b.bucket("crc64").key("k").checksumAlgorithm(ChecksumAlgorithm.CRC64_NVME),

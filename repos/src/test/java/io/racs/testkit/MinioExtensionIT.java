@@ -3,7 +3,6 @@ package io.racs.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -21,8 +20,7 @@ class MinioExtensionIT {
   @Test
   void putGet_whenOneServerStoppedAndRestarted_failsThenServesAgain() {
     long seed = TestSeed.get();
-    byte[] body = new byte[256 * 1024 + 7];
-    new Random(seed).nextBytes(body);
+    byte[] body = SeededBytes.bytes(seed, 256 * 1024 + 7);
     S3Client first = MINIO.client(0);
     S3Client second = MINIO.client(1);
     for (S3Client client : new S3Client[] {first, second}) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.racs.bench.cli.BenchMain;
 import io.racs.proxy.cli.ExitCodes;
+import io.racs.testkit.SeededBytes;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -48,8 +49,7 @@ class SweepTest {
   @Test
   void prepare_whenReuseFileAndFileBigEnough_keepsItsDataElseFills() throws Exception {
     Path file = dir.resolve("f");
-    byte[] data = new byte[1 << 20];
-    new java.util.SplittableRandom(42).nextBytes(data);
+    byte[] data = SeededBytes.bytes(42, 1 << 20);
     Files.write(file, data);
     Sweep kept = Sweep.prepare(config(file, 1 << 20, true));
     assertThat(kept.filled()).isFalse();

@@ -2,6 +2,7 @@ package io.racs.proxy.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -9,7 +10,6 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,8 +28,7 @@ class CodecCommandTest {
   }
 
   private Path input(long seed, int size) throws IOException {
-    byte[] bytes = new byte[size];
-    new Random(seed).nextBytes(bytes);
+    byte[] bytes = SeededBytes.bytes(seed, size);
     Path file = dir.resolve("input-" + size);
     Files.write(file, bytes);
     return file;

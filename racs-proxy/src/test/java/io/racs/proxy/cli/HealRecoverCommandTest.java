@@ -7,6 +7,7 @@ import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.repos.fs.FsRepository;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -19,7 +20,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -97,8 +97,7 @@ class HealRecoverCommandTest {
   @Test
   void healAndRecover_onFsRepositories() throws IOException {
     long seed = TestSeed.get();
-    byte[] data = new byte[300_000];
-    new Random(seed).nextBytes(data);
+    byte[] data = SeededBytes.bytes(seed, 300_000);
     Path config = config();
     ArrayConfig array = ArrayConfig.load(config);
     try (ErasureStore store = array.open()) {
@@ -148,11 +147,8 @@ class HealRecoverCommandTest {
   @Test
   void recover_withVersionId_rebuildsThatVersionOfAVersionedBucketAfterHeal() throws IOException {
     long seed = TestSeed.get();
-    Random random = new Random(seed);
-    byte[] old = new byte[200_000];
-    byte[] current = new byte[150_000];
-    random.nextBytes(old);
-    random.nextBytes(current);
+    byte[] old = SeededBytes.bytes(seed, 200_000);
+    byte[] current = SeededBytes.bytes(seed + 1, 150_000);
     Path config = config();
     ArrayConfig array = ArrayConfig.load(config);
     VersionMeta first;
@@ -231,11 +227,8 @@ class HealRecoverCommandTest {
   void recover_withVersionIdNull_rebuildsTheVersionWrittenBeforeVersioningWasEnabled()
       throws IOException {
     long seed = TestSeed.get();
-    Random random = new Random(seed);
-    byte[] unversioned = new byte[180_000];
-    byte[] versioned = new byte[120_000];
-    random.nextBytes(unversioned);
-    random.nextBytes(versioned);
+    byte[] unversioned = SeededBytes.bytes(seed, 180_000);
+    byte[] versioned = SeededBytes.bytes(seed + 1, 120_000);
     Path config = config();
     ArrayConfig array = ArrayConfig.load(config);
     try (ErasureStore store = array.open()) {
@@ -322,8 +315,7 @@ class HealRecoverCommandTest {
   @Test
   void healAndRecover_inlineObject_onFsRepositories() throws IOException {
     long seed = TestSeed.get();
-    byte[] data = new byte[20_000];
-    new Random(seed).nextBytes(data);
+    byte[] data = SeededBytes.bytes(seed, 20_000);
     Path config = config("  inlineSize: 32KiB\n");
     ArrayConfig array = ArrayConfig.load(config);
     assertThat(array.store().inlineBytes()).isEqualTo(32 << 10);
@@ -374,8 +366,7 @@ class HealRecoverCommandTest {
   void recover_whenObjectsEncrypted_opensSseS3WithTheConfiguredKeyAndSseCOnlyWithItsKey()
       throws Exception {
     long seed = TestSeed.get();
-    byte[] data = new byte[150_000];
-    new Random(seed).nextBytes(data);
+    byte[] data = SeededBytes.bytes(seed, 150_000);
     Path keyFile = dir.resolve("master.key");
     Files.writeString(keyFile, io.racs.proxy.crypto.MasterKey.generate().toHex());
     Files.setPosixFilePermissions(
@@ -383,8 +374,7 @@ class HealRecoverCommandTest {
     Path config = config();
     Files.writeString(
         config, Files.readString(config) + "encryption:\n  keyFile: " + keyFile + "\n");
-    byte[] raw = new byte[32];
-    new Random(seed + 1).nextBytes(raw);
+    byte[] raw = SeededBytes.bytes(seed + 1, 32);
     Path customerKeyFile = Files.write(dir.resolve("customer.key"), raw);
     java.util.Base64.Encoder b64 = java.util.Base64.getEncoder();
     io.racs.proxy.crypto.CustomerKey customer =
@@ -505,8 +495,7 @@ class HealRecoverCommandTest {
     try (ErasureStore store = array.open()) {
       store.createBucket("photos");
       for (int i = 0; i < 5; i++) {
-        byte[] data = new byte[100_000 + i];
-        new Random(i).nextBytes(data);
+        byte[] data = SeededBytes.bytes(i, 100_000 + i);
         store.put(
             "photos",
             "p" + i,

@@ -6,8 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.Sealing;
+import io.racs.proxy.store.api.StoreException;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -17,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,11 +66,9 @@ class KeysCommandTest {
 
   @Test
   void rotate_whenRun_letsThePreviousKeyGoAndEverythingStillOpens() throws Exception {
-    byte[] small = new byte[1000];
-    byte[] big = new byte[200_000];
-    Random random = new Random(TestSeed.get());
-    random.nextBytes(small);
-    random.nextBytes(big);
+    long seed = TestSeed.get();
+    byte[] small = SeededBytes.bytes(seed, 1000);
+    byte[] big = SeededBytes.bytes(seed + 1, 200_000);
     Path oldKey = dir.resolve("old.key");
     Path newKey = dir.resolve("new.key");
     assertThat(racs("keys", "generate", "--out", oldKey.toString())).isZero();

@@ -3,6 +3,7 @@ package io.racs.proxy.crypto;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -64,8 +65,7 @@ class SealedStreamsTest {
   void roundTrip_whenAnySize_returnsThePlaintextAndNoWindowOfItIsInTheSealedBytes(int size)
       throws IOException {
     Random random = new Random(TestSeed.get());
-    byte[] plain = new byte[size];
-    random.nextBytes(plain);
+    byte[] plain = SeededBytes.bytes(random.nextLong(), size);
     DataKey key = DataKey.generate();
     byte[] sealed = seal(plain, key, 0);
     for (int readSize : READ_SIZES) {
@@ -86,8 +86,7 @@ class SealedStreamsTest {
   @ValueSource(ints = {0, 1, C - 1, C, C + 1, 3 * C})
   void seal_whenLengthUnknownUntilTheEnd_sealsTheSameBytesAsWithTheLengthDeclared(int size)
       throws IOException {
-    byte[] plain = new byte[size];
-    new Random(TestSeed.get()).nextBytes(plain);
+    byte[] plain = SeededBytes.bytes(TestSeed.get(), size);
     DataKey key = DataKey.generate();
     SealingInputStream streamed =
         new SealingInputStream(new ByteArrayInputStream(plain), -1, key.sealer(0));
@@ -100,8 +99,7 @@ class SealedStreamsTest {
   void open_whenRandomRanges_returnsExactlyTheirBytes() throws IOException {
     Random random = new Random(TestSeed.get());
     int size = 3 * C + 777;
-    byte[] plain = new byte[size];
-    random.nextBytes(plain);
+    byte[] plain = SeededBytes.bytes(random.nextLong(), size);
     DataKey key = DataKey.generate();
     byte[] sealed = seal(plain, key, 7);
     for (int i = 0; i < 200; i++) {
@@ -117,8 +115,7 @@ class SealedStreamsTest {
   void open_whenAnyOneByteFlipped_failsBeforeHandingOutAByteOfThatChunk() throws IOException {
     Random random = new Random(TestSeed.get());
     int size = 2 * C + 10;
-    byte[] plain = new byte[size];
-    random.nextBytes(plain);
+    byte[] plain = SeededBytes.bytes(random.nextLong(), size);
     DataKey key = DataKey.generate();
     byte[] sealed = seal(plain, key, 0);
     for (int i = 0; i < 20; i++) {
@@ -158,8 +155,7 @@ class SealedStreamsTest {
 
   @Test
   void open_whenTwoChunksSwapped_fails() throws IOException {
-    byte[] plain = new byte[3 * C];
-    new Random(TestSeed.get()).nextBytes(plain);
+    byte[] plain = SeededBytes.bytes(TestSeed.get(), 3 * C);
     DataKey key = DataKey.generate();
     byte[] sealed = seal(plain, key, 0);
     int s = SealedLayout.SEALED_CHUNK_BYTES;
@@ -173,8 +169,7 @@ class SealedStreamsTest {
   @Test
   void open_whenCutAtAChunkBoundaryAndReadAsShorter_failsOnTheChunkThatWasNotLast()
       throws IOException {
-    byte[] plain = new byte[3 * C];
-    new Random(TestSeed.get()).nextBytes(plain);
+    byte[] plain = SeededBytes.bytes(TestSeed.get(), 3 * C);
     DataKey key = DataKey.generate();
     byte[] sealed = seal(plain, key, 0);
     byte[] cut = Arrays.copyOf(sealed, 2 * SealedLayout.SEALED_CHUNK_BYTES);
@@ -219,8 +214,7 @@ class SealedStreamsTest {
     long seed = TestSeed.get();
     Random random = new Random(seed);
     int size = 5 * C + 333;
-    byte[] plain = new byte[size];
-    random.nextBytes(plain);
+    byte[] plain = SeededBytes.bytes(random.nextLong(), size);
     DataKey key = DataKey.generate();
     byte[] sealed = seal(plain, key, 3);
     for (int i = 0; i < 200; i++) {
@@ -240,8 +234,7 @@ class SealedStreamsTest {
 
   @Test
   void open_whenEveryChunkIsLentWhole_opensEachInPlaceAndCopiesNone() throws IOException {
-    byte[] plain = new byte[4 * C + 5];
-    new Random(TestSeed.get()).nextBytes(plain);
+    byte[] plain = SeededBytes.bytes(TestSeed.get(), 4 * C + 5);
     DataKey key = DataKey.generate();
     byte[] sealed = seal(plain, key, 0);
     SealedLayout.Span span = SealedLayout.span(0, plain.length, plain.length);
@@ -261,8 +254,7 @@ class SealedStreamsTest {
     long seed = TestSeed.get();
     Random random = new Random(seed);
     int size = 3 * C + 10;
-    byte[] plain = new byte[size];
-    random.nextBytes(plain);
+    byte[] plain = SeededBytes.bytes(random.nextLong(), size);
     DataKey key = DataKey.generate();
     byte[] sealed = seal(plain, key, 0);
     SealedLayout.Span span = SealedLayout.span(0, size, size);

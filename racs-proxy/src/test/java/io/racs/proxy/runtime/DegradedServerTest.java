@@ -9,6 +9,7 @@ import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
+import io.racs.testkit.SeededBytes;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -154,8 +155,7 @@ class DegradedServerTest {
     Map<String, byte[]> bodies = new TreeMap<>();
     Random random = new Random(SEED);
     for (int i = 0; i < 20; i++) {
-      byte[] body = new byte[i % 2 == 0 ? 1000 + i : 200_000 + i];
-      random.nextBytes(body);
+      byte[] body = SeededBytes.bytes(random.nextLong(), i % 2 == 0 ? 1000 + i : 200_000 + i);
       String key = "obj-" + i;
       s3.putObject(b -> b.bucket("bkt").key(key), RequestBody.fromBytes(body));
       bodies.put(key, body);

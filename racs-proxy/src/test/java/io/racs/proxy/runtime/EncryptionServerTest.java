@@ -12,6 +12,7 @@ import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.testing.TestClients;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,7 +25,6 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -138,8 +138,7 @@ class EncryptionServerTest {
   @Test
   void sseS3_whenPutAndRead_roundTripsWithItsHeaderAndThePlaintextsMd5AsETag() throws Exception {
     start();
-    byte[] data = new byte[300_000];
-    new Random(TestSeed.get()).nextBytes(data);
+    byte[] data = SeededBytes.bytes(TestSeed.get(), 300_000);
     PutObjectResponse put =
         s3.putObject(
             p -> p.bucket(BUCKET).key("s3").serverSideEncryption(ServerSideEncryption.AES256),
@@ -196,8 +195,7 @@ class EncryptionServerTest {
   @Test
   void sseC_whenMultipartAndCopiedToSseS3_roundTrips() throws Exception {
     start();
-    byte[] data = new byte[5 * 1024 * 1024 + 1];
-    new Random(TestSeed.get()).nextBytes(data);
+    byte[] data = SeededBytes.bytes(TestSeed.get(), 5 * 1024 * 1024 + 1);
     String md5 = md5(KEY);
     String upload =
         s3.createMultipartUpload(
@@ -324,8 +322,7 @@ class EncryptionServerTest {
   void sseC_whenPartCopiedIntoCustomerKeyUpload_answersTheKeyHeadersAndRoundTrips()
       throws Exception {
     start();
-    byte[] data = new byte[70_000];
-    new Random(TestSeed.get()).nextBytes(data);
+    byte[] data = SeededBytes.bytes(TestSeed.get(), 70_000);
     s3.putObject(b -> b.bucket(BUCKET).key("plain-source"), RequestBody.fromBytes(data));
     String md5 = md5(KEY);
     String uploadId =
@@ -525,8 +522,7 @@ class EncryptionServerTest {
                 .applyServerSideEncryptionByDefault()
                 .sseAlgorithm())
         .isEqualTo(ServerSideEncryption.AES256);
-    byte[] data = new byte[70_000];
-    new Random(TestSeed.get()).nextBytes(data);
+    byte[] data = SeededBytes.bytes(TestSeed.get(), 70_000);
     assertThat(
             s3.putObject(p -> p.bucket(BUCKET).key("by-default"), RequestBody.fromBytes(data))
                 .serverSideEncryption())

@@ -8,6 +8,7 @@ import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.testing.TestClients;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
+import io.racs.testkit.SeededBytes;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -22,7 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -129,16 +129,14 @@ class FullDiskServerTest {
                 .withAdmin("127.0.0.1:0"));
     s3 = TestClients.s3(server.port(), ACCESS, SECRET);
     s3.createBucket(b -> b.bucket("bkt"));
-    byte[] before = new byte[50_000];
-    new Random(SEED).nextBytes(before);
+    byte[] before = SeededBytes.bytes(SEED, 50_000);
     s3.putObject(b -> b.bucket("bkt").key("before"), RequestBody.fromBytes(before));
 
     List<Path> fillers = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
       fillers.add(fill(dir.resolve("r" + i)));
     }
-    byte[] body = new byte[300_000];
-    new Random(SEED + 1).nextBytes(body);
+    byte[] body = SeededBytes.bytes(SEED + 1, 300_000);
     S3Exception refused = null;
     try {
       s3.putObject(b -> b.bucket("bkt").key("big"), RequestBody.fromBytes(body));

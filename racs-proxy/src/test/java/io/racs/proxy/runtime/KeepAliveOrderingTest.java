@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.MemoryArray;
+import io.racs.testkit.SeededBytes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,7 +20,6 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -197,8 +197,6 @@ class KeepAliveOrderingTest {
   }
 
   private static byte[] data(long seed, int size) {
-    byte[] bytes = new byte[size];
-    new Random(seed).nextBytes(bytes);
-    return bytes;
+    return SeededBytes.bytes(seed, size);
   }
 }

@@ -7,6 +7,7 @@ import io.racs.proxy.store.heal.Healer;
 import io.racs.proxy.testing.TestClients;
 import io.racs.proxy.testing.TestProxies;
 import io.racs.testkit.Await;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -117,8 +118,7 @@ class MultiProxyServerTest {
     s3.createBucket(b -> b.bucket("scrubbed"));
     int objects = 24;
     for (int i = 0; i < objects; i++) {
-      byte[] data = new byte[20_000 + random.nextInt(10_000)];
-      random.nextBytes(data);
+      byte[] data = SeededBytes.bytes(random.nextLong(), 20_000 + random.nextInt(10_000));
       String key = String.format("k%02d", i);
       s3.putObject(b -> b.bucket("scrubbed").key(key), RequestBody.fromBytes(data));
     }

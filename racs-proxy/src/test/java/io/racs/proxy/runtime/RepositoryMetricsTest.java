@@ -17,6 +17,7 @@ import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.CountingRepository;
 import io.racs.testkit.CountingRepository.Kind;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
@@ -28,7 +29,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -146,8 +146,7 @@ class RepositoryMetricsTest {
         ErasureStore.open(
             StoreConfig.builder(Geometry.parse("4x2")).build(),
             RepositoryMetrics.metered(List.copyOf(faulty)));
-    byte[] data = new byte[1 << 20];
-    new Random(seed).nextBytes(data);
+    byte[] data = SeededBytes.bytes(seed, 1 << 20);
     HttpClient http = HttpClient.newHttpClient();
     try (RacsServer server =
             RacsServer.start(
@@ -220,8 +219,7 @@ class RepositoryMetricsTest {
         ErasureStore.open(
             StoreConfig.builder(Geometry.parse("4x2")).stallGrace(Duration.ofMillis(400)).build(),
             RepositoryMetrics.metered(List.copyOf(faulty)));
-    byte[] data = new byte[1 << 20];
-    new Random(seed).nextBytes(data);
+    byte[] data = SeededBytes.bytes(seed, 1 << 20);
     HttpClient http = HttpClient.newHttpClient();
     try (RacsServer server =
             RacsServer.start(

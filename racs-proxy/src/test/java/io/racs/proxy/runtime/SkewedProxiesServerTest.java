@@ -11,6 +11,7 @@ import io.racs.proxy.testing.TestClients;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
 import io.racs.testkit.Await;
+import io.racs.testkit.SeededBytes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -18,7 +19,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -188,8 +188,6 @@ class SkewedProxiesServerTest {
   }
 
   private static byte[] bytes(long seed, int size) {
-    byte[] data = new byte[size];
-    new Random(seed).nextBytes(data);
-    return data;
+    return SeededBytes.bytes(seed, size);
   }
 }

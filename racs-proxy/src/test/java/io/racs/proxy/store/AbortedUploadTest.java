@@ -13,6 +13,7 @@ import io.racs.proxy.store.object.MultipartUploads;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.Operation;
 import io.racs.testkit.DrivenClock;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.time.Duration;
 import java.util.List;
@@ -52,9 +53,7 @@ class AbortedUploadTest {
   }
 
   private byte[] data(int length) {
-    byte[] bytes = new byte[length];
-    random.nextBytes(bytes);
-    return bytes;
+    return SeededBytes.bytes(random.nextLong(), length);
   }
 
   private ObjectStore.PartInfo part(String key, String upload, int number, byte[] data) {
@@ -117,7 +116,7 @@ class AbortedUploadTest {
     String upload = started(data(10_000)).upload();
     slot0MissesDeletes();
     f.store.abortMultipartUpload(BUCKET, "k", upload);
-    f.faulty.get(0).heal();
+    f.faulty.get(0).clearFaults();
     return upload;
   }
 
@@ -174,7 +173,7 @@ class AbortedUploadTest {
             StoreException.class,
             e -> assertThat(e.code()).isEqualTo(StoreException.Code.INSUFFICIENT_SHARDS));
 
-    f.faulty.forEach(r -> r.heal());
+    f.faulty.forEach(r -> r.clearFaults());
     assertThat(f.store.listMultipartUploads(BUCKET, "")).hasSize(1);
     complete(started);
     assertThat(f.get(BUCKET, "k")).isEqualTo(body);
@@ -211,7 +210,7 @@ class AbortedUploadTest {
     Started started = started(body);
     slot0MissesDeletes();
     complete(started);
-    f.faulty.get(0).heal();
+    f.faulty.get(0).clearFaults();
 
     Healer.heal(f.store, Healer.Options.defaults());
 
@@ -231,7 +230,7 @@ class AbortedUploadTest {
     refuseMarks();
     slot0MissesDeletes();
     complete(started);
-    f.faulty.forEach(r -> r.heal());
+    f.faulty.forEach(r -> r.clearFaults());
     Healer.heal(f.store, Healer.Options.defaults());
     assertThat(f.store.listMultipartUploads(BUCKET, "")).hasSize(1); // back, as before the mark
 
@@ -254,7 +253,7 @@ class AbortedUploadTest {
             StoreException.class,
             e -> assertThat(e.code()).isEqualTo(StoreException.Code.INSUFFICIENT_SHARDS));
     f.store.awaitCollections(); // whatever the failed commit deletes in the background, deleted
-    f.faulty.forEach(r -> r.heal());
+    f.faulty.forEach(r -> r.clearFaults());
 
     complete(started); // an SDK retries the 503
 
@@ -276,7 +275,7 @@ class AbortedUploadTest {
     }
     f.faulty.get(3).failOperation(Operation.DELETE, RepositoryException.Kind.UNAVAILABLE);
     assertThatThrownBy(() -> complete(started)).isInstanceOf(StoreException.class);
-    f.faulty.forEach(r -> r.heal());
+    f.faulty.forEach(r -> r.clearFaults());
     assertThat(f.names(3, "i/")).hasSize(1);
     if (retried) {
       complete(started);

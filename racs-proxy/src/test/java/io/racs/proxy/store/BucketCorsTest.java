@@ -49,7 +49,7 @@ class BucketCorsTest {
     assertThatThrownBy(() -> f.store.putBucketCors("bkt", "<new/>"))
         .extracting(e -> ((StoreException) e).code())
         .isEqualTo(StoreException.Code.INSUFFICIENT_SHARDS);
-    f.faulty.forEach(FaultyRepository::heal);
+    f.faulty.forEach(FaultyRepository::clearFaults);
     assertThat(f.reopen().bucketCors("bkt")).hasValue("<old/>");
   }
 

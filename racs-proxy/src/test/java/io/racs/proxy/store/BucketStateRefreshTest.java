@@ -4,14 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.codec.Geometry;
-import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
-import io.racs.proxy.store.api.StoreException;
-import io.racs.proxy.store.bucket.BucketCatalog;
-import io.racs.proxy.store.bucket.BucketDocuments;
-import io.racs.proxy.store.bucket.RefreshAhead;
-import io.racs.proxy.store.format.Layout;
-import io.racs.proxy.store.format.VersionMeta;
+import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.Await;
@@ -54,16 +47,16 @@ class BucketStateRefreshTest {
   private final long seed = TestSeed.get();
   private final AtomicLong ticks = new AtomicLong(1_000_000_000_000L);
   private final List<MemoryRepository> memories = new ArrayList<>();
-  private final GatedRepository.Gate bucketListings =
-      new GatedRepository.Gate(Operation.LIST, BUCKET_RECORDS::equals);
-  private final GatedRepository.Gate encryptionListings =
-      new GatedRepository.Gate(Operation.LIST, ENCRYPTION_DOCUMENTS::equals);
-  private final GatedRepository.Gate announcementListings =
-      new GatedRepository.Gate(Operation.LIST, ANNOUNCEMENTS::equals);
+  private final FaultyRepository.Gate bucketListings =
+      new FaultyRepository.Gate(Operation.LIST, BUCKET_RECORDS::equals);
+  private final FaultyRepository.Gate encryptionListings =
+      new FaultyRepository.Gate(Operation.LIST, ENCRYPTION_DOCUMENTS::equals);
+  private final FaultyRepository.Gate announcementListings =
+      new FaultyRepository.Gate(Operation.LIST, ANNOUNCEMENTS::equals);
   // Not armed: counts the listings of all the bucket's objects (a LIST of no prefix; a write's
   // ordering listing is of its key's prefix).
-  private final GatedRepository.Gate objectListings =
-      new GatedRepository.Gate(Operation.LIST, Layout.indexPrefix("bkt")::equals);
+  private final FaultyRepository.Gate objectListings =
+      new FaultyRepository.Gate(Operation.LIST, Layout.indexPrefix("bkt")::equals);
   private final List<ErasureStore> stores = new ArrayList<>();
   private ErasureStore store;
 
@@ -93,10 +86,10 @@ class BucketStateRefreshTest {
                 .stallGrace(Duration.ofSeconds(30))
                 .ticker(ticks::get)
                 .build(),
-            GatedRepository.wrap(
-                GatedRepository.wrap(
-                    GatedRepository.wrap(
-                        GatedRepository.wrap(memories, bucketListings), encryptionListings),
+            FaultyRepository.gated(
+                FaultyRepository.gated(
+                    FaultyRepository.gated(
+                        FaultyRepository.gated(memories, bucketListings), encryptionListings),
                     announcementListings),
                 objectListings));
     stores.add(opened);

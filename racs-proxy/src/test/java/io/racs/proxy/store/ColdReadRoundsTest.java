@@ -16,6 +16,7 @@ import io.racs.proxy.store.format.Sealing;
 import io.racs.proxy.store.format.VersionId;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.repos.Repository;
+import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.Await;
@@ -24,6 +25,7 @@ import io.racs.testkit.CountingRepository.Call;
 import io.racs.testkit.CountingRepository.Kind;
 import io.racs.testkit.CountingRepository.Ledger;
 import io.racs.testkit.DrivenClock;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -62,7 +64,7 @@ class ColdReadRoundsTest {
   private final List<ErasureStore> stores = new ArrayList<>();
   private final Random random = new Random(TestSeed.get());
   private final Keyring keys = Keyring.of(MasterKey.generate());
-  private GatedRepository.Gate gate;
+  private FaultyRepository.Gate gate;
 
   /**
    * The stores' clock, still unless a test moves it. A PUT's version takes its data's id only when
@@ -84,7 +86,7 @@ class ColdReadRoundsTest {
   }
 
   /** A store over the array, every call counted and gated by {@code gate}. */
-  private ErasureStore open(GatedRepository.Gate gate) {
+  private ErasureStore open(FaultyRepository.Gate gate) {
     if (memories.isEmpty()) {
       for (int i = 0; i < 6; i++) {
         memories.add(MemoryRepository.create("mem" + i));
@@ -102,7 +104,7 @@ class ColdReadRoundsTest {
                 .hedge(
                     new StoreConfig.Hedge(true, 95, Duration.ofSeconds(5), Duration.ofSeconds(10)))
                 .build(),
-            CountingRepository.wrap(GatedRepository.wrap(memories, gate), ledger));
+            CountingRepository.wrap(FaultyRepository.gated(memories, gate), ledger));
     stores.add(store);
     return store;
   }
@@ -123,9 +125,7 @@ class ColdReadRoundsTest {
   }
 
   private byte[] data(int size) {
-    byte[] data = new byte[size];
-    random.nextBytes(data);
-    return data;
+    return SeededBytes.bytes(random.nextLong(), size);
   }
 
   private static VersionMeta put(ErasureStore store, byte[] data, Sealing sealing) {
@@ -182,7 +182,7 @@ class ColdReadRoundsTest {
   @ParameterizedTest
   @ValueSource(strings = {"none", "SSE-S3", "SSE-C"})
   void coldGet_whenTheRecordReadIsHeld_readsTheShardsMeanwhile(String sse) throws Exception {
-    GatedRepository.Gate held = new GatedRepository.Gate(Operation.GET, records());
+    FaultyRepository.Gate held = new FaultyRepository.Gate(Operation.GET, records());
     ErasureStore writer = open(held);
     createBucketWarm(writer);
     CustomerKey customer = sse.equals("SSE-C") ? customerKey() : null;
@@ -234,7 +234,7 @@ class ColdReadRoundsTest {
 
   @Test
   void coldGet_whenInline_readsKRecordsBesideTheOneThatDecides() throws Exception {
-    GatedRepository.Gate held = new GatedRepository.Gate(Operation.GET, records());
+    FaultyRepository.Gate held = new FaultyRepository.Gate(Operation.GET, records());
     ErasureStore writer = open(held);
     createBucketWarm(writer);
     byte[] data = data(SMALL);
@@ -260,7 +260,7 @@ class ColdReadRoundsTest {
 
   @Test
   void get_whenAnotherProxyOverwroteTheKey_readsTheNewShardsBesideTheRecord() throws Exception {
-    GatedRepository.Gate held = new GatedRepository.Gate(Operation.GET, records());
+    FaultyRepository.Gate held = new FaultyRepository.Gate(Operation.GET, records());
     ErasureStore writer = open(held);
     createBucketWarm(writer);
     ErasureStore reader = open(held);
@@ -293,7 +293,7 @@ class ColdReadRoundsTest {
       throws Exception {
     // Holds three of the six index entry writes of the second PUT: its entry is on three
     // repositories and its commit waits for a fourth, so it is no version yet.
-    GatedRepository.Gate commit = new GatedRepository.Gate(Operation.PUT, records());
+    FaultyRepository.Gate commit = new FaultyRepository.Gate(Operation.PUT, records());
     ErasureStore writer = open(commit);
     createBucketWarm(writer);
     byte[] first = data(STRIPED);

@@ -2,8 +2,7 @@ package io.racs.proxy.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreException;
+import io.racs.testkit.SeededBytes;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -203,9 +201,7 @@ public class CrossProxyOrderingTest {
   }
 
   public static byte[] bytes(long seed, int size) {
-    byte[] data = new byte[size];
-    new Random(seed).nextBytes(data);
-    return data;
+    return SeededBytes.bytes(seed, size);
   }
 
   static ByteArrayInputStream stream(byte[] data) {

@@ -10,6 +10,7 @@ import io.racs.proxy.store.format.VersionId;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.stripe.ShardGuess;
 import io.racs.repos.Repository;
+import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.DrivenClock;
@@ -39,7 +40,7 @@ class DataIdVersionTest {
   private static final int STRIPED = 300 << 10;
 
   private final List<ErasureStore> stores = new ArrayList<>();
-  private GatedRepository.Gate gate;
+  private FaultyRepository.Gate gate;
 
   /**
    * The stores' clock, still unless a test moves it: a version takes its data's id only when it
@@ -60,13 +61,13 @@ class DataIdVersionTest {
     async.shutdownNow();
   }
 
-  private ErasureStore open(StoreConfig config, GatedRepository.Gate gate) {
+  private ErasureStore open(StoreConfig config, FaultyRepository.Gate gate) {
     List<Repository> memories = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
       memories.add(MemoryRepository.create("mem" + i));
     }
     this.gate = gate;
-    ErasureStore store = ErasureStore.open(config, GatedRepository.wrap(memories, gate));
+    ErasureStore store = ErasureStore.open(config, FaultyRepository.gated(memories, gate));
     stores.add(store);
     store.createBucket("bkt");
     // A PUT of another key first, so that the PUTs asserted on do not run on a cold JVM.
@@ -91,7 +92,7 @@ class DataIdVersionTest {
   @Test
   void ids_whenMinted_carryWhatTheyName() {
     ErasureStore store =
-        open(config(Duration.ofSeconds(60)), new GatedRepository.Gate(Operation.PUT, n -> false));
+        open(config(Duration.ofSeconds(60)), new FaultyRepository.Gate(Operation.PUT, n -> false));
     VersionMeta striped =
         put(store, new ByteArrayInputStream(StoreFixture.bytes(1, STRIPED)), STRIPED);
     assertThat(striped.versionId()).isEqualTo(striped.parts().get(0).dataId());
@@ -107,7 +108,7 @@ class DataIdVersionTest {
     // A quarter of the settle time (2.5 ms) is less than this PUT takes to commit: the data's id
     // would have the version look settled (to heal) before it had settled.
     ErasureStore store =
-        open(config(Duration.ofMillis(10)), new GatedRepository.Gate(Operation.PUT, n -> false));
+        open(config(Duration.ofMillis(10)), new FaultyRepository.Gate(Operation.PUT, n -> false));
     InputStream slow =
         new FilterInputStream(new ByteArrayInputStream(StoreFixture.bytes(3, STRIPED))) {
           private boolean waited;
@@ -134,8 +135,8 @@ class DataIdVersionTest {
    */
   @Test
   void overlappingPuts_whenTheEarlierStartedMintsLast_itIsNewest() throws Exception {
-    GatedRepository.Gate entries =
-        new GatedRepository.Gate(Operation.PUT, name -> name.startsWith("i/bkt/k"));
+    FaultyRepository.Gate entries =
+        new FaultyRepository.Gate(Operation.PUT, name -> name.startsWith("i/bkt/k"));
     ErasureStore store = open(config(Duration.ofSeconds(60)), entries);
     byte[] b = StoreFixture.bytes(10, STRIPED);
     byte[] a = StoreFixture.bytes(11, STRIPED);

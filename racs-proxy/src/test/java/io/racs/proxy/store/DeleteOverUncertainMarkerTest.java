@@ -75,7 +75,7 @@ class DeleteOverUncertainMarkerTest {
     // ...and a DELETE now must not: before, it wrote nothing (the marker was known) and answered.
     assertThat(f.store.delete("bkt", "k")).isPresent();
 
-    f.faulty.get(0).heal();
+    f.faulty.get(0).clearFaults();
     try (ErasureStore everyoneAnswers =
         ErasureStore.open(f.config, List.<Repository>copyOf(f.faulty))) {
       // The failed marker counts no more; the acknowledged DELETE still hides the key (before: the

@@ -4,15 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.codec.Geometry;
-import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.ObjectStore.Versioning;
-import io.racs.proxy.store.api.StoreConfig;
-import io.racs.proxy.store.api.StoreException;
-import io.racs.proxy.store.array.RepositoryArray;
-import io.racs.proxy.store.commit.VersionResolver;
-import io.racs.proxy.store.format.Layout;
-import io.racs.proxy.store.format.VersionId;
-import io.racs.proxy.store.format.VersionMeta;
+import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.CountingRepository;
@@ -54,8 +47,8 @@ class DeleteRoundsTest {
   private final long seed = TestSeed.get();
   private final List<MemoryRepository> memories = new ArrayList<>();
   private final Ledger ledger = new Ledger(6);
-  private final GatedRepository.Gate gate =
-      new GatedRepository.Gate(Operation.LIST, prefix -> prefix.equals(KEY_PREFIX));
+  private final FaultyRepository.Gate gate =
+      new FaultyRepository.Gate(Operation.LIST, prefix -> prefix.equals(KEY_PREFIX));
   private final List<ErasureStore> stores = new ArrayList<>();
   private ErasureStore writer;
 
@@ -83,7 +76,7 @@ class DeleteRoundsTest {
     ErasureStore store =
         ErasureStore.open(
             StoreConfig.builder(Geometry.parse("4x2")).stallGrace(Duration.ofSeconds(30)).build(),
-            CountingRepository.wrap(GatedRepository.wrap(memories, gate), ledger));
+            CountingRepository.wrap(FaultyRepository.gated(memories, gate), ledger));
     stores.add(store);
     return store;
   }

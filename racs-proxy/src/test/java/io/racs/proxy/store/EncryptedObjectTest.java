@@ -16,6 +16,7 @@ import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -144,8 +145,7 @@ class EncryptedObjectTest {
       CustomerKey reader = sealing instanceof Sealing.Customer ? CUSTOMER : null;
       String tag = sealing instanceof Sealing.Customer ? "c" : "s3";
       for (int size : sizes) {
-        byte[] data = new byte[size];
-        random.nextBytes(data);
+        byte[] data = SeededBytes.bytes(random.nextLong(), size);
         plaintexts.add(data);
         VersionMeta meta = put(tag + "/" + size, data, sealing);
         assertThat(meta.sizeBytes()).isEqualTo(size);
@@ -171,8 +171,7 @@ class EncryptedObjectTest {
           assertThat(streamed.etag()).isEqualTo(meta.etag());
         }
       }
-      byte[] big = new byte[PART + 1];
-      random.nextBytes(big);
+      byte[] big = SeededBytes.bytes(random.nextLong(), PART + 1);
       plaintexts.add(multipart(tag + "/multi", big, sealing, reader));
       assertThat(get(tag + "/multi", reader)).isEqualTo(big);
       // A range across the part boundary, and part 2 alone.
@@ -207,8 +206,7 @@ class EncryptedObjectTest {
   @Test
   void rangedRead_whenRandomRanges_returnsExactlyThoseBytes() throws IOException {
     Random random = new Random(TestSeed.get());
-    byte[] data = new byte[2 * BLOCK + 12345];
-    random.nextBytes(data);
+    byte[] data = SeededBytes.bytes(random.nextLong(), 2 * BLOCK + 12345);
     put("k", data, Sealing.S3_MANAGED);
     for (int i = 0; i < 40; i++) {
       int off = random.nextInt(data.length);
@@ -244,8 +242,7 @@ class EncryptedObjectTest {
 
   @Test
   void copy_whenSourceSealedWithACustomerKey_opensItAndSealsTheCopyAsAsked() throws IOException {
-    byte[] data = new byte[100_000];
-    new Random(TestSeed.get()).nextBytes(data);
+    byte[] data = SeededBytes.bytes(TestSeed.get(), 100_000);
     VersionMeta source = put("src", data, new Sealing.Customer(CUSTOMER));
     assertThatThrownBy(
             () ->
@@ -313,8 +310,7 @@ class EncryptedObjectTest {
                 .keys(Keyring.of(MasterKey.generate()))
                 .build(),
             repositories);
-    byte[] data = new byte[100_000];
-    new Random(TestSeed.get()).nextBytes(data);
+    byte[] data = SeededBytes.bytes(TestSeed.get(), 100_000);
     VersionMeta meta = put("t", data, Sealing.S3_MANAGED);
     int piece = meta.parts().get(0).pieceBytes(4, 0);
     int altered = 0;
@@ -348,8 +344,7 @@ class EncryptedObjectTest {
   @Test
   void heal_whenAProxyWithoutAnyKeyRebuildsWipedRepositories_theKeyedReaderStillReadsExact()
       throws IOException {
-    byte[] data = new byte[3 * BLOCK + 77];
-    new Random(TestSeed.get()).nextBytes(data);
+    byte[] data = SeededBytes.bytes(TestSeed.get(), 3 * BLOCK + 77);
     put("h", data, new Sealing.Customer(CUSTOMER));
     put("s", data, Sealing.S3_MANAGED);
     Keyring keys = store.config().keys();

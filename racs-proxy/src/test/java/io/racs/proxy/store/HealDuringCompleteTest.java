@@ -7,9 +7,11 @@ import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.repos.Repository;
+import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.DrivenClock;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -18,7 +20,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
@@ -30,8 +31,8 @@ import org.junit.jupiter.api.Test;
  * the two always names the data. (Read after the scan, as it was, the object's data was collected
  * and the object could not be read.)
  *
- * <p>Heal is held by a {@link GatedRepository} gate on its read of the part record, so the order is
- * forced and nothing waits on time.
+ * <p>Heal is held by a {@link FaultyRepository.Gate} on its read of the part record, so the order
+ * is forced and nothing waits on time.
  */
 class HealDuringCompleteTest {
 
@@ -42,11 +43,10 @@ class HealDuringCompleteTest {
     for (int i = 0; i < 6; i++) {
       repositories.add(MemoryRepository.create("mem" + i));
     }
-    GatedRepository.Gate partReads =
-        new GatedRepository.Gate(
+    FaultyRepository.Gate partReads =
+        new FaultyRepository.Gate(
             Operation.GET, key -> key.startsWith("u/") && key.contains("/p00001"));
-    byte[] data = new byte[9000];
-    new Random(TestSeed.get()).nextBytes(data);
+    byte[] data = SeededBytes.bytes(TestSeed.get(), 9000);
     try (ErasureStore store =
         ErasureStore.open(
             StoreConfig.builder(Geometry.parse("4x2"))
@@ -56,7 +56,7 @@ class HealDuringCompleteTest {
                 .settleTime(Duration.ZERO)
                 .clock(clock)
                 .build(),
-            GatedRepository.wrap(repositories, partReads))) {
+            FaultyRepository.gated(repositories, partReads))) {
       store.createBucket("bkt");
       String upload = store.createMultipartUpload("bkt", "k", ObjectStore.PutOptions.defaults());
       ObjectStore.PartInfo part =

@@ -8,8 +8,10 @@ import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.repos.Repository;
+import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -17,7 +19,6 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -32,8 +33,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * middle of its data or of its commit while heal runs over the whole array goes on, once released,
  * to commit, and reads back byte-exact, with nothing of it collected or left to rebuild.
  *
- * <p>The PUT is held by a {@link GatedRepository} gate on repository writes, so the order is forced
- * and nothing waits on time: heal runs entirely while the write is held.
+ * <p>The PUT is held by a {@link FaultyRepository.Gate} on repository writes, so the order is
+ * forced and nothing waits on time: heal runs entirely while the write is held.
  */
 class HealDuringPutTest {
   private static final int BLOCK = 4096;
@@ -99,15 +100,14 @@ class HealDuringPutTest {
     }
     StoreConfig config = builder.build();
     assertThat(config.gcGrace()).as("gcGrace").isPositive();
-    GatedRepository.Gate gate =
-        new GatedRepository.Gate(Operation.PUT, name -> name.startsWith(held.names));
+    FaultyRepository.Gate gate =
+        new FaultyRepository.Gate(Operation.PUT, name -> name.startsWith(held.names));
     List<Repository> memories = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
       memories.add(MemoryRepository.create("mem" + i));
     }
-    byte[] data = new byte[held.sizeBytes];
-    new Random(seed).nextBytes(data);
-    try (ErasureStore store = ErasureStore.open(config, GatedRepository.wrap(memories, gate));
+    byte[] data = SeededBytes.bytes(seed, held.sizeBytes);
+    try (ErasureStore store = ErasureStore.open(config, FaultyRepository.gated(memories, gate));
         ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
       store.createBucket("bkt");
       gate.arm(held.calls);

@@ -283,7 +283,7 @@ class HealTest {
     }
     assertThatThrownBy(() -> f.put("bkt", "k", StoreFixture.bytes(2, 100)))
         .isInstanceOf(StoreException.class);
-    f.faulty.forEach(FaultyRepository::heal);
+    f.faulty.forEach(FaultyRepository::clearFaults);
     assertThat(f.get("bkt", "k")).as("the leftover is no version").isEqualTo(first);
 
     // Heal while slot 5 cannot list: the leftover might be there too, so to heal's listing it
@@ -291,7 +291,7 @@ class HealTest {
     // the current one all the same, and must not be collected as superseded.
     f.faulty.get(5).failOperation(Operation.LIST, Kind.UNAVAILABLE);
     Healer.heal(f.store, Healer.Options.defaults());
-    f.faulty.get(5).heal();
+    f.faulty.get(5).clearFaults();
 
     assertThat(f.get("bkt", "k")).isEqualTo(first);
   }

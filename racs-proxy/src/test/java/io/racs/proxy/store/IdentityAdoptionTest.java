@@ -255,7 +255,7 @@ class IdentityAdoptionTest {
               StoreException.class,
               e -> assertThat(e.code()).isEqualTo(StoreException.Code.INSUFFICIENT_SHARDS));
     }
-    faulty.forEach(FaultyRepository::heal);
+    faulty.forEach(FaultyRepository::clearFaults);
     assertThat(store.head("bkt", "late").sizeBytes()).isEqualTo(late.length);
   }
 

@@ -186,7 +186,7 @@ class InlineObjectTest {
           }
         }
         assertThat(f.get("bkt", "k")).as("%s with slots %s bad", geometry, set).isEqualTo(data);
-        set.forEach(slot -> f.faulty.get(slot).heal());
+        set.forEach(slot -> f.faulty.get(slot).clearFaults());
       }
       List<Integer> tooMany = StoreFixture.subsetsUpTo(n, m + 1).getLast();
       tooMany.forEach(slot -> f.faulty.get(slot).outage(true));

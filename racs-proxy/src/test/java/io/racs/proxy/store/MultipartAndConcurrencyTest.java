@@ -9,7 +9,9 @@ import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.repos.Repository;
+import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -327,9 +329,9 @@ class MultipartAndConcurrencyTest {
       throws Exception {
     boolean inline = size <= BLOCK;
     // The first read of the version's data: its first shard object, or its record on some slot.
-    GatedRepository.Gate gate =
-        new GatedRepository.Gate(Operation.GET, name -> name.startsWith(inline ? "i/bkt/" : "v/"));
-    try (ErasureStore store = ErasureStore.open(f.config, GatedRepository.wrap(f.faulty, gate))) {
+    FaultyRepository.Gate gate =
+        new FaultyRepository.Gate(Operation.GET, name -> name.startsWith(inline ? "i/bkt/" : "v/"));
+    try (ErasureStore store = ErasureStore.open(f.config, FaultyRepository.gated(f.faulty, gate))) {
       store.createBucket("bkt");
       byte[] old = StoreFixture.bytes(size, size);
       byte[] newer = StoreFixture.bytes(size + 1, size);
@@ -379,9 +381,7 @@ class MultipartAndConcurrencyTest {
   /** A body of a random size: some inline (up to one block), most striped over several. */
   private static byte[] body(Random random) {
     int size = 1 + random.nextInt(4 * BLOCK);
-    byte[] body = new byte[size];
-    random.nextBytes(body);
-    return body;
+    return SeededBytes.bytes(random.nextLong(), size);
   }
 
   /**

@@ -255,13 +255,13 @@ class NullVersionTest {
     }
     assertThat(code(() -> f.put("bkt", "k", StoreFixture.bytes(2, 100))))
         .isEqualTo(StoreException.Code.INSUFFICIENT_SHARDS);
-    f.faulty.forEach(FaultyRepository::heal);
+    f.faulty.forEach(FaultyRepository::clearFaults);
 
     // To a heal that cannot list slot 5 the leftover may be the newer null version; it is not for
     // sure, so the one under it is not removed as superseded.
     f.faulty.get(5).failOperation(Operation.LIST, Kind.UNAVAILABLE);
     Healer.heal(f.store, Healer.Options.defaults());
-    f.faulty.get(5).heal();
+    f.faulty.get(5).clearFaults();
 
     assertThat(f.store.version("bkt", "k", ObjectStore.NULL_VERSION).versionId())
         .isEqualTo(nullVersion.versionId());

@@ -3,13 +3,10 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreException;
-import io.racs.proxy.store.format.VersionMeta;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.AfterEach;
@@ -33,8 +30,7 @@ class PutRacingDeleteBucketTest {
   void put_whenTheBucketIsDeletedWhileTheBodyStreams_isNoSuchBucketAndLeavesNothing()
       throws Exception {
     f.store.createBucket("bkt");
-    byte[] data = new byte[600_000]; // striped, not inline
-    new Random(TestSeed.get()).nextBytes(data);
+    byte[] data = SeededBytes.bytes(TestSeed.get(), 600_000); // striped, not inline
     PipedOutputStream sender = new PipedOutputStream();
     PipedInputStream body = new PipedInputStream(sender, 64 << 10);
     CompletableFuture<VersionMeta> put =

@@ -4,17 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.codec.Geometry;
-import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
-import io.racs.proxy.store.api.StoreException;
-import io.racs.proxy.store.array.RepositoryHealth;
-import io.racs.proxy.store.format.VersionMeta;
 import io.racs.repos.ObjectInfo;
 import io.racs.repos.Repository;
 import io.racs.repos.RepositoryException;
-import io.racs.repos.decorator.ForwardingRepository;
+import io.racs.repos.decorator.FaultyRepository;
+import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
-import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,37 +21,18 @@ import org.junit.jupiter.api.Test;
  * full repositories fails with {@code INSUFFICIENT_STORAGE} (not a plain lost quorum), a write that
  * still reached its quorum succeeds, and {@link ErasureStore#health()} reports the repositories
  * whose writes fail as {@code FULL} (or {@code ACCESS_DENIED} for a read-only one) with the cause,
- * until a write succeeds there again. The disks are {@link FullRepository} decorators: a real full
- * file system is in {@code FullDiskServerTest}.
+ * until a write succeeds there again. The disks are {@link FaultyRepository} decorators, full or
+ * refusing puts as a read-only disk does: a real full file system is in {@code FullDiskServerTest}.
  */
 class StorageFullTest {
   private static final int BLOCK = 4 * 1024;
 
-  /** Refuses every put with {@code kind} while armed, as a full (or read-only) disk does. */
-  static final class FullRepository extends ForwardingRepository {
-    volatile RepositoryException.Kind refusing;
-
-    FullRepository(Repository delegate) {
-      super(delegate);
-    }
-
-    @Override
-    public ObjectInfo put(String key, InputStream body, long lengthBytes) {
-      RepositoryException.Kind kind = refusing;
-      if (kind != null) {
-        throw new RepositoryException(
-            kind, name() + ": put " + key + ": No space left on device (injected)");
-      }
-      return super.put(key, body, lengthBytes);
-    }
-  }
-
-  private final List<FullRepository> disks = new ArrayList<>();
+  private final List<FaultyRepository> disks = new ArrayList<>();
   private final ErasureStore store;
 
   StorageFullTest() {
     for (int i = 0; i < 6; i++) {
-      disks.add(new FullRepository(MemoryRepository.create("mem" + i)));
+      disks.add(new FaultyRepository(MemoryRepository.create("mem" + i)));
     }
     store =
         ErasureStore.open(
@@ -87,8 +63,8 @@ class StorageFullTest {
 
   @Test
   void put_whenMoreRepositoriesFullThanTheQuorumTolerates_insufficientStorage() {
-    disks.get(0).refusing = RepositoryException.Kind.FULL;
-    disks.get(3).refusing = RepositoryException.Kind.FULL;
+    disks.get(0).full(true);
+    disks.get(3).full(true);
 
     for (int size : new int[] {100, 3 * BLOCK}) { // inline and striped
       assertThatThrownBy(() -> put("k" + size, size))
@@ -105,8 +81,8 @@ class StorageFullTest {
     assertThat(health.get(1).state()).isEqualTo(RepositoryHealth.State.UP);
 
     // Space freed: the health check sees writes succeed again, and so do PUTs.
-    disks.get(0).refusing = null;
-    disks.get(3).refusing = null;
+    disks.get(0).full(false);
+    disks.get(3).full(false);
     assertThat(store.health())
         .allSatisfy(h -> assertThat(h.state()).isEqualTo(RepositoryHealth.State.UP));
     put("after", 3 * BLOCK);
@@ -114,7 +90,7 @@ class StorageFullTest {
 
   @Test
   void put_whenFewerFullThanTolerated_succeedsAndHealthSaysWhichAreFull() {
-    disks.get(2).refusing = RepositoryException.Kind.FULL;
+    disks.get(2).full(true);
     put("k", 3 * BLOCK);
     assertThat(state(2)).isEqualTo(RepositoryHealth.State.FULL);
     assertThat(state(1)).isEqualTo(RepositoryHealth.State.UP);
@@ -122,7 +98,7 @@ class StorageFullTest {
 
   @Test
   void put_whenARepositoryIsReadOnly_healthSaysAccessDenied() {
-    disks.get(4).refusing = RepositoryException.Kind.ACCESS_DENIED;
+    disks.get(4).failOperation(Operation.PUT, RepositoryException.Kind.ACCESS_DENIED);
     put("k", 3 * BLOCK);
     assertThat(state(4)).isEqualTo(RepositoryHealth.State.ACCESS_DENIED);
   }

@@ -8,6 +8,7 @@ import io.racs.proxy.store.format.VersionMeta;
 import io.racs.repos.Repository;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.memory.MemoryRepository;
+import io.racs.testkit.SeededBytes;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,7 +16,6 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 
 /** An array of memory repositories behind fault injectors, and helpers for store tests. */
 public final class StoreFixture implements AutoCloseable {
@@ -69,9 +69,7 @@ public final class StoreFixture implements AutoCloseable {
   }
 
   public static byte[] bytes(long seed, int size) {
-    byte[] data = new byte[size];
-    new Random(seed).nextBytes(data);
-    return data;
+    return SeededBytes.bytes(seed, size);
   }
 
   public static InputStream stream(byte[] data) {

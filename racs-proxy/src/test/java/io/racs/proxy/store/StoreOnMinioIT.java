@@ -16,6 +16,7 @@ import io.racs.repos.s3.S3Credentials;
 import io.racs.repos.s3.S3Options;
 import io.racs.repos.s3.S3Repository;
 import io.racs.testkit.MinioExtension;
+import io.racs.testkit.SeededBytes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
@@ -108,8 +109,7 @@ class StoreOnMinioIT {
         action.run();
       }
       int n = (int) Math.min(len, size - served);
-      byte[] chunk = new byte[n];
-      random.nextBytes(chunk);
+      byte[] chunk = SeededBytes.bytes(random.nextLong(), n);
       System.arraycopy(chunk, 0, b, off, n);
       md5.update(chunk);
       served += n;

@@ -188,7 +188,7 @@ class VersionRemovalTest {
         () -> f.store.removeVersion("bkt", "k", second.versionId()),
         StoreException.Code.INSUFFICIENT_SHARDS);
 
-    f.faulty.forEach(r -> r.heal());
+    f.faulty.forEach(r -> r.clearFaults());
     assertThat(f.store.head("bkt", "k").versionId()).isEqualTo(second.versionId());
     assertThat(versions(""))
         .extracting(v -> v.meta().versionId())
@@ -208,7 +208,7 @@ class VersionRemovalTest {
     f.store.removeVersion("bkt", "k", second.versionId()).orElseThrow();
     f.store.awaitCollections();
     assertThat(f.names(1, Layout.indexPrefix("bkt"))).contains(entry);
-    f.faulty.forEach(r -> r.heal());
+    f.faulty.forEach(r -> r.clearFaults());
 
     Healer.Report report = Healer.heal(f.store, Healer.Options.defaults());
     assertThat(report.unrecoverable()).isEmpty();
@@ -243,8 +243,8 @@ class VersionRemovalTest {
     f.store.awaitCollections();
     f.memories.get(5).delete(Layout.removalRecord(entry));
     f.memories.get(2).delete(Layout.removalRecord(entry));
-    f.faulty.get(2).heal();
-    f.faulty.get(5).heal();
+    f.faulty.get(2).clearFaults();
+    f.faulty.get(5).clearFaults();
     // Slots 0, 1, 3, 4 still cannot delete: heal cannot remove the entry there, so the removal
     // record must be everywhere afterwards.
     Healer.heal(f.store, Healer.Options.defaults());

@@ -12,11 +12,13 @@ import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.Sealing;
 import io.racs.repos.Repository;
+import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.CountingRepository;
 import io.racs.testkit.CountingRepository.Kind;
 import io.racs.testkit.CountingRepository.Ledger;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
@@ -25,7 +27,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -64,8 +65,8 @@ class WarmReadOverlapTest {
   @ParameterizedTest
   @ValueSource(strings = {"none", "SSE-S3", "SSE-C"})
   void warmGet_whenListingHeld_startsReadingTheShardsMeanwhile(String sse) throws Exception {
-    GatedRepository.Gate gate =
-        new GatedRepository.Gate(Operation.LIST, prefix -> prefix.startsWith("i/bkt/k"));
+    FaultyRepository.Gate gate =
+        new FaultyRepository.Gate(Operation.LIST, prefix -> prefix.startsWith("i/bkt/k"));
     Ledger ledger = new Ledger(6);
     List<Repository> memories = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
@@ -76,10 +77,9 @@ class WarmReadOverlapTest {
             StoreConfig.builder(Geometry.parse("4x2"))
                 .keys(Keyring.of(MasterKey.generate()))
                 .build(),
-            CountingRepository.wrap(GatedRepository.wrap(memories, gate), ledger));
+            CountingRepository.wrap(FaultyRepository.gated(memories, gate), ledger));
     store.createBucket("bkt");
-    byte[] data = new byte[SIZE];
-    new Random(TestSeed.get()).nextBytes(data);
+    byte[] data = SeededBytes.bytes(TestSeed.get(), SIZE);
     CustomerKey customer = sse.equals("SSE-C") ? customerKey() : null;
     Sealing sealing =
         switch (sse) {

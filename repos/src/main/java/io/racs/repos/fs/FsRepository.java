@@ -11,38 +11,26 @@ import io.racs.repos.RepositoryException;
 import io.racs.repos.RepositoryException.Kind;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.PriorityQueue;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A repository in one local directory.
@@ -101,9 +89,6 @@ public final class FsRepository implements Repository {
   public static final String ROOT_MARKER = ".racs-root";
 
   private static final int MAX_ROOT_BYTES = 900;
-  private static final int COPY_BUFFER_BYTES = 128 * 1024;
-  private static final long WRITEBACK_BYTES = 4L << 20;
-  private static final int WRITE_ATTEMPTS = 32;
 
   private final String name;
   private final Path configuredRoot;
@@ -111,15 +96,9 @@ public final class FsRepository implements Repository {
   private final Syncer syncer;
   private final Duration tempGrace;
   private final AtomicBoolean purged = new AtomicBoolean();
-  private final DecodedNames decodedNames = new DecodedNames();
-  private volatile Root root;
-  private volatile boolean closed;
-
-  /**
-   * The resolved root, the file whose identity ties it to this repository (its marker, or the root
-   * itself), and that identity (null on file systems without one).
-   */
-  private record Root(Path path, Path identity, Object fileKey) {}
+  private final FsRoot root;
+  private final AtomicFileWriter writer;
+  private final FsListing listing;
 
   private FsRepository(Builder builder) {
     this.name = builder.name;
@@ -136,6 +115,9 @@ public final class FsRepository implements Repository {
               + MAX_ROOT_BYTES
               + ", so that escaped 1024-byte keys stay under PATH_MAX)");
     }
+    this.root = new FsRoot(name, configuredRoot, syncer);
+    this.writer = new AtomicFileWriter(name, root, syncer);
+    this.listing = new FsListing(root);
   }
 
   /** Starts building a repository in the directory {@code root}, which must exist. */
@@ -169,133 +151,7 @@ public final class FsRepository implements Repository {
     Keys.check(key);
     Keys.checkLength(lengthBytes);
     Path base = root();
-    InputStream checked = Bodies.checked(body, lengthBytes, name, key);
-    String[] components = components(key);
-    for (int attempt = 1; ; attempt++) {
-      Path directory = makeDirectories(base, components, key);
-      Path temp = directory.resolve(TEMP_PREFIX + randomSuffix());
-      FileChannel channel;
-      try {
-        channel =
-            FileChannel.open(
-                temp,
-                StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.WRITE,
-                LinkOption.NOFOLLOW_LINKS);
-      } catch (NoSuchFileException e) {
-        // A delete removed the directory after we made it; walk again.
-        if (attempt < WRITE_ATTEMPTS) {
-          continue;
-        }
-        throw translate(e, "put", key);
-      } catch (IOException e) {
-        throw translate(e, "put", key);
-      }
-      Path target = directory.resolve(components[components.length - 1]);
-      boolean renamed = false;
-      try {
-        long size;
-        try (channel) {
-          size = copy(checked, channel);
-          syncer.syncFile(channel);
-        }
-        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
-        renamed = true;
-        try {
-          syncer.syncDirectory(directory);
-          return ObjectInfo.of(key, size, Files.getLastModifiedTime(target).toInstant());
-        } catch (NoSuchFileException e) {
-          // A concurrent delete of this very key removed the object we had just renamed into
-          // place and then its emptied directory: the put happened, and the delete after it.
-          return ObjectInfo.of(key, size, Instant.now());
-        }
-      } catch (IOException e) {
-        throw translate(e, "put", key);
-      } finally {
-        if (!renamed) {
-          deleteQuietly(temp);
-        }
-      }
-    }
-  }
-
-  /**
-   * Copies the body into the file. Every {@value #WRITEBACK_BYTES} bytes it has the data written
-   * out, so that a large object reaches the disk while it is still arriving instead of all at the
-   * final sync (which then has little left to do).
-   */
-  private long copy(InputStream in, FileChannel out) throws IOException {
-    byte[] buffer = new byte[COPY_BUFFER_BYTES];
-    long total = 0;
-    long unflushed = 0;
-    for (int n; (n = in.read(buffer)) >= 0; ) {
-      ByteBuffer chunk = ByteBuffer.wrap(buffer, 0, n);
-      while (chunk.hasRemaining()) {
-        out.write(chunk);
-      }
-      total += n;
-      unflushed += n;
-      if (unflushed >= WRITEBACK_BYTES) {
-        syncer.syncData(out);
-        unflushed = 0;
-      }
-    }
-    return total;
-  }
-
-  /** Creates (or checks) the directories of a key's path and returns the innermost. */
-  private Path makeDirectories(Path base, String[] components, String key) {
-    return makeDirectories(base, components, key, 1);
-  }
-
-  private Path makeDirectories(Path base, String[] components, String key, int attempt) {
-    if (attempt > 1) {
-      root(); // a retry may be due to the root itself going away: then nothing is to be retried
-    }
-    Path directory = base;
-    for (int i = 0; i < components.length - 1; i++) {
-      Path next = directory.resolve(components[i]);
-      try {
-        Files.createDirectory(next);
-        syncer.syncDirectory(directory);
-      } catch (FileAlreadyExistsException e) {
-        requireDirectory(next, key);
-      } catch (NoSuchFileException e) {
-        // A concurrent delete removed a parent we had just checked; start over from the root.
-        if (attempt >= WRITE_ATTEMPTS) {
-          throw translate(e, "put", key);
-        }
-        return makeDirectories(base, components, key, attempt + 1);
-      } catch (IOException e) {
-        throw translate(e, "put", key);
-      }
-      directory = next;
-    }
-    return directory;
-  }
-
-  private void requireDirectory(Path path, String key) {
-    try {
-      BasicFileAttributes attributes =
-          Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      if (!attributes.isDirectory()) {
-        throw new RepositoryException(
-            Kind.ACCESS_DENIED,
-            name
-                + ": put "
-                + Keys.abbreviate(key)
-                + ": "
-                + path
-                + " is "
-                + (attributes.isSymbolicLink() ? "a symbolic link" : "not a directory")
-                + "; refusing to write through it");
-      }
-    } catch (NoSuchFileException e) {
-      // Removed by a concurrent delete between our mkdir and this check: the caller's next step
-      // fails with NoSuchFileException and retries.
-    } catch (IOException e) {
-      throw translate(e, "put", key);
-    }
+    return writer.write(base, key, components(key), Bodies.checked(body, lengthBytes, name, key));
   }
 
   // ---- get and head ------------------------------------------------------------------------
@@ -311,7 +167,7 @@ public final class FsRepository implements Repository {
     } catch (NoSuchFileException e) {
       throw notFound(key);
     } catch (IOException e) {
-      if (isSymbolicLinkLoop(e)) {
+      if (FsRoot.isSymbolicLinkLoop(e)) {
         throw notFound(key);
       }
       throw translate(e, "get", key);
@@ -323,7 +179,8 @@ public final class FsRepository implements Repository {
       long from = Math.min(offset, size);
       long to = lengthBytes < 0 ? size : from + Math.min(lengthBytes, size - from);
       return new ObjectStream(
-          ObjectInfo.of(key, size, modified), new ChannelRangeStream(channel, from, to, key));
+          ObjectInfo.of(key, size, modified),
+          new ChannelRangeStream(root, name, channel, from, to, key));
     } catch (IOException e) {
       closeQuietly(channel);
       throw translate(e, "get", key);
@@ -450,205 +307,7 @@ public final class FsRepository implements Repository {
     Keys.checkBound(prefix, "prefix");
     Keys.checkBound(startAfter, "startAfter");
     Keys.checkMaxKeys(maxKeys);
-    Path base = root();
-    String encodedPrefix = KeyCodec.encodePrefix(prefix);
-    Walk walk =
-        new Walk(
-            encodedPrefix,
-            startAfter.isEmpty() ? null : KeyCodec.encode(startAfter),
-            maxKeys + 1,
-            decodedNames);
-    try {
-      // Every name with the prefix lies under the directories the prefix names in full: start
-      // there rather than reading (and sorting) every directory on the way down, which for a
-      // prefix like "bucket/key" would mean reading a directory that holds every key.
-      int cut = encodedPrefix.lastIndexOf('/') + 1;
-      Path start = base;
-      for (String component : encodedPrefix.substring(0, cut).split("/")) {
-        if (component.isEmpty()) {
-          continue;
-        }
-        start = start.resolve(component);
-        BasicFileAttributes attributes;
-        try {
-          attributes =
-              Files.readAttributes(start, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        } catch (NoSuchFileException | NotDirectoryException e) {
-          root(); // the prefix's directory is missing, not the root
-          return new ListPage(List.of(), false);
-        }
-        if (!attributes.isDirectory()) {
-          return new ListPage(List.of(), false); // a planted link or a file: nothing listed
-        }
-      }
-      walk.visit(start, encodedPrefix.substring(0, cut));
-    } catch (IOException e) {
-      throw translate(e, "list", prefix);
-    }
-    // The walk takes a vanished directory for an empty one; if that directory was the root, the
-    // listing is not empty but unavailable.
-    root();
-    List<ObjectInfo> found = walk.found;
-    if (found.size() > maxKeys) {
-      return new ListPage(found.subList(0, maxKeys), true);
-    }
-    return new ListPage(found, false);
-  }
-
-  /**
-   * The keys of safe names listed lately. A listing decodes every name it returns, and decoding
-   * checks that a name is canonical by encoding the key again; the same names come back listing
-   * after listing (a bucket's index, listed by every read), so a listing-heavy load spent a third
-   * of its CPU there. The mapping never changes, so a remembered key is never wrong; the memory is
-   * bounded by forgetting everything once the names and keys held pass {@link #BUDGET_CHARS}.
-   */
-  private static final class DecodedNames {
-    private static final long BUDGET_CHARS = 1 << 20;
-
-    private final Map<String, String> keys = new ConcurrentHashMap<>();
-    private final AtomicLong chars = new AtomicLong();
-
-    Optional<String> decode(String name) {
-      String known = keys.get(name);
-      if (known != null) {
-        return Optional.of(known);
-      }
-      Optional<String> key = KeyCodec.decode(name);
-      if (key.isPresent()) {
-        if (chars.addAndGet(name.length() + key.get().length()) > BUDGET_CHARS) {
-          keys.clear();
-          chars.set(0);
-        }
-        keys.put(name, key.get());
-      }
-      return key;
-    }
-  }
-
-  /**
-   * The names in {@code directory}, or null when it is gone (or is no longer a directory). {@link
-   * java.io.File#list} gives bare names, without a {@link Path} per entry to build and take apart;
-   * it answers null for any failure, so a directory stream then tells a vanished directory from a
-   * failing one (which throws).
-   */
-  private static String[] namesIn(Path directory) throws IOException {
-    String[] names = directory.toFile().list();
-    if (names != null) {
-      return names;
-    }
-    List<String> listed = new ArrayList<>();
-    try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
-      for (Path child : stream) {
-        listed.add(child.getFileName().toString());
-      }
-    } catch (NoSuchFileException | NotDirectoryException e) {
-      return null;
-    }
-    return listed.toArray(String[]::new);
-  }
-
-  /** One depth-first, sorted walk that collects up to {@code limit} objects. */
-  private static final class Walk {
-    private final String prefix;
-    private final String startAfter;
-    private final int limit;
-    private final DecodedNames decodedNames;
-    private final List<ObjectInfo> found = new ArrayList<>();
-
-    Walk(String prefix, String startAfter, int limit, DecodedNames decodedNames) {
-      this.prefix = prefix;
-      this.startAfter = startAfter;
-      this.limit = limit;
-      this.decodedNames = decodedNames;
-    }
-
-    /**
-     * A directory's entry: its safe-name path, its file name, and that name as it sorts (a
-     * subdirectory's with a {@code /} after it): every entry of one directory shares the path up to
-     * the name, so the names alone sort them.
-     */
-    private record Entry(String sortName, String fileName, String sortTail, boolean file)
-        implements Comparable<Entry> {
-      @Override
-      public int compareTo(Entry other) {
-        return Keys.compare(sortTail, other.sortTail);
-      }
-    }
-
-    /** Visits {@code directory}, whose safe-name path is {@code path} ("" or ending in "/"). */
-    void visit(Path directory, String path) throws IOException {
-      String[] names = namesIn(directory);
-      if (names == null) {
-        return; // Removed by a concurrent delete.
-      }
-      List<Entry> entries = new ArrayList<>(names.length);
-      for (String fileName : names) {
-        if (fileName.startsWith(".")) {
-          continue; // Temporary files and anything else that is not ours.
-        }
-        // Only what the listing can return goes into the heap: a file within the prefix and after
-        // startAfter, a directory that may hold one (everything below a directory that sorts
-        // before startAfter, and is not on its path, sorts before it too).
-        if (fileName.endsWith("!")) {
-          String sortName = path + fileName;
-          if (sortName.startsWith(prefix)
-              && (startAfter == null || Keys.compare(sortName, startAfter) > 0)) {
-            entries.add(new Entry(sortName, fileName, fileName, true));
-          }
-        } else if (fileName.indexOf('.') < 0) {
-          String tail = fileName + "/";
-          String sortName = path + tail;
-          if ((sortName.startsWith(prefix) || prefix.startsWith(sortName))
-              && (startAfter == null
-                  || Keys.compare(sortName, startAfter) >= 0
-                  || startAfter.startsWith(sortName))) {
-            entries.add(new Entry(sortName, fileName, tail, false));
-          }
-        }
-      }
-      // In order, taken one by one from a heap (built in linear time) rather than sorted whole: a
-      // listing that wants the first name or two of a large directory (a write's ordering listing
-      // of a key that has thousands of versions not yet collected) then costs no full sort.
-      PriorityQueue<Entry> ordered = new PriorityQueue<>(entries);
-      while (!ordered.isEmpty()) {
-        Entry entry = ordered.poll();
-        if (found.size() >= limit) {
-          return;
-        }
-        // Every entry here is, or may hold, a name the listing returns (filtered above).
-        String sortName = entry.sortName;
-        Path child = directory.resolve(entry.fileName);
-        if (entry.file) {
-          Optional<String> key = decodedNames.decode(sortName);
-          if (key.isEmpty()) {
-            continue;
-          }
-          BasicFileAttributes attributes;
-          try {
-            attributes =
-                Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-          } catch (NoSuchFileException e) {
-            continue;
-          }
-          if (attributes.isRegularFile()) {
-            found.add(
-                ObjectInfo.of(
-                    key.get(), attributes.size(), attributes.lastModifiedTime().toInstant()));
-          }
-        } else {
-          BasicFileAttributes attributes;
-          try {
-            attributes =
-                Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-          } catch (NoSuchFileException e) {
-            continue;
-          }
-          if (attributes.isDirectory()) {
-            visit(child, sortName);
-          }
-        }
-      }
-    }
+    return listing.list(root(), prefix, startAfter, maxKeys);
   }
 
   // ---- probe, purge, close -----------------------------------------------------------------
@@ -725,7 +384,7 @@ public final class FsRepository implements Repository {
 
   @Override
   public void close() {
-    closed = true;
+    root.close();
   }
 
   // ---- helpers -----------------------------------------------------------------------------
@@ -738,180 +397,27 @@ public final class FsRepository implements Repository {
    *     another directory than the one first resolved
    */
   private Path root() {
-    if (closed) {
-      throw new IllegalStateException(name + ": repository is closed");
-    }
-    Root known = root;
-    if (known != null) {
-      check(known);
-      return known.path();
-    }
-    Path resolved;
-    try {
-      resolved = configuredRoot.toRealPath();
-    } catch (NoSuchFileException e) {
-      throw missingRoot(e);
-    } catch (IOException e) {
-      throw translate(e, "open", "");
-    }
-    rootAttributes(resolved);
-    Root identified = identify(resolved);
-    synchronized (this) {
-      if (root == null) {
-        root = identified;
-      }
-    }
+    Path base = root.path();
     if (purged.compareAndSet(false, true)) {
       purgeTemporaryFiles(tempGrace);
     }
-    return root();
+    return base;
   }
 
-  /**
-   * Ties the root to this repository: the file key of its {@value #ROOT_MARKER} file, created if
-   * missing. The marker's, not the directory's own, because file systems reuse a deleted
-   * directory's inode at once, so a directory re-created in place often has the old file key. On a
-   * root where the marker cannot be written (read-only), the directory's own file key.
-   */
-  private Root identify(Path resolved) {
-    Path marker = resolved.resolve(ROOT_MARKER);
-    try {
-      try {
-        Files.createFile(marker);
-        syncer.syncDirectory(resolved);
-      } catch (FileAlreadyExistsException e) {
-        // Written by an earlier run, or by another process on the same root.
-      }
-      BasicFileAttributes attributes =
-          Files.readAttributes(marker, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      if (attributes.isRegularFile()) {
-        return new Root(resolved, marker, attributes.fileKey());
-      }
-    } catch (IOException e) {
-      // Read-only or not ours to write: the directory's own identity is the best there is.
-    }
-    return new Root(resolved, resolved, rootAttributes(resolved).fileKey());
-  }
-
-  private void check(Root known) {
-    BasicFileAttributes attributes;
-    try {
-      attributes =
-          Files.readAttributes(
-              known.identity(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    } catch (NoSuchFileException | NotDirectoryException e) {
-      rootAttributes(known.path()); // throws when the root itself is missing or not a directory
-      throw replacedRoot("its " + ROOT_MARKER + " file is gone");
-    } catch (IOException e) {
-      throw translate(e, "open", "");
-    }
-    if (known.identity().equals(known.path()) && !attributes.isDirectory()) {
-      rootAttributes(known.path());
-    }
-    if (known.fileKey() != null && !known.fileKey().equals(attributes.fileKey())) {
-      throw replacedRoot(
-          "device and inode "
-              + known.fileKey()
-              + " of "
-              + known.identity().getFileName()
-              + ", now "
-              + attributes.fileKey());
-    }
-  }
-
-  private RepositoryException replacedRoot(String evidence) {
-    return new RepositoryException(
-        Kind.UNAVAILABLE,
-        name
-            + ": root "
-            + configuredRoot
-            + " is not the directory this repository opened ("
-            + evidence
-            + "): an unmounted disk's mount point, or a directory re-created in its place");
-  }
-
-  private BasicFileAttributes rootAttributes(Path path) {
-    BasicFileAttributes attributes;
-    try {
-      attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    } catch (NoSuchFileException e) {
-      throw missingRoot(e);
-    } catch (IOException e) {
-      throw translate(e, "open", "");
-    }
-    if (!attributes.isDirectory()) {
-      throw new RepositoryException(
-          Kind.UNAVAILABLE,
-          name
-              + ": root "
-              + configuredRoot
-              + " is not a directory"
-              + (attributes.isSymbolicLink() ? " (a symbolic link put in its place)" : ""));
-    }
-    return attributes;
-  }
-
-  private RepositoryException missingRoot(IOException cause) {
-    return new RepositoryException(
-        Kind.UNAVAILABLE,
-        name + ": root directory " + configuredRoot + " does not exist (removed, or not mounted)",
-        cause);
-  }
-
-  /**
-   * Empty, once the root is checked to be still ours: what a lookup that found nothing answers, so
-   * that a root gone during the call is reported as unavailable rather than as absence.
-   */
   private <T> Optional<T> absent() {
-    root();
-    return Optional.empty();
+    return root.absent();
+  }
+
+  private RepositoryException notFound(String key) {
+    return root.notFound(key);
+  }
+
+  private RepositoryException translate(IOException e, String operation, String key) {
+    return root.translate(e, operation, key);
   }
 
   private static String[] components(String key) {
     return KeyCodec.encode(key).split("/", -1);
-  }
-
-  private static String randomSuffix() {
-    return HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
-  }
-
-  private RepositoryException notFound(String key) {
-    absent(); // the root is still ours, so the object is really missing
-    return new RepositoryException(Kind.NOT_FOUND, name + ": no object " + Keys.abbreviate(key));
-  }
-
-  private static boolean isSymbolicLinkLoop(IOException e) {
-    // open(O_NOFOLLOW) on a link fails with ELOOP, which Java reports as an IOException
-    // (a plain IOException, "Too many levels of symbolic links (NOFOLLOW_LINKS specified)").
-    String message = e instanceof FileSystemException fse ? fse.getReason() : e.getMessage();
-    return message != null && message.contains("symbolic links");
-  }
-
-  RepositoryException translate(IOException e, String operation, String key) {
-    String message = name + ": " + operation + " " + Keys.abbreviate(key) + ": " + e;
-    if (e instanceof NoSuchFileException) {
-      root(); // a vanished root is UNAVAILABLE, not a missing file
-      return new RepositoryException(Kind.NOT_FOUND, message, e);
-    }
-    if (e instanceof AccessDeniedException) {
-      return new RepositoryException(Kind.ACCESS_DENIED, message, e);
-    }
-    String reason = e instanceof FileSystemException fse ? fse.getReason() : e.getMessage();
-    if (reason != null && (reason.contains("No space left") || reason.contains("quota exceeded"))) {
-      return new RepositoryException(Kind.FULL, message, e);
-    }
-    if (reason != null && reason.contains("Read-only file system")) {
-      return new RepositoryException(Kind.ACCESS_DENIED, message, e);
-    }
-    return new RepositoryException(Kind.UNEXPECTED, message, e);
-  }
-
-  private static void deleteQuietly(Path file) {
-    try {
-      Files.deleteIfExists(file);
-    } catch (IOException e) {
-      // A leftover temporary file is invisible and purged later.
-    }
   }
 
   private static void closeQuietly(FileChannel channel) {
@@ -919,70 +425,6 @@ public final class FsRepository implements Repository {
       channel.close();
     } catch (IOException e) {
       // Nothing was written through it.
-    }
-  }
-
-  /** Reads {@code [position, end)} of an open file with positional reads. */
-  private final class ChannelRangeStream extends InputStream {
-    private final FileChannel channel;
-    private final long end;
-    private final String key;
-    private long position;
-
-    ChannelRangeStream(FileChannel channel, long position, long end, String key) {
-      this.channel = channel;
-      this.position = position;
-      this.end = end;
-      this.key = key;
-    }
-
-    @Override
-    public int read() {
-      byte[] one = new byte[1];
-      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) {
-      Objects.checkFromIndexSize(off, len, b.length);
-      if (len == 0) {
-        return 0;
-      }
-      if (position >= end) {
-        return -1;
-      }
-      int want = (int) Math.min(len, end - position);
-      try {
-        int n = channel.read(ByteBuffer.wrap(b, off, want), position);
-        if (n < 0) {
-          // The file is shorter than when we opened it: it cannot be, since files are never
-          // rewritten in place, unless someone outside this repository truncated it.
-          throw new RepositoryException(
-              Kind.CORRUPT,
-              name + ": get " + Keys.abbreviate(key) + ": file shrank while being read");
-        }
-        position += n;
-        return n;
-      } catch (IOException e) {
-        throw translate(e, "get", key);
-      }
-    }
-
-    @Override
-    public long skip(long n) {
-      long skipped = Math.max(0, Math.min(n, end - position));
-      position += skipped;
-      return skipped;
-    }
-
-    @Override
-    public int available() {
-      return (int) Math.min(Integer.MAX_VALUE, end - position);
-    }
-
-    @Override
-    public void close() throws IOException {
-      channel.close();
     }
   }
 

@@ -13,13 +13,6 @@ import io.racs.repos.s3.S3Options.KeyEncoding;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
-import java.net.SocketException;
-import java.net.SocketTimeoutException;
-import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,17 +22,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.ResponseInputStream;
-import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
-import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.apache5.Apache5HttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadResponse;
@@ -47,7 +33,6 @@ import software.amazon.awssdk.services.s3.model.EncodingType;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
-import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.s3.model.UploadPartResponse;
@@ -77,39 +62,15 @@ public final class S3Repository implements Repository {
   private final String name;
   private final S3Options options;
   private final S3Client client;
+  private final StoredNames names;
   private final AtomicLong bufferedBytes = new AtomicLong();
   private final AtomicLong maxBufferedBytes = new AtomicLong();
 
   private S3Repository(String name, S3Options options) {
     this.name = Objects.requireNonNull(name, "name");
     this.options = Objects.requireNonNull(options, "options");
-    S3ClientBuilder builder =
-        S3Client.builder()
-            .region(Region.of(options.region()))
-            .forcePathStyle(options.pathStyle())
-            .credentialsProvider(options.credentials().provider())
-            .httpClientBuilder(
-                Apache5HttpClient.builder()
-                    .connectionTimeout(options.connectTimeout())
-                    .socketTimeout(options.readTimeout())
-                    .maxConnections(options.maxConnections()))
-            .overrideConfiguration(
-                o ->
-                    o.retryStrategy(
-                        AwsRetryStrategy.standardRetryStrategy().toBuilder()
-                            .maxAttempts(options.maxAttempts())
-                            .backoffStrategy(
-                                BackoffStrategy.exponentialDelay(
-                                    options.backoffBase(), options.backoffMax()))
-                            .throttlingBackoffStrategy(
-                                BackoffStrategy.exponentialDelay(
-                                    options.backoffBase(), options.backoffMax()))
-                            // Failures of one repository must not make the client refuse to
-                            // retry later: the store decides what to do with an outage.
-                            .circuitBreakerEnabled(false)
-                            .build()));
-    options.endpoint().ifPresent(builder::endpointOverride);
-    this.client = builder.build();
+    this.client = S3Clients.create(options);
+    this.names = new StoredNames(name, options);
   }
 
   /** A repository called {@code name} with {@code options}; builds the client, no I/O. */
@@ -154,14 +115,14 @@ public final class S3Repository implements Repository {
   @Override
   public boolean accepts(String key) {
     Keys.check(key);
-    return storedLength(key) <= S3Options.MAX_STORED_KEY_BYTES;
+    return names.length(key) <= S3Options.MAX_STORED_KEY_BYTES;
   }
 
   // ---- put ---------------------------------------------------------------------------------
 
   @Override
   public ObjectInfo put(String key, InputStream body, long lengthBytes) {
-    String stored = storedName(key);
+    String stored = names.of(key);
     Keys.checkLength(lengthBytes);
     InputStream checked = Bodies.checked(body, lengthBytes, name, key);
     int partSize = options.partSizeBytes();
@@ -295,7 +256,7 @@ public final class S3Repository implements Repository {
 
   @Override
   public ObjectStream get(String key, long offset, long lengthBytes) {
-    String stored = storedName(key);
+    String stored = names.of(key);
     Keys.checkRange(offset, lengthBytes);
     if (lengthBytes == 0) {
       // HTTP cannot ask for zero bytes; a HEAD says whether the object exists.
@@ -326,7 +287,7 @@ public final class S3Repository implements Repository {
     GetObjectResponse r = response.response();
     long size = totalSize(r);
     ObjectInfo info = new ObjectInfo(key, size, etag(r.eTag()), lastModified(r.lastModified()));
-    return new ObjectStream(info, new BodyStream(response, key));
+    return new ObjectStream(info, new BodyStream(name, response, key));
   }
 
   private static long totalSize(GetObjectResponse response) {
@@ -342,7 +303,7 @@ public final class S3Repository implements Repository {
 
   @Override
   public Optional<ObjectInfo> head(String key) {
-    String stored = storedName(key);
+    String stored = names.of(key);
     try {
       HeadObjectResponse r = client.headObject(b -> b.bucket(options.bucket()).key(stored));
       return Optional.of(
@@ -352,7 +313,7 @@ public final class S3Repository implements Repository {
               etag(r.eTag()),
               lastModified(r.lastModified())));
     } catch (AwsServiceException e) {
-      if (e.statusCode() == 404 && !isNoSuchBucket(e)) {
+      if (e.statusCode() == 404 && !S3Errors.isNoSuchBucket(e)) {
         // A HEAD answer has no body to tell a missing key from a missing bucket, and a missing
         // bucket must not read as a missing object: ask about the bucket (only on a miss).
         probe();
@@ -364,16 +325,11 @@ public final class S3Repository implements Repository {
     }
   }
 
-  private static boolean isNoSuchBucket(AwsServiceException e) {
-    return e instanceof NoSuchBucketException
-        || (e.awsErrorDetails() != null && "NoSuchBucket".equals(e.awsErrorDetails().errorCode()));
-  }
-
   // ---- delete and list ---------------------------------------------------------------------
 
   @Override
   public void delete(String key) {
-    String stored = storedName(key);
+    String stored = names.of(key);
     try {
       client.deleteObject(b -> b.bucket(options.bucket()).key(stored));
     } catch (SdkException e) {
@@ -386,12 +342,8 @@ public final class S3Repository implements Repository {
     Keys.checkBound(prefix, "prefix");
     Keys.checkBound(startAfter, "startAfter");
     Keys.checkMaxKeys(maxKeys);
-    boolean escaped = options.keyEncoding() == KeyEncoding.ESCAPED;
-    String storedPrefix = options.keyPrefix() + (escaped ? KeyCodec.encodePrefix(prefix) : prefix);
-    String storedStart =
-        startAfter.isEmpty()
-            ? null
-            : options.keyPrefix() + (escaped ? KeyCodec.encode(startAfter) : startAfter);
+    String storedPrefix = names.ofPrefix(prefix);
+    String storedStart = startAfter.isEmpty() ? null : names.unchecked(startAfter);
     // MinIO's IsTruncated is unreliable after a start-after inside a nested prefix: it ends
     // pages early, or flags a full page as the last. So ask for one object more than the page
     // needs, resume from the last name seen, and stop only at an empty answer; on AWS that costs
@@ -419,7 +371,7 @@ public final class S3Repository implements Repository {
       }
       for (S3Object object : contents) {
         after = object.key();
-        Optional<String> key = keyOf(object.key());
+        Optional<String> key = names.keyOf(object.key());
         if (key.isPresent()) {
           found.add(
               new ObjectInfo(
@@ -433,18 +385,6 @@ public final class S3Repository implements Repository {
         return new ListPage(found.subList(0, maxKeys), true);
       }
     }
-  }
-
-  /** The key a stored name stands for; empty for names this repository did not write. */
-  private Optional<String> keyOf(String stored) {
-    if (!stored.startsWith(options.keyPrefix())) {
-      return Optional.empty();
-    }
-    String name = stored.substring(options.keyPrefix().length());
-    if (options.keyEncoding() == KeyEncoding.ESCAPED) {
-      return KeyCodec.decode(name);
-    }
-    return name.isEmpty() ? Optional.empty() : Optional.of(name);
   }
 
   // ---- probe and close ---------------------------------------------------------------------
@@ -473,34 +413,6 @@ public final class S3Repository implements Repository {
 
   // ---- helpers -----------------------------------------------------------------------------
 
-  private String storedName(String key) {
-    Keys.check(key);
-    String name =
-        options.keyPrefix()
-            + (options.keyEncoding() == KeyEncoding.ESCAPED ? KeyCodec.encode(key) : key);
-    int bytes = name.getBytes(StandardCharsets.UTF_8).length;
-    if (bytes > S3Options.MAX_STORED_KEY_BYTES) {
-      throw new IllegalArgumentException(
-          "key: "
-              + Keys.abbreviate(key)
-              + " is stored as "
-              + bytes
-              + " bytes in "
-              + this.name
-              + " (expected: at most "
-              + S3Options.MAX_STORED_KEY_BYTES
-              + " once prefixed and escaped; check accepts(key))");
-    }
-    return name;
-  }
-
-  private int storedLength(String key) {
-    String name =
-        options.keyPrefix()
-            + (options.keyEncoding() == KeyEncoding.ESCAPED ? KeyCodec.encode(key) : key);
-    return name.getBytes(StandardCharsets.UTF_8).length;
-  }
-
   private static Optional<String> etag(String etag) {
     if (etag == null || etag.isEmpty()) {
       return Optional.empty();
@@ -521,63 +433,8 @@ public final class S3Repository implements Repository {
   }
 
   /** Translates an SDK failure into the repository's one exception. */
-  RepositoryException translate(SdkException e, String operation, String key) {
-    String message = name + ": " + operation + " " + Keys.abbreviate(key) + ": " + e.getMessage();
-    return new RepositoryException(kindOf(e), message, e);
-  }
-
-  static Kind kindOf(Throwable e) {
-    if (e instanceof AwsServiceException service) {
-      int status = service.statusCode();
-      String code = service.awsErrorDetails() == null ? "" : service.awsErrorDetails().errorCode();
-      if (status == 404) {
-        // A missing bucket is missing storage, not a missing object: the caller must not take it
-        // for "no such key" (see Repository).
-        return isNoSuchBucket(service) ? Kind.UNAVAILABLE : Kind.NOT_FOUND;
-      }
-      if (status == 401 || status == 403) {
-        return Kind.ACCESS_DENIED;
-      }
-      if (status == 412) {
-        return Kind.PRECONDITION_FAILED;
-      }
-      if (status == 507 || "XMinioStorageFull".equals(code) || "QuotaExceeded".equals(code)) {
-        return Kind.FULL;
-      }
-      if (status == 408 || "RequestTimeout".equals(code)) {
-        return Kind.TIMEOUT;
-      }
-      if (status >= 500 || status == 429 || "SlowDown".equals(code)) {
-        return Kind.UNAVAILABLE;
-      }
-      return Kind.UNEXPECTED;
-    }
-    if (e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException) {
-      return Kind.TIMEOUT;
-    }
-    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-      if (cause instanceof SocketTimeoutException || cause instanceof InterruptedIOException) {
-        return Kind.TIMEOUT;
-      }
-      if (cause instanceof ConnectException
-          || cause instanceof NoRouteToHostException
-          || cause instanceof UnknownHostException
-          || cause instanceof SocketException) {
-        return Kind.UNAVAILABLE;
-      }
-      String message = cause.getMessage();
-      if (message != null && message.contains("different checksum")) {
-        return Kind.CORRUPT;
-      }
-      if (message != null && message.contains("timed out")) {
-        return Kind.TIMEOUT;
-      }
-      if (cause instanceof IOException) {
-        // NoHttpResponseException, a truncated body, a TLS failure: the far end went away.
-        return Kind.UNAVAILABLE;
-      }
-    }
-    return Kind.UNEXPECTED;
+  private RepositoryException translate(SdkException e, String operation, String key) {
+    return S3Errors.translate(name, e, operation, key);
   }
 
   /** Renders an endpoint without user info, should one have been configured with it. */
@@ -587,49 +444,6 @@ public final class S3Repository implements Repository {
           + "://"
           + uri.getHost()
           + (uri.getPort() < 0 ? "" : ":" + uri.getPort());
-    }
-  }
-
-  /** A GET body: read failures translated; closing early aborts instead of draining. */
-  private final class BodyStream extends InputStream {
-    private final ResponseInputStream<GetObjectResponse> in;
-    private final String key;
-    private boolean ended;
-
-    BodyStream(ResponseInputStream<GetObjectResponse> in, String key) {
-      this.in = in;
-      this.key = key;
-    }
-
-    @Override
-    public int read() {
-      byte[] one = new byte[1];
-      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) {
-      try {
-        int n = in.read(b, off, len);
-        if (n < 0) {
-          ended = true;
-        }
-        return n;
-      } catch (IOException e) {
-        throw new RepositoryException(
-            kindOf(e), name + ": get " + Keys.abbreviate(key) + ": " + e, e);
-      } catch (SdkException e) {
-        throw translate(e, "get", key);
-      }
-    }
-
-    @Override
-    public void close() throws IOException {
-      if (!ended) {
-        // Draining the rest of a large object just to reuse the connection costs more.
-        in.abort();
-      }
-      in.close();
     }
   }
 }

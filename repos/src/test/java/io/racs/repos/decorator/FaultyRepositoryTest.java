@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.repos.ObjectStream;
+import io.racs.repos.Repository;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.RepositoryException.Kind;
-import io.racs.repos.SeededBytes;
 import io.racs.repos.memory.MemoryRepository;
+import io.racs.testkit.SeededBytes;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -20,7 +22,8 @@ import org.junit.jupiter.api.Test;
  * Proves each scripted fault does exactly what it says and nothing more: the Nth call fails and the
  * next succeeds, matching keys fail and others do not, an outage fails everything until it ends,
  * corrupted reads differ from the stored bytes at the documented offsets only, seeded random
- * failures replay, and a stall holds a call until released without any sleep.
+ * failures replay, a full disk refuses puts only, a stall holds a call until released without any
+ * sleep, and a gate across repositories holds only the armed number of matching calls.
  */
 class FaultyRepositoryTest {
   private final MemoryRepository memory = MemoryRepository.create("mem");
@@ -54,7 +57,7 @@ class FaultyRepositoryTest {
     assertKind(() -> put("shard/2/x"), Kind.CORRUPT);
     assertKind(() -> faulty.head("shard/2/x"), Kind.CORRUPT);
     assertThat(faulty.head("shard/1/x")).isPresent();
-    faulty.heal();
+    faulty.clearFaults();
     put("shard/2/x");
   }
 
@@ -131,5 +134,50 @@ class FaultyRepositoryTest {
     stall.release();
     held.get();
     assertThat(faulty.head("held")).isPresent();
+  }
+
+  @Test
+  void full_whileOn_refusesPutsWithFullAndServesTheRest() {
+    put("k");
+    faulty.full(true);
+    assertThatThrownBy(() -> put("new"))
+        .isInstanceOfSatisfying(
+            RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.FULL))
+        .hasMessageContaining("No space left on device");
+    assertThat(faulty.head("k")).isPresent();
+    assertThat(faulty.list("", "", 10).objects()).hasSize(1);
+    faulty.delete("k");
+    faulty.full(false);
+    put("new");
+    assertThat(memory.head("new")).isPresent();
+  }
+
+  @Test
+  void gate_whenArmed_holdsMatchingCallsOnEveryRepositoryUntilOpened() throws Exception {
+    FaultyRepository.Gate gate = new FaultyRepository.Gate(Operation.PUT, k -> k.startsWith("s/"));
+    MemoryRepository second = MemoryRepository.create("mem2");
+    List<Repository> array = FaultyRepository.gated(List.of(memory, second), gate);
+    gate.arm(2);
+    List<CompletableFuture<Void>> held = new ArrayList<>();
+    for (Repository repository : array) {
+      held.add(
+          CompletableFuture.runAsync(
+              () -> repository.put("s/1", new ByteArrayInputStream(new byte[] {1}), 1),
+              r -> Thread.ofVirtual().start(r)));
+    }
+    gate.awaitHeld(2, Duration.ofSeconds(10));
+    assertThat(held).noneMatch(CompletableFuture::isDone);
+    assertThat(memory.head("s/1")).as("a held call has not reached the delegate").isEmpty();
+    // Keys that do not match, and matching calls past the armed number, pass.
+    array.get(0).put("t/1", new ByteArrayInputStream(new byte[] {1}), 1);
+    array.get(1).put("s/2", new ByteArrayInputStream(new byte[] {1}), 1);
+    gate.awaitCompleted(1, Duration.ofSeconds(10));
+    gate.open();
+    for (CompletableFuture<Void> call : held) {
+      call.get();
+    }
+    gate.awaitCompleted(3, Duration.ofSeconds(10));
+    assertThat(memory.head("s/1")).isPresent();
+    assertThat(second.head("s/1")).isPresent();
   }
 }

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.racs.repos.ObjectStream;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.RepositoryException.Kind;
-import io.racs.repos.SeededBytes;
+import io.racs.testkit.SeededBytes;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.channels.FileChannel;

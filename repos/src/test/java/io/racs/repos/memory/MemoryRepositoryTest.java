@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.racs.repos.ObjectStream;
 import io.racs.repos.Repository;
 import io.racs.repos.RepositoryContract;
-import io.racs.repos.SeededBytes;
+import io.racs.testkit.SeededBytes;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

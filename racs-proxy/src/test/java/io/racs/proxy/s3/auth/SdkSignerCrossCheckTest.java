@@ -7,6 +7,7 @@ import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.http.RequestHead;
+import io.racs.testkit.SeededBytes;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -88,8 +89,7 @@ class SdkSignerCrossCheckTest {
     if (r.nextBoolean()) {
       headers.put("x-amz-copy-source", "/src/" + SdkHttpUtils.urlEncode(randomKey(r)));
     }
-    byte[] body = new byte[r.nextInt(3) == 0 ? 0 : r.nextInt(2000)];
-    r.nextBytes(body);
+    byte[] body = SeededBytes.bytes(r.nextLong(), r.nextInt(3) == 0 ? 0 : r.nextInt(2000));
     return new Case(method, path, query, headers, body);
   }
 

@@ -11,6 +11,7 @@ import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.StoreConfig;
 import io.racs.repos.Repository;
 import io.racs.repos.memory.MemoryRepository;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -171,10 +172,8 @@ class StoreBridgeTest {
   @Test
   void completeMultipartUpload_whenTwoParts_viewsPartsChecksumsAndReadsAPart() throws IOException {
     Random random = new Random(TestSeed.get());
-    byte[] first = new byte[3000 + random.nextInt(3000)];
-    byte[] second = new byte[1 + random.nextInt(3000)];
-    random.nextBytes(first);
-    random.nextBytes(second);
+    byte[] first = SeededBytes.bytes(random.nextLong(), 3000 + random.nextInt(3000));
+    byte[] second = SeededBytes.bytes(random.nextLong(), 1 + random.nextInt(3000));
     String uploadId = bridge.createMultipartUpload(BUCKET, "k", NO_OPTIONS);
     UploadedPart one =
         bridge.uploadPart(
@@ -230,8 +229,7 @@ class StoreBridgeTest {
 
   @Test
   void get_whenStoreHandsOutChunks_bodyIsAChunkedStreamOfTheBytes() throws IOException {
-    byte[] data = new byte[3 * MIB + 17];
-    new Random(TestSeed.get()).nextBytes(data);
+    byte[] data = SeededBytes.bytes(TestSeed.get(), 3 * MIB + 17);
     bridge.put(
         BUCKET,
         "k",

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.http.Headers;
+import io.racs.testkit.SeededBytes;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.util.Base64;
@@ -36,8 +37,7 @@ class ChecksumVerifierTest {
   @Test
   void verify_whenHeaderChecksumAndMd5Match_returnsThem() throws Exception {
     long seed = 99;
-    byte[] body = new byte[50_000];
-    new Random(seed).nextBytes(body);
+    byte[] body = SeededBytes.bytes(seed, 50_000);
     ChecksumSpec spec =
         ChecksumSpec.fromHeaders(
             Headers.of("x-amz-checksum-crc32", sdkCrc32(body), "Content-MD5", md5Base64(body)));
@@ -55,8 +55,7 @@ class ChecksumVerifierTest {
   void verify_whenAnyByteChanged_badDigest() throws Exception {
     long seed = 123;
     Random r = new Random(seed);
-    byte[] body = new byte[4096];
-    r.nextBytes(body);
+    byte[] body = SeededBytes.bytes(r.nextLong(), 4096);
     for (String header : new String[] {"x-amz-checksum-crc32", "Content-MD5"}) {
       for (int i = 0; i < 20; i++) {
         byte[] changed = body.clone();

@@ -3,6 +3,7 @@ package io.racs.proxy.s3.checksum;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.racs.testkit.SeededBytes;
 import java.io.ByteArrayOutputStream;
 import java.security.MessageDigest;
 import java.util.ArrayList;
@@ -26,8 +27,7 @@ class MultipartChecksumsTest {
     List<String> etags = new ArrayList<>();
     ByteArrayOutputStream concat = new ByteArrayOutputStream();
     for (int i = 0; i < 3; i++) {
-      byte[] part = new byte[1000 + i];
-      r.nextBytes(part);
+      byte[] part = SeededBytes.bytes(r.nextLong(), 1000 + i);
       byte[] md5 = MessageDigest.getInstance("MD5").digest(part);
       concat.writeBytes(md5);
       String hex = HexFormat.of().formatHex(md5);
@@ -50,8 +50,7 @@ class MultipartChecksumsTest {
     List<String> parts = new ArrayList<>();
     ByteArrayOutputStream concat = new ByteArrayOutputStream();
     for (int i = 0; i < 4; i++) {
-      byte[] part = new byte[500 * (i + 1)];
-      r.nextBytes(part);
+      byte[] part = SeededBytes.bytes(r.nextLong(), 500 * (i + 1));
       SdkChecksum c = SdkChecksum.forAlgorithm(DefaultChecksumAlgorithm.CRC32C);
       c.update(part, 0, part.length);
       concat.writeBytes(c.getChecksumBytes());

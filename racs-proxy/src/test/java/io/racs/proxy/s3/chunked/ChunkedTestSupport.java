@@ -4,6 +4,7 @@ import io.racs.proxy.s3.auth.Authentication;
 import io.racs.proxy.s3.auth.S3Authenticator;
 import io.racs.proxy.s3.auth.SdkSigning;
 import io.racs.proxy.s3.auth.StaticCredentialStore;
+import io.racs.testkit.SeededBytes;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.time.Clock;
@@ -67,9 +68,7 @@ final class ChunkedTestSupport {
   }
 
   static byte[] random(Random r, int size) {
-    byte[] b = new byte[size];
-    r.nextBytes(b);
-    return b;
+    return SeededBytes.bytes(r.nextLong(), size);
   }
 
   /** Feeds {@code body} in random pieces (sometimes single bytes, sometimes empty buffers). */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -26,8 +27,7 @@ class MultipartFormTest {
   private static final String TYPE = "multipart/form-data; boundary=" + BOUNDARY;
 
   private static byte[] file(int size) {
-    byte[] b = new byte[size];
-    new Random(TestSeed.get()).nextBytes(b);
+    byte[] b = SeededBytes.bytes(TestSeed.get(), size);
     byte[] fake = ("\r\n--" + BOUNDARY.substring(0, 5)).getBytes(StandardCharsets.US_ASCII);
     for (int at = 17; at + fake.length < size; at += 65_531) {
       System.arraycopy(fake, 0, b, at, fake.length);

@@ -3,6 +3,7 @@ package io.racs.proxy.s3.handler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.s3.auth.SigV4;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +18,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
@@ -40,8 +40,7 @@ class PostObjectTest {
   private static final byte[] DATA = data();
 
   private static byte[] data() {
-    byte[] b = new byte[200_000];
-    new Random(TestSeed.get()).nextBytes(b);
+    byte[] b = SeededBytes.bytes(TestSeed.get(), 200_000);
     // The file holds what looks like a boundary, less its last character.
     byte[] fake = ("\r\n--" + BOUNDARY.substring(0, BOUNDARY.length() - 1)).getBytes();
     System.arraycopy(fake, 0, b, 1000, fake.length);
@@ -400,8 +399,7 @@ class PostObjectTest {
 
   @Test
   void post_withSseCFields_storesTheFileUnderThatKeyOnly() throws Exception {
-    byte[] key = new byte[32];
-    new Random(TestSeed.get()).nextBytes(key);
+    byte[] key = SeededBytes.bytes(TestSeed.get(), 32);
     String keyBase64 = Base64.getEncoder().encodeToString(key);
     String keyMd5 =
         Base64.getEncoder().encodeToString(MessageDigest.getInstance("MD5").digest(key));

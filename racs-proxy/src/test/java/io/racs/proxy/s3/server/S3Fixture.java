@@ -13,6 +13,7 @@ import io.racs.proxy.s3.route.S3Router;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.MemoryArray;
 import io.racs.proxy.store.api.ObjectStore;
+import io.racs.testkit.SeededBytes;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -21,7 +22,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 
 /**
  * A real erasure-coded store (4x2 over memory repositories) with the S3 server settings in front of
@@ -79,9 +79,7 @@ final class S3Fixture implements AutoCloseable {
   }
 
   static byte[] random(long seed, int size) {
-    byte[] data = new byte[size];
-    new Random(seed).nextBytes(data);
-    return data;
+    return SeededBytes.bytes(seed, size);
   }
 
   Connection connect() {

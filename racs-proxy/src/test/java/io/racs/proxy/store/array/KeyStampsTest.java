@@ -7,7 +7,6 @@ import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.coord.ZooKeeperCoordination;
 import io.racs.proxy.store.CrossProxyOrderingTest;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.GatedRepository;
 import io.racs.proxy.store.SharedArray;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreConfig;
@@ -54,10 +53,10 @@ class KeyStampsTest {
   private final List<Repository> repositories = new ArrayList<>();
   private final List<AutoCloseable> open = new ArrayList<>();
   private final CountingRepository.Ledger ledger = new CountingRepository.Ledger(6);
-  private final GatedRepository.Gate commits =
-      new GatedRepository.Gate(Operation.PUT, name -> name.startsWith("i/"));
-  private final GatedRepository.Gate listings =
-      new GatedRepository.Gate(Operation.LIST, prefix -> prefix.startsWith("i/"));
+  private final FaultyRepository.Gate commits =
+      new FaultyRepository.Gate(Operation.PUT, name -> name.startsWith("i/"));
+  private final FaultyRepository.Gate listings =
+      new FaultyRepository.Gate(Operation.LIST, prefix -> prefix.startsWith("i/"));
   private final List<FaultyRepository> faulty = new ArrayList<>();
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private ErasureStore reader;
@@ -73,7 +72,8 @@ class KeyStampsTest {
     }
     reader = store(CountingRepository.wrap(unclosed(), ledger));
     List<Repository> seen = new ArrayList<>();
-    for (Repository r : GatedRepository.wrap(GatedRepository.wrap(unclosed(), commits), listings)) {
+    for (Repository r :
+        FaultyRepository.gated(FaultyRepository.gated(unclosed(), commits), listings)) {
       FaultyRepository f = new FaultyRepository(r);
       faulty.add(f);
       seen.add(f);
@@ -314,7 +314,7 @@ class KeyStampsTest {
     // and copies it to the others: now on a write quorum, v2 is current for every reader.
     faulty.get(5).failOperation(Operation.LIST, RepositoryException.Kind.UNAVAILABLE);
     Healer.heal(writer, Healer.Options.defaults());
-    faulty.get(5).heal();
+    faulty.get(5).clearFaults();
 
     assertThat(value(reader, "k")).contains("v2");
   }
@@ -342,7 +342,7 @@ class KeyStampsTest {
       faulty.get(slot).failKeys(Pattern.compile(".*-gone"), RepositoryException.Kind.UNAVAILABLE);
     }
     Healer.heal(writer, Healer.Options.defaults());
-    faulty.forEach(FaultyRepository::heal);
+    faulty.forEach(FaultyRepository::clearFaults);
 
     String listed = writer.resolver().newest(BUCKET, "k").orElseThrow().versionId();
     assertThat(reader.head(BUCKET, "k").versionId())

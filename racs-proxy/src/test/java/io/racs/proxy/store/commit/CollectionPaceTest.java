@@ -3,13 +3,7 @@ package io.racs.proxy.store.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.codec.Geometry;
-import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.GatedRepository;
-import io.racs.proxy.store.StoreFixture;
-import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
-import io.racs.proxy.store.format.Layout;
-import io.racs.proxy.store.heal.Healer;
+import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.Await;
@@ -40,7 +34,7 @@ class CollectionPaceTest {
 
   private final AtomicLong ticks = new AtomicLong(7 * SECOND);
   private ErasureStore store;
-  private GatedRepository.Gate gate;
+  private FaultyRepository.Gate gate;
 
   @AfterEach
   void close() {
@@ -111,14 +105,14 @@ class CollectionPaceTest {
   }
 
   /** A store over six memory repositories behind {@code gates}, every call counted. */
-  private void open(Ledger ledger, GatedRepository.Gate... gates) {
+  private void open(Ledger ledger, FaultyRepository.Gate... gates) {
     List<MemoryRepository> memories = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
       memories.add(MemoryRepository.create("mem" + i));
     }
     List<io.racs.repos.Repository> repositories = new ArrayList<>(memories);
-    for (GatedRepository.Gate g : gates) {
-      repositories = GatedRepository.wrap(repositories, g);
+    for (FaultyRepository.Gate g : gates) {
+      repositories = FaultyRepository.gated(repositories, g);
     }
     store =
         ErasureStore.open(
@@ -158,7 +152,7 @@ class CollectionPaceTest {
    */
   private byte[] backlogAtTheFloorsPace(Ledger ledger) throws InterruptedException {
     gate =
-        new GatedRepository.Gate(
+        new FaultyRepository.Gate(
             Operation.LIST, (Layout.bucketPrefix() + "bkt" + Layout.SEPARATOR)::equals);
     open(ledger, gate);
     gate.arm(6);
@@ -234,11 +228,11 @@ class CollectionPaceTest {
   @Test
   void supersededVersionsOfOneKey_whileOneRemovalIsHeld_goOnBeingRemoved() throws Exception {
     Ledger ledger = new Ledger(6);
-    GatedRepository.Gate collection =
-        new GatedRepository.Gate(
+    FaultyRepository.Gate collection =
+        new FaultyRepository.Gate(
             Operation.LIST, (Layout.bucketPrefix() + "bkt" + Layout.SEPARATOR)::equals);
     String entries = Layout.indexPrefix("bkt");
-    gate = new GatedRepository.Gate(Operation.DELETE, name -> name.startsWith(entries));
+    gate = new FaultyRepository.Gate(Operation.DELETE, name -> name.startsWith(entries));
     open(ledger, collection, gate);
     collection.arm(6); // the collection starts once all 10 versions are written
     overwrite(10);

@@ -56,7 +56,7 @@ class CommitOrderTest {
             .extracting(e -> ((StoreException) e).code())
             .isEqualTo(StoreException.Code.INSUFFICIENT_SHARDS);
       }
-      faulty.forEach(FaultyRepository::heal);
+      faulty.forEach(FaultyRepository::clearFaults);
       store.awaitCollections();
       assertThat(CrossProxyOrderingTest.read(store, "k")).hasValue(original);
       assertThat(names(array)).isEqualTo(before); // no shard, no entry left behind

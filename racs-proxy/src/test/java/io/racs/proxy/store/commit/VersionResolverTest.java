@@ -181,7 +181,7 @@ class VersionResolverTest {
       f.faulty.get(slot).failOperation(Operation.DELETE, RepositoryException.Kind.UNAVAILABLE);
     }
     assertInsufficientShards(() -> f.put("bkt", "k", StoreFixture.bytes(21, 30_000)));
-    f.faulty.forEach(FaultyRepository::heal);
+    f.faulty.forEach(FaultyRepository::clearFaults);
 
     for (ErasureStore store : List.of(f.store, f.reopen())) {
       assertThat(f.get("bkt", "k")).isEqualTo(before);

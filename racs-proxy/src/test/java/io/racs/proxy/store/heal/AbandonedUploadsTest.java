@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.GatedRepository;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
@@ -13,9 +12,11 @@ import io.racs.proxy.store.array.RepositoryArray;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.repos.Repository;
+import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.DrivenClock;
+import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -45,8 +46,8 @@ class AbandonedUploadsTest {
   private final DrivenClock clock = new DrivenClock();
   private final List<Repository> repositories = new ArrayList<>();
   // Holds the commit (the index entry writes) of a completion, to race it with the collection.
-  private final GatedRepository.Gate commits =
-      new GatedRepository.Gate(Operation.PUT, key -> key.startsWith("i/"));
+  private final FaultyRepository.Gate commits =
+      new FaultyRepository.Gate(Operation.PUT, key -> key.startsWith("i/"));
   private ErasureStore store;
   private Random random;
 
@@ -64,7 +65,7 @@ class AbandonedUploadsTest {
                 .gcGrace(GRACE)
                 .clock(clock)
                 .build(),
-            GatedRepository.wrap(repositories, commits));
+            FaultyRepository.gated(repositories, commits));
     store.createBucket(BUCKET);
   }
 
@@ -79,9 +80,7 @@ class AbandonedUploadsTest {
   }
 
   private byte[] data(int length) {
-    byte[] bytes = new byte[length];
-    random.nextBytes(bytes);
-    return bytes;
+    return SeededBytes.bytes(random.nextLong(), length);
   }
 
   private ObjectStore.PartInfo part(String key, String upload, int number, byte[] data) {

@@ -76,7 +76,7 @@ class ObjectTagsTest {
     assertThatThrownBy(() -> f.store.putObjectTagging(v, Map.of("new", "2")))
         .extracting(e -> ((StoreException) e).code())
         .isEqualTo(StoreException.Code.INSUFFICIENT_SHARDS);
-    f.faulty.forEach(FaultyRepository::heal);
+    f.faulty.forEach(FaultyRepository::clearFaults);
     assertThat(tagsNow(f.reopen(), "k")).containsExactly(Map.entry("old", "1"));
   }
 
@@ -99,7 +99,7 @@ class ObjectTagsTest {
     VersionMeta v = f.put("bkt", "k", StoreFixture.bytes(1, 100));
     f.faulty.get(3).failKeys(Pattern.compile("t/.*"), Kind.UNAVAILABLE);
     f.store.putObjectTagging(v, Map.of("a", "1"));
-    f.faulty.forEach(FaultyRepository::heal);
+    f.faulty.forEach(FaultyRepository::clearFaults);
     assertThat(f.names(3, "t/")).isEmpty();
 
     Healer.heal(f.store, Healer.Options.defaults());

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.GatedRepository;
 import io.racs.proxy.store.StoreFixture;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreConfig;
@@ -14,6 +13,7 @@ import io.racs.proxy.store.format.VersionId;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.repos.ObjectStream;
 import io.racs.repos.Repository;
+import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.ForwardingRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
@@ -54,7 +54,7 @@ class ShardGuessTest {
   private final List<ErasureStore> stores = new ArrayList<>();
   private final AtomicInteger openShardStreams = new AtomicInteger();
   private final long seed = TestSeed.get();
-  private GatedRepository.Gate gate;
+  private FaultyRepository.Gate gate;
   private final ExecutorService async = Executors.newVirtualThreadPerTaskExecutor();
 
   @AfterEach
@@ -70,7 +70,7 @@ class ShardGuessTest {
    * A store over the array, every call gated by {@code gate}, every shard stream counted while
    * open. Closing a store leaves the repositories open (the next store of the test shares them).
    */
-  private ErasureStore open(StoreConfig config, GatedRepository.Gate gate) {
+  private ErasureStore open(StoreConfig config, FaultyRepository.Gate gate) {
     if (memories.isEmpty()) {
       for (int i = 0; i < 6; i++) {
         memories.add(MemoryRepository.create("mem" + i));
@@ -78,7 +78,7 @@ class ShardGuessTest {
     }
     this.gate = gate;
     List<Repository> tracked = new ArrayList<>();
-    for (Repository gated : GatedRepository.wrap(memories, gate)) {
+    for (Repository gated : FaultyRepository.gated(memories, gate)) {
       tracked.add(new Tracked(gated));
     }
     return ErasureStore.open(config, tracked);
@@ -96,7 +96,7 @@ class ShardGuessTest {
    * its data's id only when the PUT takes under a second, which a first PUT in a cold JVM may not).
    */
   private ErasureStore writer(StoreConfig config) {
-    ErasureStore writer = open(config, new GatedRepository.Gate(Operation.GET, name -> false));
+    ErasureStore writer = open(config, new FaultyRepository.Gate(Operation.GET, name -> false));
     stores.add(writer);
     writer.createBucket("bkt");
     writer.put(
@@ -140,8 +140,8 @@ class ShardGuessTest {
 
     // A proxy that has read nothing, over repositories where shard 0's does not answer the
     // guess's read of it.
-    GatedRepository.Gate shard0 =
-        new GatedRepository.Gate(Operation.GET, Layout.shard(meta.versionId(), 0)::equals);
+    FaultyRepository.Gate shard0 =
+        new FaultyRepository.Gate(Operation.GET, Layout.shard(meta.versionId(), 0)::equals);
     ErasureStore cold = open(config, shard0.arm(1));
     stores.add(cold);
     // Every repository has answered shard reads in 100 µs lately: one that has not answered
@@ -164,8 +164,8 @@ class ShardGuessTest {
     // No hedge of the held record read: one copy is asked until the store closes.
     StoreConfig config = config().slowShardTimeout(LONG).stallGrace(LONG).build();
     put(writer(config), StoreFixture.bytes(seed + 1, STRIPED));
-    GatedRepository.Gate records =
-        new GatedRepository.Gate(Operation.GET, name -> name.startsWith("i/bkt/k"));
+    FaultyRepository.Gate records =
+        new FaultyRepository.Gate(Operation.GET, name -> name.startsWith("i/bkt/k"));
 
     ErasureStore reader = open(config, records); // a proxy that has read nothing; closed below
     records.arm(1);

@@ -1,4 +1,4 @@
-package io.racs.repos;
+package io.racs.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,8 +8,10 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * Test data generated from a seed: a stream of any length that is never held in memory, and digests
- * to compare bodies by, so that a 64 MiB round trip costs no 64 MiB buffer.
+ * The one way tests make seeded data: a stream of any length that is never held in memory, its
+ * bytes for small bodies, and digests to compare bodies by, so that a 64 MiB round trip costs no 64
+ * MiB buffer. The same seed gives the same bytes on every JVM; a test that draws its seed from
+ * {@link TestSeed} has it printed, so a failure replays.
  */
 public final class SeededBytes {
   private SeededBytes() {}
