@@ -75,21 +75,12 @@ class CpuCommandTest {
 
   @Test
   void cpu_whenInputIsBad_exitsUsageInOneLine() {
-    for (List<String> bad :
+    UsageErrors.assertEachRefusedInOneLine(
+        "cpu",
         List.of(
             List.of("--pid", "999999999"),
             List.of("--pid", "1", "--duration", "soon"),
-            List.of("--pid", "1", "--format", "xml"))) {
-      StringWriter e = new StringWriter();
-      int code =
-          BenchMain.run(
-              new PrintWriter(new StringWriter(), true),
-              new PrintWriter(e, true),
-              java.util.stream.Stream.concat(java.util.stream.Stream.of("cpu"), bad.stream())
-                  .toArray(String[]::new));
-      assertThat(code).as("%s: %s", bad, e).isEqualTo(ExitCodes.USAGE);
-      assertThat(e.toString().strip().lines()).as("%s", bad).hasSize(1);
-    }
+            List.of("--pid", "1", "--format", "xml")));
     assertThat(err.toString()).isEmpty();
   }
 }

@@ -123,22 +123,13 @@ class TableCommandTest {
     Path a = results("a", 120.0, 3.0, 2000);
     Path block = dir.resolve("block.json");
     Files.writeString(block, "{\"schemaVersion\": 1, \"kind\": \"block-sweep\"}");
-    for (List<String> bad :
+    UsageErrors.assertEachRefusedInOneLine(
+        "table",
         List.of(
             List.of(a.toString(), "--columns", "id,nonsense"),
             List.of(a.toString(), "--format", "html"),
             List.of(a.toString(), "--merge", "--confidence", "100"),
             List.of(dir.resolve("missing.json").toString()),
-            List.of(block.toString()))) {
-      StringWriter e = new StringWriter();
-      int code =
-          BenchMain.run(
-              new PrintWriter(new StringWriter(), true),
-              new PrintWriter(e, true),
-              java.util.stream.Stream.concat(java.util.stream.Stream.of("table"), bad.stream())
-                  .toArray(String[]::new));
-      assertThat(code).as("%s: %s", bad, e).isEqualTo(ExitCodes.USAGE);
-      assertThat(e.toString().strip().lines()).as("%s", bad).hasSize(1);
-    }
+            List.of(block.toString())));
   }
 }
