@@ -29,7 +29,9 @@ import picocli.CommandLine.Spec;
       "requests, cpuSeconds, cpuMsPerRequest, userMsPerRequest, systemMsPerRequest,",
       "switchesPerRequest, jit/gc/eventLoop/forkJoin/other/unattributedMsPerRequest,",
       "cpuWithoutJitMsPerRequest) or as a dotted path into a point's JSON (latencyMillis.p90).",
-      "Intervals print as mean ± half-width."
+      "Intervals print as mean ± half-width. With --vs TARGET, a row per point of the other",
+      "targets that TARGET has a point of the same workload, size, clients and delay for, and",
+      "columns vs:NAME (TARGET's value) and ratio:NAME (the point's over TARGET's)."
     })
 public final class TableCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -63,6 +65,12 @@ public final class TableCommand implements Callable<Integer> {
       description = "Confidence level of --merge's intervals, in percent (default: 95).")
   double confidence = 95;
 
+  @Option(
+      names = "--vs",
+      paramLabel = "TARGET",
+      description = "Pair every point with TARGET's point of the same workload, size and clients.")
+  String versus;
+
   @Override
   public Integer call() {
     if (!format.equals("markdown") && !format.equals("csv")) {
@@ -72,7 +80,7 @@ public final class TableCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--confidence: " + confidence + " (expected: a percentage between 0 and 100)");
     }
-    ResultsTable table = ResultsTable.of(files, columns, merge, confidence / 100);
+    ResultsTable table = ResultsTable.of(files, columns, merge, confidence / 100, versus);
     PrintWriter out = spec.commandLine().getOut();
     if (format.equals("csv")) {
       table.csv(out);

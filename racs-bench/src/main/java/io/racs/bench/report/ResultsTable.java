@@ -15,7 +15,8 @@ import java.util.function.Function;
  * table, one row per point, the columns chosen by name ({@link #COLUMNS}) or by a dotted path into
  * the point's JSON ({@code latencyMillis.p90}). With {@code merge}, the points of the same id in
  * several files (the rounds of a run repeated) become one row whose every number is the mean over
- * the files with its Student-t interval ({@link Estimate}).
+ * the files with its Student-t interval ({@link Estimate}); with {@code versus}, each point sits
+ * beside another target's point of the same workload, with their ratios (RACS over MinIO).
  */
 public final class ResultsTable {
   /**
@@ -65,22 +66,60 @@ public final class ResultsTable {
     this.columns = columns;
   }
 
+  /** A point and the file it came from. */
+  private record Source(Path file, JsonNode point) {}
+
+  /** What a column shows of a row: the point's value, its counterpart's, or their ratio. */
+  private enum Side {
+    OWN,
+    VERSUS,
+    RATIO
+  }
+
+  /** A column as asked for: a named or path column, and which side of a pair it shows. */
+  private record Choice(Column column, Side side) {}
+
   /**
    * The table of {@code files}' points in {@code columns}.
    *
    * @param merge one row per point id over all files, each number the mean and its interval at
    *     {@code confidence} over the files that hold the point
+   * @param versus null, or a target: then a row per point of the other targets that has a point of
+   *     {@code versus} with the same workload, size, clients and delay, and the columns {@code
+   *     vs:NAME} (that point's value) and {@code ratio:NAME} (this point's value over it)
    * @throws IllegalArgumentException for a file that is not object results, or a column that is
    *     neither a name of {@link #COLUMNS} nor a path into any point
    */
   public static ResultsTable of(
-      List<Path> files, List<String> columns, boolean merge, double confidence) {
-    List<Column> chosen = new ArrayList<>();
-    for (String name : columns) {
-      chosen.add(COLUMNS.getOrDefault(name, path(name)));
+      List<Path> files, List<String> columns, boolean merge, double confidence, String versus) {
+    if (merge && versus != null) {
+      throw new IllegalArgumentException(
+          "--vs: " + versus + " (expected: either --vs or --merge, not both)");
     }
-    ResultsTable table = new ResultsTable(chosen);
-    Map<String, List<Cell[]>> byId = new LinkedHashMap<>();
+    List<Choice> chosen = new ArrayList<>();
+    List<Column> shown = new ArrayList<>();
+    for (String name : columns) {
+      Side side = Side.OWN;
+      String base = name;
+      if (name.startsWith("vs:") || name.startsWith("ratio:")) {
+        if (versus == null) {
+          throw new IllegalArgumentException(
+              "--columns: " + name + " (expected: vs: and ratio: columns with --vs TARGET)");
+        }
+        side = name.startsWith("vs:") ? Side.VERSUS : Side.RATIO;
+        base = name.substring(name.indexOf(':') + 1);
+      }
+      Column column = COLUMNS.getOrDefault(base, path(base));
+      chosen.add(new Choice(column, side));
+      shown.add(
+          switch (side) {
+            case OWN -> column;
+            case VERSUS -> new Column(name, versus + " " + column.header(), column.cell());
+            case RATIO -> new Column(name, column.header() + " / " + versus, column.cell());
+          });
+    }
+    List<Source> sources = new ArrayList<>();
+    Map<String, Source> byPointId = new LinkedHashMap<>();
     for (Path file : files) {
       JsonNode root = Compare.read(file);
       if (!root.path("kind").asText().equals("object")) {
@@ -88,17 +127,32 @@ public final class ResultsTable {
             file + ": kind " + root.path("kind").asText() + " (expected: bench object results)");
       }
       for (JsonNode point : root.path("points")) {
-        Cell[] row = new Cell[chosen.size()];
-        for (int c = 0; c < row.length; c++) {
-          row[c] =
-              chosen.get(c).name().equals(RUN)
-                  ? Cell.text(String.valueOf(file.toAbsolutePath().getParent().getFileName()))
-                  : chosen.get(c).cell().apply(point);
+        Source source = new Source(file, point);
+        sources.add(source);
+        byPointId.putIfAbsent(point.path("id").asText(), source);
+      }
+    }
+    ResultsTable table = new ResultsTable(shown);
+    Map<String, List<Cell[]>> byId = new LinkedHashMap<>();
+    for (Source source : sources) {
+      String id = source.point().path("id").asText();
+      Source counterpart = null;
+      if (versus != null) {
+        if (source.point().path("target").asText().equals(versus)) {
+          continue;
         }
-        byId.computeIfAbsent(point.path("id").asText(), k -> new ArrayList<>()).add(row);
-        if (!merge) {
-          table.rows.add(row);
+        counterpart = byPointId.get(versus + id.substring(Math.max(0, id.indexOf('/'))));
+        if (counterpart == null) {
+          continue;
         }
+      }
+      Cell[] row = new Cell[chosen.size()];
+      for (int c = 0; c < row.length; c++) {
+        row[c] = cell(chosen.get(c), source, counterpart);
+      }
+      byId.computeIfAbsent(id, k -> new ArrayList<>()).add(row);
+      if (!merge) {
+        table.rows.add(row);
       }
     }
     if (merge) {
@@ -106,18 +160,34 @@ public final class ResultsTable {
     }
     for (int c = 0; c < chosen.size(); c++) {
       int column = c;
-      if (!COLUMNS.containsKey(chosen.get(c).name())
+      if (!COLUMNS.containsKey(chosen.get(c).column().name())
           && table.rows.stream()
               .allMatch(r -> r[column].text() == null && Double.isNaN(r[column].value()))) {
         throw new IllegalArgumentException(
             "--columns: "
-                + chosen.get(c).name()
+                + columns.get(c)
                 + " (expected: one of "
                 + String.join(", ", COLUMNS.keySet())
                 + ", or a path into a point such as latencyMillis.p90)");
       }
     }
     return table;
+  }
+
+  private static Cell cell(Choice choice, Source source, Source counterpart) {
+    Source from = choice.side() == Side.VERSUS ? counterpart : source;
+    Cell own = value(choice.column(), from);
+    if (choice.side() != Side.RATIO) {
+      return own;
+    }
+    Cell other = value(choice.column(), counterpart);
+    return Cell.of(other.value() == 0 ? Double.NaN : own.value() / other.value());
+  }
+
+  private static Cell value(Column column, Source source) {
+    return column.name().equals(RUN)
+        ? Cell.text(String.valueOf(source.file().toAbsolutePath().getParent().getFileName()))
+        : column.cell().apply(source.point());
   }
 
   /** Each number the mean over {@code same} with its interval; a text the first row's. */

@@ -16,8 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Proves {@code racs bench table} prints the points of results.json files as markdown and CSV in
  * the columns asked for (named, derived from the sampled CPU, or a path into the point), merges the
- * rounds of a run into means with the Student-t interval of {@link Estimate}, and refuses bad input
- * in one line with the usage exit code.
+ * rounds of a run into means with the Student-t interval of {@link Estimate}, pairs each point with
+ * another target's and divides them ({@code --vs}), and refuses bad input in one line with the
+ * usage exit code.
  */
 class TableCommandTest {
   @TempDir Path dir;
@@ -119,6 +120,39 @@ class TableCommandTest {
   }
 
   @Test
+  void table_withVs_pairsEachPointWithTheOtherTargetsAndDividesThem() throws IOException {
+    Path file = dir.resolve("pair.json");
+    Files.writeString(
+        file,
+        """
+        {"schemaVersion": 2, "kind": "object", "points": [
+          {"id": "racs/put/4KiB/c1/d0ms", "target": "racs", "workload": "put",
+           "throughput": {"opsPerSecond": {"mean": 300.0, "halfWidth": 30.0}},
+           "latencyMillis": {"p99": 8.0}, "errorsTotal": 0},
+          {"id": "minio/put/4KiB/c1/d0ms", "target": "minio", "workload": "put",
+           "throughput": {"opsPerSecond": {"mean": 200.0, "halfWidth": 20.0}},
+           "latencyMillis": {"p99": 10.0}, "errorsTotal": 2},
+          {"id": "racs/get/4KiB/c1/d0ms", "target": "racs", "workload": "get",
+           "throughput": {"opsPerSecond": {"mean": 900.0, "halfWidth": 9.0}},
+           "latencyMillis": {"p99": 1.0}, "errorsTotal": 0}]}
+        """);
+    int code =
+        run(
+            file.toString(),
+            "--vs",
+            "minio",
+            "--columns",
+            "workload,ops,vs:ops,ratio:ops,ratio:p99,errors,vs:errors");
+    assertThat(code).as(err.toString()).isEqualTo(ExitCodes.OK);
+    assertThat(out.toString().lines())
+        .containsExactly(
+            "| workload | ops/s (CI) | minio ops/s (CI) | ops/s (CI) / minio | p99 ms / minio | errors"
+                + " | minio errors |",
+            "|---|---|---|---|---|---|---|",
+            "| put | 300 ± 30.0 | 200 ± 20.0 | 1.50 | 0.80 | 0 | 2 |");
+  }
+
+  @Test
   void table_whenInputIsBad_exitsUsageInOneLine() throws IOException {
     Path a = results("a", 120.0, 3.0, 2000);
     Path block = dir.resolve("block.json");
@@ -129,6 +163,8 @@ class TableCommandTest {
             List.of(a.toString(), "--columns", "id,nonsense"),
             List.of(a.toString(), "--format", "html"),
             List.of(a.toString(), "--merge", "--confidence", "100"),
+            List.of(a.toString(), "--columns", "ratio:ops"),
+            List.of(a.toString(), "--merge", "--vs", "minio"),
             List.of(dir.resolve("missing.json").toString()),
             List.of(block.toString())));
   }
