@@ -18,17 +18,15 @@ import org.junit.jupiter.api.io.TempDir;
 class BenchVsMinioScriptIT {
   @Test
   void vsMinio_atItsSmallest_printsTheRatioTable(@TempDir Path dir) throws IOException {
-    Path out = dir.resolve("out");
-    Launcher.Result result =
-        Launcher.exec(
-            List.of("scripts/bench-vs-minio.sh", out.toString()),
+    Path out =
+        ScriptSmoke.run(
+            "bench-vs-minio.sh",
+            dir,
             Map.of(
                 "SMALL_SIZES", "4KiB",
                 "SMALL_DURATION", "500ms",
                 "LARGE_SIZES", "",
-                "ITERATIONS", "2",
-                "TMPDIR", dir.toString()));
-    assertThat(result.exitCode()).as(result.stderr()).isZero();
+                "ITERATIONS", "2"));
     List<String> summary = Files.readAllLines(out.resolve("summary.md"));
     assertThat(summary.getFirst())
         .startsWith("| workload | size | clients | ops/s (CI) | minio-ec2 ops/s (CI) |");

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.cli.ExitCodes;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,10 +21,7 @@ class CpuCommandTest {
   private final StringWriter err = new StringWriter();
 
   private int run(String... args) {
-    String[] all = new String[args.length + 1];
-    all[0] = "cpu";
-    System.arraycopy(args, 0, all, 1, args.length);
-    return BenchMain.run(new PrintWriter(out, true), new PrintWriter(err, true), all);
+    return BenchCli.run(out, err, "cpu", args);
   }
 
   @Test
@@ -75,7 +71,7 @@ class CpuCommandTest {
 
   @Test
   void cpu_whenInputIsBad_exitsUsageInOneLine() {
-    UsageErrors.assertEachRefusedInOneLine(
+    BenchCli.assertEachRefusedInOneLine(
         "cpu",
         List.of(
             List.of("--pid", "999999999"),

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.racs.bench.stats.Estimate;
 import io.racs.proxy.cli.ExitCodes;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,10 +25,7 @@ class TableCommandTest {
   private final StringWriter err = new StringWriter();
 
   private int run(String... args) {
-    String[] all = new String[args.length + 1];
-    all[0] = "table";
-    System.arraycopy(args, 0, all, 1, args.length);
-    return BenchMain.run(new PrintWriter(out, true), new PrintWriter(err, true), all);
+    return BenchCli.run(out, err, "table", args);
   }
 
   /** A results.json with one point of {@code ops} ops/s (± 10) whose sampled CPU is given. */
@@ -157,7 +153,7 @@ class TableCommandTest {
     Path a = results("a", 120.0, 3.0, 2000);
     Path block = dir.resolve("block.json");
     Files.writeString(block, "{\"schemaVersion\": 1, \"kind\": \"block-sweep\"}");
-    UsageErrors.assertEachRefusedInOneLine(
+    BenchCli.assertEachRefusedInOneLine(
         "table",
         List.of(
             List.of(a.toString(), "--columns", "id,nonsense"),
