@@ -1,22 +1,21 @@
 #!/usr/bin/env bash
 # Scale-out: the same array served by 1, 2 and 3 proxy processes, driven as one target (racs
 # bench object --endpoint a,b,c: by default round robin, each request to the next proxy; see
-# --host-select below) at a fixed client count. For each proxy count it reports the bench's throughput (mean and 95% CI of the measured
-# iterations) and the proxies' CPU per request: the CPU seconds (utime + stime from
-# /proc/<pid>/stat, summed over every proxy process and its children) consumed between two
-# samples, divided by the S3 requests the proxies answered between the same two samples (their
-# /metrics racs_s3_requests_total). Both samples bracket the whole bench run, preparation and
-# cleanup included, so the two counts cover the same requests.
+# --host-select below) at a fixed client count. For each proxy count it reports the bench's
+# throughput (mean and 95% CI of the measured iterations) and the proxies' CPU per request: the
+# bench samples the user and system CPU of every proxy process and its descendants over each
+# measured iteration (racs bench object --sample-pid) and divides it by the requests the
+# iteration completed, with the interval over the iterations (racs-bench/RESULTS-SCHEMA.md,
+# sampledCpu).
 #
-# Where that CPU goes: the same two samples, thread by thread (/proc/<pid>/task/<tid>/stat, the
-# thread's name from its comm), split into groups by name: the JIT compilers ("C1 CompilerThre",
-# "C2 CompilerThre"), the GC ("GC Thread#N", "G1 *", and "VM Thread", which runs its pauses), the
-# Netty event loops ("nioEventLoopGro..": the S3 wire), the ForkJoinPool threads (the carriers of
-# the virtual threads the store and the repository I/O run on) and the other threads. A thread that
-# ends between the samples is missing from the second one: its CPU is "unattributed" (the process
-# total minus the groups' sum). Beside them, the JVMs' own counters (jstat of the JDK that
-# `./racs java-home` prints, read at the same two points): GC events and pause time, and JIT
-# compilations and compile time, summed over the proxies.
+# Where that CPU goes: the same samples, thread by thread, split into groups by the thread's name:
+# the JIT compilers, the GC (and "VM Thread", which runs its pauses), the Netty event loops (the S3
+# wire), the ForkJoinPool threads (the carriers of the virtual threads the store and the
+# repository I/O run on) and the other threads; a thread that ended between two samples is
+# "unattributed". Beside them, from this script: the proxies' idle CPU (racs bench cpu over IDLE,
+# warm and with no load), the S3 requests and repository calls they answered over the whole bench
+# run (their /metrics), and the JVMs' own counters (jstat of the JDK that `./racs java-home`
+# prints, read around the bench run): GC events and pause time, JIT compilations and compile time.
 #
 # The array: 4x2 over six fs repositories (directories under TMPDIR, by default /tmp), or with
 # REPOS=minio over six MinIO servers on this machine (their CPU is not counted as the proxies'),
@@ -58,14 +57,15 @@
 #               wake as often per request.
 #   ROUNDS      how many times the whole sequence of counts runs, interleaved (1 2 3 1 2 3 ...) [1]:
 #               with more than one, the summary adds each count's mean CPU per request over the
-#               rounds with its 95% interval (Student's t), so that a difference between counts can
-#               be told from the run-to-run noise of a shared machine
+#               rounds with its 95% interval (racs bench table --merge: Student's t), so that a
+#               difference between counts can be told from the run-to-run noise of a shared machine
 #   COMPANIONS  with RATE_PER_PROXY, 1 holds the machine's load the same at every count: beside a
 #               count N below the largest M, M - N companion proxies run over an array of their own
 #               (six more fs directories), driven by a second bench at R x (M - N) requests a
 #               second, so that M proxies busy at R each share the two cores at every count, and
-#               only the N measured ones share one array. Their CPU is sampled apart, as
-#               companion CPU per request, and not counted as the measured ones'. Then what
+#               only the N measured ones share one array. Their CPU is sampled apart (racs bench
+#               cpu over the measured run), as companion CPU per request, and not counted as the
+#               measured ones'. Then what
 #               grows with N is the cost of sharing one array, not the cost of sharing two cores
 #               among more busy JVMs, which a fleet with a machine per proxy does not pay [0]
 #   PROFILE     where the measured proxies' CPU goes, recorded over the measured run only (started
@@ -78,10 +78,10 @@
 #               e.g. `perf report -i FILE --no-children --sort sym`
 #               The recorder's own cost counts, the same at every count.
 #   PROXY_CPUS, BENCH_CPUS   taskset CPU lists for the proxies and for the bench (unset: no pinning)
-# Writes OUT_DIR/<N>-proxies/ (the bench's report), OUT_DIR/cpu.tsv (one row per proxy count: the
-# CPU seconds, requests and repository calls, then the CPU seconds per thread group and in user and
-# system mode, then the jstat counters, then the companions' requests and CPU seconds) and
-# OUT_DIR/summary.md, and prints the summary tables.
+# Writes OUT_DIR/<N>-proxies/ (the bench's report; its results.json holds the sampled CPU),
+# OUT_DIR/cpu.tsv (one row per proxy count: requests and repository calls from /metrics, the idle
+# CPU, the jstat counters, the companions' requests and CPU seconds) and OUT_DIR/summary.md, and
+# prints the summary tables (racs bench table).
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -307,110 +307,6 @@ descendants() {
   done
 }
 
-# cpu_ticks PID...: utime + stime, in clock ticks, of the processes and all their descendants.
-cpu_ticks() {
-  local total=0 pid stat fields
-  for pid in $(descendants "$@"); do
-    stat="$(cat "/proc/$pid/stat" 2>/dev/null)" || continue
-    # Fields after the command name, which is in parentheses and may hold spaces: state is the
-    # first, utime the 12th and stime the 13th (fields 14 and 15 of proc(5)).
-    read -r -a fields <<<"${stat##*) }"
-    total=$((total + fields[11] + fields[12]))
-  done
-  echo "$total"
-}
-
-# context_switches PID...: voluntary + involuntary context switches of every thread of the
-# processes and all their descendants (/proc/<pid>/task/<tid>/status): how often the proxies'
-# threads were put to sleep and woken, which grows with the number of JVMs sharing the cores.
-context_switches() {
-  local pid
-  for pid in $(descendants "$@"); do
-    cat /proc/"$pid"/task/*/status 2>/dev/null || true
-  done | awk '/^(voluntary|nonvoluntary)_ctxt_switches:/ { s += $2 } END { printf "%d", s }'
-}
-
-# thread_ticks PID...: the CPU of the processes and all their descendants, thread by thread, in
-# one pass over /proc: a line "process PID TICKS UTIME STIME" per process (utime + stime of
-# /proc/PID/stat, which keeps the CPU of its threads that have ended, then each apart) and a line
-# "thread PID/TID TICKS NAME" per live thread (/proc/PID/task/TID/stat and comm; NAME is the first
-# 15 bytes the kernel keeps).
-thread_ticks() {
-  # shellcheck disable=SC2046
-  python3 - $(descendants "$@") <<'PY'
-import os, sys
-def times(path):
-    stat = open(path).read()
-    # After the name, which is in parentheses and may hold spaces: utime and stime are the 12th
-    # and 13th fields (14 and 15 of proc(5)).
-    fields = stat[stat.rindex(")") + 2:].split()
-    return int(fields[11]), int(fields[12])
-def ticks(path):
-    return sum(times(path))
-for pid in sys.argv[1:]:
-    try:
-        user, system = times(f"/proc/{pid}/stat")
-        print(f"process\t{pid}\t{user + system}\t{user}\t{system}")
-        tids = os.listdir(f"/proc/{pid}/task")
-    except (OSError, ValueError):
-        continue
-    for tid in tids:
-        try:
-            comm = open(f"/proc/{pid}/task/{tid}/comm").read().rstrip("\n")
-            print(f"thread\t{pid}/{tid}\t{ticks(f'/proc/{pid}/task/{tid}/stat')}\t{comm}")
-        except (OSError, ValueError):
-            pass
-PY
-}
-
-# thread_groups BEFORE AFTER: the CPU seconds between two thread_ticks samples, by thread group, as
-# "jit gc event_loop fork_join other unattributed user system" (tab-separated). A thread counts
-# from the first sample (or from its start, when it began after it) to the second; a thread that
-# ended between the samples is missing from the second, so its CPU since the first is only in its
-# process's total: "unattributed" is the processes' total minus the groups' sum (a few ticks either
-# way are the skew of reading one thread after another).
-thread_groups() {
-  python3 - "$1" "$2" "$TICKS" <<'PY'
-import sys
-def read(path):
-    processes, threads = {}, {}
-    for line in open(path):
-        f = line.rstrip("\n").split("\t")
-        if f[0] == "process":
-            processes[f[1]] = (int(f[2]), int(f[3]), int(f[4]))
-        else:
-            threads[f[1]] = (int(f[2]), f[3] if len(f) > 3 else "")
-    return processes, threads
-def group(name):
-    # HotSpot's names (Temurin 25, G1): "C1 CompilerThre", "C2 CompilerThre" (the JIT compilers);
-    # "GC Thread#N", "G1 Conc#N", "G1 Main Marker", "G1 Refine#N", "G1 Service" and "VM Thread",
-    # which runs the GC's stop-the-world operations; Netty's event loops "nioEventLoopGroup-N-M"
-    # (the S3 wire: HTTP, SigV4, body framing); "ForkJoinPool-1-worker-N", the carriers of the
-    # virtual threads the store and the repositories run on, and "ForkJoinPool.commonPool-worker-N".
-    if name.startswith(("C1 CompilerThre", "C2 CompilerThre", "JVMCI")):
-        return "jit"
-    if name.startswith(("GC Thread", "G1 ")) or name == "VM Thread":
-        return "gc"
-    if name.startswith(("nioEventLoopGro", "epollEventLoopG")):
-        return "event_loop"
-    if name.startswith("ForkJoinPool"):
-        return "fork_join"
-    return "other"
-groups = ["jit", "gc", "event_loop", "fork_join", "other"]
-p0, t0 = read(sys.argv[1])
-p1, t1 = read(sys.argv[2])
-hz = float(sys.argv[3])
-sums = dict.fromkeys(groups, 0)
-for tid, (ticks, name) in t1.items():
-    sums[group(name)] += ticks - t0.get(tid, (0, name))[0]
-def grown(i):
-    return sum(t[i] - p0.get(pid, (0, 0, 0))[i] for pid, t in p1.items())
-total = grown(0)
-values = [sums[g] for g in groups] + [total - sum(sums.values()), grown(1), grown(2)]
-print("\t".join(f"{v / hz:.2f}" for v in values))
-PY
-}
-
 # jvm_counters PID...: the JIT's and the GC's own counters of the JVMs among the processes and
 # their descendants, summed, as "gc_events gc_seconds compilations compile_seconds" (jstat of the
 # JDK the launcher runs, which reads the JVM's hsperfdata without stopping it; gc_seconds is
@@ -460,6 +356,25 @@ requests_served() {
   echo "$total"
 }
 
+# calls_delta BEFORE AFTER: "op=N ..." of the calls made between two repository_calls samples,
+# sorted by name.
+calls_delta() {
+  awk -v a="$1" -v b="$2" 'BEGIN {
+    n = split(a, x, " "); for (i = 1; i <= n; i++) { split(x[i], kv, "="); was[kv[1]] = kv[2] }
+    n = split(b, y, " ")
+    for (i = 1; i <= n; i++) {
+      split(y[i], kv, "="); d = kv[2] - was[kv[1]]
+      if (d > 0) print kv[1] "=" d
+    }
+  }' | sort | paste -sd ' ' -
+}
+
+# pids_csv PID...: the PIDs joined with commas (for --sample-pid and racs bench cpu --pid).
+pids_csv() {
+  local IFS=,
+  echo "$*"
+}
+
 # repository_calls: the repository calls of all running proxies, by operation, as
 # "get=N list=N put=N ..." (their /metrics racs_repository_requests_total, summed over repositories).
 repository_calls() {
@@ -472,17 +387,6 @@ repository_calls() {
       calls[op] += $NF
     }
     END { for (op in calls) printf "%s=%d ", op, calls[op] }'
-}
-
-# calls_delta BEFORE AFTER: "op=N ..." of the calls made between the two samples, sorted by name.
-calls_delta() {
-  python3 - "$1" "$2" <<'PY'
-import sys
-before = dict(kv.split("=") for kv in sys.argv[1].split())
-after = dict(kv.split("=") for kv in sys.argv[2].split())
-print(" ".join(f"{op}={int(after[op]) - int(before.get(op, 0))}" for op in sorted(after)
-               if int(after[op]) - int(before.get(op, 0)) > 0))
-PY
 }
 
 PROFILE="${PROFILE:-}"
@@ -499,7 +403,6 @@ case "$PROFILE" in
     exit 2
     ;;
 esac
-TICKS="$(getconf CLK_TCK)"
 JSTAT="$("$ROOT/racs" java-home)/bin/jstat"
 JCMD="$("$ROOT/racs" java-home)/bin/jcmd"
 
@@ -552,9 +455,7 @@ profiler() {
   exit 1
 }
 {
-  printf 'proxies\tcpu_seconds\trequests\tper_proxy_requests\trepository_calls\tidle_cpu_seconds\tidle_seconds\tbench_seconds\tcontext_switches'
-  printf '\tjit_cpu_seconds\tgc_cpu_seconds\tevent_loop_cpu_seconds\tfork_join_cpu_seconds\tother_cpu_seconds\tunattributed_cpu_seconds'
-  printf '\tuser_cpu_seconds\tsystem_cpu_seconds'
+  printf 'proxies\trequests\tper_proxy_requests\trepository_calls\tidle_cpu_seconds\tidle_seconds\tbench_seconds'
   printf '\tgc_events\tgc_pause_seconds\tcompilations\tcompile_seconds\tround\trun\tcompanions\tcompanion_requests\tcompanion_cpu_seconds\n'
 } >"$OUT/cpu.tsv"
 for round in $(seq 1 "$ROUNDS"); do
@@ -581,47 +482,43 @@ for round in $(seq 1 "$ROUNDS"); do
       --warmup 1 --iterations 1 --duration "$WARMUP" --quiet --out "$WORK/warmup-$run" "$@") >/dev/null
     # The proxies' CPU while idle (warm, no request): what N JVMs cost by just running (GC and JIT
     # threads, timers, the scrub), counted apart so that it is not mistaken for work per request.
-    idle_before="$(cpu_ticks "${PROXY_PIDS[@]}")"
-    sleep "$IDLE"
-    idle_ticks=$(($(cpu_ticks "${PROXY_PIDS[@]}") - idle_before))
+    idle_seconds="$("$ROOT/racs" bench cpu --pid "$(pids_csv "${PROXY_PIDS[@]}")" --duration "$IDLE" \
+      --format tsv | awk -F '\t' 'NR == 2 { printf "%.2f", $2 + $3 }')"
     per_before=()
     for port in "${ADMIN_PORTS[@]}"; do
       per_before+=("$(curl -fsS "http://127.0.0.1:$port/metrics" | awk '/^racs_s3_requests_total\{/ { s += $NF } END { printf "%d", s }')")
     done
-    # jcmd and jstat first: each is a JVM of its own, and its start must not fall between the CPU
-    # samples.
+    # jcmd and jstat first: each is a JVM of its own, and its start must not fall inside the
+    # measured iterations.
     profiler start "$run"
     jvm_before="$(jvm_counters "${PROXY_PIDS[@]}")"
-    ticks_before="$(cpu_ticks "${PROXY_PIDS[@]}")"
-    thread_ticks "${PROXY_PIDS[@]}" >"$WORK/threads-before-$run.tsv"
     requests_before="$(requests_served)"
     companion_before=0
-    companion_ticks=0
+    # With companions, the measured bench runs under racs bench cpu, which samples the companions'
+    # CPU over its run; the bench itself samples the measured proxies' over each iteration.
+    sample_companions=()
     if [ "$companions" != 0 ]; then
       companion_before="$(requests_served "${COMPANION_ADMIN[@]}")"
-      companion_ticks="$(cpu_ticks "${COMPANION_PIDS[@]}")"
+      sample_companions=("$ROOT/racs" bench cpu --pid "$(pids_csv "${COMPANION_PIDS[@]}")"
+        --format tsv --out "$WORK/companion-cpu-$run.tsv" --)
     fi
     calls_before="$(repository_calls)"
-    switches_before="$(context_switches "${PROXY_PIDS[@]}")"
     started="$(date +%s.%N)"
     echo "bench-scaleout.sh: $n proxies (round $round of $ROUNDS): $endpoints" >&2
-    (pin "${BENCH_CPUS:-}" "$ROOT/racs" bench object \
+    (pin "${BENCH_CPUS:-}" ${sample_companions[@]+"${sample_companions[@]}"} "$ROOT/racs" bench object \
       --endpoint "$endpoints" --access-key "$ACCESS_KEY" --secret-key "$SECRET_KEY" \
       --name "racs-${n}p" --mix "$MIX" --sizes "$SIZES" --clients "$(clients_for "$n")" "${rate[@]}" \
       --warmup 1 --iterations "$ITERATIONS" --duration "$DURATION" --confidence 95 \
-      --quiet --out "$OUT/$run" "$@")
-    ticks_after="$(cpu_ticks "${PROXY_PIDS[@]}")"
-    thread_ticks "${PROXY_PIDS[@]}" >"$WORK/threads-after-$run.tsv"
+      --sample-pid "$(pids_csv "${PROXY_PIDS[@]}")" --quiet --out "$OUT/$run" "$@")
     requests_after="$(requests_served)"
     companion_requests=0
+    companion_seconds=0.00
     if [ "$companions" != 0 ]; then
-      companion_ticks=$(($(cpu_ticks "${COMPANION_PIDS[@]}") - companion_ticks))
       companion_requests=$(($(requests_served "${COMPANION_ADMIN[@]}") - companion_before))
+      companion_seconds="$(awk -F '\t' 'NR == 2 { printf "%.2f", $2 + $3 }' "$WORK/companion-cpu-$run.tsv")"
     fi
     calls="$(calls_delta "$calls_before" "$(repository_calls)")"
-    switches=$(($(context_switches "${PROXY_PIDS[@]}") - switches_before))
     jvm="$(jvm_delta "$jvm_before" "$(jvm_counters "${PROXY_PIDS[@]}")")"
-    groups="$(thread_groups "$WORK/threads-before-$run.tsv" "$WORK/threads-after-$run.tsv")"
     profiler stop "$run"
     bench_seconds="$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')"
     split=""
@@ -629,11 +526,8 @@ for round in $(seq 1 "$ROUNDS"); do
       after="$(curl -fsS "http://127.0.0.1:${ADMIN_PORTS[$i]}/metrics" | awk '/^racs_s3_requests_total\{/ { s += $NF } END { printf "%d", s }')"
       split="${split:+$split/}$((after - per_before[i]))"
     done
-    cpu_seconds="$(awk -v t=$((ticks_after - ticks_before)) -v hz="$TICKS" 'BEGIN { printf "%.2f", t / hz }')"
-    idle_seconds="$(awk -v t="$idle_ticks" -v hz="$TICKS" 'BEGIN { printf "%.2f", t / hz }')"
-    companion_seconds="$(awk -v t="$companion_ticks" -v hz="$TICKS" 'BEGIN { printf "%.2f", t / hz }')"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$cpu_seconds" $((requests_after - requests_before)) \
-      "$split" "$calls" "$idle_seconds" "${IDLE%s}" "$bench_seconds" "$switches" "$groups" "$jvm" \
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" $((requests_after - requests_before)) \
+      "$split" "$calls" "$idle_seconds" "${IDLE%s}" "$bench_seconds" "$jvm" \
       "$round" "$run" "$companions" "$companion_requests" "$companion_seconds" >>"$OUT/cpu.tsv"
     if [ "$companions" -gt 0 ] && ! kill -0 "$COMPANION_BENCH" 2>/dev/null; then
       cat "$WORK/companion-bench.log" >&2
@@ -647,106 +541,46 @@ done
 
 clients_label="$CLIENTS"
 [ -z "$CLIENTS_PER_PROXY" ] || clients_label="$CLIENTS_PER_PROXY per proxy:"
-python3 - "$OUT" "$PROXIES" "$clients_label" "$*" "$RATE_PER_PROXY" "$COMPANIONS" "$MAX_PROXIES" <<'PY' | tee "$OUT/summary.md"
-import csv, json, os, sys
-out, counts, clients, extra, rate = sys.argv[1], sys.argv[2].split(), sys.argv[3], sys.argv[4], sys.argv[5]
-companions, most = sys.argv[6] == "1", sys.argv[7]
-rows = list(csv.DictReader(open(os.path.join(out, "cpu.tsv")), delimiter="\t"))
-rounds = max(int(c["round"]) for c in rows)
-
-def label(c):
-    return c["proxies"] if rounds == 1 else f"{c['proxies']} (round {c['round']})"
-print(f"| proxies | ops/s (95% CI) | MB/s | p99 ms | errors | requests (per proxy) | proxy CPU s | proxy CPU ms/request |")
-print("|---|---|---|---|---|---|---|---|")
-for c in rows:
-    points = json.load(open(os.path.join(out, c["run"], "results.json")))["points"]
-    p = points[0]
-    t = p["throughput"]["opsPerSecond"]
-    mb = p["throughput"]["megabytesPerSecond"]["mean"]
-    p99 = (p.get("latencyMillis") or {}).get("p99")
-    requests = int(c["requests"])
-    seconds = float(c["cpu_seconds"])
-    per = 1000 * seconds / requests if requests else float("nan")
-    ci = "n/a" if t.get("halfWidth") is None else f"{t['halfWidth']:.1f}"
-    print(f"| {label(c)} | {t['mean']:.1f} ± {ci} | {mb:.1f} | "
-          f"{'n/a' if p99 is None else f'{p99:.1f}'} | {p['errorsTotal']} | "
-          f"{requests} ({c['per_proxy_requests']}"
-          + (f"; companions: {c['companions']} answered {c['companion_requests']}"
-             + (f" at {1000 * float(c['companion_cpu_seconds']) / int(c['companion_requests']):.2f} ms/request"
-                if int(c['companion_requests']) else "") if companions else "")
-          + f") | {seconds:.1f} | {per:.2f} |")
-print()
-ops = sorted({kv.split("=")[0] for c in rows for kv in c["repository_calls"].split()})
-print("| proxies | idle proxy CPU ms/s | CPU ms/request, idle taken out | context switches/request | "
-      + " | ".join(f"repository {op}/request" for op in ops) + " | repository calls/request |")
-print("|---|---|---|---|" + "---|" * (len(ops) + 1))
-for c in rows:
-    requests = int(c["requests"]) or 1
-    idle_rate = float(c["idle_cpu_seconds"]) / float(c["idle_seconds"])
-    busy = float(c["cpu_seconds"]) - idle_rate * float(c["bench_seconds"])
-    calls = {kv.split("=")[0]: int(kv.split("=")[1]) for kv in c["repository_calls"].split()}
-    print(f"| {label(c)} | {1000 * idle_rate:.1f} | {1000 * busy / requests:.2f} | "
-          f"{int(c['context_switches']) / requests:.1f} | "
-          + " | ".join(f"{calls.get(op, 0) / requests:.2f}" for op in ops)
-          + f" | {sum(calls.values()) / requests:.2f} |")
-print()
-groups = [("jit", "JIT compilers"), ("gc", "GC (and VM Thread)"), ("event_loop", "Netty event loops"),
-          ("fork_join", "ForkJoinPool (virtual-thread carriers)"), ("other", "other threads"),
-          ("unattributed", "unattributed (threads ended)")]
-groups += [("user", "user (in the JVM)"), ("system", "system (in the kernel)")]
-print("| proxies | " + " | ".join(f"{label} ms/request" for _, label in groups) + " |")
-print("|---|" + "---|" * len(groups))
-for c in rows:
-    requests = int(c["requests"]) or 1
-    print(f"| {label(c)} | " + " | ".join(f"{1000 * float(c[g + '_cpu_seconds']) / requests:.2f}"
-                                   for g, _ in groups) + " |")
-print()
-print("| proxies | GC events | GC pause ms/request | JIT compilations | compile s |")
-print("|---|---|---|---|---|")
-for c in rows:
-    requests = int(c["requests"]) or 1
-    if c["gc_events"] == "n/a":
-        print(f"| {label(c)} | n/a | n/a | n/a | n/a |")
-        continue
-    print(f"| {label(c)} | {c['gc_events']} | {1000 * float(c['gc_pause_seconds']) / requests:.3f} | "
-          f"{c['compilations']} | {float(c['compile_seconds']):.2f} |")
-print()
-if rounds > 1:
-    # Student's t, two-sided 95%, by degrees of freedom (rounds - 1).
-    T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
-
-    def interval(values):
-        m = sum(values) / len(values)
-        sd = (sum((v - m) ** 2 for v in values) / (len(values) - 1)) ** 0.5
-        return f"{m:.2f} ± {T95.get(len(values) - 1, 1.96) * sd / len(values) ** 0.5:.2f}"
-
-    def per_request(c, *fields):
-        return 1000 * sum(float(c[f]) for f in fields) / (int(c["requests"]) or 1)
-
-    print(f"Over the {rounds} rounds, mean and 95% interval of the rounds' values (ms/request):")
-    print()
-    print("| proxies | CPU ms/request | without the JIT compilers | ForkJoinPool | Netty event loops | JIT compilers | user | system |")
-    print("|---|---|---|---|---|---|---|---|")
-    for n in counts:
-        runs = [c for c in rows if c["proxies"] == n]
-        print(f"| {n} | {interval([per_request(c, 'cpu_seconds') for c in runs])} | "
-              f"{interval([per_request(c, 'cpu_seconds') - per_request(c, 'jit_cpu_seconds') for c in runs])} | "
-              f"{interval([per_request(c, 'fork_join_cpu_seconds') for c in runs])} | "
-              f"{interval([per_request(c, 'event_loop_cpu_seconds') for c in runs])} | "
-              f"{interval([per_request(c, 'jit_cpu_seconds') for c in runs])} | "
-              f"{interval([per_request(c, 'user_cpu_seconds') for c in runs])} | "
-              f"{interval([per_request(c, 'system_cpu_seconds') for c in runs])} |")
-    print()
-selection = "one target over the proxies" + (f" (extra options: {extra})" if extra else ", round robin")
-load = f"open loop at {rate} requests/s per proxy" if rate else "closed loop"
-if companions:
-    load += (f", with companion proxies over an array of their own beside each count below {most}"
-             f" (up to {most} proxies busy at {rate}/s each at every count; only the measured ones counted)")
-print(f"{clients} clients, {load}, {selection}; CPU per request counts every")
-print("request the proxies answered between two samples around the whole bench run. The thread")
-print("groups split the same CPU by thread name (/proc/<pid>/task/*/comm); unattributed is the CPU")
-print("of threads that ended between the samples (give or take a few ticks: threads are read one")
-print("after another). GC and JIT counters are jstat's, summed over the proxies' JVMs.")
-PY
+results=()
+while read -r run; do results+=("$OUT/$run/results.json"); done < <(awk -F '\t' 'NR > 1 { print $13 }' "$OUT/cpu.tsv")
+selection="one target over the proxies"
+if [ -n "$*" ]; then selection+=" (extra options: $*)"; else selection+=", round robin"; fi
+load="closed loop"
+[ -z "$RATE_PER_PROXY" ] || load="open loop at $RATE_PER_PROXY requests/s per proxy"
+[ "$COMPANIONS" != 1 ] || load+=", with companion proxies over an array of their own beside each count below $MAX_PROXIES (up to $MAX_PROXIES proxies busy at $RATE_PER_PROXY/s each at every count; only the measured ones counted)"
+{
+  "$ROOT/racs" bench table "${results[@]}" \
+    --columns run,ops,mbps,p99,errors,requests,cpuSeconds,cpuMsPerRequest,switchesPerRequest
+  echo
+  "$ROOT/racs" bench table "${results[@]}" --columns run,jitMsPerRequest,gcMsPerRequest,eventLoopMsPerRequest,forkJoinMsPerRequest,otherMsPerRequest,unattributedMsPerRequest,userMsPerRequest,systemMsPerRequest
+  echo
+  # Over the whole bench run, from the proxies' /metrics, the idle sample and jstat.
+  awk -F '\t' 'NR == 1 { next }
+    NR == 2 {
+      print "| run | S3 requests (per proxy) | idle proxy CPU ms/s | repository calls/request | GC events | GC pause ms/request | JIT compilations | compile s | companions: requests, CPU ms/request |"
+      print "|---|---|---|---|---|---|---|---|---|"
+    }
+    {
+      r = $2 > 0 ? $2 : 1; calls = ""; total = 0
+      n = split($4, kv, " ")
+      for (i = 1; i <= n; i++) { split(kv[i], c, "="); total += c[2]; calls = calls sprintf("%s%s %.2f", calls ? ", " : "", c[1], c[2] / r) }
+      gc = $8 == "n/a" ? "n/a | n/a | n/a | n/a" : sprintf("%d | %.3f | %d | %.2f", $8, 1000 * $9 / r, $10, $11)
+      comp = $14 > 0 ? sprintf("%d, %.2f", $15, $15 > 0 ? 1000 * $16 / $15 : 0) : "none"
+      printf "| %s | %d (%s) | %.1f | %.2f (%s) | %s | %s |\n", $13, $2, $3, 1000 * $5 / $6, total / r, calls, gc, comp
+    }' "$OUT/cpu.tsv"
+  echo
+  if [ "$ROUNDS" -gt 1 ]; then
+    echo "Over the $ROUNDS rounds, mean and 95% interval of the rounds' values (ms/request):"
+    echo
+    "$ROOT/racs" bench table "${results[@]}" --merge --confidence 95 --columns target,cpuMsPerRequest,cpuWithoutJitMsPerRequest,forkJoinMsPerRequest,eventLoopMsPerRequest,jitMsPerRequest,userMsPerRequest,systemMsPerRequest
+    echo
+  fi
+  echo "$clients_label clients, $load, $selection. CPU per request is the proxies' CPU over each"
+  echo "measured iteration (racs bench object --sample-pid: every proxy process and its descendants)"
+  echo "over the requests the iteration completed; the thread groups split the same CPU by thread"
+  echo "name, unattributed being the CPU of threads that ended meanwhile. S3 requests, repository"
+  echo "calls and the GC and JIT counters (jstat, summed over the proxies' JVMs) cover the whole"
+  echo "bench run."
+} | tee "$OUT/summary.md"
 echo "reports: $(awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "run") f = i; next } { print $f }' "$OUT/cpu.tsv" |
   while read -r run; do printf '%s ' "$OUT/$run/report.html"; done)"

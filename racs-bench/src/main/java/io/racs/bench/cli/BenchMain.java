@@ -43,6 +43,8 @@ public final class BenchMain implements Callable<Integer> {
     cli.addSubcommand("block", BlockCommand.commandLine());
     cli.addSubcommand("jmh", new JmhCommand());
     cli.addSubcommand("compare", new CompareCommand());
+    cli.addSubcommand("table", new TableCommand());
+    cli.addSubcommand("cpu", new CpuCommand());
     cli.addSubcommand("agent", new AgentCommand());
     cli.addSubcommand("demo", new DemoCommand(BenchMain::run));
     ExitCodes.document(cli);

@@ -271,6 +271,8 @@ public final class ObjectCommand implements Callable<Integer> {
       description = "Run the load on these agents (racs bench agent).")
   List<String> agents = new ArrayList<>();
 
+  @picocli.CommandLine.Mixin SamplePidOption samplePid = new SamplePidOption();
+
   /** The prices of the run: the {@code prices:} section of --config, read in {@link #engine}. */
   private PriceBook prices = PriceBook.awsDefault();
 
@@ -281,6 +283,7 @@ public final class ObjectCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter stdout = spec.commandLine().getOut();
     Plan plan = plan();
+    io.racs.bench.cpu.ProcessCpu sampler = samplePid.sampler();
     List<String> command = new ArrayList<>(List.of("racs", "bench", "object"));
     command.addAll(redactedArgs());
     Path dir =
@@ -294,7 +297,7 @@ public final class ObjectCommand implements Callable<Integer> {
       try (Engine engine = engine(plan);
           Progress progress =
               quiet ? Progress.silent() : Progress.printingTo(spec.commandLine().getErr())) {
-        result = new ObjectBenchmark(engine, plan, progress).run(command);
+        result = new ObjectBenchmark(engine, plan, progress).sampling(sampler).run(command);
         if (engine instanceof io.racs.bench.agent.RemoteEngine remote) {
           result.agents.addAll(remote.agentNames());
         }

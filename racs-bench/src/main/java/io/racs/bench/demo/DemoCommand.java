@@ -11,27 +11,17 @@ import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.repos.Repository;
-import io.racs.repos.fs.FsRepository;
-import io.racs.repos.minio.MinioServer;
-import io.racs.repos.s3.S3Credentials;
-import io.racs.repos.s3.S3Options;
-import io.racs.repos.s3.S3Repository;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -64,13 +54,10 @@ import software.amazon.awssdk.services.s3.S3Client;
     description = "Run the proxy over local repositories, bench it, break two repositories, heal.")
 public final class DemoCommand implements Callable<Integer> {
   private static final String ACCESS_KEY = "racs-demo";
-  private static final String BUCKET = "racs";
   private static final int OBJECTS = 16;
 
   /** Measured iterations per point: enough for a 95% interval narrower than the mean. */
   private static final int ITERATIONS = 5;
-
-  private static final int WIDTH = 100;
 
   /** More proxies than this on one machine demonstrate nothing more. */
   private static final int MAX_PROXIES = 9;
@@ -128,8 +115,8 @@ public final class DemoCommand implements Callable<Integer> {
 
   private final BenchLauncher bench;
   private PrintWriter out;
-  private int steps = 6;
-  private final List<MinioServer> servers = new ArrayList<>();
+  private DemoPrinter printer;
+  private DemoRepositories repositories;
 
   /** A demo that runs its object bench through {@code bench}. */
   public DemoCommand(BenchLauncher bench) {
@@ -145,27 +132,23 @@ public final class DemoCommand implements Callable<Integer> {
           "--minio: " + minio + " (expected: 6, one per shard of 4x2)");
     }
     checkProxies();
+    repositories = new DemoRepositories(dir, minio);
+    printer = new DemoPrinter(out, proxies > 1 ? 7 : 6);
     if (proxies > 1) {
       return multiProxy(geometry);
     }
     long started = System.nanoTime();
-    prepareDirectory();
+    repositories.prepareDirectory();
     String secret = "demo-" + Long.toHexString(new Random().nextLong() | 1L << 62);
-    step(
+    printer.step(
         1,
         minio > 0
             ? "starting 6 MinIO servers as repositories"
             : "creating 6 local-directory repositories");
-    List<Repository> repositories = minio > 0 ? minioRepositories() : fsRepositories();
-    Path config = writeConfig(geometry);
-    step(2, "starting the proxy (" + geometry + ")");
-    ErasureStore store =
-        ErasureStore.open(
-            StoreConfig.builder(geometry)
-                .slowShardTimeout(Duration.ofSeconds(5))
-                .gcGrace(Duration.ZERO)
-                .build(),
-            repositories);
+    List<Repository> opened = repositories.open();
+    Path config = repositories.writeConfig(geometry);
+    printer.step(2, "starting the proxy (" + geometry + ")");
+    ErasureStore store = openStore(geometry, opened);
     Path accessLog = dir.resolve("access.log");
     RacsServer server =
         RacsServer.start(
@@ -184,7 +167,7 @@ public final class DemoCommand implements Callable<Integer> {
         "      S3 at %s, health at http://127.0.0.1:%d/health/ready%n",
         endpoint, server.adminPort());
     try {
-      step(
+      printer.step(
           3,
           "object bench: repo-0 directly and the array through the proxy (1 MiB mix, 1 and 8"
               + " clients, "
@@ -243,7 +226,7 @@ public final class DemoCommand implements Callable<Integer> {
               "racs-proxy",
               "repo-0",
               Runtime.getRuntime().availableProcessors())) {
-        printWrapped(line);
+        printer.wrapped(line);
       }
       try (S3Client s3 = client(endpoint, secret)) {
         s3.createBucket(b -> b.bucket("demo"));
@@ -255,8 +238,8 @@ public final class DemoCommand implements Callable<Integer> {
           int n = i;
           s3.putObject(b -> b.bucket("demo").key("photo-" + n), RequestBody.fromBytes(body));
         }
-        step(4, "taking two repositories away (slots 1 and 4)");
-        breakSlots(1, 4);
+        printer.step(4, "taking two repositories away (slots 1 and 4)");
+        repositories.breakSlots(1, 4);
         int good = verify(s3, bodies);
         out.printf("      %d/%d GETs byte-exact with 2 of 6 repositories gone%n", good, OBJECTS);
         byte[] extra = new byte[100_000];
@@ -264,8 +247,8 @@ public final class DemoCommand implements Callable<Integer> {
         s3.putObject(
             b -> b.bucket("demo").key("written-during-outage"), RequestBody.fromBytes(extra));
         out.println("      PUT during the outage: ok (a write quorum of 4 is up)");
-        step(5, "replacing them with empty repositories and healing");
-        replaceSlots(1, 4);
+        printer.step(5, "replacing them with empty repositories and healing");
+        repositories.replaceSlots(1, 4);
         if (minio == 0) {
           // A local directory re-created under a running repository is refused (an unmounted
           // disk's empty mount point looks just the same), so the new ones join as an operator's
@@ -273,13 +256,7 @@ public final class DemoCommand implements Callable<Integer> {
           // the four others prove which array and slots they belong to.
           int port = server.port();
           server.close(); // closes the store too
-          store =
-              ErasureStore.open(
-                  StoreConfig.builder(geometry)
-                      .slowShardTimeout(Duration.ofSeconds(5))
-                      .gcGrace(Duration.ZERO)
-                      .build(),
-                  fsRepositories());
+          store = openStore(geometry, repositories.open());
           server =
               RacsServer.start(
                   store,
@@ -293,17 +270,17 @@ public final class DemoCommand implements Callable<Integer> {
         }
         Healer.Report healed = Healer.heal(store, Healer.Options.defaults());
         healed.lines().forEach(line -> out.println("      " + line));
-        breakSlots(0, 5);
+        repositories.breakSlots(0, 5);
         int after = verify(s3, bodies);
         out.printf(
             "      %d/%d GETs byte-exact with two *other* repositories gone: redundancy restored%n",
             after, OBJECTS);
-        restoreSlots(0, 5);
+        repositories.restoreSlots(0, 5);
         if (good != OBJECTS || after != OBJECTS || !healed.unrecoverable().isEmpty()) {
           throw new IllegalStateException("the array lost data: see above");
         }
       }
-      step(6, String.format("done in %.0f s", (System.nanoTime() - started) / 1e9));
+      printer.step(6, String.format("done in %.0f s", (System.nanoTime() - started) / 1e9));
       out.printf("      report: %s%n", report.resolve("report.html").toAbsolutePath());
       out.printf("      access log: %s%n", accessLog.toAbsolutePath());
       out.printf("      heal:    ./racs heal --config %s%n", config.toAbsolutePath());
@@ -324,7 +301,7 @@ public final class DemoCommand implements Callable<Integer> {
       return ExitCodes.OK;
     } finally {
       server.close();
-      servers.forEach(MinioServer::kill);
+      repositories.close();
     }
   }
 
@@ -355,22 +332,17 @@ public final class DemoCommand implements Callable<Integer> {
 
   /** {@code --proxies N}: N coordinated proxies over one array (see {@link MultiProxyDemo}). */
   private int multiProxy(Geometry geometry) throws Exception {
-    steps = 7;
     long started = System.nanoTime();
-    prepareDirectory();
+    repositories.prepareDirectory();
     String secret = "demo-" + Long.toHexString(new Random().nextLong() | 1L << 62);
     Map<String, String> credentials = Map.of(ACCESS_KEY, secret);
-    step(
+    printer.step(
         1,
         minio > 0
             ? "starting 6 MinIO servers as repositories"
             : "creating 6 local-directory repositories");
-    if (minio > 0) {
-      minioRepositories().forEach(Repository::close);
-    } else {
-      fsRepositories().forEach(Repository::close);
-    }
-    writeConfig(geometry);
+    repositories.open().forEach(Repository::close);
+    repositories.writeConfig(geometry);
     EmbeddedZooKeeper embedded = null;
     try (MultiProxyDemo demo = new MultiProxyDemo(out)) {
       String connect = zookeeper;
@@ -378,11 +350,11 @@ public final class DemoCommand implements Callable<Integer> {
         Path data = dir.resolve("zookeeper");
         embedded = EmbeddedZooKeeper.start(data);
         connect = embedded.connectString();
-        step(2, "starting an embedded ZooKeeper at " + connect + " (data in " + data + ")");
+        printer.step(2, "starting an embedded ZooKeeper at " + connect + " (data in " + data + ")");
       } else {
-        step(2, "using the ZooKeeper ensemble at " + connect);
+        printer.step(2, "using the ZooKeeper ensemble at " + connect);
       }
-      step(
+      printer.step(
           3,
           "starting "
               + proxies
@@ -395,17 +367,11 @@ public final class DemoCommand implements Callable<Integer> {
           credentials,
           connect,
           dir,
-          () ->
-              ErasureStore.open(
-                  StoreConfig.builder(geometry)
-                      .slowShardTimeout(Duration.ofSeconds(5))
-                      .gcGrace(Duration.ZERO)
-                      .build(),
-                  minio > 0 ? minioRepositories() : fsRepositories()));
+          () -> openStore(geometry, repositories.open()));
       String leader = demo.awaitAgreement();
       demo.printMembership(demo.running().getFirst());
 
-      step(
+      printer.step(
           4,
           "object bench through all "
               + proxies
@@ -456,13 +422,15 @@ public final class DemoCommand implements Callable<Integer> {
         for (MultiProxyDemo.Proxy proxy : demo.running()) {
           clients.add(client(proxy.endpoint(), secret));
         }
-        step(5, OBJECTS + " objects written round robin, each read back through another proxy");
+        printer.step(
+            5, OBJECTS + " objects written round robin, each read back through another proxy");
         clients.getFirst().createBucket(b -> b.bucket("demo"));
         int good = MultiProxyDemo.writeAndCrossRead(clients, "demo", bodies);
         out.printf(
             "      %d/%d GETs byte-exact, none through the proxy that wrote it%n", good, OBJECTS);
 
-        step(6, "stopping the leader, " + leader + " (its S3 port and its ZooKeeper session)");
+        printer.step(
+            6, "stopping the leader, " + leader + " (its S3 port and its ZooKeeper session)");
         int index = demo.running().stream().map(MultiProxyDemo.Proxy::id).toList().indexOf(leader);
         demo.stop(leader);
         clients.remove(index).close();
@@ -493,7 +461,7 @@ public final class DemoCommand implements Callable<Integer> {
         clients.forEach(S3Client::close);
       }
 
-      step(7, String.format("done in %.0f s", (System.nanoTime() - started) / 1e9));
+      printer.step(7, String.format("done in %.0f s", (System.nanoTime() - started) / 1e9));
       out.printf("      report: %s%n", report.resolve("report.html").toAbsolutePath());
       out.printf("      access logs: %s%n", dir.resolve("access-proxy-*.log").toAbsolutePath());
       for (MultiProxyDemo.Proxy proxy : demo.running()) {
@@ -515,174 +483,18 @@ public final class DemoCommand implements Callable<Integer> {
       if (embedded != null) {
         embedded.close();
       }
-      servers.forEach(MinioServer::kill);
+      repositories.close();
     }
   }
 
-  /** Prints {@code text} in the steps' indentation, wrapped at {@link #WIDTH} columns. */
-  private void printWrapped(String text) {
-    String indent = "      " + " ".repeat(text.length() - text.stripLeading().length());
-    String continuation = indent + "  ";
-    StringBuilder line = new StringBuilder(indent);
-    for (String word : text.strip().split(" ")) {
-      if (line.length() + 1 + word.length() > WIDTH && !line.toString().isBlank()) {
-        out.println(line.toString().stripTrailing());
-        line = new StringBuilder(continuation);
-      }
-      if (!line.toString().isBlank()) {
-        line.append(' ');
-      }
-      line.append(word);
-    }
-    out.println(line);
-  }
-
-  private void step(int n, String what) {
-    out.printf("[%d/%d] %s%n", n, steps, what);
-    out.flush();
-  }
-
-  private void prepareDirectory() throws IOException {
-    Path marker = dir.resolve(".racs-demo");
-    if (Files.exists(dir)) {
-      if (!Files.exists(marker)) {
-        throw new IllegalArgumentException(
-            "--dir: "
-                + dir
-                + " exists and is not a demo directory (expected: a new or earlier demo directory)");
-      }
-      deleteTree(dir);
-    }
-    Files.createDirectories(dir);
-    Files.writeString(marker, "created by racs demo; deleted and recreated by each run\n");
-  }
-
-  private List<Repository> fsRepositories() throws IOException {
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      Path root = Files.createDirectories(dir.resolve("repos").resolve("repo-" + i));
-      repositories.add(FsRepository.builder(root).name("repo-" + i).build());
-    }
-    return repositories;
-  }
-
-  /**
-   * Repositories over the MinIO servers, which the first call starts (later calls, one per proxy of
-   * {@code --proxies}, open clients of their own to the same servers).
-   */
-  private List<Repository> minioRepositories() {
-    if (servers.isEmpty()) {
-      for (int i = 0; i < minio; i++) {
-        MinioServer server = MinioServer.builder(dir.resolve("minio").resolve("node-" + i)).build();
-        servers.add(server);
-        server.start();
-        createBucket(server);
-      }
-    }
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < minio; i++) {
-      MinioServer server = servers.get(i);
-      repositories.add(
-          S3Repository.create(
-              "repo-" + i,
-              S3Options.builder(BUCKET)
-                  .endpoint(server.endpoint())
-                  .pathStyle(true)
-                  .credentials(S3Credentials.of(server.accessKey(), server.secretKey()))
-                  .connectTimeout(Duration.ofSeconds(1))
-                  .maxAttempts(1)
-                  .build()));
-    }
-    return repositories;
-  }
-
-  private static void createBucket(MinioServer server) {
-    try (S3Client s3 =
-        S3Client.builder()
-            .endpointOverride(server.endpoint())
-            .region(Region.US_EAST_1)
-            .forcePathStyle(true)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(server.accessKey(), server.secretKey())))
-            .httpClientBuilder(Apache5HttpClient.builder())
-            .build()) {
-      s3.createBucket(b -> b.bucket(BUCKET));
-    }
-  }
-
-  private Path writeConfig(Geometry geometry) throws IOException {
-    StringBuilder yaml =
-        new StringBuilder(
-            "# Written by racs demo: the demo's array, for racs heal / recover / bench.\n");
-    yaml.append("array:\n  geometry: ").append(geometry).append("\nrepositories:\n");
-    for (int i = 0; i < 6; i++) {
-      if (minio > 0) {
-        MinioServer s = servers.get(i);
-        yaml.append("  - {name: repo-")
-            .append(i)
-            .append(", type: minio, endpoint: ")
-            .append(s.endpoint())
-            .append(", bucket: ")
-            .append(BUCKET)
-            .append(", credentials: {accessKey: ")
-            .append(s.accessKey())
-            .append(", secretKey: ")
-            .append(s.secretKey())
-            .append("}}\n");
-      } else {
-        yaml.append("  - {name: repo-")
-            .append(i)
-            .append(", type: fs, path: ")
-            .append(dir.resolve("repos").resolve("repo-" + i).toAbsolutePath())
-            .append("}\n");
-      }
-    }
-    Path file = dir.resolve("racs.yaml");
-    Files.writeString(file, yaml);
-    return file;
-  }
-
-  private void breakSlots(int... slots) throws IOException {
-    for (int slot : slots) {
-      if (minio > 0) {
-        servers.get(slot).stop();
-      } else {
-        Path root = dir.resolve("repos").resolve("repo-" + slot);
-        Files.move(
-            root, root.resolveSibling("repo-" + slot + ".away"), StandardCopyOption.ATOMIC_MOVE);
-      }
-    }
-  }
-
-  private void restoreSlots(int... slots) throws IOException {
-    for (int slot : slots) {
-      if (minio > 0) {
-        servers.get(slot).start();
-      } else {
-        Path root = dir.resolve("repos").resolve("repo-" + slot);
-        Files.move(
-            root.resolveSibling("repo-" + slot + ".away"), root, StandardCopyOption.ATOMIC_MOVE);
-      }
-    }
-  }
-
-  /** The slots' storage comes back empty, as a replaced disk or a new provider would. */
-  private void replaceSlots(int... slots) throws IOException {
-    for (int slot : slots) {
-      if (minio > 0) {
-        MinioServer server = servers.get(slot);
-        for (Path drive : server.drives()) {
-          deleteTree(drive);
-        }
-        server.start();
-        createBucket(server);
-      } else {
-        Path root = dir.resolve("repos").resolve("repo-" + slot);
-        deleteTree(root.resolveSibling("repo-" + slot + ".away"));
-        Files.createDirectories(root);
-      }
-    }
+  /** The store every proxy of the demo opens: a short slow-shard timeout, garbage gone at once. */
+  private static ErasureStore openStore(Geometry geometry, List<Repository> repositories) {
+    return ErasureStore.open(
+        StoreConfig.builder(geometry)
+            .slowShardTimeout(Duration.ofSeconds(5))
+            .gcGrace(Duration.ZERO)
+            .build(),
+        repositories);
   }
 
   private int verify(S3Client s3, List<byte[]> bodies) {
@@ -704,16 +516,5 @@ public final class DemoCommand implements Callable<Integer> {
             StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, secret)))
         .httpClientBuilder(Apache5HttpClient.builder())
         .build();
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> files = Files.walk(root)) {
-      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 }

@@ -178,6 +178,7 @@ public final class JsonReport {
     number(client, "maxUtilisation", cpu);
     client.put("saturated", !Double.isNaN(cpu) && cpu > io.racs.bench.stats.ClientCpu.SATURATED);
     number(client, "maxPressure", p.maxCpuPressure());
+    SampledCpuJson.point(node, p);
     ArrayNode iterations = node.putArray("iterations");
     int index = 1;
     for (IterationResult i : p.iterations) {
@@ -201,6 +202,7 @@ public final class JsonReport {
       it.put("verifiedObjects", i.verified);
       number(it, "cpuUtilisation", i.cpuUtilisation);
       number(it, "cpuPressure", i.cpuPressure);
+      SampledCpuJson.iteration(it, i);
       it.put("sliceSeconds", IterationResult.SLICE_NANOS / 1e9);
       ArrayNode slices = it.putArray("sliceOps");
       for (long s : i.sliceOps) {
@@ -217,7 +219,7 @@ public final class JsonReport {
     return node;
   }
 
-  private static void estimate(ObjectNode node, Estimate e) {
+  static void estimate(ObjectNode node, Estimate e) {
     number(node, "mean", e.mean());
     number(node, "ciLow", e.low());
     number(node, "ciHigh", e.high());

@@ -110,6 +110,12 @@ public final class IterationResult {
    */
   public double cpuPressure = Double.NaN;
 
+  /**
+   * With {@code --sample-pid}: the CPU of the sampled processes from the iteration's start to its
+   * end (requests outside the window included, as in {@link #requests}); null otherwise.
+   */
+  public io.racs.bench.cpu.CpuUsage sampledCpu;
+
   /** Successful requests per {@link #SLICE_NANOS} slice since the start instant. */
   public long[] sliceOps = new long[0];
 

@@ -1,5 +1,6 @@
 package io.racs.bench.object.run;
 
+import io.racs.bench.cpu.ProcessCpu;
 import io.racs.bench.object.workload.Content;
 import io.racs.bench.object.workload.Mix;
 import io.racs.bench.object.workload.Op;
@@ -20,12 +21,22 @@ public final class ObjectBenchmark {
   private final Engine engine;
   private final Plan plan;
   private final Progress progress;
+  private ProcessCpu sampler;
 
   /** A benchmark of {@code plan} on {@code engine}, reporting progress to {@code progress}. */
   public ObjectBenchmark(Engine engine, Plan plan, Progress progress) {
     this.engine = engine;
     this.plan = plan;
     this.progress = progress;
+  }
+
+  /**
+   * Samples the CPU of {@code sampler}'s processes over every measured iteration ({@code
+   * --sample-pid}); null samples nothing.
+   */
+  public ObjectBenchmark sampling(ProcessCpu sampler) {
+    this.sampler = sampler;
+    return this;
   }
 
   /** Runs the whole plan. */
@@ -159,7 +170,11 @@ public final class ObjectBenchmark {
           engine.prepare(t, prefix, workload);
         }
         long seed = Content.mix(workload.seed() + 1_000_003L * i + 7919L * t);
+        ProcessCpu.Sample before = warm || sampler == null ? null : sampler.sample();
         IterationResult r = engine.iterate(t, prefix, workload, delay, seed, progress);
+        if (before != null) {
+          r.sampledCpu = ProcessCpu.between(before, sampler.sample());
+        }
         if (pureDelete) {
           if (workload.count() == 0
               && r.isValid()
