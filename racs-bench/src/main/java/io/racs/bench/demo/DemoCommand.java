@@ -9,6 +9,8 @@ import io.racs.proxy.runtime.ServerConfig;
 import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.heal.HealOptions;
+import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.repos.Repository;
 import java.io.PrintWriter;
@@ -268,7 +270,7 @@ public final class DemoCommand implements Callable<Integer> {
                   AccessLog.toFile(accessLog));
           out.println("      proxy restarted: the two empty repositories adopted into their slots");
         }
-        Healer.Report healed = Healer.heal(store, Healer.Options.defaults());
+        HealReport healed = Healer.heal(store, HealOptions.defaults());
         healed.lines().forEach(line -> out.println("      " + line));
         repositories.breakSlots(0, 5);
         int after = verify(s3, bodies);

@@ -5,6 +5,8 @@ import io.racs.proxy.coord.ZooKeeperCoordination;
 import io.racs.proxy.runtime.CoordinationConfig;
 import io.racs.proxy.runtime.RacsServer;
 import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.heal.HealOptions;
+import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -77,10 +79,10 @@ public final class HealCommand implements Callable<Integer> {
       out.printf(
           "heal: array %s (%s) over %d repositories%n",
           store.arrayId(), array.store().geometry(), array.slots().size());
-      Healer.Report report =
+      HealReport report =
           Healer.heal(
               store,
-              Healer.Options.builder()
+              HealOptions.builder()
                   .bucket(bucket)
                   .dryRun(dryRun)
                   .deep(deep)

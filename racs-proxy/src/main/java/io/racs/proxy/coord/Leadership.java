@@ -1,6 +1,6 @@
 package io.racs.proxy.coord;
 
-import io.racs.proxy.store.heal.Healer;
+import io.racs.proxy.store.heal.HealCheckpoint;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
@@ -49,8 +49,8 @@ final class Leadership {
   }
 
   /** See {@link ZooKeeperCoordination#scrubCheckpoint}. */
-  Healer.Checkpoint scrubCheckpoint() {
-    return new Healer.Checkpoint() {
+  HealCheckpoint scrubCheckpoint() {
+    return new HealCheckpoint() {
       @Override
       public Optional<String> read() {
         try {

@@ -1,7 +1,7 @@
 package io.racs.proxy.coord;
 
-import io.racs.proxy.store.array.KeyStamps;
 import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.array.KeyStamps;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;

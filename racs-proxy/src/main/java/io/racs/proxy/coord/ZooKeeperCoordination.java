@@ -1,9 +1,8 @@
 package io.racs.proxy.coord;
 
-import io.racs.proxy.store.bucket.BucketCoordinator;
-import io.racs.proxy.store.heal.Healer;
 import io.racs.proxy.store.array.KeyStamps;
-import java.nio.charset.StandardCharsets;
+import io.racs.proxy.store.bucket.BucketCoordinator;
+import io.racs.proxy.store.heal.HealCheckpoint;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -218,7 +217,7 @@ public final class ZooKeeperCoordination implements BucketCoordinator, KeyStamps
    * best effort: a checkpoint not written is an older one, which only makes the next scrub check
    * again what this one checked.
    */
-  public Healer.Checkpoint scrubCheckpoint() {
+  public HealCheckpoint scrubCheckpoint() {
     return leadership.scrubCheckpoint();
   }
 

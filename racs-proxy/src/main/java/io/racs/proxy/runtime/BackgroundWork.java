@@ -1,9 +1,11 @@
 package io.racs.proxy.runtime;
 
 import io.racs.proxy.coord.ZooKeeperCoordination;
-import io.racs.proxy.store.heal.AbandonedUploads;
 import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.heal.AbandonedUploads;
 import io.racs.proxy.store.heal.HealLease;
+import io.racs.proxy.store.heal.HealOptions;
+import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
 import java.time.Duration;
 import java.util.concurrent.Executors;
@@ -38,7 +40,7 @@ final class BackgroundWork implements AutoCloseable {
   private HealLease lease;
   private ScheduledExecutorService leaseRenewal;
   private ScheduledExecutorService scheduler;
-  private volatile Healer.Report lastScrub;
+  private volatile HealReport lastScrub;
   private volatile AbandonedUploads.Report lastUploads;
 
   /**
@@ -103,7 +105,7 @@ final class BackgroundWork implements AutoCloseable {
    * Runs the background scrub once if this proxy may (it is the leader, or it takes the heal lease,
    * or there is neither coordination nor a lease), and returns its report; null when it may not.
    */
-  Healer.Report scrubOnce(double megabytesPerSecond) {
+  HealReport scrubOnce(double megabytesPerSecond) {
     return asHolder(stop -> scrub(megabytesPerSecond, stop));
   }
 
@@ -138,9 +140,9 @@ final class BackgroundWork implements AutoCloseable {
     }
   }
 
-  private Healer.Report scrub(double megabytesPerSecond, BooleanSupplier stop) {
-    Healer.Options.Builder options =
-        Healer.Options.builder()
+  private HealReport scrub(double megabytesPerSecond, BooleanSupplier stop) {
+    HealOptions.Builder options =
+        HealOptions.builder()
             .deep(true)
             .megabytesPerSecond(megabytesPerSecond)
             .progress(line -> LOG.debug(line))
@@ -196,7 +198,7 @@ final class BackgroundWork implements AutoCloseable {
   }
 
   /** The last scrub's report; null before one ran. */
-  Healer.Report lastScrub() {
+  HealReport lastScrub() {
     return lastScrub;
   }
 

@@ -21,8 +21,8 @@ import java.util.function.BooleanSupplier;
  * Expiration} rule has expired is deleted as a DELETE deletes it (a delete marker in a versioned
  * bucket, the key gone otherwise), and an incomplete multipart upload older than an {@code
  * AbortIncompleteMultipartUpload} rule allows is aborted (given up as {@link
- * io.racs.proxy.store.heal.AbandonedUploads} gives uploads up: at once for requests, its parts once the
- * GC grace has passed). When a rule matches is decided by {@link
+ * io.racs.proxy.store.heal.AbandonedUploads} gives uploads up: at once for requests, its parts once
+ * the GC grace has passed). When a rule matches is decided by {@link
  * io.racs.proxy.s3.lifecycle.Expiration}, with the time of the clock given.
  *
  * <p>A version is deleted only if it is still the current one when the delete commits: the delete

@@ -19,7 +19,7 @@ import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.array.RepositoryHealth;
 import io.racs.proxy.store.heal.AbandonedUploads;
 import io.racs.proxy.store.heal.HealLease;
-import io.racs.proxy.store.heal.Healer;
+import io.racs.proxy.store.heal.HealReport;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -235,7 +235,7 @@ public final class RacsServer implements AutoCloseable {
    * Runs the background scrub once if this proxy may (it is the leader, or it takes the heal lease,
    * or there is neither coordination nor a lease), and returns its report; null when it may not.
    */
-  Healer.Report scrubOnce(double megabytesPerSecond) {
+  HealReport scrubOnce(double megabytesPerSecond) {
     return work.scrubOnce(megabytesPerSecond);
   }
 
@@ -393,7 +393,7 @@ public final class RacsServer implements AutoCloseable {
         .append(store.stats().underReplicatedWrites())
         .append('\n');
     out.append(RepositoryMetrics.render(store.repositories()));
-    Healer.Report scrub = work.lastScrub();
+    HealReport scrub = work.lastScrub();
     out.append("# HELP racs_heal_backlog_objects Objects the last scrub could not repair.\n")
         .append("# TYPE racs_heal_backlog_objects gauge\n")
         .append("racs_heal_backlog_objects ")

@@ -6,6 +6,8 @@ import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.heal.HealOptions;
+import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
@@ -219,7 +221,7 @@ class DegradedServerTest {
 
     // The disk is back; heal (or the scrub) sees its marker and takes it back in.
     Files.move(away, roots.get(1));
-    Healer.Report report = Healer.heal(store, Healer.Options.defaults());
+    HealReport report = Healer.heal(store, HealOptions.defaults());
     assertThat(report.unreachableSlots()).isEmpty();
     assertThat(ready().body()).contains("\"healthy\":6").doesNotContain("reason");
   }

@@ -3,7 +3,7 @@ package io.racs.proxy.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.store.heal.Healer;
+import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.testing.TestClients;
 import io.racs.proxy.testing.TestProxies;
 import io.racs.testkit.Await;
@@ -127,7 +127,7 @@ class MultiProxyServerTest {
         CuratorFrameworkFactory.newClient(zookeeper.getConnectString(), new RetryOneTime(100))) {
       observer.start();
       // Throttled, so that the scrub is still running when its leader goes.
-      CompletableFuture<Healer.Report> running =
+      CompletableFuture<HealReport> running =
           CompletableFuture.supplyAsync(() -> first.scrubOnce(0.1));
       Await.until(
           "the scrub has checkpointed an object",
@@ -141,7 +141,7 @@ class MultiProxyServerTest {
           });
       first.coordination().close(); // the leader's ZooKeeper client goes, as when it dies
 
-      Healer.Report stopped = running.join();
+      HealReport stopped = running.join();
       assertThat(stopped.stopped()).as("seed %d", seed).isTrue();
       assertThat(stopped.objectsScanned()).isBetween(1L, objects - 1L);
 
@@ -150,7 +150,7 @@ class MultiProxyServerTest {
           () -> servers.stream().anyMatch(s -> s != first && s.coordination().leader()));
       RacsServer next =
           servers.stream().filter(s -> s != first && s.coordination().leader()).findFirst().get();
-      Healer.Report resumed = next.scrubOnce(0);
+      HealReport resumed = next.scrubOnce(0);
       assertThat(resumed.stopped()).isFalse();
       assertThat(resumed.notDone()).isEmpty();
       // Resumed from the checkpoint, not from the start, and skipping nothing the first leader did

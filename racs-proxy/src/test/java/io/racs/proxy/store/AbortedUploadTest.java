@@ -8,6 +8,8 @@ import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.heal.HealOptions;
+import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.proxy.store.object.MultipartUploads;
 import io.racs.repos.RepositoryException;
@@ -126,7 +128,7 @@ class AbortedUploadTest {
 
     // Before the mark, heal copied slot 0's upload record to every repository, and the upload was
     // listed again and took parts.
-    Healer.Report report = Healer.heal(f.store, Healer.Options.defaults());
+    HealReport report = Healer.heal(f.store, HealOptions.defaults());
 
     assertThat(report.notDone()).isEmpty();
     assertGone(upload);
@@ -147,12 +149,12 @@ class AbortedUploadTest {
     // Slot 0 out: nothing can prove its copies gone, so the mark stays, and so does the upload's
     // absence.
     f.faulty.get(0).outage(true);
-    Healer.heal(f.store, Healer.Options.defaults());
+    Healer.heal(f.store, HealOptions.defaults());
     f.faulty.get(0).outage(false);
     assertGone(upload);
     assertThat(f.names(1, "u/")).hasSize(1);
 
-    Healer.Report report = Healer.heal(f.store, Healer.Options.defaults());
+    HealReport report = Healer.heal(f.store, HealOptions.defaults());
 
     assertThat(report.notDone()).isEmpty();
     for (int slot = 0; slot < 6; slot++) {
@@ -194,7 +196,7 @@ class AbortedUploadTest {
           .put(Layout.removalRecord(record), StoreFixture.stream(mark), mark.length);
     }
 
-    Healer.heal(f.store, Healer.Options.defaults());
+    Healer.heal(f.store, HealOptions.defaults());
 
     assertThat(f.store.listMultipartUploads(BUCKET, "")).hasSize(1);
     part("k", upload, 1, data(100));
@@ -212,12 +214,12 @@ class AbortedUploadTest {
     complete(started);
     f.faulty.get(0).clearFaults();
 
-    Healer.heal(f.store, Healer.Options.defaults());
+    Healer.heal(f.store, HealOptions.defaults());
 
     assertGone(started.upload());
     assertThat(f.get(BUCKET, "k")).isEqualTo(body);
     clock.advance(GRACE.plusMillis(1));
-    Healer.heal(f.store, Healer.Options.defaults());
+    Healer.heal(f.store, HealOptions.defaults());
     assertThat(f.names(0, "u/")).isEmpty();
     assertThat(f.get(BUCKET, "k")).isEqualTo(body); // the parts' data is the object's
   }
@@ -231,7 +233,7 @@ class AbortedUploadTest {
     slot0MissesDeletes();
     complete(started);
     f.faulty.forEach(r -> r.clearFaults());
-    Healer.heal(f.store, Healer.Options.defaults());
+    Healer.heal(f.store, HealOptions.defaults());
     assertThat(f.store.listMultipartUploads(BUCKET, "")).hasSize(1); // back, as before the mark
 
     f.store.abortMultipartUpload(BUCKET, "k", started.upload());
@@ -282,7 +284,7 @@ class AbortedUploadTest {
     }
     clock.advance(GRACE.plusMillis(1));
 
-    Healer.heal(f.store, Healer.Options.defaults());
+    Healer.heal(f.store, HealOptions.defaults());
 
     if (!retried) {
       complete(started);

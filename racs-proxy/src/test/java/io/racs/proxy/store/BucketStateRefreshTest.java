@@ -4,6 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.bucket.BucketCatalog;
+import io.racs.proxy.store.bucket.BucketDocuments;
+import io.racs.proxy.store.bucket.RefreshAhead;
+import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.format.VersionMeta;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;

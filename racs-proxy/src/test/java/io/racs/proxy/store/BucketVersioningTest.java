@@ -11,6 +11,8 @@ import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.VersionId;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.store.heal.HealOptions;
+import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
 import java.io.IOException;
 import java.util.Optional;
@@ -128,7 +130,7 @@ class BucketVersioningTest {
     }
     f.memories.get(slot).delete(shard);
 
-    Healer.Report report = Healer.heal(f.store, Healer.Options.defaults());
+    HealReport report = Healer.heal(f.store, HealOptions.defaults());
     assertThat(report.unrecoverable()).isEmpty();
     assertThat(report.shardsRebuilt()).isEqualTo(1);
     try (var in = f.memories.get(slot).get(shard)) {
@@ -164,7 +166,7 @@ class BucketVersioningTest {
       PartMeta part = old.parts().getFirst();
       s.memories.get(part.slots().get(1)).delete(Layout.shard(part.dataId(), 1));
 
-      Healer.Report report = Healer.heal(s.store, Healer.Options.defaults());
+      HealReport report = Healer.heal(s.store, HealOptions.defaults());
 
       assertThat(report.shardsRebuilt()).isEqualTo(1);
       try (ObjectStore.ObjectReader reader = s.store.read(old, 0, -1)) {
@@ -184,7 +186,7 @@ class BucketVersioningTest {
       VersionMeta old = s.put("plain", "k", one);
       s.put("plain", "k", StoreFixture.bytes(2, 5 * BLOCK + 3)); // collects it in a minute
 
-      Healer.heal(s.store, Healer.Options.defaults());
+      Healer.heal(s.store, HealOptions.defaults());
 
       // A reader that resolved the old version before the overwrite may still read it.
       try (ObjectStore.ObjectReader reader = s.store.read(old, 0, -1)) {
@@ -204,7 +206,7 @@ class BucketVersioningTest {
       assertThat(f.names(slot, Layout.indexPrefix("plain"))).hasSize(1);
       RepositoryArray.putBytes(f.memories.get(slot), stale, Layout.encode(first));
     }
-    Healer.Report report = Healer.heal(f.store, Healer.Options.defaults());
+    HealReport report = Healer.heal(f.store, HealOptions.defaults());
     assertThat(report.unrecoverable()).isEmpty();
     for (int slot = 0; slot < 6; slot++) {
       assertThat(f.names(slot, Layout.indexPrefix("plain")))

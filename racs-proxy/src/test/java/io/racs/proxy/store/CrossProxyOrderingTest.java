@@ -2,6 +2,8 @@ package io.racs.proxy.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.api.StoreException;
 import io.racs.testkit.SeededBytes;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

@@ -4,7 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.ObjectStore.Versioning;
+import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.array.RepositoryArray;
+import io.racs.proxy.store.commit.VersionResolver;
+import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.format.VersionId;
+import io.racs.proxy.store.format.VersionMeta;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;

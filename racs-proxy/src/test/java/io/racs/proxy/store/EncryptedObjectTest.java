@@ -13,6 +13,8 @@ import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.Encryption;
 import io.racs.proxy.store.format.Sealing;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.store.heal.HealOptions;
+import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
@@ -372,7 +374,7 @@ class EncryptedObjectTest {
                 .settleTime(Duration.ZERO)
                 .build(),
             repositories);
-    Healer.Report report = Healer.heal(store, Healer.Options.defaults());
+    HealReport report = Healer.heal(store, HealOptions.defaults());
     assertThat(report.shardsRebuilt()).isPositive();
     store.close();
     // Now with the two healed repositories and any two others gone, the bytes are still exact.

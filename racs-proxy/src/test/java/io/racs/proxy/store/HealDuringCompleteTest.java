@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.heal.HealOptions;
+import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.repos.Repository;
 import io.racs.repos.decorator.FaultyRepository;
@@ -65,8 +67,8 @@ class HealDuringCompleteTest {
       clock.advance(Duration.ofHours(2));
       partReads.arm(1);
 
-      CompletableFuture<Healer.Report> heal =
-          CompletableFuture.supplyAsync(() -> Healer.heal(store, Healer.Options.defaults()));
+      CompletableFuture<HealReport> heal =
+          CompletableFuture.supplyAsync(() -> Healer.heal(store, HealOptions.defaults()));
       partReads.awaitHeld(1, Duration.ofSeconds(30));
       store.completeMultipartUpload(
           "bkt",

@@ -6,6 +6,8 @@ import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.store.heal.HealOptions;
+import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.repos.Repository;
 import io.racs.repos.decorator.FaultyRepository;
@@ -120,12 +122,12 @@ class HealDuringPutTest {
                       new ByteArrayInputStream(data),
                       data.length,
                       ObjectStore.PutOptions.defaults()));
-      Healer.Report during;
+      HealReport during;
       try {
         gate.awaitHeld(held.calls, Duration.ofMinutes(1));
         // The PUT's other writes of the same kind have landed: heal sees the PUT half-done.
         gate.awaitCompleted(6 - held.calls, Duration.ofMinutes(1));
-        during = Healer.heal(store, Healer.Options.defaults());
+        during = Healer.heal(store, HealOptions.defaults());
         assertThat(put).as("the PUT is still held").isNotDone();
       } finally {
         // A failed check must not leave the PUT held until the slow-shard timeout.
@@ -141,7 +143,7 @@ class HealDuringPutTest {
       assertThat(store.stats().degradedStripes())
           .as("seed %d: stripes read back from parity (a data shard gone)", seed)
           .isZero();
-      Healer.Report after = Healer.heal(store, Healer.Options.defaults());
+      HealReport after = Healer.heal(store, HealOptions.defaults());
       assertThat(after.shardsRebuilt())
           .as("seed %d: shards missing after the PUT (collected under it)", seed)
           .isZero();

@@ -9,6 +9,9 @@ import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.VersionId;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.store.heal.HealCheckpoint;
+import io.racs.proxy.store.heal.HealOptions;
+import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.repos.Repository;
 import io.racs.repos.RepositoryException.Kind;
@@ -60,16 +63,16 @@ class HealTest {
     byte[] original = shard(part, 2);
     f.memories.get(part.slots().get(2)).delete(Layout.shard(part.dataId(), 2));
 
-    Healer.Report dry = Healer.heal(f.store, Healer.Options.builder().dryRun(true).build());
+    HealReport dry = Healer.heal(f.store, HealOptions.builder().dryRun(true).build());
     assertThat(dry.shardsRebuilt()).isEqualTo(1);
     assertThat(f.memories.get(part.slots().get(2)).head(Layout.shard(part.dataId(), 2))).isEmpty();
 
-    Healer.Report report = Healer.heal(f.store, Healer.Options.defaults());
+    HealReport report = Healer.heal(f.store, HealOptions.defaults());
     assertThat(report.shardsRebuilt()).isEqualTo(1);
     assertThat(report.objectsScanned()).isEqualTo(1);
     assertThat(report.unrecoverable()).isEmpty();
     assertThat(shard(part, 2)).isEqualTo(original);
-    assertThat(Healer.heal(f.store, Healer.Options.defaults()).shardsRebuilt()).isZero();
+    assertThat(Healer.heal(f.store, HealOptions.defaults()).shardsRebuilt()).isZero();
   }
 
   @Test
@@ -87,7 +90,7 @@ class HealTest {
     List<Repository> repositories = new ArrayList<>(f.faulty);
     repositories.set(3, fresh);
     ErasureStore store = ErasureStore.open(f.config, repositories);
-    Healer.Report report = Healer.heal(store, Healer.Options.defaults());
+    HealReport report = Healer.heal(store, HealOptions.defaults());
     assertThat(report.shardsRebuilt()).isEqualTo(5);
     assertThat(report.recordsRepaired())
         .isGreaterThanOrEqualTo(5 + 1 + 1); // entries, bucket, upload
@@ -112,10 +115,10 @@ class HealTest {
     PartMeta part = meta.parts().getFirst();
     byte[] original = shard(part, 1);
     DegradedReadTest.corruptPiece(f, part, f.config.geometry(), 1, 2, new Random(1));
-    assertThat(Healer.heal(f.store, Healer.Options.defaults()).shardsRebuilt())
+    assertThat(Healer.heal(f.store, HealOptions.defaults()).shardsRebuilt())
         .as("a shallow heal sees only sizes")
         .isZero();
-    Healer.Report deep = Healer.heal(f.store, Healer.Options.builder().deep(true).build());
+    HealReport deep = Healer.heal(f.store, HealOptions.builder().deep(true).build());
     assertThat(deep.shardsRebuilt()).isEqualTo(1);
     assertThat(shard(part, 1)).isEqualTo(original);
     assertThat(f.get("bkt", "k")).isEqualTo(data);
@@ -138,7 +141,7 @@ class HealTest {
     for (int i = 0; i < 3; i++) {
       f.memories.get(part.slots().get(i)).delete(Layout.shard(part.dataId(), i));
     }
-    Healer.Report report = Healer.heal(f.store, Healer.Options.defaults());
+    HealReport report = Healer.heal(f.store, HealOptions.defaults());
     assertThat(report.leftoversCollected()).isEqualTo(6);
     for (int slot = 0; slot < 6; slot++) {
       assertThat(f.names(slot, "v/" + orphan)).isEmpty();
@@ -156,9 +159,9 @@ class HealTest {
     Path state = dir.resolve("heal.state");
     Files.writeString(state, "bkt\t" + Layout.indexEntry("bkt", "b", "f".repeat(32)));
     List<String> progress = new ArrayList<>();
-    Healer.Report report =
+    HealReport report =
         Healer.heal(
-            f.store, Healer.Options.builder().stateFile(state).progress(progress::add).build());
+            f.store, HealOptions.builder().stateFile(state).progress(progress::add).build());
     assertThat(report.objectsScanned()).isEqualTo(2); // c and d
     assertThat(progress).anyMatch(line -> line.contains("resuming"));
     assertThat(state).doesNotExist();
@@ -176,8 +179,8 @@ class HealTest {
     }
     AtomicReference<String> saved =
         new AtomicReference<>("bkt\t" + Layout.indexEntry("bkt", "b", "f".repeat(32)));
-    Healer.Report report =
-        Healer.heal(f.store, Healer.Options.builder().checkpoint(checkpointIn(saved)).build());
+    HealReport report =
+        Healer.heal(f.store, HealOptions.builder().checkpoint(checkpointIn(saved)).build());
 
     assertThat(report.objectsScanned()).isEqualTo(2); // c and d
     assertThat(report.leftoversCollected()).isZero();
@@ -193,10 +196,10 @@ class HealTest {
     }
     AtomicReference<String> saved = new AtomicReference<>();
     // Stops once two objects are done: the checkpoint then names b.
-    Healer.Report first =
+    HealReport first =
         Healer.heal(
             f.store,
-            Healer.Options.builder()
+            HealOptions.builder()
                 .checkpoint(checkpointIn(saved))
                 .stop(
                     () ->
@@ -208,16 +211,16 @@ class HealTest {
     assertThat(first.objectsScanned()).isEqualTo(2);
     assertThat(saved.get()).startsWith("bkt\t").contains(Layout.indexKeyPrefix("bkt", "b"));
 
-    Healer.Report second =
-        Healer.heal(f.store, Healer.Options.builder().checkpoint(checkpointIn(saved)).build());
+    HealReport second =
+        Healer.heal(f.store, HealOptions.builder().checkpoint(checkpointIn(saved)).build());
     assertThat(second.stopped()).isFalse();
     assertThat(second.objectsScanned()).isEqualTo(2); // c and d
     assertThat(saved.get()).isNull();
   }
 
   /** A checkpoint kept in {@code cell} (null: none). */
-  private static Healer.Checkpoint checkpointIn(AtomicReference<String> cell) {
-    return new Healer.Checkpoint() {
+  private static HealCheckpoint checkpointIn(AtomicReference<String> cell) {
+    return new HealCheckpoint() {
       @Override
       public Optional<String> read() {
         return Optional.ofNullable(cell.get());
@@ -254,7 +257,7 @@ class HealTest {
     // Slot 0 answers listings and probes but fails every object call, as a server answering 500.
     f.faulty.get(0).failKeys(Pattern.compile(".*", Pattern.DOTALL), Kind.UNAVAILABLE);
 
-    Healer.Report report = Healer.heal(f.store, Healer.Options.defaults());
+    HealReport report = Healer.heal(f.store, HealOptions.defaults());
 
     assertThat(f.names(4, Layout.indexPrefix("bkt"))).hasSize(6);
     assertThat(shard(part, victim)).isEqualTo(original);
@@ -290,7 +293,7 @@ class HealTest {
     // might be a version; only a listing of every repository could tell. The version under it is
     // the current one all the same, and must not be collected as superseded.
     f.faulty.get(5).failOperation(Operation.LIST, Kind.UNAVAILABLE);
-    Healer.heal(f.store, Healer.Options.defaults());
+    Healer.heal(f.store, HealOptions.defaults());
     f.faulty.get(5).clearFaults();
 
     assertThat(f.get("bkt", "k")).isEqualTo(first);

@@ -10,6 +10,8 @@ import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.Identity;
 import io.racs.proxy.store.array.RepositoryArray;
 import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.heal.HealOptions;
+import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.repos.Repository;
 import io.racs.repos.RepositoryException;
@@ -137,7 +139,7 @@ class IdentityAdoptionTest {
     assertThat(marker(4)).hasValueSatisfying(m -> assertThat(m.pending()).isTrue());
     assertThat(marker(3)).hasValueSatisfying(m -> assertThat(m.pending()).isFalse());
 
-    Healer.Report report = Healer.heal(store, Healer.Options.defaults());
+    HealReport report = Healer.heal(store, HealOptions.defaults());
     assertThat(report.unrecoverable()).isEmpty();
     assertThat(report.shardsRebuilt()).isPositive();
     assertThat(marker(4)).hasValueSatisfying(m -> assertThat(m.pending()).isFalse());
@@ -158,7 +160,7 @@ class IdentityAdoptionTest {
     unmount(4);
     ErasureStore store = open();
 
-    Healer.Report report = Healer.heal(store, Healer.Options.defaults());
+    HealReport report = Healer.heal(store, HealOptions.defaults());
 
     // Found in review: the abort's mark (past the grace, zero here) could not be collected while
     // the adopted slot proved nothing, which left heal "not done", so the slot was never confirmed.
@@ -193,7 +195,7 @@ class IdentityAdoptionTest {
           .hasMessageContaining("not adopted");
     }
     // Heal adopts by the same rule: still nothing.
-    Healer.Report report = Healer.heal(store, Healer.Options.defaults());
+    HealReport report = Healer.heal(store, HealOptions.defaults());
     assertThat(report.lines()).anySatisfy(l -> assertThat(l).contains("slot 0", "not adopted"));
     assertThat(marker(0)).isEmpty();
     assertThat(marker(1)).isEmpty();
@@ -209,7 +211,7 @@ class IdentityAdoptionTest {
           f.memories.get(slot).delete(info.key());
         }
       }
-      Healer.Report report = Healer.heal(f.store, Healer.Options.defaults());
+      HealReport report = Healer.heal(f.store, HealOptions.defaults());
       assertThat(report.lines()).noneSatisfy(l -> assertThat(l).contains("is new"));
       for (int slot = 0; slot < 3; slot++) {
         assertThat(f.memories.get(slot).head(Layout.IDENTITY)).as("slot %d", slot).isEmpty();

@@ -12,6 +12,8 @@ import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.VersionId;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.store.heal.HealOptions;
+import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.proxy.store.stripe.ShardRebuilder;
 import io.racs.repos.Repository;
@@ -159,7 +161,7 @@ class InlineObjectTest {
       assertThat(meta.parts().getFirst().inline()).isTrue();
       assertThat(f.get("bkt", "empty")).isEmpty();
       f.memories.get(0).delete(recordName(f, meta));
-      Healer.Report report = Healer.heal(f.store, Healer.Options.defaults());
+      HealReport report = Healer.heal(f.store, HealOptions.defaults());
       assertThat(report.shardsRebuilt()).isEqualTo(1);
       assertThat(f.names(0, "i/")).hasSize(1);
       assertThat(f.get("bkt", "empty")).isEmpty();
@@ -218,16 +220,16 @@ class InlineObjectTest {
       rottedBytes[Layout.inlineOffset(part.shardObjectBytes(4)) + 10] ^= 0x40;
       f.memories.get(rotted).put(name, new ByteArrayInputStream(rottedBytes), rottedBytes.length);
 
-      Healer.Report shallow = Healer.heal(f.store, Healer.Options.defaults());
+      HealReport shallow = Healer.heal(f.store, HealOptions.defaults());
       assertThat(shallow.shardsRebuilt()).as("a missing record is found without reading").isOne();
       assertThat(read(f.memories.get(missing), name))
           .as("rebuilt from k others: its own shard, not a copy of another's")
           .isEqualTo(before);
-      Healer.Report deep = Healer.heal(f.store, Healer.Options.builder().deep(true).build());
+      HealReport deep = Healer.heal(f.store, HealOptions.builder().deep(true).build());
       assertThat(deep.shardsRebuilt()).as("rot needs the deep scan").isOne();
       assertThat(ShardRebuilder.inlineShard(read(f.memories.get(rotted), name), part, 4))
           .isPresent();
-      assertThat(Healer.heal(f.store, Healer.Options.builder().deep(true).build()).shardsRebuilt())
+      assertThat(Healer.heal(f.store, HealOptions.builder().deep(true).build()).shardsRebuilt())
           .isZero();
 
       // Full redundancy again: any two others may now go.
@@ -256,7 +258,7 @@ class InlineObjectTest {
               java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(name)),
               io.racs.repos.RepositoryException.Kind.UNAVAILABLE);
 
-      Healer.Report report = Healer.heal(f.store, Healer.Options.builder().deep(true).build());
+      HealReport report = Healer.heal(f.store, HealOptions.builder().deep(true).build());
 
       assertThat(report.shardsRebuilt()).isOne();
       assertThat(report.unrecoverable()).isEmpty();
@@ -315,7 +317,7 @@ class InlineObjectTest {
           .contains(committed.versionId())
           .doesNotContain(moved.versionId());
 
-      Healer.heal(f.store, Healer.Options.defaults());
+      Healer.heal(f.store, HealOptions.defaults());
       for (int slot = 0; slot < 6; slot++) {
         assertThat(f.names(slot, "i/bkt/k")).as("slot %d", slot).hasSize(1);
       }

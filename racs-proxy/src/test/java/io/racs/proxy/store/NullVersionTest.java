@@ -8,6 +8,8 @@ import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.store.heal.HealOptions;
+import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.repos.RepositoryException.Kind;
 import io.racs.repos.decorator.FaultyRepository;
@@ -228,7 +230,7 @@ class NullVersionTest {
     assertThat(f.store.version("bkt", "k", old.versionId()).versionId())
         .isEqualTo(old.versionId()); // hidden from the listing, but not yet removed
 
-    Healer.Report report = Healer.heal(f.store, Healer.Options.defaults());
+    HealReport report = Healer.heal(f.store, HealOptions.defaults());
     f.store.awaitCollections();
 
     assertThat(report.notDone()).isEmpty();
@@ -260,7 +262,7 @@ class NullVersionTest {
     // To a heal that cannot list slot 5 the leftover may be the newer null version; it is not for
     // sure, so the one under it is not removed as superseded.
     f.faulty.get(5).failOperation(Operation.LIST, Kind.UNAVAILABLE);
-    Healer.heal(f.store, Healer.Options.defaults());
+    Healer.heal(f.store, HealOptions.defaults());
     f.faulty.get(5).clearFaults();
 
     assertThat(f.store.version("bkt", "k", ObjectStore.NULL_VERSION).versionId())

@@ -3,6 +3,9 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.format.VersionMeta;
 import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.PipedInputStream;

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.codec.Geometry;
-import io.racs.repos.ObjectInfo;
-import io.racs.repos.Repository;
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.array.RepositoryHealth;
+import io.racs.proxy.store.format.VersionMeta;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;

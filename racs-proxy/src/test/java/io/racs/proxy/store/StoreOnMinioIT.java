@@ -9,6 +9,7 @@ import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.RepositoryArray;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.store.heal.HealOptions;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.repos.Repository;
 import io.racs.repos.minio.MinioServer;
@@ -211,6 +212,6 @@ class StoreOnMinioIT {
         ObjectStore.PutOptions.defaults());
     assertThat(store.list("bkt", new ObjectStore.ListRequest("", null, "", 10)).objects())
         .hasSize(1);
-    assertThat(Healer.heal(store, Healer.Options.defaults()).unrecoverable()).isEmpty();
+    assertThat(Healer.heal(store, HealOptions.defaults()).unrecoverable()).isEmpty();
   }
 }

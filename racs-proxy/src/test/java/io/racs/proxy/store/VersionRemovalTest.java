@@ -8,6 +8,8 @@ import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.RepositoryArray;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.store.heal.HealOptions;
+import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.Operation;
@@ -210,7 +212,7 @@ class VersionRemovalTest {
     assertThat(f.names(1, Layout.indexPrefix("bkt"))).contains(entry);
     f.faulty.forEach(r -> r.clearFaults());
 
-    Healer.Report report = Healer.heal(f.store, Healer.Options.defaults());
+    HealReport report = Healer.heal(f.store, HealOptions.defaults());
     assertThat(report.unrecoverable()).isEmpty();
     for (int slot = 0; slot < 6; slot++) {
       assertThat(f.names(slot, Layout.indexPrefix("bkt")))
@@ -221,7 +223,7 @@ class VersionRemovalTest {
       assertThat(f.names(slot, "v/")).as("slot %d", slot).noneMatch(n -> n.contains(dataId));
     }
     // The next heal finds the entry on no repository: the removal record has done its work.
-    Healer.heal(f.store, Healer.Options.defaults());
+    Healer.heal(f.store, HealOptions.defaults());
     for (int slot = 0; slot < 6; slot++) {
       assertThat(f.names(slot, Layout.indexPrefix("bkt")))
           .as("slot %d after the second heal", slot)
@@ -247,7 +249,7 @@ class VersionRemovalTest {
     f.faulty.get(5).clearFaults();
     // Slots 0, 1, 3, 4 still cannot delete: heal cannot remove the entry there, so the removal
     // record must be everywhere afterwards.
-    Healer.heal(f.store, Healer.Options.defaults());
+    Healer.heal(f.store, HealOptions.defaults());
     for (int slot : List.of(2, 5)) {
       assertThat(f.names(slot, Layout.indexPrefix("bkt")))
           .as("slot %d", slot)

@@ -6,7 +6,6 @@ import io.racs.proxy.s3.sse.SseRequest;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.VersionMeta;
-import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;

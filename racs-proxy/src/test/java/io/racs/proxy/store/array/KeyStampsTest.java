@@ -14,6 +14,7 @@ import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.commit.CurrentVersions;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.store.heal.HealOptions;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.repos.Repository;
 import io.racs.repos.RepositoryException;
@@ -313,7 +314,7 @@ class KeyStampsTest {
     // A heal that cannot list repository 5 counts it as maybe holding v2, takes v2 for a version,
     // and copies it to the others: now on a write quorum, v2 is current for every reader.
     faulty.get(5).failOperation(Operation.LIST, RepositoryException.Kind.UNAVAILABLE);
-    Healer.heal(writer, Healer.Options.defaults());
+    Healer.heal(writer, HealOptions.defaults());
     faulty.get(5).clearFaults();
 
     assertThat(value(reader, "k")).contains("v2");
@@ -341,7 +342,7 @@ class KeyStampsTest {
     for (int slot = 0; slot < 3; slot++) {
       faulty.get(slot).failKeys(Pattern.compile(".*-gone"), RepositoryException.Kind.UNAVAILABLE);
     }
-    Healer.heal(writer, Healer.Options.defaults());
+    Healer.heal(writer, HealOptions.defaults());
     faulty.forEach(FaultyRepository::clearFaults);
 
     String listed = writer.resolver().newest(BUCKET, "k").orElseThrow().versionId();

@@ -3,6 +3,14 @@ package io.racs.proxy.store.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.StoreFixture;
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.heal.HealOptions;
+import io.racs.proxy.store.heal.HealReport;
+import io.racs.proxy.store.heal.Healer;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
@@ -212,8 +220,8 @@ class CollectionPaceTest {
     backlogAtTheFloorsPace(ledger);
     assertRemovedWhenWaiting(ledger, 100);
 
-    CompletableFuture<Healer.Report> healing =
-        CompletableFuture.supplyAsync(() -> Healer.heal(store, Healer.Options.defaults()));
+    CompletableFuture<HealReport> healing =
+        CompletableFuture.supplyAsync(() -> Healer.heal(store, HealOptions.defaults()));
     healing.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertThat(discards(ledger)).isEqualTo(300 * 6);
     // Once heal has its answer, the pace holds again.

@@ -12,6 +12,8 @@ import io.racs.proxy.store.array.RepositoryArray;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.VersionId;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.store.heal.HealOptions;
+import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.FaultyRepository;
@@ -78,7 +80,7 @@ class VersionResolverTest {
     assertInsufficientShards(
         () -> fresh.list("bkt", new ObjectStore.ListRequest("", null, "", 10)));
     assertThat(fresh.head("bkt", "other").sizeBytes()).isEqualTo(100);
-    Healer.Report report = Healer.heal(fresh, Healer.Options.defaults());
+    HealReport report = Healer.heal(fresh, HealOptions.defaults());
     assertThat(report.unrecoverable())
         .containsExactly(
             "bkt: the record of version "
@@ -190,7 +192,7 @@ class VersionResolverTest {
           .extracting(VersionMeta::sizeBytes)
           .containsExactly((long) before.length);
     }
-    Healer.Report report = Healer.heal(f.store, Healer.Options.defaults());
+    HealReport report = Healer.heal(f.store, HealOptions.defaults());
     assertThat(report.unrecoverable()).isEmpty();
     assertThat(f.get("bkt", "k")).isEqualTo(before);
     f.store.delete("bkt", "k");

@@ -8,6 +8,7 @@ import io.racs.proxy.store.StoreFixture;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.store.heal.HealOptions;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.repos.RepositoryException.Kind;
 import io.racs.repos.decorator.FaultyRepository;
@@ -102,7 +103,7 @@ class ObjectTagsTest {
     f.faulty.forEach(FaultyRepository::clearFaults);
     assertThat(f.names(3, "t/")).isEmpty();
 
-    Healer.heal(f.store, Healer.Options.defaults());
+    Healer.heal(f.store, HealOptions.defaults());
 
     assertThat(f.names(3, "t/")).hasSize(1);
   }
