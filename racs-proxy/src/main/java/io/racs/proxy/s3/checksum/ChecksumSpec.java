@@ -31,7 +31,7 @@ public record ChecksumSpec(
       new ChecksumSpec(Optional.empty(), Optional.empty(), Optional.empty(), false);
 
   /** {@code x-amz-checksum-*} headers that name a mode or type, not a value. */
-  private static final Set<String> NOT_VALUES =
+  static final Set<String> NOT_VALUES =
       Set.of("x-amz-checksum-mode", "x-amz-checksum-type", "x-amz-checksum-algorithm");
 
   /**
@@ -42,6 +42,21 @@ public record ChecksumSpec(
    *     {@code x-amz-sdk-checksum-algorithm} without its checksum
    */
   public static ChecksumSpec fromHeaders(Headers headers) {
+    return parse(headers, true);
+  }
+
+  /**
+   * The checksums announced for a CompleteMultipartUpload's XML body: {@code Content-MD5} and
+   * trailers only, since its {@code x-amz-checksum-*} headers are the object's ({@link
+   * CompletionChecksums}), as is {@code x-amz-sdk-checksum-algorithm} with them.
+   *
+   * @throws S3Exception as {@link #fromHeaders(Headers)}
+   */
+  public static ChecksumSpec forCompletion(Headers headers) {
+    return parse(headers, false);
+  }
+
+  private static ChecksumSpec parse(Headers headers, boolean headerValuesAreTheBodys) {
     Optional<byte[]> md5 = Optional.empty();
     String md5Header = headers.get("content-md5");
     if (md5Header != null) {
@@ -49,7 +64,7 @@ public record ChecksumSpec(
     }
     List<ChecksumAlgorithm> inHeaders = new ArrayList<>();
     String value = null;
-    for (String name : headers.asMap().keySet()) {
+    for (String name : headerValuesAreTheBodys ? headers.asMap().keySet() : Set.<String>of()) {
       if (!name.startsWith("x-amz-checksum-") || NOT_VALUES.contains(name)) {
         continue;
       }
@@ -87,7 +102,7 @@ public record ChecksumSpec(
     Optional<ChecksumAlgorithm> algorithm =
         !inHeaders.isEmpty() ? Optional.of(inHeaders.get(0)) : inTrailers.stream().findFirst();
     String sdk = headers.get("x-amz-sdk-checksum-algorithm");
-    if (sdk != null) {
+    if (sdk != null && headerValuesAreTheBodys) {
       ChecksumAlgorithm declared =
           ChecksumAlgorithm.fromName(sdk)
               .orElseThrow(

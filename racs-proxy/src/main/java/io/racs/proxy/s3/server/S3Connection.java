@@ -287,7 +287,12 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
                 .authenticate(head, route.virtualHost() ? route.bucket() : null);
       }
       if (VERIFIED_BODIES.contains(route.operation())) {
-        verifier = ChecksumVerifier.create(ChecksumSpec.fromHeaders(head.headers()));
+        // A completion's x-amz-checksum-* headers are the object's, not its XML body's.
+        verifier =
+            ChecksumVerifier.create(
+                route.operation() == S3Operation.COMPLETE_MULTIPART_UPLOAD
+                    ? ChecksumSpec.forCompletion(head.headers())
+                    : ChecksumSpec.fromHeaders(head.headers()));
       }
       // Everything that can refuse the request is checked before 100 Continue, so a client told
       // to send its body is never refused for what its head already said.
