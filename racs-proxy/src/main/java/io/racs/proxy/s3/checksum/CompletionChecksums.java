@@ -55,26 +55,19 @@ public record CompletionChecksums(
    *     unknown type, or a type the algorithm does not offer
    */
   public static CompletionChecksums fromHeaders(Headers headers) {
+    Map<ChecksumAlgorithm, String> values = ChecksumSpec.valueHeaders(headers);
+    if (values.size() > 1) {
+      throw S3Exception.of(
+          S3ErrorCode.INVALID_REQUEST,
+          "Expecting a single x-amz-checksum- header. Multiple checksum Types are not allowed.");
+    }
     ChecksumAlgorithm algorithm = null;
     String value = null;
-    for (String name : headers.asMap().keySet()) {
-      if (!name.startsWith("x-amz-checksum-") || ChecksumSpec.NOT_VALUES.contains(name)) {
-        continue;
-      }
-      if (algorithm != null) {
-        throw S3Exception.of(
-            S3ErrorCode.INVALID_REQUEST,
-            "Expecting a single x-amz-checksum- header. Multiple checksum Types are not allowed.");
-      }
-      algorithm =
-          ChecksumAlgorithm.fromHeaderName(name)
-              .orElseThrow(
-                  () ->
-                      S3Exception.of(
-                          S3ErrorCode.INVALID_REQUEST,
-                          "The algorithm of " + name + " is not supported."));
-      value = headers.get(name).strip();
-      ChecksumSpec.checkValue(algorithm, ChecksumType.withoutPartCount(value), name);
+    for (Map.Entry<ChecksumAlgorithm, String> h : values.entrySet()) {
+      algorithm = h.getKey();
+      value = h.getValue();
+      ChecksumSpec.checkValue(
+          algorithm, ChecksumType.withoutPartCount(value), algorithm.headerName());
     }
     Optional<ChecksumType> type = typeOf(headers);
     if (type.isPresent() && algorithm != null) {
@@ -97,14 +90,7 @@ public record CompletionChecksums(
     if (name.isEmpty()) {
       return;
     }
-    ChecksumAlgorithm algorithm =
-        ChecksumAlgorithm.fromName(name.get())
-            .orElseThrow(
-                () ->
-                    S3Exception.of(
-                        S3ErrorCode.INVALID_REQUEST,
-                        "Checksum algorithm provided is unsupported. Please try again with any of"
-                            + " the valid types: [CRC32, CRC32C, CRC64NVME, SHA1, SHA256]"));
+    ChecksumAlgorithm algorithm = ChecksumSpec.namedAlgorithm(name.get());
     if (type.isPresent()) {
       checkSupported(type.get(), algorithm);
     }

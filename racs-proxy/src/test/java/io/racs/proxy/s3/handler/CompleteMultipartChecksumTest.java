@@ -27,18 +27,20 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ObjectAttributes;
 import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
 
 /**
  * Proves through the real front end and the AWS SDK v2 that a CompleteMultipartUpload's {@code
  * x-amz-checksum-*} header is the object's checksum, not its XML body's: minio-go's composite
  * CRC32C without {@code -N} completes, a full-object CRC64NVME or CRC32 is checked against the CRC
  * of the whole object, a wrong one is {@code 400 BadDigest} and completes nothing, and GET, HEAD
- * and GetObjectAttributes answer the object's checksum and type as S3 does.
+ * and GetObjectAttributes answer the object's checksum and type as S3 does; a sealed upload's CRCs
+ * combine by the plaintext sizes.
  */
 class CompleteMultipartChecksumTest {
   private static final String BUCKET = "mpu-checksums";
   private static final int PART_BYTES = 5 * 1024 * 1024;
-  @RegisterExtension static final S3FrontEnd proxy = S3FrontEnd.withBucket(BUCKET);
+  @RegisterExtension static final S3FrontEnd proxy = S3FrontEnd.withBucket(BUCKET).encrypting();
 
   private static byte[][] parts;
   private static byte[] whole;
@@ -200,6 +202,33 @@ class CompleteMultipartChecksumTest {
         proxy.s3().headObject(b -> b.bucket(BUCKET).key(key).checksumMode(ChecksumMode.ENABLED));
     assertThat(head.checksumCRC32()).isEqualTo(crc(new CRC32(), whole));
     assertThat(head.checksumType()).isEqualTo(ChecksumType.FULL_OBJECT);
+  }
+
+  @Test
+  void complete_whenSealedWithSseS3_combinesThePlaintextSizes() {
+    // A sealed part is stored larger than it is: the CRCs combine by the client's sizes.
+    String key = "sealed-full-crc32c";
+    String uploadId =
+        proxy
+            .s3()
+            .createMultipartUpload(
+                b ->
+                    b.bucket(BUCKET)
+                        .key(key)
+                        .serverSideEncryption(ServerSideEncryption.AES256)
+                        .checksumAlgorithm(ChecksumAlgorithm.CRC32_C)
+                        .checksumType(ChecksumType.FULL_OBJECT))
+            .uploadId();
+    List<CompletedPart> done = upload(key, uploadId, ChecksumAlgorithm.CRC32_C);
+    String expected = crc(new CRC32C(), whole);
+    CompleteMultipartUploadResponse answer =
+        complete(
+            key,
+            uploadId,
+            done,
+            b -> b.checksumCRC32C(expected).checksumType(ChecksumType.FULL_OBJECT));
+    assertThat(answer.checksumCRC32C()).isEqualTo(expected);
+    assertThat(answer.serverSideEncryption()).isEqualTo(ServerSideEncryption.AES256);
   }
 
   @Test
