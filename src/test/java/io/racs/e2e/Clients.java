@@ -210,21 +210,25 @@ final class Clients {
     return body;
   }
 
+  /** An AWS SDK v2 client for the plain-HTTP proxy at {@code endpoint}, path style, us-east-1. */
+  static S3Client sdk(URI endpoint) {
+    return S3Client.builder()
+        .endpointOverride(endpoint)
+        .region(Region.US_EAST_1)
+        .forcePathStyle(true)
+        .credentialsProvider(
+            StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(ProxyProcess.ACCESS_KEY, ProxyProcess.SECRET_KEY)))
+        .httpClientBuilder(Apache5HttpClient.builder())
+        .build();
+  }
+
   /**
    * Asserts the tag set the proxy answers GetObjectTagging of {@code bucket/key} with (asked by the
    * AWS SDK, so that no client under test interprets the answer): exactly {@code tags}.
    */
   static void assertStoredTags(URI endpoint, String bucket, String key, Map<String, String> tags) {
-    try (S3Client s3 =
-        S3Client.builder()
-            .endpointOverride(endpoint)
-            .region(Region.US_EAST_1)
-            .forcePathStyle(true)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(ProxyProcess.ACCESS_KEY, ProxyProcess.SECRET_KEY)))
-            .httpClientBuilder(Apache5HttpClient.builder())
-            .build()) {
+    try (S3Client s3 = sdk(endpoint)) {
       Map<String, String> stored = new TreeMap<>();
       s3.getObjectTagging(b -> b.bucket(bucket).key(key))
           .tagSet()

@@ -507,15 +507,16 @@ public final class StoreBridge {
    * Commits the named parts as a new version if {@code condition} holds; writes no data again. When
    * the condition fails, the upload and its parts stay as they were.
    *
-   * @param objectChecksums derives the whole object's checksums (S3's composite checksums) from the
-   *     checksums of the chosen parts, in order
+   * @param objectChecksums derives the whole object's checksums (S3's composite or full-object
+   *     checksums) from the chosen parts, in order; an {@code S3Exception} it throws fails the
+   *     completion, which then changes nothing
    */
   public ObjectVersion completeMultipartUpload(
       String bucket,
       String key,
       String uploadId,
       List<CompletedPart> parts,
-      Function<List<Map<String, String>>, Map<String, String>> objectChecksums,
+      Function<List<PartChecksums>, Map<String, String>> objectChecksums,
       WriteCondition condition) {
     return call(
         resource(bucket, key),

@@ -118,7 +118,9 @@ final class StoreViews {
    * layer sees only each part's checksums, in order.
    */
   static Function<List<PartMeta>, Map<String, String>> checksumsOfParts(
-      Function<List<Map<String, String>>, Map<String, String>> objectChecksums) {
-    return chosen -> objectChecksums.apply(chosen.stream().map(PartMeta::checksums).toList());
+      Function<List<PartChecksums>, Map<String, String>> objectChecksums) {
+    return chosen ->
+        objectChecksums.apply(
+            chosen.stream().map(p -> new PartChecksums(p.sizeBytes(), p.checksums())).toList());
   }
 }

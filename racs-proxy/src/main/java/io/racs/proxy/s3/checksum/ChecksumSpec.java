@@ -5,8 +5,10 @@ import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.http.Headers;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -42,6 +44,21 @@ public record ChecksumSpec(
    *     {@code x-amz-sdk-checksum-algorithm} without its checksum
    */
   public static ChecksumSpec fromHeaders(Headers headers) {
+    return parse(headers, true);
+  }
+
+  /**
+   * The checksums announced for a CompleteMultipartUpload's XML body: {@code Content-MD5} and
+   * trailers only, since its {@code x-amz-checksum-*} headers are the object's ({@link
+   * CompletionChecksums}), as is {@code x-amz-sdk-checksum-algorithm} with them.
+   *
+   * @throws S3Exception as {@link #fromHeaders(Headers)}
+   */
+  public static ChecksumSpec forCompletion(Headers headers) {
+    return parse(headers, false);
+  }
+
+  private static ChecksumSpec parse(Headers headers, boolean headerValuesAreTheBodys) {
     Optional<byte[]> md5 = Optional.empty();
     String md5Header = headers.get("content-md5");
     if (md5Header != null) {
@@ -49,20 +66,12 @@ public record ChecksumSpec(
     }
     List<ChecksumAlgorithm> inHeaders = new ArrayList<>();
     String value = null;
-    for (String name : headers.asMap().keySet()) {
-      if (!name.startsWith("x-amz-checksum-") || NOT_VALUES.contains(name)) {
-        continue;
+    if (headerValuesAreTheBodys) {
+      for (Map.Entry<ChecksumAlgorithm, String> h : valueHeaders(headers).entrySet()) {
+        value = h.getValue();
+        checkValue(h.getKey(), value, h.getKey().headerName());
+        inHeaders.add(h.getKey());
       }
-      ChecksumAlgorithm a =
-          ChecksumAlgorithm.fromHeaderName(name)
-              .orElseThrow(
-                  () ->
-                      S3Exception.of(
-                          S3ErrorCode.INVALID_REQUEST,
-                          "The algorithm of " + name + " is not supported."));
-      value = headers.get(name).strip();
-      checkValue(a, value, name);
-      inHeaders.add(a);
     }
     List<ChecksumAlgorithm> inTrailers = new ArrayList<>();
     for (String t : headers.all("x-amz-trailer")) {
@@ -87,15 +96,8 @@ public record ChecksumSpec(
     Optional<ChecksumAlgorithm> algorithm =
         !inHeaders.isEmpty() ? Optional.of(inHeaders.get(0)) : inTrailers.stream().findFirst();
     String sdk = headers.get("x-amz-sdk-checksum-algorithm");
-    if (sdk != null) {
-      ChecksumAlgorithm declared =
-          ChecksumAlgorithm.fromName(sdk)
-              .orElseThrow(
-                  () ->
-                      S3Exception.of(
-                          S3ErrorCode.INVALID_REQUEST,
-                          "Checksum algorithm provided is unsupported. Please try again with any of"
-                              + " the valid types: [CRC32, CRC32C, CRC64NVME, SHA1, SHA256]"));
+    if (sdk != null && headerValuesAreTheBodys) {
+      ChecksumAlgorithm declared = namedAlgorithm(sdk);
       if (algorithm.isEmpty() || algorithm.get() != declared) {
         throw S3Exception.of(
             S3ErrorCode.INVALID_REQUEST,
@@ -108,6 +110,45 @@ public record ChecksumSpec(
         algorithm,
         inHeaders.isEmpty() ? Optional.empty() : Optional.of(value),
         !inTrailers.isEmpty());
+  }
+
+  /**
+   * The algorithm a header such as {@code x-amz-sdk-checksum-algorithm} names.
+   *
+   * @throws S3Exception {@code InvalidRequest} for an unknown one
+   */
+  static ChecksumAlgorithm namedAlgorithm(String name) {
+    return ChecksumAlgorithm.fromName(name)
+        .orElseThrow(
+            () ->
+                S3Exception.of(
+                    S3ErrorCode.INVALID_REQUEST,
+                    "Checksum algorithm provided is unsupported. Please try again with any of"
+                        + " the valid types: [CRC32, CRC32C, CRC64NVME, SHA1, SHA256]"));
+  }
+
+  /**
+   * The {@code x-amz-checksum-<alg>} headers that carry a value (not a mode or a type), algorithm
+   * to stripped value, in the headers' order.
+   *
+   * @throws S3Exception {@code InvalidRequest} for an unknown algorithm
+   */
+  static Map<ChecksumAlgorithm, String> valueHeaders(Headers headers) {
+    Map<ChecksumAlgorithm, String> values = new LinkedHashMap<>();
+    for (String name : headers.asMap().keySet()) {
+      if (!name.startsWith("x-amz-checksum-") || NOT_VALUES.contains(name)) {
+        continue;
+      }
+      ChecksumAlgorithm a =
+          ChecksumAlgorithm.fromHeaderName(name)
+              .orElseThrow(
+                  () ->
+                      S3Exception.of(
+                          S3ErrorCode.INVALID_REQUEST,
+                          "The algorithm of " + name + " is not supported."));
+      values.put(a, headers.get(name).strip());
+    }
+    return values;
   }
 
   /**

@@ -4,10 +4,10 @@ import io.racs.proxy.crypto.CustomerKey;
 import io.racs.proxy.s3.bridge.CompletedPart;
 import io.racs.proxy.s3.bridge.ObjectReader;
 import io.racs.proxy.s3.bridge.ObjectVersion;
+import io.racs.proxy.s3.bridge.PartChecksums;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.bridge.UploadedPart;
-import io.racs.proxy.s3.checksum.ChecksumAlgorithm;
-import io.racs.proxy.s3.checksum.MultipartChecksums;
+import io.racs.proxy.s3.checksum.CompletionChecksums;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.precondition.Preconditions;
@@ -71,6 +71,7 @@ final class MultipartHandler {
   }
 
   private S3Response create(S3Request request) {
+    CompletionChecksums.checkCreate(request.headers());
     SseRequest sse = encryption.forWrite(request, SseRequest.Allowed.WRITE, bucketDefaults);
     String uploadId =
         store.createMultipartUpload(
@@ -169,13 +170,14 @@ final class MultipartHandler {
     for (XmlModel.CompletedPart p : named) {
       parts.add(new CompletedPart(p.partNumber(), p.etag()));
     }
+    CompletionChecksums announced = CompletionChecksums.fromHeaders(request.headers());
     ObjectVersion meta =
         store.completeMultipartUpload(
             request.bucket(),
             request.key(),
             uploadId(request),
             parts,
-            MultipartHandler::composite,
+            chosen -> announced.objectChecksums(checksumParts(named, chosen)),
             Responses.writeCondition(request.headers()));
     S3Response response =
         S3Response.xml(
@@ -193,30 +195,16 @@ final class MultipartHandler {
     return response;
   }
 
-  /**
-   * The object's composite checksum, when every part carries one of the same algorithm.
-   *
-   * @param partChecksums the checksums of each part of the object, in order
-   */
-  static Map<String, String> composite(List<Map<String, String>> partChecksums) {
-    ChecksumAlgorithm algorithm = null;
-    List<String> values = new ArrayList<>();
-    for (Map<String, String> checksums : partChecksums) {
-      if (checksums.size() != 1) {
-        return Map.of();
-      }
-      Map.Entry<String, String> only = checksums.entrySet().iterator().next();
-      Optional<ChecksumAlgorithm> a = ChecksumAlgorithm.fromName(only.getKey());
-      if (a.isEmpty() || (algorithm != null && algorithm != a.get())) {
-        return Map.of();
-      }
-      algorithm = a.get();
-      values.add(only.getValue());
+  /** The chosen parts (in the order the body names them) with the checksums the body gives. */
+  private static List<CompletionChecksums.Part> checksumParts(
+      List<XmlModel.CompletedPart> named, List<PartChecksums> chosen) {
+    List<CompletionChecksums.Part> parts = new ArrayList<>();
+    for (int i = 0; i < chosen.size(); i++) {
+      parts.add(
+          new CompletionChecksums.Part(
+              chosen.get(i).sizeBytes(), chosen.get(i).checksums(), named.get(i).checksums()));
     }
-    if (algorithm == null) {
-      return Map.of();
-    }
-    return Map.of(algorithm.name(), MultipartChecksums.composite(algorithm, values));
+    return parts;
   }
 
   private S3Response abort(S3Request request) {

@@ -67,7 +67,8 @@ final class ObjectAttributesHandler {
     if (wanted.contains("Checksum") && !meta.checksums().isEmpty()) {
       checksum = Responses.typedChecksums(meta.checksums());
       checksumType =
-          checksum.values().stream().anyMatch(v -> v.matches(".*-[0-9]+"))
+          checksum.values().stream()
+                  .anyMatch(v -> io.racs.proxy.s3.checksum.ChecksumType.ofValue(v).isComposite())
               ? "COMPOSITE"
               : "FULL_OBJECT";
     }

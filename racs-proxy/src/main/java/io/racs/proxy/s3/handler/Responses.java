@@ -5,6 +5,7 @@ import io.racs.proxy.s3.bridge.PutOptions;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.bridge.WriteCondition;
 import io.racs.proxy.s3.checksum.ChecksumAlgorithm;
+import io.racs.proxy.s3.checksum.ChecksumType;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.http.Headers;
@@ -51,6 +52,9 @@ final class Responses {
     }
     if (checksums) {
       checksumHeaders(response, meta.checksums());
+      meta.checksums().values().stream()
+          .findFirst()
+          .ifPresent(v -> response.header("x-amz-checksum-type", ChecksumType.ofValue(v).name()));
     }
     return response;
   }

@@ -102,7 +102,12 @@ final class RequestGate {
           settings.authenticator().authenticate(head, route.virtualHost() ? route.bucket() : null);
     }
     if (VERIFIED_BODIES.contains(route.operation())) {
-      verifier = ChecksumVerifier.create(ChecksumSpec.fromHeaders(head.headers()));
+      // A completion's x-amz-checksum-* headers are the object's, not its XML body's.
+      verifier =
+          ChecksumVerifier.create(
+              route.operation() == S3Operation.COMPLETE_MULTIPART_UPLOAD
+                  ? ChecksumSpec.forCompletion(head.headers())
+                  : ChecksumSpec.fromHeaders(head.headers()));
     }
     long length = contentLength(head.headers());
     long maxBytes = Long.MAX_VALUE;

@@ -1,6 +1,7 @@
 package io.racs.proxy.s3.xml;
 
 import io.racs.proxy.s3.checksum.ChecksumAlgorithm;
+import io.racs.proxy.s3.checksum.ChecksumType;
 import io.racs.proxy.s3.cors.CorsConfiguration;
 import io.racs.proxy.s3.cors.CorsRule;
 import io.racs.proxy.s3.http.PercentCodec;
@@ -182,7 +183,8 @@ public final class S3XmlResponses {
   /**
    * CompleteMultipartUploadResult.
    *
-   * @param checksums the object's checksums (composite values end in {@code -N})
+   * @param checksums the object's checksums (composite values end in {@code -N}); their type is
+   *     told too
    */
   public static byte[] completeMultipartUpload(
       String location,
@@ -198,6 +200,9 @@ public final class S3XmlResponses {
             .element("Key", key)
             .element("ETag", quoteEtag(etag));
     checksums(w, checksums);
+    checksums.values().stream()
+        .findFirst()
+        .ifPresent(v -> w.element("ChecksumType", ChecksumType.ofValue(v).name()));
     return w.toBytes();
   }
 
@@ -289,6 +294,9 @@ public final class S3XmlResponses {
             .element("LastModified", timestamp(lastModified))
             .element("ETag", quoteEtag(etag));
     checksums(w, checksums);
+    checksums.values().stream()
+        .findFirst()
+        .ifPresent(v -> w.element("ChecksumType", ChecksumType.ofValue(v).name()));
     return w.toBytes();
   }
 

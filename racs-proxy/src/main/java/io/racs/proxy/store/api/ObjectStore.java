@@ -544,7 +544,9 @@ public interface ObjectStore extends AutoCloseable {
 
   /**
    * Commits the named parts as a new version; writes no data again. {@code objectChecksums} derives
-   * the whole object's checksums from the chosen parts (S3's composite checksums).
+   * the whole object's checksums from the chosen parts (S3's composite or full-object checksums),
+   * given in order and with their plaintext sizes; what it throws fails the completion, which then
+   * changes nothing.
    */
   default VersionMeta completeMultipartUpload(
       String bucket,

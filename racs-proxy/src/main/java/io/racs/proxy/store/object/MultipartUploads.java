@@ -300,6 +300,8 @@ public final class MultipartUploads {
         last = p.partNumber();
       }
       List<PartMeta> chosen = new ArrayList<>();
+      // As the object's checksums see the parts: of their plaintext sizes (a CRC combines by them).
+      List<PartMeta> plainChosen = new ArrayList<>();
       MessageDigest md5s = PartWriter.md5();
       long size = 0;
       for (int i = 0; i < parts.size(); i++) {
@@ -323,6 +325,7 @@ public final class MultipartUploads {
                   + ")");
         }
         chosen.add(r.part());
+        plainChosen.add(plainSized(r.part(), partBytes));
         md5s.update(HexFormat.of().parseHex(r.part().etag()));
         size += partBytes;
       }
@@ -344,7 +347,7 @@ public final class MultipartUploads {
               etag,
               upload.contentType(),
               upload.userMetadata(),
-              objectChecksums.apply(chosen),
+              objectChecksums.apply(plainChosen),
               context.config.clock().millis(),
               context.geometry.toString(),
               true,
@@ -370,6 +373,20 @@ public final class MultipartUploads {
       remove(bucket, key, uploadId, uploaded.values(), kept);
       return meta;
     }
+  }
+
+  private static PartMeta plainSized(PartMeta part, long plainBytes) {
+    return plainBytes == part.sizeBytes()
+        ? part
+        : new PartMeta(
+            part.partNumber(),
+            part.dataId(),
+            plainBytes,
+            part.etag(),
+            part.pieceBytes(),
+            part.slots(),
+            part.checksums(),
+            part.inline());
   }
 
   private static String stripQuotes(String etag) {

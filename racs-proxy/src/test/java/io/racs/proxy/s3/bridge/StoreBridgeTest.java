@@ -196,7 +196,7 @@ class StoreBridgeTest {
             () -> Map.of("CRC32", "two"),
             null);
     assertThat(bridge.listParts(BUCKET, "k", uploadId)).containsExactly(one, two);
-    AtomicReference<List<Map<String, String>>> seen = new AtomicReference<>();
+    AtomicReference<List<PartChecksums>> seen = new AtomicReference<>();
     ObjectVersion completed =
         bridge.completeMultipartUpload(
             BUCKET,
@@ -209,7 +209,10 @@ class StoreBridgeTest {
             },
             WriteCondition.NONE);
 
-    assertThat(seen.get()).containsExactly(Map.of("CRC32", "one"), Map.of("CRC32", "two"));
+    assertThat(seen.get())
+        .containsExactly(
+            new PartChecksums(first.length, Map.of("CRC32", "one")),
+            new PartChecksums(second.length, Map.of("CRC32", "two")));
     ObjectVersion head = bridge.head(BUCKET, "k");
     assertThat(head.etag()).isEqualTo(completed.etag()).endsWith("-2");
     assertThat(head.checksums()).isEqualTo(Map.of("CRC32", "composite-2"));
