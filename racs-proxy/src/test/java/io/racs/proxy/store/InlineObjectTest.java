@@ -278,23 +278,21 @@ class InlineObjectTest {
       VersionMeta crashed = f.put("bkt", "other", StoreFixture.bytes(9, 3000));
       String crashedName = recordName(f, crashed);
       VersionMeta moved =
-          new VersionMeta(
-              crashed.format(),
-              crashed.arrayId(),
-              "bkt",
-              "k",
-              new VersionId(java.time.Clock.systemUTC()).next(),
-              false,
-              crashed.sizeBytes(),
-              crashed.etag(),
-              crashed.contentType(),
-              crashed.userMetadata(),
-              crashed.checksums(),
-              crashed.lastModifiedMillis(),
-              crashed.geometry(),
-              false,
-              List.of(withSlots(crashed.parts().getFirst(), committed.parts().getFirst())),
-              null);
+          VersionMeta.builder()
+              .format(crashed.format())
+              .arrayId(crashed.arrayId())
+              .bucket("bkt")
+              .key("k")
+              .versionId(new VersionId(java.time.Clock.systemUTC()).next())
+              .sizeBytes(crashed.sizeBytes())
+              .etag(crashed.etag())
+              .contentType(crashed.contentType())
+              .userMetadata(crashed.userMetadata())
+              .checksums(crashed.checksums())
+              .lastModifiedMillis(crashed.lastModifiedMillis())
+              .geometry(crashed.geometry())
+              .parts(List.of(withSlots(crashed.parts().getFirst(), committed.parts().getFirst())))
+              .build();
       String movedName = f.store.inlineRecord(moved);
       PartMeta part = moved.parts().getFirst();
       for (int i = 0; i < 3; i++) {

@@ -6,7 +6,6 @@ import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.object.MultipartUploads;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.zip.CRC32C;
@@ -57,24 +56,20 @@ class RecordFormatTest {
   @Test
   void encode_versionWithTags_decodesToTheSame() {
     VersionMeta meta =
-        new VersionMeta(
-            1,
-            "a1",
-            "b",
-            "k",
-            "v1",
-            false,
-            0,
-            "e",
-            "text/plain",
-            Map.of(),
-            Map.of(),
-            7,
-            "4x2",
-            false,
-            List.of(),
-            Map.of(),
-            Map.of("team", "storage", "empty", ""));
+        VersionMeta.builder()
+            .arrayId("a1")
+            .bucket("b")
+            .key("k")
+            .versionId("v1")
+            .etag("e")
+            .contentType("text/plain")
+            .userMetadata(Map.of())
+            .checksums(Map.of())
+            .lastModifiedMillis(7)
+            .geometry("4x2")
+            .contentHeaders(Map.of())
+            .tags(Map.of("team", "storage", "empty", ""))
+            .build();
     VersionMeta decoded = Layout.decode(Layout.encode(meta), VersionMeta.class).orElseThrow();
     assertThat(decoded).isEqualTo(meta);
     assertThat(decoded.tags()).containsOnly(Map.entry("team", "storage"), Map.entry("empty", ""));
@@ -83,23 +78,19 @@ class RecordFormatTest {
   @Test
   void encode_versionWithContentHeaders_decodesToTheSame() {
     VersionMeta meta =
-        new VersionMeta(
-            1,
-            "a1",
-            "b",
-            "k",
-            "v1",
-            false,
-            0,
-            "e",
-            "text/plain",
-            Map.of(),
-            Map.of(),
-            7,
-            "4x2",
-            false,
-            List.of(),
-            Map.of("Cache-Control", "no-store", "Content-Language", "fr"));
+        VersionMeta.builder()
+            .arrayId("a1")
+            .bucket("b")
+            .key("k")
+            .versionId("v1")
+            .etag("e")
+            .contentType("text/plain")
+            .userMetadata(Map.of())
+            .checksums(Map.of())
+            .lastModifiedMillis(7)
+            .geometry("4x2")
+            .contentHeaders(Map.of("Cache-Control", "no-store", "Content-Language", "fr"))
+            .build();
     assertThat(Layout.decode(Layout.encode(meta), VersionMeta.class)).contains(meta);
   }
 }

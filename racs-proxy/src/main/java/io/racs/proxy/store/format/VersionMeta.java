@@ -70,213 +70,210 @@ public record VersionMeta(
     contentHeaders = contentHeaders == null ? Map.of() : Map.copyOf(contentHeaders);
   }
 
-  /** A version with a version id of its own (not the {@code null} version). */
-  public VersionMeta(
-      int format,
-      String arrayId,
-      String bucket,
-      String key,
-      String versionId,
-      boolean deleteMarker,
-      long sizeBytes,
-      String etag,
-      String contentType,
-      Map<String, String> userMetadata,
-      Map<String, String> checksums,
-      long lastModifiedMillis,
-      String geometry,
-      boolean multipart,
-      List<PartMeta> parts,
-      Map<String, String> contentHeaders,
-      Map<String, String> tags,
-      Encryption encryption) {
-    this(
-        format,
-        arrayId,
-        bucket,
-        key,
-        versionId,
-        deleteMarker,
-        sizeBytes,
-        etag,
-        contentType,
-        userMetadata,
-        checksums,
-        lastModifiedMillis,
-        geometry,
-        multipart,
-        parts,
-        contentHeaders,
-        tags,
-        encryption,
-        false);
+  /** A builder of a version record; every field not set is empty, false or zero (format 1). */
+  public static Builder builder() {
+    return new Builder();
   }
 
-  /** A version without tags, stored as sent (a delete marker, or a plain PUT without tags). */
-  public VersionMeta(
-      int format,
-      String arrayId,
-      String bucket,
-      String key,
-      String versionId,
-      boolean deleteMarker,
-      long sizeBytes,
-      String etag,
-      String contentType,
-      Map<String, String> userMetadata,
-      Map<String, String> checksums,
-      long lastModifiedMillis,
-      String geometry,
-      boolean multipart,
-      List<PartMeta> parts,
-      Map<String, String> contentHeaders) {
-    this(
-        format,
-        arrayId,
-        bucket,
-        key,
-        versionId,
-        deleteMarker,
-        sizeBytes,
-        etag,
-        contentType,
-        userMetadata,
-        checksums,
-        lastModifiedMillis,
-        geometry,
-        multipart,
-        parts,
-        contentHeaders,
-        null,
-        null);
+  /** A builder holding this record's fields, to derive a record that differs in a few. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.format = format;
+    b.arrayId = arrayId;
+    b.bucket = bucket;
+    b.key = key;
+    b.versionId = versionId;
+    b.deleteMarker = deleteMarker;
+    b.sizeBytes = sizeBytes;
+    b.etag = etag;
+    b.contentType = contentType;
+    b.userMetadata = userMetadata;
+    b.checksums = checksums;
+    b.lastModifiedMillis = lastModifiedMillis;
+    b.geometry = geometry;
+    b.multipart = multipart;
+    b.parts = parts;
+    b.contentHeaders = contentHeaders;
+    b.tags = tags;
+    b.encryption = encryption;
+    b.nullVersion = nullVersion;
+    return b;
   }
 
-  /** A version with tags given at write time, stored as sent (no encryption). */
-  public VersionMeta(
-      int format,
-      String arrayId,
-      String bucket,
-      String key,
-      String versionId,
-      boolean deleteMarker,
-      long sizeBytes,
-      String etag,
-      String contentType,
-      Map<String, String> userMetadata,
-      Map<String, String> checksums,
-      long lastModifiedMillis,
-      String geometry,
-      boolean multipart,
-      List<PartMeta> parts,
-      Map<String, String> contentHeaders,
-      Map<String, String> tags) {
-    this(
-        format,
-        arrayId,
-        bucket,
-        key,
-        versionId,
-        deleteMarker,
-        sizeBytes,
-        etag,
-        contentType,
-        userMetadata,
-        checksums,
-        lastModifiedMillis,
-        geometry,
-        multipart,
-        parts,
-        contentHeaders,
-        tags,
-        null);
-  }
-
-  /** A version without tags whose parts are sealed as {@code encryption} says. */
-  public VersionMeta(
-      int format,
-      String arrayId,
-      String bucket,
-      String key,
-      String versionId,
-      boolean deleteMarker,
-      long sizeBytes,
-      String etag,
-      String contentType,
-      Map<String, String> userMetadata,
-      Map<String, String> checksums,
-      long lastModifiedMillis,
-      String geometry,
-      boolean multipart,
-      List<PartMeta> parts,
-      Map<String, String> contentHeaders,
-      Encryption encryption) {
-    this(
-        format,
-        arrayId,
-        bucket,
-        key,
-        versionId,
-        deleteMarker,
-        sizeBytes,
-        etag,
-        contentType,
-        userMetadata,
-        checksums,
-        lastModifiedMillis,
-        geometry,
-        multipart,
-        parts,
-        contentHeaders,
-        null,
-        encryption);
-  }
-
-  /** This version with its data key wrapped anew (key rotation; the data is unchanged). */
+  /** A record with {@code encryption} instead of this one's. */
   public VersionMeta withEncryption(Encryption encryption) {
-    return new VersionMeta(
-        format,
-        arrayId,
-        bucket,
-        key,
-        versionId,
-        deleteMarker,
-        sizeBytes,
-        etag,
-        contentType,
-        userMetadata,
-        checksums,
-        lastModifiedMillis,
-        geometry,
-        multipart,
-        parts,
-        contentHeaders,
-        tags,
-        encryption,
-        nullVersion);
+    return toBuilder().encryption(encryption).build();
   }
 
-  /** This version flagged as the {@code null} version, or not. */
+  /** A record with {@code nullVersion} instead of this one's. */
   public VersionMeta withNullVersion(boolean nullVersion) {
-    return new VersionMeta(
-        format,
-        arrayId,
-        bucket,
-        key,
-        versionId,
-        deleteMarker,
-        sizeBytes,
-        etag,
-        contentType,
-        userMetadata,
-        checksums,
-        lastModifiedMillis,
-        geometry,
-        multipart,
-        parts,
-        contentHeaders,
-        tags,
-        encryption,
-        nullVersion);
+    return toBuilder().nullVersion(nullVersion).build();
+  }
+
+  /**
+   * Builds a {@link VersionMeta} by field name, so that no writer depends on the order of nineteen
+   * fields. Not thread-safe; one builder makes one record at a time.
+   */
+  public static final class Builder {
+    private int format = 1;
+    private String arrayId;
+    private String bucket;
+    private String key;
+    private String versionId;
+    private boolean deleteMarker;
+    private long sizeBytes;
+    private String etag;
+    private String contentType;
+    private Map<String, String> userMetadata;
+    private Map<String, String> checksums;
+    private long lastModifiedMillis;
+    private String geometry;
+    private boolean multipart;
+    private List<PartMeta> parts;
+    private Map<String, String> contentHeaders;
+    private Map<String, String> tags;
+    private Encryption encryption;
+    private boolean nullVersion;
+
+    private Builder() {}
+
+    /** Sets {@code format} (see {@link VersionMeta}). */
+    public Builder format(int format) {
+      this.format = format;
+      return this;
+    }
+
+    /** Sets {@code arrayId} (see {@link VersionMeta}). */
+    public Builder arrayId(String arrayId) {
+      this.arrayId = arrayId;
+      return this;
+    }
+
+    /** Sets {@code bucket} (see {@link VersionMeta}). */
+    public Builder bucket(String bucket) {
+      this.bucket = bucket;
+      return this;
+    }
+
+    /** Sets {@code key} (see {@link VersionMeta}). */
+    public Builder key(String key) {
+      this.key = key;
+      return this;
+    }
+
+    /** Sets {@code versionId} (see {@link VersionMeta}). */
+    public Builder versionId(String versionId) {
+      this.versionId = versionId;
+      return this;
+    }
+
+    /** Sets {@code deleteMarker} (see {@link VersionMeta}). */
+    public Builder deleteMarker(boolean deleteMarker) {
+      this.deleteMarker = deleteMarker;
+      return this;
+    }
+
+    /** Sets {@code sizeBytes} (see {@link VersionMeta}). */
+    public Builder sizeBytes(long sizeBytes) {
+      this.sizeBytes = sizeBytes;
+      return this;
+    }
+
+    /** Sets {@code etag} (see {@link VersionMeta}). */
+    public Builder etag(String etag) {
+      this.etag = etag;
+      return this;
+    }
+
+    /** Sets {@code contentType} (see {@link VersionMeta}). */
+    public Builder contentType(String contentType) {
+      this.contentType = contentType;
+      return this;
+    }
+
+    /** Sets {@code userMetadata} (see {@link VersionMeta}). */
+    public Builder userMetadata(Map<String, String> userMetadata) {
+      this.userMetadata = userMetadata;
+      return this;
+    }
+
+    /** Sets {@code checksums} (see {@link VersionMeta}). */
+    public Builder checksums(Map<String, String> checksums) {
+      this.checksums = checksums;
+      return this;
+    }
+
+    /** Sets {@code lastModifiedMillis} (see {@link VersionMeta}). */
+    public Builder lastModifiedMillis(long lastModifiedMillis) {
+      this.lastModifiedMillis = lastModifiedMillis;
+      return this;
+    }
+
+    /** Sets {@code geometry} (see {@link VersionMeta}). */
+    public Builder geometry(String geometry) {
+      this.geometry = geometry;
+      return this;
+    }
+
+    /** Sets {@code multipart} (see {@link VersionMeta}). */
+    public Builder multipart(boolean multipart) {
+      this.multipart = multipart;
+      return this;
+    }
+
+    /** Sets {@code parts} (see {@link VersionMeta}). */
+    public Builder parts(List<PartMeta> parts) {
+      this.parts = parts;
+      return this;
+    }
+
+    /** Sets {@code contentHeaders} (see {@link VersionMeta}). */
+    public Builder contentHeaders(Map<String, String> contentHeaders) {
+      this.contentHeaders = contentHeaders;
+      return this;
+    }
+
+    /** Sets {@code tags} (see {@link VersionMeta}). */
+    public Builder tags(Map<String, String> tags) {
+      this.tags = tags;
+      return this;
+    }
+
+    /** Sets {@code encryption} (see {@link VersionMeta}). */
+    public Builder encryption(Encryption encryption) {
+      this.encryption = encryption;
+      return this;
+    }
+
+    /** Sets {@code nullVersion} (see {@link VersionMeta}). */
+    public Builder nullVersion(boolean nullVersion) {
+      this.nullVersion = nullVersion;
+      return this;
+    }
+
+    /** The record. */
+    public VersionMeta build() {
+      return new VersionMeta(
+          format,
+          arrayId,
+          bucket,
+          key,
+          versionId,
+          deleteMarker,
+          sizeBytes,
+          etag,
+          contentType,
+          userMetadata,
+          checksums,
+          lastModifiedMillis,
+          geometry,
+          multipart,
+          parts,
+          contentHeaders,
+          tags,
+          encryption,
+          nullVersion);
+    }
   }
 
   /**

@@ -336,26 +336,25 @@ public final class MultipartUploads {
         condition.check(resolver.newest(bucket, key).filter(v -> !v.deleteMarker()));
       }
       VersionMeta meta =
-          new VersionMeta(
-              1,
-              context.arrayId,
-              bucket,
-              key,
-              ordering.versionId(),
-              false,
-              size,
-              etag,
-              upload.contentType(),
-              upload.userMetadata(),
-              objectChecksums.apply(plainChosen),
-              context.config.clock().millis(),
-              context.geometry.toString(),
-              true,
-              chosen,
-              upload.contentHeaders(),
-              upload.tags(),
-              upload.encryption(),
-              nullVersion);
+          VersionMeta.builder()
+              .arrayId(context.arrayId)
+              .bucket(bucket)
+              .key(key)
+              .versionId(ordering.versionId())
+              .sizeBytes(size)
+              .etag(etag)
+              .contentType(upload.contentType())
+              .userMetadata(upload.userMetadata())
+              .checksums(objectChecksums.apply(plainChosen))
+              .lastModifiedMillis(context.config.clock().millis())
+              .geometry(context.geometry.toString())
+              .multipart(true)
+              .parts(chosen)
+              .contentHeaders(upload.contentHeaders())
+              .tags(upload.tags())
+              .encryption(upload.encryption())
+              .nullVersion(nullVersion)
+              .build();
       writer.commitUploadedParts(meta, ObjectWrites.recordOf(meta), ordering);
       // The upload is over: marked as given up before its records go, as an abort marks it, so
       // that a repository that misses their deletion cannot bring it back through heal (listed

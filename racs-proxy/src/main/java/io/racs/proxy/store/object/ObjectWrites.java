@@ -314,25 +314,23 @@ public final class ObjectWrites {
       ObjectStore.PutOptions options,
       Map<String, String> checksums,
       Seal seal) {
-    return new VersionMeta(
-        1,
-        context.arrayId,
-        bucket,
-        key,
-        versionId,
-        false,
-        seal == null ? part.sizeBytes() : seal.plainBytes().getAsLong(),
-        part.etag(),
-        options.contentType(),
-        options.userMetadata(),
-        checksums,
-        context.config.clock().millis(),
-        context.geometry.toString(),
-        false,
-        List.of(part),
-        options.contentHeaders(),
-        options.tags(),
-        seal == null ? null : seal.record());
+    return VersionMeta.builder()
+        .arrayId(context.arrayId)
+        .bucket(bucket)
+        .key(key)
+        .versionId(versionId)
+        .sizeBytes(seal == null ? part.sizeBytes() : seal.plainBytes().getAsLong())
+        .etag(part.etag())
+        .contentType(options.contentType())
+        .userMetadata(options.userMetadata())
+        .checksums(checksums)
+        .lastModifiedMillis(context.config.clock().millis())
+        .geometry(context.geometry.toString())
+        .parts(List.of(part))
+        .contentHeaders(options.contentHeaders())
+        .tags(options.tags())
+        .encryption(seal == null ? null : seal.record())
+        .build();
   }
 
   /**
@@ -374,24 +372,17 @@ public final class ObjectWrites {
       }
       // A versioned bucket's plain DELETE has listed nothing yet: versionId() lists the key now.
       VersionMeta marker =
-          new VersionMeta(
-                  1,
-                  context.arrayId,
-                  bucket,
-                  key,
-                  ordering.versionId(),
-                  true,
-                  0,
-                  "",
-                  null,
-                  null,
-                  null,
-                  context.config.clock().millis(),
-                  context.geometry.toString(),
-                  false,
-                  List.of(),
-                  null)
-              .withNullVersion(nullVersion);
+          VersionMeta.builder()
+              .arrayId(context.arrayId)
+              .bucket(bucket)
+              .key(key)
+              .versionId(ordering.versionId())
+              .deleteMarker(true)
+              .etag("")
+              .lastModifiedMillis(context.config.clock().millis())
+              .geometry(context.geometry.toString())
+              .nullVersion(nullVersion)
+              .build();
       writer.commit(marker, recordOf(marker), List.of(), ordering);
       return Optional.of(marker);
     }

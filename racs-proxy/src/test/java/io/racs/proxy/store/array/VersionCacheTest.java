@@ -4,15 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.store.format.VersionMeta;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Proves the version record cache keeps the most recently used records up to its capacity. */
 class VersionCacheTest {
   private static VersionMeta meta(String key) {
-    return new VersionMeta(
-        1, "array", "b", key, "v", false, 0, "", null, null, null, 0, "4x2", false, List.of(),
-        null);
+    return VersionMeta.builder()
+        .arrayId("array")
+        .bucket("b")
+        .key(key)
+        .versionId("v")
+        .etag("")
+        .lastModifiedMillis(0)
+        .geometry("4x2")
+        .build();
   }
 
   @Test
