@@ -1,11 +1,10 @@
 package io.racs.proxy.store;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.array.RepositoryArray;
 import io.racs.proxy.store.format.VersionMeta;
-import io.racs.repos.Repository;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.SeededBytes;
@@ -17,37 +16,46 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/** An array of memory repositories behind fault injectors, and helpers for store tests. */
+/**
+ * A {@link TestArray} of memory repositories, each behind a fault injector, and helpers for store
+ * tests. Its fields are the array's layers; {@link #store} is the store open now.
+ */
 public final class StoreFixture implements AutoCloseable {
-  public final List<MemoryRepository> memories = new ArrayList<>();
-  public final List<FaultyRepository> faulty = new ArrayList<>();
+  public final List<MemoryRepository> memories;
+  public final List<FaultyRepository> faulty;
   public final StoreConfig config;
   public ErasureStore store;
+  private final TestArray array;
 
+  /**
+   * {@code geometry} with {@code blockBytes} stripes and parts, calls given up after 5 s, settled.
+   */
   public StoreFixture(String geometry, int blockBytes) {
     this(
-        StoreConfig.builder(Geometry.parse(geometry))
+        TestArray.builder(geometry)
             .blockBytes(blockBytes)
             .minPartBytes(blockBytes)
             .slowShardTimeout(Duration.ofSeconds(5))
-            .gcGrace(Duration.ZERO)
-            .settleTime(Duration.ZERO) // collect at once, so that tests can count what is left
-            .build());
+            .settled()); // collect at once, so that tests can count what is left
   }
 
+  /** An array of {@code config}'s settings. */
   public StoreFixture(StoreConfig config) {
-    this.config = config;
-    for (int i = 0; i < config.geometry().totalShards(); i++) {
-      MemoryRepository memory = MemoryRepository.create("mem" + i);
-      memories.add(memory);
-      faulty.add(new FaultyRepository(memory));
-    }
-    store = ErasureStore.open(config, List.<Repository>copyOf(faulty));
+    this(TestArray.builder(config));
+  }
+
+  /** The array {@code array} describes, each of its memory repositories made faulty first. */
+  public StoreFixture(TestArray.Builder array) {
+    this.array = array.faulty().open();
+    this.memories = this.array.memories();
+    this.faulty = this.array.faulty();
+    this.config = this.array.config();
+    this.store = this.array.store();
   }
 
   /** Re-opens the store on the same repositories (as a restarted proxy would). */
   public ErasureStore reopen() {
-    store = ErasureStore.open(config, List.<Repository>copyOf(faulty));
+    store = array.reopen();
     return store;
   }
 
