@@ -2,15 +2,12 @@ package io.racs.proxy.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.heal.HealOptions;
 import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
-import io.racs.repos.Repository;
-import io.racs.repos.fs.FsRepository;
+import io.racs.proxy.testing.TestArray;
 import io.racs.testkit.SeededBytes;
 import java.io.IOException;
 import java.net.URI;
@@ -58,21 +55,16 @@ class DegradedServerTest {
   private final HttpClient http = HttpClient.newHttpClient();
 
   private void start() throws Exception {
-    Geometry geometry = Geometry.parse("4x2");
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < geometry.totalShards(); i++) {
-      Path root = dir.resolve("r" + i);
-      Files.createDirectories(root);
-      roots.add(root);
-      repositories.add(FsRepository.builder(root).name("r" + i).durable(false).build());
+    TestArray array =
+        TestArray.builder("4x2")
+            .blockBytes(64 << 10)
+            .slowShardTimeout(Duration.ofSeconds(5))
+            .fs(dir)
+            .open();
+    for (int i = 0; i < array.base().size(); i++) {
+      roots.add(dir.resolve("r" + i));
     }
-    start(
-        ErasureStore.open(
-            StoreConfig.builder(geometry)
-                .blockBytes(64 << 10)
-                .slowShardTimeout(Duration.ofSeconds(5))
-                .build(),
-            repositories));
+    start(array.store());
   }
 
   /** A configuration file of six fs repositories r0..r5 under the test directory. */

@@ -2,20 +2,16 @@ package io.racs.proxy.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.config.EncryptionConfig;
 import io.racs.proxy.crypto.Keyring;
 import io.racs.proxy.crypto.MasterKey;
 import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.testing.TestArray;
 import io.racs.proxy.testing.TestClients;
-import io.racs.repos.Repository;
-import io.racs.repos.fs.FsRepository;
 import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -60,20 +56,14 @@ class EncryptionServerTest {
 
   private void start(Keyring keys, boolean customerKeysOverHttp, boolean byDefault)
       throws Exception {
-    Geometry geometry = Geometry.parse("4x2");
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < geometry.totalShards(); i++) {
-      Path root = Files.createDirectories(dir.resolve("r" + i));
-      repositories.add(FsRepository.builder(root).name("r" + i).durable(false).build());
-    }
     ErasureStore store =
-        ErasureStore.open(
-            StoreConfig.builder(geometry)
-                .blockBytes(256 << 10)
-                .slowShardTimeout(Duration.ofSeconds(5))
-                .keys(keys)
-                .build(),
-            repositories);
+        TestArray.builder("4x2")
+            .blockBytes(256 << 10)
+            .slowShardTimeout(Duration.ofSeconds(5))
+            .keys(keys)
+            .fs(dir)
+            .open()
+            .store();
     server =
         RacsServer.start(
             store,

@@ -2,15 +2,11 @@ package io.racs.proxy.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
-import io.racs.repos.Repository;
-import io.racs.repos.fs.FsRepository;
+import io.racs.proxy.testing.TestArray;
 import io.racs.testkit.DrivenClock;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,18 +40,13 @@ class HealLeaseServerTest {
   }
 
   private RacsServer server(Duration scrubInterval, Duration lifecycleInterval) throws Exception {
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      Path root = Files.createDirectories(dir.resolve("r" + i));
-      repositories.add(FsRepository.builder(root).name("r" + i).durable(false).build());
-    }
     ErasureStore store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2"))
-                .slowShardTimeout(Duration.ofSeconds(5))
-                .clock(clock)
-                .build(),
-            repositories);
+        TestArray.builder("4x2")
+            .slowShardTimeout(Duration.ofSeconds(5))
+            .clock(clock)
+            .fs(dir)
+            .open()
+            .store();
     stores.add(store);
     RacsServer server =
         RacsServer.start(

@@ -2,20 +2,15 @@ package io.racs.proxy.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.testing.TestArray;
 import io.racs.proxy.testing.TestClients;
-import io.racs.repos.Repository;
-import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.DrivenClock;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -55,13 +50,7 @@ class LifecycleServerTest {
   }
 
   private void start(ServerConfig config) throws Exception {
-    Geometry geometry = Geometry.parse("4x2");
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < geometry.totalShards(); i++) {
-      repositories.add(MemoryRepository.create("mem" + i));
-    }
-    ErasureStore store =
-        ErasureStore.open(StoreConfig.builder(geometry).clock(clock).build(), repositories);
+    ErasureStore store = TestArray.builder("4x2").clock(clock).open().store();
     server =
         RacsServer.start(
             store, config.with("127.0.0.1:0", Map.of(ACCESS, SECRET)).withAdmin("127.0.0.1:0"));

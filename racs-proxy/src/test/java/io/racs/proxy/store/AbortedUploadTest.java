@@ -3,15 +3,14 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.heal.HealOptions;
 import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.proxy.store.object.MultipartUploads;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.Operation;
 import io.racs.testkit.DrivenClock;
@@ -40,13 +39,12 @@ class AbortedUploadTest {
   private final DrivenClock clock = new DrivenClock();
   private final StoreFixture f =
       new StoreFixture(
-          StoreConfig.builder(Geometry.parse("4x2"))
+          TestArray.builder("4x2")
               .blockBytes(4096)
               .minPartBytes(1)
               .slowShardTimeout(Duration.ofSeconds(5))
               .gcGrace(GRACE)
-              .clock(clock)
-              .build());
+              .clock(clock));
   private final Random random = new Random(TestSeed.get());
 
   @AfterEach

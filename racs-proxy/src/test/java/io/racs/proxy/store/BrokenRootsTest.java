@@ -3,12 +3,9 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
-import io.racs.repos.Repository;
-import io.racs.repos.fs.FsRepository;
+import io.racs.proxy.testing.TestArray;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -43,20 +40,18 @@ class BrokenRootsTest {
 
   @BeforeEach
   void open() throws IOException {
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      roots.add(Files.createDirectory(dir.resolve("r" + i)));
-      repositories.add(FsRepository.builder(roots.get(i)).name("r" + i).durable(false).build());
-    }
     store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2"))
-                .blockBytes(BLOCK)
-                .minPartBytes(BLOCK)
-                .slowShardTimeout(Duration.ofSeconds(5))
-                .gcGrace(Duration.ZERO)
-                .build(),
-            repositories);
+        TestArray.builder("4x2")
+            .blockBytes(BLOCK)
+            .minPartBytes(BLOCK)
+            .slowShardTimeout(Duration.ofSeconds(5))
+            .gcGrace(Duration.ZERO)
+            .fs(dir)
+            .open()
+            .store();
+    for (int i = 0; i < 6; i++) {
+      roots.add(dir.resolve("r" + i));
+    }
     store.createBucket("bkt");
     for (int i = 0; i < OBJECTS; i++) {
       // Half inline (one block or less: the shards live in the records), half striped.

@@ -3,8 +3,8 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.RepositoryException.Kind;
 import io.racs.repos.decorator.FaultyRepository;
 import java.util.regex.Pattern;
@@ -86,11 +86,11 @@ class BucketCorsTest {
     // machine does now and then (a clean-clone CI run failed the test above so).
     try (StoreFixture still =
         new StoreFixture(
-            StoreConfig.builder(io.racs.proxy.codec.Geometry.parse("4x2"))
+            TestArray.builder("4x2")
                 .clock(
                     java.time.Clock.fixed(
-                        java.time.Instant.parse("2026-11-25T00:00:00Z"), java.time.ZoneOffset.UTC))
-                .build())) {
+                        java.time.Instant.parse("2026-11-25T00:00:00Z"),
+                        java.time.ZoneOffset.UTC)))) {
       still.store.createBucket("bkt");
       still.store.putBucketCors("bkt", "<rules/>");
       still.store.deleteBucket("bkt");

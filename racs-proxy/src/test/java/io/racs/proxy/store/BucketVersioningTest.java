@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.RepositoryArray;
 import io.racs.proxy.store.format.Layout;
@@ -14,6 +13,7 @@ import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.HealOptions;
 import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
+import io.racs.proxy.testing.TestArray;
 import java.io.IOException;
 import java.util.Optional;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -145,13 +145,12 @@ class BucketVersioningTest {
   /** A fixture whose superseded versions wait the shipped settle time, and no GC grace. */
   private static StoreFixture settling() {
     return new StoreFixture(
-        StoreConfig.builder(io.racs.proxy.codec.Geometry.parse("4x2"))
+        TestArray.builder("4x2")
             .blockBytes(BLOCK)
             .minPartBytes(BLOCK)
             .slowShardTimeout(java.time.Duration.ofSeconds(5))
             .gcGrace(java.time.Duration.ZERO)
-            .settleTime(java.time.Duration.ofMinutes(1))
-            .build());
+            .settleTime(java.time.Duration.ofMinutes(1)));
   }
 
   @Test

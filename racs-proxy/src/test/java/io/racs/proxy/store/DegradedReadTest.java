@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.api.StoreStats;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.stripe.PartReader;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
@@ -226,9 +226,6 @@ class DegradedReadTest {
   /** A fixture whose slow-shard timeout is {@code slowShardTimeout}, for the stall tests. */
   private static StoreFixture stalling(String geometry, Duration slowShardTimeout) {
     return new StoreFixture(
-        StoreConfig.builder(Geometry.parse(geometry))
-            .blockBytes(BLOCK)
-            .slowShardTimeout(slowShardTimeout)
-            .build());
+        TestArray.builder(geometry).blockBytes(BLOCK).slowShardTimeout(slowShardTimeout));
   }
 }

@@ -2,12 +2,11 @@ package io.racs.proxy.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.Repository;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.Operation;
@@ -31,12 +30,14 @@ import org.junit.jupiter.api.Test;
 class DeleteOverUncertainMarkerTest {
   private final StoreFixture f =
       new StoreFixture(
-          StoreConfig.builder(Geometry.parse("4x2"))
+          TestArray.builder("4x2")
               .blockBytes(1 << 16)
               .minPartBytes(1 << 16)
               .slowShardTimeout(Duration.ofSeconds(5))
-              .gcGrace(Duration.ZERO)
-              .build()); // superseded versions wait the shipped settle time: the version stays
+              .gcGrace(
+                  Duration.ZERO)); // superseded versions wait the shipped settle time: the version
+
+  // stays
 
   @AfterEach
   void close() {

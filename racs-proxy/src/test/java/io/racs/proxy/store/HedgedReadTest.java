@@ -2,12 +2,12 @@ package io.racs.proxy.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.array.LatencyEstimates;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
@@ -37,15 +37,14 @@ class HedgedReadTest {
   private StoreFixture open(StoreConfig.Hedge hedge) {
     f =
         new StoreFixture(
-            StoreConfig.builder(Geometry.parse("4x2"))
+            TestArray.builder("4x2")
                 .blockBytes(4096)
                 .minPartBytes(4096)
                 .inlineBytes(1024)
                 .slowShardTimeout(LONG)
                 .stallGrace(LONG)
                 .gcGrace(Duration.ZERO)
-                .hedge(hedge)
-                .build());
+                .hedge(hedge));
     f.store.createBucket("bkt");
     return f;
   }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.RepositoryArray;
 import io.racs.proxy.store.format.Layout;
@@ -16,6 +15,7 @@ import io.racs.proxy.store.heal.HealOptions;
 import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
 import io.racs.proxy.store.stripe.ShardRebuilder;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.Repository;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -44,14 +44,13 @@ class InlineObjectTest {
 
   private static StoreFixture fixture(String geometry) {
     return new StoreFixture(
-        StoreConfig.builder(Geometry.parse(geometry))
+        TestArray.builder(geometry)
             .blockBytes(BLOCK)
             .minPartBytes(BLOCK)
             .inlineBytes(INLINE)
             .slowShardTimeout(Duration.ofSeconds(5))
-            .gcGrace(Duration.ZERO)
-            .settleTime(Duration.ZERO) // collect at once, so that tests can count what is left
-            .build());
+            .settled() // collect at once, so that tests can count what is left
+        );
   }
 
   private static String md5(byte[] data) throws NoSuchAlgorithmException {
@@ -349,11 +348,7 @@ class InlineObjectTest {
     }
     try (StoreFixture f =
         new StoreFixture(
-            StoreConfig.builder(Geometry.parse("4x2"))
-                .blockBytes(BLOCK)
-                .inlineBytes(0)
-                .settleTime(Duration.ZERO)
-                .build())) {
+            TestArray.builder("4x2").blockBytes(BLOCK).inlineBytes(0).settleTime(Duration.ZERO))) {
       f.store.createBucket("bkt");
       assertThat(f.put("bkt", "k", StoreFixture.bytes(12, 100)).parts().getFirst().inline())
           .isFalse();

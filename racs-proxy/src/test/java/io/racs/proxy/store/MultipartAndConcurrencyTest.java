@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.Repository;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
@@ -213,14 +213,13 @@ class MultipartAndConcurrencyTest {
     // quorum until then (docs/quorum.md, "Why superseded versions wait"). With no settle time that
     // read may find neither version and answer NoSuchKey, which this test rightly calls a
     // violation (seen once in many runs). Collections still race the reads of later rounds.
-    StoreConfig settling =
-        StoreConfig.builder(f.config.geometry())
+    TestArray.Builder settling =
+        TestArray.builder(f.config.geometry())
             .blockBytes(BLOCK)
             .minPartBytes(BLOCK)
             .slowShardTimeout(Duration.ofSeconds(5))
             .gcGrace(Duration.ZERO)
-            .settleTime(Duration.ofSeconds(1))
-            .build();
+            .settleTime(Duration.ofSeconds(1));
     StoreFixture g = new StoreFixture(settling);
     g.store.createBucket("bkt");
     List<ErasureStore> stores = new ArrayList<>(List.of(g.store));

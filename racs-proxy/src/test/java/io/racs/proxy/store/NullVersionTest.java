@@ -11,6 +11,7 @@ import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.HealOptions;
 import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.RepositoryException.Kind;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
@@ -119,13 +120,13 @@ class NullVersionTest {
     f.close();
     f =
         new StoreFixture(
-            StoreConfig.builder(Geometry.parse("4x2"))
+            TestArray.builder("4x2")
                 .blockBytes(BLOCK)
                 .minPartBytes(BLOCK)
                 .slowShardTimeout(Duration.ofSeconds(5))
                 .gcGrace(Duration.ZERO)
                 .settleTime(Duration.ofHours(1)) // nothing is removed during the test
-                .build());
+            );
     f.store.createBucket("bkt");
     f.store.setVersioning("bkt", ObjectStore.Versioning.SUSPENDED);
     f.put("bkt", "k", StoreFixture.bytes(1, 100));

@@ -3,11 +3,10 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.codec.Geometry;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.SlotHealth;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.decorator.FaultyRepository;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -29,13 +28,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 class StallTest {
   private final StoreFixture f =
       new StoreFixture(
-          StoreConfig.builder(Geometry.parse("4x2"))
+          TestArray.builder("4x2")
               .blockBytes(4096)
               .minPartBytes(4096)
               .slowShardTimeout(Duration.ofMinutes(10))
               .stallGrace(Duration.ofMillis(200))
-              .gcGrace(Duration.ZERO)
-              .build());
+              .gcGrace(Duration.ZERO));
 
   @AfterEach
   void close() {

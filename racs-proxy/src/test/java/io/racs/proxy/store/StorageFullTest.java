@@ -3,18 +3,15 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.RepositoryHealth;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
-import io.racs.repos.memory.MemoryRepository;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -30,22 +27,20 @@ import org.junit.jupiter.api.Test;
 class StorageFullTest {
   private static final int BLOCK = 4 * 1024;
 
-  private final List<FaultyRepository> disks = new ArrayList<>();
+  private final List<FaultyRepository> disks;
   private final ErasureStore store;
 
   StorageFullTest() {
-    for (int i = 0; i < 6; i++) {
-      disks.add(new FaultyRepository(MemoryRepository.create("mem" + i)));
-    }
-    store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2"))
-                .blockBytes(BLOCK)
-                .minPartBytes(BLOCK)
-                .writeQuorum(5)
-                .slowShardTimeout(Duration.ofSeconds(5))
-                .build(),
-            List.copyOf(disks));
+    TestArray array =
+        TestArray.builder("4x2")
+            .blockBytes(BLOCK)
+            .minPartBytes(BLOCK)
+            .writeQuorum(5)
+            .slowShardTimeout(Duration.ofSeconds(5))
+            .faulty()
+            .open();
+    disks = array.faulty();
+    store = array.store();
     store.createBucket("bkt");
   }
 

@@ -3,19 +3,15 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.crypto.CustomerKey;
 import io.racs.proxy.crypto.Keyring;
 import io.racs.proxy.crypto.MasterKey;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.Sealing;
-import io.racs.repos.Repository;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
-import io.racs.repos.memory.MemoryRepository;
-import io.racs.testkit.CountingRepository;
 import io.racs.testkit.CountingRepository.Kind;
 import io.racs.testkit.CountingRepository.Ledger;
 import io.racs.testkit.SeededBytes;
@@ -24,9 +20,7 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.security.MessageDigest;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -68,16 +62,13 @@ class WarmReadOverlapTest {
     FaultyRepository.Gate gate =
         new FaultyRepository.Gate(Operation.LIST, prefix -> prefix.startsWith("i/bkt/k"));
     Ledger ledger = new Ledger(6);
-    List<Repository> memories = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      memories.add(MemoryRepository.create("mem" + i));
-    }
     store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2"))
-                .keys(Keyring.of(MasterKey.generate()))
-                .build(),
-            CountingRepository.wrap(FaultyRepository.gated(memories, gate), ledger));
+        TestArray.builder("4x2")
+            .keys(Keyring.of(MasterKey.generate()))
+            .gated(gate)
+            .counting(ledger)
+            .open()
+            .store();
     store.createBucket("bkt");
     byte[] data = SeededBytes.bytes(TestSeed.get(), SIZE);
     CustomerKey customer = sse.equals("SSE-C") ? customerKey() : null;

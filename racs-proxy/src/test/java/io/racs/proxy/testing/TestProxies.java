@@ -1,20 +1,13 @@
 package io.racs.proxy.testing;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.runtime.CoordinationConfig;
 import io.racs.proxy.runtime.RacsServer;
 import io.racs.proxy.runtime.ServerConfig;
 import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.api.StoreConfig;
-import io.racs.repos.Repository;
-import io.racs.repos.fs.FsRepository;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -28,16 +21,6 @@ public final class TestProxies {
 
   private TestProxies() {}
 
-  /** Six non-durable {@code fs} repositories {@code r0..r5} under {@code dir}, made if missing. */
-  public static List<Repository> fsRepositories(Path dir) throws IOException {
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      Path root = Files.createDirectories(dir.resolve("r" + i));
-      repositories.add(FsRepository.builder(root).name("r" + i).durable(false).build());
-    }
-    return repositories;
-  }
-
   /**
    * A proxy over the six repositories under {@code dir} (4x2, 16 KiB stripes, calls given up after
    * 5 s), coordinated as {@code coordination} says; {@link #ACCESS} and {@link #SECRET} sign.
@@ -45,12 +28,12 @@ public final class TestProxies {
   public static RacsServer start(Path dir, CoordinationConfig coordination)
       throws IOException, InterruptedException {
     ErasureStore store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2"))
-                .blockBytes(16 << 10)
-                .slowShardTimeout(Duration.ofSeconds(5))
-                .build(),
-            fsRepositories(dir));
+        TestArray.builder("4x2")
+            .blockBytes(16 << 10)
+            .slowShardTimeout(Duration.ofSeconds(5))
+            .fs(dir)
+            .open()
+            .store();
     return RacsServer.start(
         store,
         ServerConfig.defaults()

@@ -3,21 +3,17 @@ package io.racs.proxy.s3.bridge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.s3.bridge.ChunkedStream.Chunk;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.api.StoreConfig;
-import io.racs.repos.Repository;
-import io.racs.repos.memory.MemoryRepository;
+import io.racs.proxy.testing.TestArray;
 import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,13 +40,7 @@ class StoreBridgeTest {
   private final StoreBridge bridge = new StoreBridge(store);
 
   private static ErasureStore openStore() {
-    Geometry geometry = Geometry.parse("4x2");
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < geometry.totalShards(); i++) {
-      repositories.add(MemoryRepository.create("mem" + i));
-    }
-    ErasureStore store =
-        ErasureStore.open(StoreConfig.builder(geometry).minPartBytes(1).build(), repositories);
+    ErasureStore store = TestArray.builder("4x2").minPartBytes(1).open().store();
     store.createBucket(BUCKET);
     return store;
   }

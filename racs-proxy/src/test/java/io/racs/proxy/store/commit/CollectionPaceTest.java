@@ -2,27 +2,22 @@ package io.racs.proxy.store.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.StoreFixture;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.heal.HealOptions;
 import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
-import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.Await;
-import io.racs.testkit.CountingRepository;
 import io.racs.testkit.CountingRepository.Kind;
 import io.racs.testkit.CountingRepository.Ledger;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -114,22 +109,15 @@ class CollectionPaceTest {
 
   /** A store over six memory repositories behind {@code gates}, every call counted. */
   private void open(Ledger ledger, FaultyRepository.Gate... gates) {
-    List<MemoryRepository> memories = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      memories.add(MemoryRepository.create("mem" + i));
-    }
-    List<io.racs.repos.Repository> repositories = new ArrayList<>(memories);
+    TestArray.Builder array =
+        TestArray.builder("4x2")
+            .settleTime(Duration.ZERO)
+            .stallGrace(Duration.ofSeconds(30))
+            .ticker(ticks::get);
     for (FaultyRepository.Gate g : gates) {
-      repositories = FaultyRepository.gated(repositories, g);
+      array.gated(g);
     }
-    store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2"))
-                .settleTime(Duration.ZERO)
-                .stallGrace(Duration.ofSeconds(30))
-                .ticker(ticks::get)
-                .build(),
-            CountingRepository.wrap(repositories, ledger));
+    store = array.counting(ledger).open().store();
     store.createBucket("bkt");
     // Reads the bucket's state, which stays cached while the ticker stands still: the writes never
     // list the bucket's records, and the collection, which asks whether the bucket keeps versions

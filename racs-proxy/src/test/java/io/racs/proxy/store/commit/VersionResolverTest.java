@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.StoreFixture;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.RepositoryArray;
 import io.racs.proxy.store.format.Layout;
@@ -15,6 +14,7 @@ import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.HealOptions;
 import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
@@ -209,14 +209,13 @@ class VersionResolverTest {
     // A reader's listings are taken one repository at a time; one taken before a commit shows the
     // old version only, one taken after shows the new one. Unless the old one stays on a write
     // quorum meanwhile, neither is on enough listings to count, and the key would be left out.
-    StoreConfig config =
-        StoreConfig.builder(f.config.geometry())
+    TestArray.Builder config =
+        TestArray.builder(f.config.geometry())
             .blockBytes(f.config.blockBytes())
             .minPartBytes(f.config.minPartBytes())
             .slowShardTimeout(f.config.slowShardTimeout())
             .gcGrace(Duration.ZERO)
-            .settleTime(Duration.ofSeconds(settleSeconds))
-            .build();
+            .settleTime(Duration.ofSeconds(settleSeconds));
     try (StoreFixture g = new StoreFixture(config)) {
       g.store.createBucket("bkt");
       VersionMeta old = g.put("bkt", "k", StoreFixture.bytes(30, 20_000));
