@@ -3,13 +3,10 @@ package io.racs.proxy.coord;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
-import io.racs.repos.Repository;
-import io.racs.repos.fs.FsRepository;
+import io.racs.proxy.testing.TestArray;
 import io.racs.testkit.Await;
 import java.io.ByteArrayInputStream;
 import java.net.ServerSocket;
@@ -57,17 +54,8 @@ class ZooKeeperCoordinationTest {
 
   /** A proxy's store over the shared repositories. */
   private ErasureStore store() {
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      repositories.add(
-          FsRepository.builder(dir.resolve("r" + i)).name("r" + i).durable(false).build());
-    }
     ErasureStore store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2"))
-                .slowShardTimeout(Duration.ofSeconds(5))
-                .build(),
-            repositories);
+        TestArray.builder("4x2").slowShardTimeout(Duration.ofSeconds(5)).fs(dir).open().store();
     open.add(store);
     return store;
   }

@@ -2,18 +2,14 @@ package io.racs.proxy.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.config.EncryptionConfig;
 import io.racs.proxy.crypto.Keyring;
 import io.racs.proxy.crypto.MasterKey;
 import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.testing.TestArray;
 import io.racs.proxy.testing.TestClients;
-import io.racs.repos.Repository;
-import io.racs.repos.fs.FsRepository;
 import io.racs.testkit.Await;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,19 +50,14 @@ class BucketCacheCoherenceTest {
     zookeeper = new TestingServer(true);
     Keyring keys = Keyring.of(MasterKey.generate());
     for (int p = 0; p < 2; p++) {
-      List<Repository> repositories = new ArrayList<>();
-      for (int i = 0; i < 6; i++) {
-        Path root = Files.createDirectories(dir.resolve("r" + i));
-        repositories.add(FsRepository.builder(root).name("r" + i).durable(false).build());
-      }
       ErasureStore store =
-          ErasureStore.open(
-              StoreConfig.builder(Geometry.parse("4x2"))
-                  .blockBytes(16 << 10)
-                  .slowShardTimeout(Duration.ofSeconds(5))
-                  .keys(keys)
-                  .build(),
-              repositories);
+          TestArray.builder("4x2")
+              .blockBytes(16 << 10)
+              .slowShardTimeout(Duration.ofSeconds(5))
+              .keys(keys)
+              .fs(dir)
+              .open()
+              .store();
       RacsServer server =
           RacsServer.start(
               store,

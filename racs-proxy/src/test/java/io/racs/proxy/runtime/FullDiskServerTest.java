@@ -2,12 +2,9 @@ package io.racs.proxy.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.testing.TestArray;
 import io.racs.proxy.testing.TestClients;
-import io.racs.repos.Repository;
-import io.racs.repos.fs.FsRepository;
 import io.racs.testkit.SeededBytes;
 import java.io.IOException;
 import java.net.URI;
@@ -103,24 +100,17 @@ class FullDiskServerTest {
 
   @Test
   void put_whenThreeDisksFull_507NamingTheCauseAndHealthSaysFull() throws Exception {
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      Path root = dir.resolve("r" + i);
-      if (i < 3) {
-        mountTmpfs(root);
-      } else {
-        Files.createDirectories(root);
-      }
-      repositories.add(FsRepository.builder(root).name("r" + i).build());
+    for (int i = 0; i < 3; i++) {
+      mountTmpfs(dir.resolve("r" + i));
     }
     ErasureStore store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2"))
-                .blockBytes(64 << 10)
-                .writeQuorum(4)
-                .slowShardTimeout(Duration.ofSeconds(5))
-                .build(),
-            repositories);
+        TestArray.builder("4x2")
+            .blockBytes(64 << 10)
+            .writeQuorum(4)
+            .slowShardTimeout(Duration.ofSeconds(5))
+            .fs(dir, true)
+            .open()
+            .store();
     server =
         RacsServer.start(
             store,

@@ -3,9 +3,8 @@ package io.racs.proxy.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.testing.TestArray;
 import io.racs.proxy.testing.TestClients;
 import io.racs.repos.ObjectInfo;
 import io.racs.repos.ObjectStream;
@@ -25,7 +24,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -133,19 +131,12 @@ class RepositoryMetricsTest {
   void scrape_afterS3Traffic_matchesWhatReachedEachRepositoryAndNamesTheFailingOne()
       throws Exception {
     long seed = TestSeed.get();
-    List<MemoryRepository> memories = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      memories.add(MemoryRepository.create("mem" + i));
-    }
     CountingRepository.Ledger ledger = new CountingRepository.Ledger(6);
-    List<FaultyRepository> faulty = new ArrayList<>();
-    for (Repository counted : CountingRepository.wrap(memories, ledger)) {
-      faulty.add(new FaultyRepository(counted));
-    }
-    ErasureStore store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2")).build(),
-            RepositoryMetrics.metered(List.copyOf(faulty)));
+    TestArray array =
+        TestArray.builder("4x2").counting(ledger).faulty().wrap(RepositoryMetrics::metered).open();
+    List<MemoryRepository> memories = array.memories();
+    List<FaultyRepository> faulty = array.faulty();
+    ErasureStore store = array.store();
     byte[] data = SeededBytes.bytes(seed, 1 << 20);
     HttpClient http = HttpClient.newHttpClient();
     try (RacsServer server =
@@ -211,14 +202,14 @@ class RepositoryMetricsTest {
   @Test
   void scrape_afterAGetThatHedgedAroundAFrozenRepository_countsTheHedge() throws Exception {
     long seed = TestSeed.get();
-    List<FaultyRepository> faulty = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      faulty.add(new FaultyRepository(MemoryRepository.create("mem" + i)));
-    }
-    ErasureStore store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2")).stallGrace(Duration.ofMillis(400)).build(),
-            RepositoryMetrics.metered(List.copyOf(faulty)));
+    TestArray array =
+        TestArray.builder("4x2")
+            .stallGrace(Duration.ofMillis(400))
+            .faulty()
+            .wrap(RepositoryMetrics::metered)
+            .open();
+    List<FaultyRepository> faulty = array.faulty();
+    ErasureStore store = array.store();
     byte[] data = SeededBytes.bytes(seed, 1 << 20);
     HttpClient http = HttpClient.newHttpClient();
     try (RacsServer server =

@@ -3,16 +3,12 @@ package io.racs.proxy.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.testing.TestArray;
 import io.racs.proxy.testing.TestClients;
-import io.racs.repos.Repository;
-import io.racs.repos.fs.FsRepository;
 import io.racs.testkit.Await;
 import io.racs.testkit.SeededBytes;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -56,20 +52,13 @@ class SkewedProxiesServerTest {
       zookeeper = new TestingServer(true);
     }
     for (int offset : new int[] {0, -30}) {
-      Geometry geometry = Geometry.parse("4x2");
-      List<Repository> repositories = new ArrayList<>();
-      for (int i = 0; i < geometry.totalShards(); i++) {
-        Path root = dir.resolve("r" + i);
-        Files.createDirectories(root);
-        repositories.add(FsRepository.builder(root).name("r" + i).durable(false).build());
-      }
       ErasureStore store =
-          ErasureStore.open(
-              StoreConfig.builder(geometry)
-                  .blockBytes(64 << 10)
-                  .clock(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(offset)))
-                  .build(),
-              repositories);
+          TestArray.builder("4x2")
+              .blockBytes(64 << 10)
+              .clock(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(offset)))
+              .fs(dir)
+              .open()
+              .store();
       RacsServer server =
           RacsServer.start(
               store,

@@ -3,7 +3,6 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.crypto.CustomerKey;
 import io.racs.proxy.crypto.Keyring;
 import io.racs.proxy.crypto.MasterKey;
@@ -15,12 +14,12 @@ import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.Sealing;
 import io.racs.proxy.store.format.VersionId;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.Repository;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.Await;
-import io.racs.testkit.CountingRepository;
 import io.racs.testkit.CountingRepository.Call;
 import io.racs.testkit.CountingRepository.Kind;
 import io.racs.testkit.CountingRepository.Ledger;
@@ -94,17 +93,18 @@ class ColdReadRoundsTest {
     }
     this.gate = gate;
     ErasureStore store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2"))
-                .keys(keys)
-                .clock(clock)
-                // A held record read is not hedged around (with no latency history it would be
-                // after a quarter of the stall grace), so that the calls counted are the design's.
-                .stallGrace(Duration.ofSeconds(30))
-                .hedge(
-                    new StoreConfig.Hedge(true, 95, Duration.ofSeconds(5), Duration.ofSeconds(10)))
-                .build(),
-            CountingRepository.wrap(FaultyRepository.gated(memories, gate), ledger));
+        TestArray.builder("4x2")
+            .keys(keys)
+            .clock(clock)
+            // A held record read is not hedged around (with no latency history it would be after
+            // a quarter of the stall grace), so that the calls counted are the design's.
+            .stallGrace(Duration.ofSeconds(30))
+            .hedge(new StoreConfig.Hedge(true, 95, Duration.ofSeconds(5), Duration.ofSeconds(10)))
+            .over(memories)
+            .gated(gate)
+            .counting(ledger)
+            .open()
+            .store();
     stores.add(store);
     return store;
   }

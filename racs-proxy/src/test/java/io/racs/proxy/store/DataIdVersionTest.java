@@ -2,17 +2,14 @@ package io.racs.proxy.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.commit.CommitOrder;
 import io.racs.proxy.store.format.VersionId;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.stripe.ShardGuess;
-import io.racs.repos.Repository;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
-import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.DrivenClock;
 import java.io.ByteArrayInputStream;
 import java.io.FilterInputStream;
@@ -61,13 +58,9 @@ class DataIdVersionTest {
     async.shutdownNow();
   }
 
-  private ErasureStore open(StoreConfig config, FaultyRepository.Gate gate) {
-    List<Repository> memories = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      memories.add(MemoryRepository.create("mem" + i));
-    }
+  private ErasureStore open(TestArray.Builder array, FaultyRepository.Gate gate) {
     this.gate = gate;
-    ErasureStore store = ErasureStore.open(config, FaultyRepository.gated(memories, gate));
+    ErasureStore store = array.gated(gate).open().store();
     stores.add(store);
     store.createBucket("bkt");
     // A PUT of another key first, so that the PUTs asserted on do not run on a cold JVM.
@@ -81,8 +74,8 @@ class DataIdVersionTest {
     return store;
   }
 
-  private StoreConfig config(Duration settleTime) {
-    return StoreConfig.builder(Geometry.parse("4x2")).settleTime(settleTime).clock(clock).build();
+  private TestArray.Builder config(Duration settleTime) {
+    return TestArray.builder("4x2").settleTime(settleTime).clock(clock);
   }
 
   private static VersionMeta put(ErasureStore store, InputStream body, int size) {

@@ -2,15 +2,13 @@ package io.racs.proxy.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.runtime.RacsServer;
 import io.racs.proxy.runtime.ServerConfig;
 import io.racs.proxy.s3.server.AccessLog;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.testing.TestArray;
 import io.racs.proxy.testing.TestClients;
 import io.racs.repos.memory.MemoryRepository;
-import io.racs.testkit.CountingRepository;
 import io.racs.testkit.CountingRepository.Call;
 import io.racs.testkit.CountingRepository.Kind;
 import io.racs.testkit.CountingRepository.Ledger;
@@ -53,10 +51,7 @@ class DeleteObjectsRoundsTest {
       memories.add(MemoryRepository.create("mem" + i));
     }
     for (int proxy = 0; proxy < 2; proxy++) {
-      ErasureStore store =
-          ErasureStore.open(
-              StoreConfig.builder(Geometry.parse("4x2")).build(),
-              CountingRepository.wrap(memories, ledger));
+      ErasureStore store = TestArray.builder("4x2").over(memories).counting(ledger).open().store();
       RacsServer server =
           RacsServer.start(
               store,

@@ -3,20 +3,18 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.ObjectStore.Versioning;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.RepositoryArray;
 import io.racs.proxy.store.commit.VersionResolver;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.VersionId;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
-import io.racs.testkit.CountingRepository;
 import io.racs.testkit.CountingRepository.Call;
 import io.racs.testkit.CountingRepository.Kind;
 import io.racs.testkit.CountingRepository.Ledger;
@@ -82,9 +80,13 @@ class DeleteRoundsTest {
    */
   private ErasureStore open() {
     ErasureStore store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2")).stallGrace(Duration.ofSeconds(30)).build(),
-            CountingRepository.wrap(FaultyRepository.gated(memories, gate), ledger));
+        TestArray.builder("4x2")
+            .stallGrace(Duration.ofSeconds(30))
+            .over(memories)
+            .gated(gate)
+            .counting(ledger)
+            .open()
+            .store();
     stores.add(store);
     return store;
   }

@@ -2,16 +2,13 @@ package io.racs.proxy.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.heal.HealOptions;
 import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
-import io.racs.repos.Repository;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
-import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.DrivenClock;
 import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
@@ -19,7 +16,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -41,24 +37,20 @@ class HealDuringCompleteTest {
   @Test
   void heal_whileACompletionCommitsAndRemovesItsParts_collectsNoneOfItsData() throws Exception {
     DrivenClock clock = new DrivenClock();
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      repositories.add(MemoryRepository.create("mem" + i));
-    }
     FaultyRepository.Gate partReads =
         new FaultyRepository.Gate(
             Operation.GET, key -> key.startsWith("u/") && key.contains("/p00001"));
     byte[] data = SeededBytes.bytes(TestSeed.get(), 9000);
     try (ErasureStore store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2"))
-                .blockBytes(4096)
-                .minPartBytes(1)
-                .gcGrace(Duration.ofHours(1))
-                .settleTime(Duration.ZERO)
-                .clock(clock)
-                .build(),
-            FaultyRepository.gated(repositories, partReads))) {
+        TestArray.builder("4x2")
+            .blockBytes(4096)
+            .minPartBytes(1)
+            .gcGrace(Duration.ofHours(1))
+            .settleTime(Duration.ZERO)
+            .clock(clock)
+            .gated(partReads)
+            .open()
+            .store()) {
       store.createBucket("bkt");
       String upload = store.createMultipartUpload("bkt", "k", ObjectStore.PutOptions.defaults());
       ObjectStore.PartInfo part =

@@ -1,12 +1,7 @@
 package io.racs.proxy.store;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.crypto.Keyring;
-import io.racs.proxy.store.api.StoreConfig;
-import io.racs.repos.Repository;
-import io.racs.repos.memory.MemoryRepository;
-import java.util.ArrayList;
-import java.util.List;
+import io.racs.proxy.testing.TestArray;
 
 /**
  * The array the tests of the layers above the store run on: an {@link ErasureStore} with the
@@ -23,15 +18,10 @@ public final class MemoryArray {
 
   /** {@link #open(String)}, holding {@code keys} for SSE-S3 (null for none). */
   public static ErasureStore open(String geometry, Keyring keys) {
-    Geometry g = Geometry.parse(geometry);
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < g.totalShards(); i++) {
-      repositories.add(MemoryRepository.create("mem" + i));
-    }
-    StoreConfig.Builder config = StoreConfig.builder(g);
+    TestArray.Builder array = TestArray.builder(geometry);
     if (keys != null) {
-      config.keys(keys);
+      array.keys(keys);
     }
-    return ErasureStore.open(config.build(), repositories);
+    return array.open().store();
   }
 }

@@ -3,12 +3,12 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.LatencyEstimates;
 import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.Repository;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.CountingRepository;
@@ -67,16 +67,16 @@ class RepositoryCallCostTest {
   /** Another proxy over the same repositories: it has read nothing yet. */
   private ErasureStore open() {
     ErasureStore store =
-        ErasureStore.open(
-            // Hedges are timing-driven by design: on a loaded machine a memory repository is now
-            // and then milliseconds late, past the default 2 ms floor, and a hedge adds a GET. The
-            // counts pinned here are those of reads nothing makes late, so the floor is 5 s:
-            // estimates still order the shards, and a hedge would need a real stall.
-            StoreConfig.builder(Geometry.parse("4x2"))
-                .hedge(
-                    new StoreConfig.Hedge(true, 95, Duration.ofSeconds(5), Duration.ofSeconds(10)))
-                .build(),
-            CountingRepository.wrap(memories, ledger));
+        // Hedges are timing-driven by design: on a loaded machine a memory repository is now and
+        // then milliseconds late, past the default 2 ms floor, and a hedge adds a GET. The counts
+        // pinned here are those of reads nothing makes late, so the floor is 5 s: estimates still
+        // order the shards, and a hedge would need a real stall.
+        TestArray.builder("4x2")
+            .hedge(new StoreConfig.Hedge(true, 95, Duration.ofSeconds(5), Duration.ofSeconds(10)))
+            .over(memories)
+            .counting(ledger)
+            .open()
+            .store();
     stores.add(store);
     return store;
   }

@@ -1,7 +1,7 @@
 package io.racs.proxy.store;
 
 import io.racs.proxy.codec.Geometry;
-import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.Repository;
 import io.racs.repos.memory.MemoryRepository;
 import java.time.Clock;
@@ -37,19 +37,20 @@ public final class SharedArray implements AutoCloseable {
       repositories.add(MemoryRepository.create("mem" + i));
     }
     for (int offset : offsetsSeconds) {
-      StoreConfig config =
-          StoreConfig.builder(geometry)
+      List<Repository> seen = new ArrayList<>();
+      for (int slot = 0; slot < repositories.size(); slot++) {
+        seen.add(decorate.apply(slot, new Unclosed(repositories.get(slot))));
+      }
+      stores.add(
+          TestArray.builder(geometry)
               .blockBytes(4096)
               .inlineBytes(1024)
               .minPartBytes(1)
               .stallGrace(Duration.ofSeconds(5))
               .clock(Clock.offset(Clock.systemUTC(), Duration.ofSeconds(offset)))
-              .build();
-      List<Repository> seen = new ArrayList<>();
-      for (int slot = 0; slot < repositories.size(); slot++) {
-        seen.add(decorate.apply(slot, new Unclosed(repositories.get(slot))));
-      }
-      stores.add(ErasureStore.open(config, seen));
+              .over(seen)
+              .open()
+              .store());
       if (stores.size() == 1) {
         stores.getFirst().createBucket(BUCKET);
       }

@@ -2,11 +2,10 @@ package io.racs.proxy.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.object.ObjectTags;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.Repository;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.CountingRepository;
@@ -50,10 +49,7 @@ class TagSetAnnouncementTest {
 
   /** A proxy over the shared repositories. */
   private ErasureStore open() {
-    ErasureStore store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2")).build(),
-            CountingRepository.wrap(memories, ledger));
+    ErasureStore store = TestArray.builder("4x2").over(memories).counting(ledger).open().store();
     stores.add(store);
     return store;
   }

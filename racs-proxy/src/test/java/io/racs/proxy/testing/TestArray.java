@@ -127,6 +127,7 @@ public final class TestArray implements AutoCloseable {
     private final StoreConfig.Builder settings;
     private final StoreConfig fixed;
     private Path fsRoot;
+    private List<? extends Repository> given;
     private boolean durable;
     private final List<UnaryOperator<List<Repository>>> layers = new ArrayList<>();
     private int faultyLayer = -1;
@@ -227,6 +228,15 @@ public final class TestArray implements AutoCloseable {
       return this;
     }
 
+    /**
+     * {@code base} as the base repositories instead of new ones: another store's, as a second proxy
+     * over the same array would see them (the decorators asked for are still applied over them).
+     */
+    public Builder over(List<? extends Repository> base) {
+      this.given = List.copyOf(base);
+      return this;
+    }
+
     /** Each repository behind a {@link FaultyRepository} of its own, kept in {@link #faulty()}. */
     public Builder faulty() {
       if (faultyLayer >= 0) {
@@ -252,12 +262,19 @@ public final class TestArray implements AutoCloseable {
       return this;
     }
 
-    /** Makes the repositories and opens the store over them. */
+    /**
+     * Makes the repositories and opens the store over them. A builder may open several arrays
+     * (after {@link #over} again, say): each gets settings of the same values.
+     */
     public TestArray open() {
       StoreConfig config = fixed != null ? fixed : settings.build();
       List<Repository> base = new ArrayList<>();
       for (int i = 0; i < config.geometry().totalShards(); i++) {
-        base.add(fsRoot == null ? MemoryRepository.create("mem" + i) : fsRepository(i));
+        if (given != null) {
+          base.add(given.get(i));
+        } else {
+          base.add(fsRoot == null ? MemoryRepository.create("mem" + i) : fsRepository(i));
+        }
       }
       List<Repository> seen = base;
       List<FaultyRepository> faulty = new ArrayList<>();

@@ -9,13 +9,13 @@ import io.racs.proxy.store.CrossProxyOrderingTest;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.SharedArray;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.commit.CurrentVersions;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.HealOptions;
 import io.racs.proxy.store.heal.Healer;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.Repository;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.FaultyRepository;
@@ -392,14 +392,14 @@ class KeyStampsTest {
 
   private ErasureStore store(List<Repository> seen) {
     ErasureStore store =
-        ErasureStore.open(
-            StoreConfig.builder(GEOMETRY)
-                .blockBytes(4096)
-                .inlineBytes(1024)
-                .minPartBytes(1)
-                .stallGrace(Duration.ofSeconds(5))
-                .build(),
-            seen);
+        TestArray.builder(GEOMETRY)
+            .blockBytes(4096)
+            .inlineBytes(1024)
+            .minPartBytes(1)
+            .stallGrace(Duration.ofSeconds(5))
+            .over(seen)
+            .open()
+            .store();
     open.add(store);
     return store;
   }

@@ -3,18 +3,16 @@ package io.racs.proxy.store.heal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.RepositoryArray;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.Repository;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
-import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.DrivenClock;
 import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
@@ -44,7 +42,7 @@ class AbandonedUploadsTest {
   private static final String BUCKET = "bkt";
 
   private final DrivenClock clock = new DrivenClock();
-  private final List<Repository> repositories = new ArrayList<>();
+  private List<Repository> repositories;
   // Holds the commit (the index entry writes) of a completion, to race it with the collection.
   private final FaultyRepository.Gate commits =
       new FaultyRepository.Gate(Operation.PUT, key -> key.startsWith("i/"));
@@ -54,18 +52,16 @@ class AbandonedUploadsTest {
   @BeforeEach
   void open() {
     random = new Random(TestSeed.get());
-    for (int i = 0; i < 6; i++) {
-      repositories.add(MemoryRepository.create("mem" + i));
-    }
-    store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2"))
-                .blockBytes(4096)
-                .minPartBytes(1)
-                .gcGrace(GRACE)
-                .clock(clock)
-                .build(),
-            FaultyRepository.gated(repositories, commits));
+    TestArray array =
+        TestArray.builder("4x2")
+            .blockBytes(4096)
+            .minPartBytes(1)
+            .gcGrace(GRACE)
+            .clock(clock)
+            .gated(commits)
+            .open();
+    repositories = array.base();
+    store = array.store();
     store.createBucket(BUCKET);
   }
 

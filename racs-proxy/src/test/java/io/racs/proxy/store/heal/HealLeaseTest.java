@@ -2,15 +2,11 @@ package io.racs.proxy.store.heal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.api.StoreConfig;
-import io.racs.repos.Repository;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.decorator.FaultyRepository;
-import io.racs.repos.fs.FsRepository;
 import io.racs.testkit.DrivenClock;
 import io.racs.testkit.TestSeed;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -49,24 +45,16 @@ class HealLeaseTest {
    * A proxy's store over the shared directories, its clock {@code skewSeconds} off the driven one.
    */
   private ErasureStore store(int skewSeconds) throws Exception {
-    List<Repository> repositories = new ArrayList<>();
-    List<FaultyRepository> faulty = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      Path root = Files.createDirectories(dir.resolve("r" + i));
-      FaultyRepository r =
-          new FaultyRepository(FsRepository.builder(root).name("r" + i).durable(false).build());
-      faulty.add(r);
-      repositories.add(r);
-    }
-    ErasureStore store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2"))
-                .slowShardTimeout(Duration.ofSeconds(5))
-                .clock(Clock.offset(clock, Duration.ofSeconds(skewSeconds)))
-                .build(),
-            repositories);
+    TestArray array =
+        TestArray.builder("4x2")
+            .slowShardTimeout(Duration.ofSeconds(5))
+            .clock(Clock.offset(clock, Duration.ofSeconds(skewSeconds)))
+            .fs(dir)
+            .faulty()
+            .open();
+    ErasureStore store = array.store();
     stores.add(store);
-    views.add(faulty);
+    views.add(array.faulty());
     return store;
   }
 
