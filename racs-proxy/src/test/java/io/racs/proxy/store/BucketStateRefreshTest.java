@@ -3,7 +3,6 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
@@ -12,6 +11,7 @@ import io.racs.proxy.store.bucket.BucketDocuments;
 import io.racs.proxy.store.bucket.RefreshAhead;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
 import io.racs.repos.memory.MemoryRepository;
@@ -89,17 +89,16 @@ class BucketStateRefreshTest {
   /** A proxy over the array, its caches aging on the test's ticker. */
   private ErasureStore open() {
     ErasureStore opened =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2"))
-                .stallGrace(Duration.ofSeconds(30))
-                .ticker(ticks::get)
-                .build(),
-            FaultyRepository.gated(
-                FaultyRepository.gated(
-                    FaultyRepository.gated(
-                        FaultyRepository.gated(memories, bucketListings), encryptionListings),
-                    announcementListings),
-                objectListings));
+        TestArray.builder("4x2")
+            .stallGrace(Duration.ofSeconds(30))
+            .ticker(ticks::get)
+            .over(memories)
+            .gated(bucketListings)
+            .gated(encryptionListings)
+            .gated(announcementListings)
+            .gated(objectListings)
+            .open()
+            .store();
     stores.add(opened);
     return opened;
   }

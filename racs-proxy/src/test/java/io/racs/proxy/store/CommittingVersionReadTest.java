@@ -2,10 +2,9 @@ package io.racs.proxy.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.ObjectStream;
 import io.racs.repos.Repository;
 import io.racs.repos.decorator.FaultyRepository;
@@ -55,12 +54,11 @@ class CommittingVersionReadTest {
   @Test
   void get_whenCurrentVersionStillCommittingWithMUnavailable_readsItOnceCommitted()
       throws IOException {
-    StoreConfig config =
-        StoreConfig.builder(Geometry.parse("4x2"))
+    TestArray.Builder config =
+        TestArray.builder("4x2")
             .blockBytes(64 << 10)
             .slowShardTimeout(Duration.ofSeconds(5))
-            .settleTime(Duration.ZERO)
-            .build();
+            .settleTime(Duration.ZERO);
     List<MemoryRepository> memories = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
       memories.add(MemoryRepository.create("mem" + i));
@@ -77,7 +75,7 @@ class CommittingVersionReadTest {
             public void close() {}
           });
     }
-    try (ErasureStore writer = ErasureStore.open(config, unclosed)) {
+    try (ErasureStore writer = config.over(unclosed).open().store()) {
       writer.createBucket("bkt");
       meta =
           writer.put(
@@ -116,7 +114,7 @@ class CommittingVersionReadTest {
       }
       repositories.add(faulty);
     }
-    try (ErasureStore reader = ErasureStore.open(config, repositories);
+    try (ErasureStore reader = config.over(repositories).open().store();
         ObjectStore.ObjectReader got = reader.get("bkt", "k", 0, -1, 0)) {
       assertThat(got.meta().versionId()).isEqualTo(meta.versionId());
       assertThat(got.body().readAllBytes()).isEqualTo(data);

@@ -3,12 +3,10 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.crypto.CustomerKey;
 import io.racs.proxy.crypto.Keyring;
 import io.racs.proxy.crypto.MasterKey;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.Encryption;
 import io.racs.proxy.store.format.Sealing;
@@ -16,6 +14,7 @@ import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.HealOptions;
 import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.Repository;
 import io.racs.repos.fs.FsRepository;
 import io.racs.testkit.SeededBytes;
@@ -60,21 +59,18 @@ class EncryptedObjectTest {
 
   @BeforeEach
   void open() throws IOException {
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      roots.add(Files.createDirectory(dir.resolve("r" + i)));
-      repositories.add(FsRepository.builder(roots.get(i)).name("r" + i).durable(false).build());
-    }
     store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2"))
-                .blockBytes(BLOCK)
-                .slowShardTimeout(Duration.ofSeconds(5))
-                .gcGrace(Duration.ZERO)
-                .settleTime(Duration.ZERO)
-                .keys(Keyring.of(MasterKey.generate()))
-                .build(),
-            repositories);
+        TestArray.builder("4x2")
+            .blockBytes(BLOCK)
+            .slowShardTimeout(Duration.ofSeconds(5))
+            .settled()
+            .keys(Keyring.of(MasterKey.generate()))
+            .fs(dir)
+            .open()
+            .store();
+    for (int i = 0; i < 6; i++) {
+      roots.add(dir.resolve("r" + i));
+    }
     store.createBucket("bkt");
   }
 
@@ -278,13 +274,7 @@ class EncryptedObjectTest {
   @Test
   void sseS3Write_whenNoMasterKeyConfigured_isRefusedAndStoresNothing() throws IOException {
     store.close();
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      repositories.add(FsRepository.builder(roots.get(i)).name("r" + i).durable(false).build());
-    }
-    store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2")).blockBytes(BLOCK).build(), repositories);
+    store = TestArray.builder("4x2").blockBytes(BLOCK).fs(dir).open().store();
     assertThatThrownBy(() -> put("k", new byte[10], Sealing.S3_MANAGED))
         .isInstanceOfSatisfying(
             StoreException.class,
@@ -300,18 +290,14 @@ class EncryptedObjectTest {
       get_whenSealedBytesAlteredOnEveryRepositoryWithValidPieceChecksums_failsAndReturnsNothingAltered()
           throws IOException {
     store.close();
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      repositories.add(FsRepository.builder(roots.get(i)).name("r" + i).durable(false).build());
-    }
     store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2"))
-                .blockBytes(BLOCK)
-                .inlineBytes(0)
-                .keys(Keyring.of(MasterKey.generate()))
-                .build(),
-            repositories);
+        TestArray.builder("4x2")
+            .blockBytes(BLOCK)
+            .inlineBytes(0)
+            .keys(Keyring.of(MasterKey.generate()))
+            .fs(dir)
+            .open()
+            .store();
     byte[] data = SeededBytes.bytes(TestSeed.get(), 100_000);
     VersionMeta meta = put("t", data, Sealing.S3_MANAGED);
     int piece = meta.parts().get(0).pieceBytes(4, 0);
@@ -361,19 +347,8 @@ class EncryptedObjectTest {
         }
       }
     }
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      repositories.add(FsRepository.builder(roots.get(i)).name("r" + i).durable(false).build());
-    }
     // Heal runs on a store that holds no master key and no customer key.
-    store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2"))
-                .blockBytes(BLOCK)
-                .gcGrace(Duration.ZERO)
-                .settleTime(Duration.ZERO)
-                .build(),
-            repositories);
+    store = TestArray.builder("4x2").blockBytes(BLOCK).settled().fs(dir).open().store();
     HealReport report = Healer.heal(store, HealOptions.defaults());
     assertThat(report.shardsRebuilt()).isPositive();
     store.close();
@@ -385,10 +360,7 @@ class EncryptedObjectTest {
     }
     ((io.racs.repos.decorator.FaultyRepository) healedOnly.get(0)).outage(true);
     ((io.racs.repos.decorator.FaultyRepository) healedOnly.get(2)).outage(true);
-    store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.parse("4x2")).blockBytes(BLOCK).keys(keys).build(),
-            healedOnly);
+    store = TestArray.builder("4x2").blockBytes(BLOCK).keys(keys).over(healedOnly).open().store();
     assertThat(get("h", CUSTOMER)).isEqualTo(data);
     assertThat(get("s", null)).isEqualTo(data);
   }

@@ -3,9 +3,7 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.Identity;
 import io.racs.proxy.store.array.RepositoryArray;
@@ -13,6 +11,7 @@ import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.heal.HealOptions;
 import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.Repository;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.FaultyRepository;
@@ -42,13 +41,16 @@ class IdentityAdoptionTest {
 
   @TempDir Path dir;
   private final List<ErasureStore> opened = new ArrayList<>();
-  private final StoreConfig config =
-      StoreConfig.builder(Geometry.parse("4x2"))
-          .blockBytes(BLOCK)
-          .minPartBytes(BLOCK)
-          .slowShardTimeout(Duration.ofSeconds(5))
-          .gcGrace(Duration.ZERO)
-          .build();
+
+  /** Every store's settings, over the repositories it is given. */
+  private static TestArray.Builder array(List<? extends Repository> repositories) {
+    return TestArray.builder("4x2")
+        .blockBytes(BLOCK)
+        .minPartBytes(BLOCK)
+        .slowShardTimeout(Duration.ofSeconds(5))
+        .gcGrace(Duration.ZERO)
+        .over(repositories);
+  }
 
   @AfterEach
   void close() {
@@ -69,7 +71,7 @@ class IdentityAdoptionTest {
   }
 
   private ErasureStore open() {
-    ErasureStore store = ErasureStore.open(config, repositories());
+    ErasureStore store = array(repositories()).open().store();
     opened.add(store);
     return store;
   }
@@ -229,7 +231,7 @@ class IdentityAdoptionTest {
     List<FaultyRepository> faulty = faulty();
     faulty.get(4).outage(true);
     faulty.get(5).outage(true);
-    ErasureStore writing = ErasureStore.open(config, List.copyOf(faulty));
+    ErasureStore writing = array(faulty).open().store();
     opened.add(writing);
     byte[] late = StoreFixture.bytes(99, 3 * BLOCK);
     writing.put(
@@ -237,7 +239,7 @@ class IdentityAdoptionTest {
     close();
     unmount(0);
     faulty = faulty();
-    ErasureStore store = ErasureStore.open(config, List.copyOf(faulty));
+    ErasureStore store = array(faulty).open().store();
     opened.add(store);
     assertThat(store.slots().get(0).pending()).isTrue();
     for (int slot = 1; slot <= 3; slot++) {

@@ -3,9 +3,7 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.HealOptions;
@@ -207,8 +205,8 @@ class NullVersionTest {
         .containsExactly(newest.versionId() + "*", nulled.versionId(), oldest.versionId());
   }
 
-  private static StoreConfig.Builder config() {
-    return StoreConfig.builder(Geometry.parse("4x2"))
+  private static TestArray.Builder config() {
+    return TestArray.builder("4x2")
         .blockBytes(BLOCK)
         .minPartBytes(BLOCK)
         .slowShardTimeout(Duration.ofSeconds(5))
@@ -220,14 +218,12 @@ class NullVersionTest {
   void heal_whenASupersededNullRecordWasLeft_removesItOnceTheNullVersionSettled() {
     f.close();
     // Written by a proxy that stopped before its removal ran: two hours ago, by its clock.
-    f =
-        new StoreFixture(
-            config().clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(-2))).build());
+    f = new StoreFixture(config().clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(-2))));
     f.store.createBucket("bkt");
     f.store.setVersioning("bkt", ObjectStore.Versioning.SUSPENDED);
     VersionMeta old = f.put("bkt", "k", StoreFixture.bytes(1, 5 * BLOCK));
     VersionMeta current = f.put("bkt", "k", StoreFixture.bytes(2, 5 * BLOCK));
-    f.store = ErasureStore.open(config().build(), List.<io.racs.repos.Repository>copyOf(f.faulty));
+    f.store = config().over(f.faulty).open().store();
     assertThat(f.store.version("bkt", "k", old.versionId()).versionId())
         .isEqualTo(old.versionId()); // hidden from the listing, but not yet removed
 
