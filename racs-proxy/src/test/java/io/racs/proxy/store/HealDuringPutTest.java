@@ -4,15 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.HealOptions;
 import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
-import io.racs.repos.Repository;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.Operation;
-import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.SeededBytes;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
@@ -89,8 +87,8 @@ class HealDuringPutTest {
   void heal_whenAPutIsHeldMidFlight_leavesItAndThePutCommitsByteExact(Held held, Duration grace)
       throws Exception {
     long seed = TestSeed.get();
-    StoreConfig.Builder builder =
-        StoreConfig.builder(Geometry.of(4, 2))
+    TestArray.Builder builder =
+        TestArray.builder(Geometry.of(4, 2))
             .blockBytes(BLOCK)
             .minPartBytes(BLOCK)
             // Far longer than the hold: the held writes must not be given up as slow or stalled,
@@ -100,16 +98,12 @@ class HealDuringPutTest {
     if (grace != null) {
       builder.gcGrace(grace);
     }
-    StoreConfig config = builder.build();
-    assertThat(config.gcGrace()).as("gcGrace").isPositive();
     FaultyRepository.Gate gate =
         new FaultyRepository.Gate(Operation.PUT, name -> name.startsWith(held.names));
-    List<Repository> memories = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      memories.add(MemoryRepository.create("mem" + i));
-    }
+    TestArray array = builder.gated(gate).open();
+    assertThat(array.config().gcGrace()).as("gcGrace").isPositive();
     byte[] data = SeededBytes.bytes(seed, held.sizeBytes);
-    try (ErasureStore store = ErasureStore.open(config, FaultyRepository.gated(memories, gate));
+    try (ErasureStore store = array.store();
         ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
       store.createBucket("bkt");
       gate.arm(held.calls);
