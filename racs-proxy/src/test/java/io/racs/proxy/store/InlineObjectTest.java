@@ -15,6 +15,7 @@ import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.HealOptions;
 import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
+import io.racs.proxy.store.stripe.PieceCodec;
 import io.racs.proxy.store.stripe.ShardRebuilder;
 import io.racs.repos.Repository;
 import java.io.ByteArrayInputStream;
@@ -304,7 +305,7 @@ class InlineObjectTest {
                     crashed.parts().getFirst(),
                     4)
                 .orElseThrow();
-        byte[] withCrc = ShardRebuilder.withCrc(shard, shard.length, new java.util.zip.CRC32C());
+        byte[] withCrc = PieceCodec.framed(shard, shard.length, new java.util.zip.CRC32C());
         RepositoryArray.putBytes(
             f.memories.get(part.slots().get(i)), movedName, Layout.encodeInline(moved, withCrc));
       }

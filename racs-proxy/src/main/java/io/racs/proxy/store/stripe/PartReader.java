@@ -387,7 +387,7 @@ public final class PartReader extends InputStream implements ChunkedBody, Lendin
       for (int i = 0; i < n; i++) {
         if (!present[i]) {
           // Never into an array handed out by nextChunk for an earlier stripe.
-          pieces[i] = new byte[pieceLength + Layout.CRC_BYTES];
+          pieces[i] = new byte[PieceCodec.framedLength(pieceLength)];
         }
       }
       codec.reconstructData(pieces, present, 0, pieceLength);
@@ -653,7 +653,9 @@ public final class PartReader extends InputStream implements ChunkedBody, Lendin
       long base = inlineRecord != null ? Layout.inlineOffset(part.shardObjectBytes(k)) : 0;
       long offset = base + part.shardOffset(firstStripe);
       long end =
-          base + part.shardOffset(lastStripe) + part.pieceBytes(k, lastStripe) + Layout.CRC_BYTES;
+          base
+              + part.shardOffset(lastStripe)
+              + PieceCodec.framedLength(part.pieceBytes(k, lastStripe));
       ShardGuess.Opened early =
           guess != null && firstStripe == 0 ? guess.take(shard, slot, name) : null;
       this.guessed = early == null ? null : early.stream();
@@ -707,20 +709,13 @@ public final class PartReader extends InputStream implements ChunkedBody, Lendin
         stream = in;
         for (long s = first; s <= lastStripe && !closed; s++) {
           int pieceLength = part.pieceBytes(k, s);
-          byte[] bytes = new byte[pieceLength + Layout.CRC_BYTES];
-          int got = in.readNBytes(bytes, 0, bytes.length);
-          if (got < bytes.length) {
+          byte[] bytes = new byte[PieceCodec.framedLength(pieceLength)];
+          PieceCodec.Check check = PieceCodec.read(in, bytes, pieceLength, crc);
+          if (check == PieceCodec.Check.SHORT) {
             deliver(new Piece(s, null, "shard object ends early at stripe " + s, false));
             return;
           }
-          crc.reset();
-          crc.update(bytes, 0, pieceLength);
-          int expected =
-              ((bytes[pieceLength] & 0xFF) << 24)
-                  | ((bytes[pieceLength + 1] & 0xFF) << 16)
-                  | ((bytes[pieceLength + 2] & 0xFF) << 8)
-                  | (bytes[pieceLength + 3] & 0xFF);
-          if ((int) crc.getValue() != expected) {
+          if (check == PieceCodec.Check.CORRUPT) {
             deliver(new Piece(s, null, "CRC32C mismatch at stripe " + s, true));
             continue;
           }
