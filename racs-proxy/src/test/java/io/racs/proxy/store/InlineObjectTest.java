@@ -14,6 +14,7 @@ import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.HealOptions;
 import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
+import io.racs.proxy.store.stripe.PieceCodec;
 import io.racs.proxy.store.stripe.ShardRebuilder;
 import io.racs.proxy.testing.TestArray;
 import io.racs.repos.Repository;
@@ -301,7 +302,7 @@ class InlineObjectTest {
                     crashed.parts().getFirst(),
                     4)
                 .orElseThrow();
-        byte[] withCrc = ShardRebuilder.withCrc(shard, shard.length, new java.util.zip.CRC32C());
+        byte[] withCrc = PieceCodec.framed(shard, shard.length, new java.util.zip.CRC32C());
         RepositoryArray.putBytes(
             f.memories.get(part.slots().get(i)), movedName, Layout.encodeInline(moved, withCrc));
       }

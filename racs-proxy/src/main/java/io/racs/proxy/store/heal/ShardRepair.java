@@ -7,6 +7,7 @@ import io.racs.proxy.store.array.RepositoryArray;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.store.stripe.PieceCodec;
 import io.racs.proxy.store.stripe.ShardRebuilder;
 import io.racs.repos.ObjectInfo;
 import io.racs.repos.Repository;
@@ -179,18 +180,17 @@ final class ShardRepair {
   /** Reads a whole shard object and checks every piece's CRC32C. */
   boolean piecesIntact(Repository repository, String name, PartMeta part) {
     CRC32C crc = new CRC32C();
-    byte[] piece = new byte[part.pieceBytes() + Layout.CRC_BYTES];
+    byte[] piece = new byte[PieceCodec.framedLength(part.pieceBytes())];
     try (InputStream in = repository.get(name)) {
       for (long s = 0; s < part.stripes(run.k); s++) {
         int length = part.pieceBytes(run.k, s);
-        if (in.readNBytes(piece, 0, length + Layout.CRC_BYTES) < length + Layout.CRC_BYTES) {
+        PieceCodec.Check check = PieceCodec.read(in, piece, length, crc);
+        if (check == PieceCodec.Check.SHORT) {
           return false;
         }
-        run.read += length + Layout.CRC_BYTES;
+        run.read += PieceCodec.framedLength(length);
         run.throttle.consume(length);
-        crc.reset();
-        crc.update(piece, 0, length);
-        if ((int) crc.getValue() != ShardRebuilder.readInt(piece, length)) {
+        if (check == PieceCodec.Check.CORRUPT) {
           return false;
         }
       }

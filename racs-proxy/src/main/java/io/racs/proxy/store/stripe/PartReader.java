@@ -8,23 +8,13 @@ import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.api.StoreStats;
 import io.racs.proxy.store.array.LatencyEstimates;
 import io.racs.proxy.store.array.RepositoryArray;
-import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.PartMeta;
-import io.racs.repos.ObjectStream;
-import io.racs.repos.Repository;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.zip.CRC32C;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Reads bytes {@code [from, to)} of one part back from its shards, a stripe at a time. It reads the
@@ -43,8 +33,6 @@ import org.slf4j.LoggerFactory;
  * are used changes the cost of a read, never its bytes.
  */
 public final class PartReader extends InputStream implements ChunkedBody, LendingInput {
-  private static final Logger LOG = LoggerFactory.getLogger(PartReader.class);
-  private static final int PREFETCH_PIECES = 2;
 
   private final RepositoryArray array;
   private final LatencyEstimates latencies;
@@ -62,7 +50,7 @@ public final class PartReader extends InputStream implements ChunkedBody, Lendin
   private final long from;
   private final long to;
   private final long lastStripe;
-  private final Source[] sources;
+  private final ShardSource[] sources;
   // Released whenever a source delivers a piece: what a stripe waits on.
   private final Semaphore arrivals = new Semaphore(0);
   private final String[] bad;
@@ -103,7 +91,7 @@ public final class PartReader extends InputStream implements ChunkedBody, Lendin
     this.to = to;
     this.stripe = from / stripeBytes;
     this.lastStripe = to > from ? (to - 1) / stripeBytes : stripe - 1;
-    this.sources = new Source[n];
+    this.sources = new ShardSource[n];
     this.bad = new String[n];
     this.openedAt = new long[n];
     this.lastProblem = new String[n];
@@ -148,7 +136,7 @@ public final class PartReader extends InputStream implements ChunkedBody, Lendin
     tentative = false;
     if (degraded && !warned) {
       warned = true;
-      warnRateLimited(part.dataId(), describeBad());
+      RepairedReadWarning.warn(part.dataId(), describeBad());
     }
   }
 
@@ -238,7 +226,7 @@ public final class PartReader extends InputStream implements ChunkedBody, Lendin
       while (true) {
         for (int i = 0; i < n; i++) {
           if (sources[i] != null && bad[i] == null && !settled[i]) {
-            Piece piece = sources[i].next(stripe);
+            ShardSource.Piece piece = sources[i].next(stripe);
             if (piece != null) {
               settled[i] = true;
               if (accept(i, piece)) {
@@ -387,14 +375,14 @@ public final class PartReader extends InputStream implements ChunkedBody, Lendin
       for (int i = 0; i < n; i++) {
         if (!present[i]) {
           // Never into an array handed out by nextChunk for an earlier stripe.
-          pieces[i] = new byte[pieceLength + Layout.CRC_BYTES];
+          pieces[i] = new byte[PieceCodec.framedLength(pieceLength)];
         }
       }
       codec.reconstructData(pieces, present, 0, pieceLength);
       stats.degradedStripes.increment();
       if (!warned && !tentative) {
         warned = true;
-        warnRateLimited(part.dataId(), describeBad());
+        RepairedReadWarning.warn(part.dataId(), describeBad());
       }
     }
     long stripeStart = stripe * stripeBytes;
@@ -403,31 +391,6 @@ public final class PartReader extends InputStream implements ChunkedBody, Lendin
     dataStart = (int) Math.max(0, from - stripeStart);
     dataEnd = (int) Math.min(stripeLength, to - stripeStart);
     stripe++;
-  }
-
-  private static final long WARN_EVERY_NANOS = 10_000_000_000L;
-  private static final java.util.concurrent.atomic.AtomicLong LAST_WARN =
-      new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
-  private static final java.util.concurrent.atomic.LongAdder SUPPRESSED =
-      new java.util.concurrent.atomic.LongAdder();
-
-  /**
-   * Repaired reads are worth a warning (the client never sees them), but during an outage every
-   * read is one: warn at most every ten seconds, counting the ones in between.
-   */
-  private static void warnRateLimited(String dataId, String why) {
-    long now = System.nanoTime();
-    long last = LAST_WARN.get();
-    if (now - last >= WARN_EVERY_NANOS && LAST_WARN.compareAndSet(last, now)) {
-      LOG.warn(
-          "read of {} repaired from parity ({} more repaired reads since the last warning): {}",
-          dataId,
-          SUPPRESSED.sumThenReset(),
-          why);
-    } else {
-      SUPPRESSED.increment();
-      LOG.debug("read of {} repaired from parity: {}", dataId, why);
-    }
   }
 
   private String describeBad() {
@@ -445,17 +408,17 @@ public final class PartReader extends InputStream implements ChunkedBody, Lendin
    * the shard keeps streaming and its next pieces are used. A failed shard is dropped for the rest
    * of the read.
    */
-  private boolean accept(int i, Piece piece) {
-    if (piece.failure == null) {
-      pieces[i] = piece.bytes; // pieceLength bytes and the CRC: the source made it for us
+  private boolean accept(int i, ShardSource.Piece piece) {
+    if (piece.failure() == null) {
+      pieces[i] = piece.bytes(); // pieceLength bytes and the CRC: the source made it for us
       return true;
     }
-    if (piece.corrupt) {
+    if (piece.corrupt()) {
       stats.corruptPieces.increment();
-      lastProblem[i] = piece.failure;
+      lastProblem[i] = piece.failure();
       return false;
     }
-    markBad(i, piece.failure);
+    markBad(i, piece.failure());
     return false;
   }
 
@@ -485,8 +448,7 @@ public final class PartReader extends InputStream implements ChunkedBody, Lendin
     // first stripe too, and is late past its repository's own delay as well: counted from the
     // stripe's start, as a read this reader asked for then would be, not from when the guess asked
     // (a stream that came while the record was read waited for this reader, not its repository).
-    boolean askedForThisStripe =
-        openedAt[i] - start >= 0 || (sources[i].guessed != null && stripe == 0);
+    boolean askedForThisStripe = openedAt[i] - start >= 0 || (sources[i].guessed() && stripe == 0);
     if (delay != Long.MAX_VALUE && askedForThisStripe) {
       long asked = openedAt[i] - start >= 0 ? openedAt[i] : start;
       long own = Math.max(asked + delay, firstArrival + latencies.minDelayNanos());
@@ -516,11 +478,8 @@ public final class PartReader extends InputStream implements ChunkedBody, Lendin
 
   /**
    * Opens up to {@code count} more shards from the current stripe and says how many it opened; a
-   * shard on a suspended repository is passed over as bad. Shards are taken in shard order (data
-   * before parity), or with hedging on, in the order of their repositories' recent median latency,
-   * where a parity shard counts as slower by the minimum hedge delay and a quarter (reading it
-   * means decoding): a parity shard stands in for a data shard only when its repository is clearly
-   * faster.
+   * shard on a suspended repository is passed over as bad. Shards are taken in {@link ReadOrder}: a
+   * parity shard stands in for a data shard only when its repository is clearly faster.
    */
   private int openSources(int count) {
     List<Integer> candidates = new ArrayList<>();
@@ -529,7 +488,7 @@ public final class PartReader extends InputStream implements ChunkedBody, Lendin
         candidates.add(i);
       }
     }
-    inReadOrder(candidates, part.slots(), k, latencies, kind());
+    ReadOrder.sort(candidates, part.slots(), k, latencies, kind());
     int opened = 0;
     for (int i : candidates) {
       if (opened == count) {
@@ -541,32 +500,17 @@ public final class PartReader extends InputStream implements ChunkedBody, Lendin
         lastProblem[i] = bad[i];
         continue;
       }
-      sources[i] = new Source(i, stripe, System.nanoTime());
+      sources[i] =
+          new ShardSource(
+              new ShardSource.Read(
+                  array, part, k, lastStripe, inlineRecord, guess, kind(), arrivals),
+              i,
+              stripe,
+              System.nanoTime());
       openedAt[i] = sources[i].openedNanos;
       opened++;
     }
     return opened;
-  }
-
-  /**
-   * Sorts shard indexes into the order a read asks for them: shard order (data before parity), or
-   * with hedging on, the order of their repositories' recent median latency, where a parity shard
-   * counts as slower by the minimum hedge delay and a quarter (reading it means decoding).
-   */
-  public static void inReadOrder(
-      List<Integer> shards,
-      List<Integer> slots,
-      int k,
-      LatencyEstimates latencies,
-      LatencyEstimates.Kind kind) {
-    if (latencies.enabled()) {
-      long[] cost = new long[slots.size()];
-      for (int i : shards) {
-        long expected = latencies.expectedNanos(slots.get(i), kind);
-        cost[i] = i < k ? expected : expected + Math.max(latencies.minDelayNanos(), expected / 4);
-      }
-      shards.sort((a, b) -> Long.compare(cost[a], cost[b])); // stable: shard order on ties
-    }
   }
 
   /**
@@ -609,221 +553,16 @@ public final class PartReader extends InputStream implements ChunkedBody, Lendin
   }
 
   /**
-   * Closes the sources, but for those a hedge left to their watch ({@link Source#watchThenClose}):
-   * they close themselves once they answer or stall. Closing one here, when a short read ends a
-   * moment after its hedge, kept it from ever answering, and its watch suspended a repository that
-   * was only late.
+   * Closes the sources, but for those a hedge left to their watch ({@link
+   * ShardSource#watchThenClose}): they close themselves once they answer or stall. Closing one
+   * here, when a short read ends a moment after its hedge, kept it from ever answering, and its
+   * watch suspended a repository that was only late.
    */
   @Override
   public void close() {
-    for (Source source : sources) {
+    for (ShardSource source : sources) {
       if (source != null && !source.watched) {
         source.close();
-      }
-    }
-  }
-
-  /** One stripe's piece of a shard, or why there is none. */
-  private record Piece(long stripe, byte[] bytes, String failure, boolean corrupt) {}
-
-  /** Streams one shard from a starting stripe into a small queue, on a virtual thread. */
-  private final class Source {
-    final ArrayBlockingQueue<Piece> queue = new ArrayBlockingQueue<>(PREFETCH_PIECES);
-    // Released for every piece sent: what watchThenClose waits on.
-    private final Semaphore delivered = new Semaphore(0);
-    // The stripe of the last piece sent (Long.MAX_VALUE once it failed), -1 before any.
-    private volatile long lastSent = -1;
-    // Set once a watch owns this source's closing.
-    private volatile boolean watched;
-    private final Future<?> task;
-    private final int slot;
-    final long openedNanos;
-    // The read a cold GET's guess opened for this shard (see preopened), or null.
-    private final CompletableFuture<ObjectStream> guessed;
-    // Whether this source's first-piece latency has been recorded (once, by whoever is first).
-    private final java.util.concurrent.atomic.AtomicBoolean sampled =
-        new java.util.concurrent.atomic.AtomicBoolean();
-    private volatile ObjectStream stream;
-    private volatile boolean closed;
-
-    Source(int shard, long firstStripe, long openedNanos) {
-      this.slot = part.slots().get(shard);
-      Repository repository = array.slot(slot);
-      String name = inlineRecord != null ? inlineRecord : Layout.shard(part.dataId(), shard);
-      long base = inlineRecord != null ? Layout.inlineOffset(part.shardObjectBytes(k)) : 0;
-      long offset = base + part.shardOffset(firstStripe);
-      long end =
-          base + part.shardOffset(lastStripe) + part.pieceBytes(k, lastStripe) + Layout.CRC_BYTES;
-      ShardGuess.Opened early =
-          guess != null && firstStripe == 0 ? guess.take(shard, slot, name) : null;
-      this.guessed = early == null ? null : early.stream();
-      this.openedNanos = early == null ? openedNanos : early.startedNanos();
-      try {
-        task =
-            array
-                .executor()
-                .submit(
-                    () -> {
-                      pump(repository, name, offset, end - offset, firstStripe);
-                      return null;
-                    });
-      } catch (java.util.concurrent.RejectedExecutionException e) {
-        if (guessed != null) {
-          // Taken from the guess, and no source holds it: nothing else would close it.
-          ShardGuess.closeWhenOpened(guessed);
-        }
-        throw e;
-      }
-    }
-
-    /** The shard's bytes from {@code offset}: the guessed read's, or a read of its own. */
-    private ObjectStream openAt(Repository repository, String name, long offset, long length)
-        throws IOException, InterruptedException {
-      if (guessed == null) {
-        return repository.get(name, offset, length);
-      }
-      ObjectStream in;
-      try {
-        in = guessed.get();
-      } catch (ExecutionException e) {
-        if (e.getCause() instanceof RuntimeException r) {
-          throw r;
-        }
-        throw new IOException(e.getCause());
-      }
-      try {
-        in.skipNBytes(offset); // the guess read the whole object: an inline record's header
-      } catch (IOException | RuntimeException e) {
-        in.close();
-        throw e;
-      }
-      return in;
-    }
-
-    private void pump(Repository repository, String name, long offset, long length, long first)
-        throws InterruptedException {
-      CRC32C crc = new CRC32C();
-      try (ObjectStream in = openAt(repository, name, offset, length)) {
-        stream = in;
-        for (long s = first; s <= lastStripe && !closed; s++) {
-          int pieceLength = part.pieceBytes(k, s);
-          byte[] bytes = new byte[pieceLength + Layout.CRC_BYTES];
-          int got = in.readNBytes(bytes, 0, bytes.length);
-          if (got < bytes.length) {
-            deliver(new Piece(s, null, "shard object ends early at stripe " + s, false));
-            return;
-          }
-          crc.reset();
-          crc.update(bytes, 0, pieceLength);
-          int expected =
-              ((bytes[pieceLength] & 0xFF) << 24)
-                  | ((bytes[pieceLength + 1] & 0xFF) << 16)
-                  | ((bytes[pieceLength + 2] & 0xFF) << 8)
-                  | (bytes[pieceLength + 3] & 0xFF);
-          if ((int) crc.getValue() != expected) {
-            deliver(new Piece(s, null, "CRC32C mismatch at stripe " + s, true));
-            continue;
-          }
-          sample(System.nanoTime() - openedNanos);
-          deliver(new Piece(s, bytes, null, false));
-        }
-      } catch (IOException | RuntimeException e) {
-        if (!closed) {
-          deliver(new Piece(Long.MAX_VALUE, null, String.valueOf(e), false));
-        }
-      }
-    }
-
-    /**
-     * Records how long this source took to send its first piece, or, for one given up before it
-     * sent any, how long it had taken by then (a lower bound: a repository hedged around must not
-     * look fast for lack of samples).
-     */
-    void sample(long nanos) {
-      if (sampled.compareAndSet(false, true)) {
-        latencies.record(slot, kind(), nanos);
-      }
-    }
-
-    private void deliver(Piece piece) throws InterruptedException {
-      queue.put(piece);
-      lastSent = Math.max(lastSent, piece.stripe());
-      delivered.release();
-      arrivals.release();
-    }
-
-    /**
-     * Closes this source once it has sent its piece of {@code stripe} (or failed) or the stall
-     * deadline has passed, in the background; in the second case its repository is suspended as
-     * stalled. A piece sent just before this is called counts: the reader may not have looked for
-     * it yet (with hedged reads, often; it used to suspend a repository that had answered).
-     */
-    void watchThenClose(int slot, long startedAt, long stallAt, long stripe) {
-      watched = true;
-      try {
-        array
-            .executor()
-            .execute(
-                () -> {
-                  try {
-                    while (lastSent < stripe) {
-                      // Nobody takes its pieces any more: dropped, so that a source behind by
-                      // more than its queue holds is not blocked on a full queue and taken for
-                      // stalled.
-                      queue.clear();
-                      long left = stallAt - System.nanoTime();
-                      if (left <= 0 || !delivered.tryAcquire(left, TimeUnit.NANOSECONDS)) {
-                        break;
-                      }
-                    }
-                    if (lastSent < stripe) {
-                      sample(System.nanoTime() - openedNanos);
-                      array
-                          .health()
-                          .stalled(
-                              slot,
-                              "stalled: no data "
-                                  + (System.nanoTime() - startedAt) / 1_000_000
-                                  + " ms into a read that others answered");
-                    }
-                  } catch (InterruptedException e) {
-                    // Closing.
-                  } finally {
-                    close();
-                  }
-                });
-      } catch (java.util.concurrent.RejectedExecutionException e) {
-        close();
-      }
-    }
-
-    /**
-     * This shard's piece of {@code wanted}, if it has arrived: pieces of earlier stripes (which a
-     * shard that lagged behind delivers after the stripe was completed without it) are skipped.
-     */
-    Piece next(long wanted) {
-      for (Piece piece = queue.poll(); piece != null; piece = queue.poll()) {
-        if (piece.stripe() >= wanted) {
-          return piece;
-        }
-      }
-      return null;
-    }
-
-    void close() {
-      closed = true;
-      queue.clear();
-      task.cancel(true);
-      if (guessed != null) {
-        ShardGuess.closeWhenOpened(guessed); // pump may not have taken it before it was cancelled
-      }
-      ObjectStream open = stream;
-      if (open != null) {
-        try {
-          open.close();
-        } catch (IOException e) {
-          // Already failing or finished: nothing to release.
-        }
       }
     }
   }

@@ -224,7 +224,7 @@ public final class PartWriter {
     int piece = (length + k - 1) / k;
     byte[][] stripe = new byte[n][];
     for (int i = 0; i < n; i++) {
-      stripe[i] = allocate.apply(piece + Layout.CRC_BYTES);
+      stripe[i] = allocate.apply(PieceCodec.framedLength(piece));
     }
     for (int i = 0; i < k; i++) {
       int from = i * piece;
@@ -239,9 +239,7 @@ public final class PartWriter {
     codec.encodeParity(stripe, 0, piece);
     CRC32C crc = new CRC32C();
     for (byte[] chunk : stripe) {
-      crc.update(chunk, 0, piece);
-      ShardRebuilder.writeInt(chunk, piece, (int) crc.getValue());
-      crc.reset();
+      PieceCodec.seal(chunk, piece, crc);
     }
     return stripe;
   }

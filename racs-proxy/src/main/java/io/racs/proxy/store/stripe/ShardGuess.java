@@ -79,7 +79,7 @@ public final class ShardGuess {
       order.add(i);
     }
     RepositoryArray array = context.array;
-    PartReader.inReadOrder(
+    ReadOrder.sort(
         order,
         slots,
         k,

@@ -145,32 +145,30 @@ public final class ShardRebuilder {
         present[shard] = true;
       }
       CRC32C crc = new CRC32C();
-      byte[] piece = new byte[part.pieceBytes() + Layout.CRC_BYTES];
+      byte[] piece = new byte[PieceCodec.framedLength(part.pieceBytes())];
       for (long s = 0; s < stripes; s++) {
         int length = part.pieceBytes(k, s);
         for (int shard : sources) {
-          int got;
+          PieceCodec.Check check;
           try {
-            got = streams[shard].readNBytes(piece, 0, length + Layout.CRC_BYTES);
+            check = PieceCodec.read(streams[shard], piece, length, crc);
           } catch (IOException | RuntimeException e) {
             throw new CorruptSource(shard, "read failed: " + e);
           }
-          if (got < length + Layout.CRC_BYTES) {
+          if (check == PieceCodec.Check.SHORT) {
             throw new CorruptSource(shard, "shard ends early");
           }
-          crc.reset();
-          crc.update(piece, 0, length);
-          if ((int) crc.getValue() != readInt(piece, length)) {
+          if (check == PieceCodec.Check.CORRUPT) {
             throw new CorruptSource(shard, "CRC32C mismatch at stripe " + s);
           }
           System.arraycopy(piece, 0, buffers[shard], 0, length);
-          bytesRead += length + Layout.CRC_BYTES;
+          bytesRead += PieceCodec.framedLength(length);
         }
         throttle.consume(length * (long) (sources.size() + targets.size()));
         codec.reconstruct(buffers, present, 0, length);
         for (int t = 0; t < targets.size(); t++) {
           int shard = targets.get(t);
-          byte[] out = withCrc(buffers[shard], length, crc);
+          byte[] out = PieceCodec.framed(buffers[shard], length, crc);
           if (!pipes.get(t).offer(out, timeoutNanos)) {
             throw targetFailed(part.slots().get(shard), puts.get(t), shard);
           }
@@ -277,7 +275,8 @@ public final class ShardRebuilder {
       if (unreadable.contains(i)) {
         continue;
       }
-      byte[] shard = part.sizeBytes() == 0 ? new byte[0] : withCrc(buffers[i], length, crc);
+      byte[] shard =
+          part.sizeBytes() == 0 ? new byte[0] : PieceCodec.framed(buffers[i], length, crc);
       byte[] record = Layout.encodeInline(version, shard);
       try {
         RepositoryArray.putBytes(array.slot(part.slots().get(i)), recordName, record);
@@ -317,15 +316,6 @@ public final class ShardRebuilder {
         cause);
   }
 
-  /** A copy of {@code piece}'s first {@code length} bytes followed by their CRC32C. */
-  public static byte[] withCrc(byte[] piece, int length, CRC32C crc) {
-    byte[] out = Arrays.copyOf(piece, length + Layout.CRC_BYTES);
-    crc.reset();
-    crc.update(out, 0, length);
-    writeInt(out, length, (int) crc.getValue());
-    return out;
-  }
-
   /** The shard inside an inline record, if it is whole and its CRC32C matches. */
   public static Optional<byte[]> inlineShard(byte[] stored, PartMeta part, int k) {
     int shardBytes = (int) part.shardObjectBytes(k);
@@ -338,25 +328,9 @@ public final class ShardRebuilder {
       return Optional.of(new byte[0]);
     }
     int length = shardBytes - Layout.CRC_BYTES;
-    CRC32C crc = new CRC32C();
-    crc.update(stored, offset, length);
-    if ((int) crc.getValue() != readInt(stored, offset + length)) {
+    if (!PieceCodec.intact(stored, offset, length, new CRC32C())) {
       return Optional.empty();
     }
     return Optional.of(Arrays.copyOfRange(stored, offset, offset + length));
-  }
-
-  public static int readInt(byte[] b, int at) {
-    return ((b[at] & 0xFF) << 24)
-        | ((b[at + 1] & 0xFF) << 16)
-        | ((b[at + 2] & 0xFF) << 8)
-        | (b[at + 3] & 0xFF);
-  }
-
-  static void writeInt(byte[] b, int at, int value) {
-    b[at] = (byte) (value >>> 24);
-    b[at + 1] = (byte) (value >>> 16);
-    b[at + 2] = (byte) (value >>> 8);
-    b[at + 3] = (byte) value;
   }
 }

@@ -3,7 +3,7 @@ package io.racs.proxy.store.array;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.store.api.StoreConfig;
-import io.racs.proxy.store.stripe.PartReader;
+import io.racs.proxy.store.stripe.ReadOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,8 +31,7 @@ class LatencyEstimatesTest {
   /** The order a read of a 4+2 part over slots 0..5 asks its shards in. */
   private List<Integer> readOrder() {
     List<Integer> shards = new ArrayList<>(List.of(0, 1, 2, 3, 4, 5));
-    PartReader.inReadOrder(
-        shards, List.of(0, 1, 2, 3, 4, 5), 4, estimates, LatencyEstimates.Kind.SHARD);
+    ReadOrder.sort(shards, List.of(0, 1, 2, 3, 4, 5), 4, estimates, LatencyEstimates.Kind.SHARD);
     return shards;
   }
 
