@@ -65,20 +65,21 @@ public final class VersionedWrites {
       PutOptions options,
       WriteCondition condition) {
     buckets.requireKey(bucket, key);
+    return newVersion(
+        bucket,
+        key,
+        asNull -> writes.put(bucket, key, body, lengthBytes, options, condition, asNull));
+  }
+
+  /**
+   * Commits a new version of a key with {@code write}, told whether the version is the key's {@code
+   * null} version (in a bucket whose versioning is not enabled), then has the one it replaces
+   * removed ({@link #replacingNull}).
+   */
+  private VersionMeta newVersion(String bucket, String key, Function<Boolean, VersionMeta> write) {
     Versioning state = buckets.stateRecently(bucket);
     reads.superseded(bucket, key);
-    return replacingNull(
-        state,
-        health.writing(
-            () ->
-                writes.put(
-                    bucket,
-                    key,
-                    body,
-                    lengthBytes,
-                    options,
-                    condition,
-                    state != Versioning.ENABLED)));
+    return replacingNull(state, health.writing(() -> write.apply(state != Versioning.ENABLED)));
   }
 
   /**
@@ -191,19 +192,10 @@ public final class VersionedWrites {
       List<CompletedPart> parts,
       Function<List<PartMeta>, Map<String, String>> objectChecksums,
       WriteCondition condition) {
-    Versioning state = buckets.stateRecently(bucket);
-    reads.superseded(bucket, key);
-    return replacingNull(
-        state,
-        health.writing(
-            () ->
-                uploads.complete(
-                    bucket,
-                    key,
-                    uploadId,
-                    parts,
-                    objectChecksums,
-                    condition,
-                    state != Versioning.ENABLED)));
+    return newVersion(
+        bucket,
+        key,
+        asNull ->
+            uploads.complete(bucket, key, uploadId, parts, objectChecksums, condition, asNull));
   }
 }
