@@ -4,13 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.testkit.SeededBytes;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,29 +14,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.apache5.Apache5HttpClient;
-import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 import software.amazon.awssdk.services.s3.model.CORSRule;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.ChecksumMode;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
-import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.MetadataDirective;
@@ -54,72 +41,11 @@ import software.amazon.awssdk.transfer.s3.S3TransferManager;
  * The proxy process over six real MinIO servers (4x2), driven by the AWS SDK for Java v2 as
  * applications use it, over HTTP and HTTPS: sync and async clients with their default checksums,
  * CRC64NVME asked for explicitly, multipart through the transfer manager, byte-exact round trips of
- * 0 B, 1 B, 5 MiB + 1 and 70 MiB, listings with delimiters, deletes, and the failures a client must
- * see (wrong secret, wrong checksum: correct error, nothing stored).
+ * 0 B, 1 B, 5 MiB + 1 and 70 MiB, metadata, object attributes and ACLs, bucket CORS and preflights,
+ * listings with delimiters, deletes, the admin endpoints, and the failures a client must see (wrong
+ * secret, wrong checksum: correct error, nothing stored).
  */
-class SdkV2IT {
-  @RegisterExtension static final ProxyPairExtension PROXIES = ProxyPairExtension.create();
-
-  @TempDir static Path dir;
-
-  private static S3Client client(boolean secure, String secret) {
-    ProxyProcess proxy = PROXIES.proxy(secure);
-    Apache5HttpClient.Builder httpClient = Apache5HttpClient.builder();
-    if (secure) {
-      httpClient.tlsTrustManagersProvider(PROXIES.tls()::trustManagers);
-    }
-    return S3Client.builder()
-        .endpointOverride(proxy.endpoint())
-        .region(Region.US_EAST_1)
-        .forcePathStyle(true)
-        .credentialsProvider(
-            StaticCredentialsProvider.create(
-                AwsBasicCredentials.create(ProxyProcess.ACCESS_KEY, secret)))
-        .httpClientBuilder(httpClient)
-        .build();
-  }
-
-  private static S3AsyncClient asyncClient(boolean secure) {
-    ProxyProcess proxy = PROXIES.proxy(secure);
-    NettyNioAsyncHttpClient.Builder httpClient = NettyNioAsyncHttpClient.builder();
-    if (secure) {
-      httpClient.tlsTrustManagersProvider(PROXIES.tls()::trustManagers);
-    }
-    return S3AsyncClient.builder()
-        .endpointOverride(proxy.endpoint())
-        .region(Region.US_EAST_1)
-        .forcePathStyle(true)
-        .multipartEnabled(true)
-        .credentialsProvider(
-            StaticCredentialsProvider.create(
-                AwsBasicCredentials.create(ProxyProcess.ACCESS_KEY, ProxyProcess.SECRET_KEY)))
-        .httpClientBuilder(httpClient)
-        .build();
-  }
-
-  private static Path file(long seed, long size) throws IOException {
-    Path file = dir.resolve("data-" + seed + "-" + size);
-    try (OutputStream out = Files.newOutputStream(file)) {
-      SeededBytes.stream(seed, size).transferTo(out);
-    }
-    return file;
-  }
-
-  private static byte[] md5(InputStream in) throws Exception {
-    MessageDigest md5 = MessageDigest.getInstance("MD5");
-    byte[] buffer = new byte[1 << 16];
-    for (int n; (n = in.read(buffer)) > 0; ) {
-      md5.update(buffer, 0, n);
-    }
-    return md5.digest();
-  }
-
-  private static byte[] md5(Path file) throws Exception {
-    try (InputStream in = Files.newInputStream(file)) {
-      return md5(in);
-    }
-  }
-
+class SdkV2IT extends SdkV2Support {
   @ParameterizedTest
   @ValueSource(booleans = {false, true})
   void syncClient_roundTripsEverySize(boolean secure) throws Exception {
@@ -188,77 +114,6 @@ class SdkV2IT {
                   .join()
                   .asUtf8String())
           .isEqualTo("hello");
-    }
-  }
-
-  @Test
-  void versioning_whenEnabled_answersVersionIdsAndDeleteMarkers() {
-    try (S3Client s3 = client(false, ProxyProcess.SECRET_KEY)) {
-      s3.createBucket(b -> b.bucket("sdk-versioning"));
-      assertThat(s3.getBucketVersioning(b -> b.bucket("sdk-versioning")).status()).isNull();
-      s3.putBucketVersioning(
-          b ->
-              b.bucket("sdk-versioning")
-                  .versioningConfiguration(c -> c.status(BucketVersioningStatus.ENABLED)));
-      assertThat(s3.getBucketVersioning(b -> b.bucket("sdk-versioning")).status())
-          .isEqualTo(BucketVersioningStatus.ENABLED);
-      String first =
-          s3.putObject(b -> b.bucket("sdk-versioning").key("k"), RequestBody.fromString("one"))
-              .versionId();
-      String second =
-          s3.putObject(b -> b.bucket("sdk-versioning").key("k"), RequestBody.fromString("two"))
-              .versionId();
-      assertThat(first).isNotEmpty();
-      assertThat(second).isNotEmpty().isNotEqualTo(first);
-      assertThat(s3.getObjectAsBytes(b -> b.bucket("sdk-versioning").key("k")).asUtf8String())
-          .isEqualTo("two");
-      DeleteObjectResponse deleted = s3.deleteObject(b -> b.bucket("sdk-versioning").key("k"));
-      assertThat(deleted.deleteMarker()).isTrue();
-      assertThat(deleted.versionId()).isNotEmpty().isNotIn(first, second);
-      assertThatThrownBy(() -> s3.getObject(b -> b.bucket("sdk-versioning").key("k")))
-          .isInstanceOfSatisfying(
-              S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(404));
-      // Suspended, then enabled again: the versions stay (Suspended was 501 before the null
-      // version landed).
-      s3.putBucketVersioning(
-          b ->
-              b.bucket("sdk-versioning")
-                  .versioningConfiguration(c -> c.status(BucketVersioningStatus.SUSPENDED)));
-      assertThat(s3.getBucketVersioning(b -> b.bucket("sdk-versioning")).status())
-          .isEqualTo(BucketVersioningStatus.SUSPENDED);
-      s3.putBucketVersioning(
-          b ->
-              b.bucket("sdk-versioning")
-                  .versioningConfiguration(c -> c.status(BucketVersioningStatus.ENABLED)));
-      assertThat(
-              s3.getObjectAsBytes(b -> b.bucket("sdk-versioning").key("k").versionId(first))
-                  .asUtf8String())
-          .isEqualTo("one");
-      assertThat(
-              s3.headObject(b -> b.bucket("sdk-versioning").key("k").versionId(second))
-                  .contentLength())
-          .isEqualTo(3);
-      assertThatThrownBy(
-              () ->
-                  s3.headObject(
-                      b -> b.bucket("sdk-versioning").key("k").versionId(deleted.versionId())))
-          .isInstanceOfSatisfying(
-              S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(405));
-      var restored =
-          s3.copyObject(
-              b ->
-                  b.sourceBucket("sdk-versioning")
-                      .sourceKey("k")
-                      .sourceVersionId(first)
-                      .destinationBucket("sdk-versioning")
-                      .destinationKey("k"));
-      assertThat(restored.copySourceVersionId()).isEqualTo(first);
-      assertThat(s3.getObjectAsBytes(b -> b.bucket("sdk-versioning").key("k")).asUtf8String())
-          .isEqualTo("one");
-      assertThatThrownBy(() -> s3.deleteBucket(b -> b.bucket("sdk-versioning")))
-          .isInstanceOfSatisfying(
-              S3Exception.class,
-              e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("BucketNotEmpty"));
     }
   }
 
@@ -466,81 +321,6 @@ class SdkV2IT {
       }
     }
     return view;
-  }
-
-  /**
-   * S3's version calls through the SDK: ListObjectVersions lists both versions of a key written
-   * twice (newest first, the newest latest) and pages through them with the paginator; DeleteObject
-   * with a versionId removes exactly that version (DeleteObjects too); a delete marker is listed as
-   * latest, and deleting it by id makes the remaining version current again. Until
-   * ListObjectVersions and DELETE ?versionId are served in versioned buckets, the proxy answers
-   * them NotImplemented and this test fails at the first listing.
-   */
-  @Test
-  void versions_whenListedAndDeletedById_followS3() {
-    String bucket = "sdk-versions";
-    try (S3Client s3 = client(false, ProxyProcess.SECRET_KEY)) {
-      s3.createBucket(b -> b.bucket(bucket));
-      s3.putBucketVersioning(
-          b ->
-              b.bucket(bucket)
-                  .versioningConfiguration(c -> c.status(BucketVersioningStatus.ENABLED)));
-      String first =
-          s3.putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("one")).versionId();
-      String second =
-          s3.putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("two")).versionId();
-      String third =
-          s3.putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("three")).versionId();
-      var listed = s3.listObjectVersions(b -> b.bucket(bucket));
-      assertThat(listed.versions())
-          .extracting(v -> v.key() + " " + v.versionId() + " " + v.isLatest())
-          .containsExactly(
-              "k " + third + " true", "k " + second + " false", "k " + first + " false");
-      assertThat(listed.deleteMarkers()).isEmpty();
-      List<String> paged = new ArrayList<>();
-      s3.listObjectVersionsPaginator(b -> b.bucket(bucket).maxKeys(1))
-          .versions()
-          .forEach(v -> paged.add(v.versionId()));
-      assertThat(paged).containsExactly(third, second, first);
-
-      DeleteObjectResponse removed =
-          s3.deleteObject(b -> b.bucket(bucket).key("k").versionId(first));
-      assertThat(removed.versionId()).isEqualTo(first);
-      var batch =
-          s3.deleteObjects(
-              b ->
-                  b.bucket(bucket)
-                      .delete(
-                          d ->
-                              d.objects(
-                                  ObjectIdentifier.builder().key("k").versionId(second).build())));
-      assertThat(batch.errors()).isEmpty();
-      assertThat(batch.deleted())
-          .singleElement()
-          .satisfies(d -> assertThat(d.versionId()).isEqualTo(second));
-      assertThat(s3.listObjectVersions(b -> b.bucket(bucket)).versions())
-          .extracting(v -> v.versionId())
-          .containsExactly(third);
-
-      String marker = s3.deleteObject(b -> b.bucket(bucket).key("k")).versionId();
-      var withMarker = s3.listObjectVersions(b -> b.bucket(bucket));
-      assertThat(withMarker.deleteMarkers())
-          .singleElement()
-          .satisfies(
-              m -> {
-                assertThat(m.versionId()).isEqualTo(marker);
-                assertThat(m.isLatest()).isTrue();
-              });
-      assertThat(withMarker.versions())
-          .singleElement()
-          .satisfies(v -> assertThat(v.isLatest()).isFalse());
-      DeleteObjectResponse unmarked =
-          s3.deleteObject(b -> b.bucket(bucket).key("k").versionId(marker));
-      assertThat(unmarked.deleteMarker()).isTrue();
-      assertThat(unmarked.versionId()).isEqualTo(marker);
-      assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key("k")).asUtf8String())
-          .isEqualTo("three");
-    }
   }
 
   @Test

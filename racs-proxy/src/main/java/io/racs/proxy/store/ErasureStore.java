@@ -16,10 +16,7 @@ import io.racs.proxy.store.bucket.BucketCatalog;
 import io.racs.proxy.store.bucket.BucketCoordinator;
 import io.racs.proxy.store.bucket.BucketDocuments;
 import io.racs.proxy.store.commit.Collector;
-import io.racs.proxy.store.commit.CommitOrder;
-import io.racs.proxy.store.commit.NullVersions;
 import io.racs.proxy.store.commit.QuorumWriter;
-import io.racs.proxy.store.commit.VersionRemovals;
 import io.racs.proxy.store.commit.VersionResolver;
 import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.Sealing;
@@ -31,8 +28,7 @@ import io.racs.proxy.store.object.KeyRotation;
 import io.racs.proxy.store.object.Lister;
 import io.racs.proxy.store.object.MultipartUploads;
 import io.racs.proxy.store.object.ObjectReads;
-import io.racs.proxy.store.object.ObjectTags;
-import io.racs.proxy.store.object.ObjectWrites;
+import io.racs.proxy.store.object.VersionedWrites;
 import io.racs.proxy.store.stripe.PartWriter;
 import io.racs.repos.Repository;
 import java.io.InputStream;
@@ -40,8 +36,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -58,48 +52,17 @@ import java.util.function.Supplier;
  * anyone noticing but the metrics. Superseded versions are deleted after each commit ({@link
  * Collector}); heal collects what failures leave behind.
  *
- * <p>This class is a facade: it checks names and buckets and hands each call to the part that owns
- * it ({@link BucketCatalog}, {@link ObjectWrites}, {@link ObjectReads}, {@link Lister}, {@link
- * MultipartUploads}). Opening the array and admitting each repository to its slot belong to {@link
- * ArraySlots}; what operators are told about the slots, and about writes that full disks failed, to
- * {@link ArrayHealth}.
+ * <p>This class is a facade: it hands each call to the part that owns it ({@link BucketCatalog},
+ * {@link BucketDocuments}, {@link VersionedWrites}, {@link ObjectReads}, {@link Lister}, {@link
+ * MultipartUploads}), which checks its arguments; {@link StoreTiers} builds the parts. Opening the
+ * array and admitting each repository to its slot belong to {@link ArraySlots}; what operators are
+ * told about the slots, and about writes that full disks failed, to {@link ArrayHealth}.
  */
 public final class ErasureStore implements ObjectStore, Maintenance {
-  private final StoreContext context;
-  // Runs collections and the early reads of whole-object GETs.
-  private final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
-  private final ArraySlots slots;
-  private final ArrayHealth health;
-  private final Collector collector;
-  private final VersionResolver resolver;
-  private final BucketCatalog buckets;
-  private final BucketDocuments documents;
-  private final ObjectWrites writes;
-  private final ObjectReads reads;
-  private final Lister lister;
-  private final MultipartUploads uploads;
-  private final VersionRemovals removals;
-  private final NullVersions nulls;
-  private final ObjectTags tags;
+  private final StoreTiers tiers;
 
   private ErasureStore(StoreConfig config, ArraySlots slots) {
-    this.slots = slots;
-    this.context = new StoreContext(config, List.copyOf(slots.guards()), slots.arrayId());
-    this.health = new ArrayHealth(context, slots);
-    this.collector = new Collector(context, background);
-    QuorumWriter writer = new QuorumWriter(context, collector);
-    this.resolver = new VersionResolver(context);
-    CommitOrder order = new CommitOrder(context);
-    this.buckets = new BucketCatalog(context, writer, background);
-    this.documents = new BucketDocuments(context, writer, buckets, background);
-    collector.keepVersionsOf(buckets::versioned);
-    this.writes = new ObjectWrites(context, writer, resolver, order, buckets);
-    this.reads = new ObjectReads(context, resolver, buckets, background);
-    this.lister = new Lister(context, resolver);
-    this.uploads = new MultipartUploads(context, writer, buckets, resolver, order);
-    this.removals = new VersionRemovals(context, writer, resolver, collector);
-    this.nulls = new NullVersions(context, resolver, removals, background);
-    this.tags = new ObjectTags(context, writer, documents, background);
+    this.tiers = new StoreTiers(config, slots);
   }
 
   /**
@@ -128,22 +91,22 @@ public final class ErasureStore implements ObjectStore, Maintenance {
 
   /** The array id (written in every repository's identity marker). */
   public String arrayId() {
-    return context.arrayId;
+    return tiers.context.arrayId;
   }
 
   /** The configuration. */
   public StoreConfig config() {
-    return context.config;
+    return tiers.context.config;
   }
 
   /** Counters of degraded and repaired operations. */
   public StoreStats stats() {
-    return context.stats;
+    return tiers.context.stats;
   }
 
   /** The repositories, by slot. */
   public List<Repository> repositories() {
-    return context.repositories();
+    return tiers.context.repositories();
   }
 
   /**
@@ -152,35 +115,35 @@ public final class ErasureStore implements ObjectStore, Maintenance {
    * yet filled, says so.
    */
   public List<RepositoryHealth> health() {
-    return health.report();
+    return tiers.health.report();
   }
 
   // What heal shares with the store.
 
   @Override
   public StoreContext context() {
-    return context;
+    return tiers.context;
   }
 
   /** The slots behind their guards (the same objects as {@link #repositories()}). */
   @Override
   public ArraySlots slots() {
-    return slots;
+    return tiers.slots;
   }
 
   @Override
   public Collector collector() {
-    return collector;
+    return tiers.collector;
   }
 
   @Override
   public VersionResolver resolver() {
-    return resolver;
+    return tiers.resolver;
   }
 
   @Override
   public MultipartUploads uploads() {
-    return uploads;
+    return tiers.uploads;
   }
 
   /**
@@ -191,12 +154,12 @@ public final class ErasureStore implements ObjectStore, Maintenance {
    */
   @Override
   public void awaitCollections() {
-    collector.awaitCollectionsUnpaced();
+    tiers.collector.awaitCollectionsUnpaced();
   }
 
   /** The index entry that holds an inline version's shards. */
   public String inlineRecord(VersionMeta meta) {
-    return reads.inlineRecord(meta);
+    return tiers.reads.inlineRecord(meta);
   }
 
   // ---- buckets ----
@@ -207,7 +170,7 @@ public final class ErasureStore implements ObjectStore, Maintenance {
    * serving; {@link BucketCoordinator#NONE} until then.
    */
   public void coordinate(BucketCoordinator coordinator) {
-    buckets.coordinate(coordinator);
+    tiers.buckets.coordinate(coordinator);
   }
 
   /**
@@ -217,12 +180,12 @@ public final class ErasureStore implements ObjectStore, Maintenance {
    * coordination.md). Call before serving; {@link KeyStamps#NONE} until then.
    */
   public void coordinateKeys(KeyStamps stamps) {
-    context.keyStamps(stamps);
+    tiers.context.keyStamps(stamps);
   }
 
   /** Whether a background re-read of some bucket's cached state runs (for tests). */
   boolean refreshingBucketState() {
-    return buckets.refreshing() || documents.refreshing() || tags.refreshing();
+    return tiers.buckets.refreshing() || tiers.documents.refreshing() || tiers.tags.refreshing();
   }
 
   /**
@@ -231,8 +194,8 @@ public final class ErasureStore implements ObjectStore, Maintenance {
    * record never changes once written (nor do version records, which the version cache holds).
    */
   public void bucketChanged(String bucket) {
-    buckets.forget(bucket);
-    documents.forget(bucket);
+    tiers.buckets.forget(bucket);
+    tiers.documents.forget(bucket);
   }
 
   /**
@@ -240,158 +203,114 @@ public final class ErasureStore implements ObjectStore, Maintenance {
    * missed (the coordinator lost its session, or has it back).
    */
   public void bucketsChanged() {
-    buckets.forgetAll();
-    documents.forgetAll();
+    tiers.buckets.forgetAll();
+    tiers.documents.forgetAll();
   }
 
   @Override
   public void createBucket(String bucket) {
-    BucketCatalog.checkName(bucket);
-    buckets
-        .coordinator()
-        .change(
-            bucket,
-            () -> {
-              documents.forget(bucket);
-              health.writing(() -> buckets.create(bucket));
-              return null;
-            });
+    tiers.buckets.change(
+        bucket,
+        () -> {
+          tiers.documents.forget(bucket);
+          tiers.health.writing(() -> tiers.buckets.create(bucket));
+        });
   }
 
   @Override
   public void deleteBucket(String bucket) {
-    BucketCatalog.checkName(bucket);
-    buckets
-        .coordinator()
-        .change(
-            bucket,
-            () -> {
-              deleteEmptyBucket(bucket);
-              documents.forget(bucket);
-              return null;
-            });
+    tiers.buckets.change(
+        bucket,
+        () -> {
+          deleteEmptyBucket(bucket);
+          tiers.documents.forget(bucket);
+        });
   }
 
   private void deleteEmptyBucket(String bucket) {
-    buckets.require(bucket);
-    ListResult objects = lister.list(bucket, new ListRequest("", null, "", 1));
+    tiers.buckets.require(bucket);
+    ListResult objects = tiers.lister.list(bucket, new ListRequest("", null, "", 1));
     if (!objects.objects().isEmpty()
-        || (buckets.versioned(bucket) && lister.anyVersion(bucket))
-        || !uploads.list(bucket, "").isEmpty()) {
+        || (tiers.buckets.versioned(bucket) && tiers.lister.anyVersion(bucket))
+        || !tiers.uploads.list(bucket, "").isEmpty()) {
       throw new StoreException(StoreException.Code.BUCKET_NOT_EMPTY, "bucket " + bucket);
     }
-    buckets.markDeleted(bucket);
+    tiers.buckets.markDeleted(bucket);
   }
 
   @Override
   public boolean bucketExists(String bucket) {
-    return buckets.exists(bucket);
+    return tiers.buckets.exists(bucket);
   }
 
   @Override
   public List<BucketInfo> listBuckets() {
-    return buckets.list();
+    return tiers.buckets.list();
   }
 
   @Override
   public void putBucketCors(String bucket, String configuration) {
-    if (configuration == null || configuration.isEmpty()) {
-      throw new StoreException(
-          StoreException.Code.INVALID_ARGUMENT,
-          "configuration: " + configuration + " (expected: a CORS configuration)");
-    }
-    health.writing(() -> documents.put(BucketDocuments.Kind.CORS, bucket, configuration));
+    tiers.documents.set(BucketDocuments.Kind.CORS, bucket, configuration);
   }
 
   @Override
   public Optional<String> bucketCors(String bucket) {
-    return documents.get(BucketDocuments.Kind.CORS, bucket);
+    return tiers.documents.get(BucketDocuments.Kind.CORS, bucket);
   }
 
   @Override
   public void deleteBucketCors(String bucket) {
-    health.writing(() -> documents.put(BucketDocuments.Kind.CORS, bucket, null));
+    tiers.documents.change(BucketDocuments.Kind.CORS, bucket, null);
   }
 
   @Override
   public void putBucketTagging(String bucket, String tagging) {
-    if (tagging == null || tagging.isEmpty()) {
-      throw new StoreException(
-          StoreException.Code.INVALID_ARGUMENT, "tagging: " + tagging + " (expected: a tag set)");
-    }
-    health.writing(() -> documents.put(BucketDocuments.Kind.TAGGING, bucket, tagging));
+    tiers.documents.set(BucketDocuments.Kind.TAGGING, bucket, tagging);
   }
 
   @Override
   public Optional<String> bucketTagging(String bucket) {
-    return documents.get(BucketDocuments.Kind.TAGGING, bucket);
+    return tiers.documents.get(BucketDocuments.Kind.TAGGING, bucket);
   }
 
   @Override
   public void deleteBucketTagging(String bucket) {
-    health.writing(() -> documents.put(BucketDocuments.Kind.TAGGING, bucket, null));
+    tiers.documents.change(BucketDocuments.Kind.TAGGING, bucket, null);
   }
 
   @Override
   public void putBucketEncryption(String bucket, String configuration) {
-    if (configuration == null || configuration.isEmpty()) {
-      throw new StoreException(
-          StoreException.Code.INVALID_ARGUMENT,
-          "configuration: " + configuration + " (expected: a document)");
-    }
-    changeDocument(BucketDocuments.Kind.ENCRYPTION, bucket, configuration);
+    tiers.documents.set(BucketDocuments.Kind.ENCRYPTION, bucket, configuration);
   }
 
   @Override
   public Optional<String> bucketEncryption(String bucket) {
-    return documents.get(BucketDocuments.Kind.ENCRYPTION, bucket);
+    return tiers.documents.get(BucketDocuments.Kind.ENCRYPTION, bucket);
   }
 
   @Override
   public Optional<String> bucketEncryptionRecently(String bucket) {
-    return documents.getRecently(BucketDocuments.Kind.ENCRYPTION, bucket);
+    return tiers.documents.getRecently(BucketDocuments.Kind.ENCRYPTION, bucket);
   }
 
   @Override
   public void deleteBucketEncryption(String bucket) {
-    changeDocument(BucketDocuments.Kind.ENCRYPTION, bucket, null);
-  }
-
-  /**
-   * Writes a document that proxies cache (the default encryption, which every write asks for) as a
-   * bucket change: with coordination, serialised with the bucket's other changes and answered only
-   * once every other proxy has dropped its cached copy, as a bucket delete is.
-   */
-  private void changeDocument(BucketDocuments.Kind kind, String bucket, String document) {
-    BucketCatalog.checkName(bucket);
-    buckets
-        .coordinator()
-        .change(
-            bucket,
-            () -> {
-              health.writing(() -> documents.put(kind, bucket, document));
-              return null;
-            });
+    tiers.documents.change(BucketDocuments.Kind.ENCRYPTION, bucket, null);
   }
 
   @Override
   public void putBucketLifecycle(String bucket, String configuration) {
-    if (configuration == null || configuration.isEmpty()) {
-      throw new StoreException(
-          StoreException.Code.INVALID_ARGUMENT,
-          "configuration: " + configuration + " (expected: a lifecycle configuration)");
-    }
-    health.writing(() -> documents.put(BucketDocuments.Kind.LIFECYCLE, bucket, configuration));
+    tiers.documents.set(BucketDocuments.Kind.LIFECYCLE, bucket, configuration);
   }
 
   @Override
   public Optional<String> bucketLifecycle(String bucket) {
-    return documents.get(BucketDocuments.Kind.LIFECYCLE, bucket);
+    return tiers.documents.get(BucketDocuments.Kind.LIFECYCLE, bucket);
   }
 
   @Override
   public void deleteBucketLifecycle(String bucket) {
-    health.writing(() -> documents.put(BucketDocuments.Kind.LIFECYCLE, bucket, null));
+    tiers.documents.change(BucketDocuments.Kind.LIFECYCLE, bucket, null);
   }
 
   /**
@@ -402,28 +321,18 @@ public final class ErasureStore implements ObjectStore, Maintenance {
    */
   @Override
   public void setVersioning(String bucket, Versioning state) {
-    BucketCatalog.checkName(bucket);
-    // A bucket change like a create: every proxy's cached versioning state is dropped before this
-    // answers (with coordination), so a write through another proxy right after answers as the
-    // new state says (with a version id, or as the null version).
-    buckets
-        .coordinator()
-        .change(
-            bucket,
-            () -> {
-              health.writing(() -> buckets.setVersioning(bucket, state));
-              return null;
-            });
+    tiers.buckets.change(
+        bucket, () -> tiers.health.writing(() -> tiers.buckets.setVersioning(bucket, state)));
   }
 
   @Override
   public Versioning versioning(String bucket) {
-    return buckets.stateRecently(bucket);
+    return tiers.buckets.stateRecently(bucket);
   }
 
   @Override
   public boolean versioned(String bucket) {
-    return buckets.versionedRecently(bucket);
+    return tiers.buckets.versionedRecently(bucket);
   }
 
   /**
@@ -432,7 +341,7 @@ public final class ErasureStore implements ObjectStore, Maintenance {
    */
   @Override
   public boolean keepsVersions(String bucket) {
-    return buckets.versioned(bucket);
+    return tiers.buckets.versioned(bucket);
   }
 
   // ---- objects ----
@@ -445,37 +354,7 @@ public final class ErasureStore implements ObjectStore, Maintenance {
       long lengthBytes,
       PutOptions options,
       WriteCondition condition) {
-    buckets.require(bucket);
-    StoreContext.checkKey(key);
-    Versioning state = buckets.stateRecently(bucket);
-    reads.superseded(bucket, key);
-    return replacingNull(
-        state,
-        health.writing(
-            () ->
-                writes.put(
-                    bucket,
-                    key,
-                    body,
-                    lengthBytes,
-                    options,
-                    condition,
-                    state != Versioning.ENABLED)));
-  }
-
-  /**
-   * After a write committed: in a suspended bucket it is the key's new {@code null} version, and
-   * the one it replaces is removed once it has settled ({@link NullVersions}). In a bucket never
-   * versioned the collector deletes it as it deletes every superseded version.
-   */
-  private VersionMeta replacingNull(Versioning state, VersionMeta written) {
-    if (state == Versioning.SUSPENDED && written.nullVersion()) {
-      nulls.supersedeLater(written.bucket(), written.key(), written.versionId());
-    }
-    // The next GET of the key through this proxy reads what was just written beside its listing,
-    // as it would after a GET: a key this proxy wrote is warm (one round), not only one it read.
-    reads.wrote(written);
-    return written;
+    return tiers.versioned.put(bucket, key, body, lengthBytes, options, condition);
   }
 
   @Override
@@ -486,17 +365,17 @@ public final class ErasureStore implements ObjectStore, Maintenance {
       long length,
       int partNumber,
       CustomerKey customerKey) {
-    return reads.get(bucket, key, offset, length, partNumber, customerKey);
+    return tiers.reads.get(bucket, key, offset, length, partNumber, customerKey);
   }
 
   @Override
   public ObjectReader read(VersionMeta version, long offset, long length, CustomerKey customerKey) {
-    return reads.read(version, offset, length, customerKey);
+    return tiers.reads.read(version, offset, length, customerKey);
   }
 
   @Override
   public void checkKey(VersionMeta version, CustomerKey customerKey) {
-    reads.checkKey(version, customerKey);
+    tiers.reads.checkKey(version, customerKey);
   }
 
   @Override
@@ -505,12 +384,12 @@ public final class ErasureStore implements ObjectStore, Maintenance {
     StoreContext.checkKey(key);
     Optional<VersionMeta> found =
         NULL_VERSION.equals(versionId)
-            ? resolver.nullVersion(bucket, key)
+            ? tiers.resolver.nullVersion(bucket, key)
             : VersionId.valid(versionId)
-                ? resolver.exact(bucket, key, versionId)
+                ? tiers.resolver.exact(bucket, key, versionId)
                 : Optional.empty();
     if (found.isEmpty()) {
-      buckets.require(bucket);
+      tiers.buckets.require(bucket);
       throw new StoreException(
           StoreException.Code.NO_SUCH_VERSION, bucket + "/" + key + " version " + versionId);
     }
@@ -524,36 +403,27 @@ public final class ErasureStore implements ObjectStore, Maintenance {
    * needs it, since records never change.
    */
   public void forgetKeyCaches() {
-    context.forgetRecords();
-    reads.forgetServed();
+    tiers.context.forgetRecords();
+    tiers.reads.forgetServed();
   }
 
   @Override
   public VersionMeta head(String bucket, String key) {
-    return reads.current(bucket, key);
+    return tiers.reads.current(bucket, key);
   }
 
   @Override
   public Optional<VersionMeta> delete(String bucket, String key, WriteCondition condition) {
-    buckets.require(bucket);
-    StoreContext.checkKey(key);
-    Versioning state = buckets.stateRecently(bucket);
-    reads.superseded(bucket, key);
-    return health
-        .writing(
-            () ->
-                writes.delete(
-                    bucket, key, condition, state != Versioning.OFF, state != Versioning.ENABLED))
-        .map(marker -> replacingNull(state, marker));
+    return tiers.versioned.delete(bucket, key, condition);
   }
 
   @Override
   public ListResult list(String bucket, ListRequest request) {
     // The bucket's records and the listing in one round: a missing bucket still says so first.
-    CompletableFuture<Void> exists = buckets.requireLater(bucket);
+    CompletableFuture<Void> exists = tiers.buckets.requireLater(bucket);
     ListResult result;
     try {
-      result = lister.list(bucket, request);
+      result = tiers.lister.list(bucket, request);
     } catch (RuntimeException e) {
       BucketCatalog.await(exists);
       throw e;
@@ -564,23 +434,13 @@ public final class ErasureStore implements ObjectStore, Maintenance {
 
   @Override
   public VersionListResult listVersions(String bucket, VersionListRequest request) {
-    buckets.require(bucket);
-    return lister.versions(bucket, request);
+    tiers.buckets.require(bucket);
+    return tiers.lister.versions(bucket, request);
   }
 
   @Override
   public Optional<VersionMeta> removeVersion(String bucket, String key, String versionId) {
-    buckets.require(bucket);
-    StoreContext.checkKey(key);
-    if (NULL_VERSION.equals(versionId)) {
-      reads.superseded(bucket, key);
-      return health.writing(() -> nulls.remove(bucket, key));
-    }
-    if (!VersionId.valid(versionId)) {
-      return Optional.empty(); // no version has such an id
-    }
-    reads.superseded(bucket, key);
-    return health.writing(() -> removals.remove(bucket, key, versionId));
+    return tiers.versioned.removeVersion(bucket, key, versionId);
   }
 
   @Override
@@ -591,11 +451,7 @@ public final class ErasureStore implements ObjectStore, Maintenance {
       String key,
       PutOptions replace,
       WriteCondition condition) {
-    buckets.require(bucket);
-    StoreContext.checkKey(key);
-    try (ObjectReader source = reads.get(sourceBucket, sourceKey, 0, -1, 0, null)) {
-      return copyFrom(source.meta(), source.body(), bucket, key, replace, Sealing.NONE, condition);
-    }
+    return tiers.versioned.copy(sourceBucket, sourceKey, bucket, key, replace, condition);
   }
 
   @Override
@@ -607,39 +463,7 @@ public final class ErasureStore implements ObjectStore, Maintenance {
       PutOptions replace,
       Sealing target,
       WriteCondition condition) {
-    buckets.require(bucket);
-    StoreContext.checkKey(key);
-    reads.checkKey(source, sourceKey);
-    if (source.sizeBytes() == 0) {
-      return copyFrom(
-          source, InputStream.nullInputStream(), bucket, key, replace, target, condition);
-    }
-    try (ObjectReader reader = reads.read(source, 0, -1, sourceKey)) {
-      return copyFrom(source, reader.body(), bucket, key, replace, target, condition);
-    }
-  }
-
-  private VersionMeta copyFrom(
-      VersionMeta meta,
-      InputStream body,
-      String bucket,
-      String key,
-      PutOptions replace,
-      Sealing target,
-      WriteCondition condition) {
-    // A copy is sealed as its request asks (S3: the source's encryption is not inherited); the
-    // bytes are opened with the source's key and sealed again with a new data key.
-    PutOptions options =
-        (replace != null
-                ? replace
-                : new PutOptions(
-                    meta.contentType(),
-                    meta.userMetadata(),
-                    meta::checksums,
-                    meta.contentHeaders(),
-                    meta.tags()))
-            .withSealing(target);
-    return put(bucket, key, body, meta.sizeBytes(), options, condition);
+    return tiers.versioned.copy(source, sourceKey, bucket, key, replace, target, condition);
   }
 
   /**
@@ -648,7 +472,7 @@ public final class ErasureStore implements ObjectStore, Maintenance {
    */
   public KeyRotation.Report rotateKeys(
       boolean dryRun, java.util.function.Consumer<String> progress) {
-    return KeyRotation.rotate(context, dryRun, progress);
+    return KeyRotation.rotate(tiers.context, dryRun, progress);
   }
 
   @Override
@@ -658,22 +482,21 @@ public final class ErasureStore implements ObjectStore, Maintenance {
           StoreException.Code.INVALID_ARGUMENT,
           "version: " + version.versionId() + " (expected: a version, not a delete marker)");
     }
-    health.writing(() -> tags.put(version, tagSet));
+    tiers.health.writing(() -> tiers.tags.put(version, tagSet));
   }
 
   @Override
   public List<ObjectTagging> objectTaggings(String bucket, String key) {
     StoreContext.checkKey(key);
-    return tags.list(bucket, key);
+    return tiers.tags.list(bucket, key);
   }
 
   // ---- multipart ----
 
   @Override
   public String createMultipartUpload(String bucket, String key, PutOptions options) {
-    buckets.require(bucket);
-    StoreContext.checkKey(key);
-    return health.writing(() -> uploads.create(bucket, key, options));
+    tiers.buckets.requireKey(bucket, key);
+    return tiers.health.writing(() -> tiers.uploads.create(bucket, key, options));
   }
 
   @Override
@@ -686,15 +509,15 @@ public final class ErasureStore implements ObjectStore, Maintenance {
       long length,
       Supplier<Map<String, String>> checksums,
       CustomerKey customerKey) {
-    return health.writing(
+    return tiers.health.writing(
         () ->
-            uploads.uploadPart(
+            tiers.uploads.uploadPart(
                 bucket, key, uploadId, partNumber, body, length, checksums, customerKey));
   }
 
   @Override
   public List<PartInfo> listParts(String bucket, String key, String uploadId) {
-    return uploads.listParts(bucket, key, uploadId);
+    return tiers.uploads.listParts(bucket, key, uploadId);
   }
 
   @Override
@@ -705,25 +528,12 @@ public final class ErasureStore implements ObjectStore, Maintenance {
       List<CompletedPart> parts,
       Function<List<PartMeta>, Map<String, String>> objectChecksums,
       WriteCondition condition) {
-    Versioning state = buckets.stateRecently(bucket);
-    reads.superseded(bucket, key);
-    return replacingNull(
-        state,
-        health.writing(
-            () ->
-                uploads.complete(
-                    bucket,
-                    key,
-                    uploadId,
-                    parts,
-                    objectChecksums,
-                    condition,
-                    state != Versioning.ENABLED)));
+    return tiers.versioned.complete(bucket, key, uploadId, parts, objectChecksums, condition);
   }
 
   @Override
   public void abortMultipartUpload(String bucket, String key, String uploadId) {
-    uploads.abort(bucket, key, uploadId);
+    tiers.uploads.abort(bucket, key, uploadId);
   }
 
   /**
@@ -732,27 +542,22 @@ public final class ErasureStore implements ObjectStore, Maintenance {
    */
   @Override
   public void abandonMultipartUpload(String bucket, String key, String uploadId) {
-    uploads.abandon(uploads.upload(bucket, key, uploadId));
+    tiers.uploads.abandon(tiers.uploads.upload(bucket, key, uploadId));
   }
 
   @Override
   public List<UploadInfo> listMultipartUploads(String bucket, String prefix) {
-    buckets.require(bucket);
-    return uploads.list(bucket, prefix);
+    tiers.buckets.require(bucket);
+    return tiers.uploads.list(bucket, prefix);
   }
 
   @Override
   public void close() {
-    collector.finish();
-    background.shutdown();
-    context.array.close();
-    for (Repository repository : context.repositories()) {
-      repository.close();
-    }
+    tiers.close();
   }
 
   @Override
   public String toString() {
-    return "ErasureStore[" + context.geometry + ", array " + context.arrayId + "]";
+    return "ErasureStore[" + tiers.context.geometry + ", array " + tiers.context.arrayId + "]";
   }
 }

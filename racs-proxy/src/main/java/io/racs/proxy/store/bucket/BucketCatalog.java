@@ -331,6 +331,32 @@ public final class BucketCatalog {
   }
 
   /**
+   * Makes a change of {@code bucket} that other proxies must hear of before it is answered (a
+   * create, a delete, a versioning state, a cached document): the name is checked, then, with
+   * coordination, the change is serialised with the bucket's other changes and answered only once
+   * every other proxy has dropped what it cached of the bucket.
+   */
+  public void change(String bucket, Runnable change) {
+    checkName(bucket);
+    coordinator()
+        .change(
+            bucket,
+            () -> {
+              change.run();
+              return null;
+            });
+  }
+
+  /**
+   * What every call on a key of an existing bucket checks first: {@link #require} of the bucket,
+   * then {@link StoreContext#checkKey} of the key.
+   */
+  public void requireKey(String bucket, String key) {
+    require(bucket);
+    StoreContext.checkKey(key);
+  }
+
+  /**
    * {@link #require}, answered later ({@link #await}): at once from the cache while it is fresh,
    * else by a read of the bucket's records started now in the background, so that a request with a
    * repository round of its own to make (a LIST's listing) makes both in the same round. Over

@@ -2,6 +2,7 @@ package io.racs.proxy.store.bucket;
 
 import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.array.ArrayHealth;
 import io.racs.proxy.store.array.IndexMerge;
 import io.racs.proxy.store.array.StoreContext;
 import io.racs.proxy.store.commit.QuorumWriter;
@@ -32,22 +33,33 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class BucketDocuments {
   /** The kinds of bucket documents, each under its own prefix of records. */
   public enum Kind {
-    CORS("c/", "CORS"),
-    TAGGING("g/", "tags"),
-    LIFECYCLE("l/", "lifecycle"),
-    ENCRYPTION("e/", "default encryption"),
+    CORS("c/", "CORS", "configuration", "a CORS configuration", false),
+    TAGGING("g/", "tags", "tagging", "a tag set", false),
+    LIFECYCLE("l/", "lifecycle", "configuration", "a lifecycle configuration", false),
+    /**
+     * Every write asks for it, so proxies cache it: a change is coordinated as a bucket change is
+     * (see {@link #set}).
+     */
+    ENCRYPTION("e/", "default encryption", "configuration", "a document", true),
     /**
      * That a tag set was once set on some object of the bucket after it was written (its presence
      * is what counts; it is never removed while the bucket lives): see {@link ObjectTags}.
      */
-    RETAGGED("r/", "object tags set after a write");
+    RETAGGED("r/", "object tags set after a write", "announcement", "an announcement", false);
 
     private final String prefix;
     private final String label;
+    // How a missing document is named when a put is refused: the argument, and what it should be.
+    private final String argument;
+    private final String expected;
+    private final boolean cached;
 
-    Kind(String prefix, String label) {
+    Kind(String prefix, String label, String argument, String expected, boolean cached) {
       this.prefix = prefix;
       this.label = label;
+      this.argument = argument;
+      this.expected = expected;
+      this.cached = cached;
     }
 
     /** The prefix of this kind's records on every repository. */
@@ -70,6 +82,7 @@ public final class BucketDocuments {
   private final StoreContext context;
   private final QuorumWriter writer;
   private final BucketCatalog buckets;
+  private final ArrayHealth health;
 
   /** A document as read, kept until {@code untilNanos} ({@link StoreConfig#ticker()}). */
   private record Cached(Optional<String> document, long untilNanos) {}
@@ -81,16 +94,49 @@ public final class BucketDocuments {
   private final RefreshAhead refresh;
 
   public BucketDocuments(
-      StoreContext context, QuorumWriter writer, BucketCatalog buckets, Executor background) {
+      StoreContext context,
+      QuorumWriter writer,
+      BucketCatalog buckets,
+      ArrayHealth health,
+      Executor background) {
     this.context = context;
     this.writer = writer;
     this.buckets = buckets;
+    this.health = health;
     this.refresh = new RefreshAhead(background);
   }
 
   /** Whether a background re-read of some document runs (for tests). */
   public boolean refreshing() {
     return refresh.running();
+  }
+
+  /**
+   * What the store's API does to set a document: refuses an empty one, and writes it as {@link
+   * #change} does.
+   *
+   * @throws StoreException {@code INVALID_ARGUMENT} when {@code document} is null or empty
+   */
+  public void set(Kind kind, String bucket, String document) {
+    if (document == null || document.isEmpty()) {
+      throw new StoreException(
+          StoreException.Code.INVALID_ARGUMENT,
+          kind.argument + ": " + document + " (expected: " + kind.expected + ")");
+    }
+    change(kind, bucket, document);
+  }
+
+  /**
+   * Sets (with {@code null}: removes) the document of {@code kind} of an existing bucket, telling
+   * {@link ArrayHealth} of full disks. A document that proxies cache is written as a bucket change
+   * ({@link BucketCatalog#change}), as a bucket delete is.
+   */
+  public void change(Kind kind, String bucket, String document) {
+    if (!kind.cached) {
+      health.writing(() -> put(kind, bucket, document));
+      return;
+    }
+    buckets.change(bucket, () -> health.writing(() -> put(kind, bucket, document)));
   }
 
   /** Sets (with {@code null}: removes) the document of {@code kind} of an existing bucket. */

@@ -1,0 +1,48 @@
+package io.racs.e2e;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.racs.testkit.TestTools;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What the aws-cli tests share: the proxy pair over six MinIO servers (4x2), which each test class
+ * starts and stops with itself, a home directory for aws-cli, and runs of {@code aws} against the
+ * HTTP or HTTPS proxy.
+ */
+abstract class AwsCliSupport {
+  @RegisterExtension static final ProxyPairExtension PROXIES = ProxyPairExtension.create();
+
+  @TempDir static Path dir;
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Runs {@code aws <args> --endpoint-url ...} against the HTTP or HTTPS proxy; must succeed. */
+  static Launcher.Result aws(boolean secure, String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(TestTools.awsCli().toString());
+    command.addAll(Arrays.asList(args));
+    command.add("--endpoint-url");
+    command.add(PROXIES.proxy(secure).endpoint().toString());
+    if (secure) {
+      command.add("--ca-bundle");
+      command.add(PROXIES.tls().cert().toString());
+    }
+    Map<String, String> env = Clients.cleanEnv(dir.resolve("home"));
+    return Clients.ok(command, env);
+  }
+
+  /** {@code aws <args> --endpoint-url <http proxy>}, for a command expected to fail. */
+  static List<String> awsCommand(String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(TestTools.awsCli().toString());
+    command.addAll(Arrays.asList(args));
+    command.add("--endpoint-url");
+    command.add(PROXIES.http().endpoint().toString());
+    return command;
+  }
+}
