@@ -8,7 +8,7 @@ import io.racs.proxy.crypto.Keyring;
 import io.racs.proxy.crypto.MasterKey;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreException;
-import io.racs.proxy.store.format.Encryption;
+import io.racs.proxy.store.format.SealRecord;
 import io.racs.proxy.store.format.Sealing;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.HealOptions;
@@ -262,7 +262,7 @@ class EncryptedObjectTest {
             null,
             Sealing.S3_MANAGED,
             ObjectStore.WriteCondition.NONE);
-    assertThat(copy.encryption().mode()).isEqualTo(Encryption.SSE_S3);
+    assertThat(copy.encryption().mode()).isEqualTo(SealRecord.SSE_S3);
     assertThat(get("dst", null)).isEqualTo(data);
     VersionMeta plain =
         store.copy(

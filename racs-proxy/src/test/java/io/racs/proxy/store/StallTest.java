@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.store.api.StoreException;
-import io.racs.proxy.store.array.SlotHealth;
+import io.racs.proxy.store.array.SlotBreaker;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.testing.TestArray;
 import io.racs.repos.decorator.FaultyRepository;
@@ -41,7 +41,7 @@ class StallTest {
     f.close();
   }
 
-  private SlotHealth health() {
+  private SlotBreaker health() {
     return f.store.context().array.health();
   }
 

@@ -14,7 +14,7 @@ import java.util.function.Supplier;
  * and why a write lost its quorum when full disks are the cause ({@link #writing}).
  *
  * <p>Both read what the slots' guards remember ({@link GuardedRepository#refusal()}, {@link
- * GuardedRepository#writeFailure()}). Not to be confused with {@link SlotHealth}, the circuit
+ * GuardedRepository#writeFailure()}). Not to be confused with {@link SlotBreaker}, the circuit
  * breaker that keeps requests from waiting on a stalled repository.
  *
  * <p>Thread-safe.

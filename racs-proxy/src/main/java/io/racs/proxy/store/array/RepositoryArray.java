@@ -36,7 +36,7 @@ import java.util.function.LongSupplier;
  *
  * <p>Stalls cost an operation little and later ones nothing: once enough slots have answered, a
  * slot still out after the stall grace (or four times as long as the others took, if longer) is
- * reported as stalled and suspended in {@link SlotHealth}, and while suspended it is skipped (an
+ * reported as stalled and suspended in {@link SlotBreaker}, and while suspended it is skipped (an
  * immediate {@code UNAVAILABLE} outcome) until a background probe finds it answering again.
  */
 public final class RepositoryArray implements AutoCloseable {
@@ -45,7 +45,7 @@ public final class RepositoryArray implements AutoCloseable {
   private final long timeoutNanos;
   private final long stallNanos;
   private final int readQuorum;
-  private final SlotHealth health;
+  private final SlotBreaker health;
   private final LatencyEstimates latencies;
   private static final long HEDGE_MIN_MILLIS = 20;
 
@@ -81,7 +81,7 @@ public final class RepositoryArray implements AutoCloseable {
     this.stallNanos = Math.min(stallNanos, timeoutNanos);
     this.readQuorum = readQuorum;
     this.health =
-        new SlotHealth(
+        new SlotBreaker(
             this.slots,
             executor,
             Math.max(2 * this.stallNanos, TimeUnit.SECONDS.toNanos(1)),
@@ -112,7 +112,7 @@ public final class RepositoryArray implements AutoCloseable {
     return executor;
   }
 
-  public SlotHealth health() {
+  public SlotBreaker health() {
     return health;
   }
 

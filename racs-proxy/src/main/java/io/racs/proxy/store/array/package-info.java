@@ -1,6 +1,6 @@
 /**
  * The array tier: the repositories by slot and their state. {@code RepositoryArray} fans calls out
- * to the slots with per-repository deadlines ({@code SlotHealth}, a circuit breaker; {@code
+ * to the slots with per-repository deadlines ({@code SlotBreaker}, a circuit breaker; {@code
  * LatencyEstimates}), {@code Identity} admits each repository to its slot by its identity marker,
  * {@code GuardedRepository} keeps a refused slot out, {@code ArraySlots} holds the guards, {@code
  * ArrayHealth} reports each slot to operators, and {@code IndexMerge} merges the slots' listings.

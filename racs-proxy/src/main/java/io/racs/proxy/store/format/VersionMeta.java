@@ -59,7 +59,7 @@ public record VersionMeta(
     List<PartMeta> parts,
     Map<String, String> contentHeaders,
     Map<String, String> tags,
-    Encryption encryption,
+    SealRecord encryption,
     boolean nullVersion) {
   /** Copies the collections. */
   public VersionMeta {
@@ -101,7 +101,7 @@ public record VersionMeta(
   }
 
   /** A record with {@code encryption} instead of this one's. */
-  public VersionMeta withEncryption(Encryption encryption) {
+  public VersionMeta withEncryption(SealRecord encryption) {
     return toBuilder().encryption(encryption).build();
   }
 
@@ -132,7 +132,7 @@ public record VersionMeta(
     private List<PartMeta> parts;
     private Map<String, String> contentHeaders;
     private Map<String, String> tags;
-    private Encryption encryption;
+    private SealRecord encryption;
     private boolean nullVersion;
 
     private Builder() {}
@@ -240,7 +240,7 @@ public record VersionMeta(
     }
 
     /** Sets {@code encryption} (see {@link VersionMeta}). */
-    public Builder encryption(Encryption encryption) {
+    public Builder encryption(SealRecord encryption) {
       this.encryption = encryption;
       return this;
     }
@@ -288,7 +288,7 @@ public record VersionMeta(
    * The plaintext bytes of one part sealed with {@code encryption} (none: {@code null}): its stored
    * bytes, less the seals' overhead.
    */
-  public static long plainBytes(Encryption encryption, PartMeta part) {
+  public static long plainBytes(SealRecord encryption, PartMeta part) {
     return encryption == null ? part.sizeBytes() : SealedLayout.plainLength(part.sizeBytes());
   }
 

@@ -4,8 +4,8 @@ import io.racs.proxy.crypto.Keyring;
 import io.racs.proxy.crypto.WrappedKey;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.StoreContext;
-import io.racs.proxy.store.format.Encryption;
 import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.format.SealRecord;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.repos.ListPage;
 import io.racs.repos.ObjectInfo;
@@ -112,7 +112,7 @@ public final class KeyRotation {
     try (ObjectStream in = repository.get(name)) {
       stored = in.readAllBytes();
     }
-    Encryption encryption;
+    SealRecord encryption;
     Object record;
     if (version) {
       Optional<VersionMeta> meta = Layout.decode(stored, VersionMeta.class);
@@ -130,15 +130,15 @@ public final class KeyRotation {
       record = upload.get();
       encryption = upload.get().encryption();
     }
-    if (encryption == null || !encryption.mode().equals(Encryption.SSE_S3)) {
+    if (encryption == null || !encryption.mode().equals(SealRecord.SSE_S3)) {
       return Outcome.NOT_SSE_S3;
     }
     WrappedKey wrapped = WrappedKey.decode(encryption.wrappedKey());
     if (wrapped.keyId().equals(keys.current().id())) {
       return Outcome.CURRENT;
     }
-    Encryption again =
-        new Encryption(
+    SealRecord again =
+        new SealRecord(
             encryption.mode(),
             keys.wrap(keys.unwrap(wrapped)).encode(),
             encryption.baseNonce(),

@@ -12,10 +12,10 @@ import io.racs.proxy.store.bucket.BucketCatalog;
 import io.racs.proxy.store.commit.CommitOrder;
 import io.racs.proxy.store.commit.QuorumWriter;
 import io.racs.proxy.store.commit.VersionResolver;
-import io.racs.proxy.store.format.Encryption;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.PartRecord;
+import io.racs.proxy.store.format.SealRecord;
 import io.racs.proxy.store.format.VersionId;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.AbandonedUploads;
@@ -63,9 +63,9 @@ public final class MultipartUploads {
       Map<String, String> userMetadata,
       Map<String, String> contentHeaders,
       Map<String, String> tags,
-      Encryption encryption) {
+      SealRecord encryption) {
     /** This upload with its data key wrapped anew (key rotation). */
-    UploadRecord withEncryption(Encryption encryption) {
+    UploadRecord withEncryption(SealRecord encryption) {
       return new UploadRecord(
           bucket,
           key,

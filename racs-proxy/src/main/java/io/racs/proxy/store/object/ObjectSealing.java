@@ -8,8 +8,8 @@ import io.racs.proxy.crypto.SealedLayout;
 import io.racs.proxy.crypto.TamperedDataException;
 import io.racs.proxy.crypto.WrappedKey;
 import io.racs.proxy.store.api.StoreException;
-import io.racs.proxy.store.format.Encryption;
 import io.racs.proxy.store.format.PartMeta;
+import io.racs.proxy.store.format.SealRecord;
 import io.racs.proxy.store.format.Sealing;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,16 +17,15 @@ import java.security.SecureRandom;
 import java.util.Base64;
 
 /**
- * Starts and opens sealed versions: makes a data key for a write and the {@link Encryption} record
- * that keeps it (wrapped), and unwraps it again for a read, with the customer's key when the
- * version needs one. The one place the store decides whether a read may see a sealed version's
- * bytes.
+ * Starts and opens sealed versions: makes a data key for a write and the {@link SealRecord} that
+ * keeps it (wrapped), and unwraps it again for a read, with the customer's key when the version
+ * needs one. The one place the store decides whether a read may see a sealed version's bytes.
  */
 final class ObjectSealing {
   private static final SecureRandom RANDOM = new SecureRandom();
 
   /** A write's data key and the record that keeps it. */
-  record Sealed(Encryption record, DataKey key) {}
+  record Sealed(SealRecord record, DataKey key) {}
 
   private ObjectSealing() {}
 
@@ -42,8 +41,8 @@ final class ObjectSealing {
         }
         DataKey key = DataKey.generate();
         yield new Sealed(
-            new Encryption(
-                Encryption.SSE_S3, keys.wrap(key.key()).encode(), key.baseNonce(), null, null),
+            new SealRecord(
+                SealRecord.SSE_S3, keys.wrap(key.key()).encode(), key.baseNonce(), null, null),
             key);
       }
       case Sealing.Customer customer -> {
@@ -52,8 +51,8 @@ final class ObjectSealing {
         RANDOM.nextBytes(salt);
         Base64.Encoder b64 = Base64.getEncoder();
         yield new Sealed(
-            new Encryption(
-                Encryption.SSE_C,
+            new SealRecord(
+                SealRecord.SSE_C,
                 customer.key().wrap(key.key()).encode(),
                 key.baseNonce(),
                 b64.encodeToString(salt),
@@ -69,7 +68,7 @@ final class ObjectSealing {
    * sealed with a customer's key needs that key; one sealed by the proxy needs none, and refuses
    * one.
    */
-  static DataKey open(Encryption encryption, CustomerKey customerKey, Keyring keys, String what) {
+  static DataKey open(SealRecord encryption, CustomerKey customerKey, Keyring keys, String what) {
     if (encryption == null) {
       if (customerKey != null) {
         throw new StoreException(

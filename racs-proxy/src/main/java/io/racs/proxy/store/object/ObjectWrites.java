@@ -10,9 +10,9 @@ import io.racs.proxy.store.bucket.BucketCatalog;
 import io.racs.proxy.store.commit.CommitOrder;
 import io.racs.proxy.store.commit.QuorumWriter;
 import io.racs.proxy.store.commit.VersionResolver;
-import io.racs.proxy.store.format.Encryption;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.PartMeta;
+import io.racs.proxy.store.format.SealRecord;
 import io.racs.proxy.store.format.VersionId;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.stripe.PartWriter;
@@ -99,12 +99,12 @@ public final class ObjectWrites {
   }
 
   /**
-   * What a sealed PUT stores besides the sealed bytes: its {@link Encryption} record, and the
-   * plaintext's length and MD5. S3's ETag of an SSE-S3 object is the plaintext's MD5; of an SSE-C
-   * object it is not (see {@link DataKey#opaqueEtag}). The sealed bytes are not hashed at all.
+   * What a sealed PUT stores besides the sealed bytes: its {@link SealRecord}, and the plaintext's
+   * length and MD5. S3's ETag of an SSE-S3 object is the plaintext's MD5; of an SSE-C object it is
+   * not (see {@link DataKey#opaqueEtag}). The sealed bytes are not hashed at all.
    */
   private record Seal(
-      Encryption record, DataKey key, LongSupplier plainBytes, MessageDigest plainMd5) {
+      SealRecord record, DataKey key, LongSupplier plainBytes, MessageDigest plainMd5) {
     PartMeta apply(PartMeta part) {
       byte[] md5 = plainMd5.digest();
       return part.withEtag(record.customer() ? key.opaqueEtag(md5) : HexFormat.of().formatHex(md5));

@@ -11,7 +11,7 @@ package io.racs.proxy.store.format;
  * @param salt SSE-C only: the salt of {@code verifier}, base64
  * @param verifier SSE-C only: a salted HMAC-SHA256 of the customer's key, base64
  */
-public record Encryption(
+public record SealRecord(
     String mode, String wrappedKey, String baseNonce, String salt, String verifier) {
   /** The proxy's master key wraps the data key; S3 calls it {@code AES256}. */
   public static final String SSE_S3 = "AES256";

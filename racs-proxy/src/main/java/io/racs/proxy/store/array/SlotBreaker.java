@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-public final class SlotHealth {
-  private static final Logger LOG = LoggerFactory.getLogger(SlotHealth.class);
+public final class SlotBreaker {
+  private static final Logger LOG = LoggerFactory.getLogger(SlotBreaker.class);
   static final long FIRST_PROBE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
   static final long MAX_PROBE_NANOS = TimeUnit.SECONDS.toNanos(15);
 
@@ -47,7 +47,7 @@ public final class SlotHealth {
    *     suspending them all would turn slowness into an outage; past this many, a lagging slot only
    *     fails the operation it lagged in.
    */
-  SlotHealth(
+  SlotBreaker(
       List<Repository> slots, ExecutorService executor, long probeTimeoutNanos, int maxSuspended) {
     this.slots = slots;
     this.executor = executor;
