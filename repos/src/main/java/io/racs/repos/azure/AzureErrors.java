@@ -3,15 +3,12 @@ package io.racs.repos.azure;
 import com.azure.storage.blob.models.BlobErrorCode;
 import com.azure.storage.blob.models.BlobStorageException;
 import io.racs.repos.Keys;
+import io.racs.repos.NetworkFailures;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.RepositoryException.Kind;
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
-import java.net.SocketException;
-import java.net.UnknownHostException;
 import java.net.http.HttpTimeoutException;
+import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -70,16 +67,13 @@ final class AzureErrors {
       return Kind.UNEXPECTED;
     }
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-      if (cause instanceof HttpTimeoutException
-          || cause instanceof TimeoutException
-          || cause instanceof InterruptedIOException) {
+      // The JDK HttpClient's own timeout, and the SDK's (a reactor timeout), are not I/O ones.
+      if (cause instanceof HttpTimeoutException || cause instanceof TimeoutException) {
         return Kind.TIMEOUT;
       }
-      if (cause instanceof ConnectException
-          || cause instanceof NoRouteToHostException
-          || cause instanceof UnknownHostException
-          || cause instanceof SocketException) {
-        return Kind.UNAVAILABLE;
+      Optional<Kind> network = NetworkFailures.kindOf(cause);
+      if (network.isPresent()) {
+        return network.get();
       }
       if (cause instanceof IOException) {
         // A truncated body, a TLS failure, a closed connection: the far end went away.
