@@ -9,7 +9,9 @@
 #   - rclone, fio, openssl and haproxy from Debian's packages (haproxy: the load balancer of the
 #     Compose topology, which ComposeTopologyIT runs as its own process with docker/haproxy.cfg;
 #     the package's service, where the system starts one, has Debian's config, no frontends);
-#   - Chromium from Debian's packages, for the test that renders the HTML reports headless.
+#   - Chromium from Debian's packages, for the test that renders the HTML reports headless;
+#   - Azurite, the Azure Storage emulator, from npm at a pinned version (needs Node 20 or newer;
+#     cached under $RACS_CACHE_DIR/tools).
 # With --minio-only it builds (or finds) the MinIO server alone, as `racs demo --minio` needs.
 # Idempotent. A missing toolchain (Go, Python) is an error that says what to install; nothing is
 # ever skipped silently.
@@ -115,6 +117,32 @@ python_venv() {
   echo "$venv"
 }
 
+# Installs Azurite at $AZURITE_VERSION into the tools cache unless it is there, and prints the path
+# of its blob service. npm installs into the version's own directory (--prefix), never globally,
+# and with --ignore-scripts, as Azurite needs no install hooks to run.
+azurite_bin() {
+  local dir="$CACHE/tools/azurite-$AZURITE_VERSION"
+  local bin="$dir/node_modules/.bin/azurite-blob"
+  if [ ! -x "$bin" ]; then
+    command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1 ||
+      die "Node.js 20 and npm are needed for the Azurite emulator: install them (e.g. 'apt-get install nodejs npm') and run again"
+    say "installing Azurite $AZURITE_VERSION from npm ..."
+    local tmp
+    tmp="$(mktemp -d "$CACHE/tools/.azurite-install.XXXXXX")"
+    if ! npm install --prefix "$tmp" --no-audit --no-fund --ignore-scripts --loglevel=error \
+      "azurite@$AZURITE_VERSION" >"$tmp.log" 2>&1; then
+      tail -20 "$tmp.log" >&2
+      rm -rf "$tmp" "$tmp.log"
+      die "npm install azurite@$AZURITE_VERSION failed (log above)"
+    fi
+    rm -rf "$dir"
+    mv "$tmp" "$dir"
+    rm -f "$tmp.log"
+  fi
+  "$bin" --version >/dev/null 2>&1 || die "$bin does not run"
+  echo "$bin"
+}
+
 # Installs Debian packages that provide the given commands, if any is missing.
 debian_tools() {
   local missing=() command
@@ -137,7 +165,7 @@ debian_tools() {
 }
 
 main() {
-  local minio venv mc s5cmd
+  local minio venv mc s5cmd azurite
   minio="$(minio_bin)"
   if [ "${1:-}" = "--minio-only" ]; then
     # racs demo --minio needs only the server; keep whatever else was provisioned before.
@@ -153,6 +181,7 @@ main() {
   s5cmd="$(go_tool s5cmd "$S5CMD_MODULE" "$S5CMD_VERSION" build \
     "-X $S5CMD_MODULE/version.Version=$S5CMD_VERSION -X $S5CMD_MODULE/version.GitCommit=$S5CMD_COMMIT")"
   debian_tools rclone fio openssl chromium haproxy
+  azurite="$(azurite_bin)"
   local env_file="$CACHE/env"
   {
     echo "# Written by scripts/provision.sh; read by io.racs.repos.minio.ProvisionedTools."
@@ -165,6 +194,7 @@ main() {
     echo "RACS_FIO=$(command -v fio)"
     echo "RACS_CHROMIUM=$(command -v chromium)"
     echo "RACS_HAPROXY=$(command -v haproxy)"
+    echo "RACS_AZURITE_BLOB=$azurite"
   } >"$env_file.tmp"
   mv "$env_file.tmp" "$env_file"
   say "ready ($env_file)"

@@ -6,8 +6,8 @@ import java.nio.file.Path;
 /**
  * The client tools the end-to-end and cross-check tests drive, as {@code scripts/provision.sh}
  * installs them: the Python virtualenv with aws-cli and boto3, rclone, mc, s5cmd, fio, headless
- * Chromium and HAProxy. Each is found by {@link ProvisionedTools#require(String)}, so a missing one
- * fails the test with the command that installs it.
+ * Chromium, HAProxy and Azurite. Each is found by {@link ProvisionedTools#require(String)}, so a
+ * missing one fails the test with the command that installs it.
  */
 public final class TestTools {
   private TestTools() {}
@@ -45,6 +45,11 @@ public final class TestTools {
   /** Debian's Chromium, for the report's browser tests. */
   public static Path chromium() {
     return ProvisionedTools.require("RACS_CHROMIUM");
+  }
+
+  /** Azurite's blob service ({@code azurite-blob}), installed from npm at a pinned version. */
+  public static Path azuriteBlob() {
+    return ProvisionedTools.require("RACS_AZURITE_BLOB");
   }
 
   /** Debian's HAProxy, the load balancer in front of several proxies (the Compose topology). */

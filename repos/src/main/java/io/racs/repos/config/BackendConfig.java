@@ -1,12 +1,15 @@
 package io.racs.repos.config;
 
+import io.racs.repos.azure.AzureOptions;
 import io.racs.repos.s3.S3Options;
 import java.nio.file.Path;
 import java.util.Objects;
 
 /** The backend of one configured repository: what the {@code type} field and its options say. */
 public sealed interface BackendConfig {
-  /** The configured type: {@code fs}, {@code s3}, {@code minio} or {@code memory}. */
+  /**
+   * The configured type: {@code fs}, {@code s3}, {@code minio}, {@code azure} or {@code memory}.
+   */
   String type();
 
   /** {@code type: fs}: a local directory. */
@@ -28,6 +31,19 @@ public sealed interface BackendConfig {
     public S3 {
       Objects.requireNonNull(type, "type");
       Objects.requireNonNull(options, "options");
+    }
+  }
+
+  /** {@code type: azure}: a container in Azure Blob Storage (or Azurite). */
+  record Azure(AzureOptions options) implements BackendConfig {
+    /** Checks the options. */
+    public Azure {
+      Objects.requireNonNull(options, "options");
+    }
+
+    @Override
+    public String type() {
+      return "azure";
     }
   }
 

@@ -2,6 +2,8 @@ package io.racs.repos.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.racs.repos.RepositoryException;
+import io.racs.repos.azure.AzureCredentials;
+import io.racs.repos.azure.AzureOptions;
 import io.racs.repos.decorator.LatencyRepository;
 import io.racs.repos.s3.S3Credentials;
 import io.racs.repos.s3.S3Options;
@@ -32,7 +34,7 @@ import java.util.regex.PatternSyntaxException;
  * <pre>{@code
  * repositories:
  *   - name: local-a              # unique; required
- *     type: fs                   # fs | s3 | minio | memory; required
+ *     type: fs                   # fs | s3 | minio | azure | memory; required
  *     path: /srv/racs/a          # fs: the directory, which must exist; required
  *     durable: true              # fs: fsync before acknowledging; default true
  *   - name: aws
@@ -52,6 +54,22 @@ import java.util.regex.PatternSyntaxException;
  *     maxConnections: 64
  *     partSize: 8MiB             # sizes: B, KiB, MiB, GiB (or a plain number of bytes)
  *     keyEncoding: escaped       # escaped | raw
+ *   - name: az
+ *     type: azure
+ *     container: racs            # required
+ *     prefix: racs/              # prefix of every blob name; default none
+ *     connectionString: ${env:AZURE_CONN}   # exactly one of: connectionString, sasToken, or
+ *     accountName: acct          #   accountName with accountKey
+ *     accountKey: ${env:AZURE_KEY}
+ *     sasToken: ${env:AZURE_SAS} # needs endpoint
+ *     endpoint: https://...      # default https://ACCOUNT.blob.core.windows.net (or the
+ *                                #   connection string's); Azurite, sovereign clouds
+ *     serviceVersion: 2025-11-05 # default the SDK's newest
+ *     connectTimeout: 5s
+ *     tryTimeout: 60s            # the longest one attempt may take
+ *     retries: 2
+ *     backoff: 100ms             # doubling up to backoffMax (default 5s)
+ *     blockSize: 8MiB            # the largest single Put Blob, and the block size beyond
  *     decorators:                # first wraps the backend, last is outermost
  *       - latency: {delay: 10ms, jitter: 2ms, responseDelay: 10ms, responseJitter: 2ms, seed: 1,
  *                   lateRate: 0.02, lateDelay: 200ms}
@@ -67,7 +85,7 @@ import java.util.regex.PatternSyntaxException;
  * ConfigException} line naming the file, the repository and the field.
  */
 public final class RepositoryConfigLoader {
-  private static final List<String> TYPES = List.of("fs", "s3", "minio", "memory");
+  private static final List<String> TYPES = List.of("fs", "s3", "minio", "azure", "memory");
   private static final List<String> DECORATORS = List.of("latency", "faulty", "metered");
   private static final String DURATION_EXAMPLE = "10ms or 2s";
 
@@ -164,6 +182,26 @@ public final class RepositoryConfigLoader {
       String keyEncoding)
       implements Entry {}
 
+  private record AzureEntry(
+      String name,
+      String type,
+      JsonNode decorators,
+      String container,
+      String prefix,
+      String endpoint,
+      String connectionString,
+      String accountName,
+      String accountKey,
+      String sasToken,
+      String serviceVersion,
+      String connectTimeout,
+      String tryTimeout,
+      Long retries,
+      String backoff,
+      String backoffMax,
+      String blockSize)
+      implements Entry {}
+
   private record Keys(String profile, String accessKey, String secretKey) {}
 
   private record LatencyOptions(
@@ -199,6 +237,7 @@ public final class RepositoryConfigLoader {
           case "fs" -> FsEntry.class;
           case "memory" -> MemoryEntry.class;
           case "s3", "minio" -> S3Entry.class;
+          case "azure" -> AzureEntry.class;
           default ->
               throw entry.error(
                   "type",
@@ -216,6 +255,7 @@ public final class RepositoryConfigLoader {
                   Path.of(entry.required("path", fs.path())), !Boolean.FALSE.equals(fs.durable()));
           case MemoryEntry memory -> new BackendConfig.Memory();
           case S3Entry s3 -> new BackendConfig.S3(type, s3Options(entry, type, s3));
+          case AzureEntry azure -> new BackendConfig.Azure(azureOptions(entry, azure));
         };
     RepositoryConfig.Builder repository = RepositoryConfig.builder(name, backend);
     JsonNode decorators = fields.decorators();
@@ -274,6 +314,56 @@ public final class RepositoryConfigLoader {
     } catch (IllegalArgumentException e) {
       throw entry.error("", e.getMessage());
     }
+  }
+
+  private static AzureOptions azureOptions(ConfigSection entry, AzureEntry az) {
+    AzureOptions.Builder b =
+        AzureOptions.builder(
+            entry.required("container", az.container()), azureCredentials(entry, az));
+    if (az.endpoint() != null) {
+      b.endpoint(endpoint(entry, az.endpoint()));
+    }
+    Optional.ofNullable(az.prefix()).ifPresent(b::keyPrefix);
+    Optional.ofNullable(az.serviceVersion()).ifPresent(b::serviceVersion);
+    entry
+        .duration("connectTimeout", az.connectTimeout(), DURATION_EXAMPLE)
+        .ifPresent(b::connectTimeout);
+    entry.duration("tryTimeout", az.tryTimeout(), DURATION_EXAMPLE).ifPresent(b::tryTimeout);
+    b.maxTries((int) entry.range("retries", az.retries(), 2, 0, 100) + 1);
+    b.retryDelay(
+        entry.duration("backoff", az.backoff(), DURATION_EXAMPLE).orElse(Duration.ofMillis(100)),
+        entry
+            .duration("backoffMax", az.backoffMax(), DURATION_EXAMPLE)
+            .orElse(Duration.ofSeconds(5)));
+    entry
+        .size("blockSize", az.blockSize(), 64 << 10, 1L << 30, "a size from 64KiB to 1GiB")
+        .ifPresent(size -> b.blockSizeBytes((int) size));
+    try {
+      return b.build();
+    } catch (IllegalArgumentException e) {
+      throw entry.error("", e.getMessage());
+    }
+  }
+
+  private static AzureCredentials azureCredentials(ConfigSection entry, AzureEntry az) {
+    int given =
+        (az.connectionString() != null ? 1 : 0)
+            + (az.sasToken() != null ? 1 : 0)
+            + (az.accountName() != null || az.accountKey() != null ? 1 : 0);
+    if (given != 1) {
+      throw entry.error(
+          "",
+          "expected exactly one of: connectionString, sasToken, or accountName with accountKey");
+    }
+    if (az.connectionString() != null) {
+      return AzureCredentials.connectionString(az.connectionString());
+    }
+    if (az.sasToken() != null) {
+      return AzureCredentials.sasToken(az.sasToken());
+    }
+    return AzureCredentials.accountKey(
+        entry.required("accountName", az.accountName()),
+        entry.required("accountKey", az.accountKey()));
   }
 
   private static URI endpoint(ConfigSection entry, String text) {

@@ -1,6 +1,7 @@
 package io.racs.repos.config;
 
 import io.racs.repos.Repository;
+import io.racs.repos.azure.AzureRepository;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.LatencyRepository;
 import io.racs.repos.decorator.MeteredRepository;
@@ -24,6 +25,7 @@ public final class RepositoryFactory {
           case BackendConfig.Fs fs ->
               FsRepository.builder(fs.path()).name(config.name()).durable(fs.durable()).build();
           case BackendConfig.S3 s3 -> S3Repository.create(config.name(), s3.options());
+          case BackendConfig.Azure azure -> AzureRepository.create(config.name(), azure.options());
           case BackendConfig.Memory memory -> MemoryRepository.create(config.name());
         };
     for (DecoratorConfig decorator : config.decorators()) {

@@ -1,15 +1,11 @@
 package io.racs.repos.s3;
 
 import io.racs.repos.Keys;
+import io.racs.repos.NetworkFailures;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.RepositoryException.Kind;
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
-import java.net.SocketException;
-import java.net.SocketTimeoutException;
-import java.net.UnknownHostException;
+import java.util.Optional;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
@@ -65,14 +61,9 @@ final class S3Errors {
       return Kind.TIMEOUT;
     }
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-      if (cause instanceof SocketTimeoutException || cause instanceof InterruptedIOException) {
-        return Kind.TIMEOUT;
-      }
-      if (cause instanceof ConnectException
-          || cause instanceof NoRouteToHostException
-          || cause instanceof UnknownHostException
-          || cause instanceof SocketException) {
-        return Kind.UNAVAILABLE;
+      Optional<Kind> network = NetworkFailures.kindOf(cause);
+      if (network.isPresent()) {
+        return network.get();
       }
       String message = cause.getMessage();
       if (message != null && message.contains("different checksum")) {
