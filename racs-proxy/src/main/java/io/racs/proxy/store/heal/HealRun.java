@@ -27,7 +27,7 @@ final class HealRun {
 
   /** Thrown through heal's steps when {@link HealOptions#stop()} says stop. */
   static final class Stopped extends RuntimeException {
-    static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
     Stopped() {
       super("stopped", null, false, false);
