@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -201,6 +202,22 @@ public final class ConfigSection {
       throw error(field, "expected " + expected + ", got '" + text + "'");
     }
     return bytes;
+  }
+
+  /**
+   * The URL {@code text} of {@code field}, which must have a scheme and a host; {@code example}
+   * shows one in the message when it has not.
+   */
+  public URI url(String field, String text, String example) {
+    try {
+      URI uri = URI.create(text);
+      if (uri.getScheme() != null && uri.getHost() != null) {
+        return uri;
+      }
+    } catch (IllegalArgumentException e) {
+      // Reported below, as a URL without a scheme or host is.
+    }
+    throw error(field, "'" + text + "' is not a URL (expected: e.g. " + example + ")");
   }
 
   /** A problem with {@code field} ({@code ""}: with the part as a whole), as one line. */
