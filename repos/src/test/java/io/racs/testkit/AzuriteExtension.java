@@ -4,102 +4,51 @@ import com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder;
 import com.azure.storage.blob.BlobServiceClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.blob.BlobServiceVersion;
+import io.racs.repos.emulator.AzuriteServer;
+import io.racs.repos.emulator.EmulatorProcess;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Comparator;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A JUnit 5 extension that runs a real Azurite blob service (the Azure Storage emulator, as {@code
+ * A JUnit 5 extension that runs a real Azurite blob service ({@link AzuriteServer}, as {@code
  * scripts/provision.sh} installs it) on a free port of 127.0.0.1 for a test class, with its own
- * temporary directory, and kills it by PID after the last test.
+ * temporary directory, and kills it after the last test.
  *
  * <pre>{@code
  * @RegisterExtension static final AzuriteExtension AZURITE = new AzuriteExtension();
  * }</pre>
- *
- * <p>Azurite keeps its data in that directory and runs in strict mode (no {@code --loose}, no
- * {@code --skipApiVersionCheck}): clients must speak {@link #SERVICE_VERSION}, the newest version
- * it knows, and unsupported headers fail instead of being ignored.
  */
 public final class AzuriteExtension implements BeforeAllCallback, AfterAllCallback {
   /** The storage service version Azurite 3.35 speaks. */
-  public static final String SERVICE_VERSION = "2025-11-05";
+  public static final String SERVICE_VERSION = AzuriteServer.SERVICE_VERSION;
 
   /** Azurite's well-known development account. */
-  public static final String ACCOUNT_NAME = "devstoreaccount1";
+  public static final String ACCOUNT_NAME = AzuriteServer.ACCOUNT_NAME;
 
   /** The development account's well-known key (public, in Azure's own documentation). */
-  public static final String ACCOUNT_KEY =
-      "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+  public static final String ACCOUNT_KEY = AzuriteServer.ACCOUNT_KEY;
 
-  private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
-
-  private Process process;
+  private AzuriteServer server;
   private Path root;
-  private int port;
   private BlobServiceClient service;
   private Thread shutdownHook;
 
   @Override
   public synchronized void beforeAll(ExtensionContext context) throws IOException {
-    if (process != null) {
+    if (server != null) {
       return;
     }
     root = Files.createTempDirectory("racs-azurite-");
-    port = freePort();
-    ProcessBuilder pb =
-        new ProcessBuilder(
-            List.of(
-                TestTools.azuriteBlob().toString(),
-                "--blobHost",
-                "127.0.0.1",
-                "--blobPort",
-                Integer.toString(port),
-                "--location",
-                root.resolve("data").toString(),
-                "--disableTelemetry"));
-    pb.redirectErrorStream(true);
-    pb.redirectOutput(root.resolve("azurite.log").toFile());
-    process = pb.start();
+    server = AzuriteServer.create(root);
     shutdownHook = new Thread(this::stop, "azurite-extension-shutdown");
     Runtime.getRuntime().addShutdownHook(shutdownHook);
-    awaitListening();
-  }
-
-  private void awaitListening() throws IOException {
-    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException(
-            "Azurite exited with status " + process.exitValue() + "; log:\n" + log());
-      }
-      try {
-        new Socket(InetAddress.getLoopbackAddress(), port).close();
-        return;
-      } catch (IOException e) {
-        // Not listening yet.
-      }
-      try {
-        // Waiting on the process doubles as the poll interval and notices an early exit at once.
-        process.waitFor(50, TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for Azurite", e);
-      }
-    }
-    stop();
-    throw new IllegalStateException(
-        "Azurite not listening within " + READY_TIMEOUT + "; log:\n" + log());
+    server.process().start();
   }
 
   @Override
@@ -115,23 +64,13 @@ public final class AzuriteExtension implements BeforeAllCallback, AfterAllCallba
   }
 
   private synchronized void stop() {
-    if (process == null) {
+    if (server == null) {
       return;
     }
-    process.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
-    process.destroyForcibly();
-    try {
-      process.waitFor(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    process = null;
-    deleteTree(root);
-  }
-
-  private static void deleteTree(Path dir) {
-    try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+    server.process().kill();
+    server = null;
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(path);
       }
     } catch (IOException e) {
@@ -139,20 +78,19 @@ public final class AzuriteExtension implements BeforeAllCallback, AfterAllCallba
     }
   }
 
+  /** The running server's process: to kill, stop, restart or stall it. */
+  public synchronized EmulatorProcess process() {
+    return server.process();
+  }
+
   /** The blob service URL, with the account in the path as Azurite expects. */
   public String endpoint() {
-    return "http://127.0.0.1:" + port + "/" + ACCOUNT_NAME;
+    return server.endpoint().toString();
   }
 
   /** A connection string for the development account on this server. */
   public String connectionString() {
-    return "DefaultEndpointsProtocol=http;AccountName="
-        + ACCOUNT_NAME
-        + ";AccountKey="
-        + ACCOUNT_KEY
-        + ";BlobEndpoint="
-        + endpoint()
-        + ";";
+    return server.connectionString();
   }
 
   /** A service client for setting up and inspecting containers, over the JDK HttpClient. */
@@ -170,19 +108,6 @@ public final class AzuriteExtension implements BeforeAllCallback, AfterAllCallba
 
   /** The last part of Azurite's own log, for failure messages. */
   public String log() {
-    try {
-      String text = Files.readString(root.resolve("azurite.log"));
-      return text.length() > 4000 ? text.substring(text.length() - 4000) : text;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free port on 127.0.0.1", e);
-    }
+    return server.process().logTail();
   }
 }
