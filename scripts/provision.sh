@@ -143,11 +143,15 @@ azurite_bin() {
   echo "$bin"
 }
 
-# Installs Debian packages that provide the given commands, if any is missing.
+# Installs Debian packages that provide the given commands, if any is missing. A command whose
+# package has another name is given as COMMAND=PACKAGE (sshd=openssh-server); /usr/sbin is searched
+# too, since a non-root PATH often lacks it.
 debian_tools() {
-  local missing=() command
-  for command in "$@"; do
-    command -v "$command" >/dev/null 2>&1 || missing+=("$command")
+  local missing=() spec command package
+  for spec in "$@"; do
+    command="${spec%%=*}"
+    package="${spec#*=}"
+    PATH="$PATH:/usr/sbin" command -v "$command" >/dev/null 2>&1 || missing+=("$package")
   done
   [ "${#missing[@]}" -eq 0 ] && return
   command -v apt-get >/dev/null 2>&1 ||
@@ -180,7 +184,7 @@ main() {
   mc="$(go_tool mc "$MC_MODULE" "$MC_VERSION" install)"
   s5cmd="$(go_tool s5cmd "$S5CMD_MODULE" "$S5CMD_VERSION" build \
     "-X $S5CMD_MODULE/version.Version=$S5CMD_VERSION -X $S5CMD_MODULE/version.GitCommit=$S5CMD_COMMIT")"
-  debian_tools rclone fio openssl chromium haproxy
+  debian_tools rclone fio openssl chromium haproxy sshd=openssh-server
   azurite="$(azurite_bin)"
   local env_file="$CACHE/env"
   {
@@ -195,6 +199,7 @@ main() {
     echo "RACS_CHROMIUM=$(command -v chromium)"
     echo "RACS_HAPROXY=$(command -v haproxy)"
     echo "RACS_AZURITE_BLOB=$azurite"
+    echo "RACS_SSHD=$(PATH="$PATH:/usr/sbin" command -v sshd)"
   } >"$env_file.tmp"
   mv "$env_file.tmp" "$env_file"
   say "ready ($env_file)"
