@@ -76,7 +76,7 @@ class AzureRepositoryIT extends RepositoryContract {
   }
 
   @Test
-  void everyCall_whenContainerNeverCreated_unavailable() {
+  void everyCall_whenContainerNeverCreated_unavailableNamingIt() {
     try (AzureRepository missing =
         AzureRepository.create("missing", options("never-created").build())) {
       Map<String, ThrowingCallable> calls =
@@ -93,7 +93,46 @@ class AzureRepositoryIT extends RepositoryContract {
                   .as(call)
                   .isInstanceOfSatisfying(
                       RepositoryException.class,
-                      e -> assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE)));
+                      e -> {
+                        assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE);
+                        assertThat(e)
+                            .hasMessageContaining("container never-created does not exist");
+                      }));
+    }
+    assertThat(AZURITE.service().getBlobContainerClient("never-created").exists()).isFalse();
+  }
+
+  @Test
+  void firstCall_whenCreateAndContainerMissing_createsItOnceOnly() throws IOException {
+    String fresh = "created-" + CONTAINERS.incrementAndGet();
+    String yaml =
+        """
+        repositories:
+          - name: az
+            type: azure
+            container: %s
+            connectionString: "${env:AZURE_CONN}"
+            serviceVersion: %s
+            create: true
+        """
+            .formatted(fresh, AzuriteExtension.SERVICE_VERSION);
+    RepositorySetConfig set =
+        RepositoryConfigLoader.withEnvironment(
+                name -> name.equals("AZURE_CONN") ? AZURITE.connectionString() : null)
+            .parse(yaml, "test.yaml");
+    try (Repository az = RepositoryFactory.create(set.repository("az").orElseThrow())) {
+      assertThat(az.head("k")).isEmpty(); // the first call, as the proxy's identity check makes
+      assertThat(AZURITE.service().getBlobContainerClient(fresh).exists()).isTrue();
+      az.put("k", new ByteArrayInputStream(new byte[] {4}), 1);
+      try (ObjectStream in = az.get("k")) {
+        assertThat(in.readAllBytes()).containsExactly(4);
+      }
+      // Once settled, a container deleted later is missing storage, not silently made anew.
+      AZURITE.service().deleteBlobContainer(fresh);
+      assertThatThrownBy(az::probe)
+          .isInstanceOfSatisfying(
+              RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE))
+          .hasMessageContaining("container " + fresh + " does not exist");
     }
   }
 

@@ -9,6 +9,9 @@ import io.racs.repos.Repository;
 import io.racs.repos.RepositoryContract;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.RepositoryException.Kind;
+import io.racs.repos.config.RepositoryConfigLoader;
+import io.racs.repos.config.RepositoryFactory;
+import io.racs.repos.config.RepositorySetConfig;
 import io.racs.repos.minio.MinioServer;
 import io.racs.testkit.MinioExtension;
 import io.racs.testkit.SeededBytes;
@@ -22,7 +25,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -230,6 +235,68 @@ class S3RepositoryIT extends RepositoryContract {
       assertThat(names).containsExactly("racs/e/a%2Eb/%2E%2E/c!", "racs/r/photos/cat.jpg");
       assertThat(escaped.list("", "", 10).objects()).hasSize(1);
       assertThat(raw.list("", "", 10).objects().getFirst().key()).isEqualTo("photos/cat.jpg");
+    }
+  }
+
+  @Test
+  void everyCall_whenBucketNeverCreated_unavailableNamingIt() {
+    try (S3Repository missing =
+        S3Repository.create("missing", options(MINIO.server(0), "never-created").build())) {
+      Map<String, ThrowingCallable> calls =
+          Map.of(
+              "probe", missing::probe,
+              "get", () -> missing.get("k").close(),
+              "head", () -> missing.head("k"),
+              "delete", () -> missing.delete("k"),
+              "list", () -> missing.list("", "", 10),
+              "put", () -> missing.put("k", new ByteArrayInputStream(new byte[] {1}), 1));
+      calls.forEach(
+          (call, callable) ->
+              assertThatThrownBy(callable)
+                  .as(call)
+                  .isInstanceOfSatisfying(
+                      RepositoryException.class,
+                      e -> {
+                        assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE);
+                        assertThat(e).hasMessageContaining("bucket never-created does not exist");
+                      }));
+    }
+    assertThat(MINIO.client(0).listBuckets().buckets())
+        .noneMatch(b -> b.name().equals("never-created"));
+  }
+
+  @Test
+  void firstCall_whenCreateAndBucketMissing_createsItOnceOnly() throws IOException {
+    String fresh = "created-" + BUCKETS.incrementAndGet();
+    MinioServer server = MINIO.server(0);
+    String yaml =
+        """
+        repositories:
+          - name: m
+            type: minio
+            bucket: %s
+            endpoint: %s
+            region: %s
+            credentials: {accessKey: %s, secretKey: %s}
+            create: true
+        """
+            .formatted(
+                fresh, server.endpoint(), server.region(), server.accessKey(), server.secretKey());
+    RepositorySetConfig set = RepositoryConfigLoader.create().parse(yaml, "test.yaml");
+    try (Repository m = RepositoryFactory.create(set.repository("m").orElseThrow())) {
+      assertThat(m.head("k")).isEmpty(); // the first call, as the proxy's identity check makes
+      MINIO.client(0).headBucket(b -> b.bucket(fresh));
+      m.put("k", new ByteArrayInputStream(new byte[] {4}), 1);
+      try (ObjectStream in = m.get("k")) {
+        assertThat(in.readAllBytes()).containsExactly(4);
+      }
+      // Once settled, a bucket deleted later is missing storage, not silently made anew.
+      m.delete("k");
+      MINIO.client(0).deleteBucket(b -> b.bucket(fresh));
+      assertThatThrownBy(m::probe)
+          .isInstanceOfSatisfying(
+              RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE))
+          .hasMessageContaining("bucket " + fresh + " does not exist");
     }
   }
 }
