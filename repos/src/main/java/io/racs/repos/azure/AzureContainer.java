@@ -3,6 +3,7 @@ package io.racs.repos.azure;
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.models.BlobErrorCode;
 import com.azure.storage.blob.models.BlobStorageException;
+import io.racs.repos.OnFirstCall;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.RepositoryException.Kind;
 
@@ -11,35 +12,30 @@ import io.racs.repos.RepositoryException.Kind;
  * message for a missing container ({@link #missing}), and, with {@link
  * AzureOptions#createContainer()}, its creation by the repository's first call.
  *
- * <p>Creation happens once: the first call that finds the container present, or creates it, settles
- * the question, so a container deleted later reads as missing storage ({@code UNAVAILABLE}) and is
- * never silently replaced by an empty one. A first call that fails settles nothing and the next
- * call tries again. Thread-safe.
+ * <p>Creation happens once ({@link OnFirstCall}): the first call that finds the container present,
+ * or creates it, settles the question, so a container deleted later reads as missing storage
+ * ({@code UNAVAILABLE}). Thread-safe.
  */
 final class AzureContainer {
   private final String repository;
   private final String container;
   private final BlobContainerClient client;
-  private volatile boolean settled;
+  private final OnFirstCall creation;
 
   AzureContainer(String repository, AzureOptions options, BlobContainerClient client) {
     this.repository = repository;
     this.container = options.container();
     this.client = client;
-    this.settled = !options.createContainer();
+    this.creation =
+        options.createContainer() ? OnFirstCall.of(this::createIfMissing) : OnFirstCall.none();
   }
 
   /** Before every call: creates the container if asked and not yet settled; cheap afterwards. */
   void ensure() {
-    if (!settled) {
-      settle();
-    }
+    creation.ensure();
   }
 
-  private synchronized void settle() {
-    if (settled) {
-      return;
-    }
+  private void createIfMissing() {
     try {
       client.create();
     } catch (BlobStorageException e) {
@@ -50,7 +46,6 @@ final class AzureContainer {
     } catch (RuntimeException e) {
       throw AzureErrors.translate(repository, e, "create container " + container, "");
     }
-    settled = true;
   }
 
   /** One cheap request: Get Container Properties; a missing container is {@link #missing}. */

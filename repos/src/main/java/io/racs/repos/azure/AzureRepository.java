@@ -341,8 +341,9 @@ public final class AzureRepository implements Repository {
   }
 
   private RepositoryException translate(Throwable e, String operation, String key) {
-    if (e instanceof BlobStorageException storageError
-        && AzureErrors.isMissingContainer(storageError)) {
+    // The SDK may wrap its answer on the way out of an upload's pipeline.
+    BlobStorageException answer = AzureErrors.storageCause(e);
+    if (answer != null && AzureErrors.isMissingContainer(answer)) {
       return storage.missing(e);
     }
     return AzureErrors.translate(name, e, operation, key);

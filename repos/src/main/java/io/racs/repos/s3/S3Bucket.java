@@ -1,5 +1,6 @@
 package io.racs.repos.s3;
 
+import io.racs.repos.OnFirstCall;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.RepositoryException.Kind;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
@@ -11,35 +12,30 @@ import software.amazon.awssdk.services.s3.S3Client;
  * a missing bucket ({@link #missing}), and, with {@link S3Options#createBucket()}, its creation by
  * the repository's first call.
  *
- * <p>Creation happens once: the first call that finds the bucket present, or creates it, settles
- * the question, so a bucket deleted later reads as missing storage ({@code UNAVAILABLE}) like any
- * other, and is never silently replaced by an empty one. A first call that fails (the store is
- * down) settles nothing and the next call tries again. Thread-safe.
+ * <p>Creation happens once ({@link OnFirstCall}): the first call that finds the bucket present, or
+ * creates it, settles the question, so a bucket deleted later reads as missing storage ({@code
+ * UNAVAILABLE}) like any other. Thread-safe.
  */
 final class S3Bucket {
   private final String repository;
   private final S3Options options;
   private final S3Client client;
-  private volatile boolean settled;
+  private final OnFirstCall creation;
 
   S3Bucket(String repository, S3Options options, S3Client client) {
     this.repository = repository;
     this.options = options;
     this.client = client;
-    this.settled = !options.createBucket();
+    this.creation =
+        options.createBucket() ? OnFirstCall.of(this::createIfMissing) : OnFirstCall.none();
   }
 
   /** Before every call: creates the bucket if asked and not yet settled; cheap afterwards. */
   void ensure() {
-    if (!settled) {
-      settle();
-    }
+    creation.ensure();
   }
 
-  private synchronized void settle() {
-    if (settled) {
-      return;
-    }
+  private void createIfMissing() {
     try {
       client.headBucket(b -> b.bucket(options.bucket()));
     } catch (AwsServiceException e) {
@@ -50,7 +46,6 @@ final class S3Bucket {
     } catch (SdkException e) {
       throw S3Errors.translate(repository, e, "probe", "");
     }
-    settled = true;
   }
 
   private void create() {

@@ -60,6 +60,11 @@ class AzureRepositoryIT extends RepositoryContract {
     return true;
   }
 
+  @Override
+  protected String lostStorageNamed() {
+    return "container " + container + " does not exist";
+  }
+
   /** The rule {@link AzureRepository} documents: Azure's limits on the blob name. */
   @Override
   protected boolean mustRefuse(String key) {

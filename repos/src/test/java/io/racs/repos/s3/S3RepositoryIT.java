@@ -25,9 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -65,6 +63,11 @@ class S3RepositoryIT extends RepositoryContract {
     }
     client.deleteBucket(b -> b.bucket(bucket));
     return true;
+  }
+
+  @Override
+  protected String lostStorageNamed() {
+    return "bucket " + bucket + " does not exist";
   }
 
   /**
@@ -236,33 +239,6 @@ class S3RepositoryIT extends RepositoryContract {
       assertThat(escaped.list("", "", 10).objects()).hasSize(1);
       assertThat(raw.list("", "", 10).objects().getFirst().key()).isEqualTo("photos/cat.jpg");
     }
-  }
-
-  @Test
-  void everyCall_whenBucketNeverCreated_unavailableNamingIt() {
-    try (S3Repository missing =
-        S3Repository.create("missing", options(MINIO.server(0), "never-created").build())) {
-      Map<String, ThrowingCallable> calls =
-          Map.of(
-              "probe", missing::probe,
-              "get", () -> missing.get("k").close(),
-              "head", () -> missing.head("k"),
-              "delete", () -> missing.delete("k"),
-              "list", () -> missing.list("", "", 10),
-              "put", () -> missing.put("k", new ByteArrayInputStream(new byte[] {1}), 1));
-      calls.forEach(
-          (call, callable) ->
-              assertThatThrownBy(callable)
-                  .as(call)
-                  .isInstanceOfSatisfying(
-                      RepositoryException.class,
-                      e -> {
-                        assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE);
-                        assertThat(e).hasMessageContaining("bucket never-created does not exist");
-                      }));
-    }
-    assertThat(MINIO.client(0).listBuckets().buckets())
-        .noneMatch(b -> b.name().equals("never-created"));
   }
 
   @Test
