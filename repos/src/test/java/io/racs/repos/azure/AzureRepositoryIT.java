@@ -25,8 +25,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Proves the {@code azure} backend keeps the whole repository contract on a real Azurite blob
  * service (each test in a fresh container), and what only it must: a container that was never
- * created is {@code UNAVAILABLE} for every call, "create if absent" refuses an existing blob with
- * {@code PRECONDITION_FAILED} and leaves it unchanged, blob names sit under the configured prefix,
+ * created is {@code UNAVAILABLE} for every call, naming it, and {@code create: true} creates it on
+ * the first call, once only, "create if absent" refuses an existing blob with {@code
+ * PRECONDITION_FAILED} and leaves it unchanged, blob names sit under the configured prefix,
  * unescaped, and a YAML {@code type: azure} entry builds a working repository.
  *
  * <p>What Azurite cannot show, compared with Azure itself: throttling (503 {@code ServerBusy} and

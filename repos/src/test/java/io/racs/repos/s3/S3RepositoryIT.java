@@ -37,7 +37,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * the configured timeouts and the repository works again once the server is back, a server that
  * never answers gives {@code TIMEOUT}, bad credentials give {@code ACCESS_DENIED}, a 64 MiB upload
  * of unknown length holds at most one part in memory, and stored names are the escaped safe names
- * (or the raw keys when asked), under the configured prefix.
+ * (or the raw keys when asked), under the configured prefix; and {@code create: true} creates a
+ * missing bucket on the first call, once only.
  */
 class S3RepositoryIT extends RepositoryContract {
   @RegisterExtension static final MinioExtension MINIO = MinioExtension.servers(1);
