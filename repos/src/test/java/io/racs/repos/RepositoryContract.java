@@ -140,7 +140,10 @@ public abstract class RepositoryContract extends RepositoryKeyContract {
           .as(call.getKey())
           .isInstanceOfSatisfying(
               RepositoryException.class,
-              e -> assertThat(e.kind()).as(call.getKey()).isEqualTo(Kind.UNAVAILABLE));
+              e -> {
+                assertThat(e.kind()).as(call.getKey()).isEqualTo(Kind.UNAVAILABLE);
+                assertThat(e).as(call.getKey()).hasMessageContaining(lostStorageNamed());
+              });
     }
   }
 

@@ -36,6 +36,15 @@ public abstract class RepositoryContractSupport {
   protected abstract boolean loseStorage() throws Exception;
 
   /**
+   * What every failure after {@link #loseStorage()} must say, so that an operator reading it at
+   * start-up knows what is missing (the bucket or container by name); the default, empty, asks
+   * nothing of the message.
+   */
+  protected String lostStorageNamed() {
+    return "";
+  }
+
+  /**
    * Whether the backend must refuse {@code key}, a valid key that its provider cannot hold, by the
    * rule the backend documents (see {@link Repository}: "A backend may also refuse ... a valid key
    * that its provider cannot hold"). The default, false, is for a backend that holds every valid

@@ -21,10 +21,6 @@ import java.util.Optional;
  * PriceBook}. The arithmetic is {@link Cost}'s; this class only lays it out.
  */
 public final class CostTable {
-  /** Where the default prices come from, for every report. */
-  public static final String DEFAULT_SOURCE =
-      "AWS S3 Standard, us-east-1, https://aws.amazon.com/s3/pricing/ (read 2026-11-24)";
-
   private CostTable() {}
 
   /** One point with its cost. */
@@ -41,11 +37,7 @@ public final class CostTable {
   /** The price book as JSON: the default table, its source, and the repositories' own. */
   static void json(ObjectNode node, PriceBook book) {
     node.put("currency", "USD");
-    node.put(
-        "source",
-        book.isAwsDefault()
-            ? DEFAULT_SOURCE
-            : "the prices section of --config over " + DEFAULT_SOURCE);
+    node.put("source", book.source());
     prices(node.putObject("default"), book.defaults());
     ObjectNode each = node.putObject("repositories");
     book.repositories().entrySet().stream()
@@ -109,7 +101,7 @@ public final class CostTable {
         Locale.ROOT,
         "cost of %,d client operations, USD (%s):%n",
         Cost.OPERATIONS,
-        prices.isAwsDefault() ? DEFAULT_SOURCE : "prices from --config");
+        prices.source());
     String format = "%-40s %-36s %12s %12s %12s %12s%n";
     out.printf(
         Locale.ROOT,
@@ -147,8 +139,7 @@ public final class CostTable {
         .append(" client operations cost in US dollars on the array (measured calls and GET bytes")
         .append(" at each repository's prices) and on one repository directly (one request of the")
         .append(" operation's kind, a GET's bytes as transfer out). Prices: ")
-        .append(
-            Format.html(prices.isAwsDefault() ? DEFAULT_SOURCE : "the prices section of --config"))
+        .append(Format.html(prices.source()))
         .append(".</p>\n<table class=\"cost\"><tr><th>point</th>");
     for (String op : List.of("put", "list", "get", "head", "delete", "probe")) {
       h.append("<th>").append(op).append("/op</th>");

@@ -84,7 +84,7 @@ final class AzureErrors {
   }
 
   /** The service's own answer behind {@code e}, which a stream's IOException may wrap. */
-  private static BlobStorageException storageCause(Throwable e) {
+  static BlobStorageException storageCause(Throwable e) {
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
       if (cause instanceof BlobStorageException storage) {
         return storage;

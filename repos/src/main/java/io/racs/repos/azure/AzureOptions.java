@@ -9,7 +9,7 @@ import java.util.Optional;
  * The settings of an {@code azure} repository; immutable, built with {@link #builder(String,
  * AzureCredentials)}.
  *
- * @param container the blob container, which must exist
+ * @param container the blob container, which must exist unless {@code createContainer}
  * @param endpoint the blob service URL, e.g. {@code http://127.0.0.1:10000/devstoreaccount1} for
  *     Azurite or a sovereign cloud's endpoint; empty for {@code
  *     https://ACCOUNT.blob.core.windows.net} (or the connection string's own endpoint)
@@ -26,6 +26,8 @@ import java.util.Optional;
  * @param maxRetryDelay the longest delay between attempts
  * @param blockSizeBytes the largest single Put Blob, and the block size of larger uploads; also the
  *     buffer an upload holds in memory
+ * @param createContainer whether a missing container is created by the repository's first call,
+ *     instead of every call failing {@code UNAVAILABLE}
  */
 public record AzureOptions(
     String container,
@@ -38,7 +40,8 @@ public record AzureOptions(
     int maxTries,
     Duration retryDelay,
     Duration maxRetryDelay,
-    int blockSizeBytes) {
+    int blockSizeBytes,
+    boolean createContainer) {
   /** Checks the fields. */
   public AzureOptions {
     Objects.requireNonNull(container, "container");
@@ -81,6 +84,7 @@ public record AzureOptions(
     private Duration retryDelay = Duration.ofMillis(100);
     private Duration maxRetryDelay = Duration.ofSeconds(5);
     private int blockSizeBytes = 8 << 20;
+    private boolean createContainer;
 
     private Builder(String container, AzureCredentials credentials) {
       this.container = container;
@@ -136,6 +140,12 @@ public record AzureOptions(
       return this;
     }
 
+    /** Whether the first call creates a missing container; default false. */
+    public Builder createContainer(boolean createContainer) {
+      this.createContainer = createContainer;
+      return this;
+    }
+
     /** The options. */
     public AzureOptions build() {
       return new AzureOptions(
@@ -149,7 +159,8 @@ public record AzureOptions(
           maxTries,
           retryDelay,
           maxRetryDelay,
-          blockSizeBytes);
+          blockSizeBytes,
+          createContainer);
     }
   }
 }

@@ -51,6 +51,10 @@ import java.util.Optional;
  * conditional on the ETag the properties gave: an overwrite while a stream is open breaks it off
  * with {@code UNAVAILABLE} instead of mixing two bodies.
  *
+ * <p><b>The container</b> must exist, or every call fails {@code UNAVAILABLE} naming it; with
+ * {@link AzureOptions#createContainer()} the repository's first call creates it when missing (see
+ * {@link AzureContainer}).
+ *
  * <p><b>Errors</b> are translated once, in {@link AzureErrors}: 404 is {@code NOT_FOUND} (but
  * {@code ContainerNotFound} is {@code UNAVAILABLE}: the storage is missing, not the object),
  * 401/403 {@code ACCESS_DENIED}, 412 and 409 {@code BlobAlreadyExists} {@code PRECONDITION_FAILED},
@@ -71,6 +75,7 @@ public final class AzureRepository implements Repository {
   private final AzureOptions options;
   private final BlobContainerClient container;
   private final BlobNames names;
+  private final AzureContainer storage;
   private volatile boolean closed;
 
   private AzureRepository(String name, AzureOptions options) {
@@ -78,6 +83,7 @@ public final class AzureRepository implements Repository {
     this.options = Objects.requireNonNull(options, "options");
     this.container = AzureClients.create(options);
     this.names = new BlobNames(name, options.keyPrefix());
+    this.storage = new AzureContainer(name, options, container);
   }
 
   /** A repository called {@code name} with {@code options}; builds the client, no I/O. */
@@ -140,7 +146,7 @@ public final class AzureRepository implements Repository {
   }
 
   private ObjectInfo upload(String key, InputStream body, long lengthBytes, boolean ifAbsent) {
-    checkOpen();
+    ready();
     String blob = names.of(key);
     Keys.checkLength(lengthBytes);
     CountingBody counted = new CountingBody(Bodies.checked(body, lengthBytes, name, key));
@@ -170,7 +176,7 @@ public final class AzureRepository implements Repository {
 
   @Override
   public ObjectStream get(String key, long offset, long lengthBytes) {
-    checkOpen();
+    ready();
     String blob = names.of(key);
     Keys.checkRange(offset, lengthBytes);
     BlobClient client = container.getBlobClient(blob);
@@ -205,7 +211,7 @@ public final class AzureRepository implements Repository {
 
   @Override
   public Optional<ObjectInfo> head(String key) {
-    checkOpen();
+    ready();
     String blob = names.of(key);
     return properties(container.getBlobClient(blob), key, "head").map(p -> info(key, p));
   }
@@ -232,7 +238,7 @@ public final class AzureRepository implements Repository {
 
   @Override
   public void delete(String key) {
-    checkOpen();
+    ready();
     String blob = names.of(key);
     try {
       container.getBlobClient(blob).deleteWithResponse(null, null, null, Context.NONE);
@@ -249,7 +255,7 @@ public final class AzureRepository implements Repository {
 
   @Override
   public ListPage list(String prefix, String startAfter, int maxKeys) {
-    checkOpen();
+    ready();
     Keys.checkBound(prefix, "prefix");
     Keys.checkBound(startAfter, "startAfter");
     Keys.checkMaxKeys(maxKeys);
@@ -293,23 +299,8 @@ public final class AzureRepository implements Repository {
 
   @Override
   public void probe() {
-    checkOpen();
-    try {
-      container.getProperties();
-    } catch (BlobStorageException e) {
-      if (e.getStatusCode() == 404) {
-        throw new RepositoryException(
-            Kind.UNAVAILABLE,
-            name
-                + ": container "
-                + options.container()
-                + " does not exist (deleted, or never created)",
-            e);
-      }
-      throw translate(e, "probe", "");
-    } catch (RuntimeException e) {
-      throw translate(e, "probe", "");
-    }
+    ready();
+    storage.probe();
   }
 
   @Override
@@ -320,10 +311,12 @@ public final class AzureRepository implements Repository {
 
   // ---- helpers -----------------------------------------------------------------------------
 
-  private void checkOpen() {
+  /** Before every call: fails once closed, and creates the container on the first if asked. */
+  private void ready() {
     if (closed) {
       throw new IllegalStateException(name + ": closed");
     }
+    storage.ensure();
   }
 
   private static ObjectInfo info(String key, BlobProperties p) {
@@ -348,6 +341,11 @@ public final class AzureRepository implements Repository {
   }
 
   private RepositoryException translate(Throwable e, String operation, String key) {
+    // The SDK may wrap its answer on the way out of an upload's pipeline.
+    BlobStorageException answer = AzureErrors.storageCause(e);
+    if (answer != null && AzureErrors.isMissingContainer(answer)) {
+      return storage.missing(e);
+    }
     return AzureErrors.translate(name, e, operation, key);
   }
 }

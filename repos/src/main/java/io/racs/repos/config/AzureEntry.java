@@ -24,7 +24,8 @@ record AzureEntry(
     Long retries,
     String backoff,
     String backoffMax,
-    String blockSize)
+    String blockSize,
+    Boolean create)
     implements BackendEntry {
 
   @Override
@@ -51,6 +52,7 @@ record AzureEntry(
     entry
         .size("blockSize", blockSize(), 64 << 10, 1L << 30, "a size from 64KiB to 1GiB")
         .ifPresent(size -> b.blockSizeBytes((int) size));
+    b.createContainer(create() != null && create());
     try {
       return b.build();
     } catch (IllegalArgumentException e) {

@@ -41,6 +41,9 @@ import java.util.function.Function;
  *     maxConnections: 64
  *     partSize: 8MiB             # sizes: B, KiB, MiB, GiB (or a plain number of bytes)
  *     keyEncoding: escaped       # escaped | raw
+ *     checksums: when_supported  # when_required: no x-amz-checksum-* headers (GCS, old B2),
+ *                                #   Content-MD5 instead
+ *     create: false              # true: create a missing bucket at start-up
  *   - name: az
  *     type: azure
  *     container: racs            # required
@@ -57,6 +60,7 @@ import java.util.function.Function;
  *     retries: 2
  *     backoff: 100ms             # doubling up to backoffMax (default 5s)
  *     blockSize: 8MiB            # the largest single Put Blob, and the block size beyond
+ *     create: false              # true: create a missing container at start-up
  *     decorators:                # first wraps the backend, last is outermost
  *       - latency: {delay: 10ms, jitter: 2ms, responseDelay: 10ms, responseJitter: 2ms, seed: 1,
  *                   lateRate: 0.02, lateDelay: 200ms}

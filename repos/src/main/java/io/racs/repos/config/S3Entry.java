@@ -24,7 +24,9 @@ record S3Entry(
     String backoffMax,
     Long maxConnections,
     String partSize,
-    String keyEncoding)
+    String keyEncoding,
+    String checksums,
+    Boolean create)
     implements BackendEntry {
 
   @Override
@@ -69,6 +71,15 @@ record S3Entry(
       case "raw" -> b.keyEncoding(S3Options.KeyEncoding.RAW);
       default -> throw entry.error("keyEncoding", "'" + encoding + "' (expected: escaped or raw)");
     }
+    String checksumMode = checksums() == null ? "when_supported" : checksums();
+    switch (checksumMode) {
+      case "when_supported" -> b.checksums(S3Options.Checksums.WHEN_SUPPORTED);
+      case "when_required" -> b.checksums(S3Options.Checksums.WHEN_REQUIRED);
+      default ->
+          throw entry.error(
+              "checksums", "'" + checksumMode + "' (expected: when_supported or when_required)");
+    }
+    b.createBucket(create() != null && create());
     try {
       return b.build();
     } catch (IllegalArgumentException e) {

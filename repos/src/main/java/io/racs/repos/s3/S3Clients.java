@@ -1,6 +1,8 @@
 package io.racs.repos.s3;
 
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
@@ -11,13 +13,26 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
 final class S3Clients {
   private S3Clients() {}
 
-  /** A client on the Apache 5 HTTP client, retrying as the options say; does no I/O. */
+  /**
+   * A client on the Apache 5 HTTP client, retrying as the options say, adding and checking flexible
+   * checksums as {@link S3Options#checksums()} says; does no I/O.
+   */
   static S3Client create(S3Options options) {
     S3ClientBuilder builder =
         S3Client.builder()
             .region(Region.of(options.region()))
             .forcePathStyle(options.pathStyle())
             .credentialsProvider(options.credentials().provider())
+            .requestChecksumCalculation(
+                switch (options.checksums()) {
+                  case WHEN_SUPPORTED -> RequestChecksumCalculation.WHEN_SUPPORTED;
+                  case WHEN_REQUIRED -> RequestChecksumCalculation.WHEN_REQUIRED;
+                })
+            .responseChecksumValidation(
+                switch (options.checksums()) {
+                  case WHEN_SUPPORTED -> ResponseChecksumValidation.WHEN_SUPPORTED;
+                  case WHEN_REQUIRED -> ResponseChecksumValidation.WHEN_REQUIRED;
+                })
             .httpClientBuilder(
                 Apache5HttpClient.builder()
                     .connectionTimeout(options.connectTimeout())

@@ -10,7 +10,7 @@ import java.util.Optional;
  * The settings of an {@code s3} repository; immutable, built with {@link #builder(String)}. The
  * defaults suit AWS S3; for MinIO set an endpoint and {@code pathStyle(true)}.
  *
- * @param bucket the bucket, which must exist
+ * @param bucket the bucket, which must exist unless {@code createBucket}
  * @param endpoint the S3 endpoint, or empty for AWS S3 in {@code region}
  * @param region the signing region
  * @param keyPrefix prepended to every stored name, e.g. {@code racs/} to share a bucket
@@ -26,6 +26,9 @@ import java.util.Optional;
  * @param partSizeBytes the multipart part size, and the largest single PUT; at least 5 MiB, and
  *     also the one buffer an upload holds in memory
  * @param keyEncoding how keys become stored names
+ * @param checksums when the SDK adds flexible checksums to requests and checks them on responses
+ * @param createBucket whether a missing bucket is created by the repository's first call, instead
+ *     of every call failing {@code UNAVAILABLE}
  */
 public record S3Options(
     String bucket,
@@ -41,7 +44,9 @@ public record S3Options(
     Duration backoffMax,
     int maxConnections,
     int partSizeBytes,
-    KeyEncoding keyEncoding) {
+    KeyEncoding keyEncoding,
+    Checksums checksums,
+    boolean createBucket) {
   /** S3's smallest part size (except the last part). */
   public static final int MIN_PART_SIZE_BYTES = 5 * 1024 * 1024;
 
@@ -60,6 +65,26 @@ public record S3Options(
      * refuses or mangles {@code ..}, {@code //}, a leading {@code /} and segments over 255 bytes.
      */
     RAW
+  }
+
+  /**
+   * When requests carry the SDK's flexible checksums ({@code x-amz-checksum-*} headers or trailers,
+   * {@code x-amz-sdk-checksum-algorithm}) and responses are checked against them.
+   */
+  public enum Checksums {
+    /**
+     * Whenever the operation supports one (the default, the SDK's own): every PutObject and
+     * UploadPart carries a CRC32, sent as a trailer of an aws-chunked body, and multipart uploads
+     * are created with the CRC32 algorithm.
+     */
+    WHEN_SUPPORTED,
+    /**
+     * Only where the operation requires one (none of the calls a repository makes): for stores that
+     * refuse or mishandle the headers (GCS's interoperability API, older Backblaze B2, some
+     * on-premises stores). Bodies then carry a {@code Content-MD5} instead, which every S3 store
+     * checks, so a body damaged on the way is still refused.
+     */
+    WHEN_REQUIRED
   }
 
   /** Checks the settings. */
@@ -92,6 +117,7 @@ public record S3Options(
           "partSizeBytes: " + partSizeBytes + " (expected: >= " + MIN_PART_SIZE_BYTES + ")");
     }
     Objects.requireNonNull(keyEncoding, "keyEncoding");
+    Objects.requireNonNull(checksums, "checksums");
   }
 
   private static void requirePositive(Duration duration, String name) {
@@ -121,6 +147,8 @@ public record S3Options(
     b.maxConnections = maxConnections;
     b.partSizeBytes = partSizeBytes;
     b.keyEncoding = keyEncoding;
+    b.checksums = checksums;
+    b.createBucket = createBucket;
     return b;
   }
 
@@ -140,6 +168,8 @@ public record S3Options(
     private int maxConnections = 64;
     private int partSizeBytes = 8 * 1024 * 1024;
     private KeyEncoding keyEncoding = KeyEncoding.ESCAPED;
+    private Checksums checksums = Checksums.WHEN_SUPPORTED;
+    private boolean createBucket;
 
     private Builder(String bucket) {
       this.bucket = bucket;
@@ -218,6 +248,18 @@ public record S3Options(
       return this;
     }
 
+    /** When requests carry flexible checksums; default {@link Checksums#WHEN_SUPPORTED}. */
+    public Builder checksums(Checksums checksums) {
+      this.checksums = checksums;
+      return this;
+    }
+
+    /** Whether the first call creates a missing bucket; default false. */
+    public Builder createBucket(boolean createBucket) {
+      this.createBucket = createBucket;
+      return this;
+    }
+
     /** Checks and builds the options. */
     public S3Options build() {
       return new S3Options(
@@ -234,7 +276,9 @@ public record S3Options(
           backoffMax,
           maxConnections,
           partSizeBytes,
-          keyEncoding);
+          keyEncoding,
+          checksums,
+          createBucket);
     }
   }
 }

@@ -52,6 +52,17 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * never holds more than one part in memory. A failed multipart upload is aborted. {@link
  * #maxBufferedBytes()} reports the most ever held at once, across concurrent uploads.
  *
+ * <p><b>Integrity on the wire.</b> By default ({@link S3Options.Checksums#WHEN_SUPPORTED}) the SDK
+ * sends a CRC32 of every PutObject and UploadPart body, which the store checks. With {@link
+ * S3Options.Checksums#WHEN_REQUIRED} no flexible checksum is sent or asked for, and each body,
+ * already held in memory whole, carries a {@code Content-MD5} instead; the store refuses a body
+ * that does not match it. Reads are checked by the store's own TLS, or by the shard checksums of
+ * the layer above.
+ *
+ * <p><b>The bucket</b> must exist, or every call fails {@code UNAVAILABLE} naming it; with {@link
+ * S3Options#createBucket()} the repository's first call creates it when missing (see {@link
+ * S3Bucket}).
+ *
  * <p><b>Errors</b> are translated once, here: 404 is {@code NOT_FOUND} (but {@code NoSuchBucket} is
  * {@code UNAVAILABLE}: the storage is missing, not the object), 401/403 {@code ACCESS_DENIED}, 412
  * {@code PRECONDITION_FAILED}, 507 and quota errors {@code FULL}, other 5xx, 429 and unreachable
@@ -63,6 +74,8 @@ public final class S3Repository implements Repository {
   private final S3Options options;
   private final S3Client client;
   private final StoredNames names;
+  private final S3Bucket bucket;
+  private final boolean flexibleChecksums;
   private final AtomicLong bufferedBytes = new AtomicLong();
   private final AtomicLong maxBufferedBytes = new AtomicLong();
 
@@ -71,6 +84,8 @@ public final class S3Repository implements Repository {
     this.options = Objects.requireNonNull(options, "options");
     this.client = S3Clients.create(options);
     this.names = new StoredNames(name, options);
+    this.bucket = new S3Bucket(name, options, client);
+    this.flexibleChecksums = options.checksums() == S3Options.Checksums.WHEN_SUPPORTED;
   }
 
   /** A repository called {@code name} with {@code options}; builds the client, no I/O. */
@@ -104,6 +119,7 @@ public final class S3Repository implements Repository {
     description.put("keyEncoding", options.keyEncoding().name().toLowerCase(java.util.Locale.ROOT));
     description.put("partSizeBytes", Integer.toString(options.partSizeBytes()));
     description.put("credentials", options.credentials().toString());
+    description.put("checksums", options.checksums().name().toLowerCase(java.util.Locale.ROOT));
     return description;
   }
 
@@ -124,6 +140,7 @@ public final class S3Repository implements Repository {
   public ObjectInfo put(String key, InputStream body, long lengthBytes) {
     String stored = names.of(key);
     Keys.checkLength(lengthBytes);
+    bucket.ensure();
     InputStream checked = Bodies.checked(body, lengthBytes, name, key);
     int partSize = options.partSizeBytes();
     int firstRead = lengthBytes >= 0 && lengthBytes <= partSize ? (int) lengthBytes : partSize;
@@ -150,7 +167,12 @@ public final class S3Repository implements Repository {
     try {
       PutObjectResponse response =
           client.putObject(
-              b -> b.bucket(options.bucket()).key(stored).contentLength((long) length),
+              b -> {
+                b.bucket(options.bucket()).key(stored).contentLength((long) length);
+                if (!flexibleChecksums) {
+                  b.contentMD5(ContentMd5.of(buffer, length));
+                }
+              },
               RequestBody.fromContentProvider(
                   () -> new ByteArrayInputStream(buffer, 0, length),
                   length,
@@ -171,7 +193,7 @@ public final class S3Repository implements Repository {
               b ->
                   b.bucket(options.bucket())
                       .key(stored)
-                      .checksumAlgorithm(ChecksumAlgorithm.CRC32));
+                      .checksumAlgorithm(flexibleChecksums ? ChecksumAlgorithm.CRC32 : null));
       uploadId = created.uploadId();
     } catch (SdkException e) {
       throw translate(e, "put", key);
@@ -194,7 +216,8 @@ public final class S3Repository implements Repository {
                           .uploadId(uploadId)
                           .partNumber(partNumber)
                           .contentLength((long) partLength)
-                          .checksumAlgorithm(ChecksumAlgorithm.CRC32),
+                          .checksumAlgorithm(flexibleChecksums ? ChecksumAlgorithm.CRC32 : null)
+                          .contentMD5(flexibleChecksums ? null : ContentMd5.of(buffer, partLength)),
                   RequestBody.fromContentProvider(
                       () -> new ByteArrayInputStream(buffer, 0, partLength),
                       partLength,
@@ -258,6 +281,7 @@ public final class S3Repository implements Repository {
   public ObjectStream get(String key, long offset, long lengthBytes) {
     String stored = names.of(key);
     Keys.checkRange(offset, lengthBytes);
+    bucket.ensure();
     if (lengthBytes == 0) {
       // HTTP cannot ask for zero bytes; a HEAD says whether the object exists.
       ObjectInfo info = head(key).orElseThrow(() -> notFound(key));
@@ -304,6 +328,7 @@ public final class S3Repository implements Repository {
   @Override
   public Optional<ObjectInfo> head(String key) {
     String stored = names.of(key);
+    bucket.ensure();
     try {
       HeadObjectResponse r = client.headObject(b -> b.bucket(options.bucket()).key(stored));
       return Optional.of(
@@ -330,6 +355,7 @@ public final class S3Repository implements Repository {
   @Override
   public void delete(String key) {
     String stored = names.of(key);
+    bucket.ensure();
     try {
       client.deleteObject(b -> b.bucket(options.bucket()).key(stored));
     } catch (SdkException e) {
@@ -342,6 +368,7 @@ public final class S3Repository implements Repository {
     Keys.checkBound(prefix, "prefix");
     Keys.checkBound(startAfter, "startAfter");
     Keys.checkMaxKeys(maxKeys);
+    bucket.ensure();
     String storedPrefix = names.ofPrefix(prefix);
     String storedStart = startAfter.isEmpty() ? null : names.unchecked(startAfter);
     // MinIO's IsTruncated is unreliable after a start-after inside a nested prefix: it ends
@@ -391,19 +418,7 @@ public final class S3Repository implements Repository {
 
   @Override
   public void probe() {
-    try {
-      client.headBucket(b -> b.bucket(options.bucket()));
-    } catch (AwsServiceException e) {
-      if (e.statusCode() == 404) {
-        throw new RepositoryException(
-            Kind.UNAVAILABLE,
-            name + ": bucket " + options.bucket() + " does not exist (deleted, or never created)",
-            e);
-      }
-      throw translate(e, "probe", "");
-    } catch (SdkException e) {
-      throw translate(e, "probe", "");
-    }
+    bucket.probe();
   }
 
   @Override
@@ -434,6 +449,9 @@ public final class S3Repository implements Repository {
 
   /** Translates an SDK failure into the repository's one exception. */
   private RepositoryException translate(SdkException e, String operation, String key) {
+    if (e instanceof AwsServiceException service && S3Errors.isNoSuchBucket(service)) {
+      return bucket.missing(e);
+    }
     return S3Errors.translate(name, e, operation, key);
   }
 

@@ -25,8 +25,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Proves the {@code azure} backend keeps the whole repository contract on a real Azurite blob
  * service (each test in a fresh container), and what only it must: a container that was never
- * created is {@code UNAVAILABLE} for every call, "create if absent" refuses an existing blob with
- * {@code PRECONDITION_FAILED} and leaves it unchanged, blob names sit under the configured prefix,
+ * created is {@code UNAVAILABLE} for every call, naming it, and {@code create: true} creates it on
+ * the first call, once only, "create if absent" refuses an existing blob with {@code
+ * PRECONDITION_FAILED} and leaves it unchanged, blob names sit under the configured prefix,
  * unescaped, and a YAML {@code type: azure} entry builds a working repository.
  *
  * <p>What Azurite cannot show, compared with Azure itself: throttling (503 {@code ServerBusy} and
@@ -60,6 +61,11 @@ class AzureRepositoryIT extends RepositoryContract {
     return true;
   }
 
+  @Override
+  protected String lostStorageNamed() {
+    return "container " + container + " does not exist";
+  }
+
   /** The rule {@link AzureRepository} documents: Azure's limits on the blob name. */
   @Override
   protected boolean mustRefuse(String key) {
@@ -76,7 +82,7 @@ class AzureRepositoryIT extends RepositoryContract {
   }
 
   @Test
-  void everyCall_whenContainerNeverCreated_unavailable() {
+  void everyCall_whenContainerNeverCreated_unavailableNamingIt() {
     try (AzureRepository missing =
         AzureRepository.create("missing", options("never-created").build())) {
       Map<String, ThrowingCallable> calls =
@@ -93,7 +99,46 @@ class AzureRepositoryIT extends RepositoryContract {
                   .as(call)
                   .isInstanceOfSatisfying(
                       RepositoryException.class,
-                      e -> assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE)));
+                      e -> {
+                        assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE);
+                        assertThat(e)
+                            .hasMessageContaining("container never-created does not exist");
+                      }));
+    }
+    assertThat(AZURITE.service().getBlobContainerClient("never-created").exists()).isFalse();
+  }
+
+  @Test
+  void firstCall_whenCreateAndContainerMissing_createsItOnceOnly() throws IOException {
+    String fresh = "created-" + CONTAINERS.incrementAndGet();
+    String yaml =
+        """
+        repositories:
+          - name: az
+            type: azure
+            container: %s
+            connectionString: "${env:AZURE_CONN}"
+            serviceVersion: %s
+            create: true
+        """
+            .formatted(fresh, AzuriteExtension.SERVICE_VERSION);
+    RepositorySetConfig set =
+        RepositoryConfigLoader.withEnvironment(
+                name -> name.equals("AZURE_CONN") ? AZURITE.connectionString() : null)
+            .parse(yaml, "test.yaml");
+    try (Repository az = RepositoryFactory.create(set.repository("az").orElseThrow())) {
+      assertThat(az.head("k")).isEmpty(); // the first call, as the proxy's identity check makes
+      assertThat(AZURITE.service().getBlobContainerClient(fresh).exists()).isTrue();
+      az.put("k", new ByteArrayInputStream(new byte[] {4}), 1);
+      try (ObjectStream in = az.get("k")) {
+        assertThat(in.readAllBytes()).containsExactly(4);
+      }
+      // Once settled, a container deleted later is missing storage, not silently made anew.
+      AZURITE.service().deleteBlobContainer(fresh);
+      assertThatThrownBy(az::probe)
+          .isInstanceOfSatisfying(
+              RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE))
+          .hasMessageContaining("container " + fresh + " does not exist");
     }
   }
 

@@ -67,6 +67,8 @@ class RepositoryConfigLoaderTest {
     assertThat(minio.connectTimeout()).isEqualTo(Duration.ofSeconds(2));
     assertThat(minio.maxAttempts()).isEqualTo(3);
     assertThat(minio.partSizeBytes()).isEqualTo(8 << 20);
+    assertThat(minio.checksums()).isEqualTo(S3Options.Checksums.WHEN_SUPPORTED);
+    assertThat(minio.createBucket()).isFalse();
 
     S3Options aws = ((BackendConfig.S3) set.repository("aws-eu").orElseThrow().backend()).options();
     assertThat(aws.pathStyle()).isFalse();
@@ -252,6 +254,10 @@ class RepositoryConfigLoaderTest {
             "retries out of range",
             "repositories:\n  - {name: s, type: s3, bucket: b, retries: 101}\n",
             "bad.yaml: repository 's': field 'retries': 101 (expected: 0 to 100)"),
+        Arguments.of(
+            "unknown checksums mode",
+            "repositories:\n  - {name: s, type: s3, bucket: b, checksums: never}\n",
+            "bad.yaml: repository 's': field 'checksums': 'never' (expected: when_supported or when_required)"),
         Arguments.of(
             "no repositories",
             "geometry: 4x2\n",

@@ -9,6 +9,9 @@ import io.racs.repos.Repository;
 import io.racs.repos.RepositoryContract;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.RepositoryException.Kind;
+import io.racs.repos.config.RepositoryConfigLoader;
+import io.racs.repos.config.RepositoryFactory;
+import io.racs.repos.config.RepositorySetConfig;
 import io.racs.repos.minio.MinioServer;
 import io.racs.testkit.MinioExtension;
 import io.racs.testkit.SeededBytes;
@@ -34,7 +37,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * the configured timeouts and the repository works again once the server is back, a server that
  * never answers gives {@code TIMEOUT}, bad credentials give {@code ACCESS_DENIED}, a 64 MiB upload
  * of unknown length holds at most one part in memory, and stored names are the escaped safe names
- * (or the raw keys when asked), under the configured prefix.
+ * (or the raw keys when asked), under the configured prefix; and {@code create: true} creates a
+ * missing bucket on the first call, once only.
  */
 class S3RepositoryIT extends RepositoryContract {
   @RegisterExtension static final MinioExtension MINIO = MinioExtension.servers(1);
@@ -60,6 +64,11 @@ class S3RepositoryIT extends RepositoryContract {
     }
     client.deleteBucket(b -> b.bucket(bucket));
     return true;
+  }
+
+  @Override
+  protected String lostStorageNamed() {
+    return "bucket " + bucket + " does not exist";
   }
 
   /**
@@ -230,6 +239,41 @@ class S3RepositoryIT extends RepositoryContract {
       assertThat(names).containsExactly("racs/e/a%2Eb/%2E%2E/c!", "racs/r/photos/cat.jpg");
       assertThat(escaped.list("", "", 10).objects()).hasSize(1);
       assertThat(raw.list("", "", 10).objects().getFirst().key()).isEqualTo("photos/cat.jpg");
+    }
+  }
+
+  @Test
+  void firstCall_whenCreateAndBucketMissing_createsItOnceOnly() throws IOException {
+    String fresh = "created-" + BUCKETS.incrementAndGet();
+    MinioServer server = MINIO.server(0);
+    String yaml =
+        """
+        repositories:
+          - name: m
+            type: minio
+            bucket: %s
+            endpoint: %s
+            region: %s
+            credentials: {accessKey: %s, secretKey: %s}
+            create: true
+        """
+            .formatted(
+                fresh, server.endpoint(), server.region(), server.accessKey(), server.secretKey());
+    RepositorySetConfig set = RepositoryConfigLoader.create().parse(yaml, "test.yaml");
+    try (Repository m = RepositoryFactory.create(set.repository("m").orElseThrow())) {
+      assertThat(m.head("k")).isEmpty(); // the first call, as the proxy's identity check makes
+      MINIO.client(0).headBucket(b -> b.bucket(fresh));
+      m.put("k", new ByteArrayInputStream(new byte[] {4}), 1);
+      try (ObjectStream in = m.get("k")) {
+        assertThat(in.readAllBytes()).containsExactly(4);
+      }
+      // Once settled, a bucket deleted later is missing storage, not silently made anew.
+      m.delete("k");
+      MINIO.client(0).deleteBucket(b -> b.bucket(fresh));
+      assertThatThrownBy(m::probe)
+          .isInstanceOfSatisfying(
+              RepositoryException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE))
+          .hasMessageContaining("bucket " + fresh + " does not exist");
     }
   }
 }

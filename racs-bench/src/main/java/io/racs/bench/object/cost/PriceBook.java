@@ -5,17 +5,22 @@ import io.racs.repos.config.ConfigSection;
 import io.racs.repos.config.RepositoryConfig;
 import io.racs.repos.config.RepositorySetConfig;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The prices a run's costs are computed at: a default table, and per repository a table of its own.
- * The default is AWS S3 Standard's ({@link Prices#AWS_S3_STANDARD_US_EAST_1}); the optional
- * top-level {@code prices:} section of the repository-set file ({@code --config}) overrides it. The
- * bench reads this section; the proxy ignores it, so one file serves both:
+ * The default is AWS S3 Standard's ({@link Prices#AWS_S3_STANDARD_US_EAST_1}); a repository whose
+ * type has a published table of its own ({@link PublishedPrices}: {@code gcs}) is priced at that
+ * one; the optional top-level {@code prices:} section of the repository-set file ({@code --config})
+ * overrides both, a repository's entry over its type's table. The bench reads this section; the
+ * proxy ignores it, so one file serves both:
  *
  * <pre>{@code
  * prices:                        # US dollars; every field optional
@@ -63,12 +68,43 @@ public record PriceBook(Prices defaults, Map<String, Prices> repositories) {
         && repositories.values().stream().allMatch(defaults::equals);
   }
 
-  /** The prices of {@code set}'s file: its {@code prices:} section over the AWS default. */
+  /**
+   * Where the prices come from, for reports: the published tables in use (with their pages and the
+   * dates read), after {@code the prices section of --config over} when the file changed any.
+   */
+  public String source() {
+    List<Prices> used = new ArrayList<>();
+    used.add(defaults);
+    used.addAll(repositories.values());
+    List<String> published =
+        used.stream()
+            .map(PublishedPrices::of)
+            .flatMap(Optional::stream)
+            .distinct()
+            .map(PublishedPrices::source)
+            .toList();
+    boolean overridden = used.stream().anyMatch(p -> PublishedPrices.of(p).isEmpty());
+    String tables =
+        published.isEmpty()
+            ? PublishedPrices.AWS_S3_STANDARD_US_EAST_1.source()
+            : String.join("; ", published);
+    return overridden ? "the prices section of --config over " + tables : tables;
+  }
+
+  /**
+   * The prices of {@code set}'s file: its {@code prices:} section over each repository's published
+   * table ({@link PublishedPrices#forType}: its type's, or the default table).
+   */
   public static PriceBook from(RepositorySetConfig set) {
+    return from(set, PriceBook::typeTable);
+  }
+
+  /** As {@link #from(RepositorySetConfig)}, with {@code typeTable} giving each type's own table. */
+  static PriceBook from(RepositorySetConfig set, Function<String, Optional<Prices>> typeTable) {
     ConfigSection section = set.configSection("prices");
     JsonNode node = section.node();
     if (node == null || node.isNull()) {
-      return awsDefault();
+      return byType(set, typeTable, Prices.AWS_S3_STANDARD_US_EAST_1, Map.of());
     }
     if (!node.isObject()) {
       throw section.error("", "expected a mapping with default and repositories");
@@ -81,7 +117,7 @@ public record PriceBook(Prices defaults, Map<String, Prices> repositories) {
     }
     Prices defaults =
         prices(section, "default", node.get("default"), Prices.AWS_S3_STANDARD_US_EAST_1);
-    Map<String, Prices> repositories = new LinkedHashMap<>();
+    Map<String, JsonNode> entries = new LinkedHashMap<>();
     JsonNode each = node.get("repositories");
     if (each != null && !each.isNull()) {
       if (!each.isObject()) {
@@ -94,10 +130,46 @@ public record PriceBook(Prices defaults, Map<String, Prices> repositories) {
           throw section.error(
               field, "unknown repository (expected one of: " + String.join(", ", known) + ")");
         }
-        repositories.put(e.getKey(), prices(section, field, e.getValue(), defaults));
+        entries.put(e.getKey(), e.getValue());
+      }
+    }
+    Map<String, Prices> repositories = new LinkedHashMap<>();
+    for (RepositoryConfig r : set.repositories()) {
+      JsonNode entry = entries.get(r.name());
+      if (entry != null) {
+        Prices base = typeTable.apply(r.backend().type()).orElse(defaults);
+        repositories.put(r.name(), prices(section, "repositories." + r.name(), entry, base));
+      }
+    }
+    return byType(set, typeTable, defaults, repositories);
+  }
+
+  /**
+   * A book of {@code defaults} and {@code given}, plus the published table of each other repository
+   * whose type has one of its own.
+   */
+  private static PriceBook byType(
+      RepositorySetConfig set,
+      Function<String, Optional<Prices>> typeTable,
+      Prices defaults,
+      Map<String, Prices> given) {
+    Map<String, Prices> repositories = new LinkedHashMap<>(given);
+    for (RepositoryConfig r : set.repositories()) {
+      if (!repositories.containsKey(r.name())) {
+        typeTable.apply(r.backend().type()).ifPresent(p -> repositories.put(r.name(), p));
       }
     }
     return new PriceBook(defaults, repositories);
+  }
+
+  /**
+   * The published table of {@code type} when it is not the default's own ({@code s3} and {@code
+   * minio} are priced by the default table, which the file may change).
+   */
+  private static Optional<Prices> typeTable(String type) {
+    return PublishedPrices.forType(type)
+        .filter(p -> p != PublishedPrices.AWS_S3_STANDARD_US_EAST_1)
+        .map(PublishedPrices::prices);
   }
 
   /** The fields of one price table, as written (text), null when left out. */

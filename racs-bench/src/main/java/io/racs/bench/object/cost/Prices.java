@@ -53,6 +53,27 @@ public record Prices(
           new BigDecimal("0.0004"),
           new BigDecimal("0.09"));
 
+  /**
+   * Google Cloud Storage Standard, a region (us-central1), as published on
+   * https://cloud.google.com/storage/pricing (read 2026-12-02 through a transcription of that page
+   * made 2026-09-20, which quotes each price verbatim; the page itself renders its tables from
+   * scripts): Class A operations $0.005 per 1,000, Class B operations $0.0004 per 1,000. The
+   * repository calls fall in the page's classes as object uploads and listings (Class A), object
+   * reads and metadata reads, bucket metadata included (Class B), and deletes (free). Network
+   * egress to the internet (worldwide destinations, 0 to 10 TiB a month) $0.12 per GiB; this table
+   * prices every byte at that first tier. Storage, $0.000027397 per GiB-hour (about $0.020 per
+   * GiB-month of 730 hours), is not a per-operation cost and is left out.
+   */
+  public static final Prices GCS_STANDARD_US_CENTRAL1 =
+      new Prices(
+          new BigDecimal("0.005"),
+          new BigDecimal("0.005"),
+          new BigDecimal("0.0004"),
+          new BigDecimal("0.0004"),
+          BigDecimal.ZERO,
+          new BigDecimal("0.0004"),
+          new BigDecimal("0.12"));
+
   /** Checks that every price is present and not negative. */
   public Prices {
     for (BigDecimal p :

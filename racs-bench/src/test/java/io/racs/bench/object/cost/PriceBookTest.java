@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.racs.repos.config.ConfigException;
 import io.racs.repos.config.RepositoryConfigLoader;
 import java.math.BigDecimal;
+import java.util.Optional;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -108,5 +110,53 @@ class PriceBookTest {
     assertThatThrownBy(() -> parse("prices: [0.005]\n"))
         .isInstanceOf(ConfigException.class)
         .hasMessage("racs.yaml: prices: expected a mapping with default and repositories");
+  }
+
+  @Test
+  void from_whenATypeHasItsOwnTable_pricesItThereAndItsEntryOverridesThatTable() {
+    // The gcs type is another backend's, not in every build: the mapping is checked with memory
+    // standing in for it, and PublishedPrices' own table below.
+    Function<String, Optional<Prices>> tables =
+        type -> Optional.of(Prices.GCS_STANDARD_US_CENTRAL1).filter(p -> type.equals("memory"));
+    String file = REPOSITORIES.replace("a1\n    type: memory", "a1\n    type: fs\n    path: /tmp");
+    PriceBook plain = PriceBook.from(RepositoryConfigLoader.create().parse(file, "r.yaml"), tables);
+    assertThat(plain.of("a0")).isEqualTo(Prices.GCS_STANDARD_US_CENTRAL1);
+    assertThat(plain.of("a1")).isEqualTo(Prices.AWS_S3_STANDARD_US_EAST_1);
+    assertThat(plain.source())
+        .isEqualTo(
+            PublishedPrices.AWS_S3_STANDARD_US_EAST_1.source()
+                + "; "
+                + PublishedPrices.GCS_STANDARD_US_CENTRAL1.source());
+    PriceBook overridden =
+        PriceBook.from(
+            RepositoryConfigLoader.create()
+                .parse(file + "prices:\n  repositories:\n    a0: {getPer1000: 1}\n", "r.yaml"),
+            tables);
+    assertThat(overridden.of("a0").getPer1000()).isEqualByComparingTo("1");
+    assertThat(overridden.of("a0").transferOutPerGB()).isEqualByComparingTo("0.12"); // GCS's
+    assertThat(overridden.source()).startsWith("the prices section of --config over ");
+  }
+
+  @Test
+  void publishedPrices_mapTheTypes() {
+    assertThat(PublishedPrices.forType("gcs")).contains(PublishedPrices.GCS_STANDARD_US_CENTRAL1);
+    assertThat(PublishedPrices.forType("s3")).contains(PublishedPrices.AWS_S3_STANDARD_US_EAST_1);
+    assertThat(PublishedPrices.forType("minio"))
+        .contains(PublishedPrices.AWS_S3_STANDARD_US_EAST_1);
+    // No Azure table: its page's prices could not be read (see PublishedPrices).
+    assertThat(PublishedPrices.forType("azure")).isEmpty();
+    assertThat(PublishedPrices.forType("fs")).isEmpty();
+  }
+
+  @Test
+  void gcsStandard_isThePublishedTable() {
+    Prices gcs = Prices.GCS_STANDARD_US_CENTRAL1;
+    assertThat(gcs.per1000("put")).isEqualByComparingTo("0.005");
+    assertThat(gcs.per1000("list")).isEqualByComparingTo("0.005");
+    assertThat(gcs.per1000("get")).isEqualByComparingTo("0.0004");
+    assertThat(gcs.per1000("head")).isEqualByComparingTo("0.0004");
+    assertThat(gcs.per1000("delete")).isEqualByComparingTo("0");
+    assertThat(gcs.per1000("probe")).isEqualByComparingTo("0.0004");
+    assertThat(gcs.transferOutPerGB()).isEqualByComparingTo("0.12");
   }
 }
