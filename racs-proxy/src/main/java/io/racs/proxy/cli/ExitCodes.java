@@ -16,6 +16,9 @@ public final class ExitCodes {
   /** The command line or a configuration file is invalid; nothing was changed. */
   public static final int USAGE = 2;
 
+  /** What the command reports on is still under way ({@code racs reshape status}: running). */
+  public static final int RUNNING = 3;
+
   private ExitCodes() {}
 
   /** The exit codes with their meaning, for every command's help. */

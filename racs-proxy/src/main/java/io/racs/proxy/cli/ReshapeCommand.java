@@ -7,15 +7,21 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code racs reshape}: change the array's geometry and repositories while it serves
- * (docs/reshape.md). Its subcommands so far: {@code plan}, which changes nothing. The recorded
- * target ({@code start}, {@code status}, {@code abort}) and the mover ({@code run}) come next.
+ * (docs/reshape.md). Its subcommands so far: {@code plan}, which changes nothing, and {@code
+ * start}, {@code status} and {@code abort}, which record the target on the array and read it back
+ * ({@link ReshapeRecordCommands}). The mover ({@code run}, and in every proxy) comes next.
  */
 @Command(
     name = "reshape",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "Change the array's geometry and repositories (docs/reshape.md).",
-    subcommands = {ReshapePlanCommand.class})
+    subcommands = {
+      ReshapePlanCommand.class,
+      ReshapeRecordCommands.Start.class,
+      ReshapeRecordCommands.Status.class,
+      ReshapeRecordCommands.Abort.class
+    })
 public final class ReshapeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 

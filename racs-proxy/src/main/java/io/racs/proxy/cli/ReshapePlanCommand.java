@@ -4,9 +4,6 @@ import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.reshape.MovePlan;
-import io.racs.repos.Repository;
-import io.racs.repos.config.RepositoryConfig;
-import io.racs.repos.config.RepositoryFactory;
 import io.racs.repos.price.PriceBook;
 import io.racs.repos.price.Prices;
 import java.io.PrintWriter;
@@ -14,7 +11,6 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -77,75 +73,22 @@ public final class ReshapePlanCommand implements Callable<Integer> {
     if (!(rate > 0)) {
       throw new IllegalArgumentException("--rate: " + rate + " (expected: more than 0 MB/s)");
     }
-    ArrayConfig from = ArrayConfig.load(config);
-    ArrayConfig to = ArrayConfig.load(target);
-    List<String> before = names(from.slots());
-    List<String> after = names(to.slots());
-    for (RepositoryConfig added : to.slots()) {
-      if (!before.contains(added.name())) {
-        requireEmpty(added);
-      }
-    }
-    MovePlan plan = new MovePlan(before, new MovePlan.Target(to.store(), after));
-    try (ErasureStore store = from.openReadOnly()) {
-      out.printf(
-          "reshape plan: array %s, %s over %s -> %s over %s%n",
-          store.arrayId(),
-          from.store().geometry(),
-          String.join(", ", before),
-          to.store().geometry(),
-          String.join(", ", after));
-      out.println("  " + changes(before, after, from, to));
+    ReshapeTarget t = ReshapeTarget.load(config, target);
+    MovePlan plan = new MovePlan(t.before, new MovePlan.Target(t.to.store(), t.after));
+    try (ErasureStore store = t.from.openReadOnly()) {
+      out.printf("reshape plan: array %s, %s%n", store.arrayId(), t.describe());
+      out.println("  " + t.changes());
       walk(store, plan);
     }
-    print(out, plan, before, after, PriceBook.from(from.file()), PriceBook.from(to.file()), to);
+    print(
+        out,
+        plan,
+        t.before,
+        t.after,
+        PriceBook.from(t.from.file()),
+        PriceBook.from(t.to.file()),
+        t.to);
     return ExitCodes.OK;
-  }
-
-  private static List<String> names(List<RepositoryConfig> slots) {
-    return slots.stream().map(RepositoryConfig::name).toList();
-  }
-
-  /** An added repository must hold nothing: not another array's data, nor this one's. */
-  private static void requireEmpty(RepositoryConfig added) {
-    try (Repository repository = RepositoryFactory.create(added)) {
-      if (!repository.list("", "", 1).objects().isEmpty()) {
-        throw new IllegalArgumentException(
-            "--to: added repository "
-                + added.name()
-                + " holds data (expected: an empty repository to add)");
-      }
-    }
-  }
-
-  private static String changes(
-      List<String> before, List<String> after, ArrayConfig from, ArrayConfig to) {
-    List<String> kept = new ArrayList<>();
-    List<String> added = new ArrayList<>();
-    List<String> retired = new ArrayList<>();
-    for (int slot = 0; slot < after.size(); slot++) {
-      String name = after.get(slot);
-      int was = before.indexOf(name);
-      if (was < 0) {
-        added.add(name + " (slot " + slot + ")");
-      } else {
-        boolean same = from.slots().get(was).equals(to.slots().get(slot));
-        kept.add(
-            name
-                + (was == slot ? "" : " (slot " + was + " -> " + slot + ")")
-                + (same ? "" : " (defined differently in --to)"));
-      }
-    }
-    for (String name : before) {
-      if (!after.contains(name)) {
-        retired.add(name);
-      }
-    }
-    return "kept: " + listed(kept) + "; added: " + listed(added) + "; retired: " + listed(retired);
-  }
-
-  private static String listed(List<String> names) {
-    return names.isEmpty() ? "none" : String.join(", ", names);
   }
 
   /** Every version of every bucket, as ListObjectVersions sees them: each once. */
