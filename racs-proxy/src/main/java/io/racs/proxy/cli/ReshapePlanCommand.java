@@ -10,14 +10,13 @@ import java.io.PrintWriter;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -46,34 +45,15 @@ public final class ReshapePlanCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--config",
-      required = true,
-      paramLabel = "FILE",
-      description = "RACS configuration of the array as it is")
-  Path config;
+  @Mixin ReshapeOptions.Config config;
 
-  @Option(
-      names = "--to",
-      required = true,
-      paramLabel = "FILE",
-      description = "RACS configuration of the array as it is to be (its array: section)")
-  Path target;
-
-  @Option(
-      names = "--rate",
-      paramLabel = "MB/s",
-      defaultValue = "50",
-      description = "the mover's rate to estimate the time at (default: ${DEFAULT-VALUE} MB/s)")
-  double rate;
+  @Mixin ReshapeOptions.Target target;
 
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    if (!(rate > 0)) {
-      throw new IllegalArgumentException("--rate: " + rate + " (expected: more than 0 MB/s)");
-    }
-    ReshapeTarget t = ReshapeTarget.load(config, target);
+    target.rate(); // checked before anything is read
+    ReshapeTarget t = ReshapeTarget.load(config.path, target.path);
     MovePlan plan = new MovePlan(t.before, new MovePlan.Target(t.to.store(), t.after));
     try (ErasureStore store = t.from.openReadOnly()) {
       out.printf("reshape plan: array %s, %s%n", store.arrayId(), t.describe());
@@ -162,8 +142,8 @@ public final class ReshapePlanCommand implements Callable<Integer> {
     long moved = plan.bytesRead() + plan.bytesWritten();
     out.printf(
         "time at %s MB/s: %s (%s read + %s written)%n",
-        BigDecimal.valueOf(rate).stripTrailingZeros().toPlainString(),
-        duration((long) Math.ceil(moved / (rate * 1e6))),
+        BigDecimal.valueOf(target.rate()).stripTrailingZeros().toPlainString(),
+        duration((long) Math.ceil(moved / (target.rate() * 1e6))),
         bytes(plan.bytesRead()),
         bytes(plan.bytesWritten()));
     if (plan.moved() == 0) {

@@ -5,13 +5,12 @@ import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.format.ArrayRecord;
 import io.racs.proxy.store.reshape.ArrayRecords;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -43,34 +42,15 @@ final class ReshapeRecordCommands {
   static final class Start implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Option(
-        names = "--config",
-        required = true,
-        paramLabel = "FILE",
-        description = "RACS configuration of the array as it is")
-    Path config;
+    @Mixin ReshapeOptions.Config config;
 
-    @Option(
-        names = "--to",
-        required = true,
-        paramLabel = "FILE",
-        description = "RACS configuration of the array as it is to be (its array: section)")
-    Path target;
-
-    @Option(
-        names = "--rate",
-        paramLabel = "MB/s",
-        defaultValue = "50",
-        description = "the rate the mover is to keep (default: ${DEFAULT-VALUE} MB/s)")
-    double rate;
+    @Mixin ReshapeOptions.Target target;
 
     @Override
     public Integer call() {
       PrintWriter out = spec.commandLine().getOut();
-      if (!(rate > 0)) {
-        throw new IllegalArgumentException("--rate: " + rate + " (expected: more than 0 MB/s)");
-      }
-      ReshapeTarget t = ReshapeTarget.load(config, target);
+      double rate = target.rate();
+      ReshapeTarget t = ReshapeTarget.load(config.path, target.path);
       if (t.unchanged()) {
         throw new IllegalArgumentException(
             "--to: the array already is "
@@ -141,17 +121,12 @@ final class ReshapeRecordCommands {
   static final class Status implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Option(
-        names = "--config",
-        required = true,
-        paramLabel = "FILE",
-        description = "RACS configuration of the array")
-    Path config;
+    @Mixin ReshapeOptions.Config config;
 
     @Override
     public Integer call() {
       PrintWriter out = spec.commandLine().getOut();
-      ArrayConfig array = ArrayConfig.load(config);
+      ArrayConfig array = ArrayConfig.load(config.path);
       try (ErasureStore store = array.openReadOnly()) {
         Optional<ArrayRecord> now = new ArrayRecords(store).current();
         if (now.isEmpty()) {
@@ -205,17 +180,12 @@ final class ReshapeRecordCommands {
   static final class Abort implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Option(
-        names = "--config",
-        required = true,
-        paramLabel = "FILE",
-        description = "RACS configuration of the array")
-    Path config;
+    @Mixin ReshapeOptions.Config config;
 
     @Override
     public Integer call() {
       PrintWriter out = spec.commandLine().getOut();
-      try (ErasureStore store = ArrayConfig.load(config).open()) {
+      try (ErasureStore store = ArrayConfig.load(config.path).open()) {
         ArrayRecords records = new ArrayRecords(store);
         Optional<ArrayRecord> now = records.current();
         if (now.isEmpty()

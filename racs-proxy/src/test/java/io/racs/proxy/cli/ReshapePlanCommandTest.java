@@ -43,20 +43,7 @@ class ReshapePlanCommandTest {
   }
 
   private Path config(String name, String geometry, int repositories) throws IOException {
-    StringBuilder yaml =
-        new StringBuilder("array:\n  geometry: " + geometry + "\n  blockSize: 64KiB\n");
-    yaml.append("repositories:\n");
-    for (int i = 0; i < repositories; i++) {
-      yaml.append("  - name: r")
-          .append(i)
-          .append("\n    type: fs\n    path: ")
-          .append(dir.resolve("r" + i))
-          .append('\n');
-      Files.createDirectories(dir.resolve("r" + i));
-    }
-    Path file = dir.resolve(name);
-    Files.writeString(file, yaml);
-    return file;
+    return FsArrayFiles.write(dir, name, geometry, repositories, "  blockSize: 64KiB\n");
   }
 
   /**

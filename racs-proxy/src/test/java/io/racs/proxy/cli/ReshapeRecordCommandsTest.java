@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,19 +42,7 @@ class ReshapeRecordCommandsTest {
   }
 
   private Path config(String name, String geometry, int repositories) throws IOException {
-    StringBuilder yaml = new StringBuilder("array:\n  geometry: " + geometry + "\n");
-    yaml.append("repositories:\n");
-    for (int i = 0; i < repositories; i++) {
-      yaml.append("  - name: r")
-          .append(i)
-          .append("\n    type: fs\n    path: ")
-          .append(dir.resolve("r" + i))
-          .append('\n');
-      Files.createDirectories(dir.resolve("r" + i));
-    }
-    Path file = dir.resolve(name);
-    Files.writeString(file, yaml);
-    return file;
+    return FsArrayFiles.write(dir, name, geometry, repositories, "");
   }
 
   @BeforeEach

@@ -196,26 +196,13 @@ public final class StoreContext {
     try {
       recorded = Geometry.parse(meta.geometry());
     } catch (IllegalArgumentException e) {
-      throw new StoreException(
-          StoreException.Code.INCONSISTENT,
-          meta.bucket()
-              + "/"
-              + meta.key()
-              + " version "
-              + meta.versionId()
-              + ": "
-              + e.getMessage());
+      throw inconsistent(meta, e.getMessage());
     }
     for (var part : meta.parts()) {
       if (part.slots().size() != recorded.totalShards()) {
-        throw new StoreException(
-            StoreException.Code.INCONSISTENT,
-            meta.bucket()
-                + "/"
-                + meta.key()
-                + " version "
-                + meta.versionId()
-                + ": part "
+        throw inconsistent(
+            meta,
+            "part "
                 + part.partNumber()
                 + " names "
                 + part.slots().size()
@@ -227,6 +214,12 @@ public final class StoreContext {
       }
     }
     return codecFor(recorded);
+  }
+
+  private static StoreException inconsistent(VersionMeta meta, String problem) {
+    return new StoreException(
+        StoreException.Code.INCONSISTENT,
+        meta.bucket() + "/" + meta.key() + " version " + meta.versionId() + ": " + problem);
   }
 
   /**
