@@ -1,7 +1,6 @@
 package io.racs.bench.cli;
 
 import io.racs.bench.demo.EmbeddedZooKeeper;
-import io.racs.bench.object.cost.PriceBook;
 import io.racs.bench.object.run.Engine;
 import io.racs.bench.object.run.LocalEngine;
 import io.racs.bench.object.run.ObjectBenchmark;
@@ -28,6 +27,7 @@ import io.racs.repos.config.RepositoryConfig;
 import io.racs.repos.config.RepositoryConfigLoader;
 import io.racs.repos.config.RepositorySetConfig;
 import io.racs.repos.config.Units;
+import io.racs.repos.price.PriceBook;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;

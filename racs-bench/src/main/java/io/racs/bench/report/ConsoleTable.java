@@ -1,11 +1,11 @@
 package io.racs.bench.report;
 
-import io.racs.bench.object.cost.PriceBook;
 import io.racs.bench.object.run.IterationResult;
 import io.racs.bench.object.run.PointResult;
 import io.racs.bench.object.run.Ratios;
 import io.racs.bench.object.run.RunResult;
 import io.racs.bench.stats.LatencySummary;
+import io.racs.repos.price.PriceBook;
 import java.io.PrintWriter;
 import java.util.Locale;
 

@@ -2,10 +2,10 @@ package io.racs.bench.report;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.racs.bench.object.cost.Cost;
-import io.racs.bench.object.cost.PriceBook;
-import io.racs.bench.object.cost.Prices;
 import io.racs.bench.object.run.PointResult;
 import io.racs.bench.object.run.RunResult;
+import io.racs.repos.price.PriceBook;
+import io.racs.repos.price.Prices;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 package io.racs.bench.report;
 
 import io.racs.bench.object.cost.Cost;
-import io.racs.bench.object.cost.PriceBook;
 import io.racs.bench.object.run.IterationResult;
 import io.racs.bench.object.run.PointResult;
 import io.racs.bench.stats.Estimate;
 import io.racs.bench.stats.LatencySummary;
+import io.racs.repos.price.PriceBook;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

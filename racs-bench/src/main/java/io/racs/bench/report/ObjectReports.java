@@ -1,7 +1,7 @@
 package io.racs.bench.report;
 
-import io.racs.bench.object.cost.PriceBook;
 import io.racs.bench.object.run.RunResult;
+import io.racs.repos.price.PriceBook;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -16,6 +16,9 @@ public final class ExitCodes {
   /** The command line or a configuration file is invalid; nothing was changed. */
   public static final int USAGE = 2;
 
+  /** What the command reports on is still under way ({@code racs reshape status}: running). */
+  public static final int RUNNING = 3;
+
   private ExitCodes() {}
 
   /** The exit codes with their meaning, for every command's help. */
@@ -29,16 +32,19 @@ public final class ExitCodes {
   }
 
   /**
-   * Gives {@code cli} and every subcommand the exit code section in their help, and makes a failure
-   * print one line ({@code racs codec decode: message}) and exit {@link #FAILURE} instead of a
-   * stack trace. An {@link IllegalArgumentException} from a command is bad input: it exits {@link
-   * #USAGE}.
+   * Gives {@code cli} and every subcommand the exit code section in their help (the shared codes,
+   * unless the command lists its own, such as {@code reshape}'s 3 for "running"), and makes a
+   * failure print one line ({@code racs codec decode: message}) and exit {@link #FAILURE} instead
+   * of a stack trace. An {@link IllegalArgumentException} from a command is bad input: it exits
+   * {@link #USAGE}.
    *
    * @return {@code cli}
    */
   public static CommandLine document(CommandLine cli) {
-    cli.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n");
-    cli.getCommandSpec().usageMessage().exitCodeList(exitCodeMap());
+    if (cli.getCommandSpec().usageMessage().exitCodeList().isEmpty()) { // else its own codes
+      cli.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n");
+      cli.getCommandSpec().usageMessage().exitCodeList(exitCodeMap());
+    }
     cli.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {
           String message = e.getMessage() != null ? e.getMessage() : e.toString();

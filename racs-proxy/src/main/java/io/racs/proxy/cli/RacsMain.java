@@ -41,6 +41,7 @@ public final class RacsMain implements Callable<Integer> {
     cli.addSubcommand("heal", new HealCommand());
     cli.addSubcommand("recover", new RecoverCommand());
     cli.addSubcommand("keys", new KeysCommand());
+    cli.addSubcommand("reshape", new ReshapeCommand());
     return ExitCodes.document(cli);
   }
 

@@ -40,7 +40,7 @@ class PackageCyclesTest {
         .layer("facade")
         .definedBy("io.racs.proxy.store")
         .layer("heal")
-        .definedBy("io.racs.proxy.store.heal..")
+        .definedBy("io.racs.proxy.store.heal..", "io.racs.proxy.store.reshape..")
         .layer("object")
         .definedBy("io.racs.proxy.store.object..")
         .layer("bucket")

@@ -3,6 +3,8 @@ package io.racs.bench.object.cost;
 import io.racs.bench.object.run.IterationResult;
 import io.racs.bench.object.run.PointResult;
 import io.racs.bench.object.workload.Op;
+import io.racs.repos.price.PriceBook;
+import io.racs.repos.price.Prices;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.LinkedHashMap;

@@ -11,6 +11,8 @@ import io.racs.bench.object.workload.Op;
 import io.racs.bench.object.workload.RangeSpec;
 import io.racs.bench.object.workload.SizeSpec;
 import io.racs.bench.stats.ArrivalSchedule.Arrivals;
+import io.racs.repos.price.PriceBook;
+import io.racs.repos.price.Prices;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.time.Duration;

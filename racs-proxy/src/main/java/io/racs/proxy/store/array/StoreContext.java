@@ -13,9 +13,11 @@ import io.racs.repos.Repository;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionService;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.Future;
@@ -46,11 +48,15 @@ public final class StoreContext {
   private final VersionCache records = new VersionCache(16_384);
   // The slots' stamps shared with the other proxies (KeyStamps.NONE: none; see CurrentVersions).
   private volatile KeyStamps keyStamps = KeyStamps.NONE;
+  // A codec per geometry that versions were written in (docs/reshape.md: each version's layout is
+  // its own), so that reading one never depends on the geometry new writes take.
+  private final Map<Geometry, ErasureCodec> codecs = new ConcurrentHashMap<>();
 
   public StoreContext(StoreConfig config, List<Repository> repositories, String arrayId) {
     this.config = config;
     this.geometry = config.geometry();
     this.codec = ErasureCodec.create(geometry);
+    codecs.put(geometry, codec);
     this.array =
         new RepositoryArray(
             repositories,
@@ -178,9 +184,71 @@ public final class StoreContext {
     return config.slowShardTimeout().multipliedBy(2);
   }
 
-  /** Shard i of {@code key} goes to slot (rotation + i) mod n. */
+  /**
+   * The codec of the geometry {@code meta} was written in, which is what its shards must be read,
+   * rebuilt and checked with: never the geometry this store writes new versions in.
+   *
+   * @throws StoreException {@code INCONSISTENT} when the record names no geometry it can be read
+   *     with (none, one that does not parse, or one whose shard count is not its parts' slots')
+   */
+  public ErasureCodec codecOf(VersionMeta meta) {
+    Geometry recorded;
+    try {
+      recorded = Geometry.parse(meta.geometry());
+    } catch (IllegalArgumentException e) {
+      throw inconsistent(meta, e.getMessage());
+    }
+    for (var part : meta.parts()) {
+      if (part.slots().size() != recorded.totalShards()) {
+        throw inconsistent(
+            meta,
+            "part "
+                + part.partNumber()
+                + " names "
+                + part.slots().size()
+                + " slots (expected: "
+                + recorded.totalShards()
+                + " for "
+                + recorded
+                + ")");
+      }
+    }
+    return codecFor(recorded);
+  }
+
+  private static StoreException inconsistent(VersionMeta meta, String problem) {
+    return new StoreException(
+        StoreException.Code.INCONSISTENT,
+        meta.bucket() + "/" + meta.key() + " version " + meta.versionId() + ": " + problem);
+  }
+
+  /**
+   * The geometry a record names, {@code DxP}; this store's when it names none (a record written
+   * before it was kept, by an array that then had one geometry only).
+   */
+  public Geometry recordedGeometry(String recorded) {
+    return recorded == null ? geometry : Geometry.parse(recorded);
+  }
+
+  /** The codec of {@code geometry}, made once per store. */
+  public ErasureCodec codecFor(Geometry geometry) {
+    return codecs.computeIfAbsent(geometry, ErasureCodec::create);
+  }
+
+  /** Shard i of {@code key} goes to slot (rotation + i) mod n, for this store's geometry. */
   public List<Integer> slotsFor(String bucket, String key) {
-    int n = geometry.totalShards();
+    return slotsFor(bucket, key, geometry.totalShards());
+  }
+
+  /**
+   * Shard i of {@code key}, in a layout of {@code n} shards over the first {@code n} slots, goes to
+   * slot (rotation + i) mod n.
+   */
+  public List<Integer> slotsFor(String bucket, String key, int n) {
+    if (n < 1 || n > array.size()) {
+      throw new IllegalArgumentException(
+          "n: " + n + " (expected: 1 to the array's " + array.size() + " slots)");
+    }
     int rotation = Layout.rotation(bucket, key, n);
     List<Integer> slots = new ArrayList<>();
     for (int i = 0; i < n; i++) {

@@ -47,6 +47,8 @@ import java.util.zip.CRC32C;
  *       u/<bucket>/<key>\0/<uploadId>-gone} the mark of an upload aborted by its client or given up
  *       by {@link AbandonedUploads}, kept until its parts are collected and every repository has
  *       proved its records gone.
+ *   <li>{@code racs/array/<version>}: array records ({@link ArrayRecord}): the layouts and the
+ *       reshape in progress; the newest on a write quorum decides.
  *   <li>{@code racs/lease/<token>-<millis>-<ttlMillis>-<n>}: heal lease records ({@link
  *       HealLease}).
  *   <li>{@code v/<first 10 digits of dataId>/<dataId>-s<i>}: shard {@code i} of a run of data: for
@@ -63,6 +65,10 @@ import java.util.zip.CRC32C;
  */
 public final class Layout {
   public static final String IDENTITY = "racs/identity";
+
+  /** Where the array records live ({@link #arrayRecord}). */
+  public static final String ARRAY_RECORDS = "racs/array/";
+
   // Written by the health check to see whether a repository whose writes failed takes them again.
   public static final String HEALTH = "racs/health";
   public static final int CRC_BYTES = 4;
@@ -111,6 +117,11 @@ public final class Layout {
 
   public static String indexEntry(String bucket, String nameKey, String versionId) {
     return indexKeyPrefix(bucket, nameKey) + versionId;
+  }
+
+  /** The name of the array record {@code versionId} (newest first, as index entries sort). */
+  public static String arrayRecord(String versionId) {
+    return ARRAY_RECORDS + versionId;
   }
 
   /**

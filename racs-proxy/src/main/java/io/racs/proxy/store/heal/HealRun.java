@@ -39,7 +39,8 @@ final class HealRun {
   final RepositoryArray array;
   final HealOptions options;
   final Throttle throttle;
-  final int k;
+  // The array's slots: every index record is on each of them. Shards are counted by each
+  // version's own geometry (ShardRepair), never by the geometry new writes take.
   final int n;
   long objects;
   long records;
@@ -64,8 +65,7 @@ final class HealRun {
     this.array = context.array;
     this.options = options;
     this.throttle = Throttle.megabytesPerSecond(options.megabytesPerSecond());
-    this.k = store.config().geometry().dataShards();
-    this.n = store.config().geometry().totalShards();
+    this.n = array.size();
   }
 
   /** Throws {@link Stopped} once the options say stop. */

@@ -1,5 +1,6 @@
 package io.racs.proxy.store.heal;
 
+import io.racs.proxy.codec.ErasureCodec;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.IndexMerge;
 import io.racs.proxy.store.array.KeyStamps;
@@ -32,9 +33,15 @@ final class ShardRepair {
   }
 
   void healPart(VersionMeta version, PartMeta part) {
+    ErasureCodec codec = codecOf(version);
+    if (codec == null) {
+      return;
+    }
+    int k = codec.geometry().dataShards();
+    int n = codec.geometry().totalShards();
     Set<Integer> bad = new TreeSet<>();
-    long expected = part.shardObjectBytes(run.k);
-    for (int i = 0; i < run.n; i++) {
+    long expected = part.shardObjectBytes(k);
+    for (int i = 0; i < n; i++) {
       int slot = part.slots().get(i);
       if (run.unreachable.containsKey(slot)) {
         continue;
@@ -45,7 +52,7 @@ final class ShardRepair {
         Optional<ObjectInfo> info = repository.head(name);
         if (info.isEmpty() || info.get().sizeBytes() != expected) {
           bad.add(i);
-        } else if (run.options.deep() && !piecesIntact(repository, name, part)) {
+        } else if (run.options.deep() && !piecesIntact(repository, name, part, k)) {
           bad.add(i);
         }
       } catch (RepositoryException ex) {
@@ -61,7 +68,7 @@ final class ShardRepair {
     }
     while (!bad.isEmpty()) {
       Set<Integer> unreadable = new TreeSet<>();
-      for (int i = 0; i < run.n; i++) {
+      for (int i = 0; i < n; i++) {
         if (run.unreachable.containsKey(part.slots().get(i))) {
           unreadable.add(i);
         }
@@ -73,13 +80,7 @@ final class ShardRepair {
       try {
         ShardRebuilder.Result result =
             ShardRebuilder.rebuild(
-                run.array,
-                run.context.codec,
-                run.context.config,
-                part,
-                bad,
-                unreadable,
-                run.throttle);
+                run.array, codec, run.context.config, part, bad, unreadable, run.throttle);
         run.shards += result.shardsRebuilt();
         run.read += result.bytesRead();
         run.written += result.bytesWritten();
@@ -100,9 +101,14 @@ final class ShardRepair {
    */
   void healInline(IndexMerge.Entry e, VersionMeta version) {
     PartMeta part = version.parts().get(0);
+    ErasureCodec codec = codecOf(version);
+    if (codec == null) {
+      return;
+    }
+    int k = codec.geometry().dataShards();
     Set<Integer> bad = new TreeSet<>();
     Set<Integer> unreadable = new TreeSet<>();
-    for (int i = 0; i < run.n; i++) {
+    for (int i = 0; i < part.slots().size(); i++) {
       int slot = part.slots().get(i);
       if (run.unreachable.containsKey(slot)) {
         unreadable.add(i);
@@ -122,7 +128,7 @@ final class ShardRepair {
         run.throttle.consume(length);
         if (stored.isEmpty()
             || Layout.decode(stored.get(), VersionMeta.class).isEmpty()
-            || ShardRebuilder.inlineShard(stored.get(), part, run.k).isEmpty()) {
+            || ShardRebuilder.inlineShard(stored.get(), part, k).isEmpty()) {
           bad.add(i);
         }
       }
@@ -154,7 +160,7 @@ final class ShardRepair {
       try {
         ShardRebuilder.Result result =
             ShardRebuilder.rebuildInline(
-                run.array, run.context.codec, version, e.name(), bad, unreadable);
+                run.array, run.context.codecOf(version), version, e.name(), bad, unreadable);
         run.shards += result.shardsRebuilt();
         run.records += result.shardsRebuilt();
         run.read += result.bytesRead();
@@ -164,7 +170,7 @@ final class ShardRepair {
       } catch (ShardRebuilder.TargetFailed ex) {
         // That repository failed, not the object: leave it out and rebuild the others.
         run.markUnreachable(ex.slot(), ex);
-        for (int i = 0; i < run.n; i++) {
+        for (int i = 0; i < part.slots().size(); i++) {
           if (part.slots().get(i) == ex.slot()) {
             bad.remove(i);
             unreadable.add(i);
@@ -177,13 +183,13 @@ final class ShardRepair {
     }
   }
 
-  /** Reads a whole shard object and checks every piece's CRC32C. */
-  boolean piecesIntact(Repository repository, String name, PartMeta part) {
+  /** Reads a whole shard object of a part of k data shards and checks every piece's CRC32C. */
+  boolean piecesIntact(Repository repository, String name, PartMeta part, int k) {
     CRC32C crc = new CRC32C();
     byte[] piece = new byte[PieceCodec.framedLength(part.pieceBytes())];
     try (InputStream in = repository.get(name)) {
-      for (long s = 0; s < part.stripes(run.k); s++) {
-        int length = part.pieceBytes(run.k, s);
+      for (long s = 0; s < part.stripes(k); s++) {
+        int length = part.pieceBytes(k, s);
         PieceCodec.Check check = PieceCodec.read(in, piece, length, crc);
         if (check == PieceCodec.Check.SHORT) {
           return false;
@@ -197,6 +203,20 @@ final class ShardRepair {
       return true;
     } catch (IOException | RepositoryException e) {
       return false;
+    }
+  }
+
+  /**
+   * The codec of the geometry {@code version} was written in, which its shards are checked and
+   * rebuilt with (never the geometry new writes take); null, the failure listed, when its record
+   * names none it can be read with.
+   */
+  private ErasureCodec codecOf(VersionMeta version) {
+    try {
+      return run.context.codecOf(version);
+    } catch (StoreException ex) {
+      run.failedRepair(version, ex);
+      return null;
     }
   }
 

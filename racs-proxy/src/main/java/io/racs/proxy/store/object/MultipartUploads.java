@@ -1,5 +1,6 @@
 package io.racs.proxy.store.object;
 
+import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.crypto.CustomerKey;
 import io.racs.proxy.crypto.DataKey;
 import io.racs.proxy.crypto.SealedLayout;
@@ -52,7 +53,8 @@ public final class MultipartUploads {
 
   /**
    * A multipart upload in progress; {@code contentHeaders} is null in records written before they
-   * were kept.
+   * were kept. {@code geometry} is the layout every part is striped in and the completed version
+   * names; null in records written before it was kept (the geometry of the store that wrote them).
    */
   public record UploadRecord(
       String bucket,
@@ -63,7 +65,8 @@ public final class MultipartUploads {
       Map<String, String> userMetadata,
       Map<String, String> contentHeaders,
       Map<String, String> tags,
-      SealRecord encryption) {
+      SealRecord encryption,
+      String geometry) {
     /** This upload with its data key wrapped anew (key rotation). */
     UploadRecord withEncryption(SealRecord encryption) {
       return new UploadRecord(
@@ -75,7 +78,8 @@ public final class MultipartUploads {
           userMetadata,
           contentHeaders,
           tags,
-          encryption);
+          encryption,
+          geometry);
     }
   }
 
@@ -124,7 +128,8 @@ public final class MultipartUploads {
                 options.userMetadata(),
                 options.contentHeaders(),
                 options.tags(),
-                sealed == null ? null : sealed.record())),
+                sealed == null ? null : sealed.record(),
+                context.geometry.toString())),
         "create upload for " + bucket + "/" + key);
     return uploadId;
   }
@@ -210,14 +215,15 @@ public final class MultipartUploads {
             .filter(r -> r.part().partNumber() == partNumber)
             .findFirst();
     String dataId = context.ids.next();
+    Geometry geometry = context.recordedGeometry(upload.geometry());
     PartWriter.Result written =
         PartWriter.write(
             context.array,
-            context.codec,
+            context.codecFor(geometry),
             context.config,
             partNumber,
             dataId,
-            context.slotsFor(bucket, key),
+            context.slotsFor(bucket, key, geometry.totalShards()),
             body,
             length,
             dataKey == null);
@@ -347,7 +353,7 @@ public final class MultipartUploads {
               .userMetadata(upload.userMetadata())
               .checksums(objectChecksums.apply(plainChosen))
               .lastModifiedMillis(context.config.clock().millis())
-              .geometry(context.geometry.toString())
+              .geometry(context.recordedGeometry(upload.geometry()).toString())
               .multipart(true)
               .parts(chosen)
               .contentHeaders(upload.contentHeaders())
@@ -355,6 +361,7 @@ public final class MultipartUploads {
               .encryption(upload.encryption())
               .nullVersion(nullVersion)
               .build();
+      context.codecOf(meta); // every part in the upload's layout, or the record is refused
       writer.commitUploadedParts(meta, ObjectWrites.recordOf(meta), ordering);
       // The upload is over: marked as given up before its records go, as an abort marks it, so
       // that a repository that misses their deletion cannot bring it back through heal (listed

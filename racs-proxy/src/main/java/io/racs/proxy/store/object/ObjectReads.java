@@ -335,10 +335,14 @@ public final class ObjectReads {
     return opened;
   }
 
-  /** A reader of bytes {@code [from, to)} of one part of {@code meta}. */
+  /**
+   * A reader of bytes {@code [from, to)} of one part of {@code meta}, in the geometry {@code meta}
+   * was written in.
+   */
   private PartReader partReader(VersionMeta meta, PartMeta part, long from, long to) {
     PartReader reader =
-        new PartReader(context.array, context.codec, context.config, context.stats, part, from, to);
+        new PartReader(
+            context.array, context.codecOf(meta), context.config, context.stats, part, from, to);
     return part.inline() ? reader.inlineIn(inlineRecord(meta)) : reader;
   }
 

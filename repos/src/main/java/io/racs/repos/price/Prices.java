@@ -1,4 +1,4 @@
-package io.racs.bench.object.cost;
+package io.racs.repos.price;
 
 import java.math.BigDecimal;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package io.racs.bench.object.cost;
+package io.racs.repos.price;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.racs.bench.object.cost;
+package io.racs.repos.price;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.racs.repos.config.ConfigSection;

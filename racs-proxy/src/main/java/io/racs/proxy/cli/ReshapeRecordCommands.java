@@ -1,0 +1,208 @@
+package io.racs.proxy.cli;
+
+import io.racs.proxy.config.ArrayConfig;
+import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.format.ArrayRecord;
+import io.racs.proxy.store.reshape.ArrayRecords;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code racs reshape start}, {@code status} and {@code abort}: the reshape recorded on the array
+ * ({@link ArrayRecords}, docs/reshape.md). {@code start} records the target and returns, {@code
+ * status} says where the recorded reshape stands in its exit code (0 nothing in progress, 3
+ * running, 1 failed), {@code abort} gives it up. The mover is not built yet: a started reshape
+ * moves nothing, and stays running until it is aborted.
+ */
+final class ReshapeRecordCommands {
+  private static final String NO_MOVER =
+      "the mover is not built yet (docs/reshape.md): nothing moves until it is";
+
+  private ReshapeRecordCommands() {}
+
+  /** {@code racs reshape start}. */
+  @Command(
+      name = "start",
+      mixinStandardHelpOptions = true,
+      versionProvider = VersionProvider.class,
+      description = "Record --to's layout as the array's target and return.",
+      exitCodeListHeading = "%nExit codes:%n",
+      exitCodeList = {
+        "0:recorded",
+        "1:a reshape is already recorded (named), or the record did not reach a write quorum",
+        "2:invalid command line, configuration or target (the array as it is, an added"
+            + " repository not empty); nothing changed"
+      })
+  static final class Start implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Mixin ReshapeOptions.Config config;
+
+    @Mixin ReshapeOptions.Target target;
+
+    @Override
+    public Integer call() {
+      PrintWriter out = spec.commandLine().getOut();
+      double rate = target.rate();
+      ReshapeTarget t = ReshapeTarget.load(config.path, target.path);
+      if (t.unchanged()) {
+        throw new IllegalArgumentException(
+            "--to: the array already is "
+                + t.from(0).describe()
+                + " (expected: another geometry or other repositories)");
+      }
+      try (ErasureStore store = t.from.open()) {
+        ArrayRecords records = new ArrayRecords(store);
+        Optional<ArrayRecord> now = records.current();
+        int generation = 0;
+        if (now.isPresent()) {
+          ArrayRecord r = now.get();
+          if (r.state() == ArrayRecord.State.RUNNING || r.state() == ArrayRecord.State.FAILED) {
+            throw new IllegalStateException(
+                "a reshape is already recorded ("
+                    + r.state().name().toLowerCase(java.util.Locale.ROOT)
+                    + "): "
+                    + r.from().describe()
+                    + " -> "
+                    + r.to().describe()
+                    + "; abort it first");
+          }
+          ArrayRecord.Generation is = r.state() == ArrayRecord.State.COMPLETE ? r.to() : r.from();
+          if (!is.geometry().equals(t.from(0).geometry()) || !is.repositories().equals(t.before)) {
+            throw new IllegalArgumentException(
+                "--config: the array is "
+                    + is.describe()
+                    + " as recorded, not "
+                    + t.from(0).describe());
+          }
+          generation = is.number();
+        }
+        ArrayRecord record =
+            new ArrayRecord(
+                1,
+                store.arrayId(),
+                records.nextId(),
+                ArrayRecord.State.RUNNING,
+                t.from(generation),
+                t.to(generation + 1),
+                store.config().clock().millis(),
+                rate,
+                null);
+        records.write(record);
+        out.printf(
+            "reshape start: recorded on array %s: %s (generation %d -> %d)%n",
+            store.arrayId(), t.describe(), generation, generation + 1);
+        out.println("  " + t.changes());
+        out.println("  " + NO_MOVER);
+        return ExitCodes.OK;
+      }
+    }
+  }
+
+  /** {@code racs reshape status}. */
+  @Command(
+      name = "status",
+      mixinStandardHelpOptions = true,
+      versionProvider = VersionProvider.class,
+      description = "Say where the recorded reshape stands (in the exit code, too).",
+      exitCodeListHeading = "%nExit codes:%n",
+      exitCodeList = {
+        "0:no reshape in progress: complete, aborted or none recorded (the line says which)",
+        "1:the reshape failed or is paused on an error (named), or the array could not be read",
+        "2:invalid command line or configuration",
+        "3:the reshape is running"
+      })
+  static final class Status implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Mixin ReshapeOptions.Config config;
+
+    @Override
+    public Integer call() {
+      PrintWriter out = spec.commandLine().getOut();
+      ArrayConfig array = ArrayConfig.load(config.path);
+      try (ErasureStore store = array.openReadOnly()) {
+        Optional<ArrayRecord> now = new ArrayRecords(store).current();
+        if (now.isEmpty()) {
+          out.printf(
+              "reshape status: none recorded; array %s is %s over %d repositories%n",
+              store.arrayId(), array.store().geometry(), array.slots().size());
+          return ExitCodes.OK;
+        }
+        ArrayRecord r = now.get();
+        String move = r.from().describe() + " -> " + r.to().describe();
+        return switch (r.state()) {
+          case RUNNING -> {
+            out.printf(
+                "reshape status: running since %s: %s (generation %d -> %d)%n",
+                Instant.ofEpochMilli(r.startedMillis()), move, r.from().number(), r.to().number());
+            out.println("  versions moved: 0; " + NO_MOVER);
+            yield ExitCodes.RUNNING;
+          }
+          case COMPLETE -> {
+            out.println("reshape status: complete: the array is " + r.to().describe());
+            yield ExitCodes.OK;
+          }
+          case ABORTED -> {
+            out.printf(
+                "reshape status: aborted: the array is %s (the reshape to %s was given up)%n",
+                r.from().describe(), r.to().describe());
+            yield ExitCodes.OK;
+          }
+          case FAILED -> {
+            out.printf("reshape status: failed: %s (%s)%n", r.reason(), move);
+            yield ExitCodes.FAILURE;
+          }
+        };
+      }
+    }
+  }
+
+  /** {@code racs reshape abort}. */
+  @Command(
+      name = "abort",
+      mixinStandardHelpOptions = true,
+      versionProvider = VersionProvider.class,
+      description = "Give up the recorded reshape: the array returns to its layout before it.",
+      exitCodeListHeading = "%nExit codes:%n",
+      exitCodeList = {
+        "0:abort recorded",
+        "1:nothing to abort (none recorded, complete or aborted already), or the record did not"
+            + " reach a write quorum",
+        "2:invalid command line or configuration"
+      })
+  static final class Abort implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Mixin ReshapeOptions.Config config;
+
+    @Override
+    public Integer call() {
+      PrintWriter out = spec.commandLine().getOut();
+      try (ErasureStore store = ArrayConfig.load(config.path).open()) {
+        ArrayRecords records = new ArrayRecords(store);
+        Optional<ArrayRecord> now = records.current();
+        if (now.isEmpty()
+            || now.get().state() == ArrayRecord.State.COMPLETE
+            || now.get().state() == ArrayRecord.State.ABORTED) {
+          throw new IllegalStateException(
+              "nothing to abort: "
+                  + now.map(r -> "the reshape to " + r.to().describe() + " is " + r.state())
+                      .orElse("no reshape recorded"));
+        }
+        ArrayRecord r = now.get();
+        records.write(r.next(records.nextId(), ArrayRecord.State.ABORTED, null));
+        out.printf(
+            "reshape abort: recorded: the array stays %s (the reshape to %s is given up)%n",
+            r.from().describe(), r.to().describe());
+        return ExitCodes.OK;
+      }
+    }
+  }
+}

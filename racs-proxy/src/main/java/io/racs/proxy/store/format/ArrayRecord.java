@@ -1,0 +1,78 @@
+package io.racs.proxy.store.format;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The array record ({@code racs/array/<version>}, docs/reshape.md): the layout the array has, and
+ * the reshape recorded on it, if any. Records are never changed: each change of state is a new
+ * record, and the newest on a write quorum decides. An array without one has never been reshaped.
+ *
+ * @param format record format version (1)
+ * @param arrayId the array it belongs to
+ * @param versionId its id, which orders it among the array records ({@link VersionId})
+ * @param state where the reshape stands
+ * @param from the layout the reshape starts from (the array's layout before it)
+ * @param to the layout it moves the array into
+ * @param startedMillis when the reshape was started
+ * @param rateMegabytesPerSecond the rate the mover is to keep, MB/s (10^6 bytes)
+ * @param reason what failed or paused it, one line; null otherwise
+ */
+public record ArrayRecord(
+    int format,
+    String arrayId,
+    String versionId,
+    State state,
+    Generation from,
+    Generation to,
+    long startedMillis,
+    double rateMegabytesPerSecond,
+    String reason) {
+
+  /** Where a reshape stands. */
+  public enum State {
+    /** Recorded and not finished: the mover moves versions into {@code to}. */
+    RUNNING,
+    /** Every version is in {@code to}: the array is {@code to}. */
+    COMPLETE,
+    /** Given up: the array is {@code from} again. */
+    ABORTED,
+    /** Stopped on an error ({@code reason}); neither complete nor given up. */
+    FAILED
+  }
+
+  /**
+   * One layout of the array.
+   *
+   * @param number the generation: 0 for the layout the array was made with, one more per reshape
+   * @param geometry {@code DxP}
+   * @param repositories the repository in each slot, by name
+   */
+  public record Generation(int number, String geometry, List<String> repositories) {
+    /** Copies the list. */
+    public Generation {
+      Objects.requireNonNull(geometry, "geometry");
+      repositories = List.copyOf(repositories);
+    }
+
+    /** {@code 4x2 over a, b, c, d, e, f}. */
+    public String describe() {
+      return geometry + " over " + String.join(", ", repositories);
+    }
+  }
+
+  /** Checks the fields every record needs. */
+  public ArrayRecord {
+    Objects.requireNonNull(arrayId, "arrayId");
+    Objects.requireNonNull(versionId, "versionId");
+    Objects.requireNonNull(state, "state");
+    Objects.requireNonNull(from, "from");
+    Objects.requireNonNull(to, "to");
+  }
+
+  /** This reshape in {@code state} (with {@code reason}), as a new record {@code versionId}. */
+  public ArrayRecord next(String versionId, State state, String reason) {
+    return new ArrayRecord(
+        format, arrayId, versionId, state, from, to, startedMillis, rateMegabytesPerSecond, reason);
+  }
+}
