@@ -13,11 +13,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Debian's OpenSSH server ({@code sshd} from the {@code openssh-server} package, which {@code
- * scripts/provision.sh} installs and names as {@code RACS_SSHD}) as a
- * real SFTP server on 127.0.0.1: its own configuration, a fresh ed25519 host key and client key,
- * key authentication only, and {@code internal-sftp} as the SFTP subsystem. The known_hosts file it
- * writes holds the host key under {@code [127.0.0.1]:PORT}, so a client that verifies host keys
- * accepts this server and nothing else.
+ * scripts/provision.sh} installs and names as {@code RACS_SSHD}) as a real SFTP server on
+ * 127.0.0.1: its own configuration, a fresh ed25519 host key and client key, key authentication
+ * only, and {@code internal-sftp} as the SFTP subsystem. The known_hosts file it writes holds the
+ * host key under {@code [127.0.0.1]:PORT}, so a client that verifies host keys accepts this server
+ * and nothing else.
  *
  * <p>sshd forks a child per connection; {@link EmulatorProcess#pids()} names them too, so a stall
  * (SIGSTOP of every PID) freezes the open sessions as well as the listener.
@@ -36,7 +36,8 @@ final class OpenSshServer implements AutoCloseable {
             home,
             port -> {
               writeConfig(port);
-              return List.of(sshd.toString(), "-D", "-e", "-f", home.resolve("sshd_config").toString());
+              return List.of(
+                  sshd.toString(), "-D", "-e", "-f", home.resolve("sshd_config").toString());
             },
             READY_TIMEOUT);
   }
@@ -96,7 +97,16 @@ final class OpenSshServer implements AutoCloseable {
     try {
       Process p =
           new ProcessBuilder(
-                  "ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "racs-test", "-f", key.toString())
+                  "ssh-keygen",
+                  "-q",
+                  "-t",
+                  "ed25519",
+                  "-N",
+                  "",
+                  "-C",
+                  "racs-test",
+                  "-f",
+                  key.toString())
               .redirectErrorStream(true)
               .start();
       p.getOutputStream().close();

@@ -1,4 +1,4 @@
-package io.racs.bench.object.cost;
+package io.racs.repos.price;
 
 import java.util.Arrays;
 import java.util.List;
