@@ -61,15 +61,15 @@ minio_bin() {
 
 # go_tool NAME MODULE VERSION HOW [LDFLAGS [CHECK]]: builds the Go command NAME of MODULE@VERSION
 # into the tools cache unless it is there already, and prints its path. The module and every
-# dependency are checked
-# against the checksum database (reached through GOPROXY) and the module's go.sum; nothing here
-# turns that off. `go install` is used where it works; for a module whose version list the module
-# proxy refuses (its deprecation check then fails, as for s5cmd v2), the module is downloaded with
-# `go mod download`, which needs no list, and built in place with `go build -mod=readonly`, which
-# is what `go install` would build (HOW is install or build; LDFLAGS, for build, set the version
-# the command reports, which go install would leave as a module version only). CHECK is the argument
-# that shows the built command runs and exits at once; by default --version, then version (a server
-# with neither, such as fake-gcs-server, would start serving on an unknown word: it passes -help).
+# dependency are checked against the checksum database (reached through GOPROXY) and the module's
+# go.sum; nothing here turns that off. `go install` is used where it works; for a module whose
+# version list the module proxy refuses (its deprecation check then fails, as for s5cmd v2), the
+# module is downloaded with `go mod download`, which needs no list, and built in place with
+# `go build -mod=readonly`, which is what `go install` would build (HOW is install or build;
+# LDFLAGS, for build, set the version the command reports, which go install would leave as a
+# module version only). CHECK is the argument that shows the built command runs and exits at once;
+# by default --version, then version (a server with neither, such as fake-gcs-server, would start
+# serving on an unknown word: it passes -help).
 go_tool() {
   local name="$1" module="$2" version="$3" how="$4" ldflags="${5:-}" check="${6:-}"
   local dir="$CACHE/tools/$name-$version"
