@@ -11,7 +11,9 @@
 #     the package's service, where the system starts one, has Debian's config, no frontends);
 #   - Chromium from Debian's packages, for the test that renders the HTML reports headless;
 #   - Azurite, the Azure Storage emulator, from npm at a pinned version (needs Node 20 or newer;
-#     cached under $RACS_CACHE_DIR/tools).
+#     cached under $RACS_CACHE_DIR/tools);
+#   - fake-gcs-server, the Google Cloud Storage emulator, built from a pinned Go module version
+#     (cached beside mc and s5cmd; a minute or two the first time).
 # With --minio-only it builds (or finds) the MinIO server alone, as `racs demo --minio` needs.
 # Idempotent. A missing toolchain (Go, Python) is an error that says what to install; nothing is
 # ever skipped silently.
@@ -57,16 +59,19 @@ minio_bin() {
   echo "$dir/minio"
 }
 
-# go_tool NAME MODULE VERSION HOW [LDFLAGS]: builds the Go command NAME of MODULE@VERSION into the tools cache
-# unless it is there already, and prints its path. The module and every dependency are checked
-# against the checksum database (reached through GOPROXY) and the module's go.sum; nothing here
-# turns that off. `go install` is used where it works; for a module whose version list the module
-# proxy refuses (its deprecation check then fails, as for s5cmd v2), the module is downloaded with
-# `go mod download`, which needs no list, and built in place with `go build -mod=readonly`, which
-# is what `go install` would build (HOW is install or build; LDFLAGS, for build, set the version
-# the command reports, which go install would leave as a module version only).
+# go_tool NAME MODULE VERSION HOW [LDFLAGS [CHECK]]: builds the Go command NAME of MODULE@VERSION
+# into the tools cache unless it is there already, and prints its path. The module and every
+# dependency are checked against the checksum database (reached through GOPROXY) and the module's
+# go.sum; nothing here turns that off. `go install` is used where it works; for a module whose
+# version list the module proxy refuses (its deprecation check then fails, as for s5cmd v2), the
+# module is downloaded with `go mod download`, which needs no list, and built in place with
+# `go build -mod=readonly`, which is what `go install` would build (HOW is install or build;
+# LDFLAGS, for build, set the version the command reports, which go install would leave as a
+# module version only). CHECK is the argument that shows the built command runs and exits at once;
+# by default --version, then version (a server with neither, such as fake-gcs-server, would start
+# serving on an unknown word: it passes -help).
 go_tool() {
-  local name="$1" module="$2" version="$3" how="$4" ldflags="${5:-}"
+  local name="$1" module="$2" version="$3" how="$4" ldflags="${5:-}" check="${6:-}"
   local dir="$CACHE/tools/$name-$version"
   if [ ! -x "$dir/$name" ]; then
     command -v go >/dev/null 2>&1 ||
@@ -95,8 +100,12 @@ go_tool() {
     mv "$tmp/$name" "$dir/$name"
     rm -rf "$tmp" "$tmp.log"
   fi
-  "$dir/$name" --version >/dev/null 2>&1 || "$dir/$name" version >/dev/null 2>&1 ||
-    die "$dir/$name does not run"
+  if [ -n "$check" ]; then
+    "$dir/$name" "$check" >/dev/null 2>&1 || die "$dir/$name does not run"
+  else
+    "$dir/$name" --version >/dev/null 2>&1 || "$dir/$name" version >/dev/null 2>&1 ||
+      die "$dir/$name does not run"
+  fi
   echo "$dir/$name"
 }
 
@@ -169,7 +178,7 @@ debian_tools() {
 }
 
 main() {
-  local minio venv mc s5cmd azurite
+  local minio venv mc s5cmd azurite fake_gcs
   minio="$(minio_bin)"
   if [ "${1:-}" = "--minio-only" ]; then
     # racs demo --minio needs only the server; keep whatever else was provisioned before.
@@ -185,6 +194,8 @@ main() {
   s5cmd="$(go_tool s5cmd "$S5CMD_MODULE" "$S5CMD_VERSION" build \
     "-X $S5CMD_MODULE/version.Version=$S5CMD_VERSION -X $S5CMD_MODULE/version.GitCommit=$S5CMD_COMMIT")"
   debian_tools rclone fio openssl chromium haproxy sshd=openssh-server
+  fake_gcs="$(go_tool fake-gcs-server "$FAKE_GCS_MODULE" "$FAKE_GCS_VERSION" install "" -help)"
+  debian_tools rclone fio openssl chromium haproxy
   azurite="$(azurite_bin)"
   local env_file="$CACHE/env"
   {
@@ -200,6 +211,7 @@ main() {
     echo "RACS_HAPROXY=$(command -v haproxy)"
     echo "RACS_AZURITE_BLOB=$azurite"
     echo "RACS_SSHD=$(PATH="$PATH:/usr/sbin" command -v sshd)"
+    echo "RACS_FAKE_GCS=$fake_gcs"
   } >"$env_file.tmp"
   mv "$env_file.tmp" "$env_file"
   say "ready ($env_file)"

@@ -6,8 +6,9 @@ import java.nio.file.Path;
 /**
  * The client tools the end-to-end and cross-check tests drive, as {@code scripts/provision.sh}
  * installs them: the Python virtualenv with aws-cli and boto3, rclone, mc, s5cmd, fio, headless
- * Chromium, HAProxy and Azurite. Each is found by {@link ProvisionedTools#require(String)}, so a
- * missing one fails the test with the command that installs it.
+ * Chromium, HAProxy, Azurite and fake-gcs-server. Each is found by {@link
+ * ProvisionedTools#require(String)}, so a missing one fails the test with the command that installs
+ * it.
  */
 public final class TestTools {
   private TestTools() {}
@@ -50,6 +51,11 @@ public final class TestTools {
   /** Azurite's blob service ({@code azurite-blob}), installed from npm at a pinned version. */
   public static Path azuriteBlob() {
     return ProvisionedTools.require("RACS_AZURITE_BLOB");
+  }
+
+  /** fake-gcs-server, the Google Cloud Storage emulator, built from a pinned Go module version. */
+  public static Path fakeGcs() {
+    return ProvisionedTools.require("RACS_FAKE_GCS");
   }
 
   /** Debian's HAProxy, the load balancer in front of several proxies (the Compose topology). */

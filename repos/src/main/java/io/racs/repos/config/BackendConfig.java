@@ -1,6 +1,7 @@
 package io.racs.repos.config;
 
 import io.racs.repos.azure.AzureOptions;
+import io.racs.repos.gcs.GcsOptions;
 import io.racs.repos.s3.S3Options;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -8,7 +9,8 @@ import java.util.Objects;
 /** The backend of one configured repository: what the {@code type} field and its options say. */
 public sealed interface BackendConfig {
   /**
-   * The configured type: {@code fs}, {@code s3}, {@code minio}, {@code azure} or {@code memory}.
+   * The configured type: {@code fs}, {@code s3}, {@code minio}, {@code azure}, {@code gcs} or
+   * {@code memory}.
    */
   String type();
 
@@ -44,6 +46,19 @@ public sealed interface BackendConfig {
     @Override
     public String type() {
       return "azure";
+    }
+  }
+
+  /** {@code type: gcs}: a bucket in Google Cloud Storage (or fake-gcs-server). */
+  record Gcs(GcsOptions options) implements BackendConfig {
+    /** Checks the options. */
+    public Gcs {
+      Objects.requireNonNull(options, "options");
+    }
+
+    @Override
+    public String type() {
+      return "gcs";
     }
   }
 

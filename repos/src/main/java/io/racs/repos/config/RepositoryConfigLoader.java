@@ -21,7 +21,7 @@ import java.util.function.Function;
  * <pre>{@code
  * repositories:
  *   - name: local-a              # unique; required
- *     type: fs                   # fs | s3 | minio | azure | memory; required
+ *     type: fs                   # fs | s3 | minio | azure | gcs | memory; required
  *     path: /srv/racs/a          # fs: the directory, which must exist; required
  *     durable: true              # fs: fsync before acknowledging; default true
  *   - name: aws
@@ -61,6 +61,22 @@ import java.util.function.Function;
  *     backoff: 100ms             # doubling up to backoffMax (default 5s)
  *     blockSize: 8MiB            # the largest single Put Blob, and the block size beyond
  *     create: false              # true: create a missing container at start-up
+ *   - name: gc
+ *     type: gcs
+ *     bucket: racs               # required
+ *     prefix: racs/              # prefix of every object name; default none
+ *     projectId: my-project      # owner of a bucket that create makes; default the key file's
+ *                                #   project, or the environment's
+ *     credentialsFile: /etc/racs/sa.json  # a service account key; default application default
+ *                                #   credentials, or none when endpoint is set (an emulator)
+ *     endpoint: http://127.0.0.1:4443     # default https://storage.googleapis.com
+ *     create: false              # create the bucket at the first request if it is missing
+ *     connectTimeout: 5s
+ *     readTimeout: 30s           # the longest wait for a response's next bytes
+ *     retries: 2                 # of requests safe to repeat
+ *     backoff: 100ms             # doubling up to backoffMax (default 5s)
+ *     blockSize: 8MiB            # the largest single-request upload, and the resumable chunk
+ *                                #   beyond (a multiple of 256KiB)
  *     decorators:                # first wraps the backend, last is outermost
  *       - latency: {delay: 10ms, jitter: 2ms, responseDelay: 10ms, responseJitter: 2ms, seed: 1,
  *                   lateRate: 0.02, lateDelay: 200ms}
@@ -181,6 +197,7 @@ public final class RepositoryConfigLoader {
     types.put("s3", S3Entry.class);
     types.put("minio", S3Entry.class);
     types.put("azure", AzureEntry.class);
+    types.put("gcs", GcsEntry.class);
     types.put("memory", MemoryEntry.class);
     return Collections.unmodifiableMap(types);
   }

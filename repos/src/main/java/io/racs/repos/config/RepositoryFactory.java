@@ -6,6 +6,7 @@ import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.LatencyRepository;
 import io.racs.repos.decorator.MeteredRepository;
 import io.racs.repos.fs.FsRepository;
+import io.racs.repos.gcs.GcsRepository;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.repos.s3.S3Repository;
 import java.util.LinkedHashMap;
@@ -26,6 +27,7 @@ public final class RepositoryFactory {
               FsRepository.builder(fs.path()).name(config.name()).durable(fs.durable()).build();
           case BackendConfig.S3 s3 -> S3Repository.create(config.name(), s3.options());
           case BackendConfig.Azure azure -> AzureRepository.create(config.name(), azure.options());
+          case BackendConfig.Gcs gcs -> GcsRepository.create(config.name(), gcs.options());
           case BackendConfig.Memory memory -> MemoryRepository.create(config.name());
         };
     for (DecoratorConfig decorator : config.decorators()) {

@@ -12,10 +12,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
+import java.util.function.IntPredicate;
 
 /**
  * One emulator process on 127.0.0.1: started from a command that takes its port, ready once the
- * port accepts connections, with its combined output in a log file under its home directory.
+ * port accepts connections (or a check of its own holds), with its combined output in a log file
+ * under its home directory.
  *
  * <p>{@link #start()} picks a free port the first time and keeps it for every restart, so clients
  * built against the emulator's endpoint keep working across {@link #stop()} / {@link #start()} and
@@ -31,6 +33,7 @@ public final class EmulatorProcess implements AutoCloseable {
   private final Path home;
   private final IntFunction<List<String>> command;
   private final Duration readyTimeout;
+  private final IntPredicate ready;
   private int port;
   private Process process;
 
@@ -40,10 +43,34 @@ public final class EmulatorProcess implements AutoCloseable {
    */
   public EmulatorProcess(
       String name, Path home, IntFunction<List<String>> command, Duration readyTimeout) {
+    this(name, home, command, readyTimeout, EmulatorProcess::listening);
+  }
+
+  /**
+   * As above, ready once {@code ready.test(port)} holds (polled; it must not block for long), for a
+   * server that listens before it can answer.
+   */
+  public EmulatorProcess(
+      String name,
+      Path home,
+      IntFunction<List<String>> command,
+      Duration readyTimeout,
+      IntPredicate ready) {
     this.name = Objects.requireNonNull(name, "name");
     this.home = Objects.requireNonNull(home, "home");
     this.command = Objects.requireNonNull(command, "command");
     this.readyTimeout = Objects.requireNonNull(readyTimeout, "readyTimeout");
+    this.ready = Objects.requireNonNull(ready, "ready");
+  }
+
+  /** Whether something accepts connections on {@code port} of 127.0.0.1. */
+  public static boolean listening(int port) {
+    try {
+      new Socket(InetAddress.getLoopbackAddress(), port).close();
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /** Starts the process (or restarts it on its previous port) and waits until it listens. */
@@ -94,11 +121,8 @@ public final class EmulatorProcess implements AutoCloseable {
         throw new IllegalStateException(
             name + " exited with status " + status + " before listening; log:\n" + logTail());
       }
-      try {
-        new Socket(InetAddress.getLoopbackAddress(), port).close();
+      if (ready.test(port)) {
         return;
-      } catch (IOException e) {
-        // Not listening yet.
       }
       try {
         // Waiting on the process doubles as the poll interval and notices an early exit at once.
