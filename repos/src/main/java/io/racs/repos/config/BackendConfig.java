@@ -2,13 +2,15 @@ package io.racs.repos.config;
 
 import io.racs.repos.azure.AzureOptions;
 import io.racs.repos.s3.S3Options;
+import io.racs.repos.sftp.SftpOptions;
 import java.nio.file.Path;
 import java.util.Objects;
 
 /** The backend of one configured repository: what the {@code type} field and its options say. */
 public sealed interface BackendConfig {
   /**
-   * The configured type: {@code fs}, {@code s3}, {@code minio}, {@code azure} or {@code memory}.
+   * The configured type: {@code fs}, {@code s3}, {@code minio}, {@code azure}, {@code sftp} or
+   * {@code memory}.
    */
   String type();
 
@@ -44,6 +46,19 @@ public sealed interface BackendConfig {
     @Override
     public String type() {
       return "azure";
+    }
+  }
+
+  /** {@code type: sftp}: a directory on an SSH server, over SFTP. */
+  record Sftp(SftpOptions options) implements BackendConfig {
+    /** Checks the options. */
+    public Sftp {
+      Objects.requireNonNull(options, "options");
+    }
+
+    @Override
+    public String type() {
+      return "sftp";
     }
   }
 
