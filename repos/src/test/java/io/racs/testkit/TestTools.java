@@ -6,8 +6,9 @@ import java.nio.file.Path;
 /**
  * The client tools the end-to-end and cross-check tests drive, as {@code scripts/provision.sh}
  * installs them: the Python virtualenv with aws-cli and boto3, rclone, mc, s5cmd, fio, headless
- * Chromium, HAProxy and Azurite. Each is found by {@link ProvisionedTools#require(String)}, so a
- * missing one fails the test with the command that installs it.
+ * Chromium, HAProxy, Azurite and OpenSSH (sshd, ssh-keygen). Each is found by {@link
+ * ProvisionedTools#require(String)}, so a missing one fails the test with the command that installs
+ * it.
  */
 public final class TestTools {
   private TestTools() {}
@@ -55,5 +56,15 @@ public final class TestTools {
   /** Debian's HAProxy, the load balancer in front of several proxies (the Compose topology). */
   public static Path haproxy() {
     return ProvisionedTools.require("RACS_HAPROXY");
+  }
+
+  /** Debian's OpenSSH server ({@code sshd}, from {@code openssh-server}). */
+  public static Path sshd() {
+    return ProvisionedTools.require("RACS_SSHD");
+  }
+
+  /** {@code ssh-keygen}, from Debian's {@code openssh-client}. */
+  public static Path sshKeygen() {
+    return ProvisionedTools.require("RACS_SSH_KEYGEN");
   }
 }
