@@ -5,15 +5,10 @@ import com.azure.storage.blob.BlobServiceClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.blob.BlobServiceVersion;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -44,11 +39,10 @@ public final class AzuriteExtension implements BeforeAllCallback, AfterAllCallba
 
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
 
-  private Process process;
+  private ServerProcess process;
   private Path root;
   private int port;
   private BlobServiceClient service;
-  private Thread shutdownHook;
 
   @Override
   public synchronized void beforeAll(ExtensionContext context) throws IOException {
@@ -56,9 +50,10 @@ public final class AzuriteExtension implements BeforeAllCallback, AfterAllCallba
       return;
     }
     root = Files.createTempDirectory("racs-azurite-");
-    port = freePort();
-    ProcessBuilder pb =
-        new ProcessBuilder(
+    port = ServerProcess.freePort();
+    process =
+        ServerProcess.start(
+            "Azurite",
             List.of(
                 TestTools.azuriteBlob().toString(),
                 "--blobHost",
@@ -67,76 +62,19 @@ public final class AzuriteExtension implements BeforeAllCallback, AfterAllCallba
                 Integer.toString(port),
                 "--location",
                 root.resolve("data").toString(),
-                "--disableTelemetry"));
-    pb.redirectErrorStream(true);
-    pb.redirectOutput(root.resolve("azurite.log").toFile());
-    process = pb.start();
-    shutdownHook = new Thread(this::stop, "azurite-extension-shutdown");
-    Runtime.getRuntime().addShutdownHook(shutdownHook);
-    awaitListening();
-  }
-
-  private void awaitListening() throws IOException {
-    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException(
-            "Azurite exited with status " + process.exitValue() + "; log:\n" + log());
-      }
-      try {
-        new Socket(InetAddress.getLoopbackAddress(), port).close();
-        return;
-      } catch (IOException e) {
-        // Not listening yet.
-      }
-      try {
-        // Waiting on the process doubles as the poll interval and notices an early exit at once.
-        process.waitFor(50, TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for Azurite", e);
-      }
-    }
-    stop();
-    throw new IllegalStateException(
-        "Azurite not listening within " + READY_TIMEOUT + "; log:\n" + log());
+                "--disableTelemetry"),
+            root.resolve("azurite.log"));
+    process.awaitListening(port, READY_TIMEOUT);
   }
 
   @Override
-  public void afterAll(ExtensionContext context) {
-    stop();
-    if (shutdownHook != null) {
-      try {
-        Runtime.getRuntime().removeShutdownHook(shutdownHook);
-      } catch (IllegalStateException e) {
-        // The JVM is already shutting down, and the hook runs anyway.
-      }
-    }
-  }
-
-  private synchronized void stop() {
+  public synchronized void afterAll(ExtensionContext context) {
     if (process == null) {
       return;
     }
-    process.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
-    process.destroyForcibly();
-    try {
-      process.waitFor(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    process.stop();
     process = null;
-    deleteTree(root);
-  }
-
-  private static void deleteTree(Path dir) {
-    try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    } catch (IOException e) {
-      // Best effort: a temporary directory left behind is harmless.
-    }
+    ServerProcess.deleteTree(root);
   }
 
   /** The blob service URL, with the account in the path as Azurite expects. */
@@ -170,19 +108,6 @@ public final class AzuriteExtension implements BeforeAllCallback, AfterAllCallba
 
   /** The last part of Azurite's own log, for failure messages. */
   public String log() {
-    try {
-      String text = Files.readString(root.resolve("azurite.log"));
-      return text.length() > 4000 ? text.substring(text.length() - 4000) : text;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free port on 127.0.0.1", e);
-    }
+    return process.logTail();
   }
 }

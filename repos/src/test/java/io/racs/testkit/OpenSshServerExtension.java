@@ -1,17 +1,11 @@
 package io.racs.testkit;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -37,13 +31,12 @@ public final class OpenSshServerExtension implements BeforeAllCallback, AfterAll
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
 
   private Path dir;
-  private Process process;
+  private ServerProcess server;
   private int port;
-  private Thread shutdownHook;
 
   @Override
   public synchronized void beforeAll(ExtensionContext context) throws Exception {
-    if (process != null) {
+    if (server != null) {
       return;
     }
     dir = Files.createTempDirectory("racs-openssh-");
@@ -52,7 +45,7 @@ public final class OpenSshServerExtension implements BeforeAllCallback, AfterAll
     keygen("ecdsa", dir.resolve("host_ecdsa"));
     keygen("ed25519", clientKeyFile());
     Files.copy(dir.resolve("id_ed25519.pub"), dir.resolve("authorized_keys"));
-    port = freePort();
+    port = ServerProcess.freePort();
     Files.writeString(
         knownHostsFile(),
         "[127.0.0.1]:"
@@ -80,15 +73,12 @@ public final class OpenSshServerExtension implements BeforeAllCallback, AfterAll
             "Subsystem sftp internal-sftp",
             "LogLevel INFO",
             ""));
-    ProcessBuilder pb =
-        new ProcessBuilder(
-            List.of(TestTools.sshd().toString(), "-D", "-e", "-f", config.toString()));
-    pb.redirectErrorStream(true);
-    pb.redirectOutput(dir.resolve("sshd.log").toFile());
-    process = pb.start();
-    shutdownHook = new Thread(this::stop, "openssh-extension-shutdown");
-    Runtime.getRuntime().addShutdownHook(shutdownHook);
-    awaitListening();
+    server =
+        ServerProcess.start(
+            "sshd",
+            List.of(TestTools.sshd().toString(), "-D", "-e", "-f", config.toString()),
+            dir.resolve("sshd.log"));
+    server.awaitListening(port, READY_TIMEOUT);
   }
 
   private void keygen(String type, Path file) throws IOException, InterruptedException {
@@ -112,64 +102,13 @@ public final class OpenSshServerExtension implements BeforeAllCallback, AfterAll
     }
   }
 
-  private void awaitListening() throws IOException {
-    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException(
-            "sshd exited with status " + process.exitValue() + "; log:\n" + log());
-      }
-      try {
-        new Socket(InetAddress.getLoopbackAddress(), port).close();
-        return;
-      } catch (IOException e) {
-        // Not listening yet.
-      }
-      try {
-        // Waiting on the process doubles as the poll interval and notices an early exit at once.
-        process.waitFor(50, TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for sshd", e);
-      }
-    }
-    stop();
-    throw new IllegalStateException(
-        "sshd not listening within " + READY_TIMEOUT + "; log:\n" + log());
-  }
-
   @Override
-  public void afterAll(ExtensionContext context) {
-    stop();
-    if (shutdownHook != null) {
-      try {
-        Runtime.getRuntime().removeShutdownHook(shutdownHook);
-      } catch (IllegalStateException e) {
-        // The JVM is already shutting down, and the hook runs anyway.
-      }
+  public synchronized void afterAll(ExtensionContext context) {
+    if (server != null) {
+      server.stop();
+      server = null;
     }
-  }
-
-  private synchronized void stop() {
-    if (process == null) {
-      return;
-    }
-    // The listener and the per-connection processes it forked.
-    process.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
-    process.destroyForcibly();
-    try {
-      process.waitFor(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    process = null;
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    } catch (IOException e) {
-      // Best effort: a temporary directory left behind is harmless.
-    }
+    ServerProcess.deleteTree(dir);
   }
 
   /** The port sshd listens on. */
@@ -199,19 +138,6 @@ public final class OpenSshServerExtension implements BeforeAllCallback, AfterAll
 
   /** The last part of sshd's log, for failure messages. */
   public String log() {
-    try {
-      String text = Files.readString(dir.resolve("sshd.log"));
-      return text.length() > 4000 ? text.substring(text.length() - 4000) : text;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free port on 127.0.0.1", e);
-    }
+    return server.logTail();
   }
 }

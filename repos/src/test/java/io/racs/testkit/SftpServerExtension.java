@@ -8,11 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.sshd.common.config.keys.KeyUtils;
 import org.apache.sshd.common.config.keys.PublicKeyEntry;
 import org.apache.sshd.common.config.keys.writer.openssh.OpenSSHKeyEncryptionContext;
@@ -81,7 +79,7 @@ public final class SftpServerExtension implements BeforeAllCallback, AfterAllCal
   public synchronized void afterAll(ExtensionContext context) {
     release();
     stop();
-    deleteTree(dir);
+    ServerProcess.deleteTree(dir);
   }
 
   /** Starts the server: on a free port the first time, on the same port afterwards. */
@@ -218,18 +216,5 @@ public final class SftpServerExtension implements BeforeAllCallback, AfterAllCal
   /** Writes {@code text} to a new file in the extension's directory and returns its path. */
   public Path writeFile(String name, String text) throws IOException {
     return Files.writeString(dir.resolve(name), text, StandardCharsets.UTF_8);
-  }
-
-  private static void deleteTree(Path root) {
-    if (root == null) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    } catch (IOException e) {
-      // Best effort: a temporary directory left behind is harmless.
-    }
   }
 }

@@ -4,6 +4,7 @@ import io.racs.repos.KeyCodec;
 import io.racs.repos.Keys;
 import io.racs.repos.ListPage;
 import io.racs.repos.ObjectInfo;
+import io.racs.repos.SafeNameRange;
 import java.io.IOException;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
@@ -36,18 +37,16 @@ final class SftpListing {
    * Up to {@code maxKeys} objects whose keys start with {@code prefix}, after {@code startAfter}.
    */
   ListPage list(SftpClient channel, String prefix, String startAfter, int maxKeys) {
-    String encodedPrefix = KeyCodec.encodePrefix(prefix);
-    Walk walk =
-        new Walk(
-            channel,
-            encodedPrefix,
-            startAfter.isEmpty() ? null : KeyCodec.encode(startAfter),
-            maxKeys + 1);
+    SafeNameRange range = SafeNameRange.of(prefix, startAfter);
+    Walk walk = new Walk(channel, range, maxKeys + 1);
     // Every name with the prefix lies under the directories the prefix names in full: start there.
-    int cut = encodedPrefix.lastIndexOf('/') + 1;
-    String start = cut == 0 ? root.path() : root.resolve(encodedPrefix.substring(0, cut - 1));
+    String directories = range.startDirectory();
+    String start =
+        directories.isEmpty()
+            ? root.path()
+            : root.resolve(directories.substring(0, directories.length() - 1));
     try {
-      walk.visit(start, encodedPrefix.substring(0, cut));
+      walk.visit(start, directories);
     } catch (IOException e) {
       throw root.translate(channel, e, "list", prefix);
     }
@@ -130,15 +129,13 @@ final class SftpListing {
   /** One depth-first, sorted walk that collects up to {@code limit} objects. */
   private final class Walk {
     private final SftpClient channel;
-    private final String prefix;
-    private final String startAfter;
+    private final SafeNameRange range;
     private final int limit;
     private final List<ObjectInfo> found = new ArrayList<>();
 
-    Walk(SftpClient channel, String prefix, String startAfter, int limit) {
+    Walk(SftpClient channel, SafeNameRange range, int limit) {
       this.channel = channel;
-      this.prefix = prefix;
-      this.startAfter = startAfter;
+      this.range = range;
       this.limit = limit;
     }
 
@@ -207,17 +204,13 @@ final class SftpListing {
       }
       if (fileName.endsWith("!") && attributes.isRegularFile()) {
         String sortName = path + fileName;
-        if (sortName.startsWith(prefix)
-            && (startAfter == null || Keys.compare(sortName, startAfter) > 0)) {
+        if (range.holdsObject(sortName)) {
           return new Entry(sortName, fileName, fileName, attributes);
         }
       } else if (attributes.isDirectory() && fileName.indexOf('.') < 0) {
         String tail = fileName + "/";
         String sortName = path + tail;
-        if ((sortName.startsWith(prefix) || prefix.startsWith(sortName))
-            && (startAfter == null
-                || Keys.compare(sortName, startAfter) >= 0
-                || startAfter.startsWith(sortName))) {
+        if (range.mayHoldObjects(sortName)) {
           return new Entry(sortName, fileName, tail, attributes);
         }
       }
