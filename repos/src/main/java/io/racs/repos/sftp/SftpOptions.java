@@ -1,6 +1,6 @@
 package io.racs.repos.sftp;
 
-import java.nio.charset.StandardCharsets;
+import io.racs.repos.KeyCodec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -45,9 +45,6 @@ public record SftpOptions(
     int sessions,
     int channels,
     boolean durable) {
-  /** The longest root, in UTF-8 bytes, so that escaped 1024-byte keys stay under PATH_MAX. */
-  public static final int MAX_ROOT_BYTES = 900;
-
   /** Checks the fields. */
   public SftpOptions {
     Objects.requireNonNull(host, "host");
@@ -73,15 +70,7 @@ public record SftpOptions(
       throw new IllegalArgumentException(
           "root: " + root + " (expected: a directory path on the server)");
     }
-    int rootBytes = root.getBytes(StandardCharsets.UTF_8).length;
-    if (rootBytes > MAX_ROOT_BYTES) {
-      throw new IllegalArgumentException(
-          "root: "
-              + rootBytes
-              + " bytes long (expected: at most "
-              + MAX_ROOT_BYTES
-              + ", so that escaped 1024-byte keys stay under PATH_MAX)");
-    }
+    KeyCodec.checkRoot(root);
     if (password.isEmpty() && privateKeyFile.isEmpty()) {
       throw new IllegalArgumentException(
           "credentials: none (expected: a password, a private key file, or both)");

@@ -34,7 +34,7 @@ import org.apache.sshd.sftp.client.SftpClient.OpenMode;
  * {@code ..}, leading {@code /} or control characters it holds) names anything outside the root,
  * and the two backends' trees are interchangeable (an {@code fs} root copied to the server reads
  * back the same). A segment longer than the codec's chunk becomes chained directories, so no
- * component exceeds 250 bytes. The root is limited to {@value SftpOptions#MAX_ROOT_BYTES} bytes so
+ * component exceeds 250 bytes. The root is limited to {@value KeyCodec#MAX_ROOT_BYTES} bytes so
  * that the longest escaped key stays under Linux's PATH_MAX on the server.
  *
  * <p><b>Writes.</b> A put streams into a temporary file ({@code .racs-tmp-...}, created with {@code
