@@ -279,6 +279,16 @@ class SftpRepositoryIT extends RepositoryContract {
         });
   }
 
+  @Test
+  void close_whenCalledTwice_idempotentAndLaterCallsAreIllegalState() {
+    SftpRepository sftp = SftpRepository.create("closing", here().build());
+    sftp.probe();
+    sftp.close();
+    sftp.close();
+    assertThatThrownBy(() -> sftp.head("k")).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(sftp::probe).isInstanceOf(IllegalStateException.class);
+  }
+
   // ---- what only this backend has ----------------------------------------------------------
 
   @Test
