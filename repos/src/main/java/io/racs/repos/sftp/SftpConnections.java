@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.sshd.client.SshClient;
 import org.apache.sshd.client.session.ClientSession;
@@ -51,7 +52,7 @@ final class SftpConnections implements AutoCloseable {
   private final ReentrantLock[] sessionLocks;
   private final ReentrantLock[] channelLocks;
   private final ClientSession[] sessions;
-  private final SftpClient[] channels;
+  private final AtomicReferenceArray<SftpClient> channels;
   private final AtomicInteger next = new AtomicInteger();
   private SshClient client;
   private HostKeyCheck hostKeys;
@@ -63,7 +64,7 @@ final class SftpConnections implements AutoCloseable {
     this.name = name;
     this.options = options;
     this.sessions = new ClientSession[options.sessions()];
-    this.channels = new SftpClient[options.channels()];
+    this.channels = new AtomicReferenceArray<>(options.channels());
     this.sessionLocks = locks(options.sessions());
     this.channelLocks = locks(options.channels());
   }
@@ -90,20 +91,20 @@ final class SftpConnections implements AutoCloseable {
    */
   SftpClient channel() {
     checkOpen();
-    int i = Math.floorMod(next.getAndIncrement(), channels.length);
-    SftpClient channel = channels[i];
+    int i = Math.floorMod(next.getAndIncrement(), channels.length());
+    SftpClient channel = channels.get(i);
     if (isUsable(channel)) {
       return channel;
     }
     channelLocks[i].lock();
     try {
-      channel = channels[i];
+      channel = channels.get(i);
       if (isUsable(channel)) {
         return channel;
       }
       closeQuietly(channel);
       channel = openChannel(session(i % sessions.length));
-      channels[i] = channel;
+      channels.set(i, channel);
       return channel;
     } finally {
       channelLocks[i].unlock();
@@ -296,8 +297,8 @@ final class SftpConnections implements AutoCloseable {
     } finally {
       clientLock.unlock();
     }
-    for (int i = 0; i < channels.length; i++) {
-      closeQuietly(channels[i]);
+    for (int i = 0; i < channels.length(); i++) {
+      closeQuietly(channels.get(i));
     }
     for (int i = 0; i < sessions.length; i++) {
       closeQuietly(sessions[i]);
