@@ -6,9 +6,10 @@
 #   - a Python virtualenv with aws-cli v1 and boto3 from PyPI;
 #   - mc (the MinIO client) and s5cmd, built from pinned Go module versions (cached beside MinIO
 #     under $RACS_CACHE_DIR/tools; a few minutes the first time);
-#   - rclone, fio, openssl and haproxy from Debian's packages (haproxy: the load balancer of the
-#     Compose topology, which ComposeTopologyIT runs as its own process with docker/haproxy.cfg;
-#     the package's service, where the system starts one, has Debian's config, no frontends);
+#   - rclone, fio, openssl, haproxy and OpenSSH (sshd, ssh-keygen) from Debian's packages
+#     (haproxy: the load balancer of the Compose topology, which ComposeTopologyIT runs as its own
+#     process with docker/haproxy.cfg; the package's service, where the system starts one, has
+#     Debian's config, no frontends; sshd: the server SftpOpenSshIT runs the same way);
 #   - Chromium from Debian's packages, for the test that renders the HTML reports headless;
 #   - Azurite, the Azure Storage emulator, from npm at a pinned version (needs Node 20 or newer;
 #     cached under $RACS_CACHE_DIR/tools);
@@ -152,15 +153,12 @@ azurite_bin() {
   echo "$bin"
 }
 
-# Installs Debian packages that provide the given commands, if any is missing. A command whose
-# package has another name is given as COMMAND=PACKAGE (sshd=openssh-server); /usr/sbin is searched
-# too, since a non-root PATH often lacks it.
+# Installs Debian packages that provide the given commands, if any is missing. An argument is a
+# command named as its package, or COMMAND:PACKAGE where they differ.
 debian_tools() {
-  local missing=() spec command package
-  for spec in "$@"; do
-    command="${spec%%=*}"
-    package="${spec#*=}"
-    PATH="$PATH:/usr/sbin" command -v "$command" >/dev/null 2>&1 || missing+=("$package")
+  local missing=() command
+  for command in "$@"; do
+    PATH="$PATH:/usr/sbin" command -v "${command%%:*}" >/dev/null 2>&1 || missing+=("${command#*:}")
   done
   [ "${#missing[@]}" -eq 0 ] && return
   command -v apt-get >/dev/null 2>&1 ||
@@ -193,9 +191,10 @@ main() {
   mc="$(go_tool mc "$MC_MODULE" "$MC_VERSION" install)"
   s5cmd="$(go_tool s5cmd "$S5CMD_MODULE" "$S5CMD_VERSION" build \
     "-X $S5CMD_MODULE/version.Version=$S5CMD_VERSION -X $S5CMD_MODULE/version.GitCommit=$S5CMD_COMMIT")"
-  debian_tools rclone fio openssl chromium haproxy sshd=openssh-server
   fake_gcs="$(go_tool fake-gcs-server "$FAKE_GCS_MODULE" "$FAKE_GCS_VERSION" install "" -help)"
-  debian_tools rclone fio openssl chromium haproxy
+  # openssh-server: sshd, which SftpOpenSshIT runs as a process of the test's own user on a free
+  # port with its own config (the package's service, where the system starts one, is left alone).
+  debian_tools rclone fio openssl chromium haproxy sshd:openssh-server ssh-keygen:openssh-client
   azurite="$(azurite_bin)"
   local env_file="$CACHE/env"
   {
@@ -212,6 +211,7 @@ main() {
     echo "RACS_AZURITE_BLOB=$azurite"
     echo "RACS_SSHD=$(PATH="$PATH:/usr/sbin" command -v sshd)"
     echo "RACS_FAKE_GCS=$fake_gcs"
+    echo "RACS_SSH_KEYGEN=$(command -v ssh-keygen)"
   } >"$env_file.tmp"
   mv "$env_file.tmp" "$env_file"
   say "ready ($env_file)"

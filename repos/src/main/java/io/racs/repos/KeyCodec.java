@@ -54,6 +54,13 @@ public final class KeyCodec {
   /** Code points of one segment per component: 62 of up to 4 bytes, plus a marker, fit in 250. */
   public static final int CHUNK_CODE_POINTS = 62;
 
+  /**
+   * The longest root directory path, in UTF-8 bytes, that a backend keeping safe names as paths
+   * ({@code fs}, {@code sftp}) takes: the longest safe name of a 1024-byte key then stays under
+   * Linux's PATH_MAX of 4096.
+   */
+  public static final int MAX_ROOT_BYTES = 900;
+
   private static final char EMPTY_MIDDLE = '+';
   private static final char TERMINATOR = '!';
   private static final char CONTINUED_LOW = '-';
@@ -75,6 +82,25 @@ public final class KeyCodec {
   public static String encodePrefix(String prefix) {
     Keys.checkBound(prefix, "prefix");
     return encodeSegments(prefix);
+  }
+
+  /**
+   * Checks that safe names under the directory {@code root} fit in a path.
+   *
+   * @return {@code root}
+   * @throws IllegalArgumentException when {@code root} is longer than {@link #MAX_ROOT_BYTES}
+   */
+  public static String checkRoot(String root) {
+    int rootBytes = root.getBytes(StandardCharsets.UTF_8).length;
+    if (rootBytes > MAX_ROOT_BYTES) {
+      throw new IllegalArgumentException(
+          "root: "
+              + rootBytes
+              + " bytes long (expected: at most "
+              + MAX_ROOT_BYTES
+              + ", so that escaped 1024-byte keys stay under PATH_MAX)");
+    }
+    return root;
   }
 
   /** The length of {@code encode(key)} in UTF-8 bytes. */

@@ -3,14 +3,15 @@ package io.racs.repos.config;
 import io.racs.repos.azure.AzureOptions;
 import io.racs.repos.gcs.GcsOptions;
 import io.racs.repos.s3.S3Options;
+import io.racs.repos.sftp.SftpOptions;
 import java.nio.file.Path;
 import java.util.Objects;
 
 /** The backend of one configured repository: what the {@code type} field and its options say. */
 public sealed interface BackendConfig {
   /**
-   * The configured type: {@code fs}, {@code s3}, {@code minio}, {@code azure}, {@code gcs} or
-   * {@code memory}.
+   * The configured type: {@code fs}, {@code s3}, {@code minio}, {@code azure}, {@code gcs}, {@code
+   * sftp} or {@code memory}.
    */
   String type();
 
@@ -59,6 +60,19 @@ public sealed interface BackendConfig {
     @Override
     public String type() {
       return "gcs";
+    }
+  }
+
+  /** {@code type: sftp}: a directory on an SSH server, over SFTP. */
+  record Sftp(SftpOptions options) implements BackendConfig {
+    /** Checks the options. */
+    public Sftp {
+      Objects.requireNonNull(options, "options");
+    }
+
+    @Override
+    public String type() {
+      return "sftp";
     }
   }
 

@@ -8,7 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
  * BackendConfig}. {@link RepositoryConfigLoader} picks the record by the entry's {@code type} and
  * reads the decorators common to all.
  */
-sealed interface BackendEntry permits FsEntry, MemoryEntry, S3Entry, AzureEntry, GcsEntry {
+sealed interface BackendEntry
+    permits FsEntry, MemoryEntry, S3Entry, AzureEntry, GcsEntry, SftpEntry {
   /** An example duration for messages about a malformed one. */
   String DURATION_EXAMPLE = "10ms or 2s";
 

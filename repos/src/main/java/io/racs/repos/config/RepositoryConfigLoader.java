@@ -21,7 +21,7 @@ import java.util.function.Function;
  * <pre>{@code
  * repositories:
  *   - name: local-a              # unique; required
- *     type: fs                   # fs | s3 | minio | azure | gcs | memory; required
+ *     type: fs                   # fs | s3 | minio | azure | gcs | sftp | memory; required
  *     path: /srv/racs/a          # fs: the directory, which must exist; required
  *     durable: true              # fs: fsync before acknowledging; default true
  *   - name: aws
@@ -77,6 +77,24 @@ import java.util.function.Function;
  *     backoff: 100ms             # doubling up to backoffMax (default 5s)
  *     blockSize: 8MiB            # the largest single-request upload, and the resumable chunk
  *                                #   beyond (a multiple of 256KiB)
+ *   - name: nas
+ *     type: sftp
+ *     host: nas.lan              # required; as known_hosts names it
+ *     port: 22                   # default 22
+ *     user: racs                 # required
+ *     path: /srv/racs            # the directory, which must exist; absolute or relative to the
+ *                                #   login directory; required
+ *     privateKeyFile: ~/.ssh/id_ed25519   # at least one of privateKeyFile and password
+ *     privateKeyPassphrase: ${env:RACS_KEY_PASS}   # when the key is encrypted
+ *     password: ${env:RACS_SFTP_PASSWORD}
+ *     knownHostsFile: ~/.ssh/known_hosts   # default ~/.ssh/known_hosts; the host key must be in it
+ *     trustOnFirstUse: false     # accept (and record) an unlisted host's key; a changed key is
+ *                                #   refused either way; default false
+ *     connectTimeout: 10s        # connect, key exchange and authentication; default 10s
+ *     requestTimeout: 30s        # the answer to any one SFTP request; default 30s
+ *     sessions: 1                # SSH connections; default 1
+ *     channels: 4                # SFTP channels over them, shared by all calls; default 4
+ *     durable: true              # fsync@openssh.com before the rename, where offered; default true
  *     decorators:                # first wraps the backend, last is outermost
  *       - latency: {delay: 10ms, jitter: 2ms, responseDelay: 10ms, responseJitter: 2ms, seed: 1,
  *                   lateRate: 0.02, lateDelay: 200ms}
@@ -198,6 +216,7 @@ public final class RepositoryConfigLoader {
     types.put("minio", S3Entry.class);
     types.put("azure", AzureEntry.class);
     types.put("gcs", GcsEntry.class);
+    types.put("sftp", SftpEntry.class);
     types.put("memory", MemoryEntry.class);
     return Collections.unmodifiableMap(types);
   }

@@ -9,6 +9,7 @@ import io.racs.repos.fs.FsRepository;
 import io.racs.repos.gcs.GcsRepository;
 import io.racs.repos.memory.MemoryRepository;
 import io.racs.repos.s3.S3Repository;
+import io.racs.repos.sftp.SftpRepository;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -28,6 +29,7 @@ public final class RepositoryFactory {
           case BackendConfig.S3 s3 -> S3Repository.create(config.name(), s3.options());
           case BackendConfig.Azure azure -> AzureRepository.create(config.name(), azure.options());
           case BackendConfig.Gcs gcs -> GcsRepository.create(config.name(), gcs.options());
+          case BackendConfig.Sftp sftp -> SftpRepository.create(config.name(), sftp.options());
           case BackendConfig.Memory memory -> MemoryRepository.create(config.name());
         };
     for (DecoratorConfig decorator : config.decorators()) {

@@ -4,6 +4,7 @@ import io.racs.repos.KeyCodec;
 import io.racs.repos.Keys;
 import io.racs.repos.ListPage;
 import io.racs.repos.ObjectInfo;
+import io.racs.repos.SafeNameRange;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -38,20 +39,14 @@ final class FsListing {
    * {@code prefix} and sort after {@code startAfter}.
    */
   ListPage list(Path base, String prefix, String startAfter, int maxKeys) {
-    String encodedPrefix = KeyCodec.encodePrefix(prefix);
-    Walk walk =
-        new Walk(
-            encodedPrefix,
-            startAfter.isEmpty() ? null : KeyCodec.encode(startAfter),
-            maxKeys + 1,
-            decodedNames);
+    SafeNameRange range = SafeNameRange.of(prefix, startAfter);
+    Walk walk = new Walk(range, maxKeys + 1, decodedNames);
     try {
       // Every name with the prefix lies under the directories the prefix names in full: start
       // there rather than reading (and sorting) every directory on the way down, which for a
       // prefix like "bucket/key" would mean reading a directory that holds every key.
-      int cut = encodedPrefix.lastIndexOf('/') + 1;
       Path start = base;
-      for (String component : encodedPrefix.substring(0, cut).split("/")) {
+      for (String component : range.startDirectory().split("/")) {
         if (component.isEmpty()) {
           continue;
         }
@@ -68,7 +63,7 @@ final class FsListing {
           return new ListPage(List.of(), false); // a planted link or a file: nothing listed
         }
       }
-      walk.visit(start, encodedPrefix.substring(0, cut));
+      walk.visit(start, range.startDirectory());
     } catch (IOException e) {
       throw root.translate(e, "list", prefix);
     }
@@ -136,15 +131,13 @@ final class FsListing {
 
   /** One depth-first, sorted walk that collects up to {@code limit} objects. */
   private static final class Walk {
-    private final String prefix;
-    private final String startAfter;
+    private final SafeNameRange range;
     private final int limit;
     private final DecodedNames decodedNames;
     private final List<ObjectInfo> found = new ArrayList<>();
 
-    Walk(String prefix, String startAfter, int limit, DecodedNames decodedNames) {
-      this.prefix = prefix;
-      this.startAfter = startAfter;
+    Walk(SafeNameRange range, int limit, DecodedNames decodedNames) {
+      this.range = range;
       this.limit = limit;
       this.decodedNames = decodedNames;
     }
@@ -173,22 +166,17 @@ final class FsListing {
         if (fileName.startsWith(".")) {
           continue; // Temporary files and anything else that is not ours.
         }
-        // Only what the listing can return goes into the heap: a file within the prefix and after
-        // startAfter, a directory that may hold one (everything below a directory that sorts
-        // before startAfter, and is not on its path, sorts before it too).
+        // Only what the listing can return goes into the heap: a file in the range, a directory
+        // that may hold one.
         if (fileName.endsWith("!")) {
           String sortName = path + fileName;
-          if (sortName.startsWith(prefix)
-              && (startAfter == null || Keys.compare(sortName, startAfter) > 0)) {
+          if (range.holdsObject(sortName)) {
             entries.add(new Entry(sortName, fileName, fileName, true));
           }
         } else if (fileName.indexOf('.') < 0) {
           String tail = fileName + "/";
           String sortName = path + tail;
-          if ((sortName.startsWith(prefix) || prefix.startsWith(sortName))
-              && (startAfter == null
-                  || Keys.compare(sortName, startAfter) >= 0
-                  || startAfter.startsWith(sortName))) {
+          if (range.mayHoldObjects(sortName)) {
             entries.add(new Entry(sortName, fileName, tail, false));
           }
         }

@@ -12,7 +12,6 @@ import io.racs.repos.RepositoryException.Kind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -88,8 +87,6 @@ public final class FsRepository implements Repository {
    */
   public static final String ROOT_MARKER = ".racs-root";
 
-  private static final int MAX_ROOT_BYTES = 900;
-
   private final String name;
   private final Path configuredRoot;
   private final boolean durable;
@@ -106,15 +103,7 @@ public final class FsRepository implements Repository {
     this.durable = builder.durable;
     this.syncer = builder.durable ? builder.syncer : Syncer.NONE;
     this.tempGrace = builder.tempGrace;
-    int rootBytes = configuredRoot.toString().getBytes(StandardCharsets.UTF_8).length;
-    if (rootBytes > MAX_ROOT_BYTES) {
-      throw new IllegalArgumentException(
-          "root: "
-              + rootBytes
-              + " bytes long (expected: at most "
-              + MAX_ROOT_BYTES
-              + ", so that escaped 1024-byte keys stay under PATH_MAX)");
-    }
+    KeyCodec.checkRoot(configuredRoot.toString());
     this.root = new FsRoot(name, configuredRoot, syncer);
     this.writer = new AtomicFileWriter(name, root, syncer);
     this.listing = new FsListing(root);

@@ -185,7 +185,7 @@ class RepositoryConfigLoaderTest {
         Arguments.of(
             "unknown type",
             "repositories:\n  - {name: a, type: ftp}\n",
-            "bad.yaml: repository 'a': field 'type': unknown type 'ftp' (expected one of: fs, s3, minio, azure, gcs, memory)"),
+            "bad.yaml: repository 'a': field 'type': unknown type 'ftp' (expected one of: fs, s3, minio, azure, gcs, sftp, memory)"),
         Arguments.of(
             "missing field",
             "repositories:\n  - {name: a, type: fs}\n",
