@@ -44,6 +44,11 @@ public final class StoreBridge {
     this.store = store;
   }
 
+  /** The object lock calls (bucket configurations, retention, legal hold). */
+  public LockBridge locks() {
+    return new LockBridge(store.locks());
+  }
+
   /** True when {@code versionId} is well formed for the store: an id it could have minted. */
   public static boolean wellFormedVersionId(String versionId) {
     return ObjectStore.wellFormedVersionId(versionId);

@@ -5,6 +5,7 @@ import io.racs.proxy.s3.bridge.ObjectReader;
 import io.racs.proxy.s3.bridge.ObjectVersion;
 import io.racs.proxy.s3.bridge.PutOptions;
 import io.racs.proxy.s3.bridge.StoreBridge;
+import io.racs.proxy.s3.bridge.VersionLock;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.precondition.Preconditions;
@@ -38,6 +39,7 @@ final class ObjectHandler {
   private final LifecycleHandler lifecycle;
   private final ObjectDeleteHandler deletes;
   private final ObjectAttributesHandler attributes;
+  private final ObjectLockHandler locks;
 
   ObjectHandler(StoreBridge store) {
     this(store, SsePolicy.DEFAULT);
@@ -62,6 +64,7 @@ final class ObjectHandler {
     this.encryption = encryption;
     this.store = store;
     this.deletes = new ObjectDeleteHandler(store);
+    this.locks = new ObjectLockHandler(store);
     this.attributes = new ObjectAttributesHandler(store, encryption);
   }
 
@@ -87,7 +90,7 @@ final class ObjectHandler {
             request.key(),
             request.body(),
             request.contentLength(),
-            Responses.putOptions(request).withSse(sse),
+            Responses.putOptions(request).withSse(sse).withLock(locks.forWrite(request)),
             Responses.writeCondition(request.headers()));
     S3Response response =
         S3Response.status(200).header("ETag", S3XmlResponses.quoteEtag(meta.etag()));
@@ -169,6 +172,17 @@ final class ObjectHandler {
     } else {
       throw S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Unknown metadata directive.");
     }
+    VersionLock lock = locks.forWrite(request);
+    if (lock != null && replace == null) {
+      replace =
+          new PutOptions(
+              sourceMeta.contentType(),
+              sourceMeta.userMetadata(),
+              sourceMeta::checksums,
+              sourceMeta.contentHeaders(),
+              tags.asMap());
+    }
+    replace = replace == null ? null : replace.withLock(lock);
     checkWriteConditions(request);
     // Exactly the version whose conditions and key were just checked.
     ObjectVersion copied =
@@ -301,6 +315,7 @@ final class ObjectHandler {
     S3Response response = S3Response.status(range.isPresent() ? 206 : 200);
     Responses.objectHeaders(response, meta, checksums);
     Responses.versionIdHeader(response, meta);
+    locks.headers(response, meta);
     if (exact == null) {
       expirationHeader(response, request.bucket(), meta);
     }
@@ -381,6 +396,7 @@ final class ObjectHandler {
     S3Response response = S3Response.status(200);
     Responses.objectHeaders(response, meta, checksums);
     Responses.versionIdHeader(response, meta);
+    locks.headers(response, meta);
     expirationHeader(response, request.bucket(), meta);
     SsePolicy.headers(response, meta.encryption(), customerKey);
     overrideHeaders(request, response);

@@ -13,6 +13,7 @@ import io.racs.proxy.store.commit.CommitOrder;
 import io.racs.proxy.store.commit.QuorumWriter;
 import io.racs.proxy.store.commit.VersionResolver;
 import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.format.ObjectLock;
 import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.PartRecord;
 import io.racs.proxy.store.format.SealRecord;
@@ -63,7 +64,8 @@ public final class MultipartUploads {
       Map<String, String> userMetadata,
       Map<String, String> contentHeaders,
       Map<String, String> tags,
-      SealRecord encryption) {
+      SealRecord encryption,
+      ObjectLock lock) {
     /** This upload with its data key wrapped anew (key rotation). */
     UploadRecord withEncryption(SealRecord encryption) {
       return new UploadRecord(
@@ -75,7 +77,8 @@ public final class MultipartUploads {
           userMetadata,
           contentHeaders,
           tags,
-          encryption);
+          encryption,
+          lock);
     }
   }
 
@@ -124,7 +127,8 @@ public final class MultipartUploads {
                 options.userMetadata(),
                 options.contentHeaders(),
                 options.tags(),
-                sealed == null ? null : sealed.record())),
+                sealed == null ? null : sealed.record(),
+                options.lock())),
         "create upload for " + bucket + "/" + key);
     return uploadId;
   }
@@ -354,6 +358,7 @@ public final class MultipartUploads {
               .tags(upload.tags())
               .encryption(upload.encryption())
               .nullVersion(nullVersion)
+              .lock(upload.lock())
               .build();
       writer.commitUploadedParts(meta, ObjectWrites.recordOf(meta), ordering);
       // The upload is over: marked as given up before its records go, as an abort marks it, so
