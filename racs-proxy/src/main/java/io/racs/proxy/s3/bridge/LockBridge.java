@@ -18,21 +18,12 @@ public final class LockBridge {
     this.locks = locks;
   }
 
-  private <T> T call(String resource, Supplier<T> call) {
-    try {
-      return call.get();
-    } catch (RuntimeException e) {
-      throw StoreErrors.translate(e, resource);
-    }
+  private static <T> T call(String resource, Supplier<T> call) {
+    return StoreBridge.call(resource, call);
   }
 
-  private void run(String resource, Runnable call) {
-    call(
-        resource,
-        () -> {
-          call.run();
-          return null;
-        });
+  private static void run(String resource, Runnable call) {
+    StoreBridge.run(resource, call);
   }
 
   private static String resource(ObjectVersion version) {

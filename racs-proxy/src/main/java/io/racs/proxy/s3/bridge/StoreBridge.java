@@ -55,7 +55,7 @@ public final class StoreBridge {
   }
 
   /** Runs a store call, translating its failures. */
-  private <T> T call(String resource, Supplier<T> call) {
+  static <T> T call(String resource, Supplier<T> call) {
     try {
       return call.get();
     } catch (RuntimeException e) {
@@ -76,7 +76,7 @@ public final class StoreBridge {
     }
   }
 
-  private void run(String resource, Runnable call) {
+  static void run(String resource, Runnable call) {
     call(
         resource,
         () -> {
