@@ -432,4 +432,38 @@ class ObjectLockTest {
             new byte[0]);
     assertThat(plain.code()).isEqualTo("InvalidRequest");
   }
+
+  @Test
+  void copyObject_withLockHeaders_locksTheCopy_notTheSource() {
+    String bucket = lockedBucket("lock-copy");
+    put(bucket, "src");
+    String copy =
+        proxy
+            .s3()
+            .copyObject(
+                b ->
+                    b.sourceBucket(bucket)
+                        .sourceKey("src")
+                        .destinationBucket(bucket)
+                        .destinationKey("dst")
+                        .objectLockMode(ObjectLockMode.COMPLIANCE)
+                        .objectLockRetainUntilDate(FAR))
+            .versionId();
+    HeadObjectResponse head = proxy.s3().headObject(b -> b.bucket(bucket).key("dst"));
+    assertThat(head.objectLockMode()).isEqualTo(ObjectLockMode.COMPLIANCE);
+    assertThat(head.versionId()).isEqualTo(copy);
+    assertThat(proxy.s3().headObject(b -> b.bucket(bucket).key("src")).objectLockMode()).isNull();
+    S3Exception denied =
+        S3FrontEnd.error(
+            () ->
+                proxy
+                    .s3()
+                    .deleteObject(
+                        b ->
+                            b.bucket(bucket)
+                                .key("dst")
+                                .versionId(copy)
+                                .bypassGovernanceRetention(true)));
+    assertThat(denied.statusCode()).isEqualTo(403);
+  }
 }
