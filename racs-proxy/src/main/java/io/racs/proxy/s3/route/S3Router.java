@@ -316,9 +316,10 @@ public final class S3Router {
   /**
    * Refuses a request carrying a header whose meaning the proxy does not implement: one of {@link
    * #UNSUPPORTED_HEADERS} or {@link #UNSUPPORTED_HEADER_PREFIXES}, a canned ACL other than {@link
-   * #NO_OP_CANNED_ACLS}, or a bucket created with object lock. This is the one place such headers
-   * are refused, for every operation, before any handler reads or stores anything (the connection
-   * still authenticates a refused request first, so an unsigned one is a 403).
+   * #NO_OP_CANNED_ACLS}, or an {@code x-amz-bucket-object-lock-enabled} other than true or false
+   * (object lock headers on the wrong operation: {@link #refuseLockHeaders}). This is the one place
+   * such headers are refused, for every operation, before any handler reads or stores anything (the
+   * connection still authenticates a refused request first, so an unsigned one is a 403).
    */
   private static void refuseUnsupportedHeaders(Headers headers) {
     for (Map.Entry<String, List<String>> header : headers.asMap().entrySet()) {
