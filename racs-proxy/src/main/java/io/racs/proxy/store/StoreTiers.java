@@ -69,7 +69,8 @@ final class StoreTiers {
     NullVersions nulls = new NullVersions(context, resolver, removals, background);
     this.tags = new ObjectTags(context, writer, documents, background);
     this.versioned = new VersionedWrites(buckets, health, writes, reads, uploads, removals, nulls);
-    this.locks = new ObjectLockStore(context, buckets, documents, health, rule, versioned);
+    this.locks =
+        new ObjectLockStore(context, buckets, documents, health, rule, versioned, background);
   }
 
   /** Stops the collector and the background work, then closes the array and its repositories. */

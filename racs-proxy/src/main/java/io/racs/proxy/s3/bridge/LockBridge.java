@@ -1,9 +1,11 @@
 package io.racs.proxy.s3.bridge;
 
 import io.racs.proxy.store.api.ObjectLocks;
+import io.racs.proxy.store.format.ObjectLock;
 import io.racs.proxy.store.format.VersionMeta;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -71,6 +73,19 @@ public final class LockBridge {
     return call(
         resource(version),
         () -> Optional.ofNullable(StoreViews.lock(locks.lockOf(version.stored()))));
+  }
+
+  /**
+   * Starts reading a key's locks beside the lookup of its version (a GET or HEAD); the function
+   * answers {@link #lockOf} of the version found.
+   */
+  public Function<ObjectVersion, Optional<VersionLock>> lockLookup(String bucket, String key) {
+    Function<VersionMeta, ObjectLock> lookup =
+        call("/" + bucket + "/" + key, () -> locks.lockLookup(bucket, key));
+    return version ->
+        call(
+            resource(version),
+            () -> Optional.ofNullable(StoreViews.lock(lookup.apply(version.stored()))));
   }
 
   /** Sets (mode null: removes) the retention of {@code version}; {@code AccessDenied}. */

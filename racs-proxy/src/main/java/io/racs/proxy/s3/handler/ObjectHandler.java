@@ -17,6 +17,7 @@ import io.racs.proxy.s3.xml.SafeXmlParser;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The object family: PutObject, CopyObject, GetObject and HeadObject here, with the version a read
@@ -260,12 +261,14 @@ final class ObjectHandler {
   private S3Response get(S3Request request, boolean headOnly) {
     CustomerKey customerKey =
         encryption.parse(request, SseRequest.Allowed.CUSTOMER_KEY).customerKey();
+    // In a bucket with object lock, the key's lock records are read beside its version.
+    Function<ObjectVersion, Optional<VersionLock>> lockLookup = locks.lookup(request);
     ObjectVersion exact = addressedVersion(store, request);
     if (exact == null
         && !headOnly
         && request.headers().first("Range").isEmpty()
         && request.query().first("partNumber").isEmpty()) {
-      return getWhole(request, customerKey);
+      return getWhole(request, customerKey, lockLookup);
     }
     ObjectVersion meta = exact != null ? exact : store.head(request.bucket(), request.key());
     store.checkKey(meta, customerKey);
@@ -315,7 +318,7 @@ final class ObjectHandler {
     S3Response response = S3Response.status(range.isPresent() ? 206 : 200);
     Responses.objectHeaders(response, meta, checksums);
     Responses.versionIdHeader(response, meta);
-    locks.headers(response, meta);
+    ObjectLockHandler.headers(response, lockLookup, meta);
     if (exact == null) {
       expirationHeader(response, request.bucket(), meta);
     }
@@ -378,25 +381,28 @@ final class ObjectHandler {
    * A GET of a whole object opens the body together with the version lookup (the store can then
    * overlap the two), and checks the preconditions against the version it opened.
    */
-  private S3Response getWhole(S3Request request, CustomerKey customerKey) {
+  private S3Response getWhole(
+      S3Request request,
+      CustomerKey customerKey,
+      Function<ObjectVersion, Optional<VersionLock>> lockLookup) {
     ObjectReader reader = store.get(request.bucket(), request.key(), 0, -1, 0, customerKey);
     ObjectVersion meta = reader.version();
+    S3Response response = S3Response.status(200);
     try {
       Optional<S3Response> notModified = checkRead(request, meta);
       if (notModified.isPresent()) {
         reader.close();
         return notModified.get();
       }
+      ObjectLockHandler.headers(response, lockLookup, meta);
     } catch (RuntimeException e) {
       reader.close();
       throw e;
     }
     boolean checksums =
         request.headers().first("x-amz-checksum-mode").orElse("").equalsIgnoreCase("ENABLED");
-    S3Response response = S3Response.status(200);
     Responses.objectHeaders(response, meta, checksums);
     Responses.versionIdHeader(response, meta);
-    locks.headers(response, meta);
     expirationHeader(response, request.bucket(), meta);
     SsePolicy.headers(response, meta.encryption(), customerKey);
     overrideHeaders(request, response);

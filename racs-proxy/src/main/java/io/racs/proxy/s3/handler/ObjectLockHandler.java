@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The object lock family: Put and GetObjectLockConfiguration, Put and GetObjectRetention, Put and
@@ -168,9 +169,20 @@ final class ObjectLockHandler {
     return new VersionLock(mode, until, Boolean.TRUE.equals(asked.legalHold()));
   }
 
+  /**
+   * Starts reading the locks of the request's key beside the lookup of its version (see {@link
+   * LockBridge#lockLookup}); {@link #headers} takes the answer.
+   */
+  Function<ObjectVersion, Optional<VersionLock>> lookup(S3Request request) {
+    return locks.lockLookup(request.bucket(), request.key());
+  }
+
   /** The lock headers of a HEAD or GET of {@code version}, when it has a lock. */
-  void headers(S3Response response, ObjectVersion version) {
-    Optional<VersionLock> lock = locks.lockOf(version);
+  static void headers(
+      S3Response response,
+      Function<ObjectVersion, Optional<VersionLock>> lookup,
+      ObjectVersion version) {
+    Optional<VersionLock> lock = lookup.apply(version);
     if (lock.isEmpty()) {
       return;
     }

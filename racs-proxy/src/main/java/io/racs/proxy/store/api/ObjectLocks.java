@@ -3,6 +3,7 @@ package io.racs.proxy.store.api;
 import io.racs.proxy.store.format.ObjectLock;
 import io.racs.proxy.store.format.VersionMeta;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * S3 Object Lock: buckets whose versions may be kept by a retention or a legal hold, their default
@@ -47,6 +48,13 @@ public interface ObjectLocks {
    * when the version cannot be locked (a delete marker, a bucket without object lock).
    */
   ObjectLock lockOf(VersionMeta version);
+
+  /**
+   * Starts reading the lock records of a key now, beside the lookup of its version, so that a GET
+   * or HEAD in a bucket with object lock still costs one round trip; the function answers {@link
+   * #lockOf} of the version found, waiting for that read (and failing as it failed).
+   */
+  Function<VersionMeta, ObjectLock> lockLookup(String bucket, String key);
 
   /**
    * Sets the retention of {@code version} ({@code mode} null: removes it), as a lock record on a

@@ -6,6 +6,8 @@ import io.racs.proxy.store.array.StoreContext;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.ObjectLock;
 import io.racs.proxy.store.format.VersionMeta;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -27,7 +29,7 @@ import java.util.Optional;
  */
 public final class LockRecords {
   /** What a lock record changes. */
-  enum Change {
+  public enum Change {
     RETENTION,
     LEGAL_HOLD
   }
@@ -41,7 +43,7 @@ public final class LockRecords {
    * @param retainUntilMillis the retention's end, for {@link Change#RETENTION}
    * @param legalHold the hold, for {@link Change#LEGAL_HOLD}
    */
-  record LockRecord(
+  public record LockRecord(
       String bucket,
       String key,
       String versionId,
@@ -96,21 +98,22 @@ public final class LockRecords {
     if (version.lock() == null || version.deleteMarker()) {
       return null;
     }
-    String bucket = version.bucket();
-    String key = version.key();
+    return apply(version, list(version.bucket(), version.key()));
+  }
+
+  /**
+   * The lock records of a key that count, newest first, read from a read quorum of listings ({@code
+   * INSUFFICIENT_SHARDS} otherwise, or when one that counts is unreadable everywhere).
+   */
+  public List<LockRecord> list(String bucket, String key) {
     IndexMerge merge = new IndexMerge(context.array, keyPrefix(bucket, key), "", 100);
-    ObjectLock lock = version.lock();
-    boolean retentionSeen = false;
-    boolean holdSeen = false;
-    java.util.List<IndexMerge.Entry> entries = new java.util.ArrayList<>();
+    List<IndexMerge.Entry> entries = new ArrayList<>();
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
       entries.add(e);
     }
     context.requireReadQuorum(merge, "read the lock of " + bucket + "/" + key);
+    List<LockRecord> records = new ArrayList<>();
     for (IndexMerge.Entry e : entries) {
-      if (retentionSeen && holdSeen) {
-        break;
-      }
       if (VersionResolver.possibleCopies(merge, e) < context.config.writeQuorum()) {
         continue; // its write may have failed
       }
@@ -120,8 +123,26 @@ public final class LockRecords {
             StoreException.Code.INSUFFICIENT_SHARDS,
             "lock record " + e.name() + " is unreadable on every repository that lists it");
       }
-      LockRecord r = record.get();
-      if (!r.key().equals(key) || !r.versionId().equals(version.versionId())) {
+      if (record.get().key().equals(key)) {
+        records.add(record.get());
+      }
+    }
+    return records;
+  }
+
+  /**
+   * The lock in force on {@code version} given its key's lock records ({@link #list}); null when
+   * the version has none.
+   */
+  public static ObjectLock apply(VersionMeta version, List<LockRecord> records) {
+    if (version.lock() == null || version.deleteMarker()) {
+      return null;
+    }
+    ObjectLock lock = version.lock();
+    boolean retentionSeen = false;
+    boolean holdSeen = false;
+    for (LockRecord r : records) {
+      if (!r.versionId().equals(version.versionId())) {
         continue;
       }
       if (r.change() == Change.RETENTION && !retentionSeen) {

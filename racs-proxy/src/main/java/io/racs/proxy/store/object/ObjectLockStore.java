@@ -6,10 +6,16 @@ import io.racs.proxy.store.array.ArrayHealth;
 import io.racs.proxy.store.array.StoreContext;
 import io.racs.proxy.store.bucket.BucketCatalog;
 import io.racs.proxy.store.bucket.BucketDocuments;
+import io.racs.proxy.store.commit.LockRecords;
 import io.racs.proxy.store.commit.RemovalRule;
 import io.racs.proxy.store.format.ObjectLock;
 import io.racs.proxy.store.format.VersionMeta;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
 
 /**
  * The store's {@link ObjectLocks}: object lock on buckets (a flag of the bucket's records, see
@@ -26,6 +32,7 @@ public final class ObjectLockStore implements ObjectLocks {
   private final ArrayHealth health;
   private final RemovalRule rule;
   private final VersionedWrites versioned;
+  private final Executor background;
 
   public ObjectLockStore(
       StoreContext context,
@@ -33,13 +40,15 @@ public final class ObjectLockStore implements ObjectLocks {
       BucketDocuments documents,
       ArrayHealth health,
       RemovalRule rule,
-      VersionedWrites versioned) {
+      VersionedWrites versioned,
+      Executor background) {
     this.context = context;
     this.buckets = buckets;
     this.documents = documents;
     this.health = health;
     this.rule = rule;
     this.versioned = versioned;
+    this.background = background;
   }
 
   @Override
@@ -84,6 +93,28 @@ public final class ObjectLockStore implements ObjectLocks {
   @Override
   public ObjectLock lockOf(VersionMeta version) {
     return rule.records().current(version);
+  }
+
+  @Override
+  public Function<VersionMeta, ObjectLock> lockLookup(String bucket, String key) {
+    if (!buckets.lockedRecently(bucket)) {
+      return this::lockOf; // a version with a lock (written just after lock was turned on) reads it
+    }
+    CompletableFuture<List<LockRecords.LockRecord>> records =
+        CompletableFuture.supplyAsync(() -> rule.records().list(bucket, key), background);
+    return version -> {
+      if (version.lock() == null || version.deleteMarker()) {
+        return null;
+      }
+      try {
+        return LockRecords.apply(version, records.join());
+      } catch (CompletionException e) {
+        if (e.getCause() instanceof RuntimeException r) {
+          throw r;
+        }
+        throw e;
+      }
+    };
   }
 
   @Override
