@@ -3,13 +3,10 @@ package io.racs.proxy.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.LockedVersions;
 import io.racs.proxy.store.MemoryArray;
-import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.ObjectLock;
 import io.racs.proxy.store.format.VersionMeta;
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -33,22 +30,11 @@ class LifecycleLockTest {
   }
 
   private VersionMeta put(String bucket, String key, ObjectLock lock) {
-    byte[] data = "locked bytes".getBytes(StandardCharsets.UTF_8);
-    return store.put(
-        bucket,
-        key,
-        new ByteArrayInputStream(data),
-        data.length,
-        ObjectStore.PutOptions.defaults().withLock(lock));
+    return LockedVersions.put(store, bucket, key, lock);
   }
 
   private boolean readable(VersionMeta v) {
-    try {
-      store.version(v.bucket(), v.key(), v.versionId());
-      return true;
-    } catch (StoreException e) {
-      return false;
-    }
+    return LockedVersions.readable(store, v);
   }
 
   @Test

@@ -3,15 +3,12 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.ObjectLock;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.HealOptions;
 import io.racs.proxy.store.heal.Healer;
-import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -34,22 +31,11 @@ class ObjectLockJobsTest {
   }
 
   private VersionMeta put(String bucket, String key, ObjectLock lock) {
-    byte[] data = "locked bytes".getBytes(StandardCharsets.UTF_8);
-    return store.put(
-        bucket,
-        key,
-        new ByteArrayInputStream(data),
-        data.length,
-        ObjectStore.PutOptions.defaults().withLock(lock));
+    return LockedVersions.put(store, bucket, key, lock);
   }
 
   private boolean readable(VersionMeta v) {
-    try {
-      store.version(v.bucket(), v.key(), v.versionId());
-      return true;
-    } catch (StoreException e) {
-      return false;
-    }
+    return LockedVersions.readable(store, v);
   }
 
   @Test
