@@ -55,7 +55,7 @@ final class FaultConfig {
     return yaml.toString();
   }
 
-  private static StringBuilder header() {
+  static StringBuilder header() {
     StringBuilder yaml = new StringBuilder();
     yaml.append("array:\n  geometry: ")
         .append(GEOMETRY)

@@ -1,5 +1,6 @@
 package io.racs.e2e;
 
+import io.racs.repos.emulator.EmulatorProcess;
 import io.racs.repos.minio.MinioServer;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -45,6 +46,23 @@ final class Faults {
   /** SIGCONT: the stalled server carries on where it stopped. */
   static void resume(MinioServer server) {
     run("kill", "-CONT", Long.toString(server.pid()));
+  }
+
+  /**
+   * SIGSTOP of an emulator and every process it forked (npm's launcher and Azurite, sshd and its
+   * sessions): nothing of it answers, and its connections stay open.
+   */
+  static void stallTree(EmulatorProcess process) {
+    for (long pid : process.pids()) {
+      run("kill", "-STOP", Long.toString(pid));
+    }
+  }
+
+  /** SIGCONT of what {@link #stallTree} stopped. */
+  static void resumeTree(EmulatorProcess process) {
+    for (long pid : process.pids()) {
+      run("kill", "-CONT", Long.toString(pid));
+    }
   }
 
   /** Whether this process may mount file systems (root with CAP_SYS_ADMIN, not in a jail). */

@@ -1,6 +1,7 @@
 package io.racs.proxy.store;
 
 import io.racs.proxy.crypto.CustomerKey;
+import io.racs.proxy.store.api.ObjectLocks;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
@@ -496,7 +497,13 @@ public final class ErasureStore implements ObjectStore, Maintenance {
   @Override
   public String createMultipartUpload(String bucket, String key, PutOptions options) {
     tiers.buckets.requireKey(bucket, key);
-    return tiers.health.writing(() -> tiers.uploads.create(bucket, key, options));
+    PutOptions locked = tiers.versioned.withBucketLock(bucket, options);
+    return tiers.health.writing(() -> tiers.uploads.create(bucket, key, locked));
+  }
+
+  @Override
+  public ObjectLocks locks() {
+    return tiers.locks;
   }
 
   @Override

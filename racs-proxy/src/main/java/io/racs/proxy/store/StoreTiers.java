@@ -8,12 +8,15 @@ import io.racs.proxy.store.bucket.BucketCatalog;
 import io.racs.proxy.store.bucket.BucketDocuments;
 import io.racs.proxy.store.commit.Collector;
 import io.racs.proxy.store.commit.CommitOrder;
+import io.racs.proxy.store.commit.LockRecords;
 import io.racs.proxy.store.commit.NullVersions;
 import io.racs.proxy.store.commit.QuorumWriter;
+import io.racs.proxy.store.commit.RemovalRule;
 import io.racs.proxy.store.commit.VersionRemovals;
 import io.racs.proxy.store.commit.VersionResolver;
 import io.racs.proxy.store.object.Lister;
 import io.racs.proxy.store.object.MultipartUploads;
+import io.racs.proxy.store.object.ObjectLockStore;
 import io.racs.proxy.store.object.ObjectReads;
 import io.racs.proxy.store.object.ObjectTags;
 import io.racs.proxy.store.object.ObjectWrites;
@@ -43,6 +46,7 @@ final class StoreTiers {
   final MultipartUploads uploads;
   final ObjectTags tags;
   final VersionedWrites versioned;
+  final ObjectLockStore locks;
 
   StoreTiers(StoreConfig config, ArraySlots slots) {
     this.slots = slots;
@@ -59,10 +63,14 @@ final class StoreTiers {
     this.reads = new ObjectReads(context, resolver, buckets, background);
     this.lister = new Lister(context, resolver);
     this.uploads = new MultipartUploads(context, writer, buckets, resolver, order);
-    VersionRemovals removals = new VersionRemovals(context, writer, resolver, collector);
+    RemovalRule rule = new RemovalRule(context, new LockRecords(context, writer));
+    collector.keepLocked(rule::mayRemove);
+    VersionRemovals removals = new VersionRemovals(context, writer, resolver, collector, rule);
     NullVersions nulls = new NullVersions(context, resolver, removals, background);
     this.tags = new ObjectTags(context, writer, documents, background);
     this.versioned = new VersionedWrites(buckets, health, writes, reads, uploads, removals, nulls);
+    this.locks =
+        new ObjectLockStore(context, buckets, documents, health, rule, versioned, background);
   }
 
   /** Stops the collector and the background work, then closes the array and its repositories. */

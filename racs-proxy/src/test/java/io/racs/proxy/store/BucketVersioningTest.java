@@ -296,7 +296,7 @@ class BucketVersioningTest {
             "k",
             StoreFixture.stream(one),
             one.length,
-            new ObjectStore.PutOptions("text/first", java.util.Map.of("m", "1"), null));
+            new ObjectStore.PutOptions("text/first", java.util.Map.of("m", "1"), null, null));
     VersionMeta empty =
         f.store.put(
             "bkt", "e", StoreFixture.stream(new byte[0]), 0, ObjectStore.PutOptions.defaults());

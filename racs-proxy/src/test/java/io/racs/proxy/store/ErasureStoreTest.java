@@ -399,14 +399,18 @@ class ErasureStoreTest {
         "src",
         StoreFixture.stream(data),
         data.length,
-        new ObjectStore.PutOptions("text/plain", Map.of("color", "blue"), null));
+        new ObjectStore.PutOptions("text/plain", Map.of("color", "blue"), null, null));
     VersionMeta copied = f.store.copy("bkt", "src", "bkt", "dst", null);
     assertThat(f.get("bkt", "dst")).isEqualTo(data);
     assertThat(copied.contentType()).isEqualTo("text/plain");
     assertThat(copied.userMetadata()).containsEntry("color", "blue");
     VersionMeta replaced =
         f.store.copy(
-            "bkt", "src", "bkt", "dst2", new ObjectStore.PutOptions("image/png", Map.of(), null));
+            "bkt",
+            "src",
+            "bkt",
+            "dst2",
+            new ObjectStore.PutOptions("image/png", Map.of(), null, null));
     assertThat(replaced.contentType()).isEqualTo("image/png");
     assertThat(replaced.userMetadata()).isEmpty();
   }

@@ -17,6 +17,8 @@ import java.util.function.Supplier;
  * @param tags the object's tags, validated (key to value); null for none
  * @param sse the encryption the write asks for ({@link SseRequest#NONE} for none; its copy-source
  *     key, if any, is not used here)
+ * @param lock the version's object lock (retention and legal hold), null when none was asked for
+ *     (the store then gives a version in a bucket with object lock {@link VersionLock#NONE})
  */
 public record PutOptions(
     String contentType,
@@ -24,10 +26,22 @@ public record PutOptions(
     Supplier<Map<String, String>> checksums,
     Map<String, String> contentHeaders,
     Map<String, String> tags,
-    SseRequest sse) {
+    SseRequest sse,
+    VersionLock lock) {
   /** Defaults {@code sse} to none. */
   public PutOptions {
     sse = sse == null ? SseRequest.NONE : sse;
+  }
+
+  /** Options without an object lock. */
+  public PutOptions(
+      String contentType,
+      Map<String, String> userMetadata,
+      Supplier<Map<String, String>> checksums,
+      Map<String, String> contentHeaders,
+      Map<String, String> tags,
+      SseRequest sse) {
+    this(contentType, userMetadata, checksums, contentHeaders, tags, sse, null);
   }
 
   /** Options with tags that ask for no encryption. */
@@ -51,6 +65,11 @@ public record PutOptions(
 
   /** These options with another encryption. */
   public PutOptions withSse(SseRequest sse) {
-    return new PutOptions(contentType, userMetadata, checksums, contentHeaders, tags, sse);
+    return new PutOptions(contentType, userMetadata, checksums, contentHeaders, tags, sse, lock);
+  }
+
+  /** These options with another object lock. */
+  public PutOptions withLock(VersionLock lock) {
+    return new PutOptions(contentType, userMetadata, checksums, contentHeaders, tags, sse, lock);
   }
 }

@@ -44,13 +44,18 @@ public final class StoreBridge {
     this.store = store;
   }
 
+  /** The object lock calls (bucket configurations, retention, legal hold). */
+  public LockBridge locks() {
+    return new LockBridge(store.locks());
+  }
+
   /** True when {@code versionId} is well formed for the store: an id it could have minted. */
   public static boolean wellFormedVersionId(String versionId) {
     return ObjectStore.wellFormedVersionId(versionId);
   }
 
   /** Runs a store call, translating its failures. */
-  private <T> T call(String resource, Supplier<T> call) {
+  static <T> T call(String resource, Supplier<T> call) {
     try {
       return call.get();
     } catch (RuntimeException e) {
@@ -71,7 +76,7 @@ public final class StoreBridge {
     }
   }
 
-  private void run(String resource, Runnable call) {
+  static void run(String resource, Runnable call) {
     call(
         resource,
         () -> {

@@ -114,7 +114,9 @@ public final class StoreErrors {
           // MinIO answers a server-side-encryption request it has no key for with a 501.
           case ENCRYPTION_NOT_CONFIGURED -> S3ErrorCode.NOT_IMPLEMENTED;
           case CUSTOMER_KEY_REQUIRED, ENCRYPTION_MISMATCH -> S3ErrorCode.INVALID_REQUEST;
-          case CUSTOMER_KEY_MISMATCH -> S3ErrorCode.ACCESS_DENIED;
+          case CUSTOMER_KEY_MISMATCH, OBJECT_LOCKED -> S3ErrorCode.ACCESS_DENIED;
+          case OBJECT_LOCK_NOT_ENABLED -> S3ErrorCode.INVALID_REQUEST;
+          case INVALID_BUCKET_STATE -> S3ErrorCode.INVALID_BUCKET_STATE;
         };
     String message =
         se.code() == StoreException.Code.INSUFFICIENT_SHARDS

@@ -2,6 +2,7 @@ package io.racs.proxy.s3.bridge;
 
 import io.racs.proxy.s3.sse.SseRequest;
 import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.format.ObjectLock;
 import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.Sealing;
 import io.racs.proxy.store.format.VersionMeta;
@@ -85,7 +86,28 @@ final class StoreViews {
         options.checksums(),
         options.contentHeaders(),
         options.tags(),
-        sealing(options.sse()));
+        sealing(options.sse()),
+        lock(options.lock()));
+  }
+
+  /** The store's form of a version's lock (null stays null). */
+  static ObjectLock lock(VersionLock lock) {
+    return lock == null
+        ? null
+        : new ObjectLock(
+            lock.mode(),
+            lock.retainUntil() == null ? 0 : lock.retainUntil().toEpochMilli(),
+            lock.legalHold());
+  }
+
+  /** The S3 layer's view of a version's lock (null stays null). */
+  static VersionLock lock(ObjectLock lock) {
+    return lock == null
+        ? null
+        : new VersionLock(
+            lock.mode(),
+            lock.hasRetention() ? java.time.Instant.ofEpochMilli(lock.retainUntilMillis()) : null,
+            lock.legalHold());
   }
 
   /** The store's sealing for what a request asks (its copy-source key aside). */

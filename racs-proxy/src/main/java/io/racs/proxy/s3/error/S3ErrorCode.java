@@ -51,6 +51,10 @@ public enum S3ErrorCode {
       "The AWS Access Key Id you provided does not exist in our records."),
   INVALID_ARGUMENT("InvalidArgument", 400, "Invalid Argument"),
   INVALID_BUCKET_NAME("InvalidBucketName", 400, "The specified bucket is not valid."),
+  INVALID_BUCKET_STATE(
+      "InvalidBucketState", 409, "The request is not valid with the current state of the bucket."),
+  INVALID_RETENTION_PERIOD(
+      "InvalidRetentionPeriod", 400, "The retention period must be a positive integer."),
   INVALID_DIGEST("InvalidDigest", 400, "The Content-MD5 you specified is not valid."),
   SERVER_SIDE_ENCRYPTION_CONFIGURATION_NOT_FOUND(
       "ServerSideEncryptionConfigurationNotFoundError",
@@ -102,6 +106,14 @@ public enum S3ErrorCode {
   NO_SUCH_LIFECYCLE_CONFIGURATION(
       "NoSuchLifecycleConfiguration", 404, "The lifecycle configuration does not exist"),
   NO_SUCH_KEY("NoSuchKey", 404, "The specified key does not exist."),
+  NO_SUCH_OBJECT_LOCK_CONFIGURATION(
+      "NoSuchObjectLockConfiguration",
+      404,
+      "The specified object does not have a ObjectLock configuration"),
+  OBJECT_LOCK_CONFIGURATION_NOT_FOUND(
+      "ObjectLockConfigurationNotFoundError",
+      404,
+      "Object Lock configuration does not exist for this bucket"),
   NO_SUCH_VERSION("NoSuchVersion", 404, "The specified version does not exist."),
   NO_SUCH_TAG_SET("NoSuchTagSet", 404, "The TagSet does not exist"),
   NO_SUCH_UPLOAD(

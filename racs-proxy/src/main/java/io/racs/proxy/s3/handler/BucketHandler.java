@@ -53,7 +53,17 @@ final class BucketHandler {
     if (body.length > 0) {
       CreateBucketRequest.parse(body); // validates; any location is served here
     }
-    store.createBucket(request.bucket());
+    boolean objectLock =
+        request
+            .headers()
+            .first("x-amz-bucket-object-lock-enabled")
+            .map(v -> v.strip().equalsIgnoreCase("true"))
+            .orElse(false);
+    if (objectLock) {
+      store.locks().createLockedBucket(request.bucket());
+    } else {
+      store.createBucket(request.bucket());
+    }
     return S3Response.status(200).header("Location", "/" + request.bucket());
   }
 

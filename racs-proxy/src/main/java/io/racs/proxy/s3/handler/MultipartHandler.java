@@ -28,6 +28,7 @@ final class MultipartHandler {
   private final SsePolicy encryption;
   private final BucketEncryptionHandler bucketDefaults;
   private final LifecycleHandler lifecycle;
+  private final ObjectLockHandler locks;
 
   MultipartHandler(StoreBridge store) {
     this(store, SsePolicy.DEFAULT);
@@ -52,6 +53,7 @@ final class MultipartHandler {
     this.bucketDefaults = bucketDefaults;
     this.store = store;
     this.encryption = encryption;
+    this.locks = new ObjectLockHandler(store);
   }
 
   S3Response handle(S3Request request) throws IOException {
@@ -75,7 +77,9 @@ final class MultipartHandler {
     SseRequest sse = encryption.forWrite(request, SseRequest.Allowed.WRITE, bucketDefaults);
     String uploadId =
         store.createMultipartUpload(
-            request.bucket(), request.key(), Responses.putOptions(request).withSse(sse));
+            request.bucket(),
+            request.key(),
+            Responses.putOptions(request).withSse(sse).withLock(locks.forWrite(request)));
     S3Response response =
         S3Response.xml(
             S3XmlResponses.initiateMultipartUpload(request.bucket(), request.key(), uploadId));

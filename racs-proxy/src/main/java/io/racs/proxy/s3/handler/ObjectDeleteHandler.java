@@ -41,7 +41,11 @@ final class ObjectDeleteHandler {
             "A conditional delete of one version of an object is not implemented.");
       }
       Optional<ObjectVersion> removed =
-          removeVersion(request.bucket(), request.key(), version.get());
+          removeVersion(
+              request.bucket(),
+              request.key(),
+              version.get(),
+              ObjectLockHandler.bypassGovernance(request));
       S3Response response = S3Response.status(204).header("x-amz-version-id", version.get());
       if (removed.isPresent() && removed.get().deleteMarker()) {
         response.header("x-amz-delete-marker", "true");
@@ -71,7 +75,8 @@ final class ObjectDeleteHandler {
    * {@code null} removes the null version (written before versioning was turned on, or while it was
    * suspended).
    */
-  private Optional<ObjectVersion> removeVersion(String bucket, String key, String versionId) {
+  private Optional<ObjectVersion> removeVersion(
+      String bucket, String key, String versionId, boolean bypassGovernance) {
     if (versionId.isEmpty()) {
       throw Responses.emptyVersionId();
     }
@@ -80,7 +85,7 @@ final class ObjectDeleteHandler {
           .withDetail("ArgumentName", "versionId")
           .withDetail("ArgumentValue", versionId);
     }
-    return store.removeVersion(bucket, key, versionId);
+    return store.locks().removeVersion(bucket, key, versionId, bypassGovernance);
   }
 
   /** Refuses a version delete other than of the {@code null} version (see {@link #delete}). */
@@ -125,7 +130,11 @@ final class ObjectDeleteHandler {
                 "A conditional delete of one version of an object is not implemented.");
           }
           Optional<ObjectVersion> removed =
-              removeVersion(request.bucket(), object.key(), object.versionId());
+              removeVersion(
+                  request.bucket(),
+                  object.key(),
+                  object.versionId(),
+                  ObjectLockHandler.bypassGovernance(request));
           boolean marker = removed.isPresent() && removed.get().deleteMarker();
           if (!delete.quiet()) {
             deleted.add(

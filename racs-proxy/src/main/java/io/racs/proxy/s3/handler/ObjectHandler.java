@@ -5,6 +5,7 @@ import io.racs.proxy.s3.bridge.ObjectReader;
 import io.racs.proxy.s3.bridge.ObjectVersion;
 import io.racs.proxy.s3.bridge.PutOptions;
 import io.racs.proxy.s3.bridge.StoreBridge;
+import io.racs.proxy.s3.bridge.VersionLock;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.precondition.Preconditions;
@@ -16,6 +17,7 @@ import io.racs.proxy.s3.xml.SafeXmlParser;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The object family: PutObject, CopyObject, GetObject and HeadObject here, with the version a read
@@ -38,6 +40,7 @@ final class ObjectHandler {
   private final LifecycleHandler lifecycle;
   private final ObjectDeleteHandler deletes;
   private final ObjectAttributesHandler attributes;
+  private final ObjectLockHandler locks;
 
   ObjectHandler(StoreBridge store) {
     this(store, SsePolicy.DEFAULT);
@@ -62,6 +65,7 @@ final class ObjectHandler {
     this.encryption = encryption;
     this.store = store;
     this.deletes = new ObjectDeleteHandler(store);
+    this.locks = new ObjectLockHandler(store);
     this.attributes = new ObjectAttributesHandler(store, encryption);
   }
 
@@ -87,7 +91,7 @@ final class ObjectHandler {
             request.key(),
             request.body(),
             request.contentLength(),
-            Responses.putOptions(request).withSse(sse),
+            Responses.putOptions(request).withSse(sse).withLock(locks.forWrite(request)),
             Responses.writeCondition(request.headers()));
     S3Response response =
         S3Response.status(200).header("ETag", S3XmlResponses.quoteEtag(meta.etag()));
@@ -169,6 +173,17 @@ final class ObjectHandler {
     } else {
       throw S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Unknown metadata directive.");
     }
+    VersionLock lock = locks.forWrite(request);
+    if (lock != null && replace == null) {
+      replace =
+          new PutOptions(
+              sourceMeta.contentType(),
+              sourceMeta.userMetadata(),
+              sourceMeta::checksums,
+              sourceMeta.contentHeaders(),
+              tags.asMap());
+    }
+    replace = replace == null ? null : replace.withLock(lock);
     checkWriteConditions(request);
     // Exactly the version whose conditions and key were just checked.
     ObjectVersion copied =
@@ -246,12 +261,14 @@ final class ObjectHandler {
   private S3Response get(S3Request request, boolean headOnly) {
     CustomerKey customerKey =
         encryption.parse(request, SseRequest.Allowed.CUSTOMER_KEY).customerKey();
+    // In a bucket with object lock, the key's lock records are read beside its version.
+    Function<ObjectVersion, Optional<VersionLock>> lockLookup = locks.lookup(request);
     ObjectVersion exact = addressedVersion(store, request);
     if (exact == null
         && !headOnly
         && request.headers().first("Range").isEmpty()
         && request.query().first("partNumber").isEmpty()) {
-      return getWhole(request, customerKey);
+      return getWhole(request, customerKey, lockLookup);
     }
     ObjectVersion meta = exact != null ? exact : store.head(request.bucket(), request.key());
     store.checkKey(meta, customerKey);
@@ -301,6 +318,7 @@ final class ObjectHandler {
     S3Response response = S3Response.status(range.isPresent() ? 206 : 200);
     Responses.objectHeaders(response, meta, checksums);
     Responses.versionIdHeader(response, meta);
+    ObjectLockHandler.headers(response, lockLookup, meta);
     if (exact == null) {
       expirationHeader(response, request.bucket(), meta);
     }
@@ -363,22 +381,26 @@ final class ObjectHandler {
    * A GET of a whole object opens the body together with the version lookup (the store can then
    * overlap the two), and checks the preconditions against the version it opened.
    */
-  private S3Response getWhole(S3Request request, CustomerKey customerKey) {
+  private S3Response getWhole(
+      S3Request request,
+      CustomerKey customerKey,
+      Function<ObjectVersion, Optional<VersionLock>> lockLookup) {
     ObjectReader reader = store.get(request.bucket(), request.key(), 0, -1, 0, customerKey);
     ObjectVersion meta = reader.version();
+    S3Response response = S3Response.status(200);
     try {
       Optional<S3Response> notModified = checkRead(request, meta);
       if (notModified.isPresent()) {
         reader.close();
         return notModified.get();
       }
+      ObjectLockHandler.headers(response, lockLookup, meta);
     } catch (RuntimeException e) {
       reader.close();
       throw e;
     }
     boolean checksums =
         request.headers().first("x-amz-checksum-mode").orElse("").equalsIgnoreCase("ENABLED");
-    S3Response response = S3Response.status(200);
     Responses.objectHeaders(response, meta, checksums);
     Responses.versionIdHeader(response, meta);
     expirationHeader(response, request.bucket(), meta);

@@ -77,6 +77,7 @@ final class PostObjectHandler {
           "x-amz-server-side-encryption-customer-key-md5");
 
   private final StoreBridge store;
+  private final ObjectLockHandler locks;
   private final S3Authenticator authenticator;
   private final Clock clock;
   private final BucketEncryptionHandler bucketDefaults;
@@ -99,6 +100,7 @@ final class PostObjectHandler {
     this.bucketDefaults = bucketDefaults;
     this.encryption = encryption;
     this.store = store;
+    this.locks = new ObjectLockHandler(store);
     this.authenticator = authenticator;
     this.clock = clock;
   }
@@ -200,7 +202,9 @@ final class PostObjectHandler {
                 Map::of,
                 Responses.contentHeaders(h),
                 tags.asMap())
-            .withSse(sse);
+            .withSse(sse)
+            // In a bucket with object lock, the bucket's default retention (a form carries none).
+            .withLock(locks.forWrite(request));
     ObjectVersion meta =
         store.put(
             request.bucket(),

@@ -22,6 +22,7 @@ public final class S3Dispatcher {
   private final LifecycleHandler lifecycle;
   private final BucketEncryptionHandler bucketEncryption;
   private final PostObjectHandler forms;
+  private final ObjectLockHandler objectLocks;
 
   /**
    * Dispatches to handlers over {@code store}, answering location queries with {@code region};
@@ -69,6 +70,7 @@ public final class S3Dispatcher {
     this.acls = new AclHandler(store);
     this.cors = new CorsHandler(store);
     this.tagging = new TaggingHandler(store);
+    this.objectLocks = new ObjectLockHandler(store);
     this.forms =
         new PostObjectHandler(store, forms, Clock.systemUTC(), bucketEncryption, encryption);
   }
@@ -89,6 +91,7 @@ public final class S3Dispatcher {
           case TAGGING -> tagging.handle(request);
           case LIFECYCLE -> lifecycle.handle(request);
           case ENCRYPTION -> bucketEncryption.handle(request);
+          case OBJECT_LOCK -> objectLocks.handle(request);
           case FORM -> forms.handle(request);
         };
     if (request.route().operation() == S3Operation.PREFLIGHT_CORS) {

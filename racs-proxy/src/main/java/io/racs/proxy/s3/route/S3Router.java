@@ -37,12 +37,10 @@ public final class S3Router {
           "analytics",
           "intelligent-tiering",
           "inventory",
-          "legal-hold",
           "logging",
           "metadataTable",
           "metrics",
           "notification",
-          "object-lock",
           "ownershipControls",
           "policy",
           "policyStatus",
@@ -51,7 +49,6 @@ public final class S3Router {
           "replication",
           "requestPayment",
           "restore",
-          "retention",
           "select",
           "session",
           "torrent",
@@ -77,9 +74,15 @@ public final class S3Router {
           "x-amz-if-match-last-modified-time",
           "x-amz-if-match-size");
 
-  /** Prefixes of unsupported request headers: object lock, and ACL grants. */
-  private static final List<String> UNSUPPORTED_HEADER_PREFIXES =
-      List.of("x-amz-object-lock-", "x-amz-grant-");
+  /** Prefixes of unsupported request headers: ACL grants. */
+  private static final List<String> UNSUPPORTED_HEADER_PREFIXES = List.of("x-amz-grant-");
+
+  /**
+   * The writes that store the object lock of {@code x-amz-object-lock-*}; on any other operation
+   * those headers are refused, since they would be ignored.
+   */
+  private static final Set<S3Operation> LOCKED_WRITES =
+      Set.of(S3Operation.PUT_OBJECT, S3Operation.COPY_OBJECT, S3Operation.CREATE_MULTIPART_UPLOAD);
 
   /**
    * Prefixes of the server-side encryption headers (SSE-S3, SSE-C, and SSE-C of a copy source).
@@ -212,6 +215,7 @@ public final class S3Router {
           S3ErrorCode.NOT_IMPLEMENTED,
           "The x-amz-tagging header is not implemented for " + op + ".");
     }
+    refuseLockHeaders(head.headers(), op);
     return new S3Route(op, bucket, key, hostBucket.isPresent());
   }
 
@@ -256,6 +260,11 @@ public final class S3Router {
     }
     if (query.contains("tagging")) {
       return classifyTagging(method, key);
+    }
+    if (query.contains("object-lock")
+        || query.contains("retention")
+        || query.contains("legal-hold")) {
+      return classifyObjectLock(method, query, key);
     }
     if (query.contains("encryption")) {
       if (key != null) {
@@ -307,9 +316,10 @@ public final class S3Router {
   /**
    * Refuses a request carrying a header whose meaning the proxy does not implement: one of {@link
    * #UNSUPPORTED_HEADERS} or {@link #UNSUPPORTED_HEADER_PREFIXES}, a canned ACL other than {@link
-   * #NO_OP_CANNED_ACLS}, or a bucket created with object lock. This is the one place such headers
-   * are refused, for every operation, before any handler reads or stores anything (the connection
-   * still authenticates a refused request first, so an unsigned one is a 403).
+   * #NO_OP_CANNED_ACLS}, or an {@code x-amz-bucket-object-lock-enabled} other than true or false
+   * (object lock headers on the wrong operation: {@link #refuseLockHeaders}). This is the one place
+   * such headers are refused, for every operation, before any handler reads or stores anything (the
+   * connection still authenticates a refused request first, so an unsigned one is a 403).
    */
   private static void refuseUnsupportedHeaders(Headers headers) {
     for (Map.Entry<String, List<String>> header : headers.asMap().entrySet()) {
@@ -319,7 +329,9 @@ public final class S3Router {
           UNSUPPORTED_HEADERS.contains(name)
               || UNSUPPORTED_HEADER_PREFIXES.stream().anyMatch(name::startsWith)
               || (name.equals("x-amz-acl") && !NO_OP_CANNED_ACLS.contains(value))
-              || (name.equals("x-amz-bucket-object-lock-enabled") && !value.equals("false"));
+              || (name.equals("x-amz-bucket-object-lock-enabled")
+                  && !value.equals("false")
+                  && !value.equals("true"));
       if (refused) {
         throw S3Exception.of(
             S3ErrorCode.NOT_IMPLEMENTED,
@@ -327,6 +339,28 @@ public final class S3Router {
                 + name
                 + " header is not implemented"
                 + (name.equals("x-amz-acl") ? " for the canned ACL " + value + "." : "."));
+      }
+    }
+  }
+
+  /**
+   * Refuses {@code x-amz-object-lock-*} on an operation that does not store a lock, and {@code
+   * x-amz-bucket-object-lock-enabled: true} on anything but CreateBucket.
+   */
+  private static void refuseLockHeaders(Headers headers, S3Operation op) {
+    if (op == S3Operation.PREFLIGHT_CORS) {
+      return;
+    }
+    for (String name : headers.asMap().keySet()) {
+      boolean refused =
+          (name.startsWith("x-amz-object-lock-") && !LOCKED_WRITES.contains(op))
+              || (name.equals("x-amz-bucket-object-lock-enabled")
+                  && op != S3Operation.CREATE_BUCKET
+                  && headers.get(name).strip().equalsIgnoreCase("true"));
+      if (refused) {
+        throw S3Exception.of(
+            S3ErrorCode.NOT_IMPLEMENTED,
+            "The " + name + " header is not implemented for " + op + ".");
       }
     }
   }
@@ -356,6 +390,35 @@ public final class S3Router {
       case "DELETE" ->
           key == null ? S3Operation.DELETE_BUCKET_TAGGING : S3Operation.DELETE_OBJECT_TAGGING;
       default -> throw notImplemented(method, "tagging");
+    };
+  }
+
+  /**
+   * {@code ?object-lock} on a bucket (Put and GetObjectLockConfiguration), {@code ?retention} and
+   * {@code ?legal-hold} on an object (Put and Get of each); anything else is refused.
+   */
+  private static S3Operation classifyObjectLock(String method, QueryParams query, String key) {
+    String sub =
+        query.contains("object-lock")
+            ? "object-lock"
+            : query.contains("retention") ? "retention" : "legal-hold";
+    boolean onBucket = sub.equals("object-lock");
+    if (onBucket != (key == null)) {
+      throw S3Exception.of(
+          S3ErrorCode.NOT_IMPLEMENTED,
+          "The ?" + sub + " sub-resource is " + (onBucket ? "a bucket's" : "an object's") + ".");
+    }
+    boolean put = method.equals("PUT");
+    if (!put && !method.equals("GET")) {
+      throw notImplemented(method, sub);
+    }
+    return switch (sub) {
+      case "object-lock" ->
+          put
+              ? S3Operation.PUT_OBJECT_LOCK_CONFIGURATION
+              : S3Operation.GET_OBJECT_LOCK_CONFIGURATION;
+      case "retention" -> put ? S3Operation.PUT_OBJECT_RETENTION : S3Operation.GET_OBJECT_RETENTION;
+      default -> put ? S3Operation.PUT_OBJECT_LEGAL_HOLD : S3Operation.GET_OBJECT_LEGAL_HOLD;
     };
   }
 

@@ -3,6 +3,7 @@ package io.racs.proxy.store.api;
 import io.racs.proxy.crypto.CustomerKey;
 import io.racs.proxy.store.commit.VersionResolver;
 import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.format.ObjectLock;
 import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.Sealing;
 import io.racs.proxy.store.format.VersionId;
@@ -44,6 +45,7 @@ public interface ObjectStore extends AutoCloseable {
    *     VersionMeta#contentHeaders()})
    * @param tags the object's tags (validated by the caller; see {@link VersionMeta#tags()})
    * @param sealing whether and with whose key the bytes are encrypted before they are striped
+   * @param lock the version's object lock ({@link VersionMeta#lock()}); null outside lock buckets
    */
   record PutOptions(
       String contentType,
@@ -51,7 +53,8 @@ public interface ObjectStore extends AutoCloseable {
       Supplier<Map<String, String>> checksums,
       Map<String, String> contentHeaders,
       Map<String, String> tags,
-      Sealing sealing) {
+      Sealing sealing,
+      ObjectLock lock) {
     /** Copies the metadata. */
     public PutOptions {
       tags = tags == null ? Map.of() : Map.copyOf(tags);
@@ -69,7 +72,7 @@ public interface ObjectStore extends AutoCloseable {
         Supplier<Map<String, String>> checksums,
         Map<String, String> contentHeaders,
         Map<String, String> tags) {
-      this(contentType, userMetadata, checksums, contentHeaders, tags, null);
+      this(contentType, userMetadata, checksums, contentHeaders, tags, null, null);
     }
 
     /** Options without tags, stored as sent. */
@@ -78,25 +81,22 @@ public interface ObjectStore extends AutoCloseable {
         Map<String, String> userMetadata,
         Supplier<Map<String, String>> checksums,
         Map<String, String> contentHeaders) {
-      this(contentType, userMetadata, checksums, contentHeaders, null, null);
-    }
-
-    /** Options without content headers. */
-    public PutOptions(
-        String contentType,
-        Map<String, String> userMetadata,
-        Supplier<Map<String, String>> checksums) {
-      this(contentType, userMetadata, checksums, null, null, null);
+      this(contentType, userMetadata, checksums, contentHeaders, null, null, null);
     }
 
     /** These options with another sealing. */
-    public PutOptions withSealing(Sealing sealing) {
-      return new PutOptions(contentType, userMetadata, checksums, contentHeaders, tags, sealing);
+    public PutOptions withSealing(Sealing s) {
+      return new PutOptions(contentType, userMetadata, checksums, contentHeaders, tags, s, lock);
+    }
+
+    /** These options with another object lock. */
+    public PutOptions withLock(ObjectLock l) {
+      return new PutOptions(contentType, userMetadata, checksums, contentHeaders, tags, sealing, l);
     }
 
     /** Defaults: {@code binary/octet-stream}, no metadata, no checksums. */
     public static PutOptions defaults() {
-      return new PutOptions(null, null, null, null, null, null);
+      return new PutOptions(null, null, null, null, null, null, null);
     }
   }
 
@@ -585,6 +585,9 @@ public interface ObjectStore extends AutoCloseable {
 
   /** Uploads in progress whose key starts with {@code prefix}. */
   List<UploadInfo> listMultipartUploads(String bucket, String prefix);
+
+  /** Object lock: bucket configurations, retention and legal hold of versions. */
+  ObjectLocks locks();
 
   @Override
   void close();

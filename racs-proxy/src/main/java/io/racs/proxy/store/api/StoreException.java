@@ -61,7 +61,13 @@ public class StoreException extends RuntimeException {
     /** The version is encrypted with another customer key than the one the request gave. */
     CUSTOMER_KEY_MISMATCH,
     /** The request gave a customer key for a version that is not encrypted with one. */
-    ENCRYPTION_MISMATCH
+    ENCRYPTION_MISMATCH,
+    /** The version is kept by its retention or legal hold: it may not be removed or unlocked. */
+    OBJECT_LOCKED,
+    /** An object lock request on a bucket (or version) without object lock. */
+    OBJECT_LOCK_NOT_ENABLED,
+    /** A change the bucket's state forbids (suspending versioning under object lock). */
+    INVALID_BUCKET_STATE
   }
 
   /** What one repository (by slot and name) said when an operation needed it. */

@@ -47,8 +47,11 @@ public final class BucketCatalog {
    * @param versioning {@code "Enabled"} once versioning was turned on, {@code "Suspended"} once it
    *     was suspended, null for a bucket that was never versioned (records written before
    *     versioning existed decode so too)
+   * @param objectLock true once object lock was turned on (it never goes off while the bucket
+   *     lives; records written before object lock existed decode as false)
    */
-  record BucketRecord(String bucket, boolean deleted, long createdMillis, String versioning) {}
+  record BucketRecord(
+      String bucket, boolean deleted, long createdMillis, String versioning, boolean objectLock) {}
 
   static final String ENABLED = "Enabled";
   static final String SUSPENDED = "Suspended";
@@ -69,7 +72,7 @@ public final class BucketCatalog {
   // bucket never versioned cost no extra repository round trip.
   private final ConcurrentHashMap<String, State> known = new ConcurrentHashMap<>();
 
-  private record State(ObjectStore.Versioning versioning, long untilNanos) {}
+  private record State(ObjectStore.Versioning versioning, boolean objectLock, long untilNanos) {}
 
   // Counts the changes heard of: a state read before one is not cached after it, so that a read
   // that raced a change cannot put back what the change made stale.
@@ -123,6 +126,14 @@ public final class BucketCatalog {
   }
 
   public void create(String bucket) {
+    create(bucket, false);
+  }
+
+  /**
+   * Creates a bucket; with {@code objectLock}, with object lock and versioning enabled for good
+   * (see {@link #enableLock}).
+   */
+  public void create(String bucket, boolean objectLock) {
     checkName(bucket);
     Optional<BucketRecord> newest = newestRecord(bucket);
     if (newest.isPresent() && !newest.get().deleted()) {
@@ -133,13 +144,51 @@ public final class BucketCatalog {
     // (CORS, tags, lifecycle, encryption) from those of the bucket of the same name before it.
     long now = context.config.clock().millis();
     long created = newest.map(r -> Math.max(now, r.createdMillis() + 1)).orElse(now);
-    writeRecord(new BucketRecord(bucket, false, created, null), "create bucket ");
+    writeRecord(
+        new BucketRecord(bucket, false, created, objectLock ? ENABLED : null, objectLock),
+        "create bucket ");
+    if (objectLock) {
+      forget(bucket);
+    }
+  }
+
+  /**
+   * Turns object lock on in a bucket whose versioning is enabled ({@code INVALID_BUCKET_STATE}
+   * otherwise): a new record of the bucket, as created. It is never turned off, and the bucket's
+   * versioning can then no longer be suspended. A write through another proxy may miss it for up to
+   * {@link #CACHE_NANOS} (its version then has no lock, and cannot be locked later).
+   */
+  public void enableLock(String bucket) {
+    checkName(bucket);
+    BucketRecord current = current(bucket);
+    if (current.objectLock()) {
+      return;
+    }
+    if (!ENABLED.equals(current.versioning())) {
+      throw new StoreException(
+          StoreException.Code.INVALID_BUCKET_STATE,
+          "object lock needs versioning enabled on bucket " + bucket);
+    }
+    writeRecord(
+        new BucketRecord(bucket, false, current.createdMillis(), ENABLED, true), "lock bucket ");
+    forget(bucket);
+  }
+
+  /**
+   * Whether the bucket has object lock, as this store read it within {@link #CACHE_NANOS} (see
+   * {@link #stateRecently}): what a write goes by to give its version a lock.
+   */
+  public boolean lockedRecently(String bucket) {
+    stateRecently(bucket);
+    State state = known.get(bucket);
+    return state != null ? state.objectLock() : current(bucket).objectLock();
   }
 
   /** Writes the record that deletes a bucket; the caller has checked that it is empty. */
   public void markDeleted(String bucket) {
     writeRecord(
-        new BucketRecord(bucket, true, context.config.clock().millis(), null), "delete bucket ");
+        new BucketRecord(bucket, true, context.config.clock().millis(), null, false),
+        "delete bucket ");
     forget(bucket); // and a read that began before the record was written does not cache after it
   }
 
@@ -162,13 +211,19 @@ public final class BucketCatalog {
             .orElseThrow(
                 () -> new StoreException(StoreException.Code.NO_SUCH_BUCKET, "bucket " + bucket));
     String status = state == ObjectStore.Versioning.ENABLED ? ENABLED : SUSPENDED;
+    if (current.objectLock() && state != ObjectStore.Versioning.ENABLED) {
+      throw new StoreException(
+          StoreException.Code.INVALID_BUCKET_STATE,
+          "versioning of bucket " + bucket + " cannot be suspended: it has object lock");
+    }
     if (!status.equals(current.versioning())) {
       writeRecord(
-          new BucketRecord(bucket, false, current.createdMillis(), status), "version bucket ");
+          new BucketRecord(bucket, false, current.createdMillis(), status, current.objectLock()),
+          "version bucket ");
     }
     forgets.incrementAndGet(); // a state read before this change is not cached after it
     versioned.put(bucket, now() + CACHE_NANOS);
-    known.put(bucket, new State(state, now() + CACHE_NANOS));
+    known.put(bucket, new State(state, current.objectLock(), now() + CACHE_NANOS));
   }
 
   /**
@@ -233,7 +288,7 @@ public final class BucketCatalog {
       versioned.remove(bucket);
     }
     if (forgets.get() == before) {
-      known.put(bucket, new State(state, began + CACHE_NANOS));
+      known.put(bucket, new State(state, current.objectLock(), began + CACHE_NANOS));
     }
     return state;
   }

@@ -45,7 +45,12 @@ public final class BucketDocuments {
      * That a tag set was once set on some object of the bucket after it was written (its presence
      * is what counts; it is never removed while the bucket lives): see {@link ObjectTags}.
      */
-    RETAGGED("r/", "object tags set after a write", "announcement", "an announcement", false);
+    RETAGGED("r/", "object tags set after a write", "announcement", "an announcement", false),
+    /**
+     * The object lock configuration (the default retention): every write in a bucket with object
+     * lock asks for it, so proxies cache it, as they do {@link #ENCRYPTION}.
+     */
+    OBJECT_LOCK("o/", "object lock", "configuration", "a document", true);
 
     private final String prefix;
     private final String label;

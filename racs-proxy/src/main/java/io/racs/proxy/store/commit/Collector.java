@@ -61,6 +61,8 @@ public final class Collector {
   private int outstanding;
   // Until the store says which buckets are versioned, every one is: keeping is the safe side.
   private volatile Predicate<String> versioned = bucket -> true;
+  // Until the store gives its removal rule, every version that may be locked is kept.
+  private volatile Predicate<VersionMeta> removable = version -> version.lock() == null;
   // Keys (bucket/key) whose collection is queued or running, each with the version everything
   // older than which goes: a write to such a key only moves the target, so the collections of one
   // key never race each other over the same records.
@@ -90,6 +92,14 @@ public final class Collector {
    */
   public void keepVersionsOf(Predicate<String> versioned) {
     this.versioned = versioned;
+  }
+
+  /**
+   * Tells the collector which versions it may remove ({@link RemovalRule#mayRemove}): a superseded
+   * version that its object lock keeps is left in place, data and entry.
+   */
+  public void keepLocked(Predicate<VersionMeta> removable) {
+    this.removable = removable;
   }
 
   /** The pace removals keep (for tests). */
@@ -350,6 +360,10 @@ public final class Collector {
    * version still decides, and heal collects it again.
    */
   public void removeVersion(String entryName, Optional<VersionMeta> meta) {
+    if (meta.isPresent() && !removable.test(meta.get())) {
+      LOG.debug("keeping {}: its object lock keeps it", entryName);
+      return;
+    }
     meta.ifPresent(this::deleteData);
     context.array.fanOut(
         (slot, repository) -> {

@@ -25,25 +25,42 @@ public final class VersionRemovals {
   private final QuorumWriter writer;
   private final VersionResolver resolver;
   private final Collector collector;
+  private final RemovalRule rule;
 
   public VersionRemovals(
-      StoreContext context, QuorumWriter writer, VersionResolver resolver, Collector collector) {
+      StoreContext context,
+      QuorumWriter writer,
+      VersionResolver resolver,
+      Collector collector,
+      RemovalRule rule) {
     this.context = context;
     this.writer = writer;
     this.resolver = resolver;
     this.collector = collector;
+    this.rule = rule;
   }
 
   /**
    * Removes the version {@code versionId} of a key, returning it, or empty (changing nothing) when
    * the key has no such version as the resolver sees it; {@code INSUFFICIENT_SHARDS} when the
-   * removal record reached fewer than a write quorum (it is rolled back, and the version stays).
+   * removal record reached fewer than a write quorum (it is rolled back, and the version stays);
+   * {@code OBJECT_LOCKED} when its object lock keeps it ({@link RemovalRule}).
    */
   public Optional<VersionMeta> remove(String bucket, String key, String versionId) {
+    return remove(bucket, key, versionId, false);
+  }
+
+  /**
+   * {@link #remove(String, String, String)} by a request that may bypass a {@code GOVERNANCE}
+   * retention ({@code bypassGovernance}).
+   */
+  public Optional<VersionMeta> remove(
+      String bucket, String key, String versionId, boolean bypassGovernance) {
     Optional<VersionMeta> version = resolver.exact(bucket, key, versionId);
     if (version.isEmpty()) {
       return version;
     }
+    rule.requireRemovable(version.get(), bypassGovernance);
     String entry = context.indexEntry(bucket, key, versionId);
     writer.write(
         Layout.removalRecord(entry),

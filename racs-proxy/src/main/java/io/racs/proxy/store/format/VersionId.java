@@ -108,6 +108,14 @@ public final class VersionId {
     }
   }
 
+  /**
+   * The newest time (microseconds) this clock minted or observed: a commit time some proxy's clock
+   * gave. A wall clock that reads earlier is behind that proxy's (see {@code RemovalRule}).
+   */
+  public synchronized long newestMicros() {
+    return lastMicros;
+  }
+
   /** The wall clock this version clock follows. */
   Clock clock() {
     return clock;

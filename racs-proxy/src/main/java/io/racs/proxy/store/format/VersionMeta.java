@@ -40,6 +40,10 @@ import java.util.Map;
  *     docs/ordering.md}); of several such records of a key only the newest is the null version
  *     ({@link VersionResolver#nullVersion}), the older ones are superseded and removed. False in
  *     records written before the flag existed.
+ * @param lock the object lock the version was written with (retention and legal hold), present on
+ *     every version written in a bucket with object lock ({@link ObjectLock#NONE} when none was
+ *     asked for) and null on every other: only a version with one may be locked later. Changes made
+ *     later are lock records of their own ({@code RemovalRule} reads the newest).
  */
 public record VersionMeta(
     int format,
@@ -60,7 +64,8 @@ public record VersionMeta(
     Map<String, String> contentHeaders,
     Map<String, String> tags,
     SealRecord encryption,
-    boolean nullVersion) {
+    boolean nullVersion,
+    ObjectLock lock) {
   /** Copies the collections. */
   public VersionMeta {
     tags = tags == null ? Map.of() : Map.copyOf(tags);
@@ -97,6 +102,7 @@ public record VersionMeta(
     b.tags = tags;
     b.encryption = encryption;
     b.nullVersion = nullVersion;
+    b.lock = lock;
     return b;
   }
 
@@ -134,6 +140,7 @@ public record VersionMeta(
     private Map<String, String> tags;
     private SealRecord encryption;
     private boolean nullVersion;
+    private ObjectLock lock;
 
     private Builder() {}
 
@@ -251,6 +258,12 @@ public record VersionMeta(
       return this;
     }
 
+    /** Sets {@code lock} (see {@link VersionMeta}). */
+    public Builder lock(ObjectLock lock) {
+      this.lock = lock;
+      return this;
+    }
+
     /** The record. */
     public VersionMeta build() {
       return new VersionMeta(
@@ -272,7 +285,8 @@ public record VersionMeta(
           contentHeaders,
           tags,
           encryption,
-          nullVersion);
+          nullVersion,
+          lock);
     }
   }
 

@@ -4,6 +4,7 @@ import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.Identity;
 import io.racs.proxy.store.array.IndexMerge;
 import io.racs.proxy.store.bucket.BucketDocuments;
+import io.racs.proxy.store.commit.LockRecords;
 import io.racs.proxy.store.commit.VersionResolver;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.PartMeta;
@@ -93,6 +94,9 @@ public final class Healer {
       run.attempt(
           "copy tag-set records of " + bucket,
           () -> copies.replicateCommitted(ObjectTags.bucketPrefix(bucket)));
+      run.attempt(
+          "copy lock records of " + bucket,
+          () -> copies.replicateCommitted(LockRecords.bucketPrefix(bucket)));
     }
     for (String bucket : buckets) {
       run.checkStop();

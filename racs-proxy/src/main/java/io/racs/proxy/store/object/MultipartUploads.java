@@ -14,6 +14,7 @@ import io.racs.proxy.store.commit.CommitOrder;
 import io.racs.proxy.store.commit.QuorumWriter;
 import io.racs.proxy.store.commit.VersionResolver;
 import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.format.ObjectLock;
 import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.PartRecord;
 import io.racs.proxy.store.format.SealRecord;
@@ -55,6 +56,7 @@ public final class MultipartUploads {
    * A multipart upload in progress; {@code contentHeaders} is null in records written before they
    * were kept. {@code geometry} is the layout every part is striped in and the completed version
    * names; null in records written before it was kept (the geometry of the store that wrote them).
+   * {@code lock} is the Object Lock the completed version takes (null outside lock buckets).
    */
   public record UploadRecord(
       String bucket,
@@ -66,7 +68,8 @@ public final class MultipartUploads {
       Map<String, String> contentHeaders,
       Map<String, String> tags,
       SealRecord encryption,
-      String geometry) {
+      String geometry,
+      ObjectLock lock) {
     /** This upload with its data key wrapped anew (key rotation). */
     UploadRecord withEncryption(SealRecord encryption) {
       return new UploadRecord(
@@ -79,7 +82,8 @@ public final class MultipartUploads {
           contentHeaders,
           tags,
           encryption,
-          geometry);
+          geometry,
+          lock);
     }
   }
 
@@ -129,7 +133,8 @@ public final class MultipartUploads {
                 options.contentHeaders(),
                 options.tags(),
                 sealed == null ? null : sealed.record(),
-                context.geometry.toString())),
+                context.geometry.toString(),
+                options.lock())),
         "create upload for " + bucket + "/" + key);
     return uploadId;
   }
@@ -360,6 +365,7 @@ public final class MultipartUploads {
               .tags(upload.tags())
               .encryption(upload.encryption())
               .nullVersion(nullVersion)
+              .lock(upload.lock())
               .build();
       context.codecOf(meta); // every part in the upload's layout, or the record is refused
       writer.commitUploadedParts(meta, ObjectWrites.recordOf(meta), ordering);

@@ -330,6 +330,7 @@ public final class ObjectWrites {
         .contentHeaders(options.contentHeaders())
         .tags(options.tags())
         .encryption(seal == null ? null : seal.record())
+        .lock(options.lock())
         .build();
   }
 

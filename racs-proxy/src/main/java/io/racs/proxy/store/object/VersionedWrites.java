@@ -7,10 +7,12 @@ import io.racs.proxy.store.api.ObjectStore.ObjectReader;
 import io.racs.proxy.store.api.ObjectStore.PutOptions;
 import io.racs.proxy.store.api.ObjectStore.Versioning;
 import io.racs.proxy.store.api.ObjectStore.WriteCondition;
+import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.ArrayHealth;
 import io.racs.proxy.store.bucket.BucketCatalog;
 import io.racs.proxy.store.commit.NullVersions;
 import io.racs.proxy.store.commit.VersionRemovals;
+import io.racs.proxy.store.format.ObjectLock;
 import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.Sealing;
 import io.racs.proxy.store.format.VersionId;
@@ -65,10 +67,27 @@ public final class VersionedWrites {
       PutOptions options,
       WriteCondition condition) {
     buckets.requireKey(bucket, key);
+    PutOptions locked = withBucketLock(bucket, options);
     return newVersion(
         bucket,
         key,
-        asNull -> writes.put(bucket, key, body, lengthBytes, options, condition, asNull));
+        asNull -> writes.put(bucket, key, body, lengthBytes, locked, condition, asNull));
+  }
+
+  /**
+   * {@code options} with the lock a version written now in {@code bucket} has: in a bucket with
+   * object lock, the one asked for or {@link ObjectLock#NONE} (so that every version there can be
+   * locked later); elsewhere none, and {@code OBJECT_LOCK_NOT_ENABLED} when one was asked for.
+   */
+  public PutOptions withBucketLock(String bucket, PutOptions options) {
+    if (buckets.lockedRecently(bucket)) {
+      return options.lock() == null ? options.withLock(ObjectLock.NONE) : options;
+    }
+    if (options.lock() != null && !options.lock().equals(ObjectLock.NONE)) {
+      throw new StoreException(
+          StoreException.Code.OBJECT_LOCK_NOT_ENABLED, "bucket " + bucket + " has no object lock");
+    }
+    return options.lock() == null ? options : options.withLock(null);
   }
 
   /**
@@ -112,6 +131,12 @@ public final class VersionedWrites {
 
   /** {@link ObjectStore#removeVersion}. */
   public Optional<VersionMeta> removeVersion(String bucket, String key, String versionId) {
+    return removeVersion(bucket, key, versionId, false);
+  }
+
+  /** {@link io.racs.proxy.store.api.ObjectLocks#removeVersion}. */
+  public Optional<VersionMeta> removeVersion(
+      String bucket, String key, String versionId, boolean bypassGovernance) {
     buckets.requireKey(bucket, key);
     if (ObjectStore.NULL_VERSION.equals(versionId)) {
       reads.superseded(bucket, key);
@@ -121,7 +146,7 @@ public final class VersionedWrites {
       return Optional.empty(); // no version has such an id
     }
     reads.superseded(bucket, key);
-    return health.writing(() -> removals.remove(bucket, key, versionId));
+    return health.writing(() -> removals.remove(bucket, key, versionId, bypassGovernance));
   }
 
   /** {@link ObjectStore#copy(String, String, String, String, PutOptions, WriteCondition)}. */

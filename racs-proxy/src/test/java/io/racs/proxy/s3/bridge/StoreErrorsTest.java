@@ -90,7 +90,10 @@ class StoreErrorsTest {
           Map.entry(StoreException.Code.ENCRYPTION_NOT_CONFIGURED, S3ErrorCode.NOT_IMPLEMENTED),
           Map.entry(StoreException.Code.CUSTOMER_KEY_REQUIRED, S3ErrorCode.INVALID_REQUEST),
           Map.entry(StoreException.Code.CUSTOMER_KEY_MISMATCH, S3ErrorCode.ACCESS_DENIED),
-          Map.entry(StoreException.Code.ENCRYPTION_MISMATCH, S3ErrorCode.INVALID_REQUEST));
+          Map.entry(StoreException.Code.ENCRYPTION_MISMATCH, S3ErrorCode.INVALID_REQUEST),
+          Map.entry(StoreException.Code.OBJECT_LOCKED, S3ErrorCode.ACCESS_DENIED),
+          Map.entry(StoreException.Code.OBJECT_LOCK_NOT_ENABLED, S3ErrorCode.INVALID_REQUEST),
+          Map.entry(StoreException.Code.INVALID_BUCKET_STATE, S3ErrorCode.INVALID_BUCKET_STATE));
 
   @ParameterizedTest
   @EnumSource(StoreException.Code.class)
