@@ -95,6 +95,7 @@ final class FaultConfig {
           <logger name="io.netty" level="WARN"/>
           <logger name="software.amazon" level="WARN"/>
           <logger name="org.apache" level="WARN"/>
+          <logger name="com.azure" level="OFF"/>
           <logger name="io.racs.proxy.s3.server.S3Connection" level="DEBUG"/>
           <logger name="io.racs.proxy.s3.bridge" level="DEBUG"/>
           <root level="INFO">

@@ -305,7 +305,7 @@ class MixedArrayIT {
         .append(AZURITE.connectionString())
         .append("\"\n    serviceVersion: ")
         .append(AzuriteExtension.SERVICE_VERSION)
-        .append("\n    connectTimeout: 1s\n    tryTimeout: 60s\n    retries: 0\n");
+        .append("\n    tryTimeout: 60s\n    retries: 0\n");
     yaml.append("  - name: gcs\n    type: gcs\n    bucket: ")
         .append(STORE)
         .append("\n    create: true\n    projectId: ")
