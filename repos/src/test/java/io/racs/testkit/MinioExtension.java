@@ -35,9 +35,16 @@ import software.amazon.awssdk.services.s3.S3Client;
  * {@link MinioServer#kill() kill} and {@link MinioServer#start() restart} any server; after each
  * test every server is running again, so tests do not depend on each other's faults. Clients from
  * {@link #client(int)} are closed with the extension.
+ *
+ * <p>A fixture that outlives one test class (servers shared by several classes) calls {@link
+ * #start()} and {@link #close()} itself instead of registering the extension.
  */
 public final class MinioExtension
-    implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback, AfterAllCallback {
+    implements BeforeAllCallback,
+        BeforeEachCallback,
+        AfterEachCallback,
+        AfterAllCallback,
+        AutoCloseable {
   private final int count;
   private final int drivesPerServer;
   private final List<String[]> environment = new ArrayList<>();
@@ -90,6 +97,11 @@ public final class MinioExtension
   @Override
   public void afterAll(ExtensionContext context) {
     close();
+  }
+
+  /** Starts the servers now, if they are not running yet; {@link #close()} stops them. */
+  public void start() {
+    startAll();
   }
 
   private synchronized void startAll() {
@@ -145,7 +157,9 @@ public final class MinioExtension
         .build();
   }
 
-  private synchronized void close() {
+  /** Closes the clients, kills the servers and deletes their directories. */
+  @Override
+  public synchronized void close() {
     for (S3Client client : clients) {
       client.close();
     }
