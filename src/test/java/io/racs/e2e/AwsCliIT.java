@@ -31,7 +31,7 @@ class AwsCliIT extends AwsCliSupport {
   @ParameterizedTest
   @ValueSource(booleans = {false, true})
   void cp_whenRoundTrippingEverySize_isByteExact(boolean secure) throws Exception {
-    String bucket = "cp-" + (secure ? "tls" : "plain");
+    String bucket = "cli-cp-" + (secure ? "tls" : "plain");
     aws(secure, "s3", "mb", "s3://" + bucket);
     Path work = Files.createDirectories(dir.resolve(bucket));
     // Over TLS 9 MiB is enough to go multipart (the threshold is 8 MiB) and keeps the run short.
@@ -97,7 +97,7 @@ class AwsCliIT extends AwsCliSupport {
    */
   @Test
   void metadata_onPutMultipartAndCopy_isStoredAndReturnedOnGetAndHead() throws Exception {
-    String bucket = "metadata";
+    String bucket = "cli-metadata";
     aws(false, "s3", "mb", "s3://" + bucket);
     Path work = Files.createDirectories(dir.resolve(bucket));
     Path small = Clients.gzipFile(work.resolve("small.gz"), 40, 100_000);
@@ -120,11 +120,12 @@ class AwsCliIT extends AwsCliSupport {
             "2038-01-01T00:00:00Z",
             "--metadata",
             "colour=blue,owner-id=42");
-    List<String> put = new ArrayList<>(List.of("s3", "cp", small.toString(), "s3://metadata/put"));
+    List<String> put =
+        new ArrayList<>(List.of("s3", "cp", small.toString(), "s3://cli-metadata/put"));
     put.addAll(options);
     aws(false, put.toArray(String[]::new));
     List<String> multipart =
-        new ArrayList<>(List.of("s3", "cp", large.toString(), "s3://metadata/multipart"));
+        new ArrayList<>(List.of("s3", "cp", large.toString(), "s3://cli-metadata/multipart"));
     multipart.addAll(options);
     aws(false, multipart.toArray(String[]::new));
     // s3 cp cannot tag; s3api put-object sends every header and the tags on one PUT.
@@ -238,21 +239,21 @@ class AwsCliIT extends AwsCliSupport {
 
   @Test
   void ls_withAndWithoutRecursive_showsPrefixesOrEveryKey() {
-    aws(false, "s3", "mb", "s3://listing");
+    aws(false, "s3", "mb", "s3://cli-listing");
     Path src = dir.resolve("listing");
     for (String key : List.of("a.txt", "dir/one", "dir/two", "dir/sub/three", "zeta/z")) {
       Clients.seededFile(src.resolve(key), key.hashCode(), 10 + key.length());
     }
-    aws(false, "s3", "cp", src.toString(), "s3://listing/", "--recursive");
+    aws(false, "s3", "cp", src.toString(), "s3://cli-listing/", "--recursive");
 
-    String top = aws(false, "s3", "ls", "s3://listing/").stdout();
+    String top = aws(false, "s3", "ls", "s3://cli-listing/").stdout();
     assertThat(top.lines().map(String::strip).toList())
         .hasSize(3)
         .contains("PRE dir/", "PRE zeta/")
         .anySatisfy(line -> assertThat(line).endsWith(" a.txt"));
 
     List<String> all =
-        aws(false, "s3", "ls", "s3://listing/", "--recursive")
+        aws(false, "s3", "ls", "s3://cli-listing/", "--recursive")
             .stdout()
             .lines()
             .map(line -> line.substring(line.lastIndexOf(' ') + 1))
@@ -265,7 +266,7 @@ class AwsCliIT extends AwsCliSupport {
                 "s3api",
                 "list-objects-v2",
                 "--bucket",
-                "listing",
+                "cli-listing",
                 "--prefix",
                 "dir/",
                 "--delimiter",

@@ -11,9 +11,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What the aws-cli tests share: the proxy pair over six MinIO servers (4x2), which each test class
- * starts and stops with itself, a home directory for aws-cli, and runs of {@code aws} against the
- * HTTP or HTTPS proxy.
+ * What the aws-cli tests share: the proxy pair over six MinIO servers (4x2), shared with every
+ * client test class of the run (buckets prefixed {@code cli-}), a home directory for aws-cli, and
+ * runs of {@code aws} against the HTTP or HTTPS proxy.
  */
 abstract class AwsCliSupport {
   @RegisterExtension static final ProxyPairExtension PROXIES = ProxyPairExtension.create();

@@ -22,7 +22,7 @@ class AwsCliVersioningIT extends AwsCliSupport {
    */
   @Test
   void versioning_whenEnabled_keepsEveryVersionReadableById() throws Exception {
-    String bucket = "versioning";
+    String bucket = "cli-versioning";
     aws(false, "s3", "mb", "s3://" + bucket);
     aws(
         false,
@@ -71,7 +71,7 @@ class AwsCliVersioningIT extends AwsCliSupport {
    */
   @Test
   void versions_whenListedAndDeletedById_followS3() throws Exception {
-    String bucket = "versions";
+    String bucket = "cli-versions";
     aws(false, "s3", "mb", "s3://" + bucket);
     aws(
         false,
@@ -140,7 +140,7 @@ class AwsCliVersioningIT extends AwsCliSupport {
    */
   @Test
   void versions_whenWrittenBeforeEnablingAndWhileSuspended_areTheNullVersion() throws Exception {
-    String bucket = "null-version";
+    String bucket = "cli-null-version";
     aws(false, "s3", "mb", "s3://" + bucket);
     assertThat(putVersion(bucket, "k", "one")).as("a bucket never versioned names no id").isEmpty();
     setVersioning(bucket, "Enabled");

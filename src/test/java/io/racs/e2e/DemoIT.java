@@ -13,16 +13,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Proves {@code ./racs demo} does what the README promises, as a new user runs it: the proxy over
- * six repositories (local directories, and six real MinIO processes with {@code --minio 6}), a
- * bench whose report is a self-contained HTML page with charts, reads and writes surviving two lost
- * repositories, and a heal that restores full redundancy; with {@code --proxies 3}, three proxies
- * over the same repositories coordinated through an embedded ZooKeeper, their membership and leader
- * as {@code /health/ready} reports them, objects read back through another proxy than wrote them,
- * and the leader stopped while another takes over and the rest keep serving every object; and a bad
- * {@code --proxies} refused in one line, exit 2, before anything is created.
+ * Proves {@code ./racs demo} does what the README promises, as a new user runs it (but for shorter
+ * bench iterations, {@link #BENCH_DURATION}): the proxy over six repositories (local directories,
+ * and six real MinIO processes with {@code --minio 6}), a bench whose report is a self-contained
+ * HTML page with charts, reads and writes surviving two lost repositories, and a heal that restores
+ * full redundancy; with {@code --proxies 3}, three proxies over the same repositories coordinated
+ * through an embedded ZooKeeper, their membership and leader as {@code /health/ready} reports them,
+ * objects read back through another proxy than wrote them, and the leader stopped while another
+ * takes over and the rest keep serving every object; and a bad {@code --proxies} refused in one
+ * line, exit 2, before anything is created.
  */
 class DemoIT {
+  /**
+   * The bench's iteration length in every demo here: what the assertions check (each step, the
+   * report) does not depend on it, and the default 2 s would spend 24 more seconds a demo (two
+   * targets, two client counts, six iterations each). ReportBrowserIT runs the demo at 1 s too.
+   */
+  private static final String BENCH_DURATION = "1s";
+
   private static Launcher.Result demo(Path dir, String... extra) {
     String[] args = new String[5 + extra.length];
     args[0] = "demo";
@@ -56,13 +64,13 @@ class DemoIT {
 
   @Test
   void demo_onLocalDirectories_completes(@TempDir Path dir) throws IOException {
-    assertDemoOutput(demo(dir), dir);
+    assertDemoOutput(demo(dir, "--duration", BENCH_DURATION), dir);
   }
 
   @Test
   void demo_withThreeProxies_showsMembershipAndLeader_andServesAfterTheLeaderStops(
       @TempDir Path dir) throws IOException {
-    Launcher.Result result = demo(dir, "--proxies", "3", "--duration", "1s");
+    Launcher.Result result = demo(dir, "--proxies", "3", "--duration", BENCH_DURATION);
     assertThat(result.exitCode()).as(result.stderr()).isZero();
     String out = result.stdout();
     assertThat(out)
@@ -121,7 +129,7 @@ class DemoIT {
 
   @Test
   void demo_onSixMinioServers_completes(@TempDir Path dir) throws IOException {
-    Launcher.Result result = demo(dir, "--minio", "6");
+    Launcher.Result result = demo(dir, "--minio", "6", "--duration", BENCH_DURATION);
     assertDemoOutput(result, dir);
     assertThat(result.stdout()).contains("starting 6 MinIO servers");
   }

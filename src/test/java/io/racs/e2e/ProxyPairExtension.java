@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
-import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -23,87 +22,57 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * @RegisterExtension static final ProxyPairExtension PROXIES = ProxyPairExtension.create();
  * }</pre>
  *
- * <p>The servers and the proxies start before the first test of the class and stop after the last;
- * the proxies' configurations and logs live in a temporary directory of their own, deleted then.
- * Between tests the servers behave as {@link MinioExtension}'s do (any stopped one is restarted).
+ * <p>The servers and the proxies start before the first test of the first class that registers the
+ * extension, and every such class of the test run (one Failsafe JVM) shares them: starting six
+ * servers and two proxy JVMs for each class cost about 15 s a class on a loaded two-core machine.
+ * They stop when the run ends, with JUnit's root store; the proxies' configurations and logs live
+ * in a temporary directory of their own, deleted then. Because the proxies outlive a class, each
+ * class creates only buckets named with its own prefix ({@code cli-}, {@code sdk-}, {@code boto3-},
+ * {@code mc-}, ...), so classes never see each other's objects, whatever order they run in. Between
+ * tests the servers behave as {@link MinioExtension}'s do (any stopped one is restarted); a class
+ * that needs another topology or injects faults starts its own servers instead.
  */
-final class ProxyPairExtension
-    implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback, AfterAllCallback {
+final class ProxyPairExtension implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback {
   private static final int SERVERS = 6;
+  private static final ExtensionContext.Namespace NAMESPACE =
+      ExtensionContext.Namespace.create(ProxyPairExtension.class);
 
-  private final MinioExtension minio = MinioExtension.servers(SERVERS);
-  private Path dir;
-  private ProxyProcess http;
-  private ProxyProcess https;
-  private Tls tls;
+  private volatile Pair pair;
 
   private ProxyPairExtension() {}
 
-  /** Six MinIO servers and a proxy pair over them, started with the test class. */
+  /** Six MinIO servers and a proxy pair over them, shared by every class of the run. */
   static ProxyPairExtension create() {
     return new ProxyPairExtension();
   }
 
   @Override
-  public void beforeAll(ExtensionContext context) throws Exception {
-    minio.beforeAll(context);
-    for (int i = 0; i < SERVERS; i++) {
-      minio.client(i).createBucket(b -> b.bucket("racs-http"));
-      minio.client(i).createBucket(b -> b.bucket("racs-https"));
-    }
-    dir = Files.createTempDirectory("racs-e2e-proxies-");
-    Path httpDir = Files.createDirectories(dir.resolve("http"));
-    http =
-        ProxyProcess.start(
-            httpDir, ProxyProcess.minioConfig(minio.servers(), "racs-http", "4x2", null));
-    Path httpsDir = Files.createDirectories(dir.resolve("https"));
-    tls = Tls.create(httpsDir);
-    https =
-        ProxyProcess.start(
-            httpsDir,
-            ProxyProcess.minioConfig(minio.servers(), "racs-https", "4x2", tls.serverYaml()));
+  public void beforeAll(ExtensionContext context) {
+    pair =
+        context
+            .getRoot()
+            .getStore(NAMESPACE)
+            .getOrComputeIfAbsent(Pair.class, key -> Pair.start(), Pair.class);
   }
 
   @Override
   public void beforeEach(ExtensionContext context) {
-    minio.beforeEach(context);
+    started(pair).minio.beforeEach(context);
   }
 
   @Override
   public void afterEach(ExtensionContext context) {
-    minio.afterEach(context);
-  }
-
-  /** Stops whatever started, proxies first, even when {@link #beforeAll} failed half-way. */
-  @Override
-  public void afterAll(ExtensionContext context) {
-    try {
-      if (https != null) {
-        https.close();
-      }
-      if (http != null) {
-        http.close();
-      }
-    } finally {
-      http = null;
-      https = null;
-      tls = null;
-      minio.afterAll(context);
-      if (dir != null) {
-        deleteTree(dir);
-        dir = null;
-      }
-    }
+    started(pair).minio.afterEach(context);
   }
 
   /** The HTTP proxy. */
   ProxyProcess http() {
-    return started(http);
+    return started(pair).http;
   }
 
   /** The HTTPS proxy, serving {@link #tls()}'s certificate. */
   ProxyProcess https() {
-    return started(https);
+    return started(pair).https;
   }
 
   /** The HTTPS proxy when {@code secure}, else the HTTP one. */
@@ -113,14 +82,83 @@ final class ProxyPairExtension
 
   /** The HTTPS proxy's certificate and a trust store for it. */
   Tls tls() {
-    return started(tls);
+    return started(pair).tls;
   }
 
   private static <T> T started(T part) {
     if (part == null) {
-      throw new IllegalStateException("the proxy pair runs only while its test class does");
+      throw new IllegalStateException(
+          "the proxy pair starts with the first test class that registers it");
     }
     return part;
+  }
+
+  /**
+   * The servers and the proxies, in JUnit's root store: closed once, when the whole run ends (the
+   * store closes the {@link AutoCloseable} values it holds).
+   */
+  private static final class Pair implements AutoCloseable {
+    private final MinioExtension minio = MinioExtension.servers(SERVERS);
+    private Path dir;
+    private ProxyProcess http;
+    private ProxyProcess https;
+    private Tls tls;
+
+    /** Starts the servers and the proxies; stops whatever started if a step fails. */
+    static Pair start() {
+      Pair pair = new Pair();
+      try {
+        pair.startParts();
+        return pair;
+      } catch (Exception e) {
+        try {
+          pair.close();
+        } catch (RuntimeException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+        if (e instanceof InterruptedException) {
+          Thread.currentThread().interrupt();
+        }
+        throw new IllegalStateException("cannot start the proxy pair: " + e, e);
+      }
+    }
+
+    private void startParts() throws IOException, InterruptedException {
+      minio.start();
+      for (int i = 0; i < SERVERS; i++) {
+        minio.client(i).createBucket(b -> b.bucket("racs-http"));
+        minio.client(i).createBucket(b -> b.bucket("racs-https"));
+      }
+      dir = Files.createTempDirectory("racs-e2e-proxies-");
+      Path httpDir = Files.createDirectories(dir.resolve("http"));
+      http =
+          ProxyProcess.start(
+              httpDir, ProxyProcess.minioConfig(minio.servers(), "racs-http", "4x2", null));
+      Path httpsDir = Files.createDirectories(dir.resolve("https"));
+      tls = Tls.create(httpsDir);
+      https =
+          ProxyProcess.start(
+              httpsDir,
+              ProxyProcess.minioConfig(minio.servers(), "racs-https", "4x2", tls.serverYaml()));
+    }
+
+    /** Stops whatever started, proxies first. */
+    @Override
+    public void close() {
+      try {
+        if (https != null) {
+          https.close();
+        }
+        if (http != null) {
+          http.close();
+        }
+      } finally {
+        minio.close();
+        if (dir != null) {
+          deleteTree(dir);
+        }
+      }
+    }
   }
 
   private static void deleteTree(Path root) {

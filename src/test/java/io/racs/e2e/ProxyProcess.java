@@ -168,8 +168,9 @@ final class ProxyProcess implements AutoCloseable {
       started = ready.get(120, TimeUnit.SECONDS);
     } catch (Exception e) {
       killTree(process);
-      throw new IllegalStateException(
-          "proxy did not start: " + e + "\n" + Files.readString(log), e);
+      // No log at all means the thread that writes it never ran; say so rather than fail on it.
+      String output = Files.exists(log) ? Files.readString(log) : "(no log: " + log + ")";
+      throw new IllegalStateException("proxy did not start: " + e + "\n" + output, e);
     }
     return new ProxyProcess(process, log, URI.create(started[0]), Integer.parseInt(started[1]));
   }

@@ -50,7 +50,7 @@ class SdkV2IT extends SdkV2Support {
   @ValueSource(booleans = {false, true})
   void syncClient_roundTripsEverySize(boolean secure) throws Exception {
     try (S3Client s3 = client(secure, ProxyProcess.SECRET_KEY)) {
-      String bucket = "sync-" + (secure ? "tls" : "plain");
+      String bucket = "sdk-sync-" + (secure ? "tls" : "plain");
       s3.createBucket(b -> b.bucket(bucket));
       long[] sizes =
           secure
@@ -77,15 +77,16 @@ class SdkV2IT extends SdkV2Support {
   @Test
   void crc64nvme_whenRequested_isVerifiedAndReturned() throws Exception {
     try (S3Client s3 = client(false, ProxyProcess.SECRET_KEY)) {
-      s3.createBucket(b -> b.bucket("crc64"));
+      s3.createBucket(b -> b.bucket("sdk-crc64"));
       byte[] data = SeededBytes.bytes(64, 300_000);
       var put =
           s3.putObject(
-              b -> b.bucket("crc64").key("k").checksumAlgorithm(ChecksumAlgorithm.CRC64_NVME),
+              b -> b.bucket("sdk-crc64").key("k").checksumAlgorithm(ChecksumAlgorithm.CRC64_NVME),
               RequestBody.fromBytes(data));
       assertThat(put.checksumCRC64NVME()).isNotBlank();
       var got =
-          s3.getObjectAsBytes(b -> b.bucket("crc64").key("k").checksumMode(ChecksumMode.ENABLED));
+          s3.getObjectAsBytes(
+              b -> b.bucket("sdk-crc64").key("k").checksumMode(ChecksumMode.ENABLED));
       assertThat(got.asByteArray()).isEqualTo(data);
       assertThat(got.response().checksumCRC64NVME()).isEqualTo(put.checksumCRC64NVME());
     }
@@ -96,21 +97,23 @@ class SdkV2IT extends SdkV2Support {
     Path file = file(70, 70L * 1024 * 1024 + 3);
     try (S3AsyncClient s3 = asyncClient(false);
         S3TransferManager tm = S3TransferManager.builder().s3Client(s3).build()) {
-      s3.createBucket(b -> b.bucket("async")).join();
-      tm.uploadFile(u -> u.source(file).putObjectRequest(p -> p.bucket("async").key("big")))
+      s3.createBucket(b -> b.bucket("sdk-async")).join();
+      tm.uploadFile(u -> u.source(file).putObjectRequest(p -> p.bucket("sdk-async").key("big")))
           .completionFuture()
           .join();
       Path back = dir.resolve("back");
-      tm.downloadFile(d -> d.destination(back).getObjectRequest(g -> g.bucket("async").key("big")))
+      tm.downloadFile(
+              d -> d.destination(back).getObjectRequest(g -> g.bucket("sdk-async").key("big")))
           .completionFuture()
           .join();
       assertThat(md5(back)).isEqualTo(md5(file));
-      var head = s3.headObject(b -> b.bucket("async").key("big")).join();
+      var head = s3.headObject(b -> b.bucket("sdk-async").key("big")).join();
       assertThat(head.eTag()).contains("-"); // a multipart ETag
-      s3.putObject(b -> b.bucket("async").key("small"), AsyncRequestBody.fromString("hello"))
+      s3.putObject(b -> b.bucket("sdk-async").key("small"), AsyncRequestBody.fromString("hello"))
           .join();
       assertThat(
-              s3.getObject(b -> b.bucket("async").key("small"), AsyncResponseTransformer.toBytes())
+              s3.getObject(
+                      b -> b.bucket("sdk-async").key("small"), AsyncResponseTransformer.toBytes())
                   .join()
                   .asUtf8String())
           .isEqualTo("hello");
@@ -326,32 +329,32 @@ class SdkV2IT extends SdkV2Support {
   @Test
   void listing_withDelimiterAndPages_andBatchDelete() {
     try (S3Client s3 = client(false, ProxyProcess.SECRET_KEY)) {
-      s3.createBucket(b -> b.bucket("listing"));
+      s3.createBucket(b -> b.bucket("sdk-listing"));
       List<String> keys = List.of("a.txt", "dir/one", "dir/two", "dir/sub/three", "zeta/", "é");
       for (String key : keys) {
-        s3.putObject(b -> b.bucket("listing").key(key), RequestBody.fromString(key));
+        s3.putObject(b -> b.bucket("sdk-listing").key(key), RequestBody.fromString(key));
       }
-      var top = s3.listObjectsV2(b -> b.bucket("listing").delimiter("/"));
+      var top = s3.listObjectsV2(b -> b.bucket("sdk-listing").delimiter("/"));
       assertThat(top.contents()).extracting(S3Object::key).containsExactly("a.txt", "é");
       assertThat(top.commonPrefixes())
           .extracting(CommonPrefix::prefix)
           .containsExactly("dir/", "zeta/");
       List<String> all = new ArrayList<>();
-      s3.listObjectsV2Paginator(b -> b.bucket("listing").maxKeys(2))
+      s3.listObjectsV2Paginator(b -> b.bucket("sdk-listing").maxKeys(2))
           .contents()
           .forEach(o -> all.add(o.key()));
       assertThat(all).containsExactly("a.txt", "dir/one", "dir/sub/three", "dir/two", "zeta/", "é");
-      var v1 = s3.listObjects(b -> b.bucket("listing").prefix("dir/").delimiter("/"));
+      var v1 = s3.listObjects(b -> b.bucket("sdk-listing").prefix("dir/").delimiter("/"));
       assertThat(v1.contents()).extracting(S3Object::key).containsExactly("dir/one", "dir/two");
       s3.deleteObjects(
           b ->
-              b.bucket("listing")
+              b.bucket("sdk-listing")
                   .delete(
                       d ->
                           d.objects(
                               ObjectIdentifier.builder().key("a.txt").build(),
                               ObjectIdentifier.builder().key("dir/one").build())));
-      assertThat(s3.listObjectsV2(b -> b.bucket("listing")).keyCount()).isEqualTo(4);
+      assertThat(s3.listObjectsV2(b -> b.bucket("sdk-listing")).keyCount()).isEqualTo(4);
     }
   }
 
@@ -359,9 +362,11 @@ class SdkV2IT extends SdkV2Support {
   void wrongSecretOrWrongChecksum_isRejectedAndStoresNothing() {
     try (S3Client good = client(false, ProxyProcess.SECRET_KEY);
         S3Client bad = client(false, "not-the-secret")) {
-      good.createBucket(b -> b.bucket("negative"));
+      good.createBucket(b -> b.bucket("sdk-negative"));
       assertThatThrownBy(
-              () -> bad.putObject(b -> b.bucket("negative").key("k"), RequestBody.fromString("x")))
+              () ->
+                  bad.putObject(
+                      b -> b.bucket("sdk-negative").key("k"), RequestBody.fromString("x")))
           .isInstanceOf(S3Exception.class)
           .satisfies(
               e -> {
@@ -372,14 +377,14 @@ class SdkV2IT extends SdkV2Support {
       assertThatThrownBy(
               () ->
                   good.putObject(
-                      b -> b.bucket("negative").key("k").checksumCRC32("AAAAAA=="),
+                      b -> b.bucket("sdk-negative").key("k").checksumCRC32("AAAAAA=="),
                       RequestBody.fromString("payload")))
           .isInstanceOf(S3Exception.class)
           .satisfies(
               e ->
                   assertThat(((S3Exception) e).awsErrorDetails().errorCode())
                       .isEqualTo("BadDigest"));
-      assertThat(good.listObjectsV2(b -> b.bucket("negative")).keyCount()).isZero();
+      assertThat(good.listObjectsV2(b -> b.bucket("sdk-negative")).keyCount()).isZero();
       assertThatThrownBy(() -> good.getObjectAsBytes(b -> b.bucket("nope-bucket").key("k")))
           .isInstanceOf(S3Exception.class)
           .satisfies(

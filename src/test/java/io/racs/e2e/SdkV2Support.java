@@ -18,9 +18,9 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * What the AWS SDK for Java v2 tests share: the proxy pair over six MinIO servers (4x2), which each
- * test class starts and stops with itself, sync and async clients of the HTTP or HTTPS proxy,
- * seeded files and MD5 digests.
+ * What the AWS SDK for Java v2 tests share: the proxy pair over six MinIO servers (4x2), shared
+ * with every client test class of the run (buckets prefixed {@code sdk-}), sync and async clients
+ * of the HTTP or HTTPS proxy, seeded files and MD5 digests.
  */
 abstract class SdkV2Support {
   @RegisterExtension static final ProxyPairExtension PROXIES = ProxyPairExtension.create();
