@@ -50,18 +50,26 @@ final class Faults {
 
   /**
    * SIGSTOP of an emulator and every process it forked (npm's launcher and Azurite, sshd and its
-   * sessions): nothing of it answers, and its connections stay open.
+   * sessions): nothing of it answers, and its connections stay open. A child that ended between
+   * being listed and being signalled (an sshd session closing) is no longer there to stop.
    */
   static void stallTree(EmulatorProcess process) {
-    for (long pid : process.pids()) {
-      run("kill", "-STOP", Long.toString(pid));
-    }
+    signalTree(process, "-STOP");
   }
 
   /** SIGCONT of what {@link #stallTree} stopped. */
   static void resumeTree(EmulatorProcess process) {
+    signalTree(process, "-CONT");
+  }
+
+  private static void signalTree(EmulatorProcess process, String signal) {
     for (long pid : process.pids()) {
-      run("kill", "-CONT", Long.toString(pid));
+      Result r = exec("kill", signal, Long.toString(pid));
+      boolean alive = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+      if (r.exitCode() != 0 && alive) {
+        throw new IllegalStateException(
+            "kill " + signal + " " + pid + " exited " + r.exitCode() + ": " + r.output());
+      }
     }
   }
 
