@@ -15,7 +15,7 @@ import java.util.Optional;
  * repositories through the one commit routine, and read on a read quorum, where the newest record
  * that may be on a write quorum decides, as a version's entry does (records of a write that failed
  * on too many repositories never count). So far {@code racs reshape start}, {@code status} and
- * {@code abort} use them; the mover, and the proxies' reading of the layout at open, come next.
+ * {@code abort} use them, and every opening of the array ({@link RecordedLayout}); the mover next.
  *
  * <p>Thread-safe, as the store is; two writers racing each other both write, and the newer record
  * decides (the commands are meant for one operator at a time).
