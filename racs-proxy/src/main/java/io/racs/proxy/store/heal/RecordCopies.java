@@ -82,7 +82,7 @@ final class RecordCopies {
   void replicateCommitted(String prefix) {
     IndexMerge merge = new IndexMerge(run.array, prefix, "", 1000);
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
-      if (e.slots().size() >= run.store.config().writeQuorum()) {
+      if (run.context.index.mayCount(e.slots().size())) {
         replicate(e);
       }
     }
