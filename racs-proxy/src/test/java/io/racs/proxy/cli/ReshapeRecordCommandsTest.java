@@ -55,6 +55,17 @@ class ReshapeRecordCommandsTest {
     }
   }
 
+  /** Starts the reshape to {@code target}, then records it {@code state}, as a mover would. */
+  private void startThen(ArrayRecord.State state, String reason) {
+    assertThat(racs("reshape", "start", "--config", current.toString(), "--to", target.toString()))
+        .isZero();
+    try (ErasureStore store = ArrayConfig.load(current).open()) {
+      ArrayRecords records = new ArrayRecords(store);
+      ArrayRecord running = records.current().orElseThrow();
+      records.write(running.next(records.nextId(), state, reason));
+    }
+  }
+
   private int status() {
     return racs("reshape", "status", "--config", current.toString());
   }
@@ -98,14 +109,7 @@ class ReshapeRecordCommandsTest {
 
   @Test
   void status_whenReshapeFailed_exits1NamingTheError() {
-    assertThat(racs("reshape", "start", "--config", current.toString(), "--to", target.toString()))
-        .isZero();
-    try (ErasureStore store = ArrayConfig.load(current).open()) {
-      ArrayRecords records = new ArrayRecords(store);
-      ArrayRecord running = records.current().orElseThrow();
-      records.write(
-          running.next(records.nextId(), ArrayRecord.State.FAILED, "slot 7 (r7): disk full"));
-    }
+    startThen(ArrayRecord.State.FAILED, "slot 7 (r7): disk full");
 
     assertThat(status()).isEqualTo(ExitCodes.FAILURE);
     assertThat(out.toString()).contains("reshape status: failed: slot 7 (r7): disk full (4x2 over");
@@ -154,13 +158,7 @@ class ReshapeRecordCommandsTest {
 
   @Test
   void commands_whenReshapeComplete_refuseTheOldFileInOneLine() {
-    assertThat(racs("reshape", "start", "--config", current.toString(), "--to", target.toString()))
-        .isZero();
-    try (ErasureStore store = ArrayConfig.load(current).open()) {
-      ArrayRecords records = new ArrayRecords(store);
-      ArrayRecord running = records.current().orElseThrow();
-      records.write(running.next(records.nextId(), ArrayRecord.State.COMPLETE, null));
-    }
+    startThen(ArrayRecord.State.COMPLETE, null);
 
     // heal (as the proxy, which opens the array the same way) refuses the old file...
     assertThat(racs("heal", "--config", current.toString())).isEqualTo(ExitCodes.FAILURE);
