@@ -160,13 +160,19 @@ class ReshapeRecordCommandsTest {
   void commands_whenReshapeComplete_refuseTheOldFileInOneLine() {
     startThen(ArrayRecord.State.COMPLETE, null);
 
-    // heal (as the proxy, which opens the array the same way) refuses the old file...
+    // heal refuses the old file in one line...
     assertThat(racs("heal", "--config", current.toString())).isEqualTo(ExitCodes.FAILURE);
     assertThat(err.toString().strip())
         .startsWith(
             "racs heal: the array was reshaped to 6x3 over 9 repositories (added: r6 (slot 6), r7"
                 + " (slot 7), r8 (slot 8)) on ")
         .endsWith("this file is 4x2 over 6: start with the new configuration")
+        .doesNotContain("\n");
+    // The proxy opens the array the same way, before it listens.
+    assertThat(racs("server", "--config", current.toString(), "--listen", "127.0.0.1:0"))
+        .isEqualTo(ExitCodes.FAILURE);
+    assertThat(err.toString().strip())
+        .startsWith("racs server: the array was reshaped to 6x3 over 9 repositories (added: r6")
         .doesNotContain("\n");
     // ...while status reads the record whatever the file.
     assertThat(status()).isZero();
