@@ -106,10 +106,7 @@ public final class ErasureStore implements ObjectStore, Maintenance {
    */
   private static ErasureStore inLayout(ErasureStore store) {
     try {
-      RecordedLayout.require(
-          store,
-          store.config().geometry().toString(),
-          store.repositories().stream().map(Repository::name).toList());
+      RecordedLayout.require(store);
       return store;
     } catch (RuntimeException e) {
       store.tiers.stop();

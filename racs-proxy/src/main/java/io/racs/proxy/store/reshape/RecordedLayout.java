@@ -4,6 +4,7 @@ import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.ArrayRecord;
 import io.racs.proxy.store.format.VersionId;
 import io.racs.proxy.store.heal.Maintenance;
+import io.racs.repos.Repository;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -24,13 +25,16 @@ public final class RecordedLayout {
   private RecordedLayout() {}
 
   /**
-   * Refuses a store opened with {@code geometry} over {@code repositories} when the array record
-   * says the array is another layout.
+   * Refuses {@code store} when the array record says the array is another layout than the store's
+   * configured geometry over its repositories (by name, in slot order).
    *
    * @throws StoreException {@code INCONSISTENT} naming what the array record says, and {@code
    *     INSUFFICIENT_SHARDS} when the array record cannot be read ({@link ArrayRecords#current})
    */
-  public static void require(Maintenance store, String geometry, List<String> repositories) {
+  public static void require(Maintenance store) {
+    String geometry = store.context().geometry.toString();
+    List<String> repositories =
+        store.context().repositories().stream().map(Repository::name).toList();
     Optional<ArrayRecord> recorded = new ArrayRecords(store).current();
     if (recorded.isEmpty()) {
       return;
