@@ -127,7 +127,7 @@ final class ReshapeRecordCommands {
     public Integer call() {
       PrintWriter out = spec.commandLine().getOut();
       ArrayConfig array = ArrayConfig.load(config.path);
-      try (ErasureStore store = array.openReadOnly()) {
+      try (ErasureStore store = array.inspect()) {
         Optional<ArrayRecord> now = new ArrayRecords(store).current();
         if (now.isEmpty()) {
           out.printf(

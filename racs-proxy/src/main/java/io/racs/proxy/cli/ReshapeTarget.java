@@ -83,15 +83,12 @@ final class ReshapeTarget {
 
   /** {@code kept: ...; added: ...; retired: ...}, with the slots that change. */
   String changes() {
+    ArrayRecord.Change change = to(1).changesFrom(before);
     List<String> kept = new ArrayList<>();
-    List<String> added = new ArrayList<>();
-    List<String> retired = new ArrayList<>();
     for (int slot = 0; slot < after.size(); slot++) {
       String name = after.get(slot);
       int was = before.indexOf(name);
-      if (was < 0) {
-        added.add(name + " (slot " + slot + ")");
-      } else {
+      if (was >= 0) {
         boolean same = from.slots().get(was).equals(to.slots().get(slot));
         kept.add(
             name
@@ -99,12 +96,12 @@ final class ReshapeTarget {
                 + (same ? "" : " (defined differently in --to)"));
       }
     }
-    for (String name : before) {
-      if (!after.contains(name)) {
-        retired.add(name);
-      }
-    }
-    return "kept: " + listed(kept) + "; added: " + listed(added) + "; retired: " + listed(retired);
+    return "kept: "
+        + listed(kept)
+        + "; added: "
+        + listed(change.added())
+        + "; retired: "
+        + listed(change.retired());
   }
 
   private static String listed(List<String> names) {

@@ -181,4 +181,9 @@ public record ArrayConfig(
   public ErasureStore openReadOnly() {
     return ErasureStore.openReadOnly(store, openRepositories());
   }
+
+  /** Opens the store read-only whatever layout the array record names ({@code reshape status}). */
+  public ErasureStore inspect() {
+    return ErasureStore.inspect(store, openRepositories());
+  }
 }

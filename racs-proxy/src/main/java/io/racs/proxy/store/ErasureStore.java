@@ -30,6 +30,7 @@ import io.racs.proxy.store.object.Lister;
 import io.racs.proxy.store.object.MultipartUploads;
 import io.racs.proxy.store.object.ObjectReads;
 import io.racs.proxy.store.object.VersionedWrites;
+import io.racs.proxy.store.reshape.RecordedLayout;
 import io.racs.proxy.store.stripe.PartWriter;
 import io.racs.repos.Repository;
 import java.io.InputStream;
@@ -75,19 +76,43 @@ public final class ErasureStore implements ObjectStore, Maintenance {
    * say) until its marker is this array's again; the store serves degraded meanwhile.
    *
    * @throws StoreException {@code INCONSISTENT} when a repository belongs to another array or sits
-   *     in the wrong slot, and {@code INSUFFICIENT_SHARDS} when fewer than k repositories can take
-   *     part (see {@link Identity})
+   *     in the wrong slot, or the array record says the array is another layout than {@code
+   *     config}'s geometry over these repositories (by name; {@link RecordedLayout}), and {@code
+   *     INSUFFICIENT_SHARDS} when fewer than k repositories can take part (see {@link Identity})
    */
   public static ErasureStore open(StoreConfig config, List<Repository> repositories) {
-    return new ErasureStore(config, ArraySlots.open(config, repositories, false));
+    return inLayout(new ErasureStore(config, ArraySlots.open(config, repositories, false)));
   }
 
   /**
    * Opens the array for reading only: writes no identity marker and tolerates missing or empty
-   * repositories, as {@code racs recover} needs when the proxy and some repositories are gone.
+   * repositories, as {@code racs recover} needs when the proxy and some repositories are gone. The
+   * layout is checked as {@link #open} checks it.
    */
   public static ErasureStore openReadOnly(StoreConfig config, List<Repository> repositories) {
+    return inLayout(new ErasureStore(config, ArraySlots.open(config, repositories, true)));
+  }
+
+  /**
+   * Opens the array for reading only, as {@link #openReadOnly}, whatever layout the array record
+   * says the array has: for {@code racs reshape status}, which reports that record.
+   */
+  public static ErasureStore inspect(StoreConfig config, List<Repository> repositories) {
     return new ErasureStore(config, ArraySlots.open(config, repositories, true));
+  }
+
+  /**
+   * {@code store}, once its configuration is the layout the array record says the array has ({@link
+   * RecordedLayout}); stopped otherwise, its repositories left open as a failed open leaves them.
+   */
+  private static ErasureStore inLayout(ErasureStore store) {
+    try {
+      RecordedLayout.require(store);
+      return store;
+    } catch (RuntimeException e) {
+      store.tiers.stop();
+      throw e;
+    }
   }
 
   /** The array id (written in every repository's identity marker). */

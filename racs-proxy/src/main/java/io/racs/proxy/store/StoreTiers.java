@@ -75,11 +75,19 @@ final class StoreTiers {
 
   /** Stops the collector and the background work, then closes the array and its repositories. */
   void close() {
-    collector.finish();
-    background.shutdown();
-    context.array.close();
+    stop();
     for (Repository repository : context.repositories()) {
       repository.close();
     }
+  }
+
+  /**
+   * Stops the collector, the background work and the array's fan-out, leaving the repositories
+   * open: a store refused at open hands them back to its caller as they were.
+   */
+  void stop() {
+    collector.finish();
+    background.shutdown();
+    context.array.close();
   }
 }

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * records the target and {@code status} then exits 3 naming it, a second {@code start} is refused,
  * {@code abort} gives it up (status 0, "aborted") and cannot be repeated; a failed reshape makes
  * {@code status} exit 1 naming the error; an invalid target records nothing; and an array record on
- * fewer repositories than the write quorum does not count.
+ * fewer repositories than the write quorum does not count. Once a reshape is complete, a command
+ * opening the array with the old file is refused in one line naming what changed.
  */
 class ReshapeRecordCommandsTest {
   @TempDir Path dir;
@@ -51,6 +52,17 @@ class ReshapeRecordCommandsTest {
     target = config("new.yaml", "6x3", 9);
     try (ErasureStore store = ArrayConfig.load(current).open()) {
       store.createBucket("bkt"); // an array with something in it
+    }
+  }
+
+  /** Starts the reshape to {@code target}, then records it {@code state}, as a mover would. */
+  private void startThen(ArrayRecord.State state, String reason) {
+    assertThat(racs("reshape", "start", "--config", current.toString(), "--to", target.toString()))
+        .isZero();
+    try (ErasureStore store = ArrayConfig.load(current).open()) {
+      ArrayRecords records = new ArrayRecords(store);
+      ArrayRecord running = records.current().orElseThrow();
+      records.write(running.next(records.nextId(), state, reason));
     }
   }
 
@@ -97,14 +109,7 @@ class ReshapeRecordCommandsTest {
 
   @Test
   void status_whenReshapeFailed_exits1NamingTheError() {
-    assertThat(racs("reshape", "start", "--config", current.toString(), "--to", target.toString()))
-        .isZero();
-    try (ErasureStore store = ArrayConfig.load(current).open()) {
-      ArrayRecords records = new ArrayRecords(store);
-      ArrayRecord running = records.current().orElseThrow();
-      records.write(
-          running.next(records.nextId(), ArrayRecord.State.FAILED, "slot 7 (r7): disk full"));
-    }
+    startThen(ArrayRecord.State.FAILED, "slot 7 (r7): disk full");
 
     assertThat(status()).isEqualTo(ExitCodes.FAILURE);
     assertThat(out.toString()).contains("reshape status: failed: slot 7 (r7): disk full (4x2 over");
@@ -149,6 +154,29 @@ class ReshapeRecordCommandsTest {
     }
 
     assertThat(status()).isEqualTo(ExitCodes.RUNNING);
+  }
+
+  @Test
+  void commands_whenReshapeComplete_refuseTheOldFileInOneLine() {
+    startThen(ArrayRecord.State.COMPLETE, null);
+
+    // heal refuses the old file in one line...
+    assertThat(racs("heal", "--config", current.toString())).isEqualTo(ExitCodes.FAILURE);
+    assertThat(err.toString().strip())
+        .startsWith(
+            "racs heal: the array was reshaped to 6x3 over 9 repositories (added: r6 (slot 6), r7"
+                + " (slot 7), r8 (slot 8)) on ")
+        .endsWith("this file is 4x2 over 6: start with the new configuration")
+        .doesNotContain("\n");
+    // The proxy opens the array the same way, before it listens.
+    assertThat(racs("server", "--config", current.toString(), "--listen", "127.0.0.1:0"))
+        .isEqualTo(ExitCodes.FAILURE);
+    assertThat(err.toString().strip())
+        .startsWith("racs server: the array was reshaped to 6x3 over 9 repositories (added: r6")
+        .doesNotContain("\n");
+    // ...while status reads the record whatever the file.
+    assertThat(status()).isZero();
+    assertThat(out.toString()).contains("reshape status: complete: the array is 6x3 over");
   }
 
   @Test

@@ -39,6 +39,8 @@ public final class StoreContext {
   public final Geometry geometry;
   public final ErasureCodec codec;
   public final RepositoryArray array;
+  // Where records are written and when they count (docs/reshape.md §4).
+  public final IndexQuorum index;
   public final StoreStats stats = new StoreStats();
   public final String arrayId;
   // Mints version ids; advanced past every version id this store reads (see VersionId).
@@ -57,11 +59,12 @@ public final class StoreContext {
     this.geometry = config.geometry();
     this.codec = ErasureCodec.create(geometry);
     codecs.put(geometry, codec);
+    this.index = new IndexQuorum(geometry.totalShards(), config.writeQuorum());
     this.array =
         new RepositoryArray(
             repositories,
             config.slowShardTimeout().toNanos(),
-            geometry.totalShards() - config.writeQuorum() + 1,
+            index.readQuorum(),
             config.stallGrace().toNanos(),
             config.hedge(),
             config.ticker());
@@ -397,7 +400,7 @@ public final class StoreContext {
    * (written to a write quorum) has a copy among them.
    */
   public void requireReadQuorum(IndexMerge merge, String what) {
-    int needed = array.size() - config.writeQuorum() + 1;
+    int needed = index.readQuorum();
     if (merge.healthySlots() < needed) {
       throw new StoreException(
           StoreException.Code.INSUFFICIENT_SHARDS,

@@ -117,7 +117,7 @@ public final class QuorumWriter {
           repository.delete(name);
           return null;
         },
-        context.config.writeQuorum());
+        context.index.writeQuorum());
   }
 
   /**
@@ -169,7 +169,7 @@ public final class QuorumWriter {
       Runnable rollback,
       Supplier<KeyStamps.Registration> registering) {
     RepositoryArray array = context.array;
-    int quorum = context.config.writeQuorum();
+    int quorum = context.index.writeQuorum();
     // A key's records are written only while registered in its stamp slot (KeyStamps): first, so
     // that no other proxy trusts the version it resolved before, and until every call has ended.
     // A commit's registration began alongside its ordering listing (CommitOrder.Pending); this

@@ -128,7 +128,7 @@ public final class VersionResolver {
    * might hold it unseen: a write that failed, or one still committing.
    */
   private boolean belowWriteQuorum(IndexMerge merge, IndexMerge.Entry e) {
-    return possibleCopies(merge, e) < context.config.writeQuorum();
+    return !context.index.mayCount(possibleCopies(merge, e));
   }
 
   /** The repositories that list an entry, and those whose listing does not prove they lack it. */
@@ -217,7 +217,7 @@ public final class VersionResolver {
     return known.isEmpty()
         || !known.get().key().equals(key)
         || !known.get().deleteMarker()
-        || current.slots().size() < context.config.writeQuorum();
+        || !context.index.mayCount(current.slots().size());
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.racs.proxy.store.format;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -58,6 +59,57 @@ public record ArrayRecord(
     /** {@code 4x2 over a, b, c, d, e, f}. */
     public String describe() {
       return geometry + " over " + String.join(", ", repositories);
+    }
+
+    /**
+     * What this layout changes against {@code before} (repository names by slot): the repositories
+     * it adds ({@code g (slot 6)}), retires ({@code a}) and moves ({@code b (slot 1 -> 0)}).
+     */
+    public Change changesFrom(List<String> before) {
+      List<String> added = new ArrayList<>();
+      List<String> moved = new ArrayList<>();
+      for (int slot = 0; slot < repositories.size(); slot++) {
+        String name = repositories.get(slot);
+        int was = before.indexOf(name);
+        if (was < 0) {
+          added.add(name + " (slot " + slot + ")");
+        } else if (was != slot) {
+          moved.add(name + " (slot " + was + " -> " + slot + ")");
+        }
+      }
+      List<String> retired = before.stream().filter(name -> !repositories.contains(name)).toList();
+      return new Change(added, retired, moved);
+    }
+  }
+
+  /**
+   * The repositories one layout adds, retires and moves against another, by name.
+   *
+   * @param added each with its slot in the new layout
+   * @param retired those the new layout leaves out
+   * @param moved those both hold, each with its slot in either
+   */
+  public record Change(List<String> added, List<String> retired, List<String> moved) {
+    /** Copies the lists. */
+    public Change {
+      added = List.copyOf(added);
+      retired = List.copyOf(retired);
+      moved = List.copyOf(moved);
+    }
+
+    /** {@code added: g (slot 6); retired: a}, the kinds that are not empty; "" when none is. */
+    public String describe() {
+      List<String> parts = new ArrayList<>();
+      if (!added.isEmpty()) {
+        parts.add("added: " + String.join(", ", added));
+      }
+      if (!retired.isEmpty()) {
+        parts.add("retired: " + String.join(", ", retired));
+      }
+      if (!moved.isEmpty()) {
+        parts.add("moved: " + String.join(", ", moved));
+      }
+      return String.join("; ", parts);
     }
   }
 

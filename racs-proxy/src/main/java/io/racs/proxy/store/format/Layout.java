@@ -87,6 +87,13 @@ public final class Layout {
    */
   static final String REMOVAL_SUFFIX = "-gone";
 
+  /** What marks a version's copy in another layout ({@link #copyEntry}), before its generation. */
+  static final String COPY_MARK = "-a";
+
+  // The end of a copy's name: the mark, four digits, right after a version id (never in a key).
+  private static final java.util.regex.Pattern COPY_NAME =
+      java.util.regex.Pattern.compile("[0-9a-f]-a[0-9]{4}$");
+
   private static final int MAX_NAME_BYTES = 1024;
   private static final String CRC_LINE = "\n#crc32c=";
   private static final String INLINE_HEADER = "#inline=";
@@ -145,6 +152,43 @@ public final class Layout {
   /** The entry a removal record removes. */
   public static String removedEntry(String removalRecord) {
     return removalRecord.substring(0, removalRecord.length() - REMOVAL_SUFFIX.length());
+  }
+
+  /**
+   * The name of the copy of a version that a reshape's mover writes in layout {@code generation}
+   * (docs/reshape.md §3): the version's entry name followed by {@link #COPY_MARK} and the
+   * generation in four digits. It sorts right after the entry and before the version's removal
+   * record ({@code -a} before {@code -g}), and fits wherever the entry does: it is shorter than the
+   * part number {@link #nameKey} makes room for. Records are never overwritten, so a copy is a name
+   * of its own.
+   *
+   * @throws IllegalArgumentException when {@code generation} is not from 1 to 9999, or {@code
+   *     versionEntry} is a copy or a removal record
+   */
+  public static String copyEntry(String versionEntry, int generation) {
+    if (generation < 1 || generation > 9999) {
+      throw new IllegalArgumentException("generation: " + generation + " (expected: 1 to 9999)");
+    }
+    if (isCopy(versionEntry) || isRemovalRecord(versionEntry)) {
+      throw new IllegalArgumentException(
+          "versionEntry: " + versionEntry + " (expected: a version's own entry)");
+    }
+    return versionEntry + COPY_MARK + String.format(Locale.ROOT, "%04d", generation);
+  }
+
+  /** True for the name of a version's copy ({@link #copyEntry}). */
+  public static boolean isCopy(String name) {
+    return COPY_NAME.matcher(name).find();
+  }
+
+  /** The entry of the version a copy ({@link #copyEntry}) is of. */
+  public static String copiedEntry(String copy) {
+    return copy.substring(0, copy.length() - COPY_MARK.length() - 4);
+  }
+
+  /** The layout generation a copy ({@link #copyEntry}) is in. */
+  public static int copyGeneration(String copy) {
+    return Integer.parseInt(copy.substring(copy.length() - 4));
   }
 
   public static String uploadPrefix(String bucket) {
@@ -233,11 +277,13 @@ public final class Layout {
 
   /**
    * The version id at the end of an index entry or bucket record name (for a removal record, the id
-   * of the version it removes).
+   * of the version it removes; for a copy, of the version it is a copy of).
    */
   public static String versionOf(String name) {
     if (isRemovalRecord(name)) {
       name = removedEntry(name);
+    } else if (isCopy(name)) {
+      name = copiedEntry(name);
     }
     int start = name.lastIndexOf(SEPARATOR) + 1;
     if (start < name.length() && name.charAt(start) == '/') {

@@ -173,7 +173,7 @@ final class HealRun {
    * since deletions do not register.
    */
   boolean listedOnWriteQuorum(IndexMerge.Entry e) {
-    return e.slots().size() >= store.config().writeQuorum();
+    return context.index.mayCount(e.slots().size());
   }
 
   void progress() {

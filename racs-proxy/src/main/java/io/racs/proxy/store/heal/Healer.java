@@ -79,6 +79,8 @@ public final class Healer {
     // confirm adopted slots. The next heal, a whole one, does both.
     run.scanIncomplete = resume != null;
     // Each step runs whatever failed before it: a failure is listed, and heal carries on.
+    // Array records as versions' entries: one on fewer than a write quorum may be a failed write's.
+    run.attempt("copy array records", () -> copies.replicateCommitted(Layout.ARRAY_RECORDS));
     run.attempt("copy bucket records", () -> copies.replicateRecords(Layout.bucketPrefix()));
     for (BucketDocuments.Kind kind : BucketDocuments.Kind.values()) {
       run.attempt("copy " + kind + " records", () -> copies.replicateRecords(kind.prefix()));

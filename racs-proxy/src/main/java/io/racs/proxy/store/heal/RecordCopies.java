@@ -6,9 +6,9 @@ import io.racs.proxy.store.array.RepositoryArray;
 import java.util.Optional;
 
 /**
- * Heal's copying of records: a record (index entry, removal record, bucket or upload record) that
- * some reachable repositories lack is copied to them from one that has it, registering the copies
- * where they could change what a reader resolves.
+ * Heal's copying of records: a record (index entry, removal record, bucket, upload or array record)
+ * that some reachable repositories lack is copied to them from one that has it, registering the
+ * copies where they could change what a reader resolves.
  */
 final class RecordCopies {
   final HealRun run;
@@ -82,7 +82,7 @@ final class RecordCopies {
   void replicateCommitted(String prefix) {
     IndexMerge merge = new IndexMerge(run.array, prefix, "", 1000);
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
-      if (e.slots().size() >= run.store.config().writeQuorum()) {
+      if (run.context.index.mayCount(e.slots().size())) {
         replicate(e);
       }
     }

@@ -454,7 +454,7 @@ public final class MultipartUploads {
    * fewer is what a failed abort or abandonment left, and the upload it names is still there.
    */
   public boolean markCounts(IndexMerge merge, IndexMerge.Entry mark) {
-    return VersionResolver.possibleCopies(merge, mark) >= context.config.writeQuorum();
+    return context.index.mayCount(VersionResolver.possibleCopies(merge, mark));
   }
 
   /** Writes the {@link AbandonedRecord} of {@code upload} on a write quorum. */

@@ -131,7 +131,7 @@ public final class ObjectTags {
     context.requireReadQuorum(merge, "read tags of " + bucket + "/" + key);
     List<ObjectStore.ObjectTagging> found = new ArrayList<>();
     for (IndexMerge.Entry e : entries) {
-      if (VersionResolver.possibleCopies(merge, e) < context.config.writeQuorum()) {
+      if (!context.index.mayCount(VersionResolver.possibleCopies(merge, e))) {
         continue; // its write may have failed
       }
       Optional<TagSetRecord> record = context.read(e, TagSetRecord.class);

@@ -15,7 +15,7 @@ import java.util.Optional;
  * repositories through the one commit routine, and read on a read quorum, where the newest record
  * that may be on a write quorum decides, as a version's entry does (records of a write that failed
  * on too many repositories never count). So far {@code racs reshape start}, {@code status} and
- * {@code abort} use them; the mover, and the proxies' reading of the layout at open, come next.
+ * {@code abort} use them, and every opening of the array ({@link RecordedLayout}); the mover next.
  *
  * <p>Thread-safe, as the store is; two writers racing each other both write, and the newer record
  * decides (the commands are meant for one operator at a time).
@@ -41,7 +41,7 @@ public final class ArrayRecords {
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
       // Ordered by commit, not by clock: the next record's id is newer than every one listed.
       context.ids.observe(e.name().substring(Layout.ARRAY_RECORDS.length()));
-      if (VersionResolver.possibleCopies(merge, e) >= context.config.writeQuorum()) {
+      if (context.index.mayCount(VersionResolver.possibleCopies(merge, e))) {
         deciding = e; // the newest that may be on a write quorum: ids sort newest first
         break;
       }

@@ -1,0 +1,92 @@
+package io.racs.proxy.store.reshape;
+
+import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.format.ArrayRecord;
+import io.racs.proxy.store.format.VersionId;
+import io.racs.proxy.store.heal.Maintenance;
+import io.racs.repos.Repository;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The check every opening of the array makes (docs/reshape.md §2): the layout a configuration file
+ * gives (its geometry over its repositories, by name, in slot order) must be the one the array
+ * record says the array has. A file of another layout is refused in one line naming what differs,
+ * such as {@code the array was reshaped to 6x3 over 9 repositories (added: g (slot 6), h (slot 7),
+ * i (slot 8)) on 2026-12-02T03:00:00Z; this file is 4x2 over 6: start with the new configuration}.
+ *
+ * <p>The array's layout is the record's {@code to} once the reshape is complete, and its {@code
+ * from} otherwise (running, failed or aborted: no mover has made {@code to} the array yet). An
+ * array without a record is as its identity markers say, which {@code Identity} checks.
+ */
+public final class RecordedLayout {
+  private RecordedLayout() {}
+
+  /**
+   * Refuses {@code store} when the array record says the array is another layout than the store's
+   * configured geometry over its repositories (by name, in slot order).
+   *
+   * @throws StoreException {@code INCONSISTENT} naming what the array record says, and {@code
+   *     INSUFFICIENT_SHARDS} when the array record cannot be read ({@link ArrayRecords#current})
+   */
+  public static void require(Maintenance store) {
+    String geometry = store.context().geometry.toString();
+    List<String> repositories =
+        store.context().repositories().stream().map(Repository::name).toList();
+    Optional<ArrayRecord> recorded = new ArrayRecords(store).current();
+    if (recorded.isEmpty()) {
+      return;
+    }
+    ArrayRecord r = recorded.get();
+    ArrayRecord.Generation is = r.state() == ArrayRecord.State.COMPLETE ? r.to() : r.from();
+    if (is.geometry().equals(geometry) && is.repositories().equals(repositories)) {
+      return;
+    }
+    String change = is.changesFrom(repositories).describe();
+    String array =
+        is.geometry()
+            + " over "
+            + is.repositories().size()
+            + " repositories ("
+            + (change.isEmpty() ? "the same repositories" : change)
+            + ")";
+    String file = "this file is " + geometry + " over " + repositories.size();
+    String when = VersionId.time(r.versionId()).truncatedTo(ChronoUnit.SECONDS).toString();
+    String message =
+        switch (r.state()) {
+          case COMPLETE ->
+              "the array was reshaped to "
+                  + array
+                  + " on "
+                  + when
+                  + "; "
+                  + file
+                  + ": start with the new configuration";
+          case ABORTED ->
+              "the reshape to "
+                  + r.to().describe()
+                  + " was aborted on "
+                  + when
+                  + ": the array is "
+                  + array
+                  + "; "
+                  + file
+                  + ": start with the array's configuration";
+          case RUNNING, FAILED ->
+              "a reshape to "
+                  + r.to().describe()
+                  + " is recorded ("
+                  + r.state().name().toLowerCase(java.util.Locale.ROOT)
+                  + ", started "
+                  + Instant.ofEpochMilli(r.startedMillis()).truncatedTo(ChronoUnit.SECONDS)
+                  + "): until it completes the array is "
+                  + array
+                  + "; "
+                  + file
+                  + ": start with the array's configuration";
+        };
+    throw new StoreException(StoreException.Code.INCONSISTENT, message);
+  }
+}
