@@ -114,7 +114,7 @@ public final class LockRecords {
     context.requireReadQuorum(merge, "read the lock of " + bucket + "/" + key);
     List<LockRecord> records = new ArrayList<>();
     for (IndexMerge.Entry e : entries) {
-      if (VersionResolver.possibleCopies(merge, e) < context.config.writeQuorum()) {
+      if (!context.index.mayCount(VersionResolver.possibleCopies(merge, e))) {
         continue; // its write may have failed
       }
       Optional<LockRecord> record = context.read(e, LockRecord.class);
