@@ -3,15 +3,14 @@ package io.racs.proxy.store.stripe;
 import io.racs.proxy.codec.ErasureCodec;
 import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.api.StoreStats;
 import io.racs.proxy.store.array.RepositoryArray;
 import io.racs.proxy.store.array.Throttle;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.repos.ObjectInfo;
-import io.racs.repos.ObjectStream;
 import io.racs.repos.Repository;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,9 +26,9 @@ import java.util.zip.CRC32C;
 
 /**
  * Rewrites the missing or damaged shard objects of one part from k good ones, a stripe at a time:
- * reads k sources piece by piece (checking each CRC32C), reconstructs, and streams the rebuilt
- * pieces to the repositories that need them. A source found corrupt on the way joins the bad set
- * and the rebuild starts over, while k good shards remain.
+ * the stripes are loaded as a GET loads them ({@link StripeLoader}, under a rebuild's {@link
+ * StripePolicy}), and the rebuilt pieces streamed to the repositories that need them. An inline
+ * version's records are small and rebuilt whole.
  */
 public final class ShardRebuilder {
   /** What a rebuild did. */
@@ -56,6 +55,17 @@ public final class ShardRebuilder {
     }
   }
 
+  /**
+   * Rebuilds the shards {@code badShards} of {@code part} from k others, never reading those or the
+   * {@code unreadable} ones: the stripes come from a {@link StripeLoader} under a rebuild's {@link
+   * StripePolicy}, hedged and given up on a stall as a GET's are, paced by {@code throttle}, and
+   * quiet. A source whose own bytes fail on the way (a corrupt piece, a short shard, a failed read)
+   * is replaced by another for the remaining stripes, and rebuilt itself in a pass of its own once
+   * this one is done.
+   *
+   * @throws TargetFailed when a target's repository does not take its rebuilt shard
+   * @throws StoreException {@code INSUFFICIENT_SHARDS} when fewer than k shards can be read
+   */
   public static Result rebuild(
       RepositoryArray array,
       ErasureCodec codec,
@@ -64,65 +74,63 @@ public final class ShardRebuilder {
       Set<Integer> badShards,
       Set<Integer> unreadable,
       Throttle throttle) {
-    Set<Integer> bad = new TreeSet<>(badShards);
     int k = codec.geometry().dataShards();
     int n = codec.geometry().totalShards();
-    while (true) {
-      Set<Integer> unusable = new TreeSet<>(bad);
-      unusable.addAll(unreadable);
-      if (n - unusable.size() < k) {
+    Set<Integer> targets = new TreeSet<>(badShards);
+    Result total = new Result(0, 0, 0);
+    // Each pass rebuilds the sources the one before found damaged; bounded, in case a repository
+    // damages whatever it is given.
+    for (int pass = 0; pass < n && !targets.isEmpty(); pass++) {
+      StripePolicy policy = StripePolicy.rebuild(targets, unreadable, throttle);
+      if (n - policy.excluded().size() < k) {
         throw new StoreException(
             StoreException.Code.INSUFFICIENT_SHARDS,
             "part "
                 + part.dataId()
                 + ": only "
-                + (n - unusable.size())
+                + (n - policy.excluded().size())
                 + " good shards of "
                 + n
                 + " (need "
                 + k
                 + ")");
       }
+      StripeLoader loader =
+          new StripeLoader(
+              array, codec, config, new StoreStats(), part, part.stripes(k) - 1, policy);
+      Result result;
       try {
-        return attempt(array, codec, config, part, bad, unusable, throttle, k, n);
-      } catch (CorruptSource e) {
-        bad.add(e.shard);
+        result = pass(array, config, part, new ArrayList<>(targets), loader, throttle, k);
+      } finally {
+        loader.close();
       }
+      total =
+          new Result(
+              total.shardsRebuilt() + result.shardsRebuilt(),
+              total.bytesRead() + result.bytesRead(),
+              total.bytesWritten() + result.bytesWritten());
+      targets = loader.damaged();
+      targets.removeAll(unreadable);
     }
+    return total;
   }
 
-  private static final class CorruptSource extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-    final int shard;
-
-    CorruptSource(int shard, String message) {
-      super(message, null, false, false);
-      this.shard = shard;
-    }
-  }
-
-  private static Result attempt(
+  /**
+   * Streams the {@code targets} that {@code loader} reconstructs stripe by stripe to their slots.
+   */
+  private static Result pass(
       RepositoryArray array,
-      ErasureCodec codec,
       StoreConfig config,
       PartMeta part,
-      Set<Integer> bad,
-      Set<Integer> unusable,
+      List<Integer> targets,
+      StripeLoader loader,
       Throttle throttle,
-      int k,
-      int n) {
-    List<Integer> sources = new ArrayList<>();
-    for (int i = 0; i < n && sources.size() < k; i++) {
-      if (!unusable.contains(i)) {
-        sources.add(i);
-      }
-    }
+      int k) {
     long stripes = part.stripes(k);
     long shardLength = part.shardObjectBytes(k);
     long timeoutNanos = config.slowShardTimeout().toNanos();
     List<ShardPipe> pipes = new ArrayList<>();
     List<Future<ObjectInfo>> puts = new ArrayList<>();
-    List<Integer> targets = new ArrayList<>(bad);
     for (int shard : targets) {
       ShardPipe pipe = new ShardPipe(2);
       pipes.add(pipe);
@@ -130,45 +138,20 @@ public final class ShardRebuilder {
       String name = Layout.shard(part.dataId(), shard);
       puts.add(array.executor().submit(() -> pipe.putInto(repository, name, shardLength)));
     }
-    ObjectStream[] streams = new ObjectStream[n];
-    long bytesRead = 0;
     long bytesWritten = 0;
     boolean done = false;
     try {
-      for (int shard : sources) {
-        streams[shard] =
-            array.slot(part.slots().get(shard)).get(Layout.shard(part.dataId(), shard));
-      }
-      byte[][] buffers = new byte[n][part.pieceBytes()];
-      boolean[] present = new boolean[n];
-      for (int shard : sources) {
-        present[shard] = true;
-      }
       CRC32C crc = new CRC32C();
-      byte[] piece = new byte[PieceCodec.framedLength(part.pieceBytes())];
       for (long s = 0; s < stripes; s++) {
         int length = part.pieceBytes(k, s);
-        for (int shard : sources) {
-          PieceCodec.Check check;
-          try {
-            check = PieceCodec.read(streams[shard], piece, length, crc);
-          } catch (IOException | RuntimeException e) {
-            throw new CorruptSource(shard, "read failed: " + e);
-          }
-          if (check == PieceCodec.Check.SHORT) {
-            throw new CorruptSource(shard, "shard ends early");
-          }
-          if (check == PieceCodec.Check.CORRUPT) {
-            throw new CorruptSource(shard, "CRC32C mismatch at stripe " + s);
-          }
-          System.arraycopy(piece, 0, buffers[shard], 0, length);
-          bytesRead += PieceCodec.framedLength(length);
-        }
-        throttle.consume(length * (long) (sources.size() + targets.size()));
-        codec.reconstruct(buffers, present, 0, length);
+        loader.load(s);
+        byte[][] pieces = loader.pieces();
+        throttle.consume(length * (long) targets.size());
         for (int t = 0; t < targets.size(); t++) {
           int shard = targets.get(t);
-          byte[] out = PieceCodec.framed(buffers[shard], length, crc);
+          // Reconstructed into an array of its own for this stripe: framed where it lies.
+          byte[] out = pieces[shard];
+          PieceCodec.seal(out, length, crc);
           if (!pipes.get(t).offer(out, timeoutNanos)) {
             throw targetFailed(part.slots().get(shard), puts.get(t), shard);
           }
@@ -197,7 +180,7 @@ public final class ShardRebuilder {
         }
       }
       done = true;
-      return new Result(targets.size(), bytesRead, bytesWritten);
+      return new Result(targets.size(), loader.bytesRead(), bytesWritten);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
@@ -205,15 +188,6 @@ public final class ShardRebuilder {
       if (!done) {
         for (ShardPipe pipe : pipes) {
           pipe.abort("rebuild abandoned");
-        }
-      }
-      for (ObjectStream stream : streams) {
-        if (stream != null) {
-          try {
-            stream.close();
-          } catch (IOException e) {
-            // Nothing to release beyond what close tried.
-          }
         }
       }
     }
