@@ -114,6 +114,7 @@ class RequestRoutingFuzzTest {
               S3Operation.Family.TAGGING,
               S3Operation.Family.LIFECYCLE,
               S3Operation.Family.ENCRYPTION,
+              S3Operation.Family.OBJECT_LOCK,
               S3Operation.Family.FORM);
       return;
     }
@@ -126,7 +127,8 @@ class RequestRoutingFuzzTest {
               S3Operation.Family.OBJECT,
               S3Operation.Family.MULTIPART,
               S3Operation.Family.ACL,
-              S3Operation.Family.TAGGING);
+              S3Operation.Family.TAGGING,
+              S3Operation.Family.OBJECT_LOCK);
     }
     if (!StandardCharsets.UTF_8.newEncoder().canEncode(route.key())) {
       // A lone surrogate can only come from a Java string, never from Netty, which reads the
