@@ -32,7 +32,7 @@ final class CloudRepositories implements DemoSlots {
 
   /** Slot by slot: the kind of storage, in the order of {@link #yaml()}. */
   private static final List<String> KINDS =
-      List.of("minio", "azurite", "sftp", "minio", "fake-gcs-server", "fs");
+      List.of("minio", "azurite", "fake-gcs-server", "minio", "sftp", "fs");
 
   private final Path dir;
   private final boolean preferOpenSsh;
@@ -128,7 +128,15 @@ final class CloudRepositories implements DemoSlots {
         .append("\", serviceVersion: ")
         .append(AzuriteServer.SERVICE_VERSION)
         .append(", create: true}\n");
-    y.append("  - {name: repo-2, type: sftp, host: 127.0.0.1, port: ")
+    y.append("  - {name: repo-2, type: gcs, bucket: ")
+        .append(BUCKET)
+        .append(", endpoint: ")
+        .append(gcs.endpoint())
+        .append(", projectId: ")
+        .append(FakeGcsServer.PROJECT)
+        .append(", create: true}\n");
+    y.append(minioEntry(3, minio.get(1)));
+    y.append("  - {name: repo-4, type: sftp, host: 127.0.0.1, port: ")
         .append(sftp.port())
         .append(", user: ")
         .append(sftp.user())
@@ -139,14 +147,6 @@ final class CloudRepositories implements DemoSlots {
         .append(", knownHostsFile: ")
         .append(sftp.knownHostsFile().toAbsolutePath())
         .append(", durable: false, sessions: 2, channels: 8}\n");
-    y.append(minioEntry(3, minio.get(1)));
-    y.append("  - {name: repo-4, type: gcs, bucket: ")
-        .append(BUCKET)
-        .append(", endpoint: ")
-        .append(gcs.endpoint())
-        .append(", projectId: ")
-        .append(FakeGcsServer.PROJECT)
-        .append(", create: true}\n");
     y.append("  - {name: repo-5, type: fs, path: ").append(fsRoot().toAbsolutePath()).append("}\n");
     return y.toString();
   }
@@ -195,12 +195,12 @@ final class CloudRepositories implements DemoSlots {
     List<String> lines = new ArrayList<>();
     lines.add("repo-0  S3 (type: minio)  MinIO at " + minio.get(0).endpoint());
     lines.add("repo-1  Azure Blob (type: azure)  Azurite at " + azurite.endpoint());
-    lines.add("repo-2  SFTP (type: sftp)  " + sftp.description());
-    lines.add("repo-3  S3 (type: minio)  MinIO at " + minio.get(1).endpoint());
     lines.add(
-        "repo-4  GCS (type: gcs)  fake-gcs-server at "
+        "repo-2  GCS (type: gcs)  fake-gcs-server at "
             + gcs.endpoint()
             + " (filesystem backend: a restart keeps its objects)");
+    lines.add("repo-3  S3 (type: minio)  MinIO at " + minio.get(1).endpoint());
+    lines.add("repo-4  SFTP (type: sftp)  " + sftp.description());
     lines.add("repo-5  local directory (type: fs)  " + fsRoot().toAbsolutePath());
     return lines;
   }
@@ -211,8 +211,8 @@ final class CloudRepositories implements DemoSlots {
       switch (slot) {
         case 0, 3 -> minio.get(slot == 0 ? 0 : 1).kill();
         case 1 -> azurite.process().kill();
-        case 2 -> sftp.stop();
-        case 4 -> gcs.process().kill();
+        case 2 -> gcs.process().kill();
+        case 4 -> sftp.stop();
         default ->
             Files.move(
                 fsRoot(), fsRoot().resolveSibling("repo-5.away"), StandardCopyOption.ATOMIC_MOVE);
@@ -226,8 +226,8 @@ final class CloudRepositories implements DemoSlots {
       switch (slot) {
         case 0, 3 -> minio.get(slot == 0 ? 0 : 1).start();
         case 1 -> azurite.process().start();
-        case 2 -> sftp.start();
-        case 4 -> gcs.process().start();
+        case 2 -> gcs.process().start();
+        case 4 -> sftp.start();
         default ->
             Files.move(
                 fsRoot().resolveSibling("repo-5.away"), fsRoot(), StandardCopyOption.ATOMIC_MOVE);
