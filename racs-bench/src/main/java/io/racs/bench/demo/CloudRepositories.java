@@ -137,7 +137,7 @@ final class CloudRepositories implements DemoSlots {
         .append(", create: true}\n");
     y.append(minioEntry(3, minio.get(1)));
     y.append("  - {name: repo-4, type: sftp, host: 127.0.0.1, port: ")
-        .append(sftp.port())
+        .append(sftp.port().getAsInt())
         .append(", user: ")
         .append(sftp.user())
         .append(", path: ")
@@ -212,7 +212,7 @@ final class CloudRepositories implements DemoSlots {
         case 0, 3 -> minio.get(slot == 0 ? 0 : 1).kill();
         case 1 -> azurite.process().kill();
         case 2 -> gcs.process().kill();
-        case 4 -> sftp.stop();
+        case 4 -> sftp.stop().run();
         default ->
             Files.move(
                 fsRoot(), fsRoot().resolveSibling("repo-5.away"), StandardCopyOption.ATOMIC_MOVE);
@@ -227,7 +227,7 @@ final class CloudRepositories implements DemoSlots {
         case 0, 3 -> minio.get(slot == 0 ? 0 : 1).start();
         case 1 -> azurite.process().start();
         case 2 -> gcs.process().start();
-        case 4 -> sftp.start();
+        case 4 -> sftp.start().run();
         default ->
             Files.move(
                 fsRoot().resolveSibling("repo-5.away"), fsRoot(), StandardCopyOption.ATOMIC_MOVE);
@@ -265,7 +265,7 @@ final class CloudRepositories implements DemoSlots {
       gcs.process().kill();
     }
     if (sftp != null) {
-      sftp.stop();
+      sftp.stop().run();
     }
   }
 }

@@ -41,7 +41,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * Compose topology without Docker), runs a short object bench against the repositories directly and
  * through the proxy, takes two repositories away and shows that reads and writes go on, replaces
  * them with empty ones and heals, and leaves the proxy serving with an {@code aws} command line to
- * try (Ctrl-C stops it).
+ * try (Ctrl-C stops it). With {@code --clouds} the six are on four storage APIs ({@link
+ * CloudRepositories}): two MinIO servers, Azurite, fake-gcs-server, an SFTP server and a directory.
  *
  * <p>With {@code --proxies N} (N &ge; 2) it shows several proxies over the same repositories
  * instead ({@link MultiProxyDemo}): coordinated through ZooKeeper (an embedded server unless {@code
