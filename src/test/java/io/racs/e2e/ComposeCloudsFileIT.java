@@ -33,8 +33,8 @@ import org.junit.jupiter.api.Test;
  * ServerConfig} accept, whose six repositories are exactly those services on their ports with the
  * types of their APIs, whose secrets all come from the proxy's environment (the MinIO ones equal to
  * MinIO's), whose SFTP key and fs directory lie in volumes the proxy mounts; and ports published on
- * 127.0.0.1 only. (The process proof of the same six kinds is {@code racs demo --clouds}, run by
- * {@link DemoIT}.)
+ * 127.0.0.1 only. (The process proof of the same six kinds is {@code racs demo --clouds}, whose
+ * slots racs-bench's {@code CloudRepositoriesIT} runs on the real servers.)
  */
 class ComposeCloudsFileIT {
   private static final Path FILE = ComposeFile.dockerDir().resolve("compose.clouds.yml");
