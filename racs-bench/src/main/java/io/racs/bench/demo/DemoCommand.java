@@ -144,7 +144,7 @@ public final class DemoCommand implements Callable<Integer> {
     checkProxies();
     if (clouds && minio != 0) {
       throw new IllegalArgumentException(
-          "--clouds: with --minio " + minio + " (expected: one of --clouds and --minio)");
+          "--minio: " + minio + " with --clouds (expected: one of --clouds and --minio)");
     }
     repositories = clouds ? new CloudRepositories(dir) : new DemoRepositories(dir, minio);
     printer = new DemoPrinter(out, proxies > 1 ? 7 : 6);
