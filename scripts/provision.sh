@@ -15,7 +15,8 @@
 #     cached under $RACS_CACHE_DIR/tools);
 #   - fake-gcs-server, the Google Cloud Storage emulator, built from a pinned Go module version
 #     (cached beside mc and s5cmd; a minute or two the first time).
-# With --minio-only it builds (or finds) the MinIO server alone, as `racs demo --minio` needs.
+# With --minio-only it builds (or finds) the MinIO server alone, as `racs demo --minio` needs;
+# with --clouds-only MinIO, Azurite and fake-gcs-server, as `racs demo --clouds` needs.
 # Idempotent. A missing toolchain (Go, Python) is an error that says what to install; nothing is
 # ever skipped silently.
 set -euo pipefail
@@ -175,16 +176,33 @@ debian_tools() {
     die "apt-get install ${missing[*]} failed"
 }
 
+# Sets NAME=VALUE lines in the env file, keeping every other line of an earlier provisioning.
+update_env() {
+  local env_file="$CACHE/env" pair
+  touch "$env_file"
+  cp "$env_file" "$env_file.tmp"
+  for pair in "$@"; do
+    grep -v "^${pair%%=*}=" "$env_file.tmp" >"$env_file.tmp2" || true
+    echo "$pair" >>"$env_file.tmp2"
+    mv "$env_file.tmp2" "$env_file.tmp"
+  done
+  mv "$env_file.tmp" "$env_file"
+}
+
 main() {
   local minio venv mc s5cmd azurite fake_gcs
   minio="$(minio_bin)"
   if [ "${1:-}" = "--minio-only" ]; then
     # racs demo --minio needs only the server; keep whatever else was provisioned before.
-    local env_file="$CACHE/env"
-    touch "$env_file"
-    grep -v '^RACS_MINIO_BIN=' "$env_file" >"$env_file.tmp" || true
-    echo "RACS_MINIO_BIN=$minio" >>"$env_file.tmp"
-    mv "$env_file.tmp" "$env_file"
+    update_env "RACS_MINIO_BIN=$minio"
+    return
+  fi
+  if [ "${1:-}" = "--clouds-only" ]; then
+    # racs demo --clouds: MinIO and the two emulators. Its SFTP server is Apache MINA SSHD in the
+    # JVM, or sshd if a full provisioning installed it (no root needed for the demo either way).
+    fake_gcs="$(go_tool fake-gcs-server "$FAKE_GCS_MODULE" "$FAKE_GCS_VERSION" install "" -help)"
+    azurite="$(azurite_bin)"
+    update_env "RACS_MINIO_BIN=$minio" "RACS_AZURITE_BLOB=$azurite" "RACS_FAKE_GCS=$fake_gcs"
     return
   fi
   venv="$(python_venv)"

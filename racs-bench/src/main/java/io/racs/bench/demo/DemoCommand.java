@@ -41,7 +41,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * Compose topology without Docker), runs a short object bench against the repositories directly and
  * through the proxy, takes two repositories away and shows that reads and writes go on, replaces
  * them with empty ones and heals, and leaves the proxy serving with an {@code aws} command line to
- * try (Ctrl-C stops it).
+ * try (Ctrl-C stops it). With {@code --clouds} the six are on four storage APIs ({@link
+ * CloudRepositories}): two MinIO servers, Azurite, fake-gcs-server, an SFTP server and a directory.
  *
  * <p>With {@code --proxies N} (N &ge; 2) it shows several proxies over the same repositories
  * instead ({@link MultiProxyDemo}): coordinated through ZooKeeper (an embedded server unless {@code
@@ -82,6 +83,13 @@ public final class DemoCommand implements Callable<Integer> {
   int minio;
 
   @Option(
+      names = "--clouds",
+      description =
+          "run the repositories on four storage APIs: two MinIO servers, Azurite, fake-gcs-server,"
+              + " an SFTP server and a local directory")
+  boolean clouds;
+
+  @Option(
       names = "--listen",
       paramLabel = "HOST:PORT",
       description = "S3 address of the proxy (default: 127.0.0.1:9000)")
@@ -118,7 +126,7 @@ public final class DemoCommand implements Callable<Integer> {
   private final BenchLauncher bench;
   private PrintWriter out;
   private DemoPrinter printer;
-  private DemoRepositories repositories;
+  private DemoSlots repositories;
 
   /** A demo that runs its object bench through {@code bench}. */
   public DemoCommand(BenchLauncher bench) {
@@ -134,20 +142,30 @@ public final class DemoCommand implements Callable<Integer> {
           "--minio: " + minio + " (expected: 6, one per shard of 4x2)");
     }
     checkProxies();
-    repositories = new DemoRepositories(dir, minio);
+    if (clouds && minio != 0) {
+      throw new IllegalArgumentException(
+          "--minio: " + minio + " with --clouds (expected: one of --clouds and --minio)");
+    }
+    repositories = clouds ? new CloudRepositories(dir) : new DemoRepositories(dir, minio);
     printer = new DemoPrinter(out, proxies > 1 ? 7 : 6);
     if (proxies > 1) {
       return multiProxy(geometry);
     }
+    try {
+      return singleProxy(geometry);
+    } finally {
+      // Also when the store or the proxy fails to start: no server the demo started outlives it.
+      repositories.close();
+    }
+  }
+
+  private int singleProxy(Geometry geometry) throws Exception {
     long started = System.nanoTime();
     repositories.prepareDirectory();
     String secret = "demo-" + Long.toHexString(new Random().nextLong() | 1L << 62);
-    printer.step(
-        1,
-        minio > 0
-            ? "starting 6 MinIO servers as repositories"
-            : "creating 6 local-directory repositories");
+    printer.step(1, repositories.startStep());
     List<Repository> opened = repositories.open();
+    repositories.lines().forEach(printer::wrapped);
     Path config = repositories.writeConfig(geometry);
     printer.step(2, "starting the proxy (" + geometry + ")");
     ErasureStore store = openStore(geometry, opened);
@@ -240,7 +258,7 @@ public final class DemoCommand implements Callable<Integer> {
           int n = i;
           s3.putObject(b -> b.bucket("demo").key("photo-" + n), RequestBody.fromBytes(body));
         }
-        printer.step(4, "taking two repositories away (slots 1 and 4)");
+        printer.step(4, "taking two repositories away (" + repositories.describe(1, 4) + ")");
         repositories.breakSlots(1, 4);
         int good = verify(s3, bodies);
         out.printf("      %d/%d GETs byte-exact with 2 of 6 repositories gone%n", good, OBJECTS);
@@ -249,9 +267,9 @@ public final class DemoCommand implements Callable<Integer> {
         s3.putObject(
             b -> b.bucket("demo").key("written-during-outage"), RequestBody.fromBytes(extra));
         out.println("      PUT during the outage: ok (a write quorum of 4 is up)");
-        printer.step(5, "replacing them with empty repositories and healing");
-        repositories.replaceSlots(1, 4);
-        if (minio == 0) {
+        printer.step(5, repositories.comeBackStep());
+        repositories.comeBack(1, 4);
+        if (repositories.reopenAfterComeBack()) {
           // A local directory re-created under a running repository is refused (an unmounted
           // disk's empty mount point looks just the same), so the new ones join as an operator's
           // would: the proxy restarts on the same address and adopts them when it opens, since
@@ -338,11 +356,7 @@ public final class DemoCommand implements Callable<Integer> {
     repositories.prepareDirectory();
     String secret = "demo-" + Long.toHexString(new Random().nextLong() | 1L << 62);
     Map<String, String> credentials = Map.of(ACCESS_KEY, secret);
-    printer.step(
-        1,
-        minio > 0
-            ? "starting 6 MinIO servers as repositories"
-            : "creating 6 local-directory repositories");
+    printer.step(1, repositories.startStep());
     repositories.open().forEach(Repository::close);
     repositories.writeConfig(geometry);
     EmbeddedZooKeeper embedded = null;

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
@@ -29,7 +30,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * the demo directory itself and the configuration file it writes for {@code racs heal}, {@code racs
  * recover} and the bench.
  */
-final class DemoRepositories implements AutoCloseable {
+final class DemoRepositories implements DemoSlots {
   private static final String BUCKET = "racs";
   private static final int SLOTS = 6;
 
@@ -43,15 +44,23 @@ final class DemoRepositories implements AutoCloseable {
     this.minio = minio;
   }
 
-  /** Whether the repositories are MinIO servers rather than local directories. */
-  boolean minio() {
-    return minio > 0;
+  @Override
+  public String startStep() {
+    return minio > 0
+        ? "starting 6 MinIO servers as repositories"
+        : "creating 6 local-directory repositories";
+  }
+
+  @Override
+  public void prepareDirectory() throws IOException {
+    prepare(dir);
   }
 
   /**
-   * Empties the demo directory (refusing one the demo did not create) and marks it as the demo's.
+   * Empties {@code dir} (refusing one the demo did not create) and marks it as the demo's: the one
+   * rule for every kind of demo slots.
    */
-  void prepareDirectory() throws IOException {
+  static void prepare(Path dir) throws IOException {
     Path marker = dir.resolve(".racs-demo");
     if (Files.exists(dir)) {
       if (!Files.exists(marker)) {
@@ -66,11 +75,8 @@ final class DemoRepositories implements AutoCloseable {
     Files.writeString(marker, "created by racs demo; deleted and recreated by each run\n");
   }
 
-  /**
-   * Opens repositories over the six slots. The first call with MinIO starts the servers; later
-   * calls, one per proxy of {@code --proxies}, open clients of their own to the same servers.
-   */
-  List<Repository> open() throws IOException {
+  @Override
+  public List<Repository> open() throws IOException {
     return minio > 0 ? minioRepositories() : fsRepositories();
   }
 
@@ -124,8 +130,8 @@ final class DemoRepositories implements AutoCloseable {
     }
   }
 
-  /** Writes {@code racs.yaml} naming the six repositories, after {@link #open()} started them. */
-  Path writeConfig(Geometry geometry) throws IOException {
+  @Override
+  public Path writeConfig(Geometry geometry) throws IOException {
     StringBuilder yaml =
         new StringBuilder(
             "# Written by racs demo: the demo's array, for racs heal / recover / bench.\n");
@@ -157,8 +163,14 @@ final class DemoRepositories implements AutoCloseable {
     return file;
   }
 
-  /** Takes the slots' storage away: the server stops, or the directory moves aside. */
-  void breakSlots(int... slots) throws IOException {
+  @Override
+  public String describe(int... slots) {
+    return "slots "
+        + String.join(" and ", Arrays.stream(slots).mapToObj(Integer::toString).toList());
+  }
+
+  @Override
+  public void breakSlots(int... slots) throws IOException {
     for (int slot : slots) {
       if (minio > 0) {
         servers.get(slot).stop();
@@ -170,8 +182,8 @@ final class DemoRepositories implements AutoCloseable {
     }
   }
 
-  /** Undoes {@link #breakSlots}: the same storage comes back with what it held. */
-  void restoreSlots(int... slots) throws IOException {
+  @Override
+  public void restoreSlots(int... slots) throws IOException {
     for (int slot : slots) {
       if (minio > 0) {
         servers.get(slot).start();
@@ -183,8 +195,19 @@ final class DemoRepositories implements AutoCloseable {
     }
   }
 
+  @Override
+  public String comeBackStep() {
+    return "replacing them with empty repositories and healing";
+  }
+
+  @Override
+  public boolean reopenAfterComeBack() {
+    return minio == 0;
+  }
+
   /** The slots' storage comes back empty, as a replaced disk or a new provider would. */
-  void replaceSlots(int... slots) throws IOException {
+  @Override
+  public void comeBack(int... slots) throws IOException {
     for (int slot : slots) {
       if (minio > 0) {
         MinioServer server = servers.get(slot);
@@ -201,13 +224,12 @@ final class DemoRepositories implements AutoCloseable {
     }
   }
 
-  /** Kills the MinIO servers, if any; local directories stay for a look afterwards. */
   @Override
   public void close() {
     servers.forEach(MinioServer::kill);
   }
 
-  private static void deleteTree(Path root) throws IOException {
+  static void deleteTree(Path root) throws IOException {
     if (!Files.exists(root)) {
       return;
     }

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * Proves {@code racs demo} refuses a bad {@code --proxies}, {@code --zookeeper} or a {@code
- * --listen} with no room for the proxies' consecutive ports with one line and the usage exit code,
- * before it creates its directory or runs anything.
+ * Proves {@code racs demo} refuses a bad {@code --proxies}, {@code --zookeeper}, a {@code --listen}
+ * with no room for the proxies' consecutive ports, or {@code --clouds} with {@code --minio} with
+ * one line and the usage exit code, before it creates its directory or runs anything.
  */
 class DemoCommandTest {
   @TempDir Path tmp;
@@ -33,7 +33,8 @@ class DemoCommandTest {
             List.of("--proxies", "-1"),
             List.of("--zookeeper", "127.0.0.1:2181"),
             List.of("--proxies", "3", "--zookeeper", " "),
-            List.of("--proxies", "3", "--listen", "127.0.0.1:65534"))) {
+            List.of("--proxies", "3", "--listen", "127.0.0.1:65534"),
+            List.of("--clouds", "--minio", "6"))) {
       StringWriter err = new StringWriter();
       CommandLine cli =
           ExitCodes.document(

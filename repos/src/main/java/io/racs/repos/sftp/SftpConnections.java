@@ -103,7 +103,7 @@ final class SftpConnections implements AutoCloseable {
         return channel;
       }
       closeQuietly(channel);
-      channel = openChannel(session(i % sessions.length));
+      channel = InterruptShield.wrap(openChannel(session(i % sessions.length)));
       channels.set(i, channel);
       return channel;
     } finally {

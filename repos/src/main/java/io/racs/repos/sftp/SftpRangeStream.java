@@ -35,7 +35,13 @@ final class SftpRangeStream extends InputStream {
     this.key = key;
     this.in =
         new SftpInputStreamAsync(
-            (AbstractSftpClient) channel, SftpWriter.IO_BUFFER_BYTES, from, to, path, handle, true);
+            (AbstractSftpClient) InterruptShield.unwrap(channel),
+            SftpWriter.IO_BUFFER_BYTES,
+            from,
+            to,
+            path,
+            handle,
+            true);
     this.remaining = to - from;
   }
 
@@ -56,7 +62,8 @@ final class SftpRangeStream extends InputStream {
     }
     int n;
     try {
-      n = in.read(b, off, (int) Math.min(len, remaining));
+      int asked = (int) Math.min(len, remaining);
+      n = InterruptShield.call(() -> in.read(b, off, asked));
     } catch (IOException e) {
       throw SftpErrors.translate(name, e, "get", key);
     }
@@ -77,7 +84,11 @@ final class SftpRangeStream extends InputStream {
   @Override
   public void close() {
     try {
-      in.close();
+      InterruptShield.call(
+          () -> {
+            in.close();
+            return null;
+          });
     } catch (IOException e) {
       // A read handle whose connection failed has nothing left to release or lose.
     }
