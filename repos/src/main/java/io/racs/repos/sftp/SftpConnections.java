@@ -54,6 +54,8 @@ final class SftpConnections implements AutoCloseable {
   private final ClientSession[] sessions;
   private final AtomicReferenceArray<SftpClient> channels;
   private final AtomicInteger next = new AtomicInteger();
+  private final AtomicInteger sessionsConnected = new AtomicInteger();
+  private final AtomicInteger sessionsClosed = new AtomicInteger();
   private SshClient client;
   private HostKeyCheck hostKeys;
   private List<KeyPair> keyPairs;
@@ -75,6 +77,16 @@ final class SftpConnections implements AutoCloseable {
       locks[i] = new ReentrantLock();
     }
     return locks;
+  }
+
+  /** How many SSH sessions have been connected so far, reconnections included. For tests. */
+  int sessionsConnected() {
+    return sessionsConnected.get();
+  }
+
+  /** How many SSH sessions have closed so far, for whatever reason. For tests. */
+  int sessionsClosed() {
+    return sessionsClosed.get();
   }
 
   /** What the server offers, once a channel has been opened; empty before. */
@@ -168,6 +180,7 @@ final class SftpConnections implements AutoCloseable {
         session.addPublicKeyIdentity(key);
       }
       session.auth().verify(options.connectTimeout());
+      sessionsConnected.incrementAndGet();
       checkOpen(session);
       return session;
     } catch (IllegalStateException e) {
@@ -200,6 +213,11 @@ final class SftpConnections implements AutoCloseable {
                 if (session instanceof ClientSession clientSession) {
                   hostKeys.preferListedKeyTypes(clientSession, options.port());
                 }
+              }
+
+              @Override
+              public void sessionClosed(Session session) {
+                sessionsClosed.incrementAndGet();
               }
             });
         // MINA waits this long for the answer to any one SFTP request (and closes a session idle

@@ -331,6 +331,11 @@ public final class SftpRepository implements Repository {
 
   // ---- helpers -----------------------------------------------------------------------------
 
+  /** Its connections, for tests that count sessions. */
+  SftpConnections connections() {
+    return connections;
+  }
+
   /** A channel, and on the repository's first use the root checked (and its marker written). */
   private SftpClient channel() {
     SftpClient channel = connections.channel();
