@@ -25,8 +25,6 @@ import org.apache.sshd.common.util.security.SecurityUtils;
 import org.apache.sshd.core.CoreModuleProperties;
 import org.apache.sshd.sftp.SftpModuleProperties;
 import org.apache.sshd.sftp.client.SftpClient;
-import org.apache.sshd.sftp.client.SftpClientFactory;
-import org.apache.sshd.sftp.client.SftpVersionSelector;
 import org.apache.sshd.sftp.client.extensions.openssh.OpenSSHFsyncExtension;
 import org.apache.sshd.sftp.client.extensions.openssh.OpenSSHPosixRenameExtension;
 
@@ -132,9 +130,7 @@ final class SftpConnections implements AutoCloseable {
 
   private SftpClient openChannel(ClientSession session) {
     try {
-      SftpClient channel =
-          SftpClientFactory.instance()
-              .createSftpClient(session, SftpVersionSelector.fixedVersionSelector(3));
+      SftpClient channel = SftpChannel.open(session);
       if (capabilities == null) {
         capabilities =
             new Capabilities(

@@ -88,6 +88,7 @@ public final class SftpRepository implements Repository {
   private final SftpRoot root;
   private final SftpWriter writer;
   private final SftpListing listing;
+  private final SftpCalls calls;
   private final AtomicBoolean rootChecked = new AtomicBoolean();
 
   private SftpRepository(String name, SftpOptions options) {
@@ -97,6 +98,7 @@ public final class SftpRepository implements Repository {
     this.root = new SftpRoot(name, options.root());
     this.writer = new SftpWriter(name, root, connections, options.durable());
     this.listing = new SftpListing(root);
+    this.calls = new SftpCalls(name);
   }
 
   /** A repository called {@code name} with {@code options}; connects on first use, no I/O here. */
@@ -171,9 +173,50 @@ public final class SftpRepository implements Repository {
   private ObjectInfo write(String key, InputStream body, long lengthBytes, boolean ifAbsent) {
     Keys.check(key);
     Keys.checkLength(lengthBytes);
-    SftpClient channel = channel();
-    return writer.write(
-        channel, key, components(key), Bodies.checked(body, lengthBytes, name, key), ifAbsent);
+    return calls.call(
+        ifAbsent ? "put if absent" : "put",
+        key,
+        callerLeft ->
+            writer.write(
+                channel(),
+                key,
+                components(key),
+                Bodies.checked(new CallerBody(body, callerLeft), lengthBytes, name, key),
+                ifAbsent));
+  }
+
+  /** The caller's body, read on a request thread until the caller leaves; never closed. */
+  private static final class CallerBody extends java.io.FilterInputStream {
+    private final java.util.function.BooleanSupplier callerLeft;
+
+    CallerBody(InputStream body, java.util.function.BooleanSupplier callerLeft) {
+      super(body);
+      this.callerLeft = callerLeft;
+    }
+
+    @Override
+    public int read() throws IOException {
+      checkCaller();
+      return super.read();
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      checkCaller();
+      return super.read(b, off, len);
+    }
+
+    @Override
+    public void close() {
+      // The body belongs to the caller.
+    }
+
+    private void checkCaller() throws IOException {
+      if (callerLeft.getAsBoolean()) {
+        // Its caller was interrupted: the body may be closed or reused; the put stores nothing.
+        throw new java.io.InterruptedIOException("the caller left; the put is abandoned");
+      }
+    }
   }
 
   // ---- get and head ------------------------------------------------------------------------
@@ -182,6 +225,11 @@ public final class SftpRepository implements Repository {
   public ObjectStream get(String key, long offset, long lengthBytes) {
     Keys.check(key);
     Keys.checkRange(offset, lengthBytes);
+    return calls.call(
+        "get", key, callerLeft -> open(key, offset, lengthBytes), SftpRepository::closeQuietly);
+  }
+
+  private ObjectStream open(String key, long offset, long lengthBytes) {
     SftpClient channel = channel();
     String path = path(key);
     CloseableHandle handle;
@@ -209,7 +257,7 @@ public final class SftpRepository implements Repository {
         return new ObjectStream(info, InputStream.nullInputStream());
       }
       return new ObjectStream(
-          info, new SftpRangeStream(name, key, channel, path, handle, from, to));
+          info, new SftpRangeStream(name, key, calls, channel, path, handle, from, to));
     } catch (IOException | RuntimeException e) {
       closeQuietly(handle);
       if (e instanceof RepositoryException r) {
@@ -225,6 +273,10 @@ public final class SftpRepository implements Repository {
   @Override
   public Optional<ObjectInfo> head(String key) {
     Keys.check(key);
+    return calls.call("head", key, callerLeft -> stat(key));
+  }
+
+  private Optional<ObjectInfo> stat(String key) {
     SftpClient channel = channel();
     try {
       Attributes attributes = channel.lstat(path(key));
@@ -246,6 +298,16 @@ public final class SftpRepository implements Repository {
   @Override
   public void delete(String key) {
     Keys.check(key);
+    calls.call(
+        "delete",
+        key,
+        callerLeft -> {
+          remove(key);
+          return Boolean.TRUE;
+        });
+  }
+
+  private void remove(String key) {
     SftpClient channel = channel();
     String[] components = components(key);
     try {
@@ -276,7 +338,8 @@ public final class SftpRepository implements Repository {
     Keys.checkBound(prefix, "prefix");
     Keys.checkBound(startAfter, "startAfter");
     Keys.checkMaxKeys(maxKeys);
-    return listing.list(channel(), prefix, startAfter, maxKeys);
+    return calls.call(
+        "list", prefix, callerLeft -> listing.list(channel(), prefix, startAfter, maxKeys));
   }
 
   // ---- probe, purge, close -----------------------------------------------------------------
@@ -284,7 +347,13 @@ public final class SftpRepository implements Repository {
   /** Connects (if need be) and checks the root: one request when connected. */
   @Override
   public void probe() {
-    root.check(channel());
+    calls.call(
+        "probe",
+        "",
+        callerLeft -> {
+          root.check(channel());
+          return Boolean.TRUE;
+        });
   }
 
   /**
@@ -297,6 +366,10 @@ public final class SftpRepository implements Repository {
     if (grace.isNegative()) {
       throw new IllegalArgumentException("grace: " + grace + " (expected: >= 0)");
     }
+    return calls.call("purge", "", callerLeft -> purge(grace, dryRun));
+  }
+
+  private long purge(Duration grace, boolean dryRun) {
     SftpClient channel = channel();
     Instant cutoff = Instant.now().minus(grace);
     List<String> stale = new ArrayList<>();
@@ -352,6 +425,14 @@ public final class SftpRepository implements Repository {
 
   private static String[] components(String key) {
     return KeyCodec.encode(key).split("/", -1);
+  }
+
+  private static void closeQuietly(ObjectStream stream) {
+    try {
+      stream.close();
+    } catch (IOException | RuntimeException e) {
+      // Opened for a caller who left: nothing was read from it.
+    }
   }
 
   private static void closeQuietly(CloseableHandle handle) {
