@@ -70,9 +70,13 @@ import org.apache.sshd.sftp.client.SftpClient.OpenMode;
  *
  * <p><b>Connections</b> are a fixed set of SFTP channels over one or a few SSH sessions ({@link
  * SftpConnections}), opened on first use and reopened when found closed. Calls block the calling
- * thread (a virtual thread is fine) on MINA's futures. Every request waits at most {@code
- * requestTimeout} for its answer ({@code TIMEOUT} beyond); connecting and authenticating at most
- * {@code connectTimeout}.
+ * thread (a virtual thread is fine), but their requests run on a thread of their own ({@link
+ * SftpCalls}): a caller interrupted midway (the loser of a hedged read, a straggler given up on)
+ * fails at once with {@code TIMEOUT} and keeps its interrupt status, while its requests finish, its
+ * handles are closed and an abandoned put's temporary file is removed without it; no interrupt ever
+ * reaches MINA, where it would break the channel for every other call. Every request waits at most
+ * {@code requestTimeout} for its answer ({@code TIMEOUT} beyond; the late answer is dropped, see
+ * {@link SftpChannel}); connecting and authenticating at most {@code connectTimeout}.
  *
  * <p><b>Errors</b> are translated once, in {@link SftpErrors}: "no such file" is {@code NOT_FOUND}
  * once the root is checked, "permission denied" {@code ACCESS_DENIED}, "no space" and "quota" (SFTP
