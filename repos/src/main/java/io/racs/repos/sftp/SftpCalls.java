@@ -5,6 +5,7 @@ import io.racs.repos.RepositoryException;
 import io.racs.repos.RepositoryException.Kind;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -89,7 +90,7 @@ final class SftpCalls {
       return result.getNow(null);
     } catch (CancellationException e) {
       throw new IllegalStateException("cancelled by nobody", e);
-    } catch (java.util.concurrent.CompletionException e) {
+    } catch (CompletionException e) {
       throw rethrow(e.getCause(), operation, key);
     }
   }

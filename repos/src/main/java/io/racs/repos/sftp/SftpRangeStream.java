@@ -5,6 +5,7 @@ import io.racs.repos.RepositoryException;
 import io.racs.repos.RepositoryException.Kind;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import org.apache.sshd.sftp.client.SftpClient;
@@ -105,7 +106,7 @@ final class SftpRangeStream extends InputStream {
     try {
       byte[] chunk = new byte[want];
       int n = in.read(chunk, 0, want);
-      return n < 0 ? new byte[0] : n == want ? chunk : java.util.Arrays.copyOf(chunk, n);
+      return n < 0 ? new byte[0] : n == want ? chunk : Arrays.copyOf(chunk, n);
     } catch (IOException e) {
       throw SftpErrors.translate(name, e, "get", key);
     } finally {

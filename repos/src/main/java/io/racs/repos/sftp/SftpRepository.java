@@ -8,8 +8,10 @@ import io.racs.repos.ObjectInfo;
 import io.racs.repos.ObjectStream;
 import io.racs.repos.Repository;
 import io.racs.repos.RepositoryException;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import org.apache.sshd.sftp.client.SftpClient;
 import org.apache.sshd.sftp.client.SftpClient.Attributes;
 import org.apache.sshd.sftp.client.SftpClient.CloseableHandle;
@@ -190,10 +193,10 @@ public final class SftpRepository implements Repository {
   }
 
   /** The caller's body, read on a request thread until the caller leaves; never closed. */
-  private static final class CallerBody extends java.io.FilterInputStream {
-    private final java.util.function.BooleanSupplier callerLeft;
+  private static final class CallerBody extends FilterInputStream {
+    private final BooleanSupplier callerLeft;
 
-    CallerBody(InputStream body, java.util.function.BooleanSupplier callerLeft) {
+    CallerBody(InputStream body, BooleanSupplier callerLeft) {
       super(body);
       this.callerLeft = callerLeft;
     }
@@ -218,7 +221,7 @@ public final class SftpRepository implements Repository {
     private void checkCaller() throws IOException {
       if (callerLeft.getAsBoolean()) {
         // Its caller was interrupted: the body may be closed or reused; the put stores nothing.
-        throw new java.io.InterruptedIOException("the caller left; the put is abandoned");
+        throw new InterruptedIOException("the caller left; the put is abandoned");
       }
     }
   }
