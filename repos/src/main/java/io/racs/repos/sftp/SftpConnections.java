@@ -25,8 +25,6 @@ import org.apache.sshd.common.util.security.SecurityUtils;
 import org.apache.sshd.core.CoreModuleProperties;
 import org.apache.sshd.sftp.SftpModuleProperties;
 import org.apache.sshd.sftp.client.SftpClient;
-import org.apache.sshd.sftp.client.SftpClientFactory;
-import org.apache.sshd.sftp.client.SftpVersionSelector;
 import org.apache.sshd.sftp.client.extensions.openssh.OpenSSHFsyncExtension;
 import org.apache.sshd.sftp.client.extensions.openssh.OpenSSHPosixRenameExtension;
 
@@ -54,6 +52,8 @@ final class SftpConnections implements AutoCloseable {
   private final ClientSession[] sessions;
   private final AtomicReferenceArray<SftpClient> channels;
   private final AtomicInteger next = new AtomicInteger();
+  private final AtomicInteger sessionsConnected = new AtomicInteger();
+  private final AtomicInteger sessionsClosed = new AtomicInteger();
   private SshClient client;
   private HostKeyCheck hostKeys;
   private List<KeyPair> keyPairs;
@@ -75,6 +75,16 @@ final class SftpConnections implements AutoCloseable {
       locks[i] = new ReentrantLock();
     }
     return locks;
+  }
+
+  /** How many SSH sessions have been connected so far, reconnections included. For tests. */
+  int sessionsConnected() {
+    return sessionsConnected.get();
+  }
+
+  /** How many SSH sessions have closed so far, for whatever reason. For tests. */
+  int sessionsClosed() {
+    return sessionsClosed.get();
   }
 
   /** What the server offers, once a channel has been opened; empty before. */
@@ -103,7 +113,7 @@ final class SftpConnections implements AutoCloseable {
         return channel;
       }
       closeQuietly(channel);
-      channel = InterruptShield.wrap(openChannel(session(i % sessions.length)));
+      channel = openChannel(session(i % sessions.length));
       channels.set(i, channel);
       return channel;
     } finally {
@@ -120,9 +130,7 @@ final class SftpConnections implements AutoCloseable {
 
   private SftpClient openChannel(ClientSession session) {
     try {
-      SftpClient channel =
-          SftpClientFactory.instance()
-              .createSftpClient(session, SftpVersionSelector.fixedVersionSelector(3));
+      SftpClient channel = SftpChannel.open(session);
       if (capabilities == null) {
         capabilities =
             new Capabilities(
@@ -168,6 +176,7 @@ final class SftpConnections implements AutoCloseable {
         session.addPublicKeyIdentity(key);
       }
       session.auth().verify(options.connectTimeout());
+      sessionsConnected.incrementAndGet();
       checkOpen(session);
       return session;
     } catch (IllegalStateException e) {
@@ -200,6 +209,11 @@ final class SftpConnections implements AutoCloseable {
                 if (session instanceof ClientSession clientSession) {
                   hostKeys.preferListedKeyTypes(clientSession, options.port());
                 }
+              }
+
+              @Override
+              public void sessionClosed(Session session) {
+                sessionsClosed.incrementAndGet();
               }
             });
         // MINA waits this long for the answer to any one SFTP request (and closes a session idle

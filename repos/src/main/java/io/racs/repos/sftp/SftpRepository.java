@@ -8,8 +8,10 @@ import io.racs.repos.ObjectInfo;
 import io.racs.repos.ObjectStream;
 import io.racs.repos.Repository;
 import io.racs.repos.RepositoryException;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import org.apache.sshd.sftp.client.SftpClient;
 import org.apache.sshd.sftp.client.SftpClient.Attributes;
 import org.apache.sshd.sftp.client.SftpClient.CloseableHandle;
@@ -70,9 +73,13 @@ import org.apache.sshd.sftp.client.SftpClient.OpenMode;
  *
  * <p><b>Connections</b> are a fixed set of SFTP channels over one or a few SSH sessions ({@link
  * SftpConnections}), opened on first use and reopened when found closed. Calls block the calling
- * thread (a virtual thread is fine) on MINA's futures. Every request waits at most {@code
- * requestTimeout} for its answer ({@code TIMEOUT} beyond); connecting and authenticating at most
- * {@code connectTimeout}.
+ * thread (a virtual thread is fine), but their requests run on a thread of their own ({@link
+ * SftpCalls}): a caller interrupted midway (the loser of a hedged read, a straggler given up on)
+ * fails at once with {@code TIMEOUT} and keeps its interrupt status, while its requests finish, its
+ * handles are closed and an abandoned put's temporary file is removed without it; no interrupt ever
+ * reaches MINA, where it would break the channel for every other call. Every request waits at most
+ * {@code requestTimeout} for its answer ({@code TIMEOUT} beyond; the late answer is dropped, see
+ * {@link SftpChannel}); connecting and authenticating at most {@code connectTimeout}.
  *
  * <p><b>Errors</b> are translated once, in {@link SftpErrors}: "no such file" is {@code NOT_FOUND}
  * once the root is checked, "permission denied" {@code ACCESS_DENIED}, "no space" and "quota" (SFTP
@@ -88,6 +95,7 @@ public final class SftpRepository implements Repository {
   private final SftpRoot root;
   private final SftpWriter writer;
   private final SftpListing listing;
+  private final SftpCalls calls;
   private final AtomicBoolean rootChecked = new AtomicBoolean();
 
   private SftpRepository(String name, SftpOptions options) {
@@ -97,6 +105,7 @@ public final class SftpRepository implements Repository {
     this.root = new SftpRoot(name, options.root());
     this.writer = new SftpWriter(name, root, connections, options.durable());
     this.listing = new SftpListing(root);
+    this.calls = new SftpCalls(name);
   }
 
   /** A repository called {@code name} with {@code options}; connects on first use, no I/O here. */
@@ -171,9 +180,50 @@ public final class SftpRepository implements Repository {
   private ObjectInfo write(String key, InputStream body, long lengthBytes, boolean ifAbsent) {
     Keys.check(key);
     Keys.checkLength(lengthBytes);
-    SftpClient channel = channel();
-    return writer.write(
-        channel, key, components(key), Bodies.checked(body, lengthBytes, name, key), ifAbsent);
+    return calls.call(
+        ifAbsent ? "put if absent" : "put",
+        key,
+        callerLeft ->
+            writer.write(
+                channel(),
+                key,
+                components(key),
+                Bodies.checked(new CallerBody(body, callerLeft), lengthBytes, name, key),
+                ifAbsent));
+  }
+
+  /** The caller's body, read on a request thread until the caller leaves; never closed. */
+  private static final class CallerBody extends FilterInputStream {
+    private final BooleanSupplier callerLeft;
+
+    CallerBody(InputStream body, BooleanSupplier callerLeft) {
+      super(body);
+      this.callerLeft = callerLeft;
+    }
+
+    @Override
+    public int read() throws IOException {
+      checkCaller();
+      return super.read();
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      checkCaller();
+      return super.read(b, off, len);
+    }
+
+    @Override
+    public void close() {
+      // The body belongs to the caller.
+    }
+
+    private void checkCaller() throws IOException {
+      if (callerLeft.getAsBoolean()) {
+        // Its caller was interrupted: the body may be closed or reused; the put stores nothing.
+        throw new InterruptedIOException("the caller left; the put is abandoned");
+      }
+    }
   }
 
   // ---- get and head ------------------------------------------------------------------------
@@ -182,6 +232,11 @@ public final class SftpRepository implements Repository {
   public ObjectStream get(String key, long offset, long lengthBytes) {
     Keys.check(key);
     Keys.checkRange(offset, lengthBytes);
+    return calls.call(
+        "get", key, callerLeft -> open(key, offset, lengthBytes), SftpRepository::closeQuietly);
+  }
+
+  private ObjectStream open(String key, long offset, long lengthBytes) {
     SftpClient channel = channel();
     String path = path(key);
     CloseableHandle handle;
@@ -209,7 +264,7 @@ public final class SftpRepository implements Repository {
         return new ObjectStream(info, InputStream.nullInputStream());
       }
       return new ObjectStream(
-          info, new SftpRangeStream(name, key, channel, path, handle, from, to));
+          info, new SftpRangeStream(name, key, calls, channel, path, handle, from, to));
     } catch (IOException | RuntimeException e) {
       closeQuietly(handle);
       if (e instanceof RepositoryException r) {
@@ -225,6 +280,10 @@ public final class SftpRepository implements Repository {
   @Override
   public Optional<ObjectInfo> head(String key) {
     Keys.check(key);
+    return calls.call("head", key, callerLeft -> stat(key));
+  }
+
+  private Optional<ObjectInfo> stat(String key) {
     SftpClient channel = channel();
     try {
       Attributes attributes = channel.lstat(path(key));
@@ -246,6 +305,16 @@ public final class SftpRepository implements Repository {
   @Override
   public void delete(String key) {
     Keys.check(key);
+    calls.call(
+        "delete",
+        key,
+        callerLeft -> {
+          remove(key);
+          return Boolean.TRUE;
+        });
+  }
+
+  private void remove(String key) {
     SftpClient channel = channel();
     String[] components = components(key);
     try {
@@ -276,7 +345,8 @@ public final class SftpRepository implements Repository {
     Keys.checkBound(prefix, "prefix");
     Keys.checkBound(startAfter, "startAfter");
     Keys.checkMaxKeys(maxKeys);
-    return listing.list(channel(), prefix, startAfter, maxKeys);
+    return calls.call(
+        "list", prefix, callerLeft -> listing.list(channel(), prefix, startAfter, maxKeys));
   }
 
   // ---- probe, purge, close -----------------------------------------------------------------
@@ -284,7 +354,13 @@ public final class SftpRepository implements Repository {
   /** Connects (if need be) and checks the root: one request when connected. */
   @Override
   public void probe() {
-    root.check(channel());
+    calls.call(
+        "probe",
+        "",
+        callerLeft -> {
+          root.check(channel());
+          return Boolean.TRUE;
+        });
   }
 
   /**
@@ -297,6 +373,10 @@ public final class SftpRepository implements Repository {
     if (grace.isNegative()) {
       throw new IllegalArgumentException("grace: " + grace + " (expected: >= 0)");
     }
+    return calls.call("purge", "", callerLeft -> purge(grace, dryRun));
+  }
+
+  private long purge(Duration grace, boolean dryRun) {
     SftpClient channel = channel();
     Instant cutoff = Instant.now().minus(grace);
     List<String> stale = new ArrayList<>();
@@ -331,6 +411,11 @@ public final class SftpRepository implements Repository {
 
   // ---- helpers -----------------------------------------------------------------------------
 
+  /** Its connections, for tests that count sessions. */
+  SftpConnections connections() {
+    return connections;
+  }
+
   /** A channel, and on the repository's first use the root checked (and its marker written). */
   private SftpClient channel() {
     SftpClient channel = connections.channel();
@@ -347,6 +432,14 @@ public final class SftpRepository implements Repository {
 
   private static String[] components(String key) {
     return KeyCodec.encode(key).split("/", -1);
+  }
+
+  private static void closeQuietly(ObjectStream stream) {
+    try {
+      stream.close();
+    } catch (IOException | RuntimeException e) {
+      // Opened for a caller who left: nothing was read from it.
+    }
   }
 
   private static void closeQuietly(CloseableHandle handle) {

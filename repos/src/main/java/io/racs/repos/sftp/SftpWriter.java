@@ -162,22 +162,14 @@ final class SftpWriter {
       throws IOException {
     SftpOutputStreamAsync out =
         new SftpOutputStreamAsync(
-            (AbstractSftpClient) InterruptShield.unwrap(channel),
-            IO_BUFFER_BYTES,
-            temp,
-            handle,
-            false);
-    // The pipelined writes wait on MINA's futures: out of reach of the caller's interrupts.
-    return InterruptShield.call(
-        () -> {
-          try {
-            long size = in.transferTo(out);
-            out.close(); // flushes and waits for every acknowledgement
-            return size;
-          } finally {
-            closeQuietly(out);
-          }
-        });
+            (AbstractSftpClient) channel, IO_BUFFER_BYTES, temp, handle, false);
+    try {
+      long size = in.transferTo(out);
+      out.close(); // flushes and waits for every acknowledgement
+      return size;
+    } finally {
+      closeQuietly(out);
+    }
   }
 
   /**

@@ -45,8 +45,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * unknown one only when configured), a wrong password or key is {@code ACCESS_DENIED}, a root that
  * is missing is {@code UNAVAILABLE} for every call, no key writes outside the root, a server that
  * goes away mid-call is {@code UNAVAILABLE} and is reconnected to once it is back, a server that
- * stalls is {@code TIMEOUT}, "create if absent" refuses an existing object, leftovers of crashed
- * writes are purged, and a YAML {@code type: sftp} entry builds a working repository.
+ * stalls is {@code TIMEOUT} (and its late replies, once it answers, do not close the session),
+ * "create if absent" refuses an existing object, leftovers of crashed writes are purged, and a YAML
+ * {@code type: sftp} entry builds a working repository.
  *
  * <p>What MINA's server cannot show, compared with OpenSSH's {@code sftp-server}: its protocol
  * version 3 rename checks for the target and then renames (OpenSSH links and unlinks), so {@code
@@ -276,6 +277,29 @@ class SftpRepositoryIT extends RepositoryContract {
           } finally {
             SFTP.release();
           }
+        });
+  }
+
+  @Test
+  void get_whenReplyComesAfterTimeout_sessionSurvivesAndLaterCallsWork() {
+    repository.put("late", new ByteArrayInputStream(new byte[] {4, 5, 6}), 3);
+    // One channel: the server answers its requests in order, so the head below returns only after
+    // the late replies to the read and close that timed out have reached the client.
+    withRepository(
+        here().requestTimeout(Duration.ofSeconds(1)).sessions(1).channels(1).build(),
+        impatient -> {
+          impatient.probe();
+          SFTP.holdReads();
+          try (ObjectStream in = impatient.get("late")) {
+            assertKind(in::readAllBytes, Kind.TIMEOUT);
+          } catch (IOException e) {
+            throw new AssertionError(e);
+          } finally {
+            SFTP.release();
+          }
+          assertThat(impatient.head("late")).isPresent();
+          assertThat(impatient.connections().sessionsClosed()).isZero();
+          assertThat(impatient.connections().sessionsConnected()).isEqualTo(1);
         });
   }
 
