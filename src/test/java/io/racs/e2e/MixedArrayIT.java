@@ -183,8 +183,13 @@ class MixedArrayIT {
     FaultScenario.assertUnaffected(run("stall-2", seed, stall(victims)));
   }
 
+  /**
+   * Runs last, on the array as the slot move left it (Azurite then holds two slots): after more
+   * than m providers stalled, writes the proxy refused may land late on the providers that were
+   * stopped, and heal's treatment of what they leave is not asserted here.
+   */
   @Test
-  @Order(4)
+  @Order(6)
   void mixedLoad_whenThreeProvidersStall_refusesWritesWith503() throws Exception {
     long seed = TestSeed.get();
     List<Provider> victims = victims(seed, 3, true);
@@ -202,7 +207,7 @@ class MixedArrayIT {
    * serves every object byte-exact.
    */
   @Test
-  @Order(5)
+  @Order(4)
   void heal_movesTheFsSlotToAnAzureContainer_andServesWithoutTheDirectory() throws Exception {
     Map<String, byte[]> objects = new java.util.LinkedHashMap<>();
     try (S3Client s3 = FaultLoad.client(proxy.endpoint())) {
