@@ -14,7 +14,10 @@ import java.util.List;
  * <p>Azurite runs in strict mode (no {@code --loose}, no {@code --skipApiVersionCheck}): clients
  * must speak {@link #SERVICE_VERSION}, the newest version it knows, and unsupported headers fail
  * instead of being ignored. It is weaker than Azure in ways a test over it cannot show: no
- * throttling (503 ServerBusy), no geo-replication lag, and listing has no {@code startFrom}.
+ * throttling (503 ServerBusy), no geo-replication lag, and listing has no {@code startFrom}. It
+ * also keeps its containers' and blobs' index in memory (LokiJS) and saves it every few seconds and
+ * on a graceful stop: a SIGKILL loses what it acknowledged since, containers included, which Azure
+ * never does. Tests that take it away as an outage stop it ({@link EmulatorProcess#stop()}).
  */
 public final class AzuriteServer implements AutoCloseable {
   /** The storage service version Azurite 3.35 speaks. */
