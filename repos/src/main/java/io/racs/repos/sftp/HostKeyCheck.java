@@ -6,15 +6,18 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.PublicKey;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.WeakHashMap;
 import org.apache.sshd.client.config.hosts.KnownHostEntry;
 import org.apache.sshd.client.keyverifier.AcceptAllServerKeyVerifier;
 import org.apache.sshd.client.keyverifier.KnownHostsServerKeyVerifier;
 import org.apache.sshd.client.keyverifier.RejectAllServerKeyVerifier;
 import org.apache.sshd.client.session.ClientSession;
-import org.apache.sshd.common.AttributeRepository.AttributeKey;
 import org.apache.sshd.common.NamedFactory;
 import org.apache.sshd.common.config.keys.KeyUtils;
 import org.apache.sshd.common.signature.Signature;
@@ -26,13 +29,15 @@ import org.apache.sshd.common.signature.Signature;
  * use is configured, in which case its key is appended to the file; a listed host that presents
  * another key is refused always, since that is what a man in the middle looks like.
  *
- * <p>A refusal is recorded on the session ({@link #REFUSAL}), naming the host and the key's SHA-256
+ * <p>A refusal is recorded per session ({@link #refusal}), naming the host and the key's SHA-256
  * fingerprint, so that the repository's error says why the connection failed rather than MINA's
- * "server key did not validate".
+ * "server key did not validate". It is kept here, not as a session attribute: MINA may close the
+ * session (clearing its attributes) on its own thread before the caller's wait ends.
  */
 final class HostKeyCheck extends KnownHostsServerKeyVerifier {
-  /** Why the server's key was refused, on a session whose key exchange failed for that reason. */
-  static final AttributeKey<String> REFUSAL = new AttributeKey<>();
+  /** Why the server's key was refused, by session, until the session's caller takes it. */
+  private final Map<ClientSession, String> refusals =
+      Collections.synchronizedMap(new WeakHashMap<>());
 
   private final String host;
 
@@ -41,6 +46,11 @@ final class HostKeyCheck extends KnownHostsServerKeyVerifier {
         trustOnFirstUse ? AcceptAllServerKeyVerifier.INSTANCE : RejectAllServerKeyVerifier.INSTANCE,
         knownHostsFile);
     this.host = host;
+  }
+
+  /** Why the key of {@code session}'s server was refused, if it was; forgets it. */
+  Optional<String> refusal(ClientSession session) {
+    return Optional.ofNullable(refusals.remove(session));
   }
 
   /**
@@ -83,8 +93,8 @@ final class HostKeyCheck extends KnownHostsServerKeyVerifier {
     if (super.acceptUnknownHostKey(session, remoteAddress, serverKey)) {
       return true;
     }
-    session.setAttribute(
-        REFUSAL,
+    refusals.put(
+        session,
         "host key of "
             + host
             + " ("
@@ -105,8 +115,8 @@ final class HostKeyCheck extends KnownHostsServerKeyVerifier {
       KnownHostEntry entry,
       PublicKey expected,
       PublicKey actual) {
-    session.setAttribute(
-        REFUSAL,
+    refusals.put(
+        session,
         "host key of "
             + host
             + " CHANGED: it presented "
@@ -127,8 +137,8 @@ final class HostKeyCheck extends KnownHostsServerKeyVerifier {
   @Override
   protected void handleRevokedKey(
       ClientSession session, SocketAddress remoteAddress, PublicKey serverKey) {
-    session.setAttribute(
-        REFUSAL,
+    refusals.put(
+        session,
         "host key of "
             + host
             + " ("

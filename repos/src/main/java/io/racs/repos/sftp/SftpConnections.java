@@ -182,10 +182,7 @@ final class SftpConnections implements AutoCloseable {
     } catch (IllegalStateException e) {
       throw e; // closed meanwhile
     } catch (IOException | RuntimeException e) {
-      Optional<String> refusal =
-          session == null
-              ? Optional.empty()
-              : Optional.ofNullable(session.getAttribute(HostKeyCheck.REFUSAL));
+      Optional<String> refusal = session == null ? Optional.empty() : hostKeys.refusal(session);
       closeQuietly(session);
       throw SftpErrors.connectFailure(name, options.location(), refusal, e);
     }
