@@ -133,7 +133,11 @@ final class ProxyProcess implements AutoCloseable {
     pb.redirectErrorStream(true);
     Process process = pb.start();
     CompletableFuture<String[]> ready = new CompletableFuture<>();
-    Thread.ofVirtual()
+    // A platform thread: a virtual one was seen not to run for the whole 120 s wait in CI (the
+    // log file it creates first never appeared) while other proxies' readers sat in pipe reads.
+    Thread.ofPlatform()
+        .daemon()
+        .name("proxy-output-" + process.pid())
         .start(
             () -> {
               String endpoint = null;
