@@ -176,6 +176,15 @@ debian_tools() {
     die "apt-get install ${missing[*]} failed"
 }
 
+# libfaketime's preload library (the Debian package puts it under the architecture's lib dir).
+faketime_lib() {
+  local lib
+  for lib in /usr/lib/*/faketime/libfaketime.so.1 /usr/lib/faketime/libfaketime.so.1; do
+    [ -f "$lib" ] && echo "$lib" && return
+  done
+  die "faketime is installed but libfaketime.so.1 was not found"
+}
+
 # Sets NAME=VALUE lines in the env file, keeping every other line of an earlier provisioning.
 update_env() {
   local env_file="$CACHE/env" pair
@@ -212,7 +221,10 @@ main() {
   fake_gcs="$(go_tool fake-gcs-server "$FAKE_GCS_MODULE" "$FAKE_GCS_VERSION" install "" -help)"
   # openssh-server: sshd, which SftpOpenSshIT runs as a process of the test's own user on a free
   # port with its own config (the package's service, where the system starts one, is left alone).
-  debian_tools rclone fio openssl chromium haproxy sshd:openssh-server ssh-keygen:openssh-client
+  # faketime: libfaketime, preloaded into a proxy whose clock a test sets apart from the others'
+  # (ObjectLockClocksIT).
+  debian_tools rclone fio openssl chromium haproxy sshd:openssh-server ssh-keygen:openssh-client \
+    faketime
   azurite="$(azurite_bin)"
   local env_file="$CACHE/env"
   {
@@ -230,6 +242,7 @@ main() {
     echo "RACS_SSHD=$(PATH="$PATH:/usr/sbin" command -v sshd)"
     echo "RACS_FAKE_GCS=$fake_gcs"
     echo "RACS_SSH_KEYGEN=$(command -v ssh-keygen)"
+    echo "RACS_FAKETIME_LIB=$(faketime_lib)"
   } >"$env_file.tmp"
   mv "$env_file.tmp" "$env_file"
   say "ready ($env_file)"

@@ -62,4 +62,12 @@ public final class TestTools {
   public static Path haproxy() {
     return ProvisionedTools.require("RACS_HAPROXY");
   }
+
+  /**
+   * libfaketime's preload library (Debian's {@code faketime}): with {@code LD_PRELOAD} and {@code
+   * FAKETIME=+2d} a process reads a clock two days ahead of everyone else's.
+   */
+  public static Path faketimeLib() {
+    return ProvisionedTools.requireFile("RACS_FAKETIME_LIB");
+  }
 }

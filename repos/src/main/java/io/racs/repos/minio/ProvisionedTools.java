@@ -48,20 +48,37 @@ public final class ProvisionedTools {
    * @throws IllegalStateException when the tool is not provisioned
    */
   public static Path require(String variable) {
-    return find(variable)
-        .orElseThrow(
-            () ->
-                new IllegalStateException(
-                    variable
-                        + " is not provisioned (looked in the system property "
-                        + propertyName(variable)
-                        + ", the environment and "
-                        + envFile()
-                        + "): run ./racs provision"));
+    return require(variable, find(variable));
+  }
+
+  /**
+   * Returns the file (a library, not a program) named by {@code variable}, or throws naming how to
+   * install it.
+   *
+   * @throws IllegalStateException when the file is not provisioned
+   */
+  public static Path requireFile(String variable) {
+    return require(variable, configured(variable).filter(Files::isReadable));
+  }
+
+  private static Path require(String variable, Optional<Path> found) {
+    return found.orElseThrow(
+        () ->
+            new IllegalStateException(
+                variable
+                    + " is not provisioned (looked in the system property "
+                    + propertyName(variable)
+                    + ", the environment and "
+                    + envFile()
+                    + "): run ./racs provision"));
   }
 
   /** Returns the tool named by {@code variable} if it is provisioned and executable. */
   public static Optional<Path> find(String variable) {
+    return configured(variable).filter(Files::isExecutable);
+  }
+
+  private static Optional<Path> configured(String variable) {
     String value = System.getProperty(propertyName(variable));
     if (value == null || value.isBlank()) {
       value = System.getenv(variable);
@@ -72,8 +89,7 @@ public final class ProvisionedTools {
     if (value == null || value.isBlank()) {
       return Optional.empty();
     }
-    Path path = Path.of(value);
-    return Files.isExecutable(path) ? Optional.of(path) : Optional.empty();
+    return Optional.of(Path.of(value));
   }
 
   private static String propertyName(String variable) {
