@@ -84,6 +84,7 @@ public enum S3ErrorCode {
   INVALID_TAG("InvalidTag", 400, "The tag provided was not a valid tag."),
   INVALID_URI("InvalidURI", 400, "Couldn't parse the specified URI."),
   KEY_TOO_LONG_ERROR("KeyTooLongError", 400, "Your key is too long."),
+  MALFORMED_POLICY("MalformedPolicy", 400, "Policies must be valid JSON."),
   MALFORMED_POST_REQUEST(
       "MalformedPOSTRequest",
       400,
@@ -101,6 +102,7 @@ public enum S3ErrorCode {
   MISSING_SECURITY_HEADER(
       "MissingSecurityHeader", 400, "Your request was missing a required header."),
   NO_SUCH_BUCKET("NoSuchBucket", 404, "The specified bucket does not exist."),
+  NO_SUCH_BUCKET_POLICY("NoSuchBucketPolicy", 404, "The bucket policy does not exist"),
   NO_SUCH_CORS_CONFIGURATION(
       "NoSuchCORSConfiguration", 404, "The CORS configuration does not exist"),
   NO_SUCH_LIFECYCLE_CONFIGURATION(

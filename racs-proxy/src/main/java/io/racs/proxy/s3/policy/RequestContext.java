@@ -1,0 +1,35 @@
+package io.racs.proxy.s3.policy;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What a policy judges of one request: who asks ({@code principal}: an access key's user, or {@link
+ * #ANONYMOUS}), the action, the resource's ARN, and the condition keys' values the request carries
+ * ({@code aws:SourceIp}, {@code s3:prefix}, …; a key absent from {@code values} is absent from the
+ * request).
+ *
+ * @param principal the user's name, or {@link #ANONYMOUS} for an unsigned request
+ * @param action an {@code s3:} action, as {@link PolicyActions} spells it
+ * @param resource {@code arn:aws:s3:::bucket} or {@code arn:aws:s3:::bucket/key}
+ * @param values condition key (as policies spell it, any case) to its values
+ */
+public record RequestContext(
+    String principal, String action, String resource, Map<String, List<String>> values) {
+  /** The principal of an unsigned request: only {@code "Principal": "*"} names it. */
+  public static final String ANONYMOUS = "*anonymous*";
+
+  /** Checks the fields and copies the values. */
+  public RequestContext {
+    Objects.requireNonNull(principal, "principal");
+    Objects.requireNonNull(action, "action");
+    Objects.requireNonNull(resource, "resource");
+    values = Conditions.normalize(values);
+  }
+
+  /** The values of condition key {@code key}, or null when the request has none. */
+  List<String> valuesOf(String key) {
+    return values.get(Conditions.canonicalKey(key));
+  }
+}
