@@ -86,13 +86,7 @@ public final class CpuCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException, IOException {
-    Duration length =
-        Units.duration(duration)
-            .filter(d -> !d.isNegative() && !d.isZero())
-            .orElseThrow(
-                () ->
-                    new IllegalArgumentException(
-                        "--duration: " + duration + " (expected: a duration such as 10s)"));
+    Duration length = positive("--duration", duration, "10s");
     if (!format.equals("json") && !format.equals("tsv")) {
       throw new IllegalArgumentException("--format: " + format + " (expected: json or tsv)");
     }
@@ -103,13 +97,7 @@ public final class CpuCommand implements Callable<Integer> {
       throw new IllegalArgumentException(e.getMessage().replace("--sample-pid", "--pid"), e);
     }
     if (trace != null) {
-      Duration interval =
-          Units.duration(every)
-              .filter(d -> !d.isNegative() && !d.isZero())
-              .orElseThrow(
-                  () ->
-                      new IllegalArgumentException(
-                          "--every: " + every + " (expected: a duration such as 100ms)"));
+      Duration interval = positive("--every", every, "100ms");
       if (!command.isEmpty()) {
         throw new IllegalArgumentException(
             "--trace: " + trace + " (expected: either --trace or a COMMAND, not both)");
@@ -138,6 +126,16 @@ public final class CpuCommand implements Callable<Integer> {
       Files.writeString(out, text.toString());
     }
     return code;
+  }
+
+  /** {@code value} of {@code option} as a positive duration, such as {@code example}. */
+  private static Duration positive(String option, String value, String example) {
+    return Units.duration(value)
+        .filter(d -> !d.isNegative() && !d.isZero())
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    option + ": " + value + " (expected: a duration such as " + example + ")"));
   }
 
   private void print(PrintWriter out, CpuUsage usage, double seconds) {

@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.racs.bench.cpu.CpuTrace;
 import io.racs.proxy.cli.ExitCodes;
+import io.racs.testkit.Await;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -73,26 +76,41 @@ class CpuCommandTest {
   }
 
   @Test
-  void cpu_withTrace_writesALinePerSampleUntilTheProcessEnds(@TempDir Path dir)
-      throws IOException, InterruptedException {
-    // A busy child that ends by itself: the trace stops when it has ended, its CPU growing.
+  void cpu_withTrace_writesALinePerSampleUntilTheProcessEnds(@TempDir Path dir) throws Exception {
+    // A busy child that runs until it is told to stop: the trace ends when it has ended.
+    Path stop = dir.resolve("stop");
     Process child =
-        new ProcessBuilder("sh", "-c", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done").start();
+        new ProcessBuilder("sh", "-c", "while [ ! -e '" + stop + "' ]; do :; done").start();
     Path file = dir.resolve("cpu.trace");
-    assertThat(
-            run("--pid", Long.toString(child.pid()), "--trace", file.toString(), "--every", "20ms"))
-        .as(err.toString())
-        .isZero();
-    assertThat(child.isAlive()).isFalse();
-    List<String> lines = Files.readAllLines(file);
-    assertThat(lines.size()).isGreaterThanOrEqualTo(2);
+    CompletableFuture<Integer> traced =
+        CompletableFuture.supplyAsync(
+            () ->
+                run(
+                    "--pid",
+                    Long.toString(child.pid()),
+                    "--trace",
+                    file.toString(),
+                    "--every",
+                    "20ms"));
+    Await.until("five samples", () -> lines(file).size() >= 5);
+    Files.createFile(stop);
+    assertThat(traced.get(30, TimeUnit.SECONDS)).as(err.toString()).isZero();
+    assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    List<String> lines = lines(file);
     assertThat(lines).allMatch(line -> line.matches("\\d+\\.\\d{4} \\d+\\.\\d{2}"));
     double[] first = numbers(lines.getFirst());
     double[] last = numbers(lines.getLast());
-    assertThat(last[1]).as("the busy child's CPU").isGreaterThan(first[1]);
+    assertThat(last[0]).isGreaterThan(first[0]);
     assertThat(CpuTrace.read(file).between(first[0], last[0]))
         .isCloseTo(last[1] - first[1], within(1e-9));
-    child.waitFor();
+  }
+
+  private static List<String> lines(Path file) {
+    try {
+      return Files.exists(file) ? Files.readAllLines(file) : List.of();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   private static double[] numbers(String line) {

@@ -51,6 +51,22 @@ class VersusCommandTest {
     Files.writeString(dir.resolve(name).resolve("results.json"), root.toPrettyString());
   }
 
+  /** {@code racs bench versus fio} over {@code runs} runs of randread at one thread. */
+  private int versusFio(int runs) {
+    return BenchCli.run(
+        out,
+        err,
+        "versus",
+        "fio",
+        dir.toString(),
+        "--runs",
+        Integer.toString(runs),
+        "--threads",
+        "1",
+        "--patterns",
+        "randread");
+  }
+
   @Test
   void fio_overTwoRuns_printsMeansAndTheGeometricMeanOfThePerRunRatios() throws IOException {
     // racs-bench at 0.9 and 1.1 of fio: geometric mean sqrt(0.99) = 0.99; of fio --thread, 1.0.
@@ -60,19 +76,7 @@ class VersusCommandTest {
     fio("fiothread-randread-t1-r2.json", 2200);
     sweep("racs-randread-t1-r1", 900);
     sweep("racs-randread-t1-r2", 2200);
-    int code =
-        BenchCli.run(
-            out,
-            err,
-            "versus",
-            "fio",
-            dir.toString(),
-            "--runs",
-            "2",
-            "--threads",
-            "1",
-            "--patterns",
-            "randread");
+    int code = versusFio(2);
     assertThat(code).as(err.toString()).isEqualTo(ExitCodes.OK);
     List<String> lines = out.toString().lines().toList();
     assertThat(lines.get(0)).startsWith("point ").contains("racs/fio", "95% CI", "racs/fio-T");
@@ -88,20 +92,7 @@ class VersusCommandTest {
     fio("fio-randread-t1-r1.json", 1000);
     fio("fiothread-randread-t1-r1.json", 1000);
     sweep("racs-randread-t1-r1", 800);
-    assertThat(
-            BenchCli.run(
-                out,
-                err,
-                "versus",
-                "fio",
-                dir.toString(),
-                "--runs",
-                "1",
-                "--threads",
-                "1",
-                "--patterns",
-                "randread"))
-        .isEqualTo(ExitCodes.OK);
+    assertThat(versusFio(1)).isEqualTo(ExitCodes.OK);
     assertThat(out.toString().lines().toList().get(1)).contains(" n/a ").endsWith("  < 0.95");
   }
 
