@@ -33,16 +33,27 @@ RUNS="${RUNS:-3}"
 THREADS="${THREADS:-1 4 16}"
 PATTERNS="${PATTERNS:-seqread seqwrite randread randwrite}"
 
-command -v fio >/dev/null || { echo "fio is missing: apt-get install -y fio (or ./racs provision)" >&2; exit 1; }
+usage() { echo "bench-vs-fio.sh: $*" >&2; exit 2; }
 case "$SIZE" in
-  *GiB) BYTES=$(( ${SIZE%GiB} << 30 )) ;;
-  *MiB) BYTES=$(( ${SIZE%MiB} << 20 )) ;;
-  *) echo "SIZE: $SIZE (expected: e.g. 1GiB or 512MiB)" >&2; exit 2 ;;
+  [1-9]*GiB) BYTES=$(( ${SIZE%GiB} << 30 )) ;;
+  [1-9]*MiB) BYTES=$(( ${SIZE%MiB} << 20 )) ;;
+  *) usage "SIZE: $SIZE (expected: e.g. 1GiB or 512MiB)" ;;
 esac
+[[ "$RUNTIME" =~ ^[1-9][0-9]*$ ]] || usage "RUNTIME: $RUNTIME (expected: whole seconds, at least 1)"
+[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || usage "RUNS: $RUNS (expected: a whole number, at least 1)"
+for t in $THREADS; do
+  [[ "$t" =~ ^[1-9][0-9]*$ ]] || usage "THREADS: $THREADS (expected: whole numbers, e.g. \"1 4 16\")"
+done
+for p in $PATTERNS; do
+  case "$p" in
+    seqread | seqwrite | randread | randwrite) ;;
+    *) usage "PATTERNS: $PATTERNS (expected: seqread, seqwrite, randread or randwrite)" ;;
+  esac
+done
+command -v fio >/dev/null || { echo "fio is missing: apt-get install -y fio (or ./racs provision)" >&2; exit 1; }
 mkdir -p "$DIR"
 if [ "$(stat -f -c %T "$DIR")" = tmpfs ]; then
-  echo "DIR: $DIR is on tmpfs (expected: a directory on a disk; O_DIRECT needs one)" >&2
-  exit 2
+  usage "DIR: $DIR is on tmpfs (expected: a directory on a disk; O_DIRECT needs one)"
 fi
 FILE="$DIR/vs-fio.dat"
 RAW="$DIR/raw"
@@ -113,54 +124,5 @@ for run in $(seq 1 "$RUNS"); do
   done
 done
 
-python3 - "$RAW" "$RUNS" "$THREADS" "$PATTERNS" <<'EOF'
-import json, math, statistics, sys
-raw, runs, threads, patterns = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4].split()
-# Two-sided 95% Student t critical values by degrees of freedom (rounded down to a listed one).
-T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
-       9: 2.262, 10: 2.228, 15: 2.131, 20: 2.086, 30: 2.042}
-
-def t95(df):
-    return T95[max(k for k in T95 if k <= df)]
-
-def fio(tool, pattern, t, r):
-    job = json.load(open(f"{raw}/{tool}-{pattern}-t{t}-r{r}.json"))["jobs"][0]
-    side = job["write" if "write" in pattern else "read"]
-    return side["bw_bytes"] / 1e6 if pattern.startswith("seq") else side["iops"]
-
-def racs(pattern, t, r):
-    point = json.load(open(f"{raw}/racs-{pattern}-t{t}-r{r}/results.json"))["points"][0]
-    return point["megabytesPerSecond"] if pattern.startswith("seq") else point["iops"]
-
-def paired(ours, theirs):
-    """Geometric mean of the per-run ratios with its 95% interval (t on the log ratios)."""
-    logs = [math.log(a / b) for a, b in zip(ours, theirs)]
-    m = statistics.mean(logs)
-    if len(logs) < 2:
-        return math.exp(m), "n/a"
-    h = t95(len(logs) - 1) * statistics.stdev(logs) / math.sqrt(len(logs))
-    return math.exp(m), f"{math.exp(m - h):.2f}-{math.exp(m + h):.2f}"
-
-print(f"{'point':<19} {'unit':<4} {'fio':>7} {'fio -T':>7} {'racs':>7} "
-      f"{'racs/fio':>8} {'95% CI':>9} {'best':>5} {'racs/fio-T':>10} {'95% CI':>9}")
-for t in threads:
-    for p in patterns:
-        rs = range(1, runs + 1)
-        f = [fio("fio", p, t, r) for r in rs]
-        ft = [fio("fiothread", p, t, r) for r in rs]
-        o = [racs(p, t, r) for r in rs]
-        ratio, ci = paired(o, f)
-        ratio_t, ci_t = paired(o, ft)
-        best = max(o) / max(f)
-        name = p + "/" + ("1MiB" if p.startswith("seq") else "4KiB") + "/t" + t
-        unit = "MB/s" if p.startswith("seq") else "IOPS"
-        flag = "" if ratio >= 0.95 else "  < 0.95"
-        print(f"{name:<19} {unit:<4} {statistics.mean(f):>7.0f} {statistics.mean(ft):>7.0f} "
-              f"{statistics.mean(o):>7.0f} {ratio:>8.2f} {ci:>9} {best:>5.2f} {ratio_t:>10.2f} "
-              f"{ci_t:>9}{flag}")
-print()
-print("fio: fio's jobs as processes (its default); fio -T: fio --thread, its jobs as threads of")
-print("one process, as racs-bench's are. Means over the runs; ratios: geometric mean of the")
-print("per-run ratios (the tools of a run ran back to back) with a 95% t interval; best:")
-print("racs-bench's best run over fio's best run.")
-EOF
+# The table: each tool's mean and racs-bench over each fio, from the raw results.
+bench versus fio "$RAW" --runs "$RUNS" --threads "${THREADS// /,}" --patterns "${PATTERNS// /,}"

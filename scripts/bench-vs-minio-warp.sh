@@ -21,6 +21,11 @@ WARMUP_SECONDS="${WARMUP_SECONDS:-10}"
 CLIENTS="${CLIENTS:-8}"
 OBJECTS="${OBJECTS:-64}"
 WARP_BIN="${WARP_BIN:-$CACHE/tools/warp-$WARP_VERSION/warp}"
+whole_numbers ROUNDS DURATION_SECONDS CLIENTS OBJECTS
+[[ "$WARMUP_SECONDS" =~ ^[0-9]+$ ]] || {
+  echo "bench-vs-minio-warp.sh: WARMUP_SECONDS: $WARMUP_SECONDS (expected: a whole number; 0 for none)" >&2
+  exit 2
+}
 [ -x "$WARP_BIN" ] || {
   echo "bench-vs-minio-warp: no warp at $WARP_BIN (scripts/bench-vs-warp.sh builds it)" >&2
   exit 1
@@ -93,7 +98,7 @@ fresh_minio_warmed() {
           m=$(warp_run "minio-$op-$size-r$round" minio "$op" "$size")
         fi
         printf '%-4s %-6s %-6s %12s %12s %10s\n' "$op" "$size" "$round" "$m" "$r" \
-          "$(python3 -c "print(f'{$r/$m:.3f}' if $m else 'n/a')")"
+          "$(awk -v r="$r" -v m="$m" 'BEGIN { if (m + 0 > 0) printf "%.3f", r / m; else print "n/a" }')"
       done
     done
   done

@@ -5,7 +5,8 @@
 # both, each run on a fresh MinIO server with an empty drive, and both measured after the same
 # time under load (racs-bench's warmup iterations; warp runs that much longer and skips it with
 # --analyze.skip). For every run it reports the tool's own throughput and the client's CPU per
-# operation: user+system CPU of the tool's process (from /proc/PID/stat, sampled every 100 ms;
+# operation: user+system CPU of the tool's process (from /proc/PID/stat, sampled every 100 ms by
+# racs bench cpu --trace;
 # MinIO's CPU is not counted) over its steady measurement interval, divided by the operations that
 # completed in that interval. For warp that interval is its run from 1 s after the warm-up to 1 s
 # before the last operation ended, with the operations counted from its --benchdata file; for
@@ -40,6 +41,7 @@ RACS_ARGS="${RACS_ARGS:-}"
 MINIO_CPUS="${MINIO_CPUS:-}"
 CLIENT_CPUS="${CLIENT_CPUS:-}"
 WARP_BIN="${WARP_BIN:-$CACHE/tools/warp-$WARP_VERSION/warp}"
+whole_numbers ROUNDS DURATION_SECONDS ITERATIONS WARMUP_ITERATIONS CLIENTS OBJECTS
 
 mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)"
@@ -66,30 +68,14 @@ find_minio
 # moves into .minio.sys/tmp/.trash and purges in the background for minutes (9.5 GB took about 3),
 # on the server's core, through the runs that follow; the GET rates then fell from round to round.
 
-# Samples a process's user+system CPU (clock ticks) every 100 ms until it exits.
-cat >"$WORK/sample.py" <<'EOF'
-import os, sys, time
-pid, out = sys.argv[1], open(sys.argv[2], "w")
-tick = os.sysconf("SC_CLK_TCK")
-while True:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-    except (FileNotFoundError, ProcessLookupError):
-        break
-    # fields[0] is field 3 (state): utime and stime are fields 14 and 15.
-    out.write(f"{time.time():.4f} {(int(fields[11]) + int(fields[12])) / tick:.2f}\n")
-    out.flush()
-    time.sleep(0.1)
-EOF
-
 # Runs one measured command in the background, sampling its CPU; waits for it.
 measure() {
   local name="$1"
   shift
   (pin "$CLIENT_CPUS" "$@") >"$OUT/$name.out" 2>&1 &
   local pid=$!
-  python3 "$WORK/sample.py" "$pid" "$OUT/$name.cpu" &
+  # Its user+system CPU every 100 ms until it exits (racs bench cpu --trace).
+  RACS_NO_BUILD=1 "$ROOT/racs" bench cpu --pid "$pid" --trace "$OUT/$name.cpu" --every 100ms &
   local sampler=$!
   local rc=0
   wait "$pid" || rc=$?
@@ -155,97 +141,10 @@ for round in $(seq 1 "$ROUNDS"); do
   done
 done
 
-cat >"$WORK/analyze.py" <<'EOF'
-import glob, json, os, re, subprocess, sys
-from datetime import datetime, timezone
-
-out, rounds, warmup = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-
-def cpu_at(samples, t):
-    """CPU seconds at time t, interpolated between the 100 ms samples."""
-    for (t0, c0), (t1, c1) in zip(samples, samples[1:]):
-        if t0 <= t <= t1:
-            return c0 + (c1 - c0) * (t - t0) / (t1 - t0) if t1 > t0 else c0
-    raise ValueError(f"no CPU sample around {t}")
-
-def samples(name):
-    with open(os.path.join(out, name + ".cpu")) as f:
-        return [tuple(map(float, line.split())) for line in f if line.strip()]
-
-def epoch(ts):
-    # 2026-11-23T20:09:30.817688639Z, nanoseconds kept
-    head, _, frac = ts.rstrip("Z").partition(".")
-    base = datetime.strptime(head, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=timezone.utc).timestamp()
-    return base + (float("0." + frac) if frac else 0.0)
-
-def warp(op, r):
-    name = f"warp-{op}-r{r}"
-    text = open(os.path.join(out, name + ".out"), errors="replace").read()
-    m = re.search(r"Operation: %s\b.*?\* Average: ([\d.]+) MiB/s, ([\d.]+) obj/s" % op.upper(), text, re.S)
-    reported = float(m.group(2))
-    rows = subprocess.run(["zstd", "-dc", os.path.join(out, name + ".csv.zst")],
-                          capture_output=True, text=True, check=True).stdout.splitlines()
-    head = rows[0].split("\t")
-    ci = {k: i for i, k in enumerate(head)}
-    ops = []
-    for line in rows[1:]:
-        f = line.split("\t")
-        if len(f) < len(head) or f[ci["op"]] != op.upper() or f[ci["error"]]:
-            continue
-        ops.append((epoch(f[ci["start"]]), epoch(f[ci["end"]])))
-    a = min(s for s, _ in ops) + warmup + 1.0
-    b = max(e for _, e in ops) - 1.0
-    n = sum(1 for _, e in ops if a <= e <= b)
-    s = samples(name)
-    cpu = cpu_at(s, b) - cpu_at(s, a)
-    return reported, n / (b - a), cpu / n, cpu / (b - a)
-
-def racs(op, r):
-    name = f"racs-{op}-r{r}"
-    res = json.load(open(os.path.join(out, name, "results.json")))
-    p = res["points"][0]
-    t = p["throughput"]["opsPerSecond"]
-    s = samples(name)
-    cpu = ops = secs = 0.0
-    for it in p["iterations"]:
-        if not it["valid"]:
-            continue
-        a = it["startEpochMillis"] / 1000 + it["windowStartSeconds"]
-        b = a + it["windowSeconds"]
-        cpu += cpu_at(s, b) - cpu_at(s, a)
-        ops += it["ops"]
-        secs += it["windowSeconds"]
-    return t["mean"], t["halfWidth"], ops / secs, cpu / ops, cpu / secs
-
-lines = []
-fmt = "%-4s %-6s %10s %10s %8s %12s %12s %8s %10s %10s"
-lines.append(fmt % ("op", "round", "warp op/s", "racs op/s", "ratio", "warp CPU/op", "racs CPU/op",
-                    "ratio", "warp CPU", "racs CPU"))
-lines.append(fmt % ("", "", "(reported)", "(mean)", "racs/warp", "(ms)", "(ms)", "racs/warp",
-                    "(cores)", "(cores)"))
-summary = {}
-for op in ("put", "get"):
-    tr, cr = [], []
-    for r in range(1, rounds + 1):
-        wrep, wcalc, wcpu, wcores = warp(op, r)
-        rmean, rhalf, rcalc, rcpu, rcores = racs(op, r)
-        tr.append(rmean / wrep)
-        cr.append(rcpu / wcpu)
-        lines.append(fmt % (op, r, "%.1f" % wrep, "%.1f" % rmean, "%.3f" % (rmean / wrep),
-                            "%.2f" % (wcpu * 1e3), "%.2f" % (rcpu * 1e3), "%.3f" % (rcpu / wcpu),
-                            "%.2f" % wcores, "%.2f" % rcores))
-        summary.setdefault(op, []).append({
-            "round": r, "warpOpsPerSecond": wrep, "warpOpsPerSecondSteady": wcalc,
-            "warpCpuMillisPerOp": wcpu * 1e3, "warpCpuCores": wcores,
-            "racsOpsPerSecond": rmean, "racsOpsPerSecondHalfWidth": rhalf,
-            "racsOpsPerSecondWindows": rcalc, "racsCpuMillisPerOp": rcpu * 1e3,
-            "racsCpuCores": rcores})
-    gm = lambda xs: __import__("math").prod(xs) ** (1 / len(xs))
-    lines.append(fmt % (op, "geomean", "", "", "%.3f" % gm(tr), "", "", "%.3f" % gm(cr), "", ""))
-text = "\n".join(lines)
-print(text)
-open(os.path.join(out, "summary.txt"), "w").write(text + "\n")
-json.dump(summary, open(os.path.join(out, "summary.json"), "w"), indent=2)
-EOF
-python3 "$WORK/analyze.py" "$OUT" "$ROUNDS" "$(python3 -c "print($WARMUP_MS / 1000)")"
+# warp's benchdata, decompressed beside it; then the table (racs bench versus warp), also written
+# to OUT_DIR/summary.txt and OUT_DIR/summary.json.
+for benchdata in "$OUT"/warp-*-r*.csv.zst; do
+  zstd -q -dc "$benchdata" >"${benchdata%.csv.zst}.tsv"
+done
+RACS_NO_BUILD=1 "$ROOT/racs" bench versus warp "$OUT" --rounds "$ROUNDS" --warmup-millis "$WARMUP_MS"
 echo "results: $OUT"

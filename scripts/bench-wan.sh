@@ -86,6 +86,24 @@ case "$PAR_REPOSITORIES" in
     ;;
 esac
 
+case "$ONLY" in
+  "" | delay | steady | cold | jitter | collection | parallel) ;;
+  *)
+    echo "bench-wan.sh: ONLY: $ONLY (expected: delay, steady, cold, jitter, collection or parallel)" >&2
+    exit 2
+    ;;
+esac
+# The collection case sets the settle time from one point's length, in milliseconds.
+if [ -z "$ONLY" ] || [ "$ONLY" = collection ]; then
+  if [[ "$ITERATIONS" =~ ^[0-9]+$ ]] && [[ "$DURATION" =~ ^([0-9]+)(ms|s)$ ]]; then
+    DURATION_MS="${BASH_REMATCH[1]}"
+    [ "${BASH_REMATCH[2]}" = ms ] || DURATION_MS=$((DURATION_MS * 1000))
+  else
+    echo "bench-wan.sh: DURATION: $DURATION, ITERATIONS: $ITERATIONS (expected: e.g. 500ms or 3s, and a whole number)" >&2
+    exit 2
+  fi
+fi
+
 init_work wan
 [ -z "${KEEP:-}" ] || KEEP_WORK=1
 [ -n "${RACS_NO_BUILD:-}" ] || "$ROOT/racs" build >/dev/null
@@ -165,11 +183,7 @@ fi
 
 if [ -z "$ONLY" ] || [ "$ONLY" = collection ]; then
   # One point's length in milliseconds: slowShardTimeout, so that the settle time is two of them.
-  point_ms=$(python3 -c 'import re, sys
-m = re.fullmatch(r"(\d+)(ms|s)", sys.argv[1])
-if not m:
-    sys.exit(f"DURATION: {sys.argv[1]} (expected: 500ms or 3s)")
-print(int(m[1]) * (1 if m[2] == "ms" else 1000) * (int(sys.argv[2]) + 1))' "$DURATION" "$ITERATIONS")
+  point_ms=$((DURATION_MS * (ITERATIONS + 1)))
   config "$WORK/collection.yaml" "" "slowShardTimeout: ${point_ms}ms"
   echo "== collection: PUT 4KiB at 0 ms, then at 50 ms while the 0 ms point's superseded versions come due ($ITERATIONS x $DURATION per point)" >&2
   bench 1 "$OBJECTS" --config "$WORK/collection.yaml" --op put --sizes 4KiB --delay 0ms,50ms \
@@ -184,130 +198,40 @@ if [ -z "$ONLY" ] || [ "$ONLY" = parallel ]; then
     --out "$WORK/parallel" >"$WORK/parallel.txt"
 fi
 
-python3 - "$WORK" <<'PY'
-import json, os, sys
+# The tables, from the results.json files of the cases that ran (racs bench table; --vs direct
+# pairs each RACS point with the direct one of the same op, size, clients and round trip).
+ran() { # NAME...: the results.json of those cases that ran
+  local name
+  for name in "$@"; do
+    [ ! -f "$WORK/$name/results.json" ] || echo "$WORK/$name/results.json"
+  done
+}
+table() { # TITLE FILES...: the delay-case table of these files
+  local title="$1"
+  shift
+  [ "$#" -gt 0 ] || return 0
+  "$ROOT/racs" bench table "$@" --vs direct --columns "workload=$title,size,delay,vs:p50=direct p50 ms,p50=RACS p50 ms,ratio:p50=RACS / direct,p90=RACS p90 ms,repositoryRequests=RACS repository requests per op,cost,costRatio,errors=RACS errors,vs:errors=direct errors"
+  echo
+}
+mapfile -t files < <(ran delay delay-delete)
+table op ${files[@]+"${files[@]}"}
+mapfile -t files < <(ran steady steady-delete)
+table "version cache: op" ${files[@]+"${files[@]}"}
+mapfile -t files < <(ran cold)
+table "cold read: op" ${files[@]+"${files[@]}"}
 
-work = sys.argv[1]
+mapfile -t files < <(ran jitter-on jitter-off)
+if [ "${#files[@]}" -gt 0 ]; then
+  # A row per target of each run: direct, and RACS with hedging on (jitter-on) and off.
+  "$ROOT/racs" bench table "${files[@]}" --columns "run=jitter case: GET,target,size,p50,p99,max,operations=ops,repositoryRequests=RACS repository requests per op"
+  echo
+fi
 
-def points(name):
-    path = os.path.join(work, name, "results.json")
-    if not os.path.exists(path):
-        return None
-    return json.load(open(path))
+if [ -f "$WORK/collection/results.json" ]; then
+  "$ROOT/racs" bench table "$WORK/collection/results.json" --columns "target=collection case: PUT 4KiB,delay,p50,p90,p99,iterations.opsPerSecond=PUTs a second by iteration,clientCpu"
+  echo
+fi
 
-def by_id(root):
-    return {p["id"]: p for p in root["points"]}
-
-def lat(p, q):
-    return p["latencyMillis"][q]
-
-def per_op(p):
-    # Called for RACS points only: no repositoryRequestsPerOp there means no repository request at
-    # all (a warm HEAD with the version cache).
-    calls = p.get("repositoryRequestsPerOp") or {}
-    return " ".join(f"{k} {v:.1f}" for k, v in sorted(calls.items())) or "none"
-
-def cost(p):
-    c = p.get("costPerMillionOps")
-    if not c:
-        return "-", "-"
-    ratio = c.get("arrayOverDirect")
-    return f"{c['array']['total']:.2f} / {c['direct']['total']:.2f}", "-" if ratio is None else f"{ratio:.1f}"
-
-def ratios(names, ops, delays, title):
-    delay = {}
-    for name in names:
-        root = points(name)
-        if root:
-            delay.update(by_id(root))
-    if not delay:
-        return
-    print(f"| {title} | size | round trip | direct p50 ms | RACS p50 ms | RACS / direct | RACS p90 ms | RACS repository requests per op | USD per 1M ops, RACS / direct | cost ratio |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for op in ops:
-        for size in ["4KiB", "1MiB"]:
-            for d in delays:
-                a = delay.get(f"direct/{op}/{size}/c1/d{d}")
-                b = delay.get(f"racs/{op}/{size}/c1/d{d}")
-                if a is None or b is None:
-                    continue
-                pa, pb = lat(a, "p50"), lat(b, "p50")
-                errors = a["errorsTotal"] + b["errorsTotal"]
-                note = f" ({errors} errors)" if errors else ""
-                usd, ratio = cost(b)
-                print(f"| {op} | {size} | {d} | {pa:.2f} | {pb:.2f} | {pb / pa:.2f}{note} | {lat(b, 'p90'):.2f} | {per_op(b)} | {usd} | {ratio} |")
-    print()
-
-ratios(["delay", "delay-delete"], ["get", "head", "list", "put", "delete"], ["0ms", "20ms", "50ms"], "op")
-ratios(["steady", "steady-delete"], ["get", "head", "put", "delete"], ["20ms", "50ms"], "version cache: op")
-ratios(["cold"], ["get", "head"], ["20ms", "50ms"], "cold read: op")
-
-hedged = points("jitter-on")
-unhedged = points("jitter-off")
-if hedged:
-    on = by_id(hedged)
-    off = by_id(unhedged) if unhedged else {}
-    print("| jitter case: GET | size | p50 ms | p99 ms | max ms | ops | RACS repository requests per op |")
-    print("|---|---|---|---|---|---|---|")
-    for size in ["4KiB", "1MiB"]:
-        rows = [
-            ("direct", on.get(f"direct/get/{size}/c1/d0ms")),
-            ("racs, hedging on", on.get(f"racs/get/{size}/c1/d0ms")),
-            ("racs, hedging off", off.get(f"racs/get/{size}/c1/d0ms")),
-        ]
-        for name, p in rows:
-            if p is None:
-                continue
-            calls = per_op(p) if name != "direct" else ""
-            print(f"| {name} | {size} | {lat(p, 'p50'):.2f} | {lat(p, 'p99'):.2f} | {lat(p, 'max'):.2f} | {p['ops']} | {calls} |")
-    print()
-
-root = points("collection")
-if root:
-    col = by_id(root)
-    print("| collection case: PUT 4KiB | round trip | p50 ms | p90 ms | p99 ms | PUTs a second, by iteration | client CPU |")
-    print("|---|---|---|---|---|---|---|")
-    for target in ["direct", "racs"]:
-        for d in ["0ms", "50ms"]:
-            p = col.get(f"{target}/put/4KiB/c1/d{d}")
-            if p is None:
-                continue
-            rates = ", ".join(f"{i['opsPerSecond']:.1f}" for i in p["iterations"])
-            cpu = p["clientCpu"]["maxUtilisation"]
-            cpu = "-" if cpu is None else f"{100 * cpu:.0f}%"
-            print(f"| {target} | {d} | {lat(p, 'p50'):.2f} | {lat(p, 'p90'):.2f} | {lat(p, 'p99'):.2f} | {rates} | {cpu} |")
-    print()
-
-root = points("parallel")
-if root:
-    par = by_id(root)
-    impact = {r["numerator"]: r for r in root["ratios"] if r["kind"] == "parallelismImpact"}
-
-    def ops(p):
-        t = p["throughput"]["opsPerSecond"]
-        return "-" if t is None else f"{t['mean']:.0f}"
-
-    def ratio(p):
-        r = impact.get(p["id"])
-        if r is None or r["value"] is None:
-            return "-", "-"
-        return f"{r['value']:.2f}", f"{r['value'] / p['clients']:.2f}"
-
-    print("| parallel case: op 4KiB | round trip | clients | direct ops/s | RACS ops/s | direct PIR | RACS PIR | RACS PIR / clients | RACS client CPU | CPU waited |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for p in root["points"]:
-        if p["target"] != "racs":
-            continue
-        a = par.get(p["id"].replace("racs/", "direct/", 1))
-        if a is None:
-            continue
-        errors = a["errorsTotal"] + p["errorsTotal"]
-        note = f" ({errors} errors)" if errors else ""
-        da, _ = ratio(a)
-        rb, rn = ratio(p)
-        cpu = p["clientCpu"]["maxUtilisation"]
-        cpu = "-" if cpu is None else f"{100 * cpu:.0f}%"
-        waited = p["clientCpu"].get("maxPressure")
-        waited = "-" if waited is None else f"{100 * waited:.0f}%"
-        print(f"| {p['workload']} | {p['delayMillis']}ms | {p['clients']} | {ops(a)} | {ops(p)}{note} | {da} | {rb} | {rn} | {cpu} | {waited} |")
-PY
+if [ -f "$WORK/parallel/results.json" ]; then
+  "$ROOT/racs" bench table "$WORK/parallel/results.json" --vs direct --columns "workload=parallel case: op 4KiB,delay,clients,vs:throughput.opsPerSecond.mean=direct ops/s,throughput.opsPerSecond.mean=RACS ops/s,vs:pir=direct PIR,pir=RACS PIR,pirPerClient=RACS PIR / clients,clientCpu=RACS client CPU,cpuWaited=CPU waited,errors=RACS errors,vs:errors=direct errors"
+fi

@@ -19,6 +19,18 @@ free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
 }
 
+# whole_numbers NAME...: exits 2 with one line on stderr naming the first of these variables that
+# is not a whole number of at least 1 (a script's settings, checked before it starts anything).
+whole_numbers() {
+  local name
+  for name in "$@"; do
+    [[ "${!name}" =~ ^[1-9][0-9]*$ ]] || {
+      echo "$(basename "$0"): $name: ${!name} (expected: a whole number, at least 1)" >&2
+      exit 2
+    }
+  done
+}
+
 # pin CPUS COMMAND...: replaces the shell with COMMAND, on those CPUs (a taskset list) when CPUS
 # is set. Call it in a subshell.
 pin() {

@@ -148,78 +148,9 @@ BENCH_PIDS=()
 proxy_alive=1
 kill -0 "$RACS_PID" 2>/dev/null || proxy_alive=0
 
-python3 - "$WORK" "$SAMPLES" "$SOAK_SECONDS" "$SOAK_RSS_GROWTH_MIB" "$SOAK_FD_GROWTH" \
-  "$proxy_alive" "$bench_status" <<'PY'
-import json, os, sys
-
-work, samples_path, seconds, rss_bound_mib, fd_bound, alive, bench_status = sys.argv[1:]
-seconds, rss_bound_mib, fd_bound = int(seconds), int(rss_bound_mib), int(fd_bound)
-failures = []
-
-print("soak summary")
-for name in ("verify", "churn"):
-    path = os.path.join(work, f"bench-{name}", "results.json")
-    if not os.path.exists(path):
-        failures.append(f"bench {name}: no results.json (see {work}/bench-{name}.log)")
-        continue
-    with open(path) as f:
-        report = json.load(f)
-    for point in report["points"]:
-        ops, errors = point["ops"], point["errorsTotal"]
-        rate = (point["throughput"]["opsPerSecond"] or {}).get("mean")
-        detail = ", ".join(f"{k} {v}" for k, v in sorted(point["errors"].items())) or "none"
-        print(f"  bench {name}: {point['mix']}: {ops} ops"
-              + (f" ({rate:.1f}/s)" if rate else "")
-              + f", {point['verifiedObjects']} GETs verified, errors: {detail}")
-        if point["errors"].get("VERIFY_MISMATCH"):
-            failures.append(f"bench {name}: {point['errors']['VERIFY_MISMATCH']} wrong answers")
-        if errors:
-            failures.append(f"bench {name}: {errors} errors ({detail})")
-        if ops == 0:
-            failures.append(f"bench {name}: no operations")
-if bench_status != "0":
-    failures.append("a bench run exited with an error")
-
-rows = []
-with open(samples_path) as f:
-    for line in f:
-        t, rss, fds = line.split()
-        rows.append((int(t), int(rss), int(fds)))
-warmup = max(60, seconds // 5)
-after = [r for r in rows if r[0] >= warmup]
-print(f"  samples: {len(rows)} (every few seconds), warm-up: first {warmup} s")
-if rows:
-    print(f"  proxy RSS: start {rows[0][1] / 1024:.0f} MiB, max {max(r[1] for r in rows) / 1024:.0f} MiB, "
-          f"end {rows[-1][1] / 1024:.0f} MiB; open fds: start {rows[0][2]}, max {max(r[2] for r in rows)}, "
-          f"end {rows[-1][2]}")
-if len(after) < 6:
-    failures.append(f"only {len(after)} samples after warm-up (expected: at least 6)")
-else:
-    rss_growth = (min(r[1] for r in after[-3:]) - max(r[1] for r in after[:3])) / 1024
-    fd_growth = min(r[2] for r in after[-3:]) - max(r[2] for r in after[:3])
-    print(f"  growth after warm-up: RSS {rss_growth:+.1f} MiB (bound {rss_bound_mib}), "
-          f"fds {fd_growth:+d} (bound {fd_bound})")
-    if rss_growth > rss_bound_mib:
-        failures.append(f"RSS grew {rss_growth:.1f} MiB after warm-up (bound {rss_bound_mib} MiB)")
-    if fd_growth > fd_bound:
-        failures.append(f"open fds grew by {fd_growth} after warm-up (bound {fd_bound})")
-
-if alive != "1":
-    failures.append("the proxy is no longer running")
-with open(os.path.join(work, "racs.log"), errors="replace") as f:
-    log = f.read().splitlines()
-errors = [l for l in log if " ERROR " in l]
-warns = [l for l in log if " WARN " in l]
-print(f"  proxy log: {len(errors)} ERROR, {len(warns)} WARN lines")
-for l in (errors + warns)[:5]:
-    print(f"    {l[:200]}")
-if errors:
-    failures.append(f"the proxy logged {len(errors)} ERROR lines")
-
-if failures:
-    print("soak: FAILED")
-    for f in failures:
-        print(f"  - {f}")
-    sys.exit(1)
-print("soak: passed")
-PY
+# The summary and the verdict (exit 1 when the soak failed).
+verdict=()
+[ "$proxy_alive" -eq 1 ] || verdict+=(--proxy-gone)
+[ "$bench_status" -eq 0 ] || verdict+=(--bench-failed)
+RACS_NO_BUILD=1 "$ROOT/racs" bench soak-verdict "$WORK" --samples "$SAMPLES" --seconds "$SOAK_SECONDS" \
+  --rss-growth-mib "$SOAK_RSS_GROWTH_MIB" --fd-growth "$SOAK_FD_GROWTH" ${verdict[@]+"${verdict[@]}"}

@@ -7,13 +7,22 @@
 # comes quickly (503), never a hang.
 #
 # Usage: scripts/stall-experiment.sh            (each run: SECONDS_PER_RUN=20, CLIENTS=4, SIZE=64KiB)
-# Prints a table; the raw racs-bench outputs stay in $WORK until the script ends (KEEP=1 keeps them).
+# CASES (default "0 1 2 3") are the counts of stopped servers, in order.
+# Prints a table (racs bench table; with more than m stopped, racs bench probes); the raw racs-bench outputs stay in $WORK until the script ends (KEEP=1 keeps them).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 SECONDS_PER_RUN="${SECONDS_PER_RUN:-20}"
 CLIENTS="${CLIENTS:-4}"
 SIZE="${SIZE:-64KiB}"
+CASES="${CASES:-0 1 2 3}"
+whole_numbers SECONDS_PER_RUN CLIENTS
+for stopped in $CASES; do
+  [[ "$stopped" =~ ^[0-6]$ ]] || {
+    echo "stall-experiment.sh: CASES: $CASES (expected: counts of stopped servers, 0 to 6)" >&2
+    exit 2
+  }
+done
 ACCESS=stall-access
 SECRET=stall-secret-0123456789
 
@@ -56,7 +65,7 @@ bench() { # NAME: one measured run of the mixed load against the proxy
   "$ROOT/racs" bench object --quiet --endpoint "$endpoint" --access-key "$ACCESS" \
     --secret-key "$SECRET" --bucket stall --op mixed --mix get=60,put=30,list=5,delete=5 \
     --sizes "$SIZE" --objects 200 --clients "$CLIENTS" --warmup 0 --iterations 1 \
-    --duration "${SECONDS_PER_RUN}s" --seed 16 --out "$WORK/out-$1" >"$WORK/bench-$1.log" 2>&1 || true
+    --duration "${SECONDS_PER_RUN}s" --seed 16 --out "$WORK/$1" >"$WORK/bench-$1.log" 2>&1 || true
 }
 
 # With more than m stopped the bench cannot run (it stops at the first PUT it cannot prepare), so
@@ -87,8 +96,7 @@ probe() { # NAME: GETs and PUTs of the fixed keys for SECONDS_PER_RUN, one at a 
 # A warm-up run fills the key space and warms both JVMs; it is not reported.
 bench warmup
 
-printf '%-10s %8s %10s %10s %10s %8s\n' stopped ops "p50 ms" "p99 ms" "max ms" errors
-for stopped in ${CASES:-0 1 2 3}; do
+for stopped in $CASES; do
   victims=()
   for ((v = 0; v < stopped; v++)); do
     victims+=("${MINIO_PIDS[$v]}")
@@ -100,26 +108,22 @@ for stopped in ${CASES:-0 1 2 3}; do
     probe "stopped-$stopped"
   fi
   [ "${#victims[@]}" -eq 0 ] || kill -CONT "${victims[@]}"
-  python3 - "$WORK" "$stopped" <<'EOF'
-import collections, json, sys, glob
-work, stopped = sys.argv[1], sys.argv[2]
-files = glob.glob(f"{work}/out-stopped-{stopped}/**/results.json", recursive=True)
-if files:
-    point = json.load(open(files[0]))["points"][0]
-    lat = point["latencyMillis"]
-    print(f"{stopped:<10} {point['ops']:>8} {lat['p50']:>10.1f} {lat['p99']:>10.1f} {lat['max']:>10.1f} {point['errorsTotal']:>8}  {point['errors']}")
-    sys.exit(0)
-try:
-    lines = [l.split() for l in open(f"{work}/probe-stopped-{stopped}.txt") if l.strip()]
-except FileNotFoundError:
-    print(f"{stopped:<10} no results (see the bench log)")
-    sys.exit(0)
-ms = sorted(float(t) * 1000 for _, t in lines)
-pct = lambda q: ms[min(len(ms) - 1, int(q * len(ms)))]
-statuses = collections.Counter(s for s, _ in lines)
-errors = sum(n for s, n in statuses.items() if not s.startswith("2"))
-print(f"{stopped:<10} {len(ms):>8} {pct(0.5):>10.1f} {pct(0.99):>10.1f} {ms[-1]:>10.1f} {errors:>8}  {dict(statuses)} (curl GET+PUT)")
-EOF
+  echo "stall-experiment: $stopped stopped: done" >&2
   # Let the suspended repositories answer a probe again before the next case.
   sleep 20
 done
+
+# One row per case: the bench's (racs bench table) and, with more than m stopped, curl's.
+benched=() probed=()
+for stopped in $CASES; do
+  if [ -f "$WORK/stopped-$stopped/results.json" ]; then
+    benched+=("$WORK/stopped-$stopped/results.json")
+  elif [ -s "$WORK/probe-stopped-$stopped.txt" ]; then
+    probed+=("$WORK/probe-stopped-$stopped.txt")
+  else
+    echo "stall-experiment: $stopped stopped: no results (see $WORK/bench-stopped-$stopped.log)" >&2
+  fi
+done
+[ "${#benched[@]}" -eq 0 ] ||
+  "$ROOT/racs" bench table "${benched[@]}" --columns "run=stopped,operations=ops,p50,p99,max,errors,errorKinds=errors by kind"
+[ "${#probed[@]}" -eq 0 ] || { echo; "$ROOT/racs" bench probes "${probed[@]}"; }

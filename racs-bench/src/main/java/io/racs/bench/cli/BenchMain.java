@@ -45,6 +45,9 @@ public final class BenchMain implements Callable<Integer> {
     cli.addSubcommand("compare", new CompareCommand());
     cli.addSubcommand("table", new TableCommand());
     cli.addSubcommand("cpu", new CpuCommand());
+    cli.addSubcommand("versus", VersusCommand.commandLine());
+    cli.addSubcommand("soak-verdict", new SoakVerdictCommand());
+    cli.addSubcommand("probes", new ProbesCommand());
     cli.addSubcommand("agent", new AgentCommand());
     cli.addSubcommand("demo", new DemoCommand(BenchMain::run));
     ExitCodes.document(cli);

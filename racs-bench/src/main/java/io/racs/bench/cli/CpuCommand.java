@@ -1,6 +1,7 @@
 package io.racs.bench.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.racs.bench.cpu.CpuTrace;
 import io.racs.bench.cpu.CpuUsage;
 import io.racs.bench.cpu.ProcessCpu;
 import io.racs.bench.report.JsonReport;
@@ -36,7 +37,9 @@ import picocli.CommandLine.Spec;
     description = {
       "Sample the user and system CPU of processes and their descendants (Linux /proc) over",
       "--duration, or over the run of COMMAND (after --), and print it, by thread group, as JSON",
-      "or as a TSV header and row. With a COMMAND, exits with its exit code."
+      "or as a TSV header and row. With a COMMAND, exits with its exit code. With --trace FILE,",
+      "a line per --every instead until every process has ended: EPOCH_SECONDS CPU_SECONDS",
+      "(user and system since the first line)."
     })
 public final class CpuCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -64,6 +67,18 @@ public final class CpuCommand implements Callable<Integer> {
       description = "Write the result to FILE instead of standard output (COMMAND keeps that).")
   Path out;
 
+  @Option(
+      names = "--trace",
+      paramLabel = "FILE",
+      description = "Write a line per sample to FILE until the processes end (see above).")
+  Path trace;
+
+  @Option(
+      names = "--every",
+      paramLabel = "D",
+      description = "With --trace, the time between samples (default: 100ms).")
+  String every = "100ms";
+
   @Parameters(
       paramLabel = "COMMAND",
       description = "A command to sample over instead of --duration (after --).")
@@ -71,13 +86,7 @@ public final class CpuCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException, IOException {
-    Duration length =
-        Units.duration(duration)
-            .filter(d -> !d.isNegative() && !d.isZero())
-            .orElseThrow(
-                () ->
-                    new IllegalArgumentException(
-                        "--duration: " + duration + " (expected: a duration such as 10s)"));
+    Duration length = positive("--duration", duration, "10s");
     if (!format.equals("json") && !format.equals("tsv")) {
       throw new IllegalArgumentException("--format: " + format + " (expected: json or tsv)");
     }
@@ -86,6 +95,15 @@ public final class CpuCommand implements Callable<Integer> {
       sampler = ProcessCpu.of(pids).requireRunning();
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(e.getMessage().replace("--sample-pid", "--pid"), e);
+    }
+    if (trace != null) {
+      Duration interval = positive("--every", every, "100ms");
+      if (!command.isEmpty()) {
+        throw new IllegalArgumentException(
+            "--trace: " + trace + " (expected: either --trace or a COMMAND, not both)");
+      }
+      CpuTrace.record(sampler, interval, trace);
+      return ExitCodes.OK;
     }
     long started = System.nanoTime();
     ProcessCpu.Sample before = sampler.sample();
@@ -108,6 +126,16 @@ public final class CpuCommand implements Callable<Integer> {
       Files.writeString(out, text.toString());
     }
     return code;
+  }
+
+  /** {@code value} of {@code option} as a positive duration, such as {@code example}. */
+  private static Duration positive(String option, String value, String example) {
+    return Units.duration(value)
+        .filter(d -> !d.isNegative() && !d.isZero())
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    option + ": " + value + " (expected: a duration such as " + example + ")"));
   }
 
   private void print(PrintWriter out, CpuUsage usage, double seconds) {

@@ -25,10 +25,13 @@ import picocli.CommandLine.Spec;
     description = {
       "Print the points of one or more bench object results.json files as a table: a row per",
       "point, in file order. Columns by name (run: the directory of the file; id, target,",
-      "workload, clients, ops, mbps, p50, p99, p999, max, errors, clientCpu; with --sample-pid:",
-      "requests, cpuSeconds, cpuMsPerRequest, userMsPerRequest, systemMsPerRequest,",
-      "switchesPerRequest, jit/gc/eventLoop/forkJoin/other/unattributedMsPerRequest,",
-      "cpuWithoutJitMsPerRequest) or as a dotted path into a point's JSON (latencyMillis.p90).",
+      "workload, size, clients, delay, operations, ops, mbps, p50, p90, p99, p999, max, errors,",
+      "errorKinds, clientCpu, cpuWaited; array targets: repositoryRequests, cost, costRatio;",
+      "pir and pirPerClient (parallelism impact, N clients over 1); with --sample-pid: requests,",
+      "cpuSeconds, cpuMsPerRequest, userMsPerRequest, systemMsPerRequest, switchesPerRequest,",
+      "jit/gc/eventLoop/forkJoin/other/unattributedMsPerRequest, cpuWithoutJitMsPerRequest) or",
+      "as a dotted path into a point's JSON (latencyMillis.p90; through an array, a list:",
+      "iterations.opsPerSecond). NAME=HEADER prints the column under HEADER.",
       "Intervals print as mean ± half-width. With --vs TARGET, a row per point of the other",
       "targets that TARGET has a point of the same workload, size, clients and delay for, and",
       "columns vs:NAME (TARGET's value) and ratio:NAME (the point's over TARGET's)."

@@ -54,6 +54,16 @@ public final class ProcessCpu {
     return pids;
   }
 
+  /** Whether any of the processes given is still running. */
+  public boolean anyRunning() {
+    for (long pid : pids) {
+      if (Files.isReadable(proc.resolve(Long.toString(pid)).resolve("stat"))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * Whether every process given is running now: a sampler of a process that has already ended would
    * record zero CPU and look like a measurement.

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -39,6 +40,21 @@ public final class ResultsTable {
       if (node.isObject() && node.has("mean")) {
         return new Cell(number(node.get("mean")), number(node.path("halfWidth")), null, false);
       }
+      if (node.isObject()) {
+        // A count by name, such as the errors by kind: "NAME value" pairs in name order.
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        List<String> pairs = new ArrayList<>();
+        for (String name : names.stream().sorted().toList()) {
+          pairs.add(name + " " + markdown(of(node.get(name))));
+        }
+        return text(String.join(" ", pairs));
+      }
+      if (node.isArray()) {
+        List<String> values = new ArrayList<>();
+        node.forEach(value -> values.add(markdown(of(value))));
+        return text(String.join(", ", values));
+      }
       if (node.isIntegralNumber()) {
         return new Cell(node.asDouble(), Double.NaN, null, true);
       }
@@ -46,8 +62,15 @@ public final class ResultsTable {
     }
   }
 
-  /** A named column: its header and how a point's JSON gives its cell. */
-  record Column(String name, String header, Function<JsonNode, Cell> cell) {}
+  /**
+   * A named column: its header and how a point's JSON gives its cell ({@code cell} is given the
+   * results file's root too, for what the file keeps beside its points, such as its ratios).
+   */
+  record Column(String name, String header, BiFunction<JsonNode, JsonNode, Cell> cell) {
+    Column withHeader(String other) {
+      return new Column(name, other, cell);
+    }
+  }
 
   /** The named columns, in the order {@code --help} lists them. */
   public static final Map<String, Column> COLUMNS = columns();
@@ -66,8 +89,8 @@ public final class ResultsTable {
     this.columns = columns;
   }
 
-  /** A point and the file it came from. */
-  private record Source(Path file, JsonNode point) {}
+  /** A point, the file it came from, and that file's root. */
+  private record Source(Path file, JsonNode root, JsonNode point) {}
 
   /** What a column shows of a row: the point's value, its counterpart's, or their ratio. */
   private enum Side {
@@ -98,7 +121,11 @@ public final class ResultsTable {
     }
     List<Choice> chosen = new ArrayList<>();
     List<Column> shown = new ArrayList<>();
-    for (String name : columns) {
+    for (String asked : columns) {
+      // NAME=HEADER: the column NAME under a header of the caller's (a script's own words).
+      int equals = asked.indexOf('=');
+      String name = equals < 0 ? asked : asked.substring(0, equals);
+      String header = equals < 0 ? null : asked.substring(equals + 1);
       Side side = Side.OWN;
       String base = name;
       if (name.startsWith("vs:") || name.startsWith("ratio:")) {
@@ -111,12 +138,13 @@ public final class ResultsTable {
       }
       Column column = COLUMNS.getOrDefault(base, path(base));
       chosen.add(new Choice(column, side));
-      shown.add(
+      Column named =
           switch (side) {
             case OWN -> column;
             case VERSUS -> new Column(name, versus + " " + column.header(), column.cell());
             case RATIO -> new Column(name, column.header() + " / " + versus, column.cell());
-          });
+          };
+      shown.add(header == null ? named : named.withHeader(header));
     }
     List<Source> sources = new ArrayList<>();
     Map<String, Source> byPointId = new LinkedHashMap<>();
@@ -127,7 +155,7 @@ public final class ResultsTable {
             file + ": kind " + root.path("kind").asText() + " (expected: bench object results)");
       }
       for (JsonNode point : root.path("points")) {
-        Source source = new Source(file, point);
+        Source source = new Source(file, root, point);
         sources.add(source);
         byPointId.putIfAbsent(point.path("id").asText(), source);
       }
@@ -187,7 +215,7 @@ public final class ResultsTable {
   private static Cell value(Column column, Source source) {
     return column.name().equals(RUN)
         ? Cell.text(String.valueOf(source.file().toAbsolutePath().getParent().getFileName()))
-        : column.cell().apply(source.point());
+        : column.cell().apply(source.root(), source.point());
   }
 
   /** Each number the mean over {@code same} with its interval; a text the first row's. */
@@ -278,16 +306,25 @@ public final class ResultsTable {
   /** A column of the value at a dotted path into the point ({@code latencyMillis.p90}). */
   private static Column path(String path) {
     String[] steps = path.split("\\.");
-    return new Column(
-        path,
-        path,
-        point -> {
-          JsonNode node = point;
-          for (String step : steps) {
-            node = node.path(step);
-          }
-          return Cell.of(node);
-        });
+    return new Column(path, path, (root, point) -> Cell.of(walk(point, steps, 0)));
+  }
+
+  /**
+   * The node at {@code steps} from {@code node}; through an array, the array of what each element
+   * holds there ({@code iterations.opsPerSecond}: every iteration's rate).
+   */
+  private static JsonNode walk(JsonNode node, String[] steps, int from) {
+    for (int i = from; i < steps.length; i++) {
+      if (node.isArray()) {
+        com.fasterxml.jackson.databind.node.ArrayNode each = JsonReport.MAPPER.createArrayNode();
+        for (JsonNode element : node) {
+          each.add(walk(element, steps, i));
+        }
+        return each;
+      }
+      node = node.path(steps[i]);
+    }
+    return node;
   }
 
   /** Milliseconds per sampled request of a number under {@code sampledCpu} given in seconds. */
@@ -318,7 +355,10 @@ public final class ResultsTable {
     put(c, "id", "point", p -> Cell.text(p.path("id").asText()));
     put(c, "target", "target", p -> Cell.text(p.path("target").asText()));
     put(c, "workload", "workload", p -> Cell.text(p.path("workload").asText()));
+    put(c, "size", "size", p -> Cell.text(p.path("size").asText()));
     put(c, "clients", "clients", p -> Cell.of(p.path("clients")));
+    put(c, "delay", "round trip", p -> Cell.text(p.path("delayMillis").asText() + "ms"));
+    put(c, "operations", "operations", p -> Cell.of(p.path("ops")));
     put(c, "ops", "ops/s (CI)", p -> Cell.of(p.path("throughput").path("opsPerSecond")));
     put(
         c,
@@ -326,11 +366,56 @@ public final class ResultsTable {
         "MB/s",
         p -> Cell.of(p.path("throughput").path("megabytesPerSecond").path("mean")));
     put(c, "p50", "p50 ms", p -> Cell.of(p.path("latencyMillis").path("p50")));
+    put(c, "p90", "p90 ms", p -> Cell.of(p.path("latencyMillis").path("p90")));
     put(c, "p99", "p99 ms", p -> Cell.of(p.path("latencyMillis").path("p99")));
     put(c, "p999", "p99.9 ms", p -> Cell.of(p.path("latencyMillis").path("p999")));
     put(c, "max", "max ms", p -> Cell.of(p.path("latencyMillis").path("max")));
     put(c, "errors", "errors", p -> Cell.of(p.path("errorsTotal")));
+    put(c, "errorKinds", "errors by kind", p -> Cell.of(p.path("errors")));
+    put(
+        c,
+        "repositoryRequests",
+        "repository requests per op",
+        // An array point without them made no repository request at all (a warm HEAD with the
+        // version cache); other targets have none to count.
+        p ->
+            p.has("repositoryRequestsPerOp")
+                ? Cell.of(p.get("repositoryRequestsPerOp"))
+                : Cell.text(p.path("targetKind").asText().equals("array") ? "none" : ""));
+    put(
+        c,
+        "cost",
+        "USD per 1M ops, RACS / direct",
+        p -> {
+          JsonNode cost = p.path("costPerMillionOps");
+          return cost.isObject()
+              ? Cell.text(
+                  String.format(
+                      java.util.Locale.ROOT,
+                      "%.2f / %.2f",
+                      cost.path("array").path("total").asDouble(),
+                      cost.path("direct").path("total").asDouble()))
+              : Cell.text("-");
+        });
+    put(
+        c,
+        "costRatio",
+        "cost ratio",
+        p -> Cell.of(p.path("costPerMillionOps").path("arrayOverDirect")));
+    c.put(
+        "pir",
+        new Column(
+            "pir",
+            "PIR",
+            (root, p) -> ratio(root, p, "parallelismImpact", /* perClient= */ false)));
+    c.put(
+        "pirPerClient",
+        new Column(
+            "pirPerClient",
+            "PIR / clients",
+            (root, p) -> ratio(root, p, "parallelismImpact", /* perClient= */ true)));
     put(c, "clientCpu", "client CPU", p -> Cell.of(p.path("clientCpu").path("maxUtilisation")));
+    put(c, "cpuWaited", "CPU waited", p -> Cell.of(p.path("clientCpu").path("maxPressure")));
     put(c, "requests", "requests", p -> Cell.of(p.path("sampledCpu").path("requests")));
     put(
         c,
@@ -369,6 +454,22 @@ public final class ResultsTable {
 
   private static void put(
       Map<String, Column> columns, String name, String header, Function<JsonNode, Cell> cell) {
-    columns.put(name, new Column(name, header, cell));
+    columns.put(name, new Column(name, header, (root, point) -> cell.apply(point)));
+  }
+
+  /**
+   * The value of the file's ratio of {@code kind} whose numerator is the point (absent for the
+   * point it is over, such as the one-client point of a parallelism impact), divided by the point's
+   * clients if {@code perClient}.
+   */
+  private static Cell ratio(JsonNode root, JsonNode point, String kind, boolean perClient) {
+    for (JsonNode ratio : root.path("ratios")) {
+      if (ratio.path("kind").asText().equals(kind)
+          && ratio.path("numerator").asText().equals(point.path("id").asText())) {
+        double value = number(ratio.get("value"));
+        return Cell.of(perClient ? value / point.path("clients").asDouble() : value);
+      }
+    }
+    return Cell.of(Double.NaN);
   }
 }

@@ -149,6 +149,60 @@ class TableCommandTest {
   }
 
   @Test
+  void table_withScriptColumns_namesHeadersAndReadsRatiosListsAndCounts() throws IOException {
+    Path file = dir.resolve("parallel").resolve("results.json");
+    Files.createDirectories(file.getParent());
+    Files.writeString(
+        file,
+        """
+        {"schemaVersion": 2, "kind": "object", "points": [
+          {"id": "direct/get/4KiB/c8/d20ms", "target": "direct", "targetKind": "repository",
+           "workload": "get", "size": "4KiB", "clients": 8, "delayMillis": 20, "ops": 700,
+           "throughput": {"opsPerSecond": {"mean": 350.0, "halfWidth": 4.0}},
+           "latencyMillis": {"p50": 20.5, "p90": 21.0}, "errorsTotal": 0, "errors": {}},
+          {"id": "racs/get/4KiB/c8/d20ms", "target": "racs", "targetKind": "array",
+           "workload": "get", "size": "4KiB", "clients": 8, "delayMillis": 20, "ops": 600,
+           "throughput": {"opsPerSecond": {"mean": 300.0, "halfWidth": 3.0}},
+           "latencyMillis": {"p50": 41.0, "p90": 44.0},
+           "iterations": [{"opsPerSecond": 290.5}, {"opsPerSecond": 309.5}],
+           "clientCpu": {"maxUtilisation": 0.25, "maxPressure": 0.125},
+           "costPerMillionOps": {"array": {"total": 2.5}, "direct": {"total": 0.4},
+                                 "arrayOverDirect": 6.25},
+           "errorsTotal": 3, "errors": {"TIMEOUT": 2, "NOT_FOUND": 1}},
+          {"id": "racs/head/4KiB/c8/d20ms", "target": "racs", "targetKind": "array",
+           "workload": "head", "size": "4KiB", "clients": 8, "delayMillis": 20, "ops": 900,
+           "repositoryRequestsPerOp": {"list": 1.0, "get": 2.5}, "errorsTotal": 0}],
+         "ratios": [{"kind": "parallelismImpact", "numerator": "racs/get/4KiB/c8/d20ms",
+                     "denominator": "racs/get/4KiB/c1/d20ms", "value": 6.0},
+                    {"kind": "parallelismImpact", "numerator": "direct/get/4KiB/c8/d20ms",
+                     "denominator": "direct/get/4KiB/c1/d20ms", "value": 7.6}]}
+        """);
+    int code =
+        run(
+            file.toString(),
+            "--vs",
+            "direct",
+            "--columns",
+            "workload=op,size,delay,clients,vs:pir=direct PIR,pir,pirPerClient,"
+                + "iterations.opsPerSecond=by iteration,cpuWaited,cost,costRatio,"
+                + "errorKinds,operations,repositoryRequests");
+    assertThat(code).as(err.toString()).isEqualTo(ExitCodes.OK);
+    assertThat(out.toString().lines())
+        .containsExactly(
+            "| op | size | round trip | clients | direct PIR | PIR | PIR / clients | by iteration"
+                + " | CPU waited | USD per 1M ops, RACS / direct | cost ratio | errors by kind"
+                + " | operations | repository requests per op |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+            "| get | 4KiB | 20ms | 8 | 7.60 | 6.00 | 0.75 | 291, 310 | 0.13 | 2.50 / 0.40 | 6.25"
+                + " | NOT_FOUND 1 TIMEOUT 2 | 600 | none |");
+    out.getBuffer().setLength(0);
+    assertThat(run(file.toString(), "--columns", "run,target,repositoryRequests"))
+        .isEqualTo(ExitCodes.OK);
+    assertThat(out.toString().lines())
+        .contains("| parallel | direct |  |", "| parallel | racs | get 2.50 list 1.00 |");
+  }
+
+  @Test
   void table_whenInputIsBad_exitsUsageInOneLine() throws IOException {
     Path a = results("a", 120.0, 3.0, 2000);
     Path block = dir.resolve("block.json");

@@ -2,18 +2,13 @@ package io.racs.proxy.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.format.VersionMeta;
-import io.racs.repos.Repository;
-import io.racs.repos.fs.FsRepository;
+import io.racs.proxy.testing.TestArray;
 import io.racs.testkit.TestSeed;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,14 +70,9 @@ class BigObjectIT {
     assertThat(java.nio.file.Files.getFileStore(dir).getUsableSpace())
         .as("usable bytes under %s (java.io.tmpdir); this test writes %d", dir, needed)
         .isGreaterThanOrEqualTo(needed);
-    List<Repository> repositories = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      Path root = java.nio.file.Files.createDirectories(dir.resolve("r" + i));
-      repositories.add(FsRepository.builder(root).name("fs" + i).durable(false).build());
-    }
     long seed = TestSeed.get();
-    try (ErasureStore store =
-        ErasureStore.open(StoreConfig.builder(Geometry.of(4, 2)).build(), repositories)) {
+    try (TestArray array = TestArray.builder("4x2").fs(dir).open()) {
+      ErasureStore store = array.store();
       store.createBucket("bkt");
       Generated body = new Generated(seed, SIZE);
       VersionMeta meta = store.put("bkt", "huge", body, -1, ObjectStore.PutOptions.defaults());

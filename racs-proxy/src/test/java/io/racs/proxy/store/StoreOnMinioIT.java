@@ -3,14 +3,13 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.RepositoryArray;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.HealOptions;
 import io.racs.proxy.store.heal.Healer;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.Repository;
 import io.racs.repos.minio.MinioServer;
 import io.racs.repos.s3.S3Credentials;
@@ -62,12 +61,12 @@ class StoreOnMinioIT {
                   .build()));
     }
     store =
-        ErasureStore.open(
-            StoreConfig.builder(Geometry.of(4, 2))
-                .blockBytes(BLOCK)
-                .slowShardTimeout(Duration.ofSeconds(10))
-                .build(),
-            repositories);
+        TestArray.builder("4x2")
+            .blockBytes(BLOCK)
+            .slowShardTimeout(Duration.ofSeconds(10))
+            .over(repositories)
+            .open()
+            .store();
     store.createBucket("bkt");
   }
 

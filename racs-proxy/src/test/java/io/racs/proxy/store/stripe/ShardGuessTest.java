@@ -11,12 +11,12 @@ import io.racs.proxy.store.array.LatencyEstimates;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.VersionId;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.testing.TestArray;
 import io.racs.repos.ObjectStream;
 import io.racs.repos.Repository;
 import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.decorator.ForwardingRepository;
 import io.racs.repos.decorator.Operation;
-import io.racs.repos.memory.MemoryRepository;
 import io.racs.testkit.Await;
 import io.racs.testkit.TestSeed;
 import java.io.ByteArrayInputStream;
@@ -50,7 +50,7 @@ class ShardGuessTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
   private static final int STRIPED = 40_000; // ten stripes of 4 KiB: not inline
 
-  private final List<Repository> memories = new ArrayList<>();
+  private List<Repository> memories; // the first store's, shared by the others
   private final List<ErasureStore> stores = new ArrayList<>();
   private final AtomicInteger openShardStreams = new AtomicInteger();
   private final long seed = TestSeed.get();
@@ -71,17 +71,15 @@ class ShardGuessTest {
    * open. Closing a store leaves the repositories open (the next store of the test shares them).
    */
   private ErasureStore open(StoreConfig config, FaultyRepository.Gate gate) {
-    if (memories.isEmpty()) {
-      for (int i = 0; i < 6; i++) {
-        memories.add(MemoryRepository.create("mem" + i));
-      }
-    }
     this.gate = gate;
-    List<Repository> tracked = new ArrayList<>();
-    for (Repository gated : FaultyRepository.gated(memories, gate)) {
-      tracked.add(new Tracked(gated));
+    TestArray.Builder array = TestArray.builder(config);
+    if (memories != null) {
+      array.over(memories);
     }
-    return ErasureStore.open(config, tracked);
+    TestArray opened =
+        array.gated(gate).wrap(rs -> rs.stream().<Repository>map(Tracked::new).toList()).open();
+    memories = opened.base();
+    return opened.store();
   }
 
   private static StoreConfig.Builder config() {
