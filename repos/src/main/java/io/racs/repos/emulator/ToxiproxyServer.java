@@ -1,11 +1,7 @@
 package io.racs.repos.emulator;
 
 import io.racs.repos.minio.ProvisionedTools;
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -22,8 +18,6 @@ import java.util.List;
  */
 public final class ToxiproxyServer implements AutoCloseable {
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
-  private static final HttpClient HTTP =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
   private final EmulatorProcess process;
 
@@ -42,7 +36,7 @@ public final class ToxiproxyServer implements AutoCloseable {
                     "-seed",
                     Long.toString(seed)),
             READY_TIMEOUT,
-            ToxiproxyServer::answers);
+            port -> EmulatorProcess.answersOk(URI.create("http://127.0.0.1:" + port + "/version")));
   }
 
   /**
@@ -51,21 +45,6 @@ public final class ToxiproxyServer implements AutoCloseable {
    */
   public static ToxiproxyServer create(Path home, long seed) {
     return new ToxiproxyServer(home, ProvisionedTools.require("RACS_TOXIPROXY"), seed);
-  }
-
-  private static boolean answers(int port) {
-    HttpRequest version =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/version"))
-            .timeout(Duration.ofSeconds(2))
-            .build();
-    try {
-      return HTTP.send(version, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-    } catch (IOException e) {
-      return false; // Not listening yet.
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for toxiproxy", e);
-    }
   }
 
   /** The process: start, stop, kill, its PID and log. */
