@@ -6,8 +6,6 @@ import io.racs.repos.emulator.ToxiproxyServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -33,31 +31,28 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class ToxiproxyExtension
     implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
-  private final Long seed;
-  private ToxiproxyServer server;
-  private Path root;
-  private Thread shutdownHook;
+  private final EmulatorLifecycle<ToxiproxyServer> lifecycle;
 
   /** A server seeded by {@link TestSeed#get()} (printed; pinned by {@code -Dracs.test.seed}). */
   public ToxiproxyExtension() {
-    this.seed = null;
+    this.lifecycle = lifecycle(null);
   }
 
   /** A server whose toxics draw from {@code seed}. */
   public ToxiproxyExtension(long seed) {
-    this.seed = seed;
+    this.lifecycle = lifecycle(seed);
+  }
+
+  private static EmulatorLifecycle<ToxiproxyServer> lifecycle(Long seed) {
+    return new EmulatorLifecycle<>(
+        "toxiproxy",
+        home -> ToxiproxyServer.create(home, seed != null ? seed : TestSeed.get()),
+        ToxiproxyServer::process);
   }
 
   @Override
-  public synchronized void beforeAll(ExtensionContext context) throws IOException {
-    if (server != null) {
-      return;
-    }
-    root = Files.createTempDirectory("racs-toxiproxy-");
-    server = ToxiproxyServer.create(root, seed != null ? seed : TestSeed.get());
-    shutdownHook = new Thread(this::stop, "toxiproxy-extension-shutdown");
-    Runtime.getRuntime().addShutdownHook(shutdownHook);
-    server.process().start();
+  public void beforeAll(ExtensionContext context) throws IOException {
+    lifecycle.start();
   }
 
   @Override
@@ -67,28 +62,12 @@ public final class ToxiproxyExtension
 
   @Override
   public void afterAll(ExtensionContext context) {
-    stop();
-    if (shutdownHook != null) {
-      try {
-        Runtime.getRuntime().removeShutdownHook(shutdownHook);
-      } catch (IllegalStateException e) {
-        // The JVM is already shutting down, and the hook runs anyway.
-      }
-    }
-  }
-
-  private synchronized void stop() {
-    if (server == null) {
-      return;
-    }
-    server.process().kill();
-    server = null;
-    TempDirs.deleteTree(root);
+    lifecycle.stop();
   }
 
   /** The server's API client. */
-  public synchronized Toxiproxy client() {
-    return server.client();
+  public Toxiproxy client() {
+    return lifecycle.server().client();
   }
 
   /** A new proxy called {@code name} to the host and port of {@code endpoint} (an HTTP URL). */
@@ -97,12 +76,12 @@ public final class ToxiproxyExtension
   }
 
   /** The server's process: to kill, stop or restart it. */
-  public synchronized EmulatorProcess process() {
-    return server.process();
+  public EmulatorProcess process() {
+    return lifecycle.server().process();
   }
 
   /** The last part of the server's own log, for failure messages. */
   public String log() {
-    return server.process().logTail();
+    return lifecycle.server().process().logTail();
   }
 }
