@@ -14,9 +14,11 @@
 #   - Azurite, the Azure Storage emulator, from npm at a pinned version (needs Node 20 or newer;
 #     cached under $RACS_CACHE_DIR/tools);
 #   - fake-gcs-server, the Google Cloud Storage emulator, built from a pinned Go module version
-#     (cached beside mc and s5cmd; a minute or two the first time).
+#     (cached beside mc and s5cmd; a minute or two the first time);
+#   - Toxiproxy, the TCP fault proxy of the wire-fault tests, built the same way.
 # With --minio-only it builds (or finds) the MinIO server alone, as `racs demo --minio` needs;
-# with --clouds-only MinIO, Azurite and fake-gcs-server, as `racs demo --clouds` needs.
+# with --clouds-only MinIO, Azurite and fake-gcs-server, as `racs demo --clouds` needs; with
+# --wire-only MinIO and Toxiproxy, what a run of real sockets with faults on them needs.
 # Idempotent. A missing toolchain (Go, Python) is an error that says what to install; nothing is
 # ever skipped silently.
 set -euo pipefail
@@ -61,7 +63,7 @@ minio_bin() {
   echo "$dir/minio"
 }
 
-# go_tool NAME MODULE VERSION HOW [LDFLAGS [CHECK]]: builds the Go command NAME of MODULE@VERSION
+# go_tool NAME MODULE VERSION HOW [LDFLAGS [CHECK [PACKAGE]]]: builds the Go command NAME of MODULE@VERSION
 # into the tools cache unless it is there already, and prints its path. The module and every
 # dependency are checked against the checksum database (reached through GOPROXY) and the module's
 # go.sum; nothing here turns that off. `go install` is used where it works; for a module whose
@@ -71,9 +73,12 @@ minio_bin() {
 # LDFLAGS, for build, set the version the command reports, which go install would leave as a
 # module version only). CHECK is the argument that shows the built command runs and exits at once;
 # by default --version, then version (a server with neither, such as fake-gcs-server, would start
-# serving on an unknown word: it passes -help).
+# serving on an unknown word: it passes -help). PACKAGE, for install, is the command's directory
+# inside the module when it is not the module's root (Toxiproxy's cmd/server, which go install
+# names after its directory: it is renamed NAME here).
 go_tool() {
   local name="$1" module="$2" version="$3" how="$4" ldflags="${5:-}" check="${6:-}"
+  local package="${7:-}"
   local dir="$CACHE/tools/$name-$version"
   if [ ! -x "$dir/$name" ]; then
     command -v go >/dev/null 2>&1 ||
@@ -84,7 +89,10 @@ go_tool() {
     if ! (
       # Outside any module, so that no go.mod of the caller's takes part.
       cd "$tmp"
-      if [ "$how" = install ]; then
+      if [ "$how" = install ] && [ -n "$package" ]; then
+        GOBIN="$tmp" GOFLAGS="${GOFLAGS:-} -trimpath" go install "$module/$package@$version"
+        mv "$tmp/$(basename "$package")" "$tmp/$name"
+      elif [ "$how" = install ]; then
         GOBIN="$tmp" GOFLAGS="${GOFLAGS:-} -trimpath" go install "$module@$version"
       else
         local source
@@ -198,8 +206,14 @@ update_env() {
   mv "$env_file.tmp" "$env_file"
 }
 
+# Builds Toxiproxy's server at the pinned version (or finds it) and prints its path.
+toxiproxy_bin() {
+  go_tool toxiproxy-server "$TOXIPROXY_MODULE" "$TOXIPROXY_VERSION" install "" -version \
+    "$TOXIPROXY_PACKAGE"
+}
+
 main() {
-  local minio venv mc s5cmd azurite fake_gcs
+  local minio venv mc s5cmd azurite fake_gcs toxiproxy
   minio="$(minio_bin)"
   if [ "${1:-}" = "--minio-only" ]; then
     # racs demo --minio needs only the server; keep whatever else was provisioned before.
@@ -214,11 +228,18 @@ main() {
     update_env "RACS_MINIO_BIN=$minio" "RACS_AZURITE_BLOB=$azurite" "RACS_FAKE_GCS=$fake_gcs"
     return
   fi
+  if [ "${1:-}" = "--wire-only" ]; then
+    # MinIO servers behind Toxiproxy: the wire-fault tests and a real-socket WAN run.
+    toxiproxy="$(toxiproxy_bin)"
+    update_env "RACS_MINIO_BIN=$minio" "RACS_TOXIPROXY=$toxiproxy"
+    return
+  fi
   venv="$(python_venv)"
   mc="$(go_tool mc "$MC_MODULE" "$MC_VERSION" install)"
   s5cmd="$(go_tool s5cmd "$S5CMD_MODULE" "$S5CMD_VERSION" build \
     "-X $S5CMD_MODULE/version.Version=$S5CMD_VERSION -X $S5CMD_MODULE/version.GitCommit=$S5CMD_COMMIT")"
   fake_gcs="$(go_tool fake-gcs-server "$FAKE_GCS_MODULE" "$FAKE_GCS_VERSION" install "" -help)"
+  toxiproxy="$(toxiproxy_bin)"
   # openssh-server: sshd, which SftpOpenSshIT runs as a process of the test's own user on a free
   # port with its own config (the package's service, where the system starts one, is left alone).
   # faketime: libfaketime, preloaded into a proxy whose clock a test sets apart from the others'
@@ -241,6 +262,7 @@ main() {
     echo "RACS_AZURITE_BLOB=$azurite"
     echo "RACS_SSHD=$(PATH="$PATH:/usr/sbin" command -v sshd)"
     echo "RACS_FAKE_GCS=$fake_gcs"
+    echo "RACS_TOXIPROXY=$toxiproxy"
     echo "RACS_SSH_KEYGEN=$(command -v ssh-keygen)"
     echo "RACS_FAKETIME_LIB=$(faketime_lib)"
   } >"$env_file.tmp"

@@ -2,6 +2,7 @@ package io.racs.e2e;
 
 import io.racs.repos.minio.MinioServer;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,20 +25,36 @@ final class FaultConfig {
 
   /** Over MinIO servers, one bucket per server (created by the caller). */
   static String minio(List<MinioServer> servers, String bucket) {
+    return minio(
+        servers,
+        servers.stream().map(MinioServer::endpoint).toList(),
+        bucket,
+        "connectTimeout: 1s\n    readTimeout: 60s\n    retries: 0");
+  }
+
+  /**
+   * Over MinIO servers reached at {@code endpoints} (one per server, in order: the servers
+   * themselves, or a fault proxy in front of each), each repository with {@code clientSettings}
+   * (YAML lines of the repository entry, indented for it).
+   */
+  static String minio(
+      List<MinioServer> servers, List<URI> endpoints, String bucket, String clientSettings) {
     StringBuilder yaml = header();
     for (int i = 0; i < servers.size(); i++) {
       MinioServer s = servers.get(i);
       yaml.append("  - name: minio-")
           .append(i)
           .append("\n    type: minio\n    endpoint: ")
-          .append(s.endpoint())
+          .append(endpoints.get(i))
           .append("\n    bucket: ")
           .append(bucket)
           .append("\n    credentials: {accessKey: ")
           .append(s.accessKey())
           .append(", secretKey: ")
           .append(s.secretKey())
-          .append("}\n    connectTimeout: 1s\n    readTimeout: 60s\n    retries: 0\n");
+          .append("}\n    ")
+          .append(clientSettings)
+          .append("\n");
     }
     return yaml.toString();
   }

@@ -7,10 +7,6 @@ import com.azure.storage.blob.BlobServiceVersion;
 import io.racs.repos.emulator.AzuriteServer;
 import io.racs.repos.emulator.EmulatorProcess;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -34,63 +30,33 @@ public final class AzuriteExtension implements BeforeAllCallback, AfterAllCallba
   /** The development account's well-known key (public, in Azure's own documentation). */
   public static final String ACCOUNT_KEY = AzuriteServer.ACCOUNT_KEY;
 
-  private AzuriteServer server;
-  private Path root;
+  private final EmulatorLifecycle<AzuriteServer> lifecycle =
+      new EmulatorLifecycle<>("azurite", AzuriteServer::create, AzuriteServer::process);
   private BlobServiceClient service;
-  private Thread shutdownHook;
 
   @Override
-  public synchronized void beforeAll(ExtensionContext context) throws IOException {
-    if (server != null) {
-      return;
-    }
-    root = Files.createTempDirectory("racs-azurite-");
-    server = AzuriteServer.create(root);
-    shutdownHook = new Thread(this::stop, "azurite-extension-shutdown");
-    Runtime.getRuntime().addShutdownHook(shutdownHook);
-    server.process().start();
+  public void beforeAll(ExtensionContext context) throws IOException {
+    lifecycle.start();
   }
 
   @Override
   public void afterAll(ExtensionContext context) {
-    stop();
-    if (shutdownHook != null) {
-      try {
-        Runtime.getRuntime().removeShutdownHook(shutdownHook);
-      } catch (IllegalStateException e) {
-        // The JVM is already shutting down, and the hook runs anyway.
-      }
-    }
-  }
-
-  private synchronized void stop() {
-    if (server == null) {
-      return;
-    }
-    server.process().kill();
-    server = null;
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    } catch (IOException e) {
-      // Best effort: a temporary directory left behind is harmless.
-    }
+    lifecycle.stop();
   }
 
   /** The running server's process: to kill, stop, restart or stall it. */
-  public synchronized EmulatorProcess process() {
-    return server.process();
+  public EmulatorProcess process() {
+    return lifecycle.server().process();
   }
 
   /** The blob service URL, with the account in the path as Azurite expects. */
   public String endpoint() {
-    return server.endpoint().toString();
+    return lifecycle.server().endpoint().toString();
   }
 
   /** A connection string for the development account on this server. */
   public String connectionString() {
-    return server.connectionString();
+    return lifecycle.server().connectionString();
   }
 
   /** A service client for setting up and inspecting containers, over the JDK HttpClient. */
@@ -108,6 +74,6 @@ public final class AzuriteExtension implements BeforeAllCallback, AfterAllCallba
 
   /** The last part of Azurite's own log, for failure messages. */
   public String log() {
-    return server.process().logTail();
+    return lifecycle.server().process().logTail();
   }
 }

@@ -6,10 +6,6 @@ import com.google.cloud.storage.StorageOptions;
 import io.racs.repos.emulator.EmulatorProcess;
 import io.racs.repos.emulator.FakeGcsServer;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -30,11 +26,8 @@ public final class FakeGcsExtension implements BeforeAllCallback, AfterAllCallba
   /** The project the emulator's buckets are created in; it checks none. */
   public static final String PROJECT = FakeGcsServer.PROJECT;
 
-  private final FakeGcsServer.Backend backend;
-  private FakeGcsServer server;
-  private Path root;
+  private final EmulatorLifecycle<FakeGcsServer> lifecycle;
   private Storage service;
-  private Thread shutdownHook;
 
   /** An emulator with its objects in memory. */
   public FakeGcsExtension() {
@@ -42,7 +35,9 @@ public final class FakeGcsExtension implements BeforeAllCallback, AfterAllCallba
   }
 
   private FakeGcsExtension(FakeGcsServer.Backend backend) {
-    this.backend = backend;
+    this.lifecycle =
+        new EmulatorLifecycle<>(
+            "fake-gcs", home -> FakeGcsServer.create(home, backend), FakeGcsServer::process);
   }
 
   /** An emulator whose objects survive a kill and restart of the process. */
@@ -51,52 +46,23 @@ public final class FakeGcsExtension implements BeforeAllCallback, AfterAllCallba
   }
 
   @Override
-  public synchronized void beforeAll(ExtensionContext context) throws IOException {
-    if (server != null) {
-      return;
-    }
-    root = Files.createTempDirectory("racs-fake-gcs-");
-    server = FakeGcsServer.create(root, backend);
-    shutdownHook = new Thread(this::stop, "fake-gcs-extension-shutdown");
-    Runtime.getRuntime().addShutdownHook(shutdownHook);
-    server.process().start();
+  public void beforeAll(ExtensionContext context) throws IOException {
+    lifecycle.start();
   }
 
   @Override
   public void afterAll(ExtensionContext context) {
-    stop();
-    if (shutdownHook != null) {
-      try {
-        Runtime.getRuntime().removeShutdownHook(shutdownHook);
-      } catch (IllegalStateException e) {
-        // The JVM is already shutting down, and the hook runs anyway.
-      }
-    }
-  }
-
-  private synchronized void stop() {
-    if (server == null) {
-      return;
-    }
-    server.process().kill();
-    server = null;
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    } catch (IOException e) {
-      // Best effort: a temporary directory left behind is harmless.
-    }
+    lifecycle.stop();
   }
 
   /** The running server's process: to kill, stop, restart or stall it. */
-  public synchronized EmulatorProcess process() {
-    return server.process();
+  public EmulatorProcess process() {
+    return lifecycle.server().process();
   }
 
   /** The server's root URL, the {@code endpoint} of a {@code gcs} repository. */
   public String endpoint() {
-    return server.endpoint().toString();
+    return lifecycle.server().endpoint().toString();
   }
 
   /** A client for setting up and inspecting buckets, unauthenticated as the emulator takes it. */
@@ -115,6 +81,6 @@ public final class FakeGcsExtension implements BeforeAllCallback, AfterAllCallba
 
   /** The last part of the server's own log, for failure messages. */
   public String log() {
-    return server.process().logTail();
+    return lifecycle.server().process().logTail();
   }
 }

@@ -6,9 +6,9 @@ import java.nio.file.Path;
 /**
  * The client tools the end-to-end and cross-check tests drive, as {@code scripts/provision.sh}
  * installs them: the Python virtualenv with aws-cli and boto3, rclone, mc, s5cmd, fio, headless
- * Chromium, HAProxy and Azurite (fake-gcs-server and OpenSSH: see {@code io.racs.repos.emulator}).
- * Each is found by {@link ProvisionedTools#require(String)}, so a missing one fails the test with
- * the command that installs it.
+ * Chromium, HAProxy and Azurite (fake-gcs-server, Toxiproxy and OpenSSH: see {@code
+ * io.racs.repos.emulator}). Each is found by {@link ProvisionedTools#require(String)}, so a missing
+ * one fails the test with the command that installs it.
  */
 public final class TestTools {
   private TestTools() {}
@@ -56,6 +56,11 @@ public final class TestTools {
   /** fake-gcs-server, the Google Cloud Storage emulator, built from a pinned Go module version. */
   public static Path fakeGcs() {
     return ProvisionedTools.require("RACS_FAKE_GCS");
+  }
+
+  /** Toxiproxy's server, the TCP fault proxy, built from a pinned Go module version. */
+  public static Path toxiproxy() {
+    return ProvisionedTools.require("RACS_TOXIPROXY");
   }
 
   /** Debian's HAProxy, the load balancer in front of several proxies (the Compose topology). */

@@ -5,6 +5,10 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,6 +32,8 @@ import java.util.function.IntPredicate;
 public final class EmulatorProcess implements AutoCloseable {
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
   private static final int START_ATTEMPTS = 3;
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
   private final String name;
   private final Path home;
@@ -70,6 +76,22 @@ public final class EmulatorProcess implements AutoCloseable {
       return true;
     } catch (IOException e) {
       return false;
+    }
+  }
+
+  /**
+   * Whether a GET of {@code url} answers 200 within two seconds: the readiness check of an emulator
+   * that listens before it can answer (a refused or failed connection is "not yet").
+   */
+  public static boolean answersOk(URI url) {
+    HttpRequest get = HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(2)).build();
+    try {
+      return HTTP.send(get, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+    } catch (IOException e) {
+      return false; // Not listening yet.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for " + url, e);
     }
   }
 

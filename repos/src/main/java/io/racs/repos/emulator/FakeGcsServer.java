@@ -1,11 +1,7 @@
 package io.racs.repos.emulator;
 
 import io.racs.repos.minio.ProvisionedTools;
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,8 +28,6 @@ public final class FakeGcsServer implements AutoCloseable {
   public static final String PROJECT = "racs-test";
 
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
-  private static final HttpClient HTTP =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
   private final EmulatorProcess process;
 
@@ -68,27 +62,14 @@ public final class FakeGcsServer implements AutoCloseable {
               return command;
             },
             READY_TIMEOUT,
-            FakeGcsServer::answers);
+            port ->
+                EmulatorProcess.answersOk(
+                    URI.create("http://127.0.0.1:" + port + "/storage/v1/b")));
   }
 
   /** A server living under {@code home}, run from the provisioned binary. */
   public static FakeGcsServer create(Path home, Backend backend) {
     return new FakeGcsServer(home, ProvisionedTools.require("RACS_FAKE_GCS"), backend);
-  }
-
-  private static boolean answers(int port) {
-    HttpRequest buckets =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/storage/v1/b"))
-            .timeout(Duration.ofSeconds(2))
-            .build();
-    try {
-      return HTTP.send(buckets, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-    } catch (IOException e) {
-      return false; // Not listening yet.
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for fake-gcs-server", e);
-    }
   }
 
   /** The process: start, stop, kill, its PIDs and log. */

@@ -13,7 +13,8 @@ import java.util.Optional;
  * the MinIO server binary that {@code racs demo --minio} and the integration tests run ({@link
  * #minio()}), and by their variable names in its {@code env} file the client tools the tests drive
  * ({@code RACS_PYTHON}, {@code RACS_AWS_CLI}, {@code RACS_RCLONE}, {@code RACS_MC}, {@code
- * RACS_S5CMD}, {@code RACS_FIO}).
+ * RACS_S5CMD}, {@code RACS_FIO}, and the emulators' {@code RACS_AZURITE_BLOB}, {@code
+ * RACS_FAKE_GCS}, {@code RACS_TOXIPROXY}).
  *
  * <p>Each tool is looked up, in order, as a system property ({@code racs.minio.bin}), an
  * environment variable ({@code RACS_MINIO_BIN}) and finally the {@code env} file the provisioning
