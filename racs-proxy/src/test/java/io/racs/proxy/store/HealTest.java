@@ -293,9 +293,14 @@ class HealTest {
     // might be a version; only a listing of every repository could tell. The version under it is
     // the current one all the same, and must not be collected as superseded.
     f.faulty.get(5).failOperation(Operation.LIST, Kind.UNAVAILABLE);
-    Healer.heal(f.store, HealOptions.defaults());
+    HealReport report = Healer.heal(f.store, HealOptions.defaults());
     f.faulty.get(5).clearFaults();
 
     assertThat(f.get("bkt", "k")).isEqualTo(first);
+    assertThat(report.unreachableSlots())
+        .as("a heal whose listing missed a repository says so")
+        .singleElement()
+        .asString()
+        .startsWith("5 (mem5): listing failed: ");
   }
 }

@@ -12,6 +12,7 @@ import java.util.BitSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -19,6 +20,12 @@ import java.util.Set;
  * the slots that hold it: how the store reads its index when some repositories may have missed a
  * write. A repository that fails while listing is left out from then on (its names may be missing,
  * which the others' copies cover).
+ *
+ * <p>A reader's merge also leaves out a repository that lists much later than a read quorum of
+ * others: their listings name every committed record, so the answer does not wait for it. A {@link
+ * #whole} merge, for maintenance, waits for every repository instead: heal judges from the slots
+ * that listed a name what each repository holds and which entries count, and a repository left out
+ * for being slow would look like one that lacks the name (docs/quorum.md).
  */
 public final class IndexMerge {
   private final RepositoryArray array;
@@ -29,17 +36,59 @@ public final class IndexMerge {
   private long quorumNanos = -1;
   // The entry peek() took from the cursors and next() has not returned yet.
   private Entry peeked;
+  // Null for a reader's merge; a whole merge's slots left out and failures.
+  private final Exclusions exclusions;
 
   /** A name and the slots that listed it. */
   public record Entry(String name, Set<Integer> slots) {}
 
+  /**
+   * The slots a {@link #whole} merge leaves out, and what it tells of a listing that failed. Called
+   * on the thread that moves the merge.
+   */
+  public interface Exclusions {
+    /** Whether {@code slot} is not to be listed from the next page on (it failed elsewhere). */
+    boolean excluded(int slot);
+
+    /** {@code slot}'s listing failed for {@code cause}; its names from here on are not known. */
+    void failed(int slot, String cause);
+  }
+
+  /** A reader's merge: a repository that lists far behind a read quorum is left out. */
   public IndexMerge(RepositoryArray array, String prefix, String startAfter, int pageSize) {
+    this(array, prefix, startAfter, pageSize, null);
+  }
+
+  private IndexMerge(
+      RepositoryArray array,
+      String prefix,
+      String startAfter,
+      int pageSize,
+      Exclusions exclusions) {
     this.array = array;
     this.prefix = prefix;
     this.pageSize = pageSize;
+    this.exclusions = exclusions;
     for (int slot = 0; slot < array.size(); slot++) {
       cursors.add(new Cursor(slot, startAfter));
     }
+  }
+
+  /**
+   * A merge that waits for every repository's listing, up to the array's timeout, however long
+   * after the others it answers; but for the slots {@code exclusions} leaves out, whose listing
+   * counts as failed. Each failure is told to {@code exclusions} before any name after it is
+   * returned, so a name's slots are then exactly the repositories that hold it among those whose
+   * listing is known.
+   */
+  public static IndexMerge whole(
+      RepositoryArray array,
+      String prefix,
+      String startAfter,
+      int pageSize,
+      Exclusions exclusions) {
+    return new IndexMerge(
+        array, prefix, startAfter, pageSize, Objects.requireNonNull(exclusions, "exclusions"));
   }
 
   /** Starts over after {@code startAfter} (used to skip a whole common prefix). */
@@ -186,7 +235,9 @@ public final class IndexMerge {
   private void fillAll() {
     List<Cursor> empty = new ArrayList<>();
     for (Cursor cursor : cursors) {
-      if (!cursor.failed && cursor.buffer.isEmpty() && !cursor.exhausted) {
+      if (!cursor.failed && exclusions != null && exclusions.excluded(cursor.slot)) {
+        fail(cursor, "left out: it failed earlier");
+      } else if (!cursor.failed && cursor.buffer.isEmpty() && !cursor.exhausted) {
         empty.add(cursor);
       }
     }
@@ -197,21 +248,28 @@ public final class IndexMerge {
     for (Cursor cursor : empty) {
       slots.add(cursor.slot);
     }
-    // Listings from a read quorum name every committed record, so a slot that answers much later
-    // than that quorum is left out (as if it had failed) rather than waited for.
-    int unfilled = 0;
-    for (Cursor cursor : empty) {
-      unfilled += array.unfilled(cursor.slot) ? 1 : 0;
+    int needed;
+    long limitNanos;
+    if (exclusions != null) {
+      needed = empty.size();
+      limitNanos = array.timeoutNanos();
+    } else {
+      // Listings from a read quorum name every committed record, so a slot that answers much later
+      // than that quorum is left out (as if it had failed) rather than waited for.
+      int unfilled = 0;
+      for (Cursor cursor : empty) {
+        unfilled += array.unfilled(cursor.slot) ? 1 : 0;
+      }
+      needed =
+          Math.min(
+              empty.size(),
+              Math.max(1, array.readQuorum() - (healthySlots() - (empty.size() - unfilled)))
+                  + unfilled);
+      // A later page may be asked of slots that all stall (the others still have names buffered):
+      // they get the stall deadline the earlier pages set, not the absolute timeout.
+      limitNanos =
+          quorumNanos < 0 ? array.timeoutNanos() : Math.max(array.stallNanos(), 4 * quorumNanos);
     }
-    int needed =
-        Math.min(
-            empty.size(),
-            Math.max(1, array.readQuorum() - (healthySlots() - (empty.size() - unfilled)))
-                + unfilled);
-    // A later page may be asked of slots that all stall (the others still have names buffered):
-    // they get the stall deadline the earlier pages set, not the absolute timeout.
-    long limitNanos =
-        quorumNanos < 0 ? array.timeoutNanos() : Math.max(array.stallNanos(), 4 * quorumNanos);
     long started = System.nanoTime();
     List<RepositoryArray.Outcome<ListPage>> pages =
         array.fanOutQuorum(
@@ -225,8 +283,7 @@ public final class IndexMerge {
     for (RepositoryArray.Outcome<ListPage> page : pages) {
       Cursor cursor = cursors.get(page.slot());
       if (!page.ok()) {
-        cursor.failed = true;
-        cursor.cause = page.cause();
+        fail(cursor, page.cause());
         continue;
       }
       for (ObjectInfo info : page.value().objects()) {
@@ -234,6 +291,14 @@ public final class IndexMerge {
       }
       cursor.exhausted = page.value().nextStartAfter().isEmpty();
       page.value().nextStartAfter().ifPresent(next -> cursor.after = next);
+    }
+  }
+
+  private void fail(Cursor cursor, String cause) {
+    cursor.failed = true;
+    cursor.cause = cause;
+    if (exclusions != null) {
+      exclusions.failed(cursor.slot, cause);
     }
   }
 

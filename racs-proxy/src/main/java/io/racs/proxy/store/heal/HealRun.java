@@ -110,9 +110,39 @@ final class HealRun {
     options.progress().accept("heal: could not " + line);
   }
 
+  /**
+   * A listing of {@code prefix} that waits for every slot ({@link IndexMerge#whole}): heal reads
+   * from the slots that list a record which repositories hold it, and whether it counts, so a slot
+   * is never left out for listing slowly (it would look like one that lacks the record: an inline
+   * version rebuilt from too few of its records, a write refused on too few repositories judged a
+   * version). A slot whose listing fails is left out for the rest of the run, as any failing slot
+   * is, and so are the slots that failed before.
+   */
+  IndexMerge listing(String prefix, String startAfter, int pageSize) {
+    return IndexMerge.whole(
+        array,
+        prefix,
+        startAfter,
+        pageSize,
+        new IndexMerge.Exclusions() {
+          @Override
+          public boolean excluded(int slot) {
+            return unreachable.containsKey(slot);
+          }
+
+          @Override
+          public void failed(int slot, String cause) {
+            markUnreachable(slot, "listing failed: " + cause);
+          }
+        });
+  }
+
   /** Leaves a slot out for the rest of the run, remembering the first failure. */
   void markUnreachable(int slot, Exception cause) {
-    String message = cause.getMessage() != null ? cause.getMessage() : cause.toString();
+    markUnreachable(slot, cause.getMessage() != null ? cause.getMessage() : cause.toString());
+  }
+
+  private void markUnreachable(int slot, String message) {
     if (unreachable.putIfAbsent(slot, message) == null) {
       options
           .progress()

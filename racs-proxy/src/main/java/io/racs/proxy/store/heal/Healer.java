@@ -154,7 +154,7 @@ public final class Healer {
   private String previousEntry;
 
   private void healBucket(String bucket, String after) {
-    IndexMerge merge = new IndexMerge(run.array, Layout.indexPrefix(bucket), after, 1000);
+    IndexMerge merge = run.listing(Layout.indexPrefix(bucket), after, 1000);
     String lastKeyName = null;
     boolean lastKeySettled = true;
     // The key whose null version (the newest record flagged nullVersion) heal met last, and whether

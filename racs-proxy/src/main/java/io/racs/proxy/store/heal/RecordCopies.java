@@ -69,7 +69,7 @@ final class RecordCopies {
   }
 
   void replicateRecords(String prefix) {
-    IndexMerge merge = new IndexMerge(run.array, prefix, "", 1000);
+    IndexMerge merge = run.listing(prefix, "", 1000);
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
       replicate(e);
     }
@@ -80,7 +80,7 @@ final class RecordCopies {
    * fewer may be what a failed write left, which must not become an answer by being copied.
    */
   void replicateCommitted(String prefix) {
-    IndexMerge merge = new IndexMerge(run.array, prefix, "", 1000);
+    IndexMerge merge = run.listing(prefix, "", 1000);
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
       if (run.context.index.mayCount(e.slots().size())) {
         replicate(e);

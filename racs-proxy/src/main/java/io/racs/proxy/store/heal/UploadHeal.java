@@ -34,7 +34,7 @@ final class UploadHeal {
    */
   void healUploads(String bucket) {
     MultipartUploads uploads = run.store.uploads();
-    IndexMerge merge = new IndexMerge(run.array, Layout.uploadPrefix(bucket), "", 1000);
+    IndexMerge merge = run.listing(Layout.uploadPrefix(bucket), "", 1000);
     List<MultipartUploads.AbandonedRecord> old = new ArrayList<>();
     // An upload record is copied once the entry after it is known (its mark sorts right after it).
     IndexMerge.Entry record = null;
@@ -83,7 +83,7 @@ final class UploadHeal {
   }
 
   void collectUploadReferences(String bucket) {
-    IndexMerge merge = new IndexMerge(run.array, Layout.uploadPrefix(bucket), "", 1000);
+    IndexMerge merge = run.listing(Layout.uploadPrefix(bucket), "", 1000);
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
       if (Layout.isPartRecord(e.name())) {
         run.context.read(e, PartRecord.class).ifPresent(r -> run.referenced.add(r.part().dataId()));
