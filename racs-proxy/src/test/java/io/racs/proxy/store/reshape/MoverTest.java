@@ -68,13 +68,7 @@ class MoverTest {
     ErasureStore threeByThree = fixture.reopen3x3();
     assertThat(ReshapeArray.seen(threeByThree)).containsExactlyElementsOf(before);
     byte[] after = fixture.data(3 * ReshapeArray.BLOCK);
-    VersionMeta written =
-        threeByThree.put(
-            "bkt",
-            "after",
-            new java.io.ByteArrayInputStream(after),
-            after.length,
-            ObjectStore.PutOptions.defaults());
+    VersionMeta written = ReshapeArray.put(threeByThree, "bkt", "after", after);
     assertThat(ReshapeArray.read(threeByThree, threeByThree.head("bkt", "after"))).isEqualTo(after);
     assertThat(written.geometry()).isEqualTo("3x3");
   }
@@ -97,13 +91,7 @@ class MoverTest {
 
     // Writes while the move stands still are served and moved on with the rest.
     byte[] newer = fixture.data(4 * ReshapeArray.BLOCK + 1);
-    VersionMeta overwrite =
-        store.put(
-            "bkt",
-            "striped",
-            new java.io.ByteArrayInputStream(newer),
-            newer.length,
-            ObjectStore.PutOptions.defaults());
+    VersionMeta overwrite = ReshapeArray.put(store, "bkt", "striped", newer);
     fixture.put("plain", "p9", 700);
     assertThat(ReshapeArray.read(store, store.head("bkt", "striped"))).isEqualTo(newer);
     List<String> during = ReshapeArray.seen(store);

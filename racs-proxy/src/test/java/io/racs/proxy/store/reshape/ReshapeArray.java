@@ -108,6 +108,16 @@ final class ReshapeArray implements AutoCloseable {
         bucket, key, new ByteArrayInputStream(data(size)), size, ObjectStore.PutOptions.defaults());
   }
 
+  /** Writes {@code data} as a new version of {@code key} through {@code on}. */
+  static VersionMeta put(ErasureStore on, String bucket, String key, byte[] data) {
+    return on.put(
+        bucket,
+        key,
+        new ByteArrayInputStream(data),
+        data.length,
+        ObjectStore.PutOptions.defaults());
+  }
+
   byte[] data(int size) {
     byte[] bytes = new byte[size];
     random.nextBytes(bytes);
