@@ -54,7 +54,7 @@ public final class ArraySlots {
     List<GuardedRepository> guards = new ArrayList<>();
     for (int slot = 0; slot < repositories.size(); slot++) {
       GuardedRepository guard =
-          new GuardedRepository(repositories.get(slot), slot, verdict.arrayId(), geometry);
+          new GuardedRepository(repositories.get(slot), slot, verdict.arrayId());
       Identity.Standing standing = verdict.slots().get(slot);
       if (standing.admitted()) {
         guard.admit(standing.pending());

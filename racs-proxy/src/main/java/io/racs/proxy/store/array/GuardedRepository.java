@@ -1,6 +1,5 @@
 package io.racs.proxy.store.array;
 
-import io.racs.proxy.codec.Geometry;
 import io.racs.repos.ListPage;
 import io.racs.repos.ObjectInfo;
 import io.racs.repos.ObjectStream;
@@ -43,7 +42,6 @@ public final class GuardedRepository extends ForwardingRepository {
 
   private final int slot;
   private final String arrayId;
-  private final Geometry geometry;
   private final AtomicBoolean checking = new AtomicBoolean();
   private volatile String refusal;
   private volatile boolean pending;
@@ -53,11 +51,10 @@ public final class GuardedRepository extends ForwardingRepository {
   /** Why the last put failed, and when ({@link System#nanoTime()}). */
   record WriteFailure(RepositoryException.Kind kind, String message, long atNanos) {}
 
-  GuardedRepository(Repository delegate, int slot, String arrayId, Geometry geometry) {
+  GuardedRepository(Repository delegate, int slot, String arrayId) {
     super(delegate);
     this.slot = slot;
     this.arrayId = arrayId;
-    this.geometry = geometry;
   }
 
   /** Keeps the slot out of the array for {@code reason} (one line, said to operators). */
@@ -116,7 +113,7 @@ public final class GuardedRepository extends ForwardingRepository {
     nextCheckNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(RECHECK_SECONDS);
     try {
       Optional<Identity.Marker> marker = Identity.readMarker(delegate());
-      if (marker.isPresent() && Identity.belongs(marker.get(), arrayId, slot, geometry)) {
+      if (marker.isPresent() && Identity.belongs(marker.get(), arrayId, slot)) {
         admit(marker.get().pending());
         LOG.warn("slot {} ({}) carries this array's marker again: back in service", slot, name());
       }

@@ -78,11 +78,26 @@ public final class Identity {
                                 repository.name() + ": damaged identity marker")));
   }
 
-  /** Whether {@code marker} is this array's marker for {@code slot}. */
-  static boolean belongs(Marker marker, String arrayId, int slot, Geometry geometry) {
-    return marker.arrayId().equals(arrayId)
-        && marker.slot() == slot
-        && marker.geometry().equals(geometry.toString());
+  /**
+   * Whether {@code marker} is this array's marker for {@code slot}. Its geometry is not compared:
+   * the store's opening did ({@link #check}), and once an array record names the layout the
+   * geometry a marker was written with says nothing (docs/reshape.md §8).
+   */
+  static boolean belongs(Marker marker, String arrayId, int slot) {
+    return marker.arrayId().equals(arrayId) && marker.slot() == slot;
+  }
+
+  /**
+   * Whether the array on {@code repository} has array records ({@code racs/array/}): then they, not
+   * the markers, say the array's geometry, and a marker of another geometry than the file's is no
+   * mistake (a reshape recorded it; {@code RecordedLayout} checks the file against it).
+   */
+  private static boolean layoutRecorded(Repository repository) {
+    try {
+      return !repository.list(Layout.ARRAY_RECORDS, "", 1).objects().isEmpty();
+    } catch (RuntimeException e) {
+      return false; // unreadable now: the marker's geometry decides, as without a record
+    }
   }
 
   private static void writeMarker(
@@ -162,7 +177,7 @@ public final class Identity {
                 + slot
                 + "; refusing to start");
       }
-      if (!m.geometry().equals(geometry.toString())) {
+      if (!m.geometry().equals(geometry.toString()) && !layoutRecorded(repositories.get(slot))) {
         throw new StoreException(
             StoreException.Code.INCONSISTENT,
             name
@@ -301,7 +316,7 @@ public final class Identity {
       seen.add(s);
       if (s.isPresent()
           && s.get().marker().isPresent()
-          && belongs(s.get().marker().get(), arrayId, slot, geometry)) {
+          && belongs(s.get().marker().get(), arrayId, slot)) {
         Marker marker = s.get().marker().get();
         if (guard.refusal() != null) {
           guard.admit(marker.pending());
@@ -318,7 +333,7 @@ public final class Identity {
       }
       GuardedRepository guard = slots.get(slot);
       Optional<Marker> marker = seen.get(slot).get().marker();
-      if (marker.isPresent() && !belongs(marker.get(), arrayId, slot, geometry)) {
+      if (marker.isPresent() && !belongs(marker.get(), arrayId, slot)) {
         String reason =
             "carries the marker of slot "
                 + marker.get().slot()

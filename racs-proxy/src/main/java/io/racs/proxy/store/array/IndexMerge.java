@@ -1,6 +1,7 @@
 package io.racs.proxy.store.array;
 
 import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.format.Layout;
 import io.racs.repos.Keys;
 import io.racs.repos.ListPage;
 import io.racs.repos.ObjectInfo;
@@ -26,11 +27,20 @@ import java.util.Set;
  * #whole} merge, for maintenance, waits for every repository instead: heal judges from the slots
  * that listed a name what each repository holds and which entries count, and a repository left out
  * for being slow would look like one that lacks the name (docs/quorum.md).
+ *
+ * <p>A version's copies in other layouts ({@link Layout#copyEntry}: {@code <vid>-a<gen>}, listed
+ * right after the version's own entry) come as one entry: the first of the version's names listed
+ * (its own entry, or its oldest copy once that is collected), with the later ones in {@link
+ * Entry#copies}. So every reader of the index meets each version once, whatever a reshape's mover
+ * has done, and the version's removal record ({@code <vid>-gone}, listed after every copy) is the
+ * entry {@link #peek} shows next. Names of other kinds never look like copies, so their listings
+ * are as before.
  */
 public final class IndexMerge {
   private final RepositoryArray array;
   private final String prefix;
   private final int pageSize;
+  private final boolean grouping;
   private final List<Cursor> cursors = new ArrayList<>();
   // How long the first page's read quorum took to answer; -1 before it did.
   private long quorumNanos = -1;
@@ -39,8 +49,42 @@ public final class IndexMerge {
   // Null for a reader's merge; a whole merge's slots left out and failures.
   private final Exclusions exclusions;
 
-  /** A name and the slots that listed it. */
-  public record Entry(String name, Set<Integer> slots) {}
+  // The name take() returned ahead of its turn, to see whether it was a copy of the one before.
+  private Entry taken;
+
+  /**
+   * A name and the slots that listed it; for a version's entry, its later copies ({@link
+   * Layout#copyEntry}) too, oldest generation first (empty when it has none).
+   */
+  public record Entry(String name, Set<Integer> slots, List<Entry> copies) {
+    public Entry {
+      copies = List.copyOf(copies);
+    }
+
+    /** A name with no copies. */
+    public Entry(String name, Set<Integer> slots) {
+      this(name, slots, List.of());
+    }
+
+    /** This entry's own name and its copies, oldest generation first. */
+    public List<Entry> names() {
+      if (copies.isEmpty()) {
+        return List.of(this);
+      }
+      List<Entry> all = new ArrayList<>(copies.size() + 1);
+      all.add(new Entry(name, slots));
+      all.addAll(copies);
+      return all;
+    }
+
+    /**
+     * The version's own entry name ({@code <vid>}), whether or not it is still listed: the name its
+     * removal record is made from.
+     */
+    public String versionEntry() {
+      return Layout.isCopy(name) ? Layout.copiedEntry(name) : name;
+    }
+  }
 
   /**
    * The slots a {@link #whole} merge leaves out, and what it tells of a listing that failed. Called
@@ -56,7 +100,17 @@ public final class IndexMerge {
 
   /** A reader's merge: a repository that lists far behind a read quorum is left out. */
   public IndexMerge(RepositoryArray array, String prefix, String startAfter, int pageSize) {
-    this(array, prefix, startAfter, pageSize, null);
+    this(array, prefix, startAfter, pageSize, true, null);
+  }
+
+  /**
+   * A merge that hands out every name on its own, a version's copies too: for a reader that needs
+   * only the first name listed, in one page of one name per repository, which grouping would make
+   * list a second page to see whether a copy follows.
+   */
+  public static IndexMerge ungrouped(
+      RepositoryArray array, String prefix, String startAfter, int pageSize) {
+    return new IndexMerge(array, prefix, startAfter, pageSize, false, null);
   }
 
   private IndexMerge(
@@ -64,7 +118,9 @@ public final class IndexMerge {
       String prefix,
       String startAfter,
       int pageSize,
+      boolean grouping,
       Exclusions exclusions) {
+    this.grouping = grouping;
     this.array = array;
     this.prefix = prefix;
     this.pageSize = pageSize;
@@ -88,12 +144,18 @@ public final class IndexMerge {
       int pageSize,
       Exclusions exclusions) {
     return new IndexMerge(
-        array, prefix, startAfter, pageSize, Objects.requireNonNull(exclusions, "exclusions"));
+        array,
+        prefix,
+        startAfter,
+        pageSize,
+        true,
+        Objects.requireNonNull(exclusions, "exclusions"));
   }
 
   /** Starts over after {@code startAfter} (used to skip a whole common prefix). */
   public void seek(String startAfter) {
     peeked = null;
+    taken = null;
     for (Cursor cursor : cursors) {
       cursor.reset(startAfter);
     }
@@ -106,7 +168,7 @@ public final class IndexMerge {
       peeked = null;
       return entry;
     }
-    return take();
+    return group();
   }
 
   /**
@@ -115,9 +177,34 @@ public final class IndexMerge {
    */
   public Entry peek() {
     if (peeked == null) {
-      peeked = take();
+      peeked = group();
     }
     return peeked;
+  }
+
+  /** The next name with the copies of the same version that follow it. */
+  private Entry group() {
+    Entry head = taken != null ? taken : take();
+    taken = null;
+    if (!grouping || head == null || Layout.isRemovalRecord(head.name())) {
+      return head;
+    }
+    String version = head.versionEntry();
+    List<Entry> copies = null;
+    while (true) {
+      Entry following = take();
+      if (following == null
+          || !Layout.isCopy(following.name())
+          || !Layout.copiedEntry(following.name()).equals(version)) {
+        taken = following;
+        break;
+      }
+      if (copies == null) {
+        copies = new ArrayList<>(2);
+      }
+      copies.add(following);
+    }
+    return copies == null ? head : new Entry(head.name(), head.slots(), copies);
   }
 
   private Entry take() {

@@ -104,6 +104,16 @@ public final class StoreContext {
     return Layout.indexEntry(bucket, nameKey(bucket, key), versionId);
   }
 
+  /**
+   * The name of the record {@code meta} was read from: its version's own entry, or for a copy in
+   * another layout ({@link VersionMeta#layout} above 0) the copy's name ({@link Layout#copyEntry}).
+   * An inline version's shards live in that record.
+   */
+  public String recordEntry(VersionMeta meta) {
+    String entry = indexEntry(meta.bucket(), meta.key(), meta.versionId());
+    return meta.layout() > 0 ? Layout.copyEntry(entry, meta.layout()) : entry;
+  }
+
   /** Uses {@code stamps} for key stamps from now on ({@link ErasureStore#coordinateKeys}). */
   public void keyStamps(KeyStamps stamps) {
     keyStamps = stamps;

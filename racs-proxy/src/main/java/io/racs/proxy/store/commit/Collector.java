@@ -22,6 +22,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,7 +63,8 @@ public final class Collector {
   // Until the store says which buckets are versioned, every one is: keeping is the safe side.
   private volatile Predicate<String> versioned = bucket -> true;
   // Until the store gives its removal rule, every version that may be locked is kept.
-  private volatile Predicate<VersionMeta> removable = version -> version.lock() == null;
+  private volatile BiPredicate<VersionMeta, RemovalRule.Removal> removable =
+      (version, removal) -> version.lock() == null;
   // Keys (bucket/key) whose collection is queued or running, each with the version everything
   // older than which goes: a write to such a key only moves the target, so the collections of one
   // key never race each other over the same records.
@@ -98,7 +100,7 @@ public final class Collector {
    * Tells the collector which versions it may remove ({@link RemovalRule#mayRemove}): a superseded
    * version that its object lock keeps is left in place, data and entry.
    */
-  public void keepLocked(Predicate<VersionMeta> removable) {
+  public void keepLocked(BiPredicate<VersionMeta, RemovalRule.Removal> removable) {
     this.removable = removable;
   }
 
@@ -331,7 +333,7 @@ public final class Collector {
             background.execute(
                 () -> {
                   try {
-                    removeVersion(entry.name(), context.read(entry, VersionMeta.class));
+                    removeEveryCopy(entry);
                   } catch (RuntimeException failed) {
                     // Best effort: heal collects what is left.
                     LOG.debug("removing {} stopped: {}", entry.name(), failed.toString());
@@ -341,7 +343,7 @@ public final class Collector {
                 });
           } catch (RejectedExecutionException closing) {
             inFlight.release();
-            removeVersion(entry.name(), context.read(entry, VersionMeta.class));
+            removeEveryCopy(entry);
           }
         }
       }
@@ -360,7 +362,31 @@ public final class Collector {
    * version still decides, and heal collects it again.
    */
   public void removeVersion(String entryName, Optional<VersionMeta> meta) {
-    if (meta.isPresent() && !removable.test(meta.get())) {
+    remove(entryName, meta, RemovalRule.Removal.VERSION);
+  }
+
+  /**
+   * Removes a superseded version with every copy of it in other layouts ({@link
+   * IndexMerge.Entry#names}), each as {@link #removeVersion} does.
+   */
+  public void removeEveryCopy(IndexMerge.Entry version) {
+    for (IndexMerge.Entry name : version.names()) {
+      removeVersion(name.name(), context.read(name, VersionMeta.class));
+    }
+  }
+
+  /**
+   * Removes one copy of a version that a committed, settled copy of it in a newer layout replaced
+   * (docs/reshape.md §5): its data, then its record, as {@link #removeVersion} does, if the removal
+   * rule allows it for {@link RemovalRule.Removal#SUPERSEDED_COPY}. The caller knows the newer copy
+   * counts and has settled.
+   */
+  public void removeSupersededCopy(String copyName, VersionMeta copy) {
+    remove(copyName, Optional.of(copy), RemovalRule.Removal.SUPERSEDED_COPY);
+  }
+
+  private void remove(String entryName, Optional<VersionMeta> meta, RemovalRule.Removal removal) {
+    if (meta.isPresent() && !removable.test(meta.get(), removal)) {
       LOG.debug("keeping {}: its object lock keeps it", entryName);
       return;
     }
@@ -399,6 +425,7 @@ public final class Collector {
   public void deleteRemoved(String entryName, VersionMeta version) {
     try {
       deleteData(version);
+      deleteCopies(entryName, version);
       context.array.fanOut(
           (slot, repository) -> {
             repository.delete(entryName);
@@ -407,6 +434,34 @@ public final class Collector {
       context.forget(entryName);
     } catch (RuntimeException e) {
       LOG.debug("deleting removed version {} stopped: {}", entryName, e.toString());
+    }
+  }
+
+  /**
+   * Deletes the version {@code entryName}'s other records in other layouts ({@link
+   * Layout#copyEntry}) than the one {@code removed} was read from, data first, durably: a removal
+   * record removes every copy of its version.
+   */
+  private void deleteCopies(String entryName, VersionMeta removed) {
+    String readFrom = context.recordEntry(removed);
+    IndexMerge merge = IndexMerge.ungrouped(context.array, entryName, "", 100);
+    for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
+      String name = e.name();
+      if (!(name.equals(entryName) || Layout.isCopy(name))
+          || !Layout.versionOf(name).equals(removed.versionId())) {
+        continue;
+      }
+      if (!name.equals(readFrom)) {
+        context.read(e, VersionMeta.class).ifPresent(this::deleteData);
+      }
+      if (!name.equals(entryName)) { // the version's own entry goes last, below
+        context.array.fanOut(
+            (slot, repository) -> {
+              repository.delete(name);
+              return null;
+            });
+        context.forget(name);
+      }
     }
   }
 
@@ -451,15 +506,17 @@ public final class Collector {
       IndexMerge versions =
           new IndexMerge(context.array, Layout.indexKeyPrefix(bucket, nameKey), "", 1000);
       for (IndexMerge.Entry e = versions.next(); e != null; e = versions.next()) {
-        if (e.name().equals(own) || e.name().equals(Layout.removalRecord(own))) {
-          continue;
+        if (e.versionEntry().equals(own) || e.name().equals(Layout.removalRecord(own))) {
+          continue; // the version itself, in any layout: its copies' data ids are their own
         }
-        String name = e.name();
-        VersionMeta other =
-            context
-                .read(e, VersionMeta.class)
-                .orElseThrow(() -> new IllegalStateException("unreadable " + name));
-        other.parts().forEach(part -> referred.add(part.dataId()));
+        for (IndexMerge.Entry copy : e.names()) {
+          String name = copy.name();
+          VersionMeta other =
+              context
+                  .read(copy, VersionMeta.class)
+                  .orElseThrow(() -> new IllegalStateException("unreadable " + name));
+          other.parts().forEach(part -> referred.add(part.dataId()));
+        }
       }
       context.requireReadQuorum(versions, "list versions of " + bucket + "/" + version.key());
       IndexMerge uploads =

@@ -50,8 +50,8 @@ public final class CommitOrder {
     String prefix = Layout.indexKeyPrefix(bucket, context.nameKey(bucket, key));
     // Ids sort newest first: each repository's first entry is its newest, and one page of one
     // entry per repository is enough. Entries of writes that failed or still commit count too,
-    // which can only order this write later than needed.
-    IndexMerge merge = new IndexMerge(context.array, prefix, "", 1);
+    // which can only order this write later than needed. A version's copy names its version.
+    IndexMerge merge = IndexMerge.ungrouped(context.array, prefix, "", 1);
     IndexMerge.Entry newest = merge.next();
     context.requireReadQuorum(merge, "order a write of " + bucket + "/" + key);
     return newest == null ? null : Layout.versionOf(newest.name());

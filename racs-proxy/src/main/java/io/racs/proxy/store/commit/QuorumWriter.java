@@ -109,6 +109,30 @@ public final class QuorumWriter {
     collector.collectLater(meta.bucket(), meta.key(), meta.versionId());
   }
 
+  /**
+   * Commits a reshape's copy of a committed version in another layout ({@code name}: {@link
+   * io.racs.proxy.store.format.Layout#copyEntry}) on the write quorum, as {@link #commit} commits a
+   * version; on failure the copy's data is deleted (in the background) and nothing else changes. A
+   * copy supersedes nothing: it is the same version, so no older version is collected after it.
+   */
+  public void commitCopy(
+      String name,
+      VersionMeta copy,
+      IntFunction<byte[]> recordOnSlot,
+      List<StoreException.ShardFailure> dataFailures) {
+    List<StoreException.ShardFailure> failures =
+        writeOnQuorum(
+            name,
+            recordOnSlot,
+            "copy " + copy.bucket() + "/" + copy.key() + " version " + copy.versionId(),
+            () -> collector.deleteDataLater(copy),
+            () -> context.registerWrite(name));
+    context.cacheVersion(name, copy);
+    if (!failures.isEmpty() || !dataFailures.isEmpty()) {
+      context.stats.underReplicatedWrites.increment();
+    }
+  }
+
   /** Deletes a record on every repository that answers. */
   public void deleteEverywhere(String name) {
     context.array.fanOut(

@@ -43,6 +43,18 @@ public final class RemovalRule {
     CLOCK_BEHIND
   }
 
+  /** What a removal takes away. */
+  public enum Removal {
+    /** The version itself (DELETE by version id, lifecycle, the collector of superseded ones). */
+    VERSION,
+    /**
+     * One copy of a version replaced by a committed copy of the same version in another layout (a
+     * reshape's mover, or heal after it): the version stays, with its bytes, id and lock, so
+     * neither retention nor a legal hold forbids it.
+     */
+    SUPERSEDED_COPY
+  }
+
   private final StoreContext context;
   private final LockRecords locks;
 
@@ -108,6 +120,18 @@ public final class RemovalRule {
    * nothing in its lock keeps it; false as well when its lock cannot be read now.
    */
   public boolean mayRemove(VersionMeta version) {
+    return mayRemove(version, Removal.VERSION);
+  }
+
+  /**
+   * {@link #mayRemove(VersionMeta)} for what {@code removal} takes away: a {@link
+   * Removal#SUPERSEDED_COPY} removes no version, so no lock keeps it (whether the newer copy counts
+   * and has settled is the caller's to know, as settle time is for superseded versions).
+   */
+  public boolean mayRemove(VersionMeta version, Removal removal) {
+    if (removal == Removal.SUPERSEDED_COPY) {
+      return true;
+    }
     if (version.lock() == null) {
       return true;
     }

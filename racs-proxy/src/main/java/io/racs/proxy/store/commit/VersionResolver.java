@@ -65,8 +65,12 @@ public final class VersionResolver {
     UNREADABLE
   }
 
-  /** An entry judged: its standing and, unless unreadable, its record. */
-  public record Judgement(Standing standing, Optional<VersionMeta> meta) {}
+  /**
+   * An entry judged: its standing, unless unreadable its record, and which of the version's names
+   * decided ({@code decided}: its own entry or a copy in another layout; null when none counts).
+   */
+  public record Judgement(
+      Standing standing, Optional<VersionMeta> meta, IndexMerge.Entry decided) {}
 
   private final StoreContext context;
 
@@ -77,33 +81,56 @@ public final class VersionResolver {
   /**
    * Judges one index entry met in {@code merge}. With {@code key} null any key's entry counts (a
    * listing, or heal, which meet keys only through their entries).
+   *
+   * <p>An entry is one version with its copies in other layouts ({@link IndexMerge.Entry#copies},
+   * written by a reshape's mover): the version is judged once, by the newest-generation name that
+   * counts (one a write quorum could hold) and whose record can be read; an older copy that counts
+   * serves when a newer one's record cannot be read, since both hold the version's bytes. The
+   * version's removal record removes every copy.
    */
   public Judgement judge(IndexMerge merge, IndexMerge.Entry e, String key) {
     if (Layout.isRemovalRecord(e.name()) || removed(merge, e)) {
-      return new Judgement(Standing.NOT_A_VERSION, Optional.empty()); // its record is not read
+      return new Judgement(Standing.NOT_A_VERSION, Optional.empty(), null); // its record unread
     }
-    Optional<VersionMeta> meta = context.read(e, VersionMeta.class);
-    if (belowWriteQuorum(merge, e)) {
-      return new Judgement(Standing.NOT_A_VERSION, meta); // its record may be gone with its write
+    List<IndexMerge.Entry> names = e.names();
+    IndexMerge.Entry decided = null;
+    Optional<VersionMeta> meta = Optional.empty();
+    for (int i = names.size() - 1; i >= 0; i--) {
+      IndexMerge.Entry name = names.get(i);
+      if (belowWriteQuorum(merge, name)) {
+        continue;
+      }
+      Optional<VersionMeta> read = context.read(name, VersionMeta.class);
+      if (decided == null || read.isPresent()) {
+        decided = name;
+        meta = read;
+      }
+      if (read.isPresent()) {
+        break;
+      }
+    }
+    if (decided == null) {
+      // Its record may be gone with its write.
+      return new Judgement(Standing.NOT_A_VERSION, context.read(e, VersionMeta.class), null);
     }
     if (meta.isEmpty()) {
-      return new Judgement(Standing.UNREADABLE, meta);
+      return new Judgement(Standing.UNREADABLE, meta, decided);
     }
     if (key != null && !meta.get().key().equals(key)) {
-      return new Judgement(Standing.NOT_A_VERSION, meta);
+      return new Judgement(Standing.NOT_A_VERSION, meta, null);
     }
-    return new Judgement(Standing.VERSION, meta);
+    return new Judgement(Standing.VERSION, meta, decided);
   }
 
   /**
    * Whether the version entry {@code e} was removed (a DELETE with its version id): its removal
-   * record, which lists right after it, counts by the same rule as a version, that is, if a write
-   * quorum could hold it. A removal acknowledged is on a write quorum, so every read quorum of
-   * listings meets it on at least one repository, and the repositories that list it together with
-   * those whose listing proves nothing then number at least the write quorum: the removed version
-   * stays removed however few of its own entries the collector has deleted yet, and whichever
-   * repositories are unavailable. A removal that failed (on fewer repositories, rolled back) counts
-   * no more than a failed write does.
+   * record, which lists right after it and its copies, counts by the same rule as a version, that
+   * is, if a write quorum could hold it. A removal acknowledged is on a write quorum, so every read
+   * quorum of listings meets it on at least one repository, and the repositories that list it
+   * together with those whose listing proves nothing then number at least the write quorum: the
+   * removed version stays removed however few of its own entries the collector has deleted yet, and
+   * whichever repositories are unavailable. A removal that failed (on fewer repositories, rolled
+   * back) counts no more than a failed write does.
    */
   public boolean removed(IndexMerge merge, IndexMerge.Entry e) {
     if (Layout.isRemovalRecord(e.name())) {
@@ -111,7 +138,7 @@ public final class VersionResolver {
     }
     IndexMerge.Entry next = merge.peek();
     return next != null
-        && next.name().equals(Layout.removalRecord(e.name()))
+        && next.name().equals(Layout.removalRecord(e.versionEntry()))
         && !belowWriteQuorum(merge, next);
   }
 
@@ -121,6 +148,24 @@ public final class VersionResolver {
    */
   public boolean removalCounts(IndexMerge merge, IndexMerge.Entry removal) {
     return !belowWriteQuorum(merge, removal);
+  }
+
+  /**
+   * Whether one name of a version (its own entry, or one copy: {@link IndexMerge.Entry#names})
+   * counts: a write quorum could hold it.
+   */
+  public boolean counts(IndexMerge merge, IndexMerge.Entry name) {
+    return !belowWriteQuorum(merge, name);
+  }
+
+  /** Whether any name of a version (its own entry or a copy) could be on a write quorum. */
+  private boolean anyCounts(IndexMerge merge, IndexMerge.Entry e) {
+    for (IndexMerge.Entry name : e.names()) {
+      if (!belowWriteQuorum(merge, name)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -200,7 +245,7 @@ public final class VersionResolver {
     newestListed.accept(first == null ? null : Layout.versionOf(first.name()));
     IndexMerge.Entry current = null;
     for (IndexMerge.Entry e = first; e != null; e = merge.next()) {
-      if (!Layout.isRemovalRecord(e.name()) && !removed(merge, e) && !belowWriteQuorum(merge, e)) {
+      if (!Layout.isRemovalRecord(e.name()) && !removed(merge, e) && anyCounts(merge, e)) {
         current = e;
         break; // no further entry is listed: a page more could cost a round trip
       }
@@ -213,11 +258,16 @@ public final class VersionResolver {
     // because repositories did not answer (a DELETE that failed while they stalled) may turn out
     // not to count once they answer, and the version under it is current again; skipping the
     // marker then lost an acknowledged DELETE (MinioFaultsIT met it with m + 1 servers stopped).
-    Optional<VersionMeta> known = context.cachedVersion(current.name());
-    return known.isEmpty()
-        || !known.get().key().equals(key)
-        || !known.get().deleteMarker()
-        || !context.index.mayCount(current.slots().size());
+    for (IndexMerge.Entry name : current.names()) {
+      Optional<VersionMeta> known = context.cachedVersion(name.name());
+      if (known.isPresent()
+          && known.get().key().equals(key)
+          && known.get().deleteMarker()
+          && context.index.mayCount(name.slots().size())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -243,7 +293,7 @@ public final class VersionResolver {
       Judgement judged = null;
       IndexMerge.Entry found = null;
       for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
-        if (e.name().equals(entry)) {
+        if (e.versionEntry().equals(entry)) {
           found = e;
           judged = judge(merge, e, key);
           break;
@@ -267,6 +317,38 @@ public final class VersionResolver {
             null);
       }
     }
+  }
+
+  /**
+   * The copy of {@code copy}'s version in an older layout than {@code copy}'s that counts and whose
+   * record can be read, newest generation first (the version's own entry is generation 0); empty
+   * when there is none, or when the version was removed. A read whose copy's data cannot be read (a
+   * move half collected, too many of its slots down) reads this one: the same bytes.
+   */
+  public Optional<VersionMeta> olderCopy(VersionMeta copy) {
+    if (copy.layout() == 0) {
+      return Optional.empty();
+    }
+    String entry = context.indexEntry(copy.bucket(), copy.key(), copy.versionId());
+    IndexMerge merge = new IndexMerge(context.array, entry, "", 10);
+    Optional<VersionMeta> older = Optional.empty();
+    for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
+      if (!e.versionEntry().equals(entry)
+          || Layout.isRemovalRecord(e.name())
+          || removed(merge, e)) {
+        continue;
+      }
+      List<IndexMerge.Entry> names = e.names();
+      for (int i = names.size() - 1; i >= 0 && older.isEmpty(); i--) {
+        IndexMerge.Entry name = names.get(i);
+        int generation = Layout.isCopy(name.name()) ? Layout.copyGeneration(name.name()) : 0;
+        if (generation < copy.layout() && counts(merge, name)) {
+          older = context.read(name, VersionMeta.class).filter(m -> m.key().equals(copy.key()));
+        }
+      }
+    }
+    context.requireReadQuorum(merge, "read " + copy.bucket() + "/" + copy.key());
+    return older;
   }
 
   /**

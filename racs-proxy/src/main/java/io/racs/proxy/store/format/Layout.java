@@ -52,6 +52,8 @@ import java.util.zip.CRC32C;
  *       proved its records gone.
  *   <li>{@code racs/array/<version>}: array records ({@link ArrayRecord}): the layouts and the
  *       reshape in progress; the newest on a write quorum decides.
+ *   <li>{@code racs/reshape/<generation>/<id>}: the checkpoints of a reshape's mover ({@link
+ *       #moveCheckpoint}): where its sweep stands, newest first.
  *   <li>{@code racs/lease/<token>-<millis>-<ttlMillis>-<n>}: heal lease records ({@link
  *       HealLease}).
  *   <li>{@code v/<first 10 digits of dataId>/<dataId>-s<i>}: shard {@code i} of a run of data: for
@@ -127,6 +129,22 @@ public final class Layout {
 
   public static String indexEntry(String bucket, String nameKey, String versionId) {
     return indexKeyPrefix(bucket, nameKey) + versionId;
+  }
+
+  /** Where a reshape's mover keeps its checkpoints ({@link #moveCheckpoint}). */
+  public static final String MOVE_CHECKPOINTS = "racs/reshape/";
+
+  /**
+   * The name of a checkpoint of the mover into layout {@code generation}: {@code
+   * racs/reshape/<generation, four digits>/<id>}, a new name each time (newest first).
+   */
+  public static String moveCheckpoint(int generation, String id) {
+    return moveCheckpoints(generation) + id;
+  }
+
+  /** The prefix of the checkpoints of the mover into layout {@code generation}. */
+  public static String moveCheckpoints(int generation) {
+    return MOVE_CHECKPOINTS + String.format(Locale.ROOT, "%04d", generation) + "/";
   }
 
   /** The name of the array record {@code versionId} (newest first, as index entries sort). */

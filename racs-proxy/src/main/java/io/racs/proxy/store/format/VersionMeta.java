@@ -1,5 +1,6 @@
 package io.racs.proxy.store.format;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.racs.proxy.crypto.SealedLayout;
 import io.racs.proxy.store.commit.VersionResolver;
 import java.util.List;
@@ -44,6 +45,13 @@ import java.util.Map;
  *     every version written in a bucket with object lock ({@link ObjectLock#NONE} when none was
  *     asked for) and null on every other: only a version with one may be locked later. Changes made
  *     later are lock records of their own ({@code RemovalRule} reads the newest).
+ * @param layout the layout generation the record is in (docs/reshape.md §2): 0 for a version as
+ *     written, the target's generation for a copy a reshape's mover wrote ({@link
+ *     Layout#copyEntry}); a copy differs from its version's own record only in {@code geometry},
+ *     {@code layout}, {@code movedMillis} and its parts' {@code dataId}, {@code pieceBytes}, {@code
+ *     slots} and {@code inline}
+ * @param movedMillis when the mover wrote this copy (0 for a version's own record): a copy's
+ *     version id is its version's, so this is what its settle time and GC grace count from
  */
 public record VersionMeta(
     int format,
@@ -65,7 +73,10 @@ public record VersionMeta(
     Map<String, String> tags,
     SealRecord encryption,
     boolean nullVersion,
-    ObjectLock lock) {
+    ObjectLock lock,
+    // Left out of records that are no copy, so that those read as they did before copies existed.
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) int layout,
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) long movedMillis) {
   /** Copies the collections. */
   public VersionMeta {
     tags = tags == null ? Map.of() : Map.copyOf(tags);
@@ -103,6 +114,8 @@ public record VersionMeta(
     b.encryption = encryption;
     b.nullVersion = nullVersion;
     b.lock = lock;
+    b.layout = layout;
+    b.movedMillis = movedMillis;
     return b;
   }
 
@@ -117,8 +130,8 @@ public record VersionMeta(
   }
 
   /**
-   * Builds a {@link VersionMeta} by field name, so that no writer depends on the order of nineteen
-   * fields. Not thread-safe; one builder makes one record at a time.
+   * Builds a {@link VersionMeta} by field name, so that no writer depends on the order of
+   * twenty-two fields. Not thread-safe; one builder makes one record at a time.
    */
   public static final class Builder {
     private int format = 1;
@@ -141,6 +154,8 @@ public record VersionMeta(
     private SealRecord encryption;
     private boolean nullVersion;
     private ObjectLock lock;
+    private int layout;
+    private long movedMillis;
 
     private Builder() {}
 
@@ -264,6 +279,18 @@ public record VersionMeta(
       return this;
     }
 
+    /** Sets {@code layout} (see {@link VersionMeta}). */
+    public Builder layout(int layout) {
+      this.layout = layout;
+      return this;
+    }
+
+    /** Sets {@code movedMillis} (see {@link VersionMeta}). */
+    public Builder movedMillis(long movedMillis) {
+      this.movedMillis = movedMillis;
+      return this;
+    }
+
     /** The record. */
     public VersionMeta build() {
       return new VersionMeta(
@@ -286,7 +313,9 @@ public record VersionMeta(
           tags,
           encryption,
           nullVersion,
-          lock);
+          lock,
+          layout,
+          movedMillis);
     }
   }
 

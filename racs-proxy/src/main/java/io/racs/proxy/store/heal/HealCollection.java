@@ -29,10 +29,10 @@ final class HealCollection {
    * A version's removal record (see {@link VersionRemovals}). One that counts is kept on every
    * repository, so that it stays on a write quorum whichever repositories are lost later, until the
    * version it removes is gone: then it is deleted, once every repository's listing has proved it
-   * lacks the version's entry (the entry listed right before the record, and the merge has just
-   * passed that place on all {@code n}) and the version is older than the GC grace (a late copy of
-   * the entry from its own commit could still land before that). One that does not count is what a
-   * removal that failed left behind, collected past the GC grace like a failed write.
+   * lacks the version's entry and its copies (listed right before the record, and the merge has
+   * just passed that place on all {@code n}) and the version is older than the GC grace (a late
+   * copy of the entry from its own commit could still land before that). One that does not count is
+   * what a removal that failed left behind, collected past the GC grace like a failed write.
    */
   void healRemoval(IndexMerge merge, IndexMerge.Entry e, String previous) {
     boolean old = VersionId.time(Layout.versionOf(e.name())).isBefore(run.graceCutoff());
@@ -61,11 +61,13 @@ final class HealCollection {
     if (run.options.dryRun()) {
       return;
     }
-    Optional<VersionMeta> meta = run.context.read(e, VersionMeta.class);
-    if (meta.isPresent()) {
-      run.store.collector().deleteRemoved(e.name(), meta.get());
-    } else {
-      run.store.collector().removeVersion(e.name(), meta); // no data known: the entry only
+    for (IndexMerge.Entry name : e.names()) { // a removal record removes every copy
+      Optional<VersionMeta> meta = run.context.read(name, VersionMeta.class);
+      if (meta.isPresent()) {
+        run.store.collector().deleteRemoved(name.name(), meta.get());
+      } else {
+        run.store.collector().removeVersion(name.name(), meta); // no data known: the entry only
+      }
     }
   }
 
@@ -82,13 +84,16 @@ final class HealCollection {
         });
   }
 
-  /** Deletes a superseded version: data first, then its index entry. */
-  void collectVersion(IndexMerge.Entry e, Optional<VersionMeta> meta) {
+  /**
+   * Deletes a superseded version (or a failed write's entry) with its copies in other layouts: data
+   * first, then each record.
+   */
+  void collectVersion(IndexMerge.Entry e) {
     run.leftovers++;
     if (run.options.dryRun()) {
       return;
     }
-    run.store.collector().removeVersion(e.name(), meta);
+    run.store.collector().removeEveryCopy(e);
   }
 
   /**

@@ -156,9 +156,11 @@ final class HealRun {
    * HealCollection#collectLeftovers} does not take it for the data of a failed write.
    */
   void referenceData(IndexMerge.Entry e) {
-    context
-        .read(e, VersionMeta.class)
-        .ifPresent(meta -> meta.parts().forEach(part -> referenced.add(part.dataId())));
+    for (IndexMerge.Entry name : e.names()) { // the version's own entry and its copies
+      context
+          .read(name, VersionMeta.class)
+          .ifPresent(meta -> meta.parts().forEach(part -> referenced.add(part.dataId())));
+    }
   }
 
   /**

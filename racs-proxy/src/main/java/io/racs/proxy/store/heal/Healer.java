@@ -35,6 +35,7 @@ public final class Healer {
   private final ShardRepair repair;
   private final UploadHeal uploads;
   private final HealCollection collection;
+  private final CopyHeal copyHeal;
 
   private Healer(Maintenance store, HealOptions options) {
     this.run = new HealRun(store, options);
@@ -42,6 +43,7 @@ public final class Healer {
     this.repair = new ShardRepair(run);
     this.uploads = new UploadHeal(run, copies);
     this.collection = new HealCollection(run, copies);
+    this.copyHeal = new CopyHeal(run);
   }
 
   /** Runs a heal over {@code store}. */
@@ -150,7 +152,8 @@ public final class Healer {
             });
   }
 
-  // The index entry heal met last: a removal record lists right after the entry it removes.
+  // The version entry heal met last (its own name, even when only copies of it were listed): a
+  // removal record lists right after the entry it removes and that entry's copies.
   private String previousEntry;
 
   private void healBucket(String bucket, String after) {
@@ -164,7 +167,7 @@ public final class Healer {
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
       run.checkStop();
       String previous = previousEntry;
-      previousEntry = e.name();
+      previousEntry = e.versionEntry();
       String keyName = e.name().substring(0, e.name().lastIndexOf(Layout.SEPARATOR));
       boolean newest = !keyName.equals(lastKeyName);
       if (!newest && !lastKeySettled && !keepsVersionsSurely(bucket)) {
@@ -204,7 +207,7 @@ public final class Healer {
         // A write that crashed while committing (or one still committing, left alone for the
         // GC grace); either way the key's next version decides.
         if (VersionId.time(Layout.versionOf(e.name())).isBefore(run.graceCutoff())) {
-          collection.collectVersion(e, meta);
+          collection.collectVersion(e);
         }
         continue;
       }
@@ -213,7 +216,7 @@ public final class Healer {
         // A version only through repositories that did not list supersedes nothing for sure: the
         // versions under it are left as under one that has not settled.
         lastKeySettled =
-            run.listedOnWriteQuorum(e)
+            run.listedOnWriteQuorum(decidingName(e, judged))
                 && VersionId.time(Layout.versionOf(e.name()))
                     .isBefore(
                         run.store
@@ -232,7 +235,7 @@ public final class Healer {
         if (!keyName.equals(nullKeyName)) {
           nullKeyName = keyName;
           nullSettled =
-              run.listedOnWriteQuorum(e)
+              run.listedOnWriteQuorum(decidingName(e, judged))
                   && VersionId.time(Layout.versionOf(e.name()))
                       .isBefore(
                           run.store
@@ -243,11 +246,16 @@ public final class Healer {
         }
       }
       try {
-        healEntry(bucket, keyName, e, meta, newest || kept);
+        healEntry(bucket, keyName, merge, e, judged, newest || kept);
       } catch (RuntimeException ex) {
         run.failed(meta.map(m -> "heal " + bucket + "/" + m.key()).orElse("heal " + e.name()), ex);
       }
     }
+  }
+
+  /** The name of a version that decided it (its own entry or a copy), or its first one listed. */
+  private static IndexMerge.Entry decidingName(IndexMerge.Entry e, VersionResolver.Judgement j) {
+    return j.decided() != null ? j.decided() : e;
   }
 
   /** Removes a null record its key's newer null version superseded (a removal record first). */
@@ -275,32 +283,41 @@ public final class Healer {
   private void healEntry(
       String bucket,
       String keyName,
-      IndexMerge.Entry e,
-      Optional<VersionMeta> meta,
+      IndexMerge merge,
+      IndexMerge.Entry version,
+      VersionResolver.Judgement judged,
       boolean newest) {
     if (!newest) {
-      collection.collectVersion(e, meta);
+      collection.collectVersion(version);
       return;
     }
     run.objects++;
+    // Of the version's own entry and its copies in other layouts, the one that decided is healed;
+    // the others are superseded or leftovers of a move.
+    IndexMerge.Entry e = judged.decided() != null ? judged.decided() : version;
+    Optional<VersionMeta> meta = judged.meta();
     if (meta.isEmpty()) {
+      copyHeal.others(merge, version, e, meta, false);
       unreadableNewest(bucket, keyName, e);
       return;
     }
-    VersionMeta version = meta.get();
-    if (ShardRepair.isInline(version)) {
-      repair.healInline(e, version);
+    int unrecoverable = run.unrecoverable.size();
+    VersionMeta record = meta.get();
+    if (ShardRepair.isInline(record)) {
+      repair.healInline(e, record);
     } else {
-      for (PartMeta part : version.parts()) {
+      for (PartMeta part : record.parts()) {
         run.referenced.add(
             part.dataId()); // first: whatever fails below, the data is not a leftover
       }
       copies.replicate(e);
-      for (PartMeta part : version.parts()) {
-        repair.healPart(version, part);
+      for (PartMeta part : record.parts()) {
+        repair.healPart(record, part);
       }
     }
-    writeState(bucket, e.name());
+    // An older copy goes only once the deciding one is whole again.
+    copyHeal.others(merge, version, e, meta, run.unrecoverable.size() == unrecoverable);
+    writeState(bucket, version.names().get(version.names().size() - 1).name());
     run.progress();
   }
 

@@ -182,7 +182,7 @@ public final class Lister {
       }
       Optional<VersionMeta> meta = judged.meta();
       if (judged.standing() == VersionResolver.Standing.UNREADABLE) {
-        meta = resolver.exactEntry(e.name(), null, "list versions of " + bucket);
+        meta = resolver.exactEntry(e.versionEntry(), null, "list versions of " + bucket);
         if (meta.isEmpty()) {
           continue; // removed under this listing
         }

@@ -435,13 +435,15 @@ public final class MultipartUploads {
     IndexMerge versions =
         new IndexMerge(
             context.array, Layout.indexKeyPrefix(bucket, context.nameKey(bucket, key)), "", 1000);
-    for (IndexMerge.Entry e = versions.next(); e != null; e = versions.next()) {
-      Optional<VersionMeta> meta = context.read(e, VersionMeta.class);
-      if (meta.isEmpty()) {
-        throw new StoreException(
-            StoreException.Code.INSUFFICIENT_SHARDS, what + ": unreadable " + e.name());
+    for (IndexMerge.Entry version = versions.next(); version != null; version = versions.next()) {
+      for (IndexMerge.Entry e : version.names()) { // its copies in other layouts too
+        Optional<VersionMeta> meta = context.read(e, VersionMeta.class);
+        if (meta.isEmpty()) {
+          throw new StoreException(
+              StoreException.Code.INSUFFICIENT_SHARDS, what + ": unreadable " + e.name());
+        }
+        meta.get().parts().forEach(part -> used.add(part.dataId()));
       }
-      meta.get().parts().forEach(part -> used.add(part.dataId()));
     }
     context.requireReadQuorum(versions, what);
     return used;

@@ -147,8 +147,13 @@ public final class ObjectReads {
             || attempt >= VersionResolver.ATTEMPTS + committing) {
           throw e;
         }
+        Optional<VersionMeta> older = olderCopy(meta);
+        if (older.isPresent()) {
+          meta = older.get(); // a copy whose data cannot be read: its version's older copy
+          continue;
+        }
         VersionMeta now = current(bucket, key);
-        if (now.versionId().equals(meta.versionId())) {
+        if (now.versionId().equals(meta.versionId()) && now.layout() == meta.layout()) {
           // Still current. A version is current once a write quorum *could* hold it (counting
           // repositories that did not answer), so it may still be committing: its records or
           // shards not yet on the repositories that answered "not found". Then it is read again a
@@ -346,9 +351,9 @@ public final class ObjectReads {
     return part.inline() ? reader.inlineIn(inlineRecord(meta)) : reader;
   }
 
-  /** The index entry that holds an inline version's shards. */
+  /** The index entry (or copy) that holds an inline version's shards. */
   public String inlineRecord(VersionMeta meta) {
-    return context.indexEntry(meta.bucket(), meta.key(), meta.versionId());
+    return context.recordEntry(meta);
   }
 
   /** Closes an early read whenever it finishes, without waiting for it. */
@@ -376,7 +381,32 @@ public final class ObjectReads {
           "range start " + offset + " of an object of " + size + " bytes");
     }
     long end = length < 0 ? size : Math.min(size, offset + length);
-    return reader(meta, offset, end, customerKey);
+    try {
+      return reader(meta, offset, end, customerKey);
+    } catch (StoreException e) {
+      Optional<VersionMeta> older =
+          e.code() == StoreException.Code.INSUFFICIENT_SHARDS ? olderCopy(meta) : Optional.empty();
+      if (older.isEmpty()) {
+        throw e;
+      }
+      return read(older.get(), offset, length, customerKey);
+    }
+  }
+
+  /**
+   * The older copy of a version that a reshape moved ({@link VersionResolver#olderCopy}), for a
+   * read whose copy's data could not be read; empty for a version as written, or when that lookup
+   * fails.
+   */
+  private Optional<VersionMeta> olderCopy(VersionMeta meta) {
+    if (meta.layout() == 0) {
+      return Optional.empty();
+    }
+    try {
+      return resolver.olderCopy(meta);
+    } catch (StoreException e) {
+      return Optional.empty();
+    }
   }
 
   private ObjectStore.ObjectReader reader(
