@@ -14,9 +14,20 @@ CACHE="${RACS_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/racs}"
 MINIO_ACCESS_KEY=benchadmin
 MINIO_SECRET_KEY=benchadmin-secret
 
-# free_port: prints a TCP port of 127.0.0.1 that is free now.
+# free_port: prints a TCP port of 127.0.0.1 that no socket listens on now: a random port above the
+# kernel's ephemeral range's start that `ss` does not list (a port can be taken between this and the
+# bind, as with any such probe; the callers start one server per port, each failing loudly if so).
 free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+  local port _
+  for _ in $(seq 1 200); do
+    port=$((20000 + RANDOM % 30000))
+    if [ -z "$(ss -Htan "( sport = :$port or dport = :$port )" 2>/dev/null)" ]; then
+      echo "$port"
+      return 0
+    fi
+  done
+  echo "free_port: no free TCP port found in 200 tries" >&2
+  return 1
 }
 
 # whole_numbers NAME...: exits 2 with one line on stderr naming the first of these variables that
@@ -197,23 +208,33 @@ go_module_source() {
     echo "go mod download $module@$version gave no module zip" >&2
     exit 1
   }
-  python3 - "$zip" "$module@$version" "$sum" "$dest" <<'PY' || exit 1
-import base64, hashlib, os, sys, zipfile
-
-zip_path, prefix, expected, dest = sys.argv[1:]
-with zipfile.ZipFile(zip_path) as z:
-    names = sorted(z.namelist())
-    lines = "".join(f"{hashlib.sha256(z.read(n)).hexdigest()}  {n}\n" for n in names)
-    actual = "h1:" + base64.b64encode(hashlib.sha256(lines.encode()).digest()).decode()
-    if actual != expected:
-        sys.exit(f"{prefix}: the module zip hashes to {actual}, expected {expected} "
-                 "(scripts/versions.env); refusing to build it")
-    for n in names:
-        if not n.startswith(prefix + "/") or ".." in n.split("/") or n.endswith("/"):
-            sys.exit(f"{prefix}: unexpected entry in the module zip: {n}")
-        path = os.path.join(dest, n[len(prefix) + 1:])
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(z.read(n))
-PY
+  command -v unzip >/dev/null 2>&1 || {
+    echo "unzip is needed to check the $module module zip: run ./racs provision (or apt-get install unzip)" >&2
+    exit 1
+  }
+  local names name actual unpacked
+  names="$(unzip -Z1 "$zip" | LC_ALL=C sort)"
+  while IFS= read -r name; do
+    case "/$name/" in
+      "/$module@$version/"*/) ;;
+      *) echo "$module@$version: unexpected entry in the module zip: $name" >&2; exit 1 ;;
+    esac
+    case "/$name/" in
+      */../* | */./* | *//*) echo "$module@$version: unexpected entry in the module zip: $name" >&2; exit 1 ;;
+    esac
+  done <<<"$names"
+  unpacked="$(mktemp -d)"
+  unzip -qq -d "$unpacked" "$zip" || { rm -rf "$unpacked"; echo "unzip of $zip failed" >&2; exit 1; }
+  # dirhash's "h1:": base64 of the SHA-256 of the sorted "<sha256 hex>  <name>" lines.
+  local digest
+  digest="$(cd "$unpacked" && xargs -d '\n' sha256sum -- <<<"$names" | sha256sum | cut -c1-64)"
+  actual="h1:$(printf '%b' "$(sed 's/../\\x&/g' <<<"$digest")" | base64)"
+  if [ "$actual" != "$sum" ]; then
+    rm -rf "$unpacked"
+    echo "$module@$version: the module zip hashes to $actual, expected $sum (scripts/versions.env); refusing to build it" >&2
+    exit 1
+  fi
+  mkdir -p "$dest"
+  cp -R "$unpacked/$module@$version/." "$dest/"
+  rm -rf "$unpacked"
 }

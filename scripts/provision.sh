@@ -244,8 +244,9 @@ main() {
   # port with its own config (the package's service, where the system starts one, is left alone).
   # faketime: libfaketime, preloaded into a proxy whose clock a test sets apart from the others'
   # (ObjectLockClocksIT).
+  # unzip and iproute2's ss: the scripts' module check (go_module_source) and port probe (free_port).
   debian_tools rclone fio openssl chromium haproxy sshd:openssh-server ssh-keygen:openssh-client \
-    faketime
+    faketime unzip ss:iproute2
   azurite="$(azurite_bin)"
   local env_file="$CACHE/env"
   {
