@@ -363,6 +363,10 @@ public final class RacsServer implements AutoCloseable {
         .append("racs_store_degraded_stripes_total ")
         .append(store.stats().degradedStripes())
         .append('\n');
+    out.append("# TYPE racs_store_slow_shard_stripes_total counter\n")
+        .append("racs_store_slow_shard_stripes_total ")
+        .append(store.stats().slowShardStripes())
+        .append('\n');
     out.append("# TYPE racs_store_corrupt_pieces_total counter\n")
         .append("racs_store_corrupt_pieces_total ")
         .append(store.stats().corruptPieces())

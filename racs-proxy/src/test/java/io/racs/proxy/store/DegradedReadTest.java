@@ -102,6 +102,7 @@ class DegradedReadTest {
                   .filter(pattern -> pattern.stream().anyMatch(shard -> shard < g.dataShards()))
                   .count());
       assertThat(stats.unavailablePieces()).as("seed %d", seed).isZero();
+      assertThat(stats.slowShardStripes()).as("seed %d: repairs, not hedges", seed).isZero();
 
       // One more bad piece in a stripe than parity can cover: the read fails, typed.
       int victimStripe = random.nextInt(stripes);

@@ -90,6 +90,8 @@ class HedgedReadTest {
     assertThat(f.get("bkt", "k")).isEqualTo(data);
     assertThat(f.store.stats().hedgedShardReads()).isPositive();
     assertThat(f.store.stats().degradedStripes()).isPositive();
+    // Every stripe parity stood in for was only around the late shard: a hedge, not a repair.
+    assertThat(f.store.stats().slowShardStripes()).isEqualTo(f.store.stats().degradedStripes());
   }
 
   @Test

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.LongAdder;
 /** Counters of what the store had to work around, for metrics and tests. */
 public final class StoreStats {
   public final LongAdder degradedStripes = new LongAdder();
+  public final LongAdder slowShardStripes = new LongAdder();
   public final LongAdder corruptPieces = new LongAdder();
   public final LongAdder unavailablePieces = new LongAdder();
   public final LongAdder underReplicatedWrites = new LongAdder();
@@ -16,6 +17,15 @@ public final class StoreStats {
   /** Stripes read that needed parity (a data shard was missing, corrupt or slow). */
   public long degradedStripes() {
     return degradedStripes.sum();
+  }
+
+  /**
+   * The {@link #degradedStripes} that needed parity only because a data shard was slower than
+   * parity, with no shard missing or corrupt: a hedge on a healthy array, not a repair, so no
+   * warning is logged for them.
+   */
+  public long slowShardStripes() {
+    return slowShardStripes.sum();
   }
 
   /** Shard pieces whose CRC32C did not match (bitrot) when read. */

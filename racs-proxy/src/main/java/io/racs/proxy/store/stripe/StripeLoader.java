@@ -107,13 +107,14 @@ final class StripeLoader {
   /** See {@link PartReader#confirm}. */
   void confirm(StoreStats real) {
     real.degradedStripes.add(stats.degradedStripes.sum());
+    real.slowShardStripes.add(stats.slowShardStripes.sum());
     real.corruptPieces.add(stats.corruptPieces.sum());
     real.unavailablePieces.add(stats.unavailablePieces.sum());
     real.hedgedShardReads.add(stats.hedgedShardReads.sum());
     boolean degraded = stats.degradedStripes.sum() > 0;
     stats = real;
     tentative = false;
-    if (degraded && !warned && !policy.quiet()) {
+    if (degraded && !warned && !policy.quiet() && !onlySlow()) {
       warned = true;
       RepairedReadWarning.warn(part.dataId(), describeBad());
     }
@@ -326,7 +327,11 @@ final class StripeLoader {
     }
     if (degraded) {
       stats.degradedStripes.increment();
-      if (!warned && !tentative && !policy.quiet()) {
+      boolean onlySlow = onlySlow();
+      if (onlySlow) {
+        stats.slowShardStripes.increment();
+      }
+      if (!warned && !tentative && !policy.quiet() && !onlySlow) {
         warned = true;
         RepairedReadWarning.warn(part.dataId(), describeBad());
       }
@@ -336,6 +341,20 @@ final class StripeLoader {
       policy.throttle().consume(have * (long) pieceLength);
     }
     return degraded;
+  }
+
+  /**
+   * Whether every shard this read did without was only slower than parity: a hedge around a busy
+   * repository, which is no repair and worth no warning (a missing, corrupt, failed or suspended
+   * shard is).
+   */
+  private boolean onlySlow() {
+    for (int i = 0; i < n; i++) {
+      if (lastProblem[i] != null && !SLOWER_THAN_PARITY.equals(lastProblem[i])) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private String describeBad() {
