@@ -60,6 +60,14 @@ class DemoIT {
         .as("self-contained: no external scripts or styles")
         .doesNotContain("<script src=", "<link ");
     assertThat(dir.resolve("demo/report/results.json")).exists();
+    // The story is not interleaved with the proxy's log: that goes to demo/proxy.log.
+    assertThat(result.stderr().lines())
+        .as(result.stderr())
+        .noneMatch(
+            line ->
+                line.matches("\\d\\d:\\d\\d:\\d\\d\\.\\d{3} +(TRACE|DEBUG|INFO|WARN|ERROR) .*"));
+    assertThat(result.stdout()).contains("proxy log:");
+    assertThat(dir.resolve("demo/proxy.log")).exists();
   }
 
   @Test

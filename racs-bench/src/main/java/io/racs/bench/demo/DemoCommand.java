@@ -162,6 +162,7 @@ public final class DemoCommand implements Callable<Integer> {
   private int singleProxy(Geometry geometry) throws Exception {
     long started = System.nanoTime();
     repositories.prepareDirectory();
+    Path proxyLog = DemoLog.toFile(dir.resolve("proxy.log"));
     String secret = "demo-" + Long.toHexString(new Random().nextLong() | 1L << 62);
     printer.step(1, repositories.startStep());
     List<Repository> opened = repositories.open();
@@ -303,6 +304,7 @@ public final class DemoCommand implements Callable<Integer> {
       printer.step(6, String.format("done in %.0f s", (System.nanoTime() - started) / 1e9));
       out.printf("      report: %s%n", report.resolve("report.html").toAbsolutePath());
       out.printf("      access log: %s%n", accessLog.toAbsolutePath());
+      out.printf("      proxy log:  %s%n", proxyLog.toAbsolutePath());
       out.printf("      heal:    ./racs heal --config %s%n", config.toAbsolutePath());
       out.printf(
           "      recover: ./racs recover --config %s --bucket demo --key photo-0 --out photo-0%n",
@@ -354,6 +356,7 @@ public final class DemoCommand implements Callable<Integer> {
   private int multiProxy(Geometry geometry) throws Exception {
     long started = System.nanoTime();
     repositories.prepareDirectory();
+    Path proxyLog = DemoLog.toFile(dir.resolve("proxy.log"));
     String secret = "demo-" + Long.toHexString(new Random().nextLong() | 1L << 62);
     Map<String, String> credentials = Map.of(ACCESS_KEY, secret);
     printer.step(1, repositories.startStep());
@@ -480,6 +483,7 @@ public final class DemoCommand implements Callable<Integer> {
       printer.step(7, String.format("done in %.0f s", (System.nanoTime() - started) / 1e9));
       out.printf("      report: %s%n", report.resolve("report.html").toAbsolutePath());
       out.printf("      access logs: %s%n", dir.resolve("access-proxy-*.log").toAbsolutePath());
+      out.printf("      proxy log:   %s%n", proxyLog.toAbsolutePath());
       for (MultiProxyDemo.Proxy proxy : demo.running()) {
         out.printf(
             "      try: AWS_ACCESS_KEY_ID=%s AWS_SECRET_ACCESS_KEY=%s aws --endpoint-url %s s3 ls"
