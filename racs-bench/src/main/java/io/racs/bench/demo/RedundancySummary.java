@@ -8,10 +8,10 @@ import java.util.Locale;
 
 /**
  * What the demo says after its bench, read from the bench's {@code results.json}: what the overhead
- * ratio compares (an erasure-coded array behind HTTP against one directory in-process, on the same
- * cores), what redundancy costs (throughput and latency against one directory, bytes stored) and
- * what it buys (any {@code m} repositories may be lost). A bare "0.11x" reads as a defect; with its
- * comparison and its price list it reads as the trade it is.
+ * ratio compares (an erasure-coded array against one directory, both behind the same S3 front end,
+ * on the same cores), what redundancy costs (throughput and latency against one directory, bytes
+ * stored) and what it buys (any {@code m} repositories may be lost). A bare "0.11x" reads as a
+ * defect; with its comparison and its price list it reads as the trade it is.
  */
 final class RedundancySummary {
   private RedundancySummary() {}
@@ -22,7 +22,7 @@ final class RedundancySummary {
    * @param results the bench's results.json
    * @param geometry the array's geometry
    * @param array the name of the proxy's endpoint target
-   * @param direct the name of the repository measured directly
+   * @param direct the name of the one-directory endpoint it is compared with
    * @param cores the processors the client, the proxy and the repositories share
    */
   static List<String> lines(
@@ -34,14 +34,15 @@ final class RedundancySummary {
     out.add(
         String.format(
             Locale.ROOT,
-            "what %s/%s compares: through the proxy, each object is cut into %d data + %d"
-                + " parity shards, each written and fsynced as its own file with a metadata record"
-                + " on %d repositories, behind HTTP and SigV4; %s writes one file (fsynced too)"
-                + " through the repository API inside the bench. Bench client, proxy and"
-                + " repositories share this machine's %d cores and one disk, so every shard's"
-                + " write competes with the client for the same CPU.",
+            "what %s/%s compares: both are the same S3 front end (HTTP, SigV4, checksums); %s"
+                + " cuts each object into %d data + %d parity shards, each written and fsynced as"
+                + " its own file with a metadata record on %d repositories, and %s writes one"
+                + " fsynced file and its record in one directory, what a single disk or provider"
+                + " gives. The bench client and both servers share this machine's %d cores and one"
+                + " disk.",
             array,
             direct,
+            array,
             k,
             m,
             n,

@@ -19,12 +19,12 @@ class RedundancySummaryTest {
       {"points": [
         {"id": "racs-proxy/mixed/1MiB/c8/d0ms", "workload": "mixed", "clients": 8,
          "throughput": {"opsPerSecond": {"mean": 110.0}}, "latencyMillis": {"p50": 60.0}},
-        {"id": "repo-0/mixed/1MiB/c8/d0ms", "workload": "mixed", "clients": 8,
+        {"id": "one-dir/mixed/1MiB/c8/d0ms", "workload": "mixed", "clients": 8,
          "throughput": {"opsPerSecond": {"mean": 1000.0}}, "latencyMillis": {"p50": 5.0}}],
        "ratios": [
         {"kind": "parallelismImpact", "numerator": "x", "denominator": "y", "value": 3.0},
         {"kind": "overhead", "numerator": "racs-proxy/mixed/1MiB/c8/d0ms",
-         "denominator": "repo-0/mixed/1MiB/c8/d0ms", "value": 0.11, "ciLow": 0.09,
+         "denominator": "one-dir/mixed/1MiB/c8/d0ms", "value": 0.11, "ciLow": 0.09,
          "ciHigh": 0.13, "confidence": 0.95}]}
       """;
 
@@ -32,10 +32,14 @@ class RedundancySummaryTest {
   void lines_whenOverheadMeasured_explainTheComparisonItsCostAndWhatItBuys() throws Exception {
     JsonNode results = new ObjectMapper().readTree(RESULTS);
     List<String> lines =
-        RedundancySummary.lines(results, Geometry.of(4, 2), "racs-proxy", "repo-0", 2);
+        RedundancySummary.lines(results, Geometry.of(4, 2), "racs-proxy", "one-dir", 2);
     assertThat(lines.getFirst())
-        .startsWith("what racs-proxy/repo-0 compares: through the proxy, each object is cut into 4")
-        .contains("on 6 repositories, behind HTTP and SigV4", "share this machine's 2 cores");
+        .startsWith("what racs-proxy/one-dir compares: both are the same S3 front end")
+        .contains(
+            "racs-proxy cuts each object into 4 data + 2 parity shards",
+            "on 6 repositories",
+            "one-dir writes one fsynced file",
+            "share this machine's 2 cores");
     assertThat(lines.get(1))
         .isEqualTo(
             "what redundancy costs: 1.50x the bytes stored (6 shards of 1/4 each; 3 full copies"
