@@ -263,6 +263,13 @@ public final class Identity {
       }
     }
     if (admitted < k) {
+      // Each slot kept out is named with its reason as a shard failure, so that whoever waits for
+      // the array to open (racs server at start-up) can report every slot's state.
+      List<StoreException.ShardFailure> failures = new ArrayList<>();
+      refused.forEach(
+          (slot, reason) ->
+              failures.add(
+                  new StoreException.ShardFailure(slot, repositories.get(slot).name(), reason)));
       throw new StoreException(
           StoreException.Code.INSUFFICIENT_SHARDS,
           "only "
@@ -273,8 +280,9 @@ public final class Identity {
               + arrayId
               + " (need "
               + k
-              + "): "
-              + describe(repositories, refused));
+              + "):",
+          failures,
+          null);
     }
     return new Verdict(arrayId, List.copyOf(standings));
   }
