@@ -33,7 +33,7 @@ public final class S3Server implements AutoCloseable {
       int port,
       S3Router router,
       S3Authenticator authenticator,
-      S3Dispatcher dispatcher,
+      ServiceGate service,
       SslContext ssl,
       int maxHeaderBytes,
       Duration idleTimeout,
@@ -45,12 +45,39 @@ public final class S3Server implements AutoCloseable {
       Objects.requireNonNull(host, "host");
       Objects.requireNonNull(router, "router");
       Objects.requireNonNull(authenticator, "authenticator");
-      Objects.requireNonNull(dispatcher, "dispatcher");
+      Objects.requireNonNull(service, "service");
       Objects.requireNonNull(metrics, "metrics");
       Objects.requireNonNull(accessLog, "accessLog (AccessLog.off() for none)");
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("port: " + port + " (expected: 0 to 65535)");
       }
+    }
+
+    /** Settings whose requests all go to {@code dispatcher} from the start. */
+    public Settings(
+        String host,
+        int port,
+        S3Router router,
+        S3Authenticator authenticator,
+        S3Dispatcher dispatcher,
+        SslContext ssl,
+        int maxHeaderBytes,
+        Duration idleTimeout,
+        Duration drainTimeout,
+        ServerMetrics metrics,
+        AccessLog accessLog) {
+      this(
+          host,
+          port,
+          router,
+          authenticator,
+          ServiceGate.open(dispatcher),
+          ssl,
+          maxHeaderBytes,
+          idleTimeout,
+          drainTimeout,
+          metrics,
+          accessLog);
     }
   }
 
