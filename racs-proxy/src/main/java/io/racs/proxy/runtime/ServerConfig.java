@@ -174,17 +174,10 @@ public record ServerConfig(
 
   /** A copy with another {@link #startupWait} (null: no limit; zero: exit at once). */
   public ServerConfig withStartupWait(Duration startupWait) {
-    return new ServerConfig(
+    return copy(
         listen,
         adminListen,
-        region,
-        baseDomain,
         credentials,
-        tlsCert,
-        tlsKey,
-        maxHeaderBytes,
-        idleTimeout,
-        drainTimeout,
         scrubInterval,
         abandonedUploadAge,
         lifecycleInterval,
@@ -198,25 +191,49 @@ public record ServerConfig(
   /** A copy with other fields. */
   public ServerConfig with(String listen, Map<String, String> credentials) {
     return copy(
-        listen, adminListen, credentials, scrubInterval, abandonedUploadAge, lifecycleInterval);
+        listen,
+        adminListen,
+        credentials,
+        scrubInterval,
+        abandonedUploadAge,
+        lifecycleInterval,
+        startupWait);
   }
 
   /** A copy with another background scrub interval (zero: off). */
   public ServerConfig withScrubInterval(Duration scrubInterval) {
     return copy(
-        listen, adminListen, credentials, scrubInterval, abandonedUploadAge, lifecycleInterval);
+        listen,
+        adminListen,
+        credentials,
+        scrubInterval,
+        abandonedUploadAge,
+        lifecycleInterval,
+        startupWait);
   }
 
   /** A copy with another age past which the scrub gives up idle uploads (zero: never). */
   public ServerConfig withAbandonedUploadAge(Duration abandonedUploadAge) {
     return copy(
-        listen, adminListen, credentials, scrubInterval, abandonedUploadAge, lifecycleInterval);
+        listen,
+        adminListen,
+        credentials,
+        scrubInterval,
+        abandonedUploadAge,
+        lifecycleInterval,
+        startupWait);
   }
 
   /** A copy with another lifecycle scan interval (zero: lifecycle off). */
   public ServerConfig withLifecycleInterval(Duration lifecycleInterval) {
     return copy(
-        listen, adminListen, credentials, scrubInterval, abandonedUploadAge, lifecycleInterval);
+        listen,
+        adminListen,
+        credentials,
+        scrubInterval,
+        abandonedUploadAge,
+        lifecycleInterval,
+        startupWait);
   }
 
   /** True when the lifecycle scan runs, so that lifecycle rules are carried out. */
@@ -227,7 +244,13 @@ public record ServerConfig(
   /** A copy with another admin address (null: none). */
   public ServerConfig withAdmin(String adminListen) {
     return copy(
-        listen, adminListen, credentials, scrubInterval, abandonedUploadAge, lifecycleInterval);
+        listen,
+        adminListen,
+        credentials,
+        scrubInterval,
+        abandonedUploadAge,
+        lifecycleInterval,
+        startupWait);
   }
 
   private ServerConfig copy(
@@ -236,7 +259,8 @@ public record ServerConfig(
       Map<String, String> credentials,
       Duration scrubInterval,
       Duration abandonedUploadAge,
-      Duration lifecycleInterval) {
+      Duration lifecycleInterval,
+      Duration startupWait) {
     return new ServerConfig(
         listen,
         adminListen,

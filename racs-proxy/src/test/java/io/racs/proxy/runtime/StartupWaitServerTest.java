@@ -199,13 +199,7 @@ class StartupWaitServerTest {
       throws Exception {
     populate();
     // r1 becomes slot 1 of another array; three other roots are missing, which alone would wait.
-    Path other = Files.createDirectories(dir.resolve("other"));
-    List<Repository> foreign = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      Path root = Files.createDirectories(other.resolve("o" + i));
-      foreign.add(FsRepository.builder(root).name("o" + i).build());
-    }
-    ErasureStore.open(CONFIG, foreign).close();
+    Path other = otherArray();
     swapIn(other.resolve("o1"), 1);
     move(true, 0, 2, 4);
 
@@ -221,15 +215,7 @@ class StartupWaitServerTest {
   void opened_whenAForeignRepositoryAnswersWhileWaiting_endsTheWaitWithTheRefusal()
       throws Exception {
     populate();
-    Path other = Files.createDirectories(dir.resolve("other"));
-    List<Repository> foreign = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      foreign.add(
-          FsRepository.builder(Files.createDirectories(other.resolve("o" + i)))
-              .name("o" + i)
-              .build());
-    }
-    ErasureStore.open(CONFIG, foreign).close();
+    Path other = otherArray();
     move(true, 0, 2, 4);
     ArrayOpening opening = ArrayOpening.begin(CONFIG, repositories(), QUICK);
     start(opening);
@@ -285,6 +271,18 @@ class StartupWaitServerTest {
         .isInstanceOfSatisfying(
             StoreException.class,
             e -> assertThat(e.code()).isEqualTo(StoreException.Code.INSUFFICIENT_SHARDS));
+  }
+
+  /** Makes another array on o0..o5 under the returned directory. */
+  private Path otherArray() throws Exception {
+    Path other = Files.createDirectories(dir.resolve("other"));
+    List<Repository> foreign = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      Path root = Files.createDirectories(other.resolve("o" + i));
+      foreign.add(FsRepository.builder(root).name("o" + i).build());
+    }
+    ErasureStore.open(CONFIG, foreign).close();
+    return other;
   }
 
   /** Puts {@code root} in the place of slot {@code slot}'s root, which is kept aside. */

@@ -231,7 +231,7 @@ public final class ArrayOpening implements AutoCloseable {
           return;
         }
       }
-      LOG.warn("the array is open after {} attempts", attempt);
+      LOG.info("the array is open after {} attempts", attempt);
       succeeded(store, attempt);
       return;
     }

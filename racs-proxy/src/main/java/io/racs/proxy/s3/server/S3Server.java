@@ -14,7 +14,6 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.racs.proxy.s3.auth.S3Authenticator;
-import io.racs.proxy.s3.handler.S3Dispatcher;
 import io.racs.proxy.s3.route.S3Router;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -51,33 +50,6 @@ public final class S3Server implements AutoCloseable {
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("port: " + port + " (expected: 0 to 65535)");
       }
-    }
-
-    /** Settings whose requests all go to {@code dispatcher} from the start. */
-    public Settings(
-        String host,
-        int port,
-        S3Router router,
-        S3Authenticator authenticator,
-        S3Dispatcher dispatcher,
-        SslContext ssl,
-        int maxHeaderBytes,
-        Duration idleTimeout,
-        Duration drainTimeout,
-        ServerMetrics metrics,
-        AccessLog accessLog) {
-      this(
-          host,
-          port,
-          router,
-          authenticator,
-          ServiceGate.open(dispatcher),
-          ssl,
-          maxHeaderBytes,
-          idleTimeout,
-          drainTimeout,
-          metrics,
-          accessLog);
     }
   }
 

@@ -255,11 +255,6 @@ public final class Identity {
         admitted++;
       } else {
         refused.put(slot, standing.reason());
-        LOG.warn(
-            "slot {} ({}) is out of the array: {}",
-            slot,
-            repositories.get(slot).name(),
-            standing.reason());
       }
     }
     if (admitted < k) {
@@ -284,6 +279,15 @@ public final class Identity {
           failures,
           null);
     }
+    // Only once the store opens: a failed open names every slot kept out in its exception, which
+    // racs server logs at each attempt while it waits for the array.
+    refused.forEach(
+        (slot, reason) ->
+            LOG.warn(
+                "slot {} ({}) is out of the array: {}",
+                slot,
+                repositories.get(slot).name(),
+                reason));
     return new Verdict(arrayId, List.copyOf(standings));
   }
 
