@@ -174,14 +174,7 @@ public record ServerConfig(
 
   /** A copy with another {@link #startupWait} (null: no limit; zero: exit at once). */
   public ServerConfig withStartupWait(Duration startupWait) {
-    return copy(
-        listen,
-        adminListen,
-        credentials,
-        scrubInterval,
-        abandonedUploadAge,
-        lifecycleInterval,
-        startupWait);
+    return copy(c -> c.startupWait = startupWait);
   }
 
   private static boolean empty(String value) {
@@ -191,49 +184,25 @@ public record ServerConfig(
   /** A copy with other fields. */
   public ServerConfig with(String listen, Map<String, String> credentials) {
     return copy(
-        listen,
-        adminListen,
-        credentials,
-        scrubInterval,
-        abandonedUploadAge,
-        lifecycleInterval,
-        startupWait);
+        c -> {
+          c.listen = listen;
+          c.credentials = credentials;
+        });
   }
 
   /** A copy with another background scrub interval (zero: off). */
   public ServerConfig withScrubInterval(Duration scrubInterval) {
-    return copy(
-        listen,
-        adminListen,
-        credentials,
-        scrubInterval,
-        abandonedUploadAge,
-        lifecycleInterval,
-        startupWait);
+    return copy(c -> c.scrubInterval = scrubInterval);
   }
 
   /** A copy with another age past which the scrub gives up idle uploads (zero: never). */
   public ServerConfig withAbandonedUploadAge(Duration abandonedUploadAge) {
-    return copy(
-        listen,
-        adminListen,
-        credentials,
-        scrubInterval,
-        abandonedUploadAge,
-        lifecycleInterval,
-        startupWait);
+    return copy(c -> c.abandonedUploadAge = abandonedUploadAge);
   }
 
   /** A copy with another lifecycle scan interval (zero: lifecycle off). */
   public ServerConfig withLifecycleInterval(Duration lifecycleInterval) {
-    return copy(
-        listen,
-        adminListen,
-        credentials,
-        scrubInterval,
-        abandonedUploadAge,
-        lifecycleInterval,
-        startupWait);
+    return copy(c -> c.lifecycleInterval = lifecycleInterval);
   }
 
   /** True when the lifecycle scan runs, so that lifecycle rules are carried out. */
@@ -243,39 +212,49 @@ public record ServerConfig(
 
   /** A copy with another admin address (null: none). */
   public ServerConfig withAdmin(String adminListen) {
-    return copy(
-        listen,
-        adminListen,
-        credentials,
-        scrubInterval,
-        abandonedUploadAge,
-        lifecycleInterval,
-        startupWait);
+    return copy(c -> c.adminListen = adminListen);
   }
 
-  private ServerConfig copy(
-      String listen,
-      String adminListen,
-      Map<String, String> credentials,
-      Duration scrubInterval,
-      Duration abandonedUploadAge,
-      Duration lifecycleInterval,
-      Duration startupWait) {
+  /** The fields the {@code with} methods change, as this config has them until changed. */
+  private static final class Changes {
+    String listen;
+    String adminListen;
+    Map<String, String> credentials;
+    Duration scrubInterval;
+    Duration abandonedUploadAge;
+    Duration lifecycleInterval;
+    Duration startupWait;
+
+    Changes(ServerConfig from) {
+      listen = from.listen;
+      adminListen = from.adminListen;
+      credentials = from.credentials;
+      scrubInterval = from.scrubInterval;
+      abandonedUploadAge = from.abandonedUploadAge;
+      lifecycleInterval = from.lifecycleInterval;
+      startupWait = from.startupWait;
+    }
+  }
+
+  /** A copy with what {@code change} does to the fields a copy may change. */
+  private ServerConfig copy(java.util.function.Consumer<Changes> change) {
+    Changes c = new Changes(this);
+    change.accept(c);
     return new ServerConfig(
-        listen,
-        adminListen,
+        c.listen,
+        c.adminListen,
         region,
         baseDomain,
-        credentials,
+        c.credentials,
         tlsCert,
         tlsKey,
         maxHeaderBytes,
         idleTimeout,
         drainTimeout,
-        scrubInterval,
-        abandonedUploadAge,
-        lifecycleInterval,
-        startupWait);
+        c.scrubInterval,
+        c.abandonedUploadAge,
+        c.lifecycleInterval,
+        c.startupWait);
   }
 
   /** Host and port of a {@code host:port} text. */
