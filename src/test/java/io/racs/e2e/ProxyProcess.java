@@ -114,6 +114,22 @@ final class ProxyProcess implements AutoCloseable {
    */
   static ProxyProcess start(Path dir, String config, Map<String, String> env)
       throws IOException, InterruptedException {
+    return start(dir, config, env, true);
+  }
+
+  /**
+   * Starts the proxy on {@code config} and waits until it listens: until it is ready, or until it
+   * says it is not ready yet ("not ready: ...", printed when too few repositories answer for the
+   * array to open, and the proxy answers 503 while it waits for them).
+   */
+  static ProxyProcess startListening(Path dir, String config, Map<String, String> env)
+      throws IOException, InterruptedException {
+    return start(dir, config, env, false);
+  }
+
+  private static ProxyProcess start(
+      Path dir, String config, Map<String, String> env, boolean untilReady)
+      throws IOException, InterruptedException {
     Path file = dir.resolve("racs.yaml");
     Files.writeString(file, config);
     // A restart in the same directory keeps the earlier runs' logs: proxy.log, proxy-2.log, ...
@@ -158,7 +174,7 @@ final class ProxyProcess implements AutoCloseable {
                   if (a.find()) {
                     admin = a.group(1);
                   }
-                  if (line.equals("ready")) {
+                  if (line.equals("ready") || (!untilReady && line.startsWith("not ready:"))) {
                     ready.complete(new String[] {endpoint, admin});
                   }
                 }
@@ -195,6 +211,33 @@ final class ProxyProcess implements AutoCloseable {
    * @throws AssertionError if some repository is still unavailable after {@code limit}
    */
   void awaitNoneUnavailable(Duration limit) throws IOException, InterruptedException {
+    awaitReport(
+        limit,
+        r -> !r.body().contains("\"state\":\"unavailable\""),
+        "repositories still unavailable");
+  }
+
+  /**
+   * Waits until {@code /health/ready} answers 200 (the array is open and a write quorum takes
+   * writes).
+   *
+   * @return the report
+   * @throws AssertionError if it is not ready after {@code limit}
+   */
+  String awaitReady(Duration limit) throws IOException, InterruptedException {
+    return awaitReport(limit, r -> r.statusCode() == 200, "not ready");
+  }
+
+  /**
+   * Polls {@code /health/ready} until its answer is {@code done}, and returns that answer's body.
+   * The proxy's own report is polled: what it waits for (the probes that end a suspension, the
+   * attempts to open the array) runs on the proxy's clock.
+   */
+  private String awaitReport(
+      Duration limit,
+      java.util.function.Predicate<java.net.http.HttpResponse<String>> done,
+      String otherwise)
+      throws IOException, InterruptedException {
     long deadline = System.nanoTime() + limit.toNanos();
     try (java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
       java.net.http.HttpRequest request =
@@ -202,14 +245,14 @@ final class ProxyProcess implements AutoCloseable {
                   URI.create("http://127.0.0.1:" + adminPort + "/health/ready"))
               .build();
       while (true) {
-        String body = http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-        if (!body.contains("\"state\":\"unavailable\"")) {
-          return;
+        java.net.http.HttpResponse<String> report =
+            http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+        if (done.test(report)) {
+          return report.body();
         }
         if (System.nanoTime() > deadline) {
-          throw new AssertionError("repositories still unavailable after " + limit + ": " + body);
+          throw new AssertionError(otherwise + " after " + limit + ": " + report.body());
         }
-        // Polling the proxy's own report; the probes that end the suspension run on their clock.
         java.util.concurrent.TimeUnit.MILLISECONDS.sleep(100);
       }
     }

@@ -7,6 +7,7 @@ import io.racs.proxy.runtime.CoordinationConfig;
 import io.racs.proxy.runtime.RacsServer;
 import io.racs.proxy.runtime.RepositoryMetrics;
 import io.racs.proxy.runtime.ServerConfig;
+import io.racs.proxy.runtime.startup.ArrayOpening;
 import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.StoreConfig;
@@ -24,13 +25,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -43,6 +46,12 @@ import picocli.CommandLine.Spec;
  * first start (saved in the data directory) and printing them with a ready {@code aws} command. It
  * refuses a non-loopback address with generated credentials unless {@code --allow-remote}. It runs
  * until stopped (Ctrl-C or SIGTERM), then drains requests in flight.
+ *
+ * <p>It prints "ready" once it serves. When too few repositories answer at start-up for the array
+ * to open, it listens all the same, prints "not ready: ..." and answers 503 while it keeps trying
+ * ({@link ArrayOpening}), up to {@code server.startupWait} (no limit by default), and prints
+ * "ready" once the array opens; a mistake no wait mends (a repository of another array, a geometry
+ * its markers contradict) still exits at once.
  */
 @Command(
     name = "server",
@@ -115,7 +124,8 @@ public final class ServerCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--access-key and --secret-key: give both or neither");
     }
     Path accessLogFile = accessLogFile();
-    ErasureStore store;
+    StoreConfig storeConfig;
+    List<Repository> repositories;
     ServerConfig server;
     EncryptionConfig encryption = EncryptionConfig.NONE;
     CoordinationConfig coordination = null;
@@ -128,7 +138,8 @@ public final class ServerCommand implements Callable<Integer> {
       encryption = EncryptionConfig.from(file);
       coordination = CoordinationConfig.from(file).orElse(null);
       // Every repository is metered, so /metrics shows which provider is slow or failing.
-      store = ErasureStore.open(array.store(), RepositoryMetrics.metered(array.openRepositories()));
+      storeConfig = array.store();
+      repositories = RepositoryMetrics.metered(array.openRepositories());
       where =
           array.store().geometry()
               + " over "
@@ -138,14 +149,13 @@ public final class ServerCommand implements Callable<Integer> {
     } else {
       Geometry g = Geometry.parse(geometry);
       Files.createDirectories(dataDir);
-      List<Repository> repositories = new ArrayList<>();
+      List<Repository> local = new ArrayList<>();
       for (int i = 0; i < g.totalShards(); i++) {
         Path root = Files.createDirectories(dataDir.resolve("repo-" + i));
-        repositories.add(FsRepository.builder(root).name("repo-" + i).build());
+        local.add(FsRepository.builder(root).name("repo-" + i).build());
       }
-      store =
-          ErasureStore.open(
-              StoreConfig.builder(g).build(), RepositoryMetrics.metered(repositories));
+      storeConfig = StoreConfig.builder(g).build();
+      repositories = RepositoryMetrics.metered(local);
       server = ServerConfig.defaults();
       where = g + " over " + g.totalShards() + " fs repositories in " + dataDir.toAbsolutePath();
       if (accessKey == null) {
@@ -164,7 +174,7 @@ public final class ServerCommand implements Callable<Integer> {
     }
     InetSocketAddress address = ServerConfig.address(server.listen(), "--listen");
     if (generated && !allowRemote && !loopback(address.getHostString())) {
-      store.close();
+      repositories.forEach(Repository::close);
       throw new IllegalArgumentException(
           "--listen: "
               + server.listen()
@@ -175,16 +185,31 @@ public final class ServerCommand implements Callable<Integer> {
     try {
       log = accessLogFile == null ? AccessLog.off() : AccessLog.toFile(accessLogFile);
     } catch (IOException e) {
-      store.close();
+      repositories.forEach(Repository::close);
       throw new IllegalArgumentException(
           "--access-log: " + accessLogFile + ": cannot append to it (" + e.getMessage() + ")", e);
     }
+    // A mistake no wait mends (a foreign repository, a geometry the markers contradict) throws
+    // here, before the proxy listens; too few repositories answering makes it wait (startupWait).
+    ArrayOpening opening;
+    try {
+      opening =
+          ArrayOpening.begin(
+              storeConfig,
+              repositories,
+              ArrayOpening.Settings.of(
+                  server.waitsForArray() ? server.startupWait() : Duration.ZERO));
+    } catch (RuntimeException e) {
+      log.close();
+      throw e;
+    }
     RacsServer running;
     try {
-      running = RacsServer.start(store, server, encryption, log, coordination);
+      running = RacsServer.start(opening, server, encryption, log, coordination);
     } catch (RuntimeException | IOException | InterruptedException e) {
       log.close();
-      store.close();
+      opening.close();
+      opening.store().ifPresent(ErasureStore::close);
       throw e;
     }
     String scheme = server.tlsCert() != null ? "https" : "http";
@@ -207,18 +232,44 @@ public final class ServerCommand implements Callable<Integer> {
           "try: AWS_ACCESS_KEY_ID=%s AWS_SECRET_ACCESS_KEY=%s aws --endpoint-url %s s3 ls%n",
           key.getKey(), key.getValue(), endpoint);
     }
-    out.println("ready");
+    if (!running.open()) {
+      out.printf(
+          "not ready: the array is not open yet (%s); answering 503 and trying again%s%n",
+          opening.status().reason(),
+          server.startupWait() == null ? "" : " for up to " + server.startupWait());
+    }
     out.flush();
-    CountDownLatch stopped = new CountDownLatch(1);
+    CompletableFuture<Void> stopped = new CompletableFuture<>();
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
                   running.close();
-                  stopped.countDown();
+                  stopped.complete(null);
                 },
                 "racs-shutdown"));
-    stopped.await();
+    running
+        .serving()
+        .whenComplete(
+            (served, failure) -> {
+              if (failure == null) {
+                out.println("ready");
+                out.flush();
+              } else {
+                stopped.completeExceptionally(failure);
+              }
+            });
+    try {
+      stopped.get();
+    } catch (ExecutionException e) {
+      // The wait for the array ended without it (startupWait passed, or a repository turned out
+      // to be another array's): exit as a start-up that failed at once does.
+      running.close();
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw e;
+    }
     return ExitCodes.OK;
   }
 

@@ -6,6 +6,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.racs.proxy.config.EncryptionConfig;
 import io.racs.proxy.coord.ZooKeeperCoordination;
+import io.racs.proxy.runtime.startup.ArrayOpening;
 import io.racs.proxy.s3.auth.S3Authenticator;
 import io.racs.proxy.s3.auth.StaticCredentialStore;
 import io.racs.proxy.s3.bridge.StoreBridge;
@@ -15,6 +16,7 @@ import io.racs.proxy.s3.route.S3Router;
 import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.s3.server.S3Server;
 import io.racs.proxy.s3.server.ServerMetrics;
+import io.racs.proxy.s3.server.ServiceGate;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.array.RepositoryHealth;
 import io.racs.proxy.store.heal.AbandonedUploads;
@@ -26,7 +28,11 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,26 +54,39 @@ import org.slf4j.LoggerFactory;
  * {@link HealLease} on the repositories before each run and gives it up after, renewing it
  * meanwhile, so that two proxies over one array never run it at once; one that cannot renew it in
  * time stops before the next object, as a leader that lost its latch does.
+ *
+ * <p>Started with an {@link ArrayOpening} that is still waiting for its repositories, the proxy
+ * listens at once but serves nothing: every S3 request is answered 503 ({@link ServiceGate}), and
+ * {@code /health/ready} says not ready, with what the last attempt to open the array found. Once
+ * the array opens, the proxy joins the coordination, starts the background work and serves ({@link
+ * #serving()}).
  */
 public final class RacsServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RacsServer.class);
 
-  private final ErasureStore store;
+  private final ArrayOpening opening;
+  private final ServiceGate gate;
   private final S3Server s3;
   private final ServerMetrics metrics;
   private final AccessLog accessLog;
   private HttpServer admin;
-  private ZooKeeperCoordination coordination;
-  private BackgroundWork work;
   private final boolean lifecycleOn;
+  // Set once the array is open (serve), under this lock; read by the admin endpoints at any time.
+  private volatile ErasureStore store;
+  private volatile ZooKeeperCoordination coordination;
+  private volatile BackgroundWork work;
+  private boolean closed; // guarded by this
+  private final CompletableFuture<Void> serving = new CompletableFuture<>();
 
   private RacsServer(
-      ErasureStore store,
+      ArrayOpening opening,
+      ServiceGate gate,
       S3Server s3,
       ServerMetrics metrics,
       AccessLog accessLog,
       boolean lifecycleOn) {
-    this.store = store;
+    this.opening = opening;
+    this.gate = gate;
     this.lifecycleOn = lifecycleOn;
     this.s3 = s3;
     this.metrics = metrics;
@@ -121,6 +140,22 @@ public final class RacsServer implements AutoCloseable {
       AccessLog accessLog,
       CoordinationConfig coordination)
       throws InterruptedException, IOException {
+    return start(ArrayOpening.of(store), config, encryption, accessLog, coordination);
+  }
+
+  /**
+   * Starts the proxy over the array {@code opening} opens, as {@link #start(ErasureStore,
+   * ServerConfig, EncryptionConfig, AccessLog, CoordinationConfig)} starts it over an open store;
+   * while it is not open yet the proxy listens and answers 503, and it serves once it is ({@link
+   * #serving()}). Closing the server closes the opening.
+   */
+  public static RacsServer start(
+      ArrayOpening opening,
+      ServerConfig config,
+      EncryptionConfig encryption,
+      AccessLog accessLog,
+      CoordinationConfig coordination)
+      throws InterruptedException, IOException {
     if (config.credentials().isEmpty()) {
       throw new IllegalArgumentException(
           "server: no credentials (expected: at least one access key)");
@@ -131,6 +166,18 @@ public final class RacsServer implements AutoCloseable {
         S3Authenticator.builder(StaticCredentialStore.of(config.credentials()))
             .region(config.region())
             .build();
+    Function<ErasureStore, S3Dispatcher> dispatcher =
+        store ->
+            new S3Dispatcher(
+                new StoreBridge(store),
+                config.region(),
+                authenticator,
+                new SsePolicy(
+                    encryption.customerKeysOverHttp() && loopback(listen),
+                    encryption.encryptByDefault(),
+                    encryption.keys() != null),
+                config.lifecycleOn());
+    ServiceGate gate = ServiceGate.closed();
     S3Server s3 =
         S3Server.start(
             new S3Server.Settings(
@@ -140,32 +187,74 @@ public final class RacsServer implements AutoCloseable {
                     ? S3Router.pathStyle()
                     : S3Router.withBaseDomain(config.baseDomain()),
                 authenticator,
-                new S3Dispatcher(
-                    new StoreBridge(store),
-                    config.region(),
-                    authenticator,
-                    new SsePolicy(
-                        encryption.customerKeysOverHttp() && loopback(listen),
-                        encryption.encryptByDefault(),
-                        encryption.keys() != null),
-                    config.lifecycleOn()),
+                gate,
                 ssl(config),
                 config.maxHeaderBytes(),
                 config.idleTimeout(),
                 config.drainTimeout(),
                 metrics,
                 accessLog));
-    RacsServer server = new RacsServer(store, s3, metrics, accessLog, config.lifecycleOn());
-    if (coordination != null) {
-      server.coordination = join(store, coordination, listen.getHostString(), s3.port());
-    }
+    RacsServer server = new RacsServer(opening, gate, s3, metrics, accessLog, config.lifecycleOn());
     if (config.adminListen() != null) {
       server.admin = server.startAdmin(config.adminListen());
     }
-    server.work = new BackgroundWork(store, server.coordination, config.abandonedUploadAge());
-    server.work.start(
-        config.scrubInterval(), config.lifecycleInterval(), hostName() + ":" + s3.port());
+    Consumer<ErasureStore> serve =
+        store -> {
+          if (coordination != null) {
+            server.coordination = join(store, coordination, listen.getHostString(), s3.port());
+          }
+          server.work = new BackgroundWork(store, server.coordination, config.abandonedUploadAge());
+          server.work.start(
+              config.scrubInterval(), config.lifecycleInterval(), hostName() + ":" + s3.port());
+          server.store = store;
+          gate.openTo(dispatcher.apply(store));
+        };
+    Optional<ErasureStore> open = opening.store();
+    if (open.isPresent()) {
+      server.serve(open.get(), serve); // a failure here fails the start, as it always did
+    } else {
+      opening
+          .opened()
+          .whenComplete(
+              (store, failure) -> {
+                if (failure != null) {
+                  server.serving.completeExceptionally(failure);
+                  return;
+                }
+                try {
+                  server.serve(store, serve);
+                } catch (RuntimeException e) {
+                  LOG.error("the array opened, but the proxy cannot serve it: {}", e.toString());
+                  server.serving.completeExceptionally(e);
+                }
+              });
+    }
     return server;
+  }
+
+  /** Serves {@code store}, now open, with {@code serve}; closes it when the server closed first. */
+  private void serve(ErasureStore store, Consumer<ErasureStore> serve) {
+    synchronized (this) {
+      if (closed) {
+        store.close();
+        return;
+      }
+      serve.accept(store);
+    }
+    serving.complete(null);
+  }
+
+  /**
+   * Completes once the proxy serves its array (at once when it was started over an open store);
+   * exceptionally when the opening gave up ({@link ArrayOpening#opened()}) or serving failed.
+   */
+  public CompletableFuture<Void> serving() {
+    return serving.copy();
+  }
+
+  /** Whether the array is open and served. */
+  public boolean open() {
+    return gate.isOpen();
   }
 
   /** True when the proxy listens on a loopback address only. */
@@ -280,7 +369,10 @@ public final class RacsServer implements AutoCloseable {
    * repositories takes writes, else 503.
    */
   private void ready(HttpExchange exchange) throws IOException {
-    List<RepositoryHealth> health = store.health();
+    ErasureStore store = this.store;
+    ArrayOpening.Status opened = opening.status();
+    List<RepositoryHealth> health = store != null ? store.health() : opened.repositories();
+    int writeQuorum = opening.config().writeQuorum();
     StringBuilder json = new StringBuilder("{\"repositories\":[");
     int healthy = 0;
     for (RepositoryHealth slot : health) {
@@ -298,13 +390,25 @@ public final class RacsServer implements AutoCloseable {
       }
       json.append('}');
     }
-    boolean ready = healthy >= store.config().writeQuorum();
+    boolean ready = store != null && healthy >= writeQuorum;
     json.append("],\"healthy\":")
         .append(healthy)
         .append(",\"writeQuorum\":")
-        .append(store.config().writeQuorum())
+        .append(writeQuorum)
         .append(",\"ready\":")
         .append(ready)
+        // Whether the array opened at start-up (ArrayOpening); until it does, nothing is served.
+        .append(",\"array\":{\"open\":")
+        .append(store != null);
+    if (store == null) {
+      json.append(",\"attempts\":")
+          .append(opened.attempts())
+          .append(",\"waitingSeconds\":")
+          .append(opened.waited().toSeconds())
+          .append(",\"reason\":")
+          .append(jsonString("not open yet: " + opened.reason()));
+    }
+    json.append('}')
         // Not part of readiness either: whether lifecycle rules are carried out
         // (lifecycleInterval).
         .append(",\"lifecycle\":\"")
@@ -359,6 +463,15 @@ public final class RacsServer implements AutoCloseable {
 
   private String metrics() {
     StringBuilder out = new StringBuilder(metrics.render());
+    ErasureStore store = this.store;
+    out.append("# HELP racs_array_open 1 once the array opened; 0 while the proxy waits for it.\n")
+        .append("# TYPE racs_array_open gauge\n")
+        .append("racs_array_open ")
+        .append(store == null ? 0 : 1)
+        .append('\n');
+    if (store == null) {
+      return out.toString();
+    }
     out.append("# TYPE racs_store_degraded_stripes_total counter\n")
         .append("racs_store_degraded_stripes_total ")
         .append(store.stats().degradedStripes())
@@ -446,7 +559,16 @@ public final class RacsServer implements AutoCloseable {
 
   @Override
   public void close() {
-    work.close();
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true; // a store the opening opens from now on is closed at once (serve)
+    }
+    opening.close();
+    if (work != null) {
+      work.close();
+    }
     s3.close();
     if (coordination != null) {
       coordination.close();
@@ -456,6 +578,8 @@ public final class RacsServer implements AutoCloseable {
     if (admin != null) {
       admin.stop(0);
     }
-    store.close();
+    if (store != null) {
+      store.close();
+    }
   }
 }

@@ -27,6 +27,7 @@ import java.util.Map;
  *   scrubInterval: 24h          # background heal (0s: off, the default)
  *   abandonedUploadAge: 168h    # the scrub gives up uploads idle this long (0s: never)
  *   lifecycleInterval: 1h       # the buckets' lifecycle rules are carried out (0s: off)
+ *   startupWait: unlimited      # how long to wait for the array to open (0s: exit at once)
  * }</pre>
  *
  * @param listen host:port for S3
@@ -45,6 +46,9 @@ import java.util.Map;
  * @param lifecycleInterval how often the lifecycle scan carries out the buckets' lifecycle rules;
  *     zero for off (PutBucketLifecycleConfiguration is then refused); default {@link
  *     #DEFAULT_LIFECYCLE_INTERVAL}, whether or not the background heal is on
+ * @param startupWait how long {@code racs server} waits, serving 503 and reporting not ready, for
+ *     enough repositories to answer for the array to open before it exits 1; null for no limit (the
+ *     default, as MinIO waits for its quorum), zero to exit at once as before the wait existed
  */
 public record ServerConfig(
     String listen,
@@ -59,7 +63,8 @@ public record ServerConfig(
     Duration drainTimeout,
     Duration scrubInterval,
     Duration abandonedUploadAge,
-    Duration lifecycleInterval) {
+    Duration lifecycleInterval,
+    Duration startupWait) {
   /** The fields of the section, as written. */
   private record Section(
       String listen,
@@ -73,7 +78,8 @@ public record ServerConfig(
       String drainTimeout,
       String scrubInterval,
       String abandonedUploadAge,
-      String lifecycleInterval) {}
+      String lifecycleInterval,
+      String startupWait) {}
 
   private record Credential(String accessKey, String secretKey) {}
 
@@ -81,6 +87,9 @@ public record ServerConfig(
 
   /** The word that turns the admin listener off, in the file and on the command line. */
   public static final String OFF = "off";
+
+  /** The word for no limit on {@code startupWait}, its default. */
+  public static final String UNLIMITED = "unlimited";
 
   /**
    * How often the lifecycle scan runs unless configured: lifecycle rules count in days, expire at
@@ -104,7 +113,8 @@ public record ServerConfig(
         Duration.ofSeconds(30),
         Duration.ZERO,
         io.racs.proxy.store.heal.AbandonedUploads.DEFAULT_AGE,
-        DEFAULT_LIFECYCLE_INTERVAL);
+        DEFAULT_LIFECYCLE_INTERVAL,
+        null);
   }
 
   /** Reads the section (absent: the defaults) from a loaded file. */
@@ -151,7 +161,20 @@ public record ServerConfig(
             .orElse(d.abandonedUploadAge()),
         section
             .duration("lifecycleInterval", s.lifecycleInterval(), "1h")
-            .orElse(d.lifecycleInterval()));
+            .orElse(d.lifecycleInterval()),
+        s.startupWait() == null || s.startupWait().equals(UNLIMITED)
+            ? null
+            : section.duration("startupWait", s.startupWait(), "10m (or unlimited)").orElseThrow());
+  }
+
+  /** Whether {@code racs server} waits for the array to open at all ({@link #startupWait}). */
+  public boolean waitsForArray() {
+    return startupWait == null || !startupWait.isZero();
+  }
+
+  /** A copy with another {@link #startupWait} (null: no limit; zero: exit at once). */
+  public ServerConfig withStartupWait(Duration startupWait) {
+    return copy(c -> c.startupWait = startupWait);
   }
 
   private static boolean empty(String value) {
@@ -161,25 +184,25 @@ public record ServerConfig(
   /** A copy with other fields. */
   public ServerConfig with(String listen, Map<String, String> credentials) {
     return copy(
-        listen, adminListen, credentials, scrubInterval, abandonedUploadAge, lifecycleInterval);
+        c -> {
+          c.listen = listen;
+          c.credentials = credentials;
+        });
   }
 
   /** A copy with another background scrub interval (zero: off). */
   public ServerConfig withScrubInterval(Duration scrubInterval) {
-    return copy(
-        listen, adminListen, credentials, scrubInterval, abandonedUploadAge, lifecycleInterval);
+    return copy(c -> c.scrubInterval = scrubInterval);
   }
 
   /** A copy with another age past which the scrub gives up idle uploads (zero: never). */
   public ServerConfig withAbandonedUploadAge(Duration abandonedUploadAge) {
-    return copy(
-        listen, adminListen, credentials, scrubInterval, abandonedUploadAge, lifecycleInterval);
+    return copy(c -> c.abandonedUploadAge = abandonedUploadAge);
   }
 
   /** A copy with another lifecycle scan interval (zero: lifecycle off). */
   public ServerConfig withLifecycleInterval(Duration lifecycleInterval) {
-    return copy(
-        listen, adminListen, credentials, scrubInterval, abandonedUploadAge, lifecycleInterval);
+    return copy(c -> c.lifecycleInterval = lifecycleInterval);
   }
 
   /** True when the lifecycle scan runs, so that lifecycle rules are carried out. */
@@ -189,31 +212,49 @@ public record ServerConfig(
 
   /** A copy with another admin address (null: none). */
   public ServerConfig withAdmin(String adminListen) {
-    return copy(
-        listen, adminListen, credentials, scrubInterval, abandonedUploadAge, lifecycleInterval);
+    return copy(c -> c.adminListen = adminListen);
   }
 
-  private ServerConfig copy(
-      String listen,
-      String adminListen,
-      Map<String, String> credentials,
-      Duration scrubInterval,
-      Duration abandonedUploadAge,
-      Duration lifecycleInterval) {
+  /** The fields the {@code with} methods change, as this config has them until changed. */
+  private static final class Changes {
+    String listen;
+    String adminListen;
+    Map<String, String> credentials;
+    Duration scrubInterval;
+    Duration abandonedUploadAge;
+    Duration lifecycleInterval;
+    Duration startupWait;
+
+    Changes(ServerConfig from) {
+      listen = from.listen;
+      adminListen = from.adminListen;
+      credentials = from.credentials;
+      scrubInterval = from.scrubInterval;
+      abandonedUploadAge = from.abandonedUploadAge;
+      lifecycleInterval = from.lifecycleInterval;
+      startupWait = from.startupWait;
+    }
+  }
+
+  /** A copy with what {@code change} does to the fields a copy may change. */
+  private ServerConfig copy(java.util.function.Consumer<Changes> change) {
+    Changes c = new Changes(this);
+    change.accept(c);
     return new ServerConfig(
-        listen,
-        adminListen,
+        c.listen,
+        c.adminListen,
         region,
         baseDomain,
-        credentials,
+        c.credentials,
         tlsCert,
         tlsKey,
         maxHeaderBytes,
         idleTimeout,
         drainTimeout,
-        scrubInterval,
-        abandonedUploadAge,
-        lifecycleInterval);
+        c.scrubInterval,
+        c.abandonedUploadAge,
+        c.lifecycleInterval,
+        c.startupWait);
   }
 
   /** Host and port of a {@code host:port} text. */

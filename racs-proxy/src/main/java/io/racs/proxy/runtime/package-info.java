@@ -5,7 +5,9 @@
  * state, {@code /metrics} in the Prometheus format), schedules the background work (the heal scrub
  * and the lifecycle scan, {@code BackgroundWork}), and on close drains requests before closing the
  * repositories. {@link io.racs.proxy.runtime.ServerConfig} is the {@code server:} section of the
- * configuration file that says how.
+ * configuration file that says how. When the array cannot be opened yet at start-up (too few
+ * repositories answer), the server listens all the same and answers 503 until {@code
+ * io.racs.proxy.runtime.startup} has opened it.
  *
  * <p>This is the top of the proxy: it may know every layer it assembles, and none of them may know
  * it (an ArchUnit rule keeps the codec, the store and the S3 layer from depending on it). It must

@@ -76,6 +76,7 @@ class ServerConfigTest {
                   scrubInterval: 24h
                   abandonedUploadAge: 48h
                   lifecycleInterval: 10m
+                  startupWait: 10m
                 """));
     assertThat(server)
         .isEqualTo(
@@ -92,6 +93,7 @@ class ServerConfigTest {
                 Duration.ofMinutes(1),
                 Duration.ofHours(24),
                 Duration.ofHours(48),
+                Duration.ofMinutes(10),
                 Duration.ofMinutes(10)));
     assertThat(server.toString()).doesNotContain("s3cr3t");
   }
@@ -103,7 +105,7 @@ class ServerConfigTest {
             "racs.yaml: server: field 'listne': unknown field (expected one of: abandonedUploadAge,"
                 + " adminListen,"
                 + " baseDomain, credentials, drainTimeout, idleTimeout, lifecycleInterval, listen,"
-                + " maxHeaderSize, region, scrubInterval, tls)"),
+                + " maxHeaderSize, region, scrubInterval, startupWait, tls)"),
         Arguments.of(
             "server: {tls: {cert: c.pem, key: k.pem, chain: x}}\n",
             "racs.yaml: server: field 'tls.chain': unknown field (expected one of: cert, key)"),
@@ -124,6 +126,10 @@ class ServerConfigTest {
             "server: {credentials: [{accessKey: a, secretKey: '${env:NOPE}'}]}\n",
             "racs.yaml: server: field 'credentials[0].secretKey': environment variable NOPE is not"
                 + " set"),
+        Arguments.of(
+            "server: {startupWait: forever}\n",
+            "racs.yaml: server: field 'startupWait': expected a duration such as 10m (or"
+                + " unlimited), got 'forever'"),
         Arguments.of(
             "server: {maxHeaderSize: 2MiB}\n",
             "racs.yaml: server: field 'maxHeaderSize': expected a size from 1KiB to 1MiB, got"

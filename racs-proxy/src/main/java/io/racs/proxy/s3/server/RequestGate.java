@@ -21,10 +21,10 @@ import java.util.Set;
 
 /**
  * The checks a request head passes on the event loop before its handler starts and before any
- * {@code 100 Continue}: its route, its signature, the checksum its body must match and the size
- * limits. Everything that can refuse a request for what its head says is here, so a client told to
- * send its body is never refused for what its head already said. Stateless apart from the settings;
- * called on the event loop only.
+ * {@code 100 Continue}: its route, its signature, whether the proxy serves at all yet ({@link
+ * ServiceGate}), the checksum its body must match and the size limits. Everything that can refuse a
+ * request for what its head says is here, so a client told to send its body is never refused for
+ * what its head already said. Stateless apart from the settings; called on the event loop only.
  */
 final class RequestGate {
   private static final Set<S3Operation> VERIFIED_BODIES =
@@ -101,6 +101,8 @@ final class RequestGate {
       auth =
           settings.authenticator().authenticate(head, route.virtualHost() ? route.bucket() : null);
     }
+    // Before the body and any 100 Continue: a proxy whose array is not open yet serves nothing.
+    settings.service().requireOpen();
     if (VERIFIED_BODIES.contains(route.operation())) {
       // A completion's x-amz-checksum-* headers are the object's, not its XML body's.
       verifier =

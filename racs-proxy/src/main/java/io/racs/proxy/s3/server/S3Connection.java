@@ -261,7 +261,7 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     MDC.put("requestId", exchange.id);
     S3Response response;
     try {
-      response = settings.dispatcher().handle(request);
+      response = settings.service().dispatcher().handle(request);
     } catch (S3Exception e) {
       response = error(exchange, e);
     } catch (IOException e) {

@@ -14,7 +14,6 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.racs.proxy.s3.auth.S3Authenticator;
-import io.racs.proxy.s3.handler.S3Dispatcher;
 import io.racs.proxy.s3.route.S3Router;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -33,7 +32,7 @@ public final class S3Server implements AutoCloseable {
       int port,
       S3Router router,
       S3Authenticator authenticator,
-      S3Dispatcher dispatcher,
+      ServiceGate service,
       SslContext ssl,
       int maxHeaderBytes,
       Duration idleTimeout,
@@ -45,7 +44,7 @@ public final class S3Server implements AutoCloseable {
       Objects.requireNonNull(host, "host");
       Objects.requireNonNull(router, "router");
       Objects.requireNonNull(authenticator, "authenticator");
-      Objects.requireNonNull(dispatcher, "dispatcher");
+      Objects.requireNonNull(service, "service");
       Objects.requireNonNull(metrics, "metrics");
       Objects.requireNonNull(accessLog, "accessLog (AccessLog.off() for none)");
       if (port < 0 || port > 65535) {

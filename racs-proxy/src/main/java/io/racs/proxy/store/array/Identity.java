@@ -255,14 +255,16 @@ public final class Identity {
         admitted++;
       } else {
         refused.put(slot, standing.reason());
-        LOG.warn(
-            "slot {} ({}) is out of the array: {}",
-            slot,
-            repositories.get(slot).name(),
-            standing.reason());
       }
     }
     if (admitted < k) {
+      // Each slot kept out is named with its reason as a shard failure, so that whoever waits for
+      // the array to open (racs server at start-up) can report every slot's state.
+      List<StoreException.ShardFailure> failures = new ArrayList<>();
+      refused.forEach(
+          (slot, reason) ->
+              failures.add(
+                  new StoreException.ShardFailure(slot, repositories.get(slot).name(), reason)));
       throw new StoreException(
           StoreException.Code.INSUFFICIENT_SHARDS,
           "only "
@@ -273,9 +275,19 @@ public final class Identity {
               + arrayId
               + " (need "
               + k
-              + "): "
-              + describe(repositories, refused));
+              + "):",
+          failures,
+          null);
     }
+    // Only once the store opens: a failed open names every slot kept out in its exception, which
+    // racs server logs at each attempt while it waits for the array.
+    refused.forEach(
+        (slot, reason) ->
+            LOG.warn(
+                "slot {} ({}) is out of the array: {}",
+                slot,
+                repositories.get(slot).name(),
+                reason));
     return new Verdict(arrayId, List.copyOf(standings));
   }
 

@@ -50,7 +50,7 @@ final class S3Fixture implements AutoCloseable {
             0,
             S3Router.pathStyle(),
             authenticator,
-            new S3Dispatcher(new StoreBridge(store), "us-east-1"),
+            ServiceGate.open(new S3Dispatcher(new StoreBridge(store), "us-east-1")),
             null,
             16 * 1024,
             Duration.ofSeconds(30),

@@ -58,6 +58,22 @@ final class WireRequests {
   }
 
   /**
+   * A PUT head of 5 bytes expecting {@code 100 Continue}, with its signature forged (one hex digit
+   * changed): refused for its signature whatever else holds.
+   */
+  static String forgedPut(String target) {
+    return head(
+            "PUT",
+            target,
+            "UNSIGNED-PAYLOAD",
+            Map.of(),
+            "Content-Length: 5",
+            "Expect: 100-continue")
+        .text()
+        .replaceFirst("Signature=[0-9a-f]", "Signature=x");
+  }
+
+  /**
    * A head signed in the {@code Authorization} header. {@code host}, {@code x-amz-date}, {@code
    * x-amz-content-sha256} and {@code signed} are signed; {@code unsignedLines} (such as {@code
    * Transfer-Encoding: chunked}, {@code Content-Length: 5} or {@code Expect: 100-continue}) follow
