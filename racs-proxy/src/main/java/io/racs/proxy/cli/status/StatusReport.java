@@ -74,6 +74,16 @@ public record StatusReport(List<String> lines, Verdict verdict) {
       }
     }
     lines.add(more.toString());
+    JsonNode opening = ready.path("array");
+    if (opening.isObject() && !opening.path("open").asBoolean(true)) {
+      warnings.add(
+          "the array is not open yet ("
+              + opening.path("attempts").asInt()
+              + " attempts in "
+              + opening.path("waitingSeconds").asLong()
+              + " s): "
+              + opening.path("reason").asText("?"));
+    }
     lines.add(
         String.format(
             Locale.ROOT,
