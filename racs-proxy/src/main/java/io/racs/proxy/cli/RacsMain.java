@@ -43,6 +43,7 @@ public final class RacsMain implements Callable<Integer> {
     cli.addSubcommand("keys", new KeysCommand());
     cli.addSubcommand("reshape", new ReshapeCommand());
     cli.addSubcommand("status", new StatusCommand());
+    cli.addSubcommand("users", new UsersCommand());
     return ExitCodes.document(cli);
   }
 

@@ -62,6 +62,31 @@ public final class Keyring {
     return key.unwrap(wrapped);
   }
 
+  /** Seals a user's secret access key with the current key. */
+  public WrappedKey sealSecret(String accessKeyId, String secret) {
+    return current.sealSecret(accessKeyId, secret);
+  }
+
+  /**
+   * Opens a user's secret with whichever held key sealed it.
+   *
+   * @throws TamperedDataException if no held key has its id, or it does not open
+   */
+  public String openSecret(String accessKeyId, WrappedKey sealed) throws TamperedDataException {
+    MasterKey key = byId.get(sealed.keyId());
+    if (key == null) {
+      throw new TamperedDataException(
+          "the secret of "
+              + accessKeyId
+              + " was sealed by master key "
+              + sealed.keyId()
+              + ", which this proxy does not hold (it holds "
+              + byId.keySet()
+              + ")");
+    }
+    return key.openSecret(accessKeyId, sealed);
+  }
+
   @Override
   public String toString() {
     return "Keyring[current=" + current.id() + ", held=" + byId.keySet() + "]";

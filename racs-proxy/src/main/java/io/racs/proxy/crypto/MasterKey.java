@@ -130,6 +130,25 @@ public final class MasterKey {
     return KeyWrap.unwrap(key, wrapped);
   }
 
+  /** Seals the secret access key of {@code accessKeyId} with this key ({@link SecretSeal}). */
+  public WrappedKey sealSecret(String accessKeyId, String secret) {
+    return SecretSeal.seal(key, id, accessKeyId, secret);
+  }
+
+  /**
+   * Opens a secret this key sealed for {@code accessKeyId}.
+   *
+   * @throws TamperedDataException if another key sealed it, it was sealed for another access key,
+   *     or it was altered
+   */
+  public String openSecret(String accessKeyId, WrappedKey sealed) throws TamperedDataException {
+    if (!sealed.keyId().equals(id)) {
+      throw new TamperedDataException(
+          "the secret was sealed by master key " + sealed.keyId() + ", not by " + id);
+    }
+    return SecretSeal.open(key, accessKeyId, sealed);
+  }
+
   /** The key as 64 hex digits, for writing a new key file; never logged. */
   public String toHex() {
     return HexFormat.of().formatHex(key);

@@ -8,10 +8,10 @@ import io.racs.proxy.config.EncryptionConfig;
 import io.racs.proxy.coord.ZooKeeperCoordination;
 import io.racs.proxy.runtime.startup.ArrayOpening;
 import io.racs.proxy.s3.auth.S3Authenticator;
-import io.racs.proxy.s3.auth.StaticCredentialStore;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.handler.S3Dispatcher;
 import io.racs.proxy.s3.handler.SsePolicy;
+import io.racs.proxy.s3.policy.Principals;
 import io.racs.proxy.s3.route.S3Router;
 import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.s3.server.S3Server;
@@ -22,6 +22,9 @@ import io.racs.proxy.store.array.RepositoryHealth;
 import io.racs.proxy.store.heal.AbandonedUploads;
 import io.racs.proxy.store.heal.HealLease;
 import io.racs.proxy.store.heal.HealReport;
+import io.racs.proxy.store.users.UserRecords;
+import io.racs.proxy.users.StoredSecrets;
+import io.racs.proxy.users.UserDirectory;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -69,6 +72,7 @@ public final class RacsServer implements AutoCloseable {
   private final S3Server s3;
   private final ServerMetrics metrics;
   private final AccessLog accessLog;
+  private final UserDirectory users;
   private HttpServer admin;
   private final boolean lifecycleOn;
   // Set once the array is open (serve), under this lock; read by the admin endpoints at any time.
@@ -84,9 +88,11 @@ public final class RacsServer implements AutoCloseable {
       S3Server s3,
       ServerMetrics metrics,
       AccessLog accessLog,
+      UserDirectory users,
       boolean lifecycleOn) {
     this.opening = opening;
     this.gate = gate;
+    this.users = users;
     this.lifecycleOn = lifecycleOn;
     this.s3 = s3;
     this.metrics = metrics;
@@ -162,10 +168,10 @@ public final class RacsServer implements AutoCloseable {
     }
     ServerMetrics metrics = new ServerMetrics();
     InetSocketAddress listen = ServerConfig.address(config.listen(), "listen");
-    S3Authenticator authenticator =
-        S3Authenticator.builder(StaticCredentialStore.of(config.credentials()))
-            .region(config.region())
-            .build();
+    // The configuration's keys are the administrators; the users stored in the array join them
+    // once it is open (serve).
+    UserDirectory users = UserDirectory.of(config.credentials());
+    S3Authenticator authenticator = S3Authenticator.builder(users).region(config.region()).build();
     Function<ErasureStore, S3Dispatcher> dispatcher =
         store ->
             new S3Dispatcher(
@@ -194,7 +200,8 @@ public final class RacsServer implements AutoCloseable {
                 config.drainTimeout(),
                 metrics,
                 accessLog));
-    RacsServer server = new RacsServer(opening, gate, s3, metrics, accessLog, config.lifecycleOn());
+    RacsServer server =
+        new RacsServer(opening, gate, s3, metrics, accessLog, users, config.lifecycleOn());
     if (config.adminListen() != null) {
       server.admin = server.startAdmin(config.adminListen());
     }
@@ -207,6 +214,10 @@ public final class RacsServer implements AutoCloseable {
           server.work.start(
               config.scrubInterval(), config.lifecycleInterval(), hostName() + ":" + s3.port());
           server.store = store;
+          users.attach(
+              new UserRecords(store),
+              new StoredSecrets(store.config().keys()),
+              config.usersRefresh());
           gate.openTo(dispatcher.apply(store));
         };
     Optional<ErasureStore> open = opening.store();
@@ -547,6 +558,19 @@ public final class RacsServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Who each access key belongs to (the configuration's administrators, then the users stored in
+   * the array), for the policy decision.
+   */
+  public Principals principals() {
+    return users;
+  }
+
+  /** The users this proxy serves (for re-reading them at once after a change made here). */
+  public UserDirectory users() {
+    return users;
+  }
+
   /** The S3 port. */
   public int port() {
     return s3.port();
@@ -570,6 +594,7 @@ public final class RacsServer implements AutoCloseable {
       work.close();
     }
     s3.close();
+    users.close();
     if (coordination != null) {
       coordination.close();
     }

@@ -28,6 +28,7 @@ import java.util.Map;
  *   abandonedUploadAge: 168h    # the scrub gives up uploads idle this long (0s: never)
  *   lifecycleInterval: 1h       # the buckets' lifecycle rules are carried out (0s: off)
  *   startupWait: unlimited      # how long to wait for the array to open (0s: exit at once)
+ *   usersRefresh: 500ms         # stored users are re-read this often (0s: at start only)
  * }</pre>
  *
  * @param listen host:port for S3
@@ -49,6 +50,9 @@ import java.util.Map;
  * @param startupWait how long {@code racs server} waits, serving 503 and reporting not ready, for
  *     enough repositories to answer for the array to open before it exits 1; null for no limit (the
  *     default, as MinIO waits for its quorum), zero to exit at once as before the wait existed
+ * @param usersRefresh how often the users stored in the array are re-read (one listing of their
+ *     records on each repository): a user added or removed anywhere works, or stops, here within
+ *     that; zero for at start only; default {@link #DEFAULT_USERS_REFRESH}
  */
 public record ServerConfig(
     String listen,
@@ -64,7 +68,8 @@ public record ServerConfig(
     Duration scrubInterval,
     Duration abandonedUploadAge,
     Duration lifecycleInterval,
-    Duration startupWait) {
+    Duration startupWait,
+    Duration usersRefresh) {
   /** The fields of the section, as written. */
   private record Section(
       String listen,
@@ -79,7 +84,8 @@ public record ServerConfig(
       String scrubInterval,
       String abandonedUploadAge,
       String lifecycleInterval,
-      String startupWait) {}
+      String startupWait,
+      String usersRefresh) {}
 
   private record Credential(String accessKey, String secretKey) {}
 
@@ -98,6 +104,13 @@ public record ServerConfig(
    */
   public static final Duration DEFAULT_LIFECYCLE_INTERVAL = Duration.ofHours(1);
 
+  /**
+   * How often stored users are re-read unless configured: a new key works through every proxy
+   * within a second (issue #40) even when a listing of repositories tens of milliseconds away is
+   * slow, for two listings per repository per second.
+   */
+  public static final Duration DEFAULT_USERS_REFRESH = Duration.ofMillis(500);
+
   /** The defaults: loopback, no credentials yet. */
   public static ServerConfig defaults() {
     return new ServerConfig(
@@ -114,7 +127,8 @@ public record ServerConfig(
         Duration.ZERO,
         io.racs.proxy.store.heal.AbandonedUploads.DEFAULT_AGE,
         DEFAULT_LIFECYCLE_INTERVAL,
-        null);
+        null,
+        DEFAULT_USERS_REFRESH);
   }
 
   /** Reads the section (absent: the defaults) from a loaded file. */
@@ -164,7 +178,8 @@ public record ServerConfig(
             .orElse(d.lifecycleInterval()),
         s.startupWait() == null || s.startupWait().equals(UNLIMITED)
             ? null
-            : section.duration("startupWait", s.startupWait(), "10m (or unlimited)").orElseThrow());
+            : section.duration("startupWait", s.startupWait(), "10m (or unlimited)").orElseThrow(),
+        section.duration("usersRefresh", s.usersRefresh(), "1s").orElse(d.usersRefresh()));
   }
 
   /** Whether {@code racs server} waits for the array to open at all ({@link #startupWait}). */
@@ -210,6 +225,11 @@ public record ServerConfig(
     return !lifecycleInterval.isZero();
   }
 
+  /** A copy with another interval of re-reading the stored users (zero: at start only). */
+  public ServerConfig withUsersRefresh(Duration usersRefresh) {
+    return copy(c -> c.usersRefresh = usersRefresh);
+  }
+
   /** A copy with another admin address (null: none). */
   public ServerConfig withAdmin(String adminListen) {
     return copy(c -> c.adminListen = adminListen);
@@ -224,6 +244,7 @@ public record ServerConfig(
     Duration abandonedUploadAge;
     Duration lifecycleInterval;
     Duration startupWait;
+    Duration usersRefresh;
 
     Changes(ServerConfig from) {
       listen = from.listen;
@@ -233,6 +254,7 @@ public record ServerConfig(
       abandonedUploadAge = from.abandonedUploadAge;
       lifecycleInterval = from.lifecycleInterval;
       startupWait = from.startupWait;
+      usersRefresh = from.usersRefresh;
     }
   }
 
@@ -254,7 +276,8 @@ public record ServerConfig(
         c.scrubInterval,
         c.abandonedUploadAge,
         c.lifecycleInterval,
-        c.startupWait);
+        c.startupWait,
+        c.usersRefresh);
   }
 
   /** Host and port of a {@code host:port} text. */

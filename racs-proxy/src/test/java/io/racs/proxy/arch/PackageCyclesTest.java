@@ -40,7 +40,10 @@ class PackageCyclesTest {
         .layer("facade")
         .definedBy("io.racs.proxy.store")
         .layer("heal")
-        .definedBy("io.racs.proxy.store.heal..", "io.racs.proxy.store.reshape..")
+        .definedBy(
+            "io.racs.proxy.store.heal..",
+            "io.racs.proxy.store.reshape..",
+            "io.racs.proxy.store.users..")
         .layer("object")
         .definedBy("io.racs.proxy.store.object..")
         .layer("bucket")

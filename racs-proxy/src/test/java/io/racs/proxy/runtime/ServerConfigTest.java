@@ -77,6 +77,7 @@ class ServerConfigTest {
                   abandonedUploadAge: 48h
                   lifecycleInterval: 10m
                   startupWait: 10m
+                  usersRefresh: 250ms
                 """));
     assertThat(server)
         .isEqualTo(
@@ -94,7 +95,8 @@ class ServerConfigTest {
                 Duration.ofHours(24),
                 Duration.ofHours(48),
                 Duration.ofMinutes(10),
-                Duration.ofMinutes(10)));
+                Duration.ofMinutes(10),
+                Duration.ofMillis(250)));
     assertThat(server.toString()).doesNotContain("s3cr3t");
   }
 
@@ -105,7 +107,8 @@ class ServerConfigTest {
             "racs.yaml: server: field 'listne': unknown field (expected one of: abandonedUploadAge,"
                 + " adminListen,"
                 + " baseDomain, credentials, drainTimeout, idleTimeout, lifecycleInterval, listen,"
-                + " maxHeaderSize, region, scrubInterval, startupWait, tls)"),
+                + " maxHeaderSize, region, scrubInterval, startupWait, tls,"
+                + " usersRefresh)"),
         Arguments.of(
             "server: {tls: {cert: c.pem, key: k.pem, chain: x}}\n",
             "racs.yaml: server: field 'tls.chain': unknown field (expected one of: cert, key)"),

@@ -52,6 +52,9 @@ import java.util.zip.CRC32C;
  *       proved its records gone.
  *   <li>{@code racs/array/<version>}: array records ({@link ArrayRecord}): the layouts and the
  *       reshape in progress; the newest on a write quorum decides.
+ *   <li>{@code racs/users/<user>\0<version>}: user records ({@code store.users.UserRecords}): a
+ *       user's access key, its stored secret and its identity policies; the newest record of a user
+ *       on a write quorum decides (the user as it is, or removed).
  *   <li>{@code racs/reshape/<generation>/<id>}: the checkpoints of a reshape's mover ({@link
  *       #moveCheckpoint}): where its sweep stands, newest first.
  *   <li>{@code racs/lease/<token>-<millis>-<ttlMillis>-<n>}: heal lease records ({@link
@@ -73,6 +76,9 @@ public final class Layout {
 
   /** Where the array records live ({@link #arrayRecord}). */
   public static final String ARRAY_RECORDS = "racs/array/";
+
+  /** Where the user records live ({@link #userRecord}). */
+  public static final String USER_RECORDS = "racs/users/";
 
   // Written by the health check to see whether a repository whose writes failed takes them again.
   public static final String HEALTH = "racs/health";
@@ -150,6 +156,15 @@ public final class Layout {
   /** The name of the array record {@code versionId} (newest first, as index entries sort). */
   public static String arrayRecord(String versionId) {
     return ARRAY_RECORDS + versionId;
+  }
+
+  /**
+   * The name of a record of user {@code user} (newest first, as index entries sort): {@code
+   * racs/users/<user>\0<versionId>}. A user name never holds {@code \0}, so a user's records list
+   * together, before those of any user whose name it is a prefix of.
+   */
+  public static String userRecord(String user, String versionId) {
+    return USER_RECORDS + user + SEPARATOR + versionId;
   }
 
   /**

@@ -83,6 +83,8 @@ public final class Healer {
     // Each step runs whatever failed before it: a failure is listed, and heal carries on.
     // Array records as versions' entries: one on fewer than a write quorum may be a failed write's.
     run.attempt("copy array records", () -> copies.replicateCommitted(Layout.ARRAY_RECORDS));
+    // User records too: a failed write's must not become a user by being copied.
+    run.attempt("copy user records", () -> copies.replicateCommitted(Layout.USER_RECORDS));
     run.attempt("copy bucket records", () -> copies.replicateRecords(Layout.bucketPrefix()));
     for (BucketDocuments.Kind kind : BucketDocuments.Kind.values()) {
       run.attempt("copy " + kind + " records", () -> copies.replicateRecords(kind.prefix()));

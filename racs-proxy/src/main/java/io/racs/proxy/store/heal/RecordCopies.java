@@ -6,9 +6,9 @@ import io.racs.proxy.store.array.RepositoryArray;
 import java.util.Optional;
 
 /**
- * Heal's copying of records: a record (index entry, removal record, bucket, upload or array record)
- * that some reachable repositories lack is copied to them from one that has it, registering the
- * copies where they could change what a reader resolves.
+ * Heal's copying of records: a record (index entry, removal record, bucket, upload, array or user
+ * record) that some reachable repositories lack is copied to them from one that has it, registering
+ * the copies where they could change what a reader resolves.
  */
 final class RecordCopies {
   final HealRun run;

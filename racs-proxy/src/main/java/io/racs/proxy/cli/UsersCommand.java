@@ -1,0 +1,255 @@
+package io.racs.proxy.cli;
+
+import io.racs.proxy.config.ArrayConfig;
+import io.racs.proxy.runtime.ServerConfig;
+import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.users.UserRecords;
+import io.racs.proxy.users.StoredSecrets;
+import io.racs.proxy.users.UserAccounts;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code racs users add|remove|list|attach-policy|detach-policy}: the users stored in the array
+ * (docs/access.md "Users"), changed through the array's repositories as {@code racs heal} opens
+ * them, so every proxy of the array sees the change within its {@code server.usersRefresh}. Each
+ * change is checked first and then written as one record on a write quorum: bad input exits 2 with
+ * one line and changes nothing.
+ */
+@Command(
+    name = "users",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = "Add, remove and list the users stored in the array, and their policies.",
+    subcommands = {
+      UsersCommand.Add.class,
+      UsersCommand.Remove.class,
+      UsersCommand.ListUsers.class,
+      UsersCommand.AttachPolicy.class,
+      UsersCommand.DetachPolicy.class
+    })
+public final class UsersCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  // A policy file is read whole only up to this size; past it, it cannot be a policy anyway.
+  private static final long MAX_POLICY_FILE_BYTES = 1 << 20;
+
+  @Override
+  public Integer call() {
+    // "racs users" alone is a usage error: say which subcommands exist.
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return ExitCodes.USAGE;
+  }
+
+  /** {@code --config}: the array's configuration, with its keys and master key. */
+  static final class Config {
+    @Option(
+        names = "--config",
+        required = true,
+        paramLabel = "FILE",
+        description = "RACS configuration (repositories, array, server credentials, encryption)")
+    Path path;
+
+    /** Opens the array and runs {@code change} on its users. */
+    <T> T withAccounts(Function<UserAccounts, T> change) {
+      ArrayConfig array = ArrayConfig.load(path);
+      ServerConfig server = ServerConfig.from(array.file());
+      try (ErasureStore store = array.open()) {
+        return change.apply(
+            new UserAccounts(
+                new UserRecords(store),
+                new StoredSecrets(store.config().keys()),
+                server.credentials().keySet()));
+      }
+    }
+  }
+
+  /** {@code racs users add}. */
+  @Command(
+      name = "add",
+      mixinStandardHelpOptions = true,
+      versionProvider = VersionProvider.class,
+      description = "Add a user; print its access key and secret (once).")
+  static final class Add implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Mixin Config config;
+
+    @Parameters(index = "0", paramLabel = "USER", description = "the user's name")
+    String name;
+
+    @Option(
+        names = "--access-key",
+        paramLabel = "KEY",
+        description = "the access key id (default: generated)")
+    String accessKey;
+
+    @Option(
+        names = "--secret-key",
+        paramLabel = "SECRET",
+        description = "the secret key (default: generated; prefer generated, as this shows in ps)")
+    String secretKey;
+
+    @Override
+    public Integer call() {
+      PrintWriter out = spec.commandLine().getOut();
+      UserAccounts.Added added = config.withAccounts(a -> a.add(name, accessKey, secretKey));
+      out.printf("users add: added user %s%n", added.name());
+      out.printf("  access key: %s%n", added.accessKeyId());
+      if (secretKey == null) {
+        out.printf("  secret key: %s%n", added.secretKey());
+        out.println("  (the secret is shown only now: keep it)");
+      }
+      return ExitCodes.OK;
+    }
+  }
+
+  /** {@code racs users remove}. */
+  @Command(
+      name = "remove",
+      mixinStandardHelpOptions = true,
+      versionProvider = VersionProvider.class,
+      description = "Remove a user: its key stops working.")
+  static final class Remove implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Mixin Config config;
+
+    @Parameters(index = "0", paramLabel = "USER", description = "the user's name")
+    String name;
+
+    @Override
+    public Integer call() {
+      config.withAccounts(
+          a -> {
+            a.remove(name);
+            return null;
+          });
+      spec.commandLine().getOut().printf("users remove: removed user %s%n", name);
+      return ExitCodes.OK;
+    }
+  }
+
+  /** {@code racs users list}. */
+  @Command(
+      name = "list",
+      mixinStandardHelpOptions = true,
+      versionProvider = VersionProvider.class,
+      description = "List the users: name, access key, created, policies (never secrets).")
+  static final class ListUsers implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Mixin Config config;
+
+    @Override
+    public Integer call() {
+      PrintWriter out = spec.commandLine().getOut();
+      var users = config.withAccounts(UserAccounts::list);
+      out.printf("users list: %d user%s%n", users.size(), users.size() == 1 ? "" : "s");
+      for (var u : users) {
+        out.printf(
+            "  %s  %s  created %s  policies: %s%n",
+            u.name(),
+            u.accessKeyId(),
+            Instant.ofEpochMilli(u.createdMillis()),
+            u.policies().isEmpty() ? "(none)" : String.join(", ", u.policies().keySet()));
+      }
+      return ExitCodes.OK;
+    }
+  }
+
+  /** {@code racs users attach-policy}. */
+  @Command(
+      name = "attach-policy",
+      mixinStandardHelpOptions = true,
+      versionProvider = VersionProvider.class,
+      description = "Attach an identity policy (AWS JSON) to a user, replacing one of that name.")
+  static final class AttachPolicy implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Mixin Config config;
+
+    @Parameters(index = "0", paramLabel = "USER", description = "the user's name")
+    String name;
+
+    @Parameters(index = "1", paramLabel = "POLICY", description = "the policy's name")
+    String policy;
+
+    @Option(
+        names = "--file",
+        required = true,
+        paramLabel = "FILE",
+        description = "the policy document (JSON, at most 20 KB)")
+    Path file;
+
+    @Override
+    public Integer call() {
+      String json = read(file);
+      config.withAccounts(
+          a -> {
+            a.attachPolicy(name, policy, json);
+            return null;
+          });
+      spec.commandLine()
+          .getOut()
+          .printf("users attach-policy: attached policy %s to user %s%n", policy, name);
+      return ExitCodes.OK;
+    }
+  }
+
+  /** {@code racs users detach-policy}. */
+  @Command(
+      name = "detach-policy",
+      mixinStandardHelpOptions = true,
+      versionProvider = VersionProvider.class,
+      description = "Detach a policy from a user.")
+  static final class DetachPolicy implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Mixin Config config;
+
+    @Parameters(index = "0", paramLabel = "USER", description = "the user's name")
+    String name;
+
+    @Parameters(index = "1", paramLabel = "POLICY", description = "the policy's name")
+    String policy;
+
+    @Override
+    public Integer call() {
+      config.withAccounts(
+          a -> {
+            a.detachPolicy(name, policy);
+            return null;
+          });
+      spec.commandLine()
+          .getOut()
+          .printf("users detach-policy: detached policy %s from user %s%n", policy, name);
+      return ExitCodes.OK;
+    }
+  }
+
+  /** A policy file as text; its size past the policy limit is the parser's to refuse. */
+  static String read(Path file) {
+    try {
+      if (Files.size(file) > MAX_POLICY_FILE_BYTES) {
+        throw new IllegalArgumentException(
+            "--file: " + file + " is " + Files.size(file) + " bytes (expected: a policy document)");
+      }
+      return Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("--file: cannot read " + file + ": " + e.getMessage(), e);
+    }
+  }
+}
