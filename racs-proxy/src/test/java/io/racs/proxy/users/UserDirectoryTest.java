@@ -1,0 +1,230 @@
+package io.racs.proxy.users;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.racs.proxy.crypto.Keyring;
+import io.racs.proxy.crypto.MasterKey;
+import io.racs.proxy.s3.policy.Principal;
+import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.api.StoreConfig;
+import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.array.RepositoryArray;
+import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.heal.HealOptions;
+import io.racs.proxy.store.heal.HealReport;
+import io.racs.proxy.store.heal.Healer;
+import io.racs.proxy.store.users.UserRecords;
+import io.racs.proxy.testing.TestArray;
+import io.racs.repos.ObjectInfo;
+import io.racs.repos.Repository;
+import io.racs.repos.decorator.FaultyRepository;
+import io.racs.repos.memory.MemoryRepository;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Proves the users stored in the array: a user added through one store is on every repository and
+ * is served by a directory over a second store instance of the same repositories (its secret and
+ * its policies), a removed one is not; a change that misses the write quorum counts nowhere; the
+ * records survive a repository replaced by an empty one once heal has run, with two others then
+ * down; a secret sealed with a master key is not in the records and opens only with that key; the
+ * configuration's keys are administrators and win over a stored user of the same key; and bad input
+ * is refused in one line with nothing written.
+ */
+class UserDirectoryTest {
+  private static final String POLICY =
+      "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\","
+          + "\"Action\":\"s3:GetObject\",\"Resource\":\"arn:aws:s3:::assets/*\"}]}";
+  private static final Map<String, String> ADMINS = Map.of("admin", "admin-secret");
+
+  private final List<AutoCloseable> open = new ArrayList<>();
+
+  @AfterEach
+  void close() throws Exception {
+    for (AutoCloseable c : open.reversed()) {
+      c.close();
+    }
+  }
+
+  private <T extends AutoCloseable> T opened(T c) {
+    open.add(c);
+    return c;
+  }
+
+  private TestArray array(Keyring keys) {
+    return opened(TestArray.builder("4x2").keys(keys).faulty().open());
+  }
+
+  private ErasureStore second(TestArray array) {
+    return opened(ErasureStore.open(array.config(), array.repositories()));
+  }
+
+  private static UserAccounts accounts(ErasureStore store) {
+    return new UserAccounts(
+        new UserRecords(store), new StoredSecrets(store.config().keys()), ADMINS.keySet());
+  }
+
+  private UserDirectory directory(ErasureStore store) {
+    return opened(
+        UserDirectory.start(
+            ADMINS,
+            new UserRecords(store),
+            new StoredSecrets(store.config().keys()),
+            Duration.ZERO));
+  }
+
+  /** The user record names on each repository, by slot. */
+  private static List<List<String>> userRecords(List<? extends Repository> repositories) {
+    List<List<String>> names = new ArrayList<>();
+    for (Repository r : repositories) {
+      names.add(
+          r.list(Layout.USER_RECORDS, "", 1000).objects().stream().map(ObjectInfo::key).toList());
+    }
+    return names;
+  }
+
+  @Test
+  void add_throughOneStore_isOnEveryRepositoryAndServedThroughAnother() {
+    TestArray array = array(null);
+    UserAccounts.Added added = accounts(array.store()).add("alice", null, null);
+    accounts(array.store()).attachPolicy("alice", "read-assets", POLICY);
+    List<List<String>> names = userRecords(array.memories());
+    assertThat(names).allSatisfy(n -> assertThat(n).hasSize(2)).containsOnly(names.get(0));
+
+    UserDirectory other = directory(second(array));
+    assertThat(other.secretKey(added.accessKeyId())).contains(added.secretKey());
+    Principal alice = other.of(added.accessKeyId()).orElseThrow();
+    assertThat(alice.user()).isEqualTo("alice");
+    assertThat(alice.administrator()).isFalse();
+    assertThat(alice.policies())
+        .singleElement()
+        .satisfies(p -> assertThat(p.json()).isEqualTo(POLICY));
+
+    accounts(array.store()).remove("alice");
+    other.refresh();
+    assertThat(other.secretKey(added.accessKeyId())).isEmpty();
+    assertThat(other.of(added.accessKeyId())).isEmpty();
+    assertThat(accounts(array.store()).list()).isEmpty();
+  }
+
+  @Test
+  void add_belowTheWriteQuorum_failsAndCountsNowhere() {
+    TestArray array = array(null);
+    List<FaultyRepository> faulty = array.faulty();
+    for (int slot = 1; slot <= 3; slot++) {
+      faulty.get(slot).outage(true); // 3 of 6 answer: a read quorum, fewer than the write quorum
+    }
+    assertThatThrownBy(() -> accounts(array.store()).add("bob", "BOBKEY", "bob-secret-1"))
+        .isInstanceOf(StoreException.class);
+    faulty.forEach(f -> f.outage(false));
+    UserDirectory directory = directory(second(array));
+    assertThat(directory.secretKey("BOBKEY")).isEmpty();
+    assertThat(accounts(array.store()).list()).isEmpty();
+  }
+
+  @Test
+  void records_whenARepositoryIsReplacedAndHealed_surviveTwoOthersDown() {
+    TestArray array = array(null);
+    accounts(array.store()).add("carol", "CAROLKEY", "carol-secret-1");
+    List<Repository> repositories = new ArrayList<>(array.faulty());
+    repositories.set(3, new FaultyRepository(MemoryRepository.create("fresh")));
+    ErasureStore healed = opened(ErasureStore.open(array.config(), repositories));
+    HealReport report = Healer.heal(healed, HealOptions.defaults());
+    assertThat(report.complete()).as(report.lines().toString()).isTrue();
+    assertThat(userRecords(repositories).get(3)).hasSize(1);
+
+    ((FaultyRepository) repositories.get(0)).outage(true);
+    ((FaultyRepository) repositories.get(5)).outage(true);
+    UserDirectory directory = directory(healed);
+    assertThat(directory.secretKey("CAROLKEY")).contains("carol-secret-1");
+  }
+
+  @Test
+  void secret_withAMasterKey_isSealedAndOpensOnlyWithIt() {
+    Keyring keys = Keyring.of(MasterKey.generate());
+    TestArray array = array(keys);
+    accounts(array.store()).add("dave", "DAVEKEY", "dave-secret-1");
+    for (MemoryRepository m : array.memories()) {
+      for (ObjectInfo o : m.list(Layout.USER_RECORDS, "", 10).objects()) {
+        String stored =
+            new String(RepositoryArray.getBytes(m, o.key()).orElseThrow(), StandardCharsets.UTF_8);
+        assertThat(stored)
+            .doesNotContain("dave-secret-1")
+            .contains("sealed:v1:" + keys.current().id());
+      }
+    }
+    assertThat(directory(array.store()).secretKey("DAVEKEY")).contains("dave-secret-1");
+    // A proxy without the master key (or with another) refuses the user rather than guess.
+    ErasureStore keyless =
+        opened(
+            ErasureStore.open(
+                StoreConfig.builder(array.config().geometry()).build(), array.repositories()));
+    assertThat(directory(keyless).secretKey("DAVEKEY")).isEmpty();
+  }
+
+  @Test
+  void configurationKey_winsOverAStoredUserOfTheSameKey() {
+    TestArray array = array(null);
+    UserRecords records = new UserRecords(array.store());
+    records.current();
+    records.write(
+        new UserRecords.UserRecord("mallory", "admin", "plain:other", Map.of(), 1L, false));
+    UserDirectory directory = directory(array.store());
+    assertThat(directory.secretKey("admin")).contains("admin-secret");
+    Principal admin = directory.of("admin").orElseThrow();
+    assertThat(admin.administrator()).isTrue();
+    assertThat(admin.user()).isEqualTo("admin");
+  }
+
+  @Test
+  void badInput_isRefusedInOneLineAndWritesNothing() {
+    TestArray array = array(null);
+    UserAccounts accounts = accounts(array.store());
+    accounts.add("erin", "ERINKEY", "erin-secret-1");
+    List<List<String>> before = userRecords(array.memories());
+    record Bad(Runnable change, String message) {}
+    List<Bad> bad =
+        List.of(
+            new Bad(() -> accounts.add("erin", null, null), "user erin already exists"),
+            new Bad(() -> accounts.add("frank", "ERINKEY", null), "already in use (by user erin)"),
+            new Bad(
+                () -> accounts.add("frank", "admin", null),
+                "already in use (by the configuration's credentials)"),
+            new Bad(() -> accounts.add("no/slash", null, null), "user name: no/slash"),
+            new Bad(() -> accounts.add("frank", null, "short"), "secret key: 5 characters"),
+            new Bad(() -> accounts.remove("nobody"), "no such user: nobody"),
+            new Bad(() -> accounts.attachPolicy("nobody", "p", POLICY), "no such user: nobody"),
+            new Bad(() -> accounts.detachPolicy("erin", "p"), "user erin has no policy p"),
+            new Bad(
+                () ->
+                    accounts.attachPolicy(
+                        "erin",
+                        "p",
+                        "{\"Statement\":[{\"Effect\":\"Allow\","
+                            + "\"Action\":\"s3:Fly\",\"Resource\":\"*\"}]}"),
+                "MalformedPolicy: "),
+            new Bad(
+                () ->
+                    accounts.attachPolicy(
+                        "erin",
+                        "p",
+                        "{\"Statement\":[]," + "\"Id\":\"" + "x".repeat(21 * 1024) + "\"}"),
+                "MalformedPolicy: Policies must be no more than 20480 bytes"));
+    for (Bad b : bad) {
+      assertThatThrownBy(b.change()::run)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining(b.message())
+          .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    }
+    assertThat(userRecords(array.memories())).isEqualTo(before);
+    assertThat(accounts.list()).singleElement().satisfies(u -> assertThat(u.policies()).isEmpty());
+    assertThat(Set.of(accounts.list().get(0).accessKeyId())).containsExactly("ERINKEY");
+  }
+}
