@@ -144,7 +144,9 @@ class RepositoryMetricsTest {
                 store,
                 ServerConfig.defaults()
                     .with("127.0.0.1:0", Map.of(ACCESS, SECRET))
-                    .withAdmin("127.0.0.1:0"));
+                    .withAdmin("127.0.0.1:0")
+                    // The users' background re-read would list between the scrape and the count.
+                    .withUsersRefresh(java.time.Duration.ZERO));
         S3Client s3 = TestClients.s3(server.port(), ACCESS, SECRET)) {
       s3.createBucket(b -> b.bucket("bkt"));
       s3.putObject(b -> b.bucket("bkt").key("k"), RequestBody.fromBytes(data));
@@ -217,7 +219,9 @@ class RepositoryMetricsTest {
                 store,
                 ServerConfig.defaults()
                     .with("127.0.0.1:0", Map.of(ACCESS, SECRET))
-                    .withAdmin("127.0.0.1:0"));
+                    .withAdmin("127.0.0.1:0")
+                    // The users' background re-read would list between the scrape and the count.
+                    .withUsersRefresh(java.time.Duration.ZERO));
         S3Client s3 = TestClients.s3(server.port(), ACCESS, SECRET)) {
       s3.createBucket(b -> b.bucket("bkt"));
       s3.putObject(b -> b.bucket("bkt").key("k"), RequestBody.fromBytes(data));
