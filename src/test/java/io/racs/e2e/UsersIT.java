@@ -1,0 +1,69 @@
+package io.racs.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.racs.testkit.TestTools;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Proves the users stored in the array through the real proxy process and boto3, via {@code
+ * src/test/resources/clients/boto3_users.py}: a user added by {@code racs users add} against the
+ * running proxy's array signs requests the proxy accepts within a second of the command returning
+ * (server.usersRefresh), and once {@code racs users remove} returned, the same key gets {@code
+ * InvalidAccessKeyId} within a second; the configuration's key works throughout.
+ */
+class UsersIT {
+  @TempDir Path dir;
+
+  @Test
+  void addedUser_signsWithinASecond_andRemovedOneIsRefused() throws Exception {
+    Path proxyDir = Files.createDirectories(dir.resolve("proxy"));
+    try (ProxyProcess proxy =
+        ProxyProcess.start(proxyDir, ProxyProcess.fsConfig(proxyDir, "4x2", null))) {
+      Path configFile = dir.resolve("users.json");
+      ObjectMapper json = new ObjectMapper();
+      json.writeValue(
+          configFile.toFile(),
+          json.createObjectNode()
+              .put("endpoint", proxy.endpoint().toString())
+              .put("racs", Launcher.root().resolve("racs").toString())
+              .put("configFile", proxyDir.resolve("racs.yaml").toString())
+              .put("user", "reader")
+              .put("bucket", "users-it")
+              .set("env", json.createObjectNode().put("RACS_NO_BUILD", "1")));
+      Path script = Launcher.root().resolve("src/test/resources/clients/boto3_users.py");
+      Launcher.Result result =
+          Clients.ok(
+              List.of(TestTools.python().toString(), script.toString(), configFile.toString()),
+              Clients.cleanEnv(dir.resolve("home")));
+      System.out.println("boto3_users.py: " + result.stdout().strip());
+      JsonNode out = json.readTree(result.stdout());
+
+      assertThat(out.get("addSeconds").isNumber()).as(result.stdout()).isTrue();
+      assertThat(out.get("addSeconds").asDouble()).as(result.stdout()).isLessThan(1.0);
+      // Before it worked, the key was only ever unknown (never an error of another kind).
+      assertThat(out.get("addSeen").toString()).isIn("[]", "[\"InvalidAccessKeyId\"]");
+      assertThat(out.get("removeSeconds").isNumber()).as(result.stdout()).isTrue();
+      assertThat(out.get("removeSeconds").asDouble()).as(result.stdout()).isLessThan(1.0);
+      assertThat(out.get("removeSeen").toString()).isIn("[]", "[\"OK\"]");
+
+      // The configuration's key is an administrator throughout, and sees the user's bucket.
+      Launcher.Result listed =
+          Clients.ok(
+              List.of(
+                  TestTools.awsCli().toString(),
+                  "s3api",
+                  "list-buckets",
+                  "--endpoint-url",
+                  proxy.endpoint().toString()),
+              Clients.cleanEnv(dir.resolve("home")));
+      assertThat(listed.stdout()).contains("users-it");
+    }
+  }
+}
