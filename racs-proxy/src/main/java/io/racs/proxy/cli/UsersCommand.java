@@ -62,6 +62,15 @@ public final class UsersCommand implements Callable<Integer> {
         description = "RACS configuration (repositories, array, server credentials, encryption)")
     Path path;
 
+    /** Opens the array and makes {@code change} to its users. */
+    void change(java.util.function.Consumer<UserAccounts> change) {
+      withAccounts(
+          a -> {
+            change.accept(a);
+            return null;
+          });
+    }
+
     /** Opens the array and runs {@code change} on its users. */
     <T> T withAccounts(Function<UserAccounts, T> change) {
       ArrayConfig array = ArrayConfig.load(path);
@@ -74,6 +83,15 @@ public final class UsersCommand implements Callable<Integer> {
                 server.credentials().keySet()));
       }
     }
+  }
+
+  /** {@code USER POLICY}: a user and the name of one of its policies. */
+  static final class UserPolicy {
+    @Parameters(index = "0", paramLabel = "USER", description = "the user's name")
+    String name;
+
+    @Parameters(index = "1", paramLabel = "POLICY", description = "the policy's name")
+    String policy;
   }
 
   /** {@code racs users add}. */
@@ -132,11 +150,7 @@ public final class UsersCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      config.withAccounts(
-          a -> {
-            a.remove(name);
-            return null;
-          });
+      config.change(a -> a.remove(name));
       spec.commandLine().getOut().printf("users remove: removed user %s%n", name);
       return ExitCodes.OK;
     }
@@ -181,11 +195,7 @@ public final class UsersCommand implements Callable<Integer> {
 
     @Mixin Config config;
 
-    @Parameters(index = "0", paramLabel = "USER", description = "the user's name")
-    String name;
-
-    @Parameters(index = "1", paramLabel = "POLICY", description = "the policy's name")
-    String policy;
+    @Mixin UserPolicy user;
 
     @Option(
         names = "--file",
@@ -197,14 +207,10 @@ public final class UsersCommand implements Callable<Integer> {
     @Override
     public Integer call() {
       String json = read(file);
-      config.withAccounts(
-          a -> {
-            a.attachPolicy(name, policy, json);
-            return null;
-          });
+      config.change(a -> a.attachPolicy(user.name, user.policy, json));
       spec.commandLine()
           .getOut()
-          .printf("users attach-policy: attached policy %s to user %s%n", policy, name);
+          .printf("users attach-policy: attached policy %s to user %s%n", user.policy, user.name);
       return ExitCodes.OK;
     }
   }
@@ -220,22 +226,14 @@ public final class UsersCommand implements Callable<Integer> {
 
     @Mixin Config config;
 
-    @Parameters(index = "0", paramLabel = "USER", description = "the user's name")
-    String name;
-
-    @Parameters(index = "1", paramLabel = "POLICY", description = "the policy's name")
-    String policy;
+    @Mixin UserPolicy user;
 
     @Override
     public Integer call() {
-      config.withAccounts(
-          a -> {
-            a.detachPolicy(name, policy);
-            return null;
-          });
+      config.change(a -> a.detachPolicy(user.name, user.policy));
       spec.commandLine()
           .getOut()
-          .printf("users detach-policy: detached policy %s from user %s%n", policy, name);
+          .printf("users detach-policy: detached policy %s from user %s%n", user.policy, user.name);
       return ExitCodes.OK;
     }
   }

@@ -20,16 +20,10 @@ final class KeyWrap {
   private KeyWrap() {}
 
   static WrappedKey wrap(byte[] kek, String keyId, byte[] dataKey) {
-    byte[] nonce = new byte[ChunkSealer.NONCE_BYTES];
-    RANDOM.nextBytes(nonce);
+    byte[] nonce = randomBytes(ChunkSealer.NONCE_BYTES);
     try {
-      Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-      cipher.init(
-          Cipher.ENCRYPT_MODE,
-          new SecretKeySpec(kek, "AES"),
-          new GCMParameterSpec(SealedLayout.TAG_BYTES * 8, nonce));
-      cipher.updateAAD(AAD);
-      return new WrappedKey(keyId, nonce, cipher.doFinal(dataKey));
+      return new WrappedKey(
+          keyId, nonce, cipher(Cipher.ENCRYPT_MODE, kek, nonce, AAD).doFinal(dataKey));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("wrapping a data key failed", e);
     }
@@ -37,13 +31,7 @@ final class KeyWrap {
 
   static byte[] unwrap(byte[] kek, WrappedKey wrapped) throws TamperedDataException {
     try {
-      Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-      cipher.init(
-          Cipher.DECRYPT_MODE,
-          new SecretKeySpec(kek, "AES"),
-          new GCMParameterSpec(SealedLayout.TAG_BYTES * 8, wrapped.nonce()));
-      cipher.updateAAD(AAD);
-      byte[] key = cipher.doFinal(wrapped.sealed());
+      byte[] key = cipher(Cipher.DECRYPT_MODE, kek, wrapped.nonce(), AAD).doFinal(wrapped.sealed());
       if (key.length != ChunkSealer.KEY_BYTES) {
         throw new TamperedDataException("the unwrapped data key is " + key.length + " bytes");
       }
@@ -54,6 +42,22 @@ final class KeyWrap {
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("unwrapping a data key failed", e);
     }
+  }
+
+  /**
+   * An AES-256-GCM cipher of {@code kek} in {@code mode} for one message under {@code nonce}, with
+   * {@code aad} as its associated data: the one setup of every key-encryption-key seal (data keys
+   * here, user secrets in {@link SecretSeal}).
+   */
+  static Cipher cipher(int mode, byte[] kek, byte[] nonce, byte[] aad)
+      throws GeneralSecurityException {
+    Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+    cipher.init(
+        mode,
+        new SecretKeySpec(kek, "AES"),
+        new GCMParameterSpec(SealedLayout.TAG_BYTES * 8, nonce));
+    cipher.updateAAD(aad);
+    return cipher;
   }
 
   static byte[] randomBytes(int n) {

@@ -4,8 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Seals a user's secret access key with a master key (AES-256-GCM, a fresh random nonce each time),
@@ -23,12 +21,7 @@ final class SecretSeal {
   static WrappedKey seal(byte[] kek, String keyId, String accessKeyId, String secret) {
     byte[] nonce = KeyWrap.randomBytes(ChunkSealer.NONCE_BYTES);
     try {
-      Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-      cipher.init(
-          Cipher.ENCRYPT_MODE,
-          new SecretKeySpec(kek, "AES"),
-          new GCMParameterSpec(SealedLayout.TAG_BYTES * 8, nonce));
-      cipher.updateAAD(aad(accessKeyId));
+      Cipher cipher = KeyWrap.cipher(Cipher.ENCRYPT_MODE, kek, nonce, aad(accessKeyId));
       return new WrappedKey(keyId, nonce, cipher.doFinal(secret.getBytes(StandardCharsets.UTF_8)));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("sealing a secret failed", e);
@@ -38,12 +31,7 @@ final class SecretSeal {
   static String open(byte[] kek, String accessKeyId, WrappedKey sealed)
       throws TamperedDataException {
     try {
-      Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-      cipher.init(
-          Cipher.DECRYPT_MODE,
-          new SecretKeySpec(kek, "AES"),
-          new GCMParameterSpec(SealedLayout.TAG_BYTES * 8, sealed.nonce()));
-      cipher.updateAAD(aad(accessKeyId));
+      Cipher cipher = KeyWrap.cipher(Cipher.DECRYPT_MODE, kek, sealed.nonce(), aad(accessKeyId));
       return new String(cipher.doFinal(sealed.sealed()), StandardCharsets.UTF_8);
     } catch (AEADBadTagException e) {
       throw new TamperedDataException(
