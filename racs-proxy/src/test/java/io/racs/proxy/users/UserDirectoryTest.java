@@ -109,6 +109,9 @@ class UserDirectoryTest {
         .singleElement()
         .satisfies(p -> assertThat(p.json()).isEqualTo(POLICY));
 
+    assertThat(accounts(array.store()).list().toString())
+        .contains("alice")
+        .doesNotContain(added.secretKey());
     accounts(array.store()).remove("alice");
     other.refresh();
     assertThat(other.secretKey(added.accessKeyId())).isEmpty();

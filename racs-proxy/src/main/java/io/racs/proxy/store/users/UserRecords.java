@@ -60,6 +60,19 @@ public final class UserRecords {
               : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(policies));
     }
 
+    /** Never shows the secret, even in its stored form. */
+    @Override
+    public String toString() {
+      return "UserRecord["
+          + name
+          + ", "
+          + accessKeyId
+          + ", policies="
+          + policies.keySet()
+          + (removed ? ", removed" : "")
+          + "]";
+    }
+
     /** This user with other policies. */
     public UserRecord withPolicies(Map<String, String> policies) {
       return new UserRecord(name, accessKeyId, secret, policies, createdMillis, removed);
