@@ -111,8 +111,7 @@ public final class UserDirectory implements CredentialStore, Principals, AutoClo
     refreshQuietly();
     if (refresher != null) {
       long millis = Math.max(1, refresh.toMillis());
-      refresher.scheduleWithFixedDelay(
-          this::refreshQuietly, millis, millis, TimeUnit.MILLISECONDS);
+      refresher.scheduleWithFixedDelay(this::refreshQuietly, millis, millis, TimeUnit.MILLISECONDS);
       if (closed) {
         refresher.shutdownNow(); // closed while attaching
       }

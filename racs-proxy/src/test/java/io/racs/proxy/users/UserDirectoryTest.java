@@ -229,6 +229,18 @@ class UserDirectoryTest {
   }
 
   @Test
+  void directoryOfAnArrayNotOpenYet_servesTheAdministratorsThenTheUsersOnceAttached() {
+    TestArray array = array(null);
+    accounts(array.store()).add("heidi", "HEIDIKEY", "heidi-secret-1");
+    UserDirectory directory = opened(UserDirectory.of(ADMINS));
+    assertThat(directory.secretKey("admin")).contains("admin-secret");
+    assertThat(directory.secretKey("HEIDIKEY")).isEmpty();
+    directory.refresh(); // nothing attached: nothing to read, and no failure
+    directory.attach(new UserRecords(array.store()), new StoredSecrets(null), Duration.ZERO);
+    assertThat(directory.secretKey("HEIDIKEY")).contains("heidi-secret-1");
+  }
+
+  @Test
   void badInput_isRefusedInOneLineAndWritesNothing() {
     TestArray array = array(null);
     UserAccounts accounts = accounts(array.store());
