@@ -8,6 +8,7 @@ import io.racs.proxy.config.EncryptionConfig;
 import io.racs.proxy.coord.ZooKeeperCoordination;
 import io.racs.proxy.s3.auth.S3Authenticator;
 import io.racs.proxy.s3.auth.StaticCredentialStore;
+import io.racs.proxy.s3.authz.Administrators;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.handler.S3Dispatcher;
 import io.racs.proxy.s3.handler.SsePolicy;
@@ -148,7 +149,8 @@ public final class RacsServer implements AutoCloseable {
                         encryption.customerKeysOverHttp() && loopback(listen),
                         encryption.encryptByDefault(),
                         encryption.keys() != null),
-                    config.lifecycleOn()),
+                    config.lifecycleOn(),
+                    Administrators.of(config.credentials().keySet())),
                 ssl(config),
                 config.maxHeaderBytes(),
                 config.idleTimeout(),

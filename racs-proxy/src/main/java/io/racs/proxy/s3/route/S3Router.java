@@ -23,7 +23,7 @@ import java.util.Set;
  * InvalidBucketName}, {@code KeyTooLongError}, {@code InvalidArgument} (half of {@code
  * partNumber}/{@code uploadId}, a {@code partNumber} outside 1 to 10,000, a bad {@code list-type}),
  * {@code MethodNotAllowed} (a method the resource does not have), {@code NotImplemented}
- * (sub-resources such as {@code ?policy}, an {@code ?acl}, {@code ?tagging} or {@code ?attributes}
+ * (sub-resources such as {@code ?website}, an {@code ?acl}, {@code ?tagging} or {@code ?attributes}
  * request with a method that has no such operation, headers whose meaning the proxy would ignore,
  * such as {@code x-amz-tagging} on an operation that does not store tags, and methods S3 does not
  * know). An {@code OPTIONS} request on a bucket or object is a CORS preflight, classified before
@@ -42,8 +42,6 @@ public final class S3Router {
           "metrics",
           "notification",
           "ownershipControls",
-          "policy",
-          "policyStatus",
           "publicAccessBlock",
           "renameObject",
           "replication",
@@ -258,6 +256,9 @@ public final class S3Router {
         default -> throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED);
       };
     }
+    if (query.contains("policy") || query.contains("policyStatus")) {
+      return classifyPolicy(method, query.contains("policyStatus"), key);
+    }
     if (query.contains("tagging")) {
       return classifyTagging(method, key);
     }
@@ -390,6 +391,28 @@ public final class S3Router {
       case "DELETE" ->
           key == null ? S3Operation.DELETE_BUCKET_TAGGING : S3Operation.DELETE_OBJECT_TAGGING;
       default -> throw notImplemented(method, "tagging");
+    };
+  }
+
+  /**
+   * {@code ?policy}: Put, Get and DeleteBucketPolicy; {@code ?policyStatus}: GetBucketPolicyStatus;
+   * on an object, or with another method, refused.
+   */
+  private static S3Operation classifyPolicy(String method, boolean status, String key) {
+    String sub = status ? "policyStatus" : "policy";
+    if (key != null) {
+      throw S3Exception.of(
+          S3ErrorCode.NOT_IMPLEMENTED,
+          "The ?" + sub + " sub-resource is a bucket's, not an object's.");
+    }
+    if (status && method.equals("GET")) {
+      return S3Operation.GET_BUCKET_POLICY_STATUS;
+    }
+    return switch (status ? "" : method) {
+      case "PUT" -> S3Operation.PUT_BUCKET_POLICY;
+      case "GET" -> S3Operation.GET_BUCKET_POLICY;
+      case "DELETE" -> S3Operation.DELETE_BUCKET_POLICY;
+      default -> throw notImplemented(method, sub);
     };
   }
 

@@ -16,6 +16,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
+import io.racs.proxy.s3.authz.Access;
 import io.racs.proxy.s3.bridge.StoreErrors;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
@@ -25,6 +26,7 @@ import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.http.RequestHead;
 import io.racs.proxy.s3.route.S3Route;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
@@ -210,6 +212,7 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
   private void begin(HttpRequest request) {
     Exchange exchange = new Exchange(request);
     current = exchange;
+    ctx.channel().attr(AccessLogHandler.USER).set(null);
     discardingBody = false;
     settings.metrics().started();
     if (request.decoderResult().isFailure()) {
@@ -249,7 +252,9 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
             admitted.auth(),
             exchange.body,
             admitted.length(),
-            settings.ssl() != null);
+            settings.ssl() != null,
+            sourceIp(),
+            null);
     handlers.start(exchange.id, () -> serve(exchange, s3));
     if (exchange.bodyExpected) {
       ctx.read(); // a body-less request's end came with its head; the next head waits
@@ -261,7 +266,9 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     MDC.put("requestId", exchange.id);
     S3Response response;
     try {
-      response = settings.dispatcher().handle(request);
+      Access access = settings.dispatcher().identify(request);
+      ctx.channel().attr(AccessLogHandler.USER).set(access.user());
+      response = settings.dispatcher().handle(request.withAccess(access));
     } catch (S3Exception e) {
       response = error(exchange, e);
     } catch (IOException e) {
@@ -408,6 +415,13 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     LOG.debug("connection error, closing: {}", cause.toString());
     ctx.close();
+  }
+
+  /** The client's address without its port, or null when the channel has none. */
+  private String sourceIp() {
+    return ctx.channel().remoteAddress() instanceof InetSocketAddress a
+        ? a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString()
+        : null;
   }
 
   static String requestId() {
