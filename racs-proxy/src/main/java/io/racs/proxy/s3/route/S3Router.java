@@ -107,7 +107,10 @@ public final class S3Router {
   /**
    * The canned ACLs that grant nothing the single owner of everything in the array does not already
    * have: {@code private}, and the two that give the bucket owner (that same owner) rights on an
-   * object. Every other one would grant access to others, which the proxy does not enforce.
+   * object. Every other one would grant access to others: RACS judges access by policies only
+   * (issue #40), and an ACL that became a policy statement behind the caller's back (one per object
+   * for {@code public-read} on a PUT) would fill the bucket policy and be removed by the next
+   * PutBucketPolicy, so they stay NotImplemented and the message points at bucket policies.
    */
   private static final Set<String> NO_OP_CANNED_ACLS =
       Set.of("private", "bucket-owner-read", "bucket-owner-full-control");
@@ -339,7 +342,12 @@ public final class S3Router {
             "The "
                 + name
                 + " header is not implemented"
-                + (name.equals("x-amz-acl") ? " for the canned ACL " + value + "." : "."));
+                + (name.equals("x-amz-acl")
+                    ? " for the canned ACL "
+                        + value
+                        + ": RACS keeps no ACLs; grant access with a"
+                        + " bucket policy (Principal \"*\" for public reads) instead."
+                    : "."));
       }
     }
   }
