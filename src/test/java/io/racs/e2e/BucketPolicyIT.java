@@ -18,8 +18,7 @@ import org.junit.jupiter.api.Test;
 class BucketPolicyIT extends AwsCliSupport {
   private static Launcher.Result curl(String url) {
     return Launcher.exec(
-        List.of("curl", "-s", "-o", "/dev/stdout", "-w", "\n%{http_code}", url),
-        Clients.cleanEnv(dir.resolve("home")));
+        List.of("curl", "-s", "-w", "\n%{http_code}", url), Clients.cleanEnv(dir.resolve("home")));
   }
 
   private static String object(String bucket, String key) {
