@@ -309,7 +309,7 @@ class NegativeIT {
     RawS3 raw = raw(ProxyProcess.SECRET_KEY);
     for (String path : List.of("/" + BUCKET + "/with-sub-resource", "/" + BUCKET)) {
       RawS3.SignedHead head =
-          raw.sign("GET", path, "policy", Map.of(), RawS3.EMPTY_SHA256, Map.of());
+          raw.sign("GET", path, "website", Map.of(), RawS3.EMPTY_SHA256, Map.of());
       assertS3Error(raw.send(head, new byte[0]), 501, "NotImplemented");
     }
   }

@@ -182,7 +182,8 @@ public final class RacsServer implements AutoCloseable {
                     encryption.customerKeysOverHttp() && loopback(listen),
                     encryption.encryptByDefault(),
                     encryption.keys() != null),
-                config.lifecycleOn());
+                config.lifecycleOn(),
+                users);
     ServiceGate gate = ServiceGate.closed();
     S3Server s3 =
         S3Server.start(

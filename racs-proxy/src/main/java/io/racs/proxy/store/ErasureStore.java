@@ -1,6 +1,7 @@
 package io.racs.proxy.store;
 
 import io.racs.proxy.crypto.CustomerKey;
+import io.racs.proxy.store.api.BucketPolicies;
 import io.racs.proxy.store.api.ObjectLocks;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreConfig;
@@ -136,9 +137,8 @@ public final class ErasureStore implements ObjectStore, Maintenance {
   }
 
   /**
-   * Each slot's state, for operators: every repository is probed (one cheap call each, all at once,
-   * no longer than the slow-shard timeout), and a slot kept out of the array, or adopted and not
-   * yet filled, says so.
+   * Each slot's state, for operators: every repository probed at once (no longer than the
+   * slow-shard timeout); a slot kept out of the array, or adopted and not yet filled, says so.
    */
   public List<RepositoryHealth> health() {
     return tiers.health.report();
@@ -529,6 +529,11 @@ public final class ErasureStore implements ObjectStore, Maintenance {
   @Override
   public ObjectLocks locks() {
     return tiers.locks;
+  }
+
+  @Override
+  public BucketPolicies policies() {
+    return tiers.policies;
   }
 
   @Override

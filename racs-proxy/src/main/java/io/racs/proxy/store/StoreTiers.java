@@ -6,6 +6,7 @@ import io.racs.proxy.store.array.ArraySlots;
 import io.racs.proxy.store.array.StoreContext;
 import io.racs.proxy.store.bucket.BucketCatalog;
 import io.racs.proxy.store.bucket.BucketDocuments;
+import io.racs.proxy.store.bucket.BucketPolicyStore;
 import io.racs.proxy.store.commit.Collector;
 import io.racs.proxy.store.commit.CommitOrder;
 import io.racs.proxy.store.commit.LockRecords;
@@ -47,6 +48,7 @@ final class StoreTiers {
   final ObjectTags tags;
   final VersionedWrites versioned;
   final ObjectLockStore locks;
+  final BucketPolicyStore policies;
 
   StoreTiers(StoreConfig config, ArraySlots slots) {
     this.slots = slots;
@@ -58,6 +60,7 @@ final class StoreTiers {
     CommitOrder order = new CommitOrder(context);
     this.buckets = new BucketCatalog(context, writer, background);
     this.documents = new BucketDocuments(context, writer, buckets, health, background);
+    this.policies = new BucketPolicyStore(documents);
     collector.keepVersionsOf(buckets::versioned);
     ObjectWrites writes = new ObjectWrites(context, writer, resolver, order, buckets);
     this.reads = new ObjectReads(context, resolver, buckets, background);

@@ -81,6 +81,24 @@ class S3PackagesTest {
   }
 
   @Test
+  void authz_whenImported_knowsNeitherTheWireNorTheHandlersNorTheBridge() {
+    // The decision point judges what it is given (a head, a route, who signed): it reads bucket
+    // policies through a function, so that no handler can be reached around it and it cannot
+    // touch the store itself.
+    noClasses()
+        .that()
+        .resideInAPackage("io.racs.proxy.s3.authz..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.netty..",
+            "io.racs.proxy.s3.bridge..",
+            "io.racs.proxy.s3.handler..",
+            "io.racs.proxy.s3.server..")
+        .check(PRODUCTION);
+  }
+
+  @Test
   void protocolUnits_whenImported_doNotTouchStoreOrCodec() {
     noClasses()
         .that()

@@ -50,6 +50,6 @@ class AccessLogServerTest {
         .singleElement()
         .asString()
         .contains(" GET bucket/some/key 403 in=0 out=")
-        .endsWith(" id=" + id);
+        .endsWith(" id=" + id + " user=anonymous");
   }
 }

@@ -33,7 +33,8 @@ import software.amazon.awssdk.services.s3.model.ServerSideEncryptionRule;
  * in-process ZooKeeper (two RacsServers over the same fs repositories, AWS SDK clients): a bucket
  * default encryption set through one proxy seals a PUT through the other at once, and versioning
  * turned on through one proxy makes the other answer a PUT and an overwrite right after with
- * version ids and keep both. Each second proxy first wrote to the bucket, so it had the old state
+ * version ids and keep both, and a bucket policy put (and deleted) through one proxy judges the
+ * next PUT through the other. Each second proxy first wrote to the bucket, so it had the old state
  * cached (for a second, before these changes were announced).
  */
 class BucketCacheCoherenceTest {
@@ -127,5 +128,31 @@ class BucketCacheCoherenceTest {
         .containsExactlyInAnyOrder(first, second);
     assertThat(a.getObjectAsBytes(r -> r.bucket("ver").key("k").versionId(first)).asUtf8String())
         .isEqualTo("one");
+  }
+
+  @Test
+  void putBucketPolicy_throughOneProxy_deniesThePutThroughTheOtherAtOnce() {
+    S3Client a = clients.get(0);
+    S3Client b = clients.get(1);
+    a.createBucket(r -> r.bucket("pol"));
+    put(b, "pol", "locked/warm", "x");
+
+    a.putBucketPolicy(
+        r ->
+            r.bucket("pol")
+                .policy(
+                    """
+                    {"Statement": [{"Effect": "Deny", "Principal": "*", "Action": "s3:PutObject",
+                      "Resource": "arn:aws:s3:::pol/locked/*"}]}
+                    """));
+    software.amazon.awssdk.services.s3.model.S3Exception denied =
+        org.assertj.core.api.Assertions.catchThrowableOfType(
+            software.amazon.awssdk.services.s3.model.S3Exception.class,
+            () -> put(b, "pol", "locked/after", "no"));
+
+    assertThat(denied).as("denied through the other proxy").isNotNull();
+    assertThat(denied.awsErrorDetails().errorCode()).isEqualTo("AccessDenied");
+    a.deleteBucketPolicy(r -> r.bucket("pol"));
+    assertThat(put(b, "pol", "locked/again", "yes").eTag()).isNotNull();
   }
 }

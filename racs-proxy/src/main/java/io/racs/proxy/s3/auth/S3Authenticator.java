@@ -59,8 +59,8 @@ public final class S3Authenticator {
   public Authentication authenticate(RequestHead head, String virtualHostBucket) {
     QueryParams query = head.query();
     String authorization = head.headers().get("authorization");
-    boolean v4Query = query.contains("X-Amz-Algorithm") || query.contains("X-Amz-Signature");
-    boolean v2Query = query.contains("AWSAccessKeyId") || query.contains("Signature");
+    boolean v4Query = v4Query(query);
+    boolean v2Query = v2Query(query);
     int schemes = (authorization != null ? 1 : 0) + (v4Query ? 1 : 0) + (v2Query ? 1 : 0);
     if (schemes > 1) {
       throw S3Exception.of(
@@ -86,6 +86,25 @@ public final class S3Authenticator {
       return sigV2.presigned(head, query, virtualHostBucket);
     }
     throw S3Exception.of(S3ErrorCode.ACCESS_DENIED, "Anonymous access is not allowed.");
+  }
+
+  /**
+   * Whether {@code head} carries no signature of any scheme (no {@code Authorization} header, no
+   * presigned query parameters): an anonymous request, which {@link #authenticate} refuses with
+   * {@code AccessDenied} and the policy decision may serve.
+   */
+  public static boolean unsigned(RequestHead head) {
+    return head.headers().get("authorization") == null
+        && !v4Query(head.query())
+        && !v2Query(head.query());
+  }
+
+  private static boolean v4Query(QueryParams query) {
+    return query.contains("X-Amz-Algorithm") || query.contains("X-Amz-Signature");
+  }
+
+  private static boolean v2Query(QueryParams query) {
+    return query.contains("AWSAccessKeyId") || query.contains("Signature");
   }
 
   /**

@@ -14,5 +14,7 @@ public enum BucketDocument {
   /** The lifecycle configuration (PutBucketLifecycleConfiguration). */
   LIFECYCLE,
   /** The default encryption configuration (PutBucketEncryption). */
-  ENCRYPTION
+  ENCRYPTION,
+  /** The bucket policy (PutBucketPolicy): what requests to the bucket are judged by. */
+  POLICY
 }

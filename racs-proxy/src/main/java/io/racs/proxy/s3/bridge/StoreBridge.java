@@ -1,6 +1,7 @@
 package io.racs.proxy.s3.bridge;
 
 import io.racs.proxy.crypto.CustomerKey;
+import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.sse.SseRequest;
 import io.racs.proxy.store.api.ObjectStore;
@@ -120,6 +121,7 @@ public final class StoreBridge {
             case TAGGING -> store.putBucketTagging(bucket, document);
             case LIFECYCLE -> store.putBucketLifecycle(bucket, document);
             case ENCRYPTION -> store.putBucketEncryption(bucket, document);
+            case POLICY -> store.policies().put(bucket, document);
           }
         });
   }
@@ -137,6 +139,7 @@ public final class StoreBridge {
               case TAGGING -> store.bucketTagging(bucket);
               case LIFECYCLE -> store.bucketLifecycle(bucket);
               case ENCRYPTION -> store.bucketEncryption(bucket);
+              case POLICY -> store.policies().get(bucket);
             });
   }
 
@@ -150,6 +153,7 @@ public final class StoreBridge {
             case TAGGING -> store.deleteBucketTagging(bucket);
             case LIFECYCLE -> store.deleteBucketLifecycle(bucket);
             case ENCRYPTION -> store.deleteBucketEncryption(bucket);
+            case POLICY -> store.policies().delete(bucket);
           }
         });
   }
@@ -160,6 +164,21 @@ public final class StoreBridge {
    */
   public Optional<String> bucketEncryptionRecently(String bucket) {
     return call("/" + bucket, () -> store.bucketEncryptionRecently(bucket));
+  }
+
+  /**
+   * The bucket's policy as requests are judged by it (possibly cached for a second, coherent across
+   * proxies with coordination), empty when it has none or the bucket does not exist.
+   */
+  public Optional<String> bucketPolicyRecently(String bucket) {
+    try {
+      return call("/" + bucket, () -> store.policies().getRecently(bucket));
+    } catch (S3Exception e) {
+      if (e.code() == S3ErrorCode.NO_SUCH_BUCKET) {
+        return Optional.empty();
+      }
+      throw e;
+    }
   }
 
   /** Turns versioning on for a bucket; {@code NoSuchBucket}. */

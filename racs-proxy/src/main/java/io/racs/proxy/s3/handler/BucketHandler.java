@@ -1,5 +1,6 @@
 package io.racs.proxy.s3.handler;
 
+import io.racs.proxy.s3.authz.Access;
 import io.racs.proxy.s3.bridge.Bucket;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.error.S3ErrorCode;
@@ -24,7 +25,7 @@ final class BucketHandler {
 
   S3Response handle(S3Request request) throws IOException {
     return switch (request.route().operation()) {
-      case LIST_BUCKETS -> list();
+      case LIST_BUCKETS -> list(request);
       case CREATE_BUCKET -> create(request);
       case DELETE_BUCKET -> {
         store.deleteBucket(request.bucket());
@@ -40,10 +41,20 @@ final class BucketHandler {
     };
   }
 
-  private S3Response list() {
+  /**
+   * ListBuckets: every bucket, or (without {@code s3:ListAllMyBuckets}) those the caller may list;
+   * none of them is AccessDenied, as MinIO answers.
+   */
+  private S3Response list(S3Request request) {
     List<XmlModel.BucketEntry> buckets = new ArrayList<>();
+    boolean all = request.access().listsAllBuckets();
     for (Bucket b : store.listBuckets()) {
-      buckets.add(new XmlModel.BucketEntry(b.name(), b.created()));
+      if (all || request.access().listsBucket(b.name())) {
+        buckets.add(new XmlModel.BucketEntry(b.name(), b.created()));
+      }
+    }
+    if (!all && buckets.isEmpty()) {
+      throw Access.denied();
     }
     return S3Response.xml(S3XmlResponses.listBuckets(Responses.OWNER, buckets));
   }

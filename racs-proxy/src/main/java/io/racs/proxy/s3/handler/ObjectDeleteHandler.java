@@ -1,5 +1,6 @@
 package io.racs.proxy.s3.handler;
 
+import io.racs.proxy.s3.authz.Access;
 import io.racs.proxy.s3.bridge.ObjectVersion;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.bridge.WriteCondition;
@@ -123,6 +124,10 @@ final class ObjectDeleteHandler {
     List<XmlModel.DeleteError> errors = new ArrayList<>();
     for (XmlModel.ObjectIdentifier object : delete.objects()) {
       try {
+        // Each key is judged on its own; a denied one is reported and the others go on.
+        if (!request.access().permitsDelete(object.key(), object.versionId())) {
+          throw Access.denied();
+        }
         if (object.versionId() != null && versioned) {
           if (object.etag() != null || object.unsupportedCondition() != null) {
             throw S3Exception.of(

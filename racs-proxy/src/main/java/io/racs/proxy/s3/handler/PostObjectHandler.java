@@ -136,16 +136,19 @@ final class PostObjectHandler {
             .withDetail("ArgumentName", required);
       }
     }
+    String signer;
     if (v2) {
-      authenticator.verifyPostPolicyV2(
-          fields.get("awsaccesskeyid"), fields.get("policy"), fields.get("signature"));
+      signer =
+          authenticator.verifyPostPolicyV2(
+              fields.get("awsaccesskeyid"), fields.get("policy"), fields.get("signature"));
     } else {
-      authenticator.verifyPostPolicy(
-          fields.get("x-amz-algorithm"),
-          fields.get("x-amz-credential"),
-          fields.get("x-amz-date"),
-          fields.get("policy"),
-          fields.get("x-amz-signature"));
+      signer =
+          authenticator.verifyPostPolicy(
+              fields.get("x-amz-algorithm"),
+              fields.get("x-amz-credential"),
+              fields.get("x-amz-date"),
+              fields.get("policy"),
+              fields.get("x-amz-signature"));
     }
     refuseIgnored(fields);
     if (file == null) {
@@ -167,6 +170,9 @@ final class PostObjectHandler {
           .withDetail("ArgumentName", "key");
     }
     BucketNames.validateKey(key);
+    // The form's signer is who uploads: judged for s3:PutObject of this key before anything is
+    // stored.
+    request.access().signedBy(signer, key);
     int status = successStatus(fields.get("success_action_status"));
     String redirect = fields.getOrDefault("success_action_redirect", fields.get("redirect"));
 

@@ -9,8 +9,8 @@ import io.racs.proxy.s3.checksum.ChecksumType;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.http.Headers;
-import io.racs.proxy.s3.http.PercentCodec;
 import io.racs.proxy.s3.precondition.Preconditions;
+import io.racs.proxy.s3.route.CopySourceName;
 import io.racs.proxy.s3.tagging.TagSet;
 import io.racs.proxy.s3.xml.S3XmlResponses;
 import io.racs.proxy.s3.xml.XmlModel;
@@ -184,30 +184,8 @@ final class Responses {
   }
 
   static CopySource copySource(Headers headers) {
-    String raw =
-        headers
-            .first("x-amz-copy-source")
-            .orElseThrow(
-                () -> S3Exception.of(S3ErrorCode.INVALID_ARGUMENT, "Missing x-amz-copy-source"));
-    String version = null;
-    int query = raw.indexOf('?');
-    if (query >= 0) {
-      String rest = raw.substring(query + 1);
-      if (rest.startsWith("versionId=")) {
-        version = rest.substring("versionId=".length());
-      }
-      raw = raw.substring(0, query);
-    }
-    String decoded = PercentCodec.decode(raw, false);
-    if (decoded.startsWith("/")) {
-      decoded = decoded.substring(1);
-    }
-    int slash = decoded.indexOf('/');
-    if (slash <= 0 || slash == decoded.length() - 1) {
-      throw S3Exception.of(
-          S3ErrorCode.INVALID_ARGUMENT, "Copy Source must mention the source bucket and key");
-    }
-    return new CopySource(decoded.substring(0, slash), decoded.substring(slash + 1), version);
+    CopySourceName name = CopySourceName.of(headers);
+    return new CopySource(name.bucket(), name.key(), name.versionId());
   }
 
   /** The version id every object has while the array has no bucket versioning. */

@@ -1,15 +1,20 @@
 package io.racs.proxy.s3.handler;
 
 import io.racs.proxy.s3.auth.S3Authenticator;
+import io.racs.proxy.s3.authz.Access;
+import io.racs.proxy.s3.authz.Administrators;
+import io.racs.proxy.s3.authz.Authorizer;
+import io.racs.proxy.s3.authz.BucketPolicyCache;
 import io.racs.proxy.s3.bridge.StoreBridge;
+import io.racs.proxy.s3.policy.Principals;
 import io.racs.proxy.s3.route.S3Operation;
 import java.io.IOException;
 import java.time.Clock;
 
 /**
  * Sends each request to the handler of its operation's family (bucket, listing, object, multipart,
- * ACL, CORS, tagging, form upload); the handlers reach the store only through the {@link
- * StoreBridge}.
+ * ACL, CORS, tagging, form upload, bucket policy) once the one decision point ({@link Authorizer})
+ * allowed it; the handlers reach the store only through the {@link StoreBridge}.
  */
 public final class S3Dispatcher {
   private final BucketHandler buckets;
@@ -23,6 +28,8 @@ public final class S3Dispatcher {
   private final BucketEncryptionHandler bucketEncryption;
   private final PostObjectHandler forms;
   private final ObjectLockHandler objectLocks;
+  private final BucketPolicyHandler policies;
+  private final Authorizer authorizer;
 
   /**
    * Dispatches to handlers over {@code store}, answering location queries with {@code region};
@@ -61,6 +68,26 @@ public final class S3Dispatcher {
       S3Authenticator forms,
       SsePolicy encryption,
       boolean lifecycleApplied) {
+    this(store, region, forms, encryption, lifecycleApplied, Administrators.everyKey());
+  }
+
+  /**
+   * Dispatches as {@link #S3Dispatcher(StoreBridge, String, S3Authenticator, SsePolicy, boolean)},
+   * judging every request by who {@code principals} says its key belongs to ({@link
+   * Administrators#of} for the configuration's keys; the users of the array once they exist) and by
+   * its bucket's policy.
+   */
+  public S3Dispatcher(
+      StoreBridge store,
+      String region,
+      S3Authenticator forms,
+      SsePolicy encryption,
+      boolean lifecycleApplied,
+      Principals principals) {
+    this.authorizer =
+        new Authorizer(
+            principals, new BucketPolicyCache(store::bucketPolicyRecently), Clock.systemUTC());
+    this.policies = new BucketPolicyHandler(store);
     this.lifecycle = new LifecycleHandler(store, lifecycleApplied);
     this.buckets = new BucketHandler(store, region);
     this.listings = new ListingHandler(store);
@@ -76,10 +103,25 @@ public final class S3Dispatcher {
   }
 
   /**
-   * Handles one request; failures are {@code S3Exception}s (or I/O errors of the body). A served
-   * request that carries an {@code Origin} gets the CORS headers of its bucket's matching rule.
+   * Who {@code request} is from, before it is judged (what the access log names).
+   *
+   * @throws io.racs.proxy.s3.error.S3Exception {@code AccessDenied} for a key without a principal
    */
-  public S3Response handle(S3Request request) throws IOException {
+  public Access identify(S3Request request) {
+    return authorizer.identify(
+        new Authorizer.Request(
+            request.head(), request.route(), request.auth(), request.secure(), request.sourceIp()));
+  }
+
+  /**
+   * Handles one request, first judging it ({@link Access#check()}: the one decision point, before
+   * any handler touches the store); failures are {@code S3Exception}s (or I/O errors of the body).
+   * A served request that carries an {@code Origin} gets the CORS headers of its bucket's matching
+   * rule.
+   */
+  public S3Response handle(S3Request unchecked) throws IOException {
+    Access identified = unchecked.access() != null ? unchecked.access() : identify(unchecked);
+    S3Request request = unchecked.withAccess(identified.check());
     S3Response response =
         switch (request.route().operation().family()) {
           case BUCKET -> buckets.handle(request);
@@ -93,6 +135,7 @@ public final class S3Dispatcher {
           case ENCRYPTION -> bucketEncryption.handle(request);
           case OBJECT_LOCK -> objectLocks.handle(request);
           case FORM -> forms.handle(request);
+          case POLICY -> policies.handle(request);
         };
     if (request.route().operation() == S3Operation.PREFLIGHT_CORS) {
       return response;

@@ -1,6 +1,7 @@
 package io.racs.proxy.s3.handler;
 
 import io.racs.proxy.s3.auth.Authentication;
+import io.racs.proxy.s3.authz.Access;
 import io.racs.proxy.s3.checksum.ComputedChecksums;
 import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.http.QueryParams;
@@ -23,6 +24,8 @@ public final class S3Request {
   private final Authentication auth;
   private final Payload body;
   private final long contentLength;
+  private final String sourceIp;
+  private final Access access;
 
   /** The body as the connection provides it. */
   public interface Payload {
@@ -56,6 +59,25 @@ public final class S3Request {
       Payload body,
       long contentLength,
       boolean secure) {
+    this(id, head, route, auth, body, contentLength, secure, null, null);
+  }
+
+  /**
+   * A request from {@code sourceIp} (the client's address, or null), with the {@code access} the
+   * decision point found (null until it ran).
+   */
+  public S3Request(
+      String id,
+      RequestHead head,
+      S3Route route,
+      Authentication auth,
+      Payload body,
+      long contentLength,
+      boolean secure,
+      String sourceIp,
+      Access access) {
+    this.sourceIp = sourceIp;
+    this.access = access;
     this.secure = secure;
     this.id = id;
     this.head = head;
@@ -68,6 +90,24 @@ public final class S3Request {
   /** True when the request came over TLS. */
   public boolean secure() {
     return secure;
+  }
+
+  /** The client's address (no port), or null when unknown. */
+  public String sourceIp() {
+    return sourceIp;
+  }
+
+  /**
+   * Who the request is from and what they may do ({@link Access}); null before the decision point
+   * ran. Every request a handler serves was checked.
+   */
+  public Access access() {
+    return access;
+  }
+
+  /** This request with {@code access}. */
+  public S3Request withAccess(Access access) {
+    return new S3Request(id, head, route, auth, body, contentLength, secure, sourceIp, access);
   }
 
   /** The request id (also in {@code x-amz-request-id}). */
@@ -99,6 +139,7 @@ public final class S3Request {
     return route.key();
   }
 
+  /** Who signed the request; null when it is unsigned (anonymous, a form, a preflight). */
   public Authentication auth() {
     return auth;
   }

@@ -23,7 +23,7 @@ import java.util.Set;
  * InvalidBucketName}, {@code KeyTooLongError}, {@code InvalidArgument} (half of {@code
  * partNumber}/{@code uploadId}, a {@code partNumber} outside 1 to 10,000, a bad {@code list-type}),
  * {@code MethodNotAllowed} (a method the resource does not have), {@code NotImplemented}
- * (sub-resources such as {@code ?policy}, an {@code ?acl}, {@code ?tagging} or {@code ?attributes}
+ * (sub-resources such as {@code ?website}, an {@code ?acl}, {@code ?tagging} or {@code ?attributes}
  * request with a method that has no such operation, headers whose meaning the proxy would ignore,
  * such as {@code x-amz-tagging} on an operation that does not store tags, and methods S3 does not
  * know). An {@code OPTIONS} request on a bucket or object is a CORS preflight, classified before
@@ -42,8 +42,6 @@ public final class S3Router {
           "metrics",
           "notification",
           "ownershipControls",
-          "policy",
-          "policyStatus",
           "publicAccessBlock",
           "renameObject",
           "replication",
@@ -109,7 +107,10 @@ public final class S3Router {
   /**
    * The canned ACLs that grant nothing the single owner of everything in the array does not already
    * have: {@code private}, and the two that give the bucket owner (that same owner) rights on an
-   * object. Every other one would grant access to others, which the proxy does not enforce.
+   * object. Every other one would grant access to others: RACS judges access by policies only
+   * (issue #40), and an ACL that became a policy statement behind the caller's back (one per object
+   * for {@code public-read} on a PUT) would fill the bucket policy and be removed by the next
+   * PutBucketPolicy, so they stay NotImplemented and the message points at bucket policies.
    */
   private static final Set<String> NO_OP_CANNED_ACLS =
       Set.of("private", "bucket-owner-read", "bucket-owner-full-control");
@@ -258,6 +259,9 @@ public final class S3Router {
         default -> throw S3Exception.of(S3ErrorCode.METHOD_NOT_ALLOWED);
       };
     }
+    if (query.contains("policy") || query.contains("policyStatus")) {
+      return classifyPolicy(method, query.contains("policyStatus"), key);
+    }
     if (query.contains("tagging")) {
       return classifyTagging(method, key);
     }
@@ -338,7 +342,12 @@ public final class S3Router {
             "The "
                 + name
                 + " header is not implemented"
-                + (name.equals("x-amz-acl") ? " for the canned ACL " + value + "." : "."));
+                + (name.equals("x-amz-acl")
+                    ? " for the canned ACL "
+                        + value
+                        + ": RACS keeps no ACLs; grant access with a"
+                        + " bucket policy (Principal \"*\" for public reads) instead."
+                    : "."));
       }
     }
   }
@@ -390,6 +399,28 @@ public final class S3Router {
       case "DELETE" ->
           key == null ? S3Operation.DELETE_BUCKET_TAGGING : S3Operation.DELETE_OBJECT_TAGGING;
       default -> throw notImplemented(method, "tagging");
+    };
+  }
+
+  /**
+   * {@code ?policy}: Put, Get and DeleteBucketPolicy; {@code ?policyStatus}: GetBucketPolicyStatus;
+   * on an object, or with another method, refused.
+   */
+  private static S3Operation classifyPolicy(String method, boolean status, String key) {
+    String sub = status ? "policyStatus" : "policy";
+    if (key != null) {
+      throw S3Exception.of(
+          S3ErrorCode.NOT_IMPLEMENTED,
+          "The ?" + sub + " sub-resource is a bucket's, not an object's.");
+    }
+    if (status && method.equals("GET")) {
+      return S3Operation.GET_BUCKET_POLICY_STATUS;
+    }
+    return switch (status ? "" : method) {
+      case "PUT" -> S3Operation.PUT_BUCKET_POLICY;
+      case "GET" -> S3Operation.GET_BUCKET_POLICY;
+      case "DELETE" -> S3Operation.DELETE_BUCKET_POLICY;
+      default -> throw notImplemented(method, sub);
     };
   }
 

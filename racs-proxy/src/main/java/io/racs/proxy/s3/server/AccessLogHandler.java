@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.AttributeKey;
 import io.racs.proxy.s3.route.S3Router;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -23,7 +24,7 @@ import java.util.Locale;
  * error written before any S3 handler ran:
  *
  * <pre>
- * 2026-01-01T12:00:00.123Z 127.0.0.1:53422 GET bucket/key 200 in=0 out=262144 ms=12.3 id=6F0A...
+ * 2026-01-01T12:00:00.123Z 127.0.0.1:53422 GET bucket/key 200 in=0 out=262144 ms=12.3 id=6F0A... user=alice
  * </pre>
  *
  * <p>Fields: the time the request head arrived (UTC), the client address, the method, {@code
@@ -31,15 +32,25 @@ import java.util.Locale;
  * virtual-host style; control characters and spaces are escaped as {@code %XX}, so one request is
  * always one line), the status, the body bytes received (as sent, framing included) and sent, the
  * milliseconds from the request head to the last response byte handed to the socket, and the
- * request id the client saw ({@code x-amz-request-id}). A connection that closes before its answer
- * logs {@code -} as the status and {@code aborted}. Nothing else is logged: no header, no query
- * string (presigned URLs carry their signature there), no credential.
+ * request id the client saw ({@code x-amz-request-id}), and the user the request was judged as
+ * ({@code anonymous} for an unsigned one, {@code -} when it was refused before anyone was known). A
+ * connection that closes before its answer logs {@code -} as the status and {@code aborted}.
+ * Nothing else is logged: no header, no query string (presigned URLs carry their signature there),
+ * no credential.
  *
  * <p>Requests on one connection are answered in order (HTTP/1.1), so responses are matched to
  * requests first in, first out. Runs on the connection's event loop; not shareable.
  */
 final class AccessLogHandler extends ChannelDuplexHandler {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ISO_INSTANT;
+
+  /**
+   * The user of the request being answered on the channel ({@code Access#user()}), set by the
+   * connection once it knows; null (logged as {@code -}) before, and for a request refused before.
+   * The connection serves one request at a time, so when a response passes here the attribute is
+   * its request's.
+   */
+  static final AttributeKey<String> USER = AttributeKey.valueOf("racs.user");
 
   private final AccessLog log;
   private final S3Router router;
@@ -58,6 +69,7 @@ final class AccessLogHandler extends ChannelDuplexHandler {
     long bytesOut;
     int status = -1;
     String requestId = "-";
+    String user = "-";
 
     Entry(String client, String method, String target) {
       this.client = client;
@@ -95,6 +107,8 @@ final class AccessLogHandler extends ChannelDuplexHandler {
           writing = new Entry(address(ctx.channel().remoteAddress()), "-", "-");
         }
         writing.status = response.status().code();
+        String user = ctx.channel().attr(USER).get();
+        writing.user = user == null ? "-" : user;
         String id = response.headers().get("x-amz-request-id");
         writing.requestId = id == null ? "-" : id;
       }
@@ -126,7 +140,7 @@ final class AccessLogHandler extends ChannelDuplexHandler {
     log.record(
         String.format(
             Locale.ROOT,
-            "%s %s %s %s %s in=%d out=%d ms=%.1f id=%s%s",
+            "%s %s %s %s %s in=%d out=%d ms=%.1f id=%s user=%s%s",
             TIME.format(e.time),
             e.client,
             e.method,
@@ -136,6 +150,7 @@ final class AccessLogHandler extends ChannelDuplexHandler {
             e.bytesOut,
             millis,
             e.requestId,
+            escape(e.user),
             aborted ? " aborted" : ""));
   }
 

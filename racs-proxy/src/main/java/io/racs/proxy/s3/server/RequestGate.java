@@ -4,6 +4,7 @@ import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.racs.proxy.s3.auth.Authentication;
+import io.racs.proxy.s3.auth.S3Authenticator;
 import io.racs.proxy.s3.checksum.ChecksumSpec;
 import io.racs.proxy.s3.checksum.ChecksumVerifier;
 import io.racs.proxy.s3.chunked.BodyDecoders;
@@ -35,7 +36,8 @@ final class RequestGate {
           S3Operation.PUT_BUCKET_CORS,
           S3Operation.COMPLETE_MULTIPART_UPLOAD,
           S3Operation.CREATE_BUCKET,
-          S3Operation.PUT_BUCKET_VERSIONING);
+          S3Operation.PUT_BUCKET_VERSIONING,
+          S3Operation.PUT_BUCKET_POLICY);
 
   /** The most a single PUT may store, and the most one part may hold: 5 GiB, as in S3. */
   static final long MAX_UPLOAD_BYTES = 5L << 30;
@@ -46,8 +48,9 @@ final class RequestGate {
   /**
    * A head that passed the gate: what its handler is started with.
    *
-   * @param auth who signed the request; {@code null} for a form upload (signed inside its body) and
-   *     a CORS preflight (never signed)
+   * @param auth who signed the request; {@code null} for a form upload (signed inside its body), a
+   *     CORS preflight (never signed) and an unsigned request (anonymous: judged by the bucket's
+   *     policy)
    * @param length the payload length the head declares, or -1
    */
   record Admitted(
@@ -97,6 +100,10 @@ final class RequestGate {
         throw S3Exception.of(S3ErrorCode.INVALID_REQUEST, "A CORS preflight has no body.");
       }
       auth = null;
+    } else if (S3Authenticator.unsigned(head) && !streaming(head.headers())) {
+      // Anonymous: the decision point serves it only where a bucket policy allows everyone. (An
+      // aws-chunked body needs a signature to be decoded; unsigned, it is refused as before.)
+      auth = null;
     } else {
       auth =
           settings.authenticator().authenticate(head, route.virtualHost() ? route.bucket() : null);
@@ -124,7 +131,8 @@ final class RequestGate {
         new RequestBody(
             sink ->
                 authenticated == null
-                    // A preflight (refused with a body) or a form upload (signed inside).
+                    // A preflight (refused with a body), a form upload (signed inside), or an
+                    // anonymous request.
                     ? PlainBodyDecoder.unsigned(length(head.headers()), sink)
                     : BodyDecoders.forRequest(
                         head.headers(), authenticated, sink, ChunkedLimits.DEFAULT),
@@ -132,6 +140,14 @@ final class RequestGate {
             readMore,
             maxBytes);
     return new Admitted(head, route, auth, body, length);
+  }
+
+  private static boolean streaming(Headers headers) {
+    String sha = headers.get("x-amz-content-sha256");
+    String encoding = headers.get("content-encoding");
+    return (sha != null && sha.startsWith("STREAMING-"))
+        || (encoding != null
+            && encoding.toLowerCase(java.util.Locale.ROOT).contains("aws-chunked"));
   }
 
   /** The {@code Content-Length} of a request without SigV4, or -1. */

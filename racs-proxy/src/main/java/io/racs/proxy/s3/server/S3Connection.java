@@ -16,15 +16,18 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
+import io.racs.proxy.s3.authz.Access;
 import io.racs.proxy.s3.bridge.StoreErrors;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.handler.S3Dispatcher;
 import io.racs.proxy.s3.handler.S3Request;
 import io.racs.proxy.s3.handler.S3Response;
 import io.racs.proxy.s3.http.Headers;
 import io.racs.proxy.s3.http.RequestHead;
 import io.racs.proxy.s3.route.S3Route;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
@@ -210,6 +213,7 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
   private void begin(HttpRequest request) {
     Exchange exchange = new Exchange(request);
     current = exchange;
+    ctx.channel().attr(AccessLogHandler.USER).set(null);
     discardingBody = false;
     settings.metrics().started();
     if (request.decoderResult().isFailure()) {
@@ -249,7 +253,9 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
             admitted.auth(),
             exchange.body,
             admitted.length(),
-            settings.ssl() != null);
+            settings.ssl() != null,
+            sourceIp(),
+            null);
     handlers.start(exchange.id, () -> serve(exchange, s3));
     if (exchange.bodyExpected) {
       ctx.read(); // a body-less request's end came with its head; the next head waits
@@ -261,7 +267,10 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     MDC.put("requestId", exchange.id);
     S3Response response;
     try {
-      response = settings.service().dispatcher().handle(request);
+      S3Dispatcher dispatcher = settings.service().dispatcher();
+      Access access = dispatcher.identify(request);
+      ctx.channel().attr(AccessLogHandler.USER).set(access.user());
+      response = dispatcher.handle(request.withAccess(access));
     } catch (S3Exception e) {
       response = error(exchange, e);
     } catch (IOException e) {
@@ -408,6 +417,13 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     LOG.debug("connection error, closing: {}", cause.toString());
     ctx.close();
+  }
+
+  /** The client's address without its port, or null when the channel has none. */
+  private String sourceIp() {
+    return ctx.channel().remoteAddress() instanceof InetSocketAddress a
+        ? a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString()
+        : null;
   }
 
   static String requestId() {

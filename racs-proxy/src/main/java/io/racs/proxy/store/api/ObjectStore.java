@@ -589,6 +589,9 @@ public interface ObjectStore extends AutoCloseable {
   /** Object lock: bucket configurations, retention and legal hold of versions. */
   ObjectLocks locks();
 
+  /** Bucket policies: one access policy document per bucket. */
+  BucketPolicies policies();
+
   @Override
   void close();
 }

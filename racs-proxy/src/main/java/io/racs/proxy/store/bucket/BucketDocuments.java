@@ -14,12 +14,12 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The configuration documents of buckets (CORS rules, tags, lifecycle rules, default encryption),
- * one {@link Kind} each, as records beside the bucket records: each put or delete writes a new
- * record on a write quorum through the {@link QuorumWriter}, and the newest record of a bucket and
- * kind, listed on a read quorum, decides. A record names the creation time of the bucket it was
- * written for, so a bucket deleted and created again does not inherit its predecessor's
- * configuration.
+ * The configuration documents of buckets (CORS rules, tags, lifecycle rules, default encryption,
+ * the bucket policy), one {@link Kind} each, as records beside the bucket records: each put or
+ * delete writes a new record on a write quorum through the {@link QuorumWriter}, and the newest
+ * record of a bucket and kind, listed on a read quorum, decides. A record names the creation time
+ * of the bucket it was written for, so a bucket deleted and created again does not inherit its
+ * predecessor's configuration.
  *
  * <p>A document is opaque to the store: the S3 layer validates and renders it before it is stored.
  * Thread-safe. {@link #get} lists the records each time, so a change made through another proxy is
@@ -50,7 +50,12 @@ public final class BucketDocuments {
      * The object lock configuration (the default retention): every write in a bucket with object
      * lock asks for it, so proxies cache it, as they do {@link #ENCRYPTION}.
      */
-    OBJECT_LOCK("o/", "object lock", "configuration", "a document", true);
+    OBJECT_LOCK("o/", "object lock", "configuration", "a document", true),
+    /**
+     * The bucket policy (issue #40): every request is judged by it, so proxies cache it, as they do
+     * {@link #ENCRYPTION}.
+     */
+    POLICY("p/", "bucket policy", "policy", "a policy", true);
 
     private final String prefix;
     private final String label;

@@ -30,6 +30,7 @@ import java.util.zip.CRC32C;
  *       l/<bucket>\0<version>}: the CORS, tagging and lifecycle configuration records of a bucket
  *       (see {@link BucketDocuments}); the newest of each decides (a configuration, or none), and
  *       only for the bucket created when it was written.
+ *   <li>{@code p/<bucket>\0<version>}: the bucket policy, as the other configuration records.
  *   <li>{@code o/<bucket>\0<version>}: the object lock configuration of a bucket, as the other
  *       configuration records; {@code k/<bucket>/<key>\0/<recordId>}: lock records, a retention or
  *       legal hold set on a version after it was written ({@code commit.LockRecords}).

@@ -87,12 +87,13 @@ class AccessLogHandlerTest {
     assertThat(lines.get(0))
         .matches(
             LINE
-                + "PUT photos/2026/a%20b\\.jpg 200 in=1024 out=0 ms=\\d+\\.\\d id=AAAA000000000001");
+                + "PUT photos/2026/a%20b\\.jpg 200 in=1024 out=0 ms=\\d+\\.\\d id=AAAA000000000001"
+                + " user=-");
     assertThat(lines.get(1))
         .matches(
             LINE
                 + "GET photos/2026/a%20b\\.jpg 200 in=0 out=65636 ms=\\d+\\.\\d"
-                + " id=AAAA000000000002");
+                + " id=AAAA000000000002 user=-");
   }
 
   @Test
@@ -113,9 +114,20 @@ class AccessLogHandlerTest {
     releaseOutbound(ch);
     List<String> lines = lines();
     assertThat(lines).hasSize(3);
-    assertThat(lines.get(0)).contains(" HEAD b/one 404 in=0 out=0 ").endsWith(" id=ID1");
-    assertThat(lines.get(1)).contains(" DELETE b/two 204 ").endsWith(" id=ID2");
-    assertThat(lines.get(2)).contains(" PUT b/three 501 in=0 out=42 ").endsWith(" id=ID3");
+    assertThat(lines.get(0)).contains(" HEAD b/one 404 in=0 out=0 ").endsWith(" id=ID1 user=-");
+    assertThat(lines.get(1)).contains(" DELETE b/two 204 ").endsWith(" id=ID2 user=-");
+    assertThat(lines.get(2)).contains(" PUT b/three 501 in=0 out=42 ").endsWith(" id=ID3 user=-");
+  }
+
+  @Test
+  void write_whenTheConnectionNamedTheUser_logsIt() {
+    EmbeddedChannel ch = channel(S3Router.pathStyle());
+    ch.writeInbound(request(HttpMethod.GET, "/b/one"));
+    ch.attr(AccessLogHandler.USER).set("alice smith");
+    ch.writeOutbound(full(200, "ID1", "x"));
+    releaseInbound(ch);
+    releaseOutbound(ch);
+    assertThat(lines()).singleElement().asString().endsWith(" id=ID1 user=alice%20smith");
   }
 
   @Test

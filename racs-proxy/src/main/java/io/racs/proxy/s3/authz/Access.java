@@ -1,0 +1,173 @@
+package io.racs.proxy.s3.authz;
+
+import io.racs.proxy.s3.error.S3ErrorCode;
+import io.racs.proxy.s3.error.S3Exception;
+import io.racs.proxy.s3.policy.Principal;
+import io.racs.proxy.s3.route.CopySourceName;
+import io.racs.proxy.s3.route.S3Operation;
+import io.racs.proxy.s3.route.S3Route;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Who a request is from, and the decision on it ({@link Authorizer}): {@link #check()} judges the
+ * operation's action on its resource before any handler runs; what a handler must judge item by
+ * item it asks here ({@link #permitsDelete}, {@link #listsBucket}, {@link #signedBy}), by the same
+ * rule and the same condition keys. Immutable; thread-safe.
+ */
+public final class Access {
+  private final Authorizer authorizer;
+  private final Authorizer.Request request;
+  private final Principal principal;
+  private final boolean anonymous;
+  private final Map<String, List<String>> values;
+  private final boolean allBuckets;
+
+  Access(
+      Authorizer authorizer,
+      Authorizer.Request request,
+      Principal principal,
+      boolean anonymous,
+      Map<String, List<String>> values) {
+    this(authorizer, request, principal, anonymous, values, true);
+  }
+
+  private Access(
+      Authorizer authorizer,
+      Authorizer.Request request,
+      Principal principal,
+      boolean anonymous,
+      Map<String, List<String>> values,
+      boolean allBuckets) {
+    this.authorizer = authorizer;
+    this.request = request;
+    this.principal = principal;
+    this.anonymous = anonymous;
+    this.values = values;
+    this.allBuckets = allBuckets;
+  }
+
+  /**
+   * The user the access log names: the principal's name, {@code anonymous} for an unsigned request,
+   * {@code -} when nobody is known yet (a form upload before its policy is checked, a preflight).
+   */
+  public String user() {
+    if (principal != null) {
+      return principal.user();
+    }
+    S3Operation.Resource r = request.route().operation().resource();
+    return anonymous && r != S3Operation.Resource.FORM && r != S3Operation.Resource.NONE
+        ? "anonymous"
+        : "-";
+  }
+
+  /**
+   * Judges the request's operation: its action on its bucket or object, for a copy also the read of
+   * its source, and for a request that bypasses a governance retention also {@code
+   * s3:BypassGovernanceRetention}. ListBuckets without {@code s3:ListAllMyBuckets} is left to list
+   * only the buckets the caller may list (see {@link #listsBucket}); DeleteObjects is judged per
+   * key ({@link #permitsDelete}), a form upload once its signer is known ({@link #signedBy}), and a
+   * CORS preflight not at all.
+   *
+   * @return this access, or one that lists only permitted buckets
+   * @throws S3Exception {@code AccessDenied}
+   */
+  public Access check() {
+    S3Route route = request.route();
+    S3Operation op = route.operation();
+    switch (op.resource()) {
+      case SERVICE -> {
+        if (permits(op.action(), null, null)) {
+          return this;
+        }
+        if (principal == null) {
+          throw denied();
+        }
+        return new Access(authorizer, request, principal, anonymous, values, false);
+      }
+      case BUCKET -> require(Authorizer.action(op, request.head().query()), route.bucket(), null);
+      case OBJECT -> {
+        require(Authorizer.action(op, request.head().query()), route.bucket(), route.key());
+        CopySourceName source = Authorizer.copySource(op, request.head().headers());
+        if (source != null) {
+          require(
+              source.versionId() == null ? "s3:GetObject" : "s3:GetObjectVersion",
+              source.bucket(),
+              source.key());
+        }
+        if (Authorizer.bypassesGovernance(op, request.head().headers())) {
+          require("s3:BypassGovernanceRetention", route.bucket(), route.key());
+        }
+      }
+      case KEYS, FORM, NONE -> {}
+    }
+    return this;
+  }
+
+  /** Whether the caller may delete {@code key} (its {@code versionId}, when not null). */
+  public boolean permitsDelete(String key, String versionId) {
+    String bucket = request.route().bucket();
+    Map<String, List<String>> v = values;
+    if (versionId != null) {
+      v = new HashMap<>(values);
+      v.put("s3:VersionId", List.of(versionId));
+    }
+    boolean bypass =
+        Authorizer.bypassesGovernance(request.route().operation(), request.head().headers());
+    return decide(versionId == null ? "s3:DeleteObject" : "s3:DeleteObjectVersion", bucket, key, v)
+        && (!bypass || decide("s3:BypassGovernanceRetention", bucket, key, v));
+  }
+
+  /**
+   * Whether ListBuckets shows {@code bucket}: every bucket with {@code s3:ListAllMyBuckets}, else
+   * those the caller may {@code s3:ListBucket} (as MinIO lists them).
+   */
+  public boolean listsBucket(String bucket) {
+    return allBuckets || permits("s3:ListBucket", bucket, null);
+  }
+
+  /** Whether ListBuckets shows every bucket (the caller may {@code s3:ListAllMyBuckets}). */
+  public boolean listsAllBuckets() {
+    return allBuckets;
+  }
+
+  /**
+   * The access of a form upload signed by {@code accessKeyId}, judged for {@code s3:PutObject} of
+   * {@code key} in the request's bucket.
+   *
+   * @throws S3Exception {@code AccessDenied}
+   */
+  public Access signedBy(String accessKeyId, String key) {
+    Principal signer = authorizer.principal(accessKeyId);
+    Map<String, List<String>> v = new HashMap<>(values);
+    v.put("s3:authType", List.of("POST"));
+    v.put("aws:PrincipalType", List.of(signer.administrator() ? "Account" : "User"));
+    if (!signer.administrator()) {
+      v.put("aws:username", List.of(signer.user()));
+    }
+    Access access = new Access(authorizer, request, signer, false, Map.copyOf(v), true);
+    access.require("s3:PutObject", request.route().bucket(), key);
+    return access;
+  }
+
+  /** Whether {@code action} on {@code bucket} and {@code key} is allowed. */
+  public boolean permits(String action, String bucket, String key) {
+    return decide(action, bucket, key, values);
+  }
+
+  private boolean decide(String action, String bucket, String key, Map<String, List<String>> v) {
+    return authorizer.decide(principal, action, bucket, key, v).allowed();
+  }
+
+  private void require(String action, String bucket, String key) {
+    if (!permits(action, bucket, key)) {
+      throw denied();
+    }
+  }
+
+  /** The denial S3 answers. */
+  public static S3Exception denied() {
+    return S3Exception.of(S3ErrorCode.ACCESS_DENIED, "Access Denied");
+  }
+}
