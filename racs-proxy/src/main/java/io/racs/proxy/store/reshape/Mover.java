@@ -98,6 +98,43 @@ public final class Mover {
     }
   }
 
+  /**
+   * Where a reshape's mover stands, as its newest checkpoint says (docs/reshape.md §6), for {@code
+   * reshape status}, {@code /metrics} and {@code /health/ready}.
+   *
+   * @param sweep which sweep of the reshape (1 for the first)
+   * @param bucket the bucket being swept (empty between sweeps)
+   * @param versionsMoved versions (and delete markers) copied into the target so far
+   * @param bytesMoved stored bytes copied so far
+   * @param copiesCollected older copies collected so far
+   * @param problem why the mover is paused or failed, one line; empty while it moves
+   */
+  public record Progress(
+      int sweep,
+      String bucket,
+      long versionsMoved,
+      long bytesMoved,
+      long copiesCollected,
+      String problem) {}
+
+  /**
+   * The progress of the move into {@code generation}, from its newest checkpoint on a read quorum;
+   * empty before the mover checkpointed (and after it completed: the checkpoints go then).
+   */
+  public static Optional<Progress> progress(Maintenance store, int generation) {
+    return new MoveCheckpoints(store, generation)
+        .latest()
+        .map(
+            c ->
+                new Progress(
+                    c.sweep(),
+                    c.bucket(),
+                    c.versionsMoved(),
+                    c.bytesMoved(),
+                    c.copiesCollected(),
+                    c.problem() == null ? "" : c.problem()));
+  }
+
   /** Thrown to end a run where it stands (told to stop): the checkpoint stays. */
   private static final class Stopped extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -125,6 +162,9 @@ public final class Mover {
   private String failure;
   // Versions whose older copies wait for their new copy to settle, by version entry.
   private final List<String> settling = new ArrayList<>();
+  // Where the last checkpoint stands, so that a pause or a failure is noted there.
+  private String savedBucket = "";
+  private String savedAfter = "";
   private long lastProgressNanos;
   private long lastHealthNanos;
 
@@ -205,6 +245,9 @@ public final class Mover {
         }
         sweep++;
         save("", ""); // the next sweep starts from the first bucket
+      }
+      if (failure != null) {
+        noteQuietly("failed: " + failure);
       }
       return report(
           failure != null ? Outcome.FAILED : Outcome.STOPPED,
@@ -383,11 +426,13 @@ public final class Mover {
       if (down == null) {
         if (said != null) {
           options.progress().accept("reshape: resumed: every slot is usable again");
+          noteQuietly(null);
         }
         return;
       }
       if (!down.equals(said)) {
         options.progress().accept("reshape: paused: " + down);
+        noteQuietly("paused: " + down);
         said = down;
       }
       if (options.stop().getAsBoolean()) {
@@ -438,9 +483,32 @@ public final class Mover {
   }
 
   private void save(String bucket, String after) {
+    savedBucket = bucket;
+    savedAfter = after;
+    note(null);
+  }
+
+  /** Checkpoints where the last checkpoint stands, noting {@code problem} (null: none). */
+  private void note(String problem) {
     checkpoints.save(
         new MoveCheckpoints.Checkpoint(
-            1, sweep, bucket, after, versionsMoved, bytesMoved, copiesCollected));
+            1,
+            sweep,
+            savedBucket,
+            savedAfter,
+            versionsMoved,
+            bytesMoved,
+            copiesCollected,
+            problem));
+  }
+
+  /** {@link #note} that does not fail the run: a pause is noted on an array that may be down. */
+  private void noteQuietly(String problem) {
+    try {
+      note(problem);
+    } catch (StoreException e) {
+      options.progress().accept("reshape: could not note the pause: " + e.getMessage());
+    }
   }
 
   private void say(boolean always) {
