@@ -104,7 +104,7 @@ public final class ReshapeRunCommand implements java.util.concurrent.Callable<In
             report.versionsMoved(),
             report.bytesMoved(),
             report.copiesCollected(),
-            report.reason().isEmpty() ? "" : "; " + stopReason(report, stop));
+            report.reason().isEmpty() ? "" : "; " + stopReason(report, lease, joined));
         return switch (report.outcome()) {
           case COMPLETE -> ExitCodes.OK;
           case STOPPED -> ExitCodes.RUNNING;
@@ -122,12 +122,20 @@ public final class ReshapeRunCommand implements java.util.concurrent.Callable<In
   }
 
   /** The report's reason, with why the run was told to stop when it was. */
-  private String stopReason(Mover.Report report, BooleanSupplier stop) {
-    if (report.outcome() != Mover.Outcome.STOPPED || !stop.getAsBoolean()) {
+  private String stopReason(Mover.Report report, HealLease lease, ZooKeeperCoordination joined) {
+    if (report.outcome() != Mover.Outcome.STOPPED) {
       return report.reason();
     }
-    String why = interrupted.get() ? "interrupted" : "lost the lease or the leadership";
-    return report.reason() + " (" + why + ")";
+    if (interrupted.get()) {
+      return report.reason() + " (interrupted)";
+    }
+    if (lease != null && !lease.held()) {
+      return report.reason() + " (lost the heal lease)";
+    }
+    if (joined != null && !joined.leader()) {
+      return report.reason() + " (lost the ZooKeeper leadership)";
+    }
+    return report.reason();
   }
 
   /**

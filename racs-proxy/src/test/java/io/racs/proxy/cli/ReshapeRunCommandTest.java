@@ -25,7 +25,8 @@ import picocli.CommandLine;
  * geometry-only reshape 4x2 -> 3x3 over six: {@code run} moves every object and exits 0, {@code
  * status} then says complete (0) and the new file reads every object byte-exact; a run stopped
  * after a few keys exits 3, {@code status} shows what moved (3), and a second run finishes; a run
- * while another proxy holds the heal lease fails in one line naming it and moves nothing. Data
+ * while another proxy holds the heal lease fails in one line naming it and moves nothing; a run
+ * with a repository down pauses naming it, and {@code status} then exits 1 naming the pause. Data
  * comes from seed {@link #SEED}.
  */
 class ReshapeRunCommandTest {
@@ -127,6 +128,40 @@ class ReshapeRunCommandTest {
     assertThat(out.toString()).contains("reshape: resuming sweep 1 in bucket bkt");
     assertThat(status()).isZero();
     assertEveryObjectReadsByteExactWith(target);
+  }
+
+  @Test
+  void run_whenSlotDown_pausesAndStatusExits1NamingIt() throws IOException {
+    assertThat(start()).isZero();
+    deleteTree(dir.resolve("r5")); // a repository root gone: unavailable, not empty
+    CommandLine cli = RacsMain.commandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    ReshapeRunCommand run =
+        cli.getSubcommands().get("reshape").getSubcommands().get("run").getCommand();
+    AtomicInteger asked = new AtomicInteger();
+    run.alsoStop = () -> asked.incrementAndGet() > 1; // stopped while it waits for the slot
+
+    assertThat(cli.execute("reshape", "run", "--config", current.toString()))
+        .as(err.toString())
+        .isEqualTo(ExitCodes.RUNNING);
+    assertThat(out.toString())
+        .contains("reshape: paused: slot 5")
+        .contains("reshape run: stopped: 0 versions moved");
+
+    assertThat(status()).as(err.toString()).isEqualTo(ExitCodes.FAILURE);
+    assertThat(out.toString())
+        .contains("reshape status: running since ")
+        .contains("0 versions moved")
+        .contains("the mover is paused: slot 5");
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (var paths = java.nio.file.Files.walk(root)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        java.nio.file.Files.delete(p);
+      }
+    }
   }
 
   @Test
