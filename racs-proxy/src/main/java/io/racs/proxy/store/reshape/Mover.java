@@ -69,32 +69,39 @@ public final class Mover {
    * @param stop asked before each key: true stops the mover there
    * @param pause how long to wait before looking again at an unusable slot
    * @param sweeps how many sweeps one run makes at most before it stops
+   * @param counters told where the mover stands each time it checkpoints
    */
   public record Options(
       double rateMegabytesPerSecond,
       Consumer<String> progress,
       BooleanSupplier stop,
       Duration pause,
-      int sweeps) {
+      int sweeps,
+      Consumer<Progress> counters) {
     /** 50 MB/s, no progress lines, never stopped, a pause of 5 s, 10 sweeps. */
     public static Options defaults() {
-      return new Options(50, line -> {}, () -> false, Duration.ofSeconds(5), 10);
+      return new Options(50, line -> {}, () -> false, Duration.ofSeconds(5), 10, p -> {});
     }
 
     public Options withRate(double megabytesPerSecond) {
-      return new Options(megabytesPerSecond, progress, stop, pause, sweeps);
+      return new Options(megabytesPerSecond, progress, stop, pause, sweeps, counters);
     }
 
     public Options withProgress(Consumer<String> progress) {
-      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps);
+      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps, counters);
     }
 
     public Options withStop(BooleanSupplier stop) {
-      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps);
+      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps, counters);
     }
 
     public Options withPause(Duration pause) {
-      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps);
+      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps, counters);
+    }
+
+    /** Told where the mover stands at each checkpoint (for {@code /metrics}). */
+    public Options withCounters(Consumer<Progress> counters) {
+      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps, counters);
     }
   }
 
@@ -500,6 +507,16 @@ public final class Mover {
             bytesMoved,
             copiesCollected,
             problem));
+    options
+        .counters()
+        .accept(
+            new Progress(
+                sweep,
+                savedBucket,
+                versionsMoved,
+                bytesMoved,
+                copiesCollected,
+                problem == null ? "" : problem));
   }
 
   /** {@link #note} that does not fail the run: a pause is noted on an array that may be down. */
