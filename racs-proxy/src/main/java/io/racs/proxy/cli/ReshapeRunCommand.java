@@ -55,6 +55,16 @@ public final class ReshapeRunCommand implements java.util.concurrent.Callable<In
       description = "the mover's rate (default: ${DEFAULT-VALUE})")
   double rate;
 
+  @Option(
+      names = "--fence",
+      paramLabel = "SECONDS",
+      defaultValue = "60",
+      description =
+          "how long after the reshape was recorded a proxy may still write the old layout; the"
+              + " completing sweep begins no earlier (default: ${DEFAULT-VALUE}, twice the layout"
+              + " ttl; 0 only when no proxy serves the array)")
+  long fenceSeconds;
+
   /** How long to wait for ZooKeeper's session and its leader election at most. */
   private static final Duration CONNECT_WAIT = Duration.ofSeconds(15);
 
@@ -70,6 +80,9 @@ public final class ReshapeRunCommand implements java.util.concurrent.Callable<In
     PrintWriter out = spec.commandLine().getOut();
     if (!(rate > 0)) {
       throw new IllegalArgumentException("--rate: " + rate + " (expected: more than 0 MB/s)");
+    }
+    if (fenceSeconds < 0) {
+      throw new IllegalArgumentException("--fence: " + fenceSeconds + " (expected: >= 0 seconds)");
     }
     ArrayConfig array = ArrayConfig.load(config.path);
     Optional<CoordinationConfig> coordination = CoordinationConfig.from(array.file());
@@ -96,6 +109,7 @@ public final class ReshapeRunCommand implements java.util.concurrent.Callable<In
                 store,
                 Mover.Options.defaults()
                     .withRate(rate)
+                    .withFence(Duration.ofSeconds(fenceSeconds))
                     .withStop(stop)
                     .withProgress(line -> out.println(line)));
         out.printf(

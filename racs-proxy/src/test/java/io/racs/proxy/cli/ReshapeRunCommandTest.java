@@ -93,7 +93,9 @@ class ReshapeRunCommandTest {
     assertThat(status()).isEqualTo(ExitCodes.RUNNING);
     assertThat(out.toString()).contains("nothing moved yet");
 
-    assertThat(racs("reshape", "run", "--config", current.toString())).as(err.toString()).isZero();
+    assertThat(racs("reshape", "run", "--fence", "0", "--config", current.toString()))
+        .as(err.toString())
+        .isZero();
     assertThat(out.toString())
         .contains("mover as reshape-")
         .contains("(heal lease)")
@@ -115,7 +117,7 @@ class ReshapeRunCommandTest {
     AtomicInteger asked = new AtomicInteger();
     run.alsoStop = () -> asked.incrementAndGet() > 4; // as a SIGINT after three keys
 
-    assertThat(cli.execute("reshape", "run", "--config", current.toString()))
+    assertThat(cli.execute("reshape", "run", "--fence", "0", "--config", current.toString()))
         .as(err.toString())
         .isEqualTo(ExitCodes.RUNNING);
     assertThat(out.toString()).contains("reshape run: stopped: ").contains("resumes");
@@ -124,7 +126,9 @@ class ReshapeRunCommandTest {
     assertThat(out.toString())
         .containsPattern("sweep 1, in bucket bkt: [1-4] versions moved, [1-9][0-9]* bytes");
 
-    assertThat(racs("reshape", "run", "--config", current.toString())).as(err.toString()).isZero();
+    assertThat(racs("reshape", "run", "--fence", "0", "--config", current.toString()))
+        .as(err.toString())
+        .isZero();
     assertThat(out.toString()).contains("reshape: resuming sweep 1 in bucket bkt");
     assertThat(status()).isZero();
     assertEveryObjectReadsByteExactWith(target);
@@ -142,7 +146,7 @@ class ReshapeRunCommandTest {
     AtomicInteger asked = new AtomicInteger();
     run.alsoStop = () -> asked.incrementAndGet() > 1; // stopped while it waits for the slot
 
-    assertThat(cli.execute("reshape", "run", "--config", current.toString()))
+    assertThat(cli.execute("reshape", "run", "--fence", "0", "--config", current.toString()))
         .as(err.toString())
         .isEqualTo(ExitCodes.RUNNING);
     assertThat(out.toString())
@@ -171,7 +175,7 @@ class ReshapeRunCommandTest {
       HealLease lease = HealLease.create(other, "proxy-a:9000", HealLease.DEFAULT_TTL);
       assertThat(lease.tryAcquire()).isTrue();
       try {
-        assertThat(racs("reshape", "run", "--config", current.toString()))
+        assertThat(racs("reshape", "run", "--fence", "0", "--config", current.toString()))
             .isEqualTo(ExitCodes.FAILURE);
         assertThat(err.toString().strip())
             .startsWith("racs reshape run: the heal lease is held by proxy-a:9000")

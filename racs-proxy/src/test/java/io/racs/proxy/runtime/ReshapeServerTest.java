@@ -10,6 +10,7 @@ import io.racs.proxy.store.reshape.ArrayRecords;
 import io.racs.proxy.store.reshape.Mover;
 import io.racs.proxy.testing.TestArray;
 import io.racs.repos.Repository;
+import io.racs.testkit.DrivenClock;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -38,6 +39,7 @@ class ReshapeServerTest {
   private final List<RacsServer> servers = new ArrayList<>();
   private final List<ErasureStore> stores = new ArrayList<>();
   private final HttpClient http = HttpClient.newHttpClient();
+  private final DrivenClock clock = new DrivenClock();
 
   @AfterEach
   void stop() {
@@ -50,6 +52,7 @@ class ReshapeServerTest {
             .blockBytes(4096)
             .slowShardTimeout(Duration.ofSeconds(5))
             .settleTime(Duration.ZERO)
+            .clock(clock)
             .fs(dir)
             .open()
             .store();
@@ -127,6 +130,7 @@ class ReshapeServerTest {
         .contains("\"reshape\":{\"state\":\"running\",\"from\":\"4x2 over ")
         .contains("\"to\":\"3x3 over ");
 
+    clock.advance(Duration.ofMinutes(2)); // past the fence: every proxy writes 3x3 by now
     Mover.Report report = a.reshapeOnce();
 
     assertThat(report).isNotNull();

@@ -70,6 +70,8 @@ public final class Mover {
    * @param pause how long to wait before looking again at an unusable slot
    * @param sweeps how many sweeps one run makes at most before it stops
    * @param counters told where the mover stands each time it checkpoints
+   * @param fence how long after the reshape was recorded (its {@code startedMillis}, by the store's
+   *     clock) a proxy may still write the old layout: the sweep that completes begins no earlier
    */
   public record Options(
       double rateMegabytesPerSecond,
@@ -77,31 +79,38 @@ public final class Mover {
       BooleanSupplier stop,
       Duration pause,
       int sweeps,
-      Consumer<Progress> counters) {
-    /** 50 MB/s, no progress lines, never stopped, a pause of 5 s, 10 sweeps. */
+      Consumer<Progress> counters,
+      Duration fence) {
+    /** 50 MB/s, no progress lines, never stopped, a pause of 5 s, 10 sweeps, the fence of §6. */
     public static Options defaults() {
-      return new Options(50, line -> {}, () -> false, Duration.ofSeconds(5), 10, p -> {});
+      return new Options(
+          50, line -> {}, () -> false, Duration.ofSeconds(5), 10, p -> {}, RecordedLayout.FENCE);
+    }
+
+    /** The fence ({@link RecordedLayout#FENCE}); zero only when no proxy serves the array. */
+    public Options withFence(Duration fence) {
+      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps, counters, fence);
     }
 
     public Options withRate(double megabytesPerSecond) {
-      return new Options(megabytesPerSecond, progress, stop, pause, sweeps, counters);
+      return new Options(megabytesPerSecond, progress, stop, pause, sweeps, counters, fence);
     }
 
     public Options withProgress(Consumer<String> progress) {
-      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps, counters);
+      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps, counters, fence);
     }
 
     public Options withStop(BooleanSupplier stop) {
-      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps, counters);
+      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps, counters, fence);
     }
 
     public Options withPause(Duration pause) {
-      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps, counters);
+      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps, counters, fence);
     }
 
     /** Told where the mover stands at each checkpoint (for {@code /metrics}). */
     public Options withCounters(Consumer<Progress> counters) {
-      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps, counters);
+      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps, counters, fence);
     }
   }
 
@@ -239,12 +248,18 @@ public final class Mover {
           });
       for (int run = 0; run < options.sweeps(); run++) {
         boolean whole = resume.isEmpty();
+        // A proxy that has not re-read the array record yet still writes the old layout: only a
+        // sweep begun past the fence may find the last of them (docs/reshape.md §6).
+        boolean fenced =
+            store.config().clock().millis() >= reshape.startedMillis() + options.fence().toMillis();
         found = 0;
         failure = null;
         sweepBuckets(resume);
         resume = Optional.empty();
         collectSettling();
-        if (whole && found == 0 && failure == null) {
+        if (whole && found == 0 && failure == null && !fenced) {
+          awaitFence(); // the next sweep, whole and fenced, may complete
+        } else if (whole && found == 0 && failure == null) {
           records.write(reshape.next(records.nextId(), ArrayRecord.State.COMPLETE, null));
           checkpoints.clear();
           say(true);
@@ -422,6 +437,21 @@ public final class Mover {
       }
       // Pacing to a deadline, not a handoff between threads.
       LockSupport.parkNanos(Math.min(left.toNanos() + 1_000_000, options.pause().toNanos()));
+    }
+  }
+
+  /** Waits, stopping when told to, until the fence has passed by the store's clock. */
+  private void awaitFence() {
+    long at = reshape.startedMillis() + options.fence().toMillis();
+    options.progress().accept("reshape: waiting for every proxy to write the new layout");
+    while (true) {
+      checkStop();
+      long left = at - store.config().clock().millis();
+      if (left < 0) {
+        return;
+      }
+      // Pacing to a deadline, not a handoff between threads.
+      LockSupport.parkNanos(Math.min((left + 1) * 1_000_000, options.pause().toNanos()));
     }
   }
 

@@ -146,6 +146,9 @@ final class ReshapeArray implements AutoCloseable {
     return new ArrayRecords(store).current().orElseThrow().state();
   }
 
+  /** The mover's fence (docs/reshape.md §6): none unless a test sets one. */
+  Duration fence = Duration.ZERO;
+
   /** Runs the mover, stopped before the key after {@code keys} keys (-1: never). */
   Mover.Report move(int keys, List<String> progress) {
     AtomicInteger asked = new AtomicInteger();
@@ -153,6 +156,7 @@ final class ReshapeArray implements AutoCloseable {
         store,
         Mover.Options.defaults()
             .withRate(0)
+            .withFence(fence)
             .withPause(Duration.ofMillis(20))
             .withProgress(progress::add)
             .withStop(() -> keys >= 0 && asked.incrementAndGet() > keys));
