@@ -68,6 +68,19 @@ class ReshapeRunCommandTest {
     return RacsMain.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
   }
 
+  /** {@code racs reshape run --fence 0} over the current file, stopped when {@code stop} says. */
+  private int runStopped(java.util.function.BooleanSupplier stop) {
+    out.getBuffer().setLength(0);
+    err.getBuffer().setLength(0);
+    CommandLine cli = RacsMain.commandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    ReshapeRunCommand run =
+        cli.getSubcommands().get("reshape").getSubcommands().get("run").getCommand();
+    run.alsoStop = stop;
+    return cli.execute("reshape", "run", "--fence", "0", "--config", current.toString());
+  }
+
   private int start() {
     return racs("reshape", "start", "--config", current.toString(), "--to", target.toString());
   }
@@ -109,15 +122,10 @@ class ReshapeRunCommandTest {
   @Test
   void run_whenStoppedAfterKeys_exits3AndStatusShowsProgress() throws IOException {
     assertThat(start()).isZero();
-    CommandLine cli = RacsMain.commandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    ReshapeRunCommand run =
-        cli.getSubcommands().get("reshape").getSubcommands().get("run").getCommand();
     AtomicInteger asked = new AtomicInteger();
-    run.alsoStop = () -> asked.incrementAndGet() > 4; // as a SIGINT after three keys
 
-    assertThat(cli.execute("reshape", "run", "--fence", "0", "--config", current.toString()))
+    // as a SIGINT after three keys
+    assertThat(runStopped(() -> asked.incrementAndGet() > 4))
         .as(err.toString())
         .isEqualTo(ExitCodes.RUNNING);
     assertThat(out.toString()).contains("reshape run: stopped: ").contains("resumes");
@@ -138,15 +146,10 @@ class ReshapeRunCommandTest {
   void run_whenSlotDown_pausesAndStatusExits1NamingIt() throws IOException {
     assertThat(start()).isZero();
     deleteTree(dir.resolve("r5")); // a repository root gone: unavailable, not empty
-    CommandLine cli = RacsMain.commandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    ReshapeRunCommand run =
-        cli.getSubcommands().get("reshape").getSubcommands().get("run").getCommand();
     AtomicInteger asked = new AtomicInteger();
-    run.alsoStop = () -> asked.incrementAndGet() > 1; // stopped while it waits for the slot
 
-    assertThat(cli.execute("reshape", "run", "--fence", "0", "--config", current.toString()))
+    // stopped while it waits for the slot
+    assertThat(runStopped(() -> asked.incrementAndGet() > 1))
         .as(err.toString())
         .isEqualTo(ExitCodes.RUNNING);
     assertThat(out.toString())

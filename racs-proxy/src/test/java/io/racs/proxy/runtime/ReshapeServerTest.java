@@ -8,8 +8,8 @@ import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.format.ArrayRecord;
 import io.racs.proxy.store.reshape.ArrayRecords;
 import io.racs.proxy.store.reshape.Mover;
+import io.racs.proxy.testing.ReshapeRecords;
 import io.racs.proxy.testing.TestArray;
-import io.racs.repos.Repository;
 import io.racs.testkit.DrivenClock;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
@@ -77,23 +77,6 @@ class ReshapeServerTest {
         .body();
   }
 
-  private static void recordReshape(ErasureStore store) {
-    ArrayRecords records = new ArrayRecords(store);
-    records.current();
-    List<String> names = store.repositories().stream().map(Repository::name).toList();
-    records.write(
-        new ArrayRecord(
-            1,
-            store.arrayId(),
-            records.nextId(),
-            ArrayRecord.State.RUNNING,
-            new ArrayRecord.Generation(0, "4x2", names),
-            new ArrayRecord.Generation(1, "3x3", names),
-            store.config().clock().millis(),
-            0,
-            null));
-  }
-
   @Test
   void reshapeOnce_ofTheLeaseHolder_movesInPlaceOfTheScrubAndReportsIt() throws Exception {
     RacsServer a = server();
@@ -115,7 +98,7 @@ class ReshapeServerTest {
     }
     assertThat(a.reshapeOnce()).as("no reshape recorded").isNull();
     assertThat(admin(a, "/health/ready")).contains("\"reshape\":{\"state\":\"none\"");
-    recordReshape(store);
+    ReshapeRecords.record4x2To3x3(store);
 
     assertThat(b.lease().tryAcquire()).isTrue();
     assertThat(a.reshapeOnce()).as("b holds the lease").isNull();

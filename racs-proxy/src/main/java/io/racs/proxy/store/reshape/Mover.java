@@ -183,6 +183,8 @@ public final class Mover {
   private String savedAfter = "";
   private long lastProgressNanos;
   private long lastHealthNanos;
+  private long lastRecordNanos;
+  private static final long RECORD_EVERY_NANOS = Duration.ofSeconds(10).toNanos();
 
   private Mover(Maintenance store, Options options) {
     this.store = store;
@@ -260,6 +262,7 @@ public final class Mover {
         if (whole && found == 0 && failure == null && !fenced) {
           awaitFence(); // the next sweep, whole and fenced, may complete
         } else if (whole && found == 0 && failure == null) {
+          checkRecord(true);
           records.write(reshape.next(records.nextId(), ArrayRecord.State.COMPLETE, null));
           checkpoints.clear();
           say(true);
@@ -308,6 +311,7 @@ public final class Mover {
           save(bucket, last); // the key before is done
         }
         checkStop();
+        checkRecord(false);
         awaitUsable();
         keyName = name;
       }
@@ -504,6 +508,25 @@ public final class Mover {
       }
     }
     return null;
+  }
+
+  /**
+   * Stops the run when the array record is no longer the reshape it moves (aborted meanwhile, by
+   * any process): asked before each key, read at most every 10 s, and always before completing.
+   */
+  private void checkRecord(boolean now) {
+    long at = System.nanoTime();
+    if (!now && lastRecordNanos != 0 && at - lastRecordNanos < RECORD_EVERY_NANOS) {
+      return;
+    }
+    lastRecordNanos = at;
+    Optional<ArrayRecord> current = records.current();
+    if (current.isEmpty() || !current.get().versionId().equals(reshape.versionId())) {
+      throw new Stopped(
+          "the reshape is "
+              + current.map(r -> r.state().name().toLowerCase(java.util.Locale.ROOT)).orElse("gone")
+              + " since this run began");
+    }
   }
 
   private void checkStop() {

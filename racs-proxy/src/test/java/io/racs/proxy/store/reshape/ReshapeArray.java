@@ -12,9 +12,9 @@ import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.Sealing;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.testing.ReshapeRecords;
 import io.racs.proxy.testing.TestArray;
 import io.racs.repos.ObjectInfo;
-import io.racs.repos.Repository;
 import io.racs.repos.memory.MemoryRepository;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -126,20 +126,7 @@ final class ReshapeArray implements AutoCloseable {
 
   /** Records the reshape 4x2 -> 3x3 over the same six repositories, as {@code start} does. */
   void recordReshape() {
-    ArrayRecords records = new ArrayRecords(store);
-    records.current();
-    List<String> names = store.repositories().stream().map(Repository::name).toList();
-    records.write(
-        new ArrayRecord(
-            1,
-            store.arrayId(),
-            records.nextId(),
-            ArrayRecord.State.RUNNING,
-            new ArrayRecord.Generation(0, "4x2", names),
-            new ArrayRecord.Generation(1, "3x3", names),
-            store.config().clock().millis(),
-            0,
-            null));
+    ReshapeRecords.record4x2To3x3(store);
   }
 
   ArrayRecord.State state() {

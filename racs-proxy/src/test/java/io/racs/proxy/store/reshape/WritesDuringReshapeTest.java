@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
  * multipart PUTs and delete markers are written 3x3 while older versions stay 4x2 and read
  * byte-exact, and the mover moves only those; an abort turns new writes back to 4x2. The mover
  * completes no earlier than the fence: a sweep that found nothing before it waits, and a version a
- * late proxy wrote in the old layout meanwhile is moved before the reshape is marked complete. Data
- * comes from seed {@link ReshapeArray#SEED}.
+ * late proxy wrote in the old layout meanwhile is moved before the reshape is marked complete; a
+ * reshape aborted while the mover runs is never marked complete. Data comes from seed {@link
+ * ReshapeArray#SEED}.
  */
 class WritesDuringReshapeTest {
   private ReshapeArray fixture;
@@ -98,6 +99,37 @@ class WritesDuringReshapeTest {
 
     assertThat(ReshapeArray.put(store, "bkt", "after", fixture.data(300)).geometry())
         .isEqualTo("4x2");
+  }
+
+  @Test
+  void run_whenAbortedMeanwhile_neverMarksItComplete() {
+    fixture = new ReshapeArray(Duration.ZERO).fill();
+    ErasureStore store = fixture.store;
+    fixture.recordReshape();
+    ArrayRecords records = new ArrayRecords(store);
+    ArrayRecord running = records.current().orElseThrow();
+    AtomicInteger asked = new AtomicInteger();
+
+    // Another process aborts while this mover is at its third key.
+    Mover.Report report =
+        Mover.run(
+            store,
+            Mover.Options.defaults()
+                .withRate(0)
+                .withFence(Duration.ZERO)
+                .withPause(Duration.ofMillis(5))
+                .withStop(
+                    () -> {
+                      if (asked.incrementAndGet() == 3) {
+                        records.write(
+                            running.next(records.nextId(), ArrayRecord.State.ABORTED, null));
+                      }
+                      return false;
+                    }));
+
+    assertThat(report.outcome()).isEqualTo(Mover.Outcome.STOPPED);
+    assertThat(report.reason()).isEqualTo("the reshape is aborted since this run began");
+    assertThat(fixture.state()).isEqualTo(ArrayRecord.State.ABORTED);
   }
 
   @Test
