@@ -4,7 +4,7 @@ import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.format.ArrayRecord;
 import io.racs.proxy.store.reshape.ArrayRecords;
-import io.racs.proxy.store.reshape.Mover;
+import io.racs.proxy.store.reshape.MoveProgress;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.Optional;
@@ -143,12 +143,12 @@ final class ReshapeRecordCommands {
             out.printf(
                 "reshape status: running since %s: %s (generation %d -> %d)%n",
                 Instant.ofEpochMilli(r.startedMillis()), move, r.from().number(), r.to().number());
-            Optional<Mover.Progress> progress = Mover.progress(store, r.to().number());
+            Optional<MoveProgress> progress = MoveProgress.latest(store, r.to().number());
             if (progress.isEmpty()) {
               out.println("  nothing moved yet; " + MOVER);
               yield ExitCodes.RUNNING;
             }
-            Mover.Progress p = progress.get();
+            MoveProgress p = progress.get();
             out.printf(
                 "  sweep %d%s: %d versions moved, %d bytes, %d old copies collected%n",
                 p.sweep(),

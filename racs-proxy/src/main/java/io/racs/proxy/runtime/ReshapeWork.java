@@ -4,6 +4,7 @@ import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.ArrayRecord;
 import io.racs.proxy.store.reshape.ArrayRecords;
+import io.racs.proxy.store.reshape.MoveProgress;
 import io.racs.proxy.store.reshape.Mover;
 import java.util.Locale;
 import java.util.Optional;
@@ -30,7 +31,7 @@ final class ReshapeWork {
 
   private final ErasureStore store;
   private volatile ArrayRecord record;
-  private volatile Mover.Progress progress;
+  private volatile MoveProgress progress;
   private volatile boolean moving;
 
   ReshapeWork(ErasureStore store) {
@@ -46,7 +47,7 @@ final class ReshapeWork {
       Optional<ArrayRecord> now = new ArrayRecords(store).current();
       record = now.orElse(null);
       if (running() && !moving) {
-        progress = Mover.progress(store, record.to().number()).orElse(progress);
+        progress = MoveProgress.latest(store, record.to().number()).orElse(progress);
       }
     } catch (StoreException e) {
       LOG.debug("reshape: cannot read the array record: {}", e.getMessage());
@@ -88,7 +89,7 @@ final class ReshapeWork {
   /** The reshape's gauges, in Prometheus' text format. */
   void appendMetrics(StringBuilder out) {
     ArrayRecord r = record;
-    Mover.Progress p = running() ? progress : null;
+    MoveProgress p = running() ? progress : null;
     gauge(
         out,
         "racs_reshape_running",
@@ -143,7 +144,7 @@ final class ReshapeWork {
           .append(",\"to\":")
           .append(RacsServer.jsonString(r.to().describe()));
     }
-    Mover.Progress p = running() ? progress : null;
+    MoveProgress p = running() ? progress : null;
     if (p != null) {
       json.append(",\"sweep\":")
           .append(p.sweep())

@@ -79,7 +79,7 @@ public final class Mover {
       BooleanSupplier stop,
       Duration pause,
       int sweeps,
-      Consumer<Progress> counters,
+      Consumer<MoveProgress> counters,
       Duration fence) {
     /** 50 MB/s, no progress lines, never stopped, a pause of 5 s, 10 sweeps, the fence of §6. */
     public static Options defaults() {
@@ -109,46 +109,9 @@ public final class Mover {
     }
 
     /** Told where the mover stands at each checkpoint (for {@code /metrics}). */
-    public Options withCounters(Consumer<Progress> counters) {
+    public Options withCounters(Consumer<MoveProgress> counters) {
       return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps, counters, fence);
     }
-  }
-
-  /**
-   * Where a reshape's mover stands, as its newest checkpoint says (docs/reshape.md §6), for {@code
-   * reshape status}, {@code /metrics} and {@code /health/ready}.
-   *
-   * @param sweep which sweep of the reshape (1 for the first)
-   * @param bucket the bucket being swept (empty between sweeps)
-   * @param versionsMoved versions (and delete markers) copied into the target so far
-   * @param bytesMoved stored bytes copied so far
-   * @param copiesCollected older copies collected so far
-   * @param problem why the mover is paused or failed, one line; empty while it moves
-   */
-  public record Progress(
-      int sweep,
-      String bucket,
-      long versionsMoved,
-      long bytesMoved,
-      long copiesCollected,
-      String problem) {}
-
-  /**
-   * The progress of the move into {@code generation}, from its newest checkpoint on a read quorum;
-   * empty before the mover checkpointed (and after it completed: the checkpoints go then).
-   */
-  public static Optional<Progress> progress(Maintenance store, int generation) {
-    return new MoveCheckpoints(store, generation)
-        .latest()
-        .map(
-            c ->
-                new Progress(
-                    c.sweep(),
-                    c.bucket(),
-                    c.versionsMoved(),
-                    c.bytesMoved(),
-                    c.copiesCollected(),
-                    c.problem() == null ? "" : c.problem()));
   }
 
   /** Thrown to end a run where it stands (told to stop): the checkpoint stays. */
@@ -563,7 +526,7 @@ public final class Mover {
     options
         .counters()
         .accept(
-            new Progress(
+            new MoveProgress(
                 sweep,
                 savedBucket,
                 versionsMoved,
