@@ -9,7 +9,8 @@ import picocli.CommandLine.Spec;
  * {@code racs reshape}: change the array's geometry and repositories while it serves
  * (docs/reshape.md). Its subcommands so far: {@code plan}, which changes nothing, and {@code
  * start}, {@code status} and {@code abort}, which record the target on the array and read it back
- * ({@link ReshapeRecordCommands}). The mover ({@code run}, and in every proxy) comes next.
+ * ({@link ReshapeRecordCommands}), and {@code run}, the mover in the foreground ({@link
+ * ReshapeRunCommand}).
  */
 @Command(
     name = "reshape",
@@ -20,7 +21,8 @@ import picocli.CommandLine.Spec;
       ReshapePlanCommand.class,
       ReshapeRecordCommands.Start.class,
       ReshapeRecordCommands.Status.class,
-      ReshapeRecordCommands.Abort.class
+      ReshapeRecordCommands.Abort.class,
+      ReshapeRunCommand.class
     })
 public final class ReshapeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

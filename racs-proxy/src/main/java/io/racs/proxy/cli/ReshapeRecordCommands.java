@@ -4,6 +4,7 @@ import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.format.ArrayRecord;
 import io.racs.proxy.store.reshape.ArrayRecords;
+import io.racs.proxy.store.reshape.MoveProgress;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.Optional;
@@ -17,12 +18,12 @@ import picocli.CommandLine.Spec;
  * {@code racs reshape start}, {@code status} and {@code abort}: the reshape recorded on the array
  * ({@link ArrayRecords}, docs/reshape.md). {@code start} records the target and returns, {@code
  * status} says where the recorded reshape stands in its exit code (0 nothing in progress, 3
- * running, 1 failed), {@code abort} gives it up. The mover is not built yet: a started reshape
- * moves nothing, and stays running until it is aborted.
+ * running, 1 failed or paused on an error), {@code abort} gives it up. The mover ({@code reshape
+ * run}, {@link ReshapeRunCommand}) moves a started reshape.
  */
 final class ReshapeRecordCommands {
-  private static final String NO_MOVER =
-      "the mover is not built yet (docs/reshape.md): nothing moves until it is";
+  private static final String MOVER =
+      "the mover moves it: racs reshape run --config FILE (or a proxy serving the array)";
 
   private ReshapeRecordCommands() {}
 
@@ -99,7 +100,7 @@ final class ReshapeRecordCommands {
             "reshape start: recorded on array %s: %s (generation %d -> %d)%n",
             store.arrayId(), t.describe(), generation, generation + 1);
         out.println("  " + t.changes());
-        out.println("  " + NO_MOVER);
+        out.println("  " + MOVER);
         return ExitCodes.OK;
       }
     }
@@ -142,7 +143,23 @@ final class ReshapeRecordCommands {
             out.printf(
                 "reshape status: running since %s: %s (generation %d -> %d)%n",
                 Instant.ofEpochMilli(r.startedMillis()), move, r.from().number(), r.to().number());
-            out.println("  versions moved: 0; " + NO_MOVER);
+            Optional<MoveProgress> progress = MoveProgress.latest(store, r.to().number());
+            if (progress.isEmpty()) {
+              out.println("  nothing moved yet; " + MOVER);
+              yield ExitCodes.RUNNING;
+            }
+            MoveProgress p = progress.get();
+            out.printf(
+                "  sweep %d%s: %d versions moved, %d bytes, %d old copies collected%n",
+                p.sweep(),
+                p.bucket().isEmpty() ? "" : ", in bucket " + p.bucket(),
+                p.versionsMoved(),
+                p.bytesMoved(),
+                p.copiesCollected());
+            if (!p.problem().isEmpty()) {
+              out.println("  the mover is " + p.problem());
+              yield ExitCodes.FAILURE;
+            }
             yield ExitCodes.RUNNING;
           }
           case COMPLETE -> {

@@ -7,6 +7,7 @@ import io.racs.proxy.store.heal.HealLease;
 import io.racs.proxy.store.heal.HealOptions;
 import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
+import io.racs.proxy.store.reshape.Mover;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -17,19 +18,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A proxy's background work: the heal scrub, every {@code scrubInterval} (off by default), and the
+ * A proxy's background work: the heal scrub, every {@code scrubInterval} (off by default), the
  * lifecycle scan, every {@code lifecycleInterval} (on by default, so that lifecycle rules work with
- * the configuration as shipped, as MinIO's scanner does). Both are throttled, run on one thread (so
- * never at once on one proxy), and run on one proxy of the array at a time: with coordination only
- * on the ZooKeeper leader, otherwise only under the {@link HealLease}, taken before each run and
- * given back after. Either stops before its next object once this proxy no longer leads or holds
- * the lease, and the next holder goes on.
+ * the configuration as shipped, as MinIO's scanner does), and, while a reshape is recorded as
+ * running, the reshape's mover in place of the scrub ({@link ReshapeWork}, the array record read
+ * every {@link #RESHAPE_CHECK_INTERVAL}; a proxy with neither scrub nor lifecycle scan runs no
+ * mover). Both are throttled, run on one thread (so never at once on one proxy), and run on one
+ * proxy of the array at a time: with coordination only on the ZooKeeper leader, otherwise only
+ * under the {@link HealLease}, taken before each run and given back after. Either stops before its
+ * next object once this proxy no longer leads or holds the lease, and the next holder goes on.
  *
  * <p>Thread-safe: the runs are serialized by the scheduler's single thread, and the tests' direct
  * calls do not overlap with it.
  */
 final class BackgroundWork implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BackgroundWork.class);
+
+  /** How often a proxy with background work reads the array record, to run a recorded reshape. */
+  static final Duration RESHAPE_CHECK_INTERVAL = Duration.ofSeconds(30);
 
   /** The byte rate of the background heal scrub. */
   private static final double SCRUB_MEGABYTES_PER_SECOND = 50;
@@ -42,6 +48,7 @@ final class BackgroundWork implements AutoCloseable {
   private ScheduledExecutorService scheduler;
   private volatile HealReport lastScrub;
   private volatile AbandonedUploads.Report lastUploads;
+  private final ReshapeWork reshape;
 
   /**
    * Background work for {@code store}, led through {@code coordination} (null: none, the heal lease
@@ -52,6 +59,7 @@ final class BackgroundWork implements AutoCloseable {
     this.store = store;
     this.coordination = coordination;
     this.abandonedUploadAge = abandonedUploadAge;
+    this.reshape = new ReshapeWork(store);
   }
 
   /**
@@ -80,6 +88,8 @@ final class BackgroundWork implements AutoCloseable {
           every,
           TimeUnit.MILLISECONDS);
     }
+    long check = RESHAPE_CHECK_INTERVAL.toMillis();
+    scheduler.scheduleWithFixedDelay(this::reshapeOnce, check, check, TimeUnit.MILLISECONDS);
   }
 
   /** The heal lease of a proxy without coordination, renewed every third of its ttl. */
@@ -106,7 +116,31 @@ final class BackgroundWork implements AutoCloseable {
    * or there is neither coordination nor a lease), and returns its report; null when it may not.
    */
   HealReport scrubOnce(double megabytesPerSecond) {
+    if (reshape.refresh()) {
+      return null; // the mover runs instead (reshapeOnce), under the same leadership or lease
+    }
     return asHolder(stop -> scrub(megabytesPerSecond, stop));
+  }
+
+  /**
+   * Reads the array record and, while a reshape is running, runs the mover if this proxy may (as
+   * {@link #scrubOnce}); returns its report, null when no reshape runs or this proxy may not move.
+   */
+  Mover.Report reshapeOnce() {
+    try {
+      if (!reshape.refresh()) {
+        return null;
+      }
+      return asHolder(reshape::move);
+    } catch (RuntimeException e) {
+      LOG.warn("reshape: the mover failed: {}", e.toString());
+      return null;
+    }
+  }
+
+  /** What this proxy knows of the array's reshape, for the admin endpoints. */
+  ReshapeWork reshape() {
+    return reshape;
   }
 
   /**

@@ -22,6 +22,7 @@ import io.racs.proxy.store.array.RepositoryHealth;
 import io.racs.proxy.store.heal.AbandonedUploads;
 import io.racs.proxy.store.heal.HealLease;
 import io.racs.proxy.store.heal.HealReport;
+import io.racs.proxy.store.reshape.Mover;
 import io.racs.proxy.store.users.UserRecords;
 import io.racs.proxy.users.StoredSecrets;
 import io.racs.proxy.users.UserDirectory;
@@ -358,6 +359,11 @@ public final class RacsServer implements AutoCloseable {
     return work.lease();
   }
 
+  /** Runs the reshape's mover once, as its schedule does, if a reshape runs and this proxy may. */
+  Mover.Report reshapeOnce() {
+    return work.reshapeOnce();
+  }
+
   /** The coordination with the other proxies, or null when there is none. */
   ZooKeeperCoordination coordination() {
     return coordination;
@@ -426,6 +432,7 @@ public final class RacsServer implements AutoCloseable {
         .append(",\"lifecycle\":\"")
         .append(lifecycleOn ? "on" : "off")
         .append('"');
+    work.reshape().appendReady(json); // not part of readiness either
     ZooKeeperCoordination c = coordination;
     if (c != null) {
       // Not part of readiness: the data path needs no coordination.
@@ -528,6 +535,7 @@ public final class RacsServer implements AutoCloseable {
         .append("racs_heal_backlog_objects ")
         .append(scrub == null ? 0 : scrub.unrecoverable().size())
         .append('\n');
+    work.reshape().appendMetrics(out);
     ZooKeeperCoordination c = coordination;
     if (c != null) {
       out.append("# HELP racs_coordination_connected 1 while the ZooKeeper session is connected.\n")

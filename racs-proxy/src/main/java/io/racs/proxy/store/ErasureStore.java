@@ -109,6 +109,7 @@ public final class ErasureStore implements ObjectStore, Maintenance {
   private static ErasureStore inLayout(ErasureStore store) {
     try {
       RecordedLayout.require(store);
+      store.tiers.followLayout(() -> RecordedLayout.follow(store), RecordedLayout.REFRESH_EVERY);
       return store;
     } catch (RuntimeException e) {
       store.tiers.stop();

@@ -23,9 +23,12 @@ import io.racs.proxy.store.object.ObjectTags;
 import io.racs.proxy.store.object.ObjectWrites;
 import io.racs.proxy.store.object.VersionedWrites;
 import io.racs.repos.Repository;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The parts of one {@link ErasureStore}, built from its configuration and its opened slots, each
@@ -36,6 +39,8 @@ final class StoreTiers {
   final StoreContext context;
   // Runs collections and the early reads of whole-object GETs.
   final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
+  // Re-reads the array record (null until followLayout).
+  private volatile ScheduledExecutorService layoutWatch;
   final ArraySlots slots;
   final ArrayHealth health;
   final Collector collector;
@@ -76,6 +81,14 @@ final class StoreTiers {
         new ObjectLockStore(context, buckets, documents, health, rule, versioned, background);
   }
 
+  /** Runs {@code follow} every {@code every}: the store re-reads the array record (reshape §6). */
+  void followLayout(Runnable follow, Duration every) {
+    layoutWatch =
+        Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("layout").factory());
+    long millis = every.toMillis();
+    layoutWatch.scheduleWithFixedDelay(follow, millis, millis, TimeUnit.MILLISECONDS);
+  }
+
   /** Stops the collector and the background work, then closes the array and its repositories. */
   void close() {
     stop();
@@ -89,6 +102,9 @@ final class StoreTiers {
    * open: a store refused at open hands them back to its caller as they were.
    */
   void stop() {
+    if (layoutWatch != null) {
+      layoutWatch.shutdownNow();
+    }
     collector.finish();
     background.shutdown();
     context.array.close();

@@ -53,12 +53,22 @@ public final class StoreContext {
   // A codec per geometry that versions were written in (docs/reshape.md: each version's layout is
   // its own), so that reading one never depends on the geometry new writes take.
   private final Map<Geometry, ErasureCodec> codecs = new ConcurrentHashMap<>();
+  // The layout new writes take: the configured one, or a running reshape's target.
+  private volatile Writes writes;
+
+  /**
+   * The layout new versions, delete markers and uploads are written in (docs/reshape.md §2): the
+   * geometry, its codec and the configuration with that geometry's piece size and data write
+   * quorum. One write takes it once and keeps it, so that its parts and its record agree.
+   */
+  public record Writes(Geometry geometry, ErasureCodec codec, StoreConfig config) {}
 
   public StoreContext(StoreConfig config, List<Repository> repositories, String arrayId) {
     this.config = config;
     this.geometry = config.geometry();
     this.codec = ErasureCodec.create(geometry);
     codecs.put(geometry, codec);
+    this.writes = new Writes(geometry, codec, config);
     this.index = new IndexQuorum(geometry.totalShards(), config.writeQuorum());
     this.array =
         new RepositoryArray(
@@ -241,6 +251,28 @@ public final class StoreContext {
    */
   public Geometry recordedGeometry(String recorded) {
     return recorded == null ? geometry : Geometry.parse(recorded);
+  }
+
+  /** The layout new writes take now ({@link Writes}). */
+  public Writes writes() {
+    return writes;
+  }
+
+  /**
+   * Makes new writes take {@code layout}'s geometry (a geometry-only reshape's target while it runs
+   * or once complete), or the configured one again when {@code layout} is this store's config. Set
+   * by {@code RecordedLayout}, which re-reads the array record.
+   */
+  public void writeIn(StoreConfig layout) {
+    if (layout.geometry().totalShards() != geometry.totalShards()) {
+      throw new IllegalArgumentException(
+          "write layout: "
+              + layout.geometry()
+              + " (expected: "
+              + geometry.totalShards()
+              + " shards, one per slot of the array)");
+    }
+    writes = new Writes(layout.geometry(), codecFor(layout.geometry()), layout);
   }
 
   /** The codec of {@code geometry}, made once per store. */

@@ -227,6 +227,32 @@ public final class HealLease {
     }
   }
 
+  /**
+   * Who else holds the lease now, as its records name it ({@code proxyId}), judged as {@link
+   * #tryAcquire} judges: an unexpired record of another candidacy on a read quorum's listing. Empty
+   * when no other candidacy has one; "another proxy" when its record cannot be read. Read-only, for
+   * the line that says why this one did not take it.
+   */
+  public Optional<String> holder() {
+    IndexMerge merge = new IndexMerge(context.array, PREFIX, "", 1000);
+    long now = clock.millis();
+    Optional<String> found = Optional.empty();
+    for (IndexMerge.Entry e = merge.next(); e != null && found.isEmpty(); e = merge.next()) {
+      Optional<Name> parsed = Name.parse(e.name());
+      if (parsed.isPresent()
+          && !parsed.get().expiredAt(now)
+          && !parsed.get().token().equals(token)) {
+        found =
+            Optional.of(
+                context
+                    .read(e, LeaseRecord.class)
+                    .map(LeaseRecord::proxyId)
+                    .orElse("another proxy"));
+      }
+    }
+    return found;
+  }
+
   /** Gives the lease up (deletes this proxy's records) if it holds it. */
   public void release() {
     synchronized (turn) {

@@ -133,7 +133,7 @@ public final class MultipartUploads {
                 options.contentHeaders(),
                 options.tags(),
                 sealed == null ? null : sealed.record(),
-                context.geometry.toString(),
+                context.writes().geometry().toString(),
                 options.lock())),
         "create upload for " + bucket + "/" + key);
     return uploadId;
@@ -225,7 +225,10 @@ public final class MultipartUploads {
         PartWriter.write(
             context.array,
             context.codecFor(geometry),
-            context.config,
+            // An upload begun in a reshape's target is striped as the mover stripes that layout.
+            geometry.equals(context.writes().geometry())
+                ? context.writes().config()
+                : context.config,
             partNumber,
             dataId,
             context.slotsFor(bucket, key, geometry.totalShards()),

@@ -126,14 +126,24 @@ public final class ObjectWrites {
     // version takes the data's id when no newer one was listed (CommitOrder.versionIdOrData): then
     // a reader that has not read its record knows where its shards are.
     String dataId = context.ids.next(VersionId.Mark.DATA);
-    StoreConfig config = context.config;
+    StoreContext.Writes layout = context.writes(); // one layout for the whole write
+    StoreConfig config = layout.config();
     List<Integer> slots = context.slotsFor(bucket, key);
     InputStream rest = body;
     if (config.inlineBytes() > 0 && (lengthBytes < 0 || config.inlines(lengthBytes))) {
       byte[] head = readHead(body, lengthBytes);
       if (config.inlines(head.length)) {
         return putInline(
-            bucket, key, slots, head, options, condition, seal, ordering.start(), nullVersion);
+            layout,
+            bucket,
+            key,
+            slots,
+            head,
+            options,
+            condition,
+            seal,
+            ordering.start(),
+            nullVersion);
       }
       rest = new SequenceInputStream(new ByteArrayInputStream(head), body);
     }
@@ -144,7 +154,7 @@ public final class ObjectWrites {
     PartWriter.Result written =
         PartWriter.write(
             context.array,
-            context.codec,
+            layout.codec(),
             config,
             1,
             dataId,
@@ -162,7 +172,14 @@ public final class ObjectWrites {
       check(condition, bucket, key);
       meta =
           singlePartVersion(
-                  bucket, key, ordering.versionIdOrData(dataId), part, options, checksums, seal)
+                  layout,
+                  bucket,
+                  key,
+                  ordering.versionIdOrData(dataId),
+                  part,
+                  options,
+                  checksums,
+                  seal)
               .withNullVersion(nullVersion);
     } catch (RuntimeException e) {
       PartWriter.deleteShards(context.array, part.slots(), part.dataId());
@@ -269,6 +286,7 @@ public final class ObjectWrites {
 
   /** A small object: one stripe, each shard inside the version's record on its repository. */
   private VersionMeta putInline(
+      StoreContext.Writes layout,
       String bucket,
       String key,
       List<Integer> slots,
@@ -280,8 +298,8 @@ public final class ObjectWrites {
       boolean nullVersion) {
     byte[][] shards =
         data.length == 0
-            ? new byte[context.geometry.totalShards()][0]
-            : PartWriter.encodeStripe(context.codec, data, data.length, byte[]::new);
+            ? new byte[layout.geometry().totalShards()][0]
+            : PartWriter.encodeStripe(layout.codec(), data, data.length, byte[]::new);
     Map<String, String> checksums = options.checksums().get();
     check(condition, bucket, key); // nothing is stored yet: an inline version's data is its record
     String versionId = ordering.versionId(VersionId.Mark.INLINE);
@@ -291,7 +309,7 @@ public final class ObjectWrites {
             versionId, // an inline part's data is its version's record
             data.length,
             HexFormat.of().formatHex(PartWriter.md5().digest(data)),
-            context.config.pieceBytes(),
+            layout.config().pieceBytes(),
             slots,
             checksums,
             true);
@@ -299,7 +317,7 @@ public final class ObjectWrites {
       part = seal.apply(part);
     }
     VersionMeta meta =
-        singlePartVersion(bucket, key, versionId, part, options, checksums, seal)
+        singlePartVersion(layout, bucket, key, versionId, part, options, checksums, seal)
             .withNullVersion(nullVersion);
     writer.commit(
         meta, slot -> Layout.encodeInline(meta, shards[slots.indexOf(slot)]), List.of(), ordering);
@@ -307,6 +325,7 @@ public final class ObjectWrites {
   }
 
   private VersionMeta singlePartVersion(
+      StoreContext.Writes layout,
       String bucket,
       String key,
       String versionId,
@@ -325,7 +344,7 @@ public final class ObjectWrites {
         .userMetadata(options.userMetadata())
         .checksums(checksums)
         .lastModifiedMillis(context.config.clock().millis())
-        .geometry(context.geometry.toString())
+        .geometry(layout.geometry().toString())
         .parts(List.of(part))
         .contentHeaders(options.contentHeaders())
         .tags(options.tags())
@@ -381,7 +400,7 @@ public final class ObjectWrites {
               .deleteMarker(true)
               .etag("")
               .lastModifiedMillis(context.config.clock().millis())
-              .geometry(context.geometry.toString())
+              .geometry(context.writes().geometry().toString())
               .nullVersion(nullVersion)
               .build();
       writer.commit(marker, recordOf(marker), List.of(), ordering);

@@ -31,6 +31,8 @@ final class MoveCheckpoints {
    * @param versionsMoved versions (and delete markers) copied into the target so far
    * @param bytesMoved stored bytes copied so far
    * @param copiesCollected older copies collected so far
+   * @param problem why the mover is paused or failed, one line; null while it moves (absent from
+   *     older checkpoints)
    */
   record Checkpoint(
       int format,
@@ -39,7 +41,8 @@ final class MoveCheckpoints {
       String after,
       long versionsMoved,
       long bytesMoved,
-      long copiesCollected) {}
+      long copiesCollected,
+      String problem) {}
 
   private final StoreContext context;
   private final QuorumWriter writer;

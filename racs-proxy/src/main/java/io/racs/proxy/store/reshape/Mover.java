@@ -69,32 +69,48 @@ public final class Mover {
    * @param stop asked before each key: true stops the mover there
    * @param pause how long to wait before looking again at an unusable slot
    * @param sweeps how many sweeps one run makes at most before it stops
+   * @param counters told where the mover stands each time it checkpoints
+   * @param fence how long after the reshape was recorded (its {@code startedMillis}, by the store's
+   *     clock) a proxy may still write the old layout: the sweep that completes begins no earlier
    */
   public record Options(
       double rateMegabytesPerSecond,
       Consumer<String> progress,
       BooleanSupplier stop,
       Duration pause,
-      int sweeps) {
-    /** 50 MB/s, no progress lines, never stopped, a pause of 5 s, 10 sweeps. */
+      int sweeps,
+      Consumer<MoveProgress> counters,
+      Duration fence) {
+    /** 50 MB/s, no progress lines, never stopped, a pause of 5 s, 10 sweeps, the fence of §6. */
     public static Options defaults() {
-      return new Options(50, line -> {}, () -> false, Duration.ofSeconds(5), 10);
+      return new Options(
+          50, line -> {}, () -> false, Duration.ofSeconds(5), 10, p -> {}, RecordedLayout.FENCE);
+    }
+
+    /** The fence ({@link RecordedLayout#FENCE}); zero only when no proxy serves the array. */
+    public Options withFence(Duration fence) {
+      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps, counters, fence);
     }
 
     public Options withRate(double megabytesPerSecond) {
-      return new Options(megabytesPerSecond, progress, stop, pause, sweeps);
+      return new Options(megabytesPerSecond, progress, stop, pause, sweeps, counters, fence);
     }
 
     public Options withProgress(Consumer<String> progress) {
-      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps);
+      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps, counters, fence);
     }
 
     public Options withStop(BooleanSupplier stop) {
-      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps);
+      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps, counters, fence);
     }
 
     public Options withPause(Duration pause) {
-      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps);
+      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps, counters, fence);
+    }
+
+    /** Told where the mover stands at each checkpoint (for {@code /metrics}). */
+    public Options withCounters(Consumer<MoveProgress> counters) {
+      return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps, counters, fence);
     }
   }
 
@@ -125,8 +141,13 @@ public final class Mover {
   private String failure;
   // Versions whose older copies wait for their new copy to settle, by version entry.
   private final List<String> settling = new ArrayList<>();
+  // Where the last checkpoint stands, so that a pause or a failure is noted there.
+  private String savedBucket = "";
+  private String savedAfter = "";
   private long lastProgressNanos;
   private long lastHealthNanos;
+  private long lastRecordNanos;
+  private static final long RECORD_EVERY_NANOS = Duration.ofSeconds(10).toNanos();
 
   private Mover(Maintenance store, Options options) {
     this.store = store;
@@ -192,12 +213,19 @@ public final class Mover {
           });
       for (int run = 0; run < options.sweeps(); run++) {
         boolean whole = resume.isEmpty();
+        // A proxy that has not re-read the array record yet still writes the old layout: only a
+        // sweep begun past the fence may find the last of them (docs/reshape.md §6).
+        boolean fenced =
+            store.config().clock().millis() >= reshape.startedMillis() + options.fence().toMillis();
         found = 0;
         failure = null;
         sweepBuckets(resume);
         resume = Optional.empty();
         collectSettling();
-        if (whole && found == 0 && failure == null) {
+        if (whole && found == 0 && failure == null && !fenced) {
+          awaitFence(); // the next sweep, whole and fenced, may complete
+        } else if (whole && found == 0 && failure == null) {
+          checkRecord(true);
           records.write(reshape.next(records.nextId(), ArrayRecord.State.COMPLETE, null));
           checkpoints.clear();
           say(true);
@@ -205,6 +233,9 @@ public final class Mover {
         }
         sweep++;
         save("", ""); // the next sweep starts from the first bucket
+      }
+      if (failure != null) {
+        noteQuietly("failed: " + failure);
       }
       return report(
           failure != null ? Outcome.FAILED : Outcome.STOPPED,
@@ -243,6 +274,7 @@ public final class Mover {
           save(bucket, last); // the key before is done
         }
         checkStop();
+        checkRecord(false);
         awaitUsable();
         keyName = name;
       }
@@ -375,6 +407,21 @@ public final class Mover {
     }
   }
 
+  /** Waits, stopping when told to, until the fence has passed by the store's clock. */
+  private void awaitFence() {
+    long at = reshape.startedMillis() + options.fence().toMillis();
+    options.progress().accept("reshape: waiting for every proxy to write the new layout");
+    while (true) {
+      checkStop();
+      long left = at - store.config().clock().millis();
+      if (left < 0) {
+        return;
+      }
+      // Pacing to a deadline, not a handoff between threads.
+      LockSupport.parkNanos(Math.min((left + 1) * 1_000_000, options.pause().toNanos()));
+    }
+  }
+
   /** Waits while a slot of the array is not usable, saying so once; stops when told to. */
   private void awaitUsable() {
     String said = null;
@@ -383,11 +430,13 @@ public final class Mover {
       if (down == null) {
         if (said != null) {
           options.progress().accept("reshape: resumed: every slot is usable again");
+          noteQuietly(null);
         }
         return;
       }
       if (!down.equals(said)) {
         options.progress().accept("reshape: paused: " + down);
+        noteQuietly("paused: " + down);
         said = down;
       }
       if (options.stop().getAsBoolean()) {
@@ -424,6 +473,25 @@ public final class Mover {
     return null;
   }
 
+  /**
+   * Stops the run when the array record is no longer the reshape it moves (aborted meanwhile, by
+   * any process): asked before each key, read at most every 10 s, and always before completing.
+   */
+  private void checkRecord(boolean now) {
+    long at = System.nanoTime();
+    if (!now && lastRecordNanos != 0 && at - lastRecordNanos < RECORD_EVERY_NANOS) {
+      return;
+    }
+    lastRecordNanos = at;
+    Optional<ArrayRecord> current = records.current();
+    if (current.isEmpty() || !current.get().versionId().equals(reshape.versionId())) {
+      throw new Stopped(
+          "the reshape is "
+              + current.map(r -> r.state().name().toLowerCase(java.util.Locale.ROOT)).orElse("gone")
+              + " since this run began");
+    }
+  }
+
   private void checkStop() {
     if (options.stop().getAsBoolean()) {
       throw new Stopped("stopped; resumes from the checkpoint");
@@ -438,9 +506,42 @@ public final class Mover {
   }
 
   private void save(String bucket, String after) {
+    savedBucket = bucket;
+    savedAfter = after;
+    note(null);
+  }
+
+  /** Checkpoints where the last checkpoint stands, noting {@code problem} (null: none). */
+  private void note(String problem) {
     checkpoints.save(
         new MoveCheckpoints.Checkpoint(
-            1, sweep, bucket, after, versionsMoved, bytesMoved, copiesCollected));
+            1,
+            sweep,
+            savedBucket,
+            savedAfter,
+            versionsMoved,
+            bytesMoved,
+            copiesCollected,
+            problem));
+    options
+        .counters()
+        .accept(
+            new MoveProgress(
+                sweep,
+                savedBucket,
+                versionsMoved,
+                bytesMoved,
+                copiesCollected,
+                problem == null ? "" : problem));
+  }
+
+  /** {@link #note} that does not fail the run: a pause is noted on an array that may be down. */
+  private void noteQuietly(String problem) {
+    try {
+      note(problem);
+    } catch (StoreException e) {
+      options.progress().accept("reshape: could not note the pause: " + e.getMessage());
+    }
   }
 
   private void say(boolean always) {

@@ -1,14 +1,19 @@
 package io.racs.proxy.store.reshape;
 
+import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.ArrayRecord;
 import io.racs.proxy.store.format.VersionId;
 import io.racs.proxy.store.heal.Maintenance;
 import io.racs.repos.Repository;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The check every opening of the array makes (docs/reshape.md §2): the layout a configuration file
@@ -22,7 +27,51 @@ import java.util.Optional;
  * array without a record is as its identity markers say, which {@code Identity} checks.
  */
 public final class RecordedLayout {
+  private static final Logger LOG = LoggerFactory.getLogger(RecordedLayout.class);
+
   private RecordedLayout() {}
+
+  /**
+   * How often a store re-reads the array record, so that its new writes follow a reshape: a third
+   * of the layout ttl (docs/reshape.md §6).
+   */
+  public static final Duration REFRESH_EVERY = Duration.ofSeconds(10);
+
+  /**
+   * How long after a reshape was recorded a proxy may still write the layout it starts from: twice
+   * the layout ttl (30 s), so that every proxy has re-read the record (every {@link
+   * #REFRESH_EVERY}) and finished the writes it began before. The mover's completing sweep begins
+   * no earlier.
+   */
+  public static final Duration FENCE = Duration.ofSeconds(60);
+
+  /**
+   * Re-reads the array record and makes {@code store}'s new writes take the layout it says: a
+   * geometry-only reshape's target while it runs or once complete, the configured layout otherwise.
+   * A read that fails changes nothing (the next one tries again).
+   */
+  public static void follow(Maintenance store) {
+    try {
+      Optional<ArrayRecord> recorded = new ArrayRecords(store).current();
+      if (recorded.isPresent()) {
+        writeIn(store, recorded.get());
+      }
+    } catch (RuntimeException e) {
+      LOG.debug("cannot re-read the array record: {}", e.toString());
+    }
+  }
+
+  private static void writeIn(Maintenance store, ArrayRecord r) {
+    StoreConfig config = store.context().config;
+    boolean target =
+        (r.state() == ArrayRecord.State.RUNNING || r.state() == ArrayRecord.State.COMPLETE)
+            && r.from().repositories().equals(r.to().repositories());
+    Geometry to = Geometry.parse(r.to().geometry());
+    store
+        .context()
+        .writeIn(
+            target && !to.equals(config.geometry()) ? VersionCopier.configFor(config, to) : config);
+  }
 
   /**
    * Refuses {@code store} when the array record says the array is another layout than the store's
@@ -42,6 +91,7 @@ public final class RecordedLayout {
     ArrayRecord r = recorded.get();
     ArrayRecord.Generation is = r.state() == ArrayRecord.State.COMPLETE ? r.to() : r.from();
     if (is.geometry().equals(geometry) && is.repositories().equals(repositories)) {
+      writeIn(store, r);
       return;
     }
     String change = is.changesFrom(repositories).describe();

@@ -12,9 +12,9 @@ import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.Sealing;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.testing.ReshapeRecords;
 import io.racs.proxy.testing.TestArray;
 import io.racs.repos.ObjectInfo;
-import io.racs.repos.Repository;
 import io.racs.repos.memory.MemoryRepository;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -126,25 +126,15 @@ final class ReshapeArray implements AutoCloseable {
 
   /** Records the reshape 4x2 -> 3x3 over the same six repositories, as {@code start} does. */
   void recordReshape() {
-    ArrayRecords records = new ArrayRecords(store);
-    records.current();
-    List<String> names = store.repositories().stream().map(Repository::name).toList();
-    records.write(
-        new ArrayRecord(
-            1,
-            store.arrayId(),
-            records.nextId(),
-            ArrayRecord.State.RUNNING,
-            new ArrayRecord.Generation(0, "4x2", names),
-            new ArrayRecord.Generation(1, "3x3", names),
-            store.config().clock().millis(),
-            0,
-            null));
+    ReshapeRecords.record4x2To3x3(store);
   }
 
   ArrayRecord.State state() {
     return new ArrayRecords(store).current().orElseThrow().state();
   }
+
+  /** The mover's fence (docs/reshape.md §6): none unless a test sets one. */
+  Duration fence = Duration.ZERO;
 
   /** Runs the mover, stopped before the key after {@code keys} keys (-1: never). */
   Mover.Report move(int keys, List<String> progress) {
@@ -153,6 +143,7 @@ final class ReshapeArray implements AutoCloseable {
         store,
         Mover.Options.defaults()
             .withRate(0)
+            .withFence(fence)
             .withPause(Duration.ofMillis(20))
             .withProgress(progress::add)
             .withStop(() -> keys >= 0 && asked.incrementAndGet() > keys));

@@ -1,0 +1,161 @@
+package io.racs.proxy.runtime;
+
+import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.format.ArrayRecord;
+import io.racs.proxy.store.reshape.ArrayRecords;
+import io.racs.proxy.store.reshape.MoveProgress;
+import io.racs.proxy.store.reshape.Mover;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A proxy's part in a reshape (docs/reshape.md §5, §7): it reads the array record, runs the mover
+ * while a reshape is {@code RUNNING} (when {@link BackgroundWork} lets it: the ZooKeeper leader or
+ * the heal lease holder, in place of the scrub), and keeps what it last learned of the move for
+ * {@code /metrics} and {@code /health/ready}, which never reach the repositories themselves. A
+ * proxy that does not run the mover learns the progress from the mover's checkpoints when it reads
+ * the record.
+ *
+ * <p>Thread-safe: {@link #refresh} and {@link #move} run on the background thread; the renderers
+ * read volatile snapshots.
+ */
+final class ReshapeWork {
+  private static final Logger LOG = LoggerFactory.getLogger(ReshapeWork.class);
+
+  /** The mover's rate in a proxy: gentle, as the scrub's. */
+  private static final double MOVER_MEGABYTES_PER_SECOND = 50;
+
+  private final ErasureStore store;
+  private volatile ArrayRecord record;
+  private volatile MoveProgress progress;
+  private volatile boolean moving;
+
+  ReshapeWork(ErasureStore store) {
+    this.store = store;
+  }
+
+  /**
+   * Reads the array record (one listing on a read quorum) and, while a reshape runs, the mover's
+   * progress; returns whether a reshape is running. A read that fails keeps what was known.
+   */
+  boolean refresh() {
+    try {
+      Optional<ArrayRecord> now = new ArrayRecords(store).current();
+      record = now.orElse(null);
+      if (running() && !moving) {
+        progress = MoveProgress.latest(store, record.to().number()).orElse(progress);
+      }
+    } catch (StoreException e) {
+      LOG.debug("reshape: cannot read the array record: {}", e.getMessage());
+    }
+    return running();
+  }
+
+  /** Whether the array record last read says a reshape is running. */
+  boolean running() {
+    ArrayRecord r = record;
+    return r != null && r.state() == ArrayRecord.State.RUNNING;
+  }
+
+  /** Runs the mover until it completes, fails or {@code stop} says so; returns its report. */
+  Mover.Report move(BooleanSupplier stop) {
+    moving = true;
+    try {
+      Mover.Report report =
+          Mover.run(
+              store,
+              Mover.Options.defaults()
+                  .withRate(MOVER_MEGABYTES_PER_SECOND)
+                  // The proxy closing interrupts the background thread: stop there too.
+                  .withStop(() -> stop.getAsBoolean() || Thread.currentThread().isInterrupted())
+                  .withProgress(line -> LOG.debug(line))
+                  .withCounters(p -> progress = p));
+      switch (report.outcome()) {
+        case COMPLETE -> LOG.info("reshape complete: {} versions moved", report.versionsMoved());
+        case FAILED -> LOG.warn("reshape: the mover failed: {}", report.reason());
+        case STOPPED -> LOG.debug("reshape: the mover stopped: {}", report.reason());
+      }
+      refresh();
+      return report;
+    } finally {
+      moving = false;
+    }
+  }
+
+  /** The reshape's gauges, in Prometheus' text format. */
+  void appendMetrics(StringBuilder out) {
+    ArrayRecord r = record;
+    MoveProgress p = running() ? progress : null;
+    gauge(
+        out,
+        "racs_reshape_running",
+        "1 while a reshape of the array is recorded as running.",
+        running() ? 1 : 0);
+    gauge(out, "racs_reshape_moving", "1 while this proxy runs the mover.", moving ? 1 : 0);
+    gauge(
+        out,
+        "racs_reshape_generation",
+        "The generation of the array's layout that new data moves to (0: never reshaped).",
+        r == null ? 0 : r.to().number());
+    gauge(
+        out,
+        "racs_reshape_paused",
+        "1 while the mover is paused or failed on an error (see /health/ready).",
+        p != null && !p.problem().isEmpty() ? 1 : 0);
+    gauge(
+        out,
+        "racs_reshape_versions_moved",
+        "Versions the running reshape moved so far.",
+        p == null ? 0 : p.versionsMoved());
+    gauge(
+        out,
+        "racs_reshape_bytes_moved",
+        "Stored bytes the running reshape moved so far.",
+        p == null ? 0 : p.bytesMoved());
+  }
+
+  private static void gauge(StringBuilder out, String name, String help, long value) {
+    out.append("# HELP ")
+        .append(name)
+        .append(' ')
+        .append(help)
+        .append("\n# TYPE ")
+        .append(name)
+        .append(" gauge\n")
+        .append(name)
+        .append(' ')
+        .append(value)
+        .append('\n');
+  }
+
+  /** The reshape as a {@code /health/ready} member, {@code ,"reshape":{...}}; not readiness. */
+  void appendReady(StringBuilder json) {
+    ArrayRecord r = record;
+    json.append(",\"reshape\":{\"state\":\"")
+        .append(r == null ? "none" : r.state().name().toLowerCase(Locale.ROOT))
+        .append('"');
+    if (r != null) {
+      json.append(",\"from\":")
+          .append(RacsServer.jsonString(r.from().describe()))
+          .append(",\"to\":")
+          .append(RacsServer.jsonString(r.to().describe()));
+    }
+    MoveProgress p = running() ? progress : null;
+    if (p != null) {
+      json.append(",\"sweep\":")
+          .append(p.sweep())
+          .append(",\"versionsMoved\":")
+          .append(p.versionsMoved())
+          .append(",\"bytesMoved\":")
+          .append(p.bytesMoved());
+      if (!p.problem().isEmpty()) {
+        json.append(",\"problem\":").append(RacsServer.jsonString(p.problem()));
+      }
+    }
+    json.append(",\"moving\":").append(moving).append('}');
+  }
+}

@@ -1,0 +1,131 @@
+package io.racs.proxy.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.racs.proxy.s3.server.AccessLog;
+import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.format.ArrayRecord;
+import io.racs.proxy.store.reshape.ArrayRecords;
+import io.racs.proxy.store.reshape.Mover;
+import io.racs.proxy.testing.ReshapeRecords;
+import io.racs.proxy.testing.TestArray;
+import io.racs.testkit.DrivenClock;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Proves that proxies run a recorded reshape as background work: two proxies without ZooKeeper over
+ * the same fs repositories, a reshape 4x2 -> 3x3 recorded; while another proxy holds the heal lease
+ * a proxy neither moves nor scrubs, the scrub never runs while the reshape is running, and the
+ * lease holder's mover completes it. {@code /metrics} and {@code /health/ready} show the reshape
+ * running, then complete with the versions and bytes moved. Data comes from seed {@link #SEED}.
+ */
+class ReshapeServerTest {
+  private static final long SEED = 3803;
+  @TempDir Path dir;
+  private final List<RacsServer> servers = new ArrayList<>();
+  private final List<ErasureStore> stores = new ArrayList<>();
+  private final HttpClient http = HttpClient.newHttpClient();
+  private final DrivenClock clock = new DrivenClock();
+
+  @AfterEach
+  void stop() {
+    servers.forEach(RacsServer::close);
+  }
+
+  private RacsServer server() throws Exception {
+    ErasureStore store =
+        TestArray.builder("4x2")
+            .blockBytes(4096)
+            .slowShardTimeout(Duration.ofSeconds(5))
+            .settleTime(Duration.ZERO)
+            .clock(clock)
+            .fs(dir)
+            .open()
+            .store();
+    stores.add(store);
+    RacsServer server =
+        RacsServer.start(
+            store,
+            ServerConfig.defaults()
+                .with("127.0.0.1:0", Map.of("access", "secret-key"))
+                .withAdmin("127.0.0.1:0")
+                .withScrubInterval(Duration.ofHours(1)),
+            AccessLog.off());
+    servers.add(server);
+    return server;
+  }
+
+  private String admin(RacsServer server, String path) throws Exception {
+    return http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.adminPort() + path))
+                .build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
+  }
+
+  @Test
+  void reshapeOnce_ofTheLeaseHolder_movesInPlaceOfTheScrubAndReportsIt() throws Exception {
+    RacsServer a = server();
+    RacsServer b = server();
+    ErasureStore store = stores.get(0);
+    store.createBucket("bkt");
+    Random random = new Random(SEED);
+    System.out.println("ReshapeServerTest seed " + SEED);
+    int versions = 5;
+    for (int i = 0; i < versions; i++) {
+      byte[] data = new byte[1 + random.nextInt(20_000)];
+      random.nextBytes(data);
+      store.put(
+          "bkt",
+          "k" + i,
+          new ByteArrayInputStream(data),
+          data.length,
+          ObjectStore.PutOptions.defaults());
+    }
+    assertThat(a.reshapeOnce()).as("no reshape recorded").isNull();
+    assertThat(admin(a, "/health/ready")).contains("\"reshape\":{\"state\":\"none\"");
+    ReshapeRecords.record4x2To3x3(store);
+
+    assertThat(b.lease().tryAcquire()).isTrue();
+    assertThat(a.reshapeOnce()).as("b holds the lease").isNull();
+    assertThat(a.scrubOnce(0)).as("no scrub while a reshape runs").isNull();
+    b.lease().release();
+    assertThat(b.scrubOnce(0)).as("not even by the lease's next holder").isNull();
+    assertThat(admin(a, "/metrics"))
+        .contains("racs_reshape_running 1")
+        .contains("racs_reshape_generation 1")
+        .contains("racs_reshape_versions_moved 0");
+    assertThat(admin(a, "/health/ready"))
+        .contains("\"reshape\":{\"state\":\"running\",\"from\":\"4x2 over ")
+        .contains("\"to\":\"3x3 over ");
+
+    clock.advance(Duration.ofMinutes(2)); // past the fence: every proxy writes 3x3 by now
+    Mover.Report report = a.reshapeOnce();
+
+    assertThat(report).isNotNull();
+    assertThat(report.outcome()).as(report.reason()).isEqualTo(Mover.Outcome.COMPLETE);
+    assertThat(report.versionsMoved()).isEqualTo(versions);
+    assertThat(new ArrayRecords(stores.get(1)).current().orElseThrow().state())
+        .isEqualTo(ArrayRecord.State.COMPLETE);
+    assertThat(admin(a, "/metrics"))
+        .contains("racs_reshape_running 0")
+        .contains("racs_reshape_moving 0")
+        .contains("racs_reshape_generation 1");
+    assertThat(b.reshapeOnce()).as("nothing runs any more").isNull();
+    assertThat(admin(b, "/health/ready")).contains("\"reshape\":{\"state\":\"complete\"");
+  }
+}

@@ -1,0 +1,30 @@
+package io.racs.proxy.testing;
+
+import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.format.ArrayRecord;
+import io.racs.proxy.store.reshape.ArrayRecords;
+import io.racs.repos.Repository;
+import java.util.List;
+
+/** Reshapes recorded on a test array as {@code racs reshape start} records them. */
+public final class ReshapeRecords {
+  private ReshapeRecords() {}
+
+  /** Records the reshape 4x2 -> 3x3 over {@code store}'s repositories (generation 0 -> 1). */
+  public static void record4x2To3x3(ErasureStore store) {
+    ArrayRecords records = new ArrayRecords(store);
+    records.current(); // observes the ids listed, so that the new one is newer
+    List<String> names = store.repositories().stream().map(Repository::name).toList();
+    records.write(
+        new ArrayRecord(
+            1,
+            store.arrayId(),
+            records.nextId(),
+            ArrayRecord.State.RUNNING,
+            new ArrayRecord.Generation(0, "4x2", names),
+            new ArrayRecord.Generation(1, "3x3", names),
+            store.config().clock().millis(),
+            0,
+            null));
+  }
+}
