@@ -1,11 +1,11 @@
 package io.racs.proxy.cli;
 
+import io.racs.proxy.admin.RepositoryMetrics;
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.config.EncryptionConfig;
 import io.racs.proxy.runtime.CoordinationConfig;
 import io.racs.proxy.runtime.RacsServer;
-import io.racs.proxy.runtime.RepositoryMetrics;
 import io.racs.proxy.runtime.ServerConfig;
 import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.store.ErasureStore;

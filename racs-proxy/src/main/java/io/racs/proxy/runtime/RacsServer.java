@@ -1,9 +1,9 @@
 package io.racs.proxy.runtime;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.racs.proxy.admin.AdminServer;
+import io.racs.proxy.admin.AdminSources;
 import io.racs.proxy.config.EncryptionConfig;
 import io.racs.proxy.coord.ZooKeeperCoordination;
 import io.racs.proxy.s3.auth.S3Authenticator;
@@ -16,17 +16,11 @@ import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.s3.server.S3Server;
 import io.racs.proxy.s3.server.ServerMetrics;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.array.RepositoryHealth;
 import io.racs.proxy.store.heal.AbandonedUploads;
 import io.racs.proxy.store.heal.HealLease;
 import io.racs.proxy.store.heal.HealReport;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Locale;
-import java.util.concurrent.Executors;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +50,7 @@ public final class RacsServer implements AutoCloseable {
   private final S3Server s3;
   private final ServerMetrics metrics;
   private final AccessLog accessLog;
-  private HttpServer admin;
+  private AdminServer admin;
   private ZooKeeperCoordination coordination;
   private BackgroundWork work;
   private final boolean lifecycleOn;
@@ -262,172 +256,15 @@ public final class RacsServer implements AutoCloseable {
     return coordination;
   }
 
-  private HttpServer startAdmin(String address) throws IOException {
-    InetSocketAddress at = ServerConfig.address(address, "adminListen");
-    HttpServer http =
-        HttpServer.create(new InetSocketAddress(at.getHostString(), at.getPort()), 16);
-    http.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-    http.createContext("/health/live", exchange -> reply(exchange, 200, "text/plain", "ok\n"));
-    http.createContext("/health/ready", this::ready);
-    http.createContext(
-        "/metrics", exchange -> reply(exchange, 200, "text/plain; version=0.0.4", metrics()));
-    http.start();
-    return http;
-  }
-
-  /**
-   * Each repository's state, with the reason for any that is not up; 200 while a write quorum of
-   * repositories takes writes, else 503.
-   */
-  private void ready(HttpExchange exchange) throws IOException {
-    List<RepositoryHealth> health = store.health();
-    StringBuilder json = new StringBuilder("{\"repositories\":[");
-    int healthy = 0;
-    for (RepositoryHealth slot : health) {
-      healthy += slot.writable() ? 1 : 0;
-      json.append(slot.slot() == 0 ? "" : ",")
-          .append("{\"slot\":")
-          .append(slot.slot())
-          .append(",\"name\":")
-          .append(jsonString(slot.name()))
-          .append(",\"state\":\"")
-          .append(slot.state().name().toLowerCase(Locale.ROOT))
-          .append('"');
-      if (!slot.reason().isEmpty()) {
-        json.append(",\"reason\":").append(jsonString(slot.reason()));
-      }
-      json.append('}');
-    }
-    boolean ready = healthy >= store.config().writeQuorum();
-    json.append("],\"healthy\":")
-        .append(healthy)
-        .append(",\"writeQuorum\":")
-        .append(store.config().writeQuorum())
-        .append(",\"ready\":")
-        .append(ready)
-        // Not part of readiness either: whether lifecycle rules are carried out
-        // (lifecycleInterval).
-        .append(",\"lifecycle\":\"")
-        .append(lifecycleOn ? "on" : "off")
-        .append('"');
-    ZooKeeperCoordination c = coordination;
-    if (c != null) {
-      // Not part of readiness: the data path needs no coordination.
-      json.append(",\"coordination\":{\"id\":")
-          .append(jsonString(c.id()))
-          .append(",\"connected\":")
-          .append(c.connected())
-          .append(",\"leader\":")
-          .append(c.leader())
-          .append(",\"leaderId\":")
-          .append(c.leaderId().map(RacsServer::jsonString).orElse("null"))
-          .append(",\"members\":[");
-      List<ZooKeeperCoordination.Member> members = c.members();
-      for (int i = 0; i < members.size(); i++) {
-        json.append(i == 0 ? "" : ",")
-            .append("{\"id\":")
-            .append(jsonString(members.get(i).id()))
-            .append(",\"address\":")
-            .append(jsonString(members.get(i).address()))
-            .append('}');
-      }
-      json.append("]}");
-    }
-    json.append("}\n");
-    reply(exchange, ready ? 200 : 503, "application/json", json.toString());
-  }
-
-  /** {@code s} as a JSON string literal. */
-  static String jsonString(String s) {
-    StringBuilder out = new StringBuilder("\"");
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        default -> {
-          if (c < 0x20) {
-            out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    return out.append('"').toString();
-  }
-
-  private String metrics() {
-    StringBuilder out = new StringBuilder(metrics.render());
-    out.append("# TYPE racs_store_degraded_stripes_total counter\n")
-        .append("racs_store_degraded_stripes_total ")
-        .append(store.stats().degradedStripes())
-        .append('\n');
-    out.append("# TYPE racs_store_corrupt_pieces_total counter\n")
-        .append("racs_store_corrupt_pieces_total ")
-        .append(store.stats().corruptPieces())
-        .append('\n');
-    out.append("# TYPE racs_store_unavailable_pieces_total counter\n")
-        .append("racs_store_unavailable_pieces_total ")
-        .append(store.stats().unavailablePieces())
-        .append('\n');
-    out.append(
-            "# HELP racs_store_hedged_reads_total Reads that asked one more repository because"
-                + " the one asked was late (shard: a shard stream; record: a version record).\n")
-        .append("# TYPE racs_store_hedged_reads_total counter\n")
-        .append("racs_store_hedged_reads_total{kind=\"shard\"} ")
-        .append(store.stats().hedgedShardReads())
-        .append('\n')
-        .append("racs_store_hedged_reads_total{kind=\"record\"} ")
-        .append(store.stats().hedgedRecordReads())
-        .append('\n');
-    out.append(
-            "# HELP racs_store_stamped_reads_total GETs and HEADs that found the current version"
-                + " without a listing (coordination.versionCache).\n")
-        .append("# TYPE racs_store_stamped_reads_total counter\n")
-        .append("racs_store_stamped_reads_total ")
-        .append(store.stats().stampedReads())
-        .append('\n');
-    out.append("# TYPE racs_store_under_replicated_writes_total counter\n")
-        .append("racs_store_under_replicated_writes_total ")
-        .append(store.stats().underReplicatedWrites())
-        .append('\n');
-    out.append(RepositoryMetrics.render(store.repositories()));
-    HealReport scrub = work.lastScrub();
-    out.append("# HELP racs_heal_backlog_objects Objects the last scrub could not repair.\n")
-        .append("# TYPE racs_heal_backlog_objects gauge\n")
-        .append("racs_heal_backlog_objects ")
-        .append(scrub == null ? 0 : scrub.unrecoverable().size())
-        .append('\n');
-    ZooKeeperCoordination c = coordination;
-    if (c != null) {
-      out.append("# HELP racs_coordination_connected 1 while the ZooKeeper session is connected.\n")
-          .append("# TYPE racs_coordination_connected gauge\n")
-          .append("racs_coordination_connected ")
-          .append(c.connected() ? 1 : 0)
-          .append('\n');
-      out.append("# HELP racs_coordination_leader 1 while this proxy runs the background work.\n")
-          .append("# TYPE racs_coordination_leader gauge\n")
-          .append("racs_coordination_leader ")
-          .append(c.leader() ? 1 : 0)
-          .append('\n');
-      out.append("# HELP racs_coordination_members Live proxies of the array.\n")
-          .append("# TYPE racs_coordination_members gauge\n")
-          .append("racs_coordination_members ")
-          .append(c.members().size())
-          .append('\n');
-    }
-    return out.toString();
-  }
-
-  private static void reply(HttpExchange exchange, int status, String type, String body)
-      throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", type);
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
-    }
+  private AdminServer startAdmin(String address) throws IOException {
+    return AdminServer.start(
+        ServerConfig.address(address, "adminListen"),
+        new AdminSources(
+            store,
+            metrics,
+            coordination,
+            () -> work == null ? null : work.lastScrub(),
+            lifecycleOn));
   }
 
   /** The S3 port. */
@@ -437,7 +274,7 @@ public final class RacsServer implements AutoCloseable {
 
   /** The admin port, or -1 when there is none. */
   public int adminPort() {
-    return admin == null ? -1 : admin.getAddress().getPort();
+    return admin == null ? -1 : admin.port();
   }
 
   @Override
@@ -450,7 +287,7 @@ public final class RacsServer implements AutoCloseable {
     // After the drain, so the requests it let finish are logged too.
     accessLog.close();
     if (admin != null) {
-      admin.stop(0);
+      admin.close();
     }
     store.close();
   }

@@ -1,8 +1,10 @@
-package io.racs.proxy.runtime;
+package io.racs.proxy.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.racs.proxy.runtime.RacsServer;
+import io.racs.proxy.runtime.ServerConfig;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.testing.TestArray;
 import io.racs.proxy.testing.TestClients;

@@ -1,4 +1,4 @@
-package io.racs.proxy.runtime;
+package io.racs.proxy.admin;
 
 import io.racs.repos.Repository;
 import io.racs.repos.RepositoryException;

@@ -1,0 +1,24 @@
+package io.racs.proxy.admin;
+
+import io.racs.proxy.coord.ZooKeeperCoordination;
+import io.racs.proxy.s3.server.ServerMetrics;
+import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.heal.HealReport;
+import java.util.function.Supplier;
+
+/**
+ * What the admin endpoints read from the running proxy. The runtime builds one; the admin package
+ * never reaches back into the runtime.
+ *
+ * @param store the opened store (health, geometry, counters, repositories)
+ * @param metrics the S3 server's request metrics
+ * @param coordination the ZooKeeper coordination, or null when there is none
+ * @param lastScrub the last background scrub's report (null before one ran)
+ * @param lifecycleOn whether the lifecycle scan carries out lifecycle rules
+ */
+public record AdminSources(
+    ErasureStore store,
+    ServerMetrics metrics,
+    ZooKeeperCoordination coordination,
+    Supplier<HealReport> lastScrub,
+    boolean lifecycleOn) {}
