@@ -6,12 +6,14 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.concurrent.Executors;
 
 /**
  * The admin port: {@code /health/live} (the process answers), {@code /health/ready} ({@link
- * ReadyReport}) and {@code /metrics} ({@link MetricsReport}), on a JDK HTTP server with a virtual
- * thread per request. Nothing here is served on the S3 port.
+ * ReadyReport}), {@code /metrics} ({@link MetricsReport}) and the console under {@code /console}
+ * ({@link ConsoleHandler}, signed in), on a JDK HTTP server with a virtual thread per request.
+ * Nothing here is served on the S3 port.
  */
 public final class AdminServer implements AutoCloseable {
   private final HttpServer http;
@@ -36,6 +38,7 @@ public final class AdminServer implements AutoCloseable {
         "/metrics",
         exchange ->
             reply(exchange, 200, "text/plain; version=0.0.4", MetricsReport.render(sources)));
+    http.createContext("/console", new ConsoleHandler(sources, Clock.systemUTC()));
     http.start();
     return new AdminServer(http);
   }

@@ -1,9 +1,11 @@
 package io.racs.proxy.admin;
 
 import io.racs.proxy.coord.ZooKeeperCoordination;
+import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.s3.server.ServerMetrics;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.heal.HealReport;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -15,10 +17,14 @@ import java.util.function.Supplier;
  * @param coordination the ZooKeeper coordination, or null when there is none
  * @param lastScrub the last background scrub's report (null before one ran)
  * @param lifecycleOn whether the lifecycle scan carries out lifecycle rules
+ * @param credentials access key to secret key: who may sign in to the console
+ * @param accessLog the access log, whose recent lines the console shows
  */
 public record AdminSources(
     ErasureStore store,
     ServerMetrics metrics,
     ZooKeeperCoordination coordination,
     Supplier<HealReport> lastScrub,
-    boolean lifecycleOn) {}
+    boolean lifecycleOn,
+    Map<String, String> credentials,
+    AccessLog accessLog) {}

@@ -194,6 +194,9 @@ public final class ServerCommand implements Callable<Integer> {
       out.printf(
           "admin: http://%s:%d/health/ready and /metrics%n",
           ServerConfig.address(server.adminListen(), "admin").getHostString(), running.adminPort());
+      out.printf(
+          "console: http://%s:%d/console/ (sign in with a key of server.credentials)%n",
+          ServerConfig.address(server.adminListen(), "admin").getHostString(), running.adminPort());
     }
     out.printf(
         "access log: %s%n",

@@ -21,6 +21,7 @@ import io.racs.proxy.store.heal.HealLease;
 import io.racs.proxy.store.heal.HealReport;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.Map;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -154,7 +155,7 @@ public final class RacsServer implements AutoCloseable {
       server.coordination = join(store, coordination, listen.getHostString(), s3.port());
     }
     if (config.adminListen() != null) {
-      server.admin = server.startAdmin(config.adminListen());
+      server.admin = server.startAdmin(config.adminListen(), config.credentials());
     }
     server.work = new BackgroundWork(store, server.coordination, config.abandonedUploadAge());
     server.work.start(
@@ -256,7 +257,8 @@ public final class RacsServer implements AutoCloseable {
     return coordination;
   }
 
-  private AdminServer startAdmin(String address) throws IOException {
+  private AdminServer startAdmin(String address, Map<String, String> credentials)
+      throws IOException {
     return AdminServer.start(
         ServerConfig.address(address, "adminListen"),
         new AdminSources(
@@ -264,7 +266,9 @@ public final class RacsServer implements AutoCloseable {
             metrics,
             coordination,
             () -> work == null ? null : work.lastScrub(),
-            lifecycleOn));
+            lifecycleOn,
+            credentials,
+            accessLog));
   }
 
   /** The S3 port. */

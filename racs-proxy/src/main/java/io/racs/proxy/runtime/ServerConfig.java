@@ -15,7 +15,7 @@ import java.util.Map;
  * <pre>{@code
  * server:
  *   listen: 127.0.0.1:9000      # a non-loopback address must be asked for explicitly
- *   adminListen: 127.0.0.1:9001 # /health/live, /health/ready, /metrics (Prometheus); off: none
+ *   adminListen: 127.0.0.1:9001 # /health/*, /metrics, /console (docs/console.md); off: none
  *   region: us-east-1
  *   baseDomain: s3.example.test # enables virtual-host style requests
  *   credentials:

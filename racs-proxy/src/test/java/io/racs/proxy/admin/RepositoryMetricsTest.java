@@ -248,4 +248,16 @@ class RepositoryMetricsTest {
       }
     }
   }
+
+  @Test
+  void quantile_whenCountsInBuckets_returnsTheBucketBoundHoldingTheRank() {
+    long[] counts = new long[MeteredRepository.BUCKET_BOUNDS_SECONDS.length + 1];
+    assertThat(RepositoryMetrics.quantile(counts, 0.5)).isNaN();
+    counts[0] = 98; // <= 1 ms
+    counts[5] = 1; // <= 50 ms
+    counts[counts.length - 1] = 1; // past the last bound
+    assertThat(RepositoryMetrics.quantile(counts, 0.50)).isEqualTo(0.001);
+    assertThat(RepositoryMetrics.quantile(counts, 0.99)).isEqualTo(0.05);
+    assertThat(RepositoryMetrics.quantile(counts, 1.0)).isInfinite();
+  }
 }
