@@ -244,8 +244,11 @@ main() {
   # port with its own config (the package's service, where the system starts one, is left alone).
   # faketime: libfaketime, preloaded into a proxy whose clock a test sets apart from the others'
   # (ObjectLockClocksIT).
-  debian_tools rclone fio openssl chromium haproxy sshd:openssh-server ssh-keygen:openssh-client \
-    faketime
+  # chromium and chromedriver (chromium-driver): the console's browser test (ConsoleBrowserIT)
+  # drives headless Chromium over WebDriver. Debian pins no exact version; versions.env records
+  # the one tested.
+  debian_tools rclone fio openssl chromium chromedriver:chromium-driver haproxy \
+    sshd:openssh-server ssh-keygen:openssh-client faketime
   azurite="$(azurite_bin)"
   local env_file="$CACHE/env"
   {
@@ -258,6 +261,7 @@ main() {
     echo "RACS_S5CMD=$s5cmd"
     echo "RACS_FIO=$(command -v fio)"
     echo "RACS_CHROMIUM=$(command -v chromium)"
+    echo "RACS_CHROMEDRIVER=$(command -v chromedriver)"
     echo "RACS_HAPROXY=$(command -v haproxy)"
     echo "RACS_AZURITE_BLOB=$azurite"
     echo "RACS_SSHD=$(PATH="$PATH:/usr/sbin" command -v sshd)"

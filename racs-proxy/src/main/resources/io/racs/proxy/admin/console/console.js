@@ -74,7 +74,7 @@ function renderWork(background) {
   add("Lifecycle scan", background.lifecycle);
   const s = background.lastScrub;
   if (s === null) {
-    add("Last scrub", "none yet (scrubInterval 0s is off)");
+    add("Last scrub", "none yet (none runs while scrubInterval is 0s)");
   } else {
     add("Last scrub", s.stopped ? "stopped before the end" : "complete");
     add("Objects scanned", s.objectsScanned);
