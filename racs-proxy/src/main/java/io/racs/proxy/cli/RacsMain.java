@@ -42,6 +42,7 @@ public final class RacsMain implements Callable<Integer> {
     cli.addSubcommand("recover", new RecoverCommand());
     cli.addSubcommand("keys", new KeysCommand());
     cli.addSubcommand("reshape", new ReshapeCommand());
+    cli.addSubcommand("status", new StatusCommand());
     return ExitCodes.document(cli);
   }
 
