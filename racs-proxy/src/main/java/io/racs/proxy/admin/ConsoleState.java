@@ -53,7 +53,7 @@ final class ConsoleState {
           .append(",\"name\":")
           .append(Json.string(h.name()))
           .append(",\"state\":\"")
-          .append(h.state().name().toLowerCase(Locale.ROOT))
+          .append(ReadyReport.state(h))
           .append("\",\"reason\":")
           .append(Json.string(h.reason()));
       if (t != null) {

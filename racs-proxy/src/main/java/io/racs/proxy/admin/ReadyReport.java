@@ -29,7 +29,7 @@ public record ReadyReport(boolean ready, String json) {
           .append(",\"name\":")
           .append(Json.string(slot.name()))
           .append(",\"state\":\"")
-          .append(slot.state().name().toLowerCase(Locale.ROOT))
+          .append(state(slot))
           .append('"');
       if (!slot.reason().isEmpty()) {
         json.append(",\"reason\":").append(Json.string(slot.reason()));
@@ -73,5 +73,10 @@ public record ReadyReport(boolean ready, String json) {
     }
     json.append("}\n");
     return new ReadyReport(ready, json.toString());
+  }
+
+  /** A repository's state as the admin endpoints name it: {@code up}, {@code unavailable}, … */
+  static String state(RepositoryHealth health) {
+    return health.state().name().toLowerCase(Locale.ROOT);
   }
 }

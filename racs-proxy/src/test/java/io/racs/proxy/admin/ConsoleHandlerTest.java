@@ -3,15 +3,14 @@ package io.racs.proxy.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.runtime.RacsServer;
-import io.racs.proxy.runtime.ServerConfig;
 import io.racs.proxy.testing.TestArray;
+import io.racs.proxy.testing.TestProxies;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,8 +22,8 @@ import org.junit.jupiter.api.Test;
  * that the S3 port serves no console.
  */
 class ConsoleHandlerTest {
-  private static final String ACCESS = "test-access";
-  private static final String SECRET = "test-secret-key";
+  private static final String ACCESS = TestProxies.ACCESS;
+  private static final String SECRET = TestProxies.SECRET;
 
   private TestArray array;
   private RacsServer server;
@@ -33,12 +32,7 @@ class ConsoleHandlerTest {
   @BeforeEach
   void start() throws Exception {
     array = TestArray.builder("4x2").open();
-    server =
-        RacsServer.start(
-            array.store(),
-            ServerConfig.defaults()
-                .with("127.0.0.1:0", Map.of(ACCESS, SECRET))
-                .withAdmin("127.0.0.1:0"));
+    server = TestProxies.start(array.store());
   }
 
   @AfterEach

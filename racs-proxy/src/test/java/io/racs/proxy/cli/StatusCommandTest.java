@@ -3,16 +3,15 @@ package io.racs.proxy.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.runtime.RacsServer;
-import io.racs.proxy.runtime.ServerConfig;
 import io.racs.proxy.store.array.RepositoryHealth;
 import io.racs.proxy.testing.TestArray;
 import io.racs.proxy.testing.TestClients;
+import io.racs.proxy.testing.TestProxies;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -26,8 +25,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * an endpoint that is no URL.
  */
 class StatusCommandTest {
-  private static final String ACCESS = "test-access";
-  private static final String SECRET = "test-secret-key";
+  private static final String ACCESS = TestProxies.ACCESS;
+  private static final String SECRET = TestProxies.SECRET;
 
   @TempDir Path dir;
   private RacsServer server;
@@ -49,12 +48,7 @@ class StatusCommandTest {
   @Test
   void status_whenHealthyThenOneRepositoryGone_exitsZeroThenOne() throws Exception {
     TestArray array = TestArray.builder("4x2").fs(dir).open();
-    server =
-        RacsServer.start(
-            array.store(),
-            ServerConfig.defaults()
-                .with("127.0.0.1:0", Map.of(ACCESS, SECRET))
-                .withAdmin("127.0.0.1:0"));
+    server = TestProxies.start(array.store());
     String endpoint = "http://127.0.0.1:" + server.adminPort();
     assertThat(status(endpoint)).as(out.toString()).isZero();
     assertThat(out.toString()).contains("healthy, 6 of 6").contains("r0").contains("up");
