@@ -19,6 +19,8 @@ import java.util.function.Supplier;
  * @param lifecycleOn whether the lifecycle scan carries out lifecycle rules
  * @param credentials access key to secret key: who may sign in to the console
  * @param accessLog the access log, whose recent lines the console shows
+ * @param actions what the console may start or pause
+ * @param readOnly true when the console shows but may not act ({@code server.consoleReadOnly})
  */
 public record AdminSources(
     ErasureStore store,
@@ -27,4 +29,6 @@ public record AdminSources(
     Supplier<HealReport> lastScrub,
     boolean lifecycleOn,
     Map<String, String> credentials,
-    AccessLog accessLog) {}
+    AccessLog accessLog,
+    AdminActions actions,
+    boolean readOnly) {}

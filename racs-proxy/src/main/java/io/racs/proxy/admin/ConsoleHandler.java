@@ -33,6 +33,7 @@ final class ConsoleHandler implements HttpHandler {
           "console.js", "text/javascript; charset=utf-8",
           "console.css", "text/css; charset=utf-8");
   private static final int MAX_FORM_BYTES = 4096;
+  private static final String ACTIONS = "/console/api/actions/";
 
   private final AdminSources sources;
   private final ConsoleSessions sessions;
@@ -64,8 +65,9 @@ final class ConsoleHandler implements HttpHandler {
       }
       Optional<ConsoleSessions.Session> session =
           sessions.session(exchange.getRequestHeaders().getFirst("Cookie"));
-      if (!method.equals("GET") && !(method.equals("POST") && path.equals("/console/logout"))) {
-        exchange.getResponseHeaders().set("Allow", "GET");
+      boolean post = path.equals("/console/logout") || path.startsWith(ACTIONS);
+      if (!method.equals(post ? "POST" : "GET")) {
+        exchange.getResponseHeaders().set("Allow", post ? "POST" : "GET");
         AdminServer.reply(exchange, 405, "text/plain", "method not allowed\n");
       } else if (path.equals("/console")) {
         exchange.getResponseHeaders().set("Location", "/console/");
@@ -78,6 +80,8 @@ final class ConsoleHandler implements HttpHandler {
         exchange.getResponseHeaders().set("Set-Cookie", ConsoleSessions.cookie(""));
         exchange.getResponseHeaders().set("Location", "/console/");
         exchange.sendResponseHeaders(303, -1);
+      } else if (path.startsWith(ACTIONS)) {
+        action(exchange, path.substring(ACTIONS.length()), session.get().accessKey());
       } else if (path.equals("/console/")) {
         resource(exchange, "index.html", "text/html; charset=utf-8");
       } else if (path.equals("/console/api/state")) {
@@ -91,6 +95,49 @@ final class ConsoleHandler implements HttpHandler {
         AdminServer.reply(exchange, 404, "text/plain", "not found\n");
       }
     }
+  }
+
+  /**
+   * Runs a console action: {@code scrub-start}, {@code scrub-pause} or {@code scrub-resume}. The
+   * page confirms with the operator first and sends {@code X-Racs-Console: confirmed}, which a
+   * cross-site form cannot (the cookie is SameSite=Strict as well); each action is logged with the
+   * access key that asked. 403 in read-only mode, 409 when a scrub cannot start now.
+   */
+  private void action(HttpExchange exchange, String name, String accessKey) throws IOException {
+    if (!"confirmed".equals(exchange.getRequestHeaders().getFirst("X-Racs-Console"))) {
+      AdminServer.reply(
+          exchange, 400, "text/plain", "unconfirmed (expected: X-Racs-Console: confirmed)\n");
+      return;
+    }
+    if (!Set.of("scrub-start", "scrub-pause", "scrub-resume").contains(name)) {
+      AdminServer.reply(exchange, 404, "text/plain", "no action " + name + "\n");
+      return;
+    }
+    if (sources.readOnly()) {
+      LOG.info("console: {} asked for {}, refused (consoleReadOnly)", accessKey, name);
+      AdminServer.reply(
+          exchange, 403, "text/plain", "the console is read-only (server.consoleReadOnly)\n");
+      return;
+    }
+    AdminActions actions = sources.actions();
+    boolean done =
+        switch (name) {
+          case "scrub-start" -> actions.startScrub();
+          case "scrub-pause" -> {
+            actions.pauseScrub(true);
+            yield true;
+          }
+          default -> {
+            actions.pauseScrub(false);
+            yield true;
+          }
+        };
+    LOG.info("console: {} asked for {}: {}", accessKey, name, done ? "done" : "refused");
+    AdminServer.reply(
+        exchange,
+        done ? 200 : 409,
+        "text/plain",
+        done ? name + ": done\n" : name + ": a scrub is running or the scrub is paused\n");
   }
 
   private void unauthenticated(HttpExchange exchange, String path) throws IOException {

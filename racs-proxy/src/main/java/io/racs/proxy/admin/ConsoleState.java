@@ -87,9 +87,15 @@ final class ConsoleState {
           .append(store.bucketCors(name).isPresent())
           .append('}');
     }
-    json.append("],\"background\":{\"lifecycle\":\"")
+    json.append("],\"readOnly\":")
+        .append(sources.readOnly())
+        .append(",\"background\":{\"lifecycle\":\"")
         .append(sources.lifecycleOn() ? "on" : "off")
-        .append("\",\"lastScrub\":");
+        .append("\",\"scrubPaused\":")
+        .append(sources.actions().scrubPaused())
+        .append(",\"scrubRunning\":")
+        .append(sources.actions().scrubRunning())
+        .append(",\"lastScrub\":");
     HealReport scrub = sources.lastScrub().get();
     if (scrub == null) {
       json.append("null");

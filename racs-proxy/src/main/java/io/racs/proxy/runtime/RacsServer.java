@@ -2,6 +2,7 @@ package io.racs.proxy.runtime;
 
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.racs.proxy.admin.AdminActions;
 import io.racs.proxy.admin.AdminServer;
 import io.racs.proxy.admin.AdminSources;
 import io.racs.proxy.config.EncryptionConfig;
@@ -21,7 +22,6 @@ import io.racs.proxy.store.heal.HealLease;
 import io.racs.proxy.store.heal.HealReport;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.Map;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -155,7 +155,7 @@ public final class RacsServer implements AutoCloseable {
       server.coordination = join(store, coordination, listen.getHostString(), s3.port());
     }
     if (config.adminListen() != null) {
-      server.admin = server.startAdmin(config.adminListen(), config.credentials());
+      server.admin = server.startAdmin(config);
     }
     server.work = new BackgroundWork(store, server.coordination, config.abandonedUploadAge());
     server.work.start(
@@ -257,18 +257,44 @@ public final class RacsServer implements AutoCloseable {
     return coordination;
   }
 
-  private AdminServer startAdmin(String address, Map<String, String> credentials)
-      throws IOException {
+  private AdminServer startAdmin(ServerConfig config) throws IOException {
     return AdminServer.start(
-        ServerConfig.address(address, "adminListen"),
+        ServerConfig.address(config.adminListen(), "adminListen"),
         new AdminSources(
             store,
             metrics,
             coordination,
             () -> work == null ? null : work.lastScrub(),
             lifecycleOn,
-            credentials,
-            accessLog));
+            config.credentials(),
+            accessLog,
+            new Actions(),
+            config.consoleReadOnly()));
+  }
+
+  /** The console's actions, on the background work (which starts after the admin port). */
+  private final class Actions implements AdminActions {
+    @Override
+    public boolean startScrub() {
+      return work != null && work.startScrub();
+    }
+
+    @Override
+    public void pauseScrub(boolean paused) {
+      if (work != null) {
+        work.pauseScrub(paused);
+      }
+    }
+
+    @Override
+    public boolean scrubPaused() {
+      return work != null && work.scrubPaused();
+    }
+
+    @Override
+    public boolean scrubRunning() {
+      return work != null && work.scrubRunning();
+    }
   }
 
   /** The S3 port. */

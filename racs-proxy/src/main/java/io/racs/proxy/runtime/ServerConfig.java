@@ -27,6 +27,7 @@ import java.util.Map;
  *   scrubInterval: 24h          # background heal (0s: off, the default)
  *   abandonedUploadAge: 168h    # the scrub gives up uploads idle this long (0s: never)
  *   lifecycleInterval: 1h       # the buckets' lifecycle rules are carried out (0s: off)
+ *   consoleReadOnly: false      # true: the console shows, but starts or pauses nothing
  * }</pre>
  *
  * @param listen host:port for S3
@@ -45,6 +46,7 @@ import java.util.Map;
  * @param lifecycleInterval how often the lifecycle scan carries out the buckets' lifecycle rules;
  *     zero for off (PutBucketLifecycleConfiguration is then refused); default {@link
  *     #DEFAULT_LIFECYCLE_INTERVAL}, whether or not the background heal is on
+ * @param consoleReadOnly true when the admin console may not start or pause background work
  */
 public record ServerConfig(
     String listen,
@@ -59,7 +61,8 @@ public record ServerConfig(
     Duration drainTimeout,
     Duration scrubInterval,
     Duration abandonedUploadAge,
-    Duration lifecycleInterval) {
+    Duration lifecycleInterval,
+    boolean consoleReadOnly) {
   /** The fields of the section, as written. */
   private record Section(
       String listen,
@@ -73,7 +76,8 @@ public record ServerConfig(
       String drainTimeout,
       String scrubInterval,
       String abandonedUploadAge,
-      String lifecycleInterval) {}
+      String lifecycleInterval,
+      Boolean consoleReadOnly) {}
 
   private record Credential(String accessKey, String secretKey) {}
 
@@ -104,7 +108,8 @@ public record ServerConfig(
         Duration.ofSeconds(30),
         Duration.ZERO,
         io.racs.proxy.store.heal.AbandonedUploads.DEFAULT_AGE,
-        DEFAULT_LIFECYCLE_INTERVAL);
+        DEFAULT_LIFECYCLE_INTERVAL,
+        false);
   }
 
   /** Reads the section (absent: the defaults) from a loaded file. */
@@ -151,7 +156,8 @@ public record ServerConfig(
             .orElse(d.abandonedUploadAge()),
         section
             .duration("lifecycleInterval", s.lifecycleInterval(), "1h")
-            .orElse(d.lifecycleInterval()));
+            .orElse(d.lifecycleInterval()),
+        s.consoleReadOnly() != null && s.consoleReadOnly());
   }
 
   private static boolean empty(String value) {
@@ -187,6 +193,25 @@ public record ServerConfig(
     return !lifecycleInterval.isZero();
   }
 
+  /** A copy whose console may ({@code false}) or may not start or pause background work. */
+  public ServerConfig withConsoleReadOnly(boolean consoleReadOnly) {
+    return new ServerConfig(
+        listen,
+        adminListen,
+        region,
+        baseDomain,
+        credentials,
+        tlsCert,
+        tlsKey,
+        maxHeaderBytes,
+        idleTimeout,
+        drainTimeout,
+        scrubInterval,
+        abandonedUploadAge,
+        lifecycleInterval,
+        consoleReadOnly);
+  }
+
   /** A copy with another admin address (null: none). */
   public ServerConfig withAdmin(String adminListen) {
     return copy(
@@ -213,7 +238,8 @@ public record ServerConfig(
         drainTimeout,
         scrubInterval,
         abandonedUploadAge,
-        lifecycleInterval);
+        lifecycleInterval,
+        consoleReadOnly);
   }
 
   /** Host and port of a {@code host:port} text. */

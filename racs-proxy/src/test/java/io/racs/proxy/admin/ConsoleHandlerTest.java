@@ -115,6 +115,71 @@ class ConsoleHandlerTest {
         .contains("\"accessLog\":{\"enabled\":false");
   }
 
+  private HttpResponse<String> action(String name, String cookie, boolean confirmed)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(
+                URI.create(
+                    "http://127.0.0.1:" + server.adminPort() + "/console/api/actions/" + name))
+            .header("Cookie", cookie)
+            .POST(HttpRequest.BodyPublishers.noBody());
+    if (confirmed) {
+      request.header("X-Racs-Console", "confirmed");
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private String signIn() throws Exception {
+    String setCookie = login(ACCESS, SECRET).headers().firstValue("Set-Cookie").orElseThrow();
+    return setCookie.substring(0, setCookie.indexOf(';'));
+  }
+
+  @Test
+  void actions_whenConfirmed_pauseAndResumeTheScrub() throws Exception {
+    String cookie = signIn();
+    assertThat(action("scrub-pause", cookie, false).statusCode()).isEqualTo(400);
+    assertThat(action("scrub-pause", "racs_console=forged", true).statusCode()).isEqualTo(401);
+    assertThat(action("no-such", cookie, true).statusCode()).isEqualTo(404);
+
+    assertThat(action("scrub-pause", cookie, true).statusCode()).isEqualTo(200);
+    assertThat(get(server.adminPort(), "/console/api/state", cookie).body())
+        .contains("\"scrubPaused\":true");
+    assertThat(action("scrub-start", cookie, true).statusCode())
+        .as("no scrub starts while paused")
+        .isEqualTo(409);
+    assertThat(action("scrub-resume", cookie, true).statusCode()).isEqualTo(200);
+    assertThat(get(server.adminPort(), "/console/api/state", cookie).body())
+        .contains("\"scrubPaused\":false");
+
+    assertThat(action("scrub-start", cookie, true).statusCode()).isEqualTo(200);
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+    String state;
+    while ((state = get(server.adminPort(), "/console/api/state", cookie).body())
+        .contains("\"lastScrub\":null")) {
+      assertThat(System.nanoTime()).as("the scrub asked for never reported").isLessThan(deadline);
+      // Polling the state the page polls; the scrub runs on its own thread.
+      java.util.concurrent.TimeUnit.MILLISECONDS.sleep(50);
+    }
+    assertThat(state).contains("\"lastScrub\":{\"objectsScanned\":0");
+  }
+
+  @Test
+  void actions_whenReadOnly_areRefusedAndChangeNothing() throws Exception {
+    server.close();
+    server =
+        io.racs.proxy.runtime.RacsServer.start(
+            TestArray.builder("4x2").open().store(),
+            io.racs.proxy.runtime.ServerConfig.defaults()
+                .with("127.0.0.1:0", java.util.Map.of(ACCESS, SECRET))
+                .withAdmin("127.0.0.1:0")
+                .withConsoleReadOnly(true));
+    String cookie = signIn();
+    assertThat(action("scrub-pause", cookie, true).statusCode()).isEqualTo(403);
+    assertThat(get(server.adminPort(), "/console/api/state", cookie).body())
+        .contains("\"readOnly\":true")
+        .contains("\"scrubPaused\":false");
+  }
+
   @Test
   void s3Port_whenAskedForTheConsole_servesNoConsole() throws Exception {
     HttpResponse<String> onS3 = get(server.port(), "/console/", null);

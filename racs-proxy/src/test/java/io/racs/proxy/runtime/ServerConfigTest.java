@@ -76,6 +76,7 @@ class ServerConfigTest {
                   scrubInterval: 24h
                   abandonedUploadAge: 48h
                   lifecycleInterval: 10m
+                  consoleReadOnly: true
                 """));
     assertThat(server)
         .isEqualTo(
@@ -92,7 +93,8 @@ class ServerConfigTest {
                 Duration.ofMinutes(1),
                 Duration.ofHours(24),
                 Duration.ofHours(48),
-                Duration.ofMinutes(10)));
+                Duration.ofMinutes(10),
+                true));
     assertThat(server.toString()).doesNotContain("s3cr3t");
   }
 
@@ -102,7 +104,7 @@ class ServerConfigTest {
             "server: {listne: x}\n",
             "racs.yaml: server: field 'listne': unknown field (expected one of: abandonedUploadAge,"
                 + " adminListen,"
-                + " baseDomain, credentials, drainTimeout, idleTimeout, lifecycleInterval, listen,"
+                + " baseDomain, consoleReadOnly, credentials, drainTimeout, idleTimeout, lifecycleInterval, listen,"
                 + " maxHeaderSize, region, scrubInterval, tls)"),
         Arguments.of(
             "server: {tls: {cert: c.pem, key: k.pem, chain: x}}\n",

@@ -72,6 +72,8 @@ function renderWork(background) {
     list.append(dt, dd);
   };
   add("Lifecycle scan", background.lifecycle);
+  add("Scrub", (background.scrubPaused ? "paused" : "not paused") +
+    (background.scrubRunning ? ", running now" : ""));
   const s = background.lastScrub;
   if (s === null) {
     add("Last scrub", "none yet (none runs while scrubInterval is 0s)");
@@ -106,6 +108,10 @@ async function poll() {
     renderArray(state.array);
     renderBuckets(state.buckets);
     renderWork(state.background);
+    for (const button of document.querySelectorAll("#actions button")) {
+      button.disabled = state.readOnly;
+      button.title = state.readOnly ? "the console is read-only (server.consoleReadOnly)" : "";
+    }
     lastLines = state.accessLog.enabled ? state.accessLog.lines : ["(the access log is off)"];
     renderLog();
     $("status").textContent = `updated ${new Date().toLocaleTimeString()}`;
@@ -118,5 +124,24 @@ async function poll() {
   }
 }
 
+const CONFIRM = {
+  "scrub-start": "Start a scrub of every object now? It reads the whole array at the scrub's rate.",
+  "scrub-pause": "Pause the scrub? A running scrub stops before its next object; none is scheduled.",
+  "scrub-resume": "Resume the scrub on its schedule?",
+};
+
+async function act(name) {
+  if (!window.confirm(CONFIRM[name])) return;
+  const response = await fetch(`/console/api/actions/${name}`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "X-Racs-Console": "confirmed" },
+  });
+  $("action-result").textContent = (await response.text()).trim();
+}
+
+for (const button of document.querySelectorAll("#actions button")) {
+  button.addEventListener("click", () => act(button.dataset.action));
+}
 $("log-filter").addEventListener("input", renderLog);
 poll();
