@@ -195,17 +195,10 @@ public record ServerConfig(
 
   /** A copy whose console may ({@code false}) or may not start or pause background work. */
   public ServerConfig withConsoleReadOnly(boolean consoleReadOnly) {
-    return new ServerConfig(
+    return copy(
         listen,
         adminListen,
-        region,
-        baseDomain,
         credentials,
-        tlsCert,
-        tlsKey,
-        maxHeaderBytes,
-        idleTimeout,
-        drainTimeout,
         scrubInterval,
         abandonedUploadAge,
         lifecycleInterval,
@@ -225,6 +218,24 @@ public record ServerConfig(
       Duration scrubInterval,
       Duration abandonedUploadAge,
       Duration lifecycleInterval) {
+    return copy(
+        listen,
+        adminListen,
+        credentials,
+        scrubInterval,
+        abandonedUploadAge,
+        lifecycleInterval,
+        consoleReadOnly);
+  }
+
+  private ServerConfig copy(
+      String listen,
+      String adminListen,
+      Map<String, String> credentials,
+      Duration scrubInterval,
+      Duration abandonedUploadAge,
+      Duration lifecycleInterval,
+      boolean consoleReadOnly) {
     return new ServerConfig(
         listen,
         adminListen,
