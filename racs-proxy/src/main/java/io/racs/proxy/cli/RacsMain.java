@@ -42,7 +42,6 @@ public final class RacsMain implements Callable<Integer> {
     cli.addSubcommand("recover", new RecoverCommand());
     cli.addSubcommand("keys", new KeysCommand());
     cli.addSubcommand("reshape", new ReshapeCommand());
-    cli.addSubcommand("status", new StatusCommand());
     return ExitCodes.document(cli);
   }
 
