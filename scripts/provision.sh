@@ -244,12 +244,12 @@ main() {
   # port with its own config (the package's service, where the system starts one, is left alone).
   # faketime: libfaketime, preloaded into a proxy whose clock a test sets apart from the others'
   # (ObjectLockClocksIT).
-  # chromium and chromedriver (chromium-driver): the console's browser test (ConsoleBrowserIT)
-  # drives headless Chromium over WebDriver. Debian pins no exact version; versions.env records
-  # the one tested.
-  debian_tools rclone fio openssl chromium chromedriver:chromium-driver haproxy \
-    sshd:openssh-server ssh-keygen:openssh-client faketime
+  debian_tools rclone fio openssl chromium haproxy sshd:openssh-server ssh-keygen:openssh-client \
+    faketime
   azurite="$(azurite_bin)"
+  # chromium-driver: chromedriver, which drives chromium in the console's browser test
+  # (ConsoleBrowserIT). Debian pins no exact version; versions.env notes the one tested.
+  debian_tools chromedriver:chromium-driver
   local env_file="$CACHE/env"
   {
     echo "# Written by scripts/provision.sh; read by io.racs.repos.minio.ProvisionedTools."

@@ -1,9 +1,9 @@
 /**
  * The running proxy: {@link io.racs.proxy.runtime.RacsServer} wires an opened store to the S3
  * server in front of it (router, authenticator, dispatcher over the store bridge, TLS, limits),
- * starts the admin port ({@link io.racs.proxy.admin.AdminServer}: health, metrics, console),
- * schedules the background work (the heal scrub and the lifecycle scan, {@code BackgroundWork}),
- * and on close drains requests before closing the repositories. {@link
+ * starts the admin port ({@link io.racs.proxy.admin.AdminServer}: health, readiness, metrics, the
+ * console), schedules the background work (the heal scrub and the lifecycle scan, {@code
+ * BackgroundWork}), and on close drains requests before closing the repositories. {@link
  * io.racs.proxy.runtime.ServerConfig} is the {@code server:} section of the configuration file that
  * says how.
  *
