@@ -248,6 +248,9 @@ main() {
   debian_tools rclone fio openssl chromium haproxy sshd:openssh-server ssh-keygen:openssh-client \
     faketime unzip ss:iproute2
   azurite="$(azurite_bin)"
+  # chromium-driver: chromedriver, which drives chromium in the console's browser test
+  # (ConsoleBrowserIT). Debian pins no exact version; versions.env notes the one tested.
+  debian_tools chromedriver:chromium-driver
   local env_file="$CACHE/env"
   {
     echo "# Written by scripts/provision.sh; read by io.racs.repos.minio.ProvisionedTools."
@@ -259,6 +262,7 @@ main() {
     echo "RACS_S5CMD=$s5cmd"
     echo "RACS_FIO=$(command -v fio)"
     echo "RACS_CHROMIUM=$(command -v chromium)"
+    echo "RACS_CHROMEDRIVER=$(command -v chromedriver)"
     echo "RACS_HAPROXY=$(command -v haproxy)"
     echo "RACS_AZURITE_BLOB=$azurite"
     echo "RACS_SSHD=$(PATH="$PATH:/usr/sbin" command -v sshd)"

@@ -48,6 +48,14 @@ public final class TestTools {
     return ProvisionedTools.require("RACS_CHROMIUM");
   }
 
+  /**
+   * ChromeDriver (Debian's {@code chromium-driver}), the WebDriver server that drives {@link
+   * #chromium()} in the console's browser test.
+   */
+  public static Path chromedriver() {
+    return ProvisionedTools.require("RACS_CHROMEDRIVER");
+  }
+
   /** Azurite's blob service ({@code azurite-blob}), installed from npm at a pinned version. */
   public static Path azuriteBlob() {
     return ProvisionedTools.require("RACS_AZURITE_BLOB");

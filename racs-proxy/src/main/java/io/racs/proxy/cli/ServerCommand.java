@@ -1,11 +1,11 @@
 package io.racs.proxy.cli;
 
+import io.racs.proxy.admin.RepositoryMetrics;
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.config.EncryptionConfig;
 import io.racs.proxy.runtime.CoordinationConfig;
 import io.racs.proxy.runtime.RacsServer;
-import io.racs.proxy.runtime.RepositoryMetrics;
 import io.racs.proxy.runtime.ServerConfig;
 import io.racs.proxy.runtime.startup.ArrayOpening;
 import io.racs.proxy.s3.server.AccessLog;
@@ -218,6 +218,9 @@ public final class ServerCommand implements Callable<Integer> {
     if (running.adminPort() > 0) {
       out.printf(
           "admin: http://%s:%d/health/ready and /metrics%n",
+          ServerConfig.address(server.adminListen(), "admin").getHostString(), running.adminPort());
+      out.printf(
+          "console: http://%s:%d/console/ (sign in with a key of server.credentials)%n",
           ServerConfig.address(server.adminListen(), "admin").getHostString(), running.adminPort());
     }
     out.printf(

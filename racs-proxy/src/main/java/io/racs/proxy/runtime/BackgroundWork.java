@@ -49,6 +49,9 @@ final class BackgroundWork implements AutoCloseable {
   private volatile HealReport lastScrub;
   private volatile AbandonedUploads.Report lastUploads;
   private final ReshapeWork reshape;
+  private volatile boolean scrubPaused;
+  private final java.util.concurrent.atomic.AtomicBoolean scrubRunning =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   /**
    * Background work for {@code store}, led through {@code coordination} (null: none, the heal lease
@@ -78,7 +81,14 @@ final class BackgroundWork implements AutoCloseable {
     if (!scrubInterval.isZero()) {
       long every = scrubInterval.toMillis();
       scheduler.scheduleWithFixedDelay(
-          () -> scrubOnce(SCRUB_MEGABYTES_PER_SECOND), every, every, TimeUnit.MILLISECONDS);
+          () -> {
+            if (!scrubPaused) {
+              scrubOnce(SCRUB_MEGABYTES_PER_SECOND);
+            }
+          },
+          every,
+          every,
+          TimeUnit.MILLISECONDS);
     }
     if (!lifecycleInterval.isZero()) {
       long every = lifecycleInterval.toMillis();
@@ -119,7 +129,44 @@ final class BackgroundWork implements AutoCloseable {
     if (reshape.refresh()) {
       return null; // the mover runs instead (reshapeOnce), under the same leadership or lease
     }
-    return asHolder(stop -> scrub(megabytesPerSecond, stop));
+    if (!scrubRunning.compareAndSet(false, true)) {
+      return null; // one scrub at a time: the scheduled one and one asked for from the console
+    }
+    try {
+      return asHolder(stop -> scrub(megabytesPerSecond, () -> scrubPaused || stop.getAsBoolean()));
+    } finally {
+      scrubRunning.set(false);
+    }
+  }
+
+  /**
+   * Starts a scrub now on a thread of its own, as the schedule would (if this proxy may); false
+   * when one is running already or the scrub is paused.
+   */
+  boolean startScrub() {
+    if (scrubRunning.get() || scrubPaused) {
+      return false;
+    }
+    Thread.ofVirtual().name("scrub-now").start(() -> scrubOnce(SCRUB_MEGABYTES_PER_SECOND));
+    return true;
+  }
+
+  /**
+   * Pauses the scrub (a running one stops before its next object, the schedule skips its runs) or
+   * resumes it.
+   */
+  void pauseScrub(boolean paused) {
+    scrubPaused = paused;
+  }
+
+  /** Whether the scrub is paused. */
+  boolean scrubPaused() {
+    return scrubPaused;
+  }
+
+  /** Whether a scrub is running now. */
+  boolean scrubRunning() {
+    return scrubRunning.get();
   }
 
   /**

@@ -1,9 +1,10 @@
 package io.racs.proxy.runtime;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.racs.proxy.admin.AdminActions;
+import io.racs.proxy.admin.AdminServer;
+import io.racs.proxy.admin.AdminSources;
 import io.racs.proxy.config.EncryptionConfig;
 import io.racs.proxy.coord.ZooKeeperCoordination;
 import io.racs.proxy.runtime.startup.ArrayOpening;
@@ -18,7 +19,6 @@ import io.racs.proxy.s3.server.S3Server;
 import io.racs.proxy.s3.server.ServerMetrics;
 import io.racs.proxy.s3.server.ServiceGate;
 import io.racs.proxy.store.ErasureStore;
-import io.racs.proxy.store.array.RepositoryHealth;
 import io.racs.proxy.store.heal.AbandonedUploads;
 import io.racs.proxy.store.heal.HealLease;
 import io.racs.proxy.store.heal.HealReport;
@@ -27,14 +27,9 @@ import io.racs.proxy.store.users.UserRecords;
 import io.racs.proxy.users.StoredSecrets;
 import io.racs.proxy.users.UserDirectory;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import javax.net.ssl.SSLException;
@@ -74,7 +69,7 @@ public final class RacsServer implements AutoCloseable {
   private final ServerMetrics metrics;
   private final AccessLog accessLog;
   private final UserDirectory users;
-  private HttpServer admin;
+  private AdminServer admin;
   private final boolean lifecycleOn;
   // Set once the array is open (serve), under this lock; read by the admin endpoints at any time.
   private volatile ErasureStore store;
@@ -205,7 +200,7 @@ public final class RacsServer implements AutoCloseable {
     RacsServer server =
         new RacsServer(opening, gate, s3, metrics, accessLog, users, config.lifecycleOn());
     if (config.adminListen() != null) {
-      server.admin = server.startAdmin(config.adminListen());
+      server.admin = server.startAdmin(config);
     }
     Consumer<ErasureStore> serve =
         store -> {
@@ -369,201 +364,64 @@ public final class RacsServer implements AutoCloseable {
     return coordination;
   }
 
-  private HttpServer startAdmin(String address) throws IOException {
-    InetSocketAddress at = ServerConfig.address(address, "adminListen");
-    HttpServer http =
-        HttpServer.create(new InetSocketAddress(at.getHostString(), at.getPort()), 16);
-    http.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-    http.createContext("/health/live", exchange -> reply(exchange, 200, "text/plain", "ok\n"));
-    http.createContext("/health/ready", this::ready);
-    http.createContext(
-        "/metrics", exchange -> reply(exchange, 200, "text/plain; version=0.0.4", metrics()));
-    http.start();
-    return http;
+  private AdminServer startAdmin(ServerConfig config) throws IOException {
+    return AdminServer.start(
+        ServerConfig.address(config.adminListen(), "adminListen"),
+        new AdminSources(
+            () -> store,
+            () -> {
+              ArrayOpening.Status status = opening.status();
+              return new AdminSources.Opening(
+                  opening.config(),
+                  status.attempts(),
+                  status.waited(),
+                  status.reason(),
+                  status.repositories());
+            },
+            metrics,
+            () -> coordination,
+            () -> work == null ? null : work.lastScrub(),
+            lifecycleOn,
+            config.credentials(),
+            accessLog,
+            new Actions(),
+            config.consoleReadOnly(),
+            json -> {
+              BackgroundWork w = work;
+              if (w != null) {
+                w.reshape().appendReady(json);
+              }
+            },
+            out -> {
+              BackgroundWork w = work;
+              if (w != null) {
+                w.reshape().appendMetrics(out);
+              }
+            }));
   }
 
-  /**
-   * Each repository's state, with the reason for any that is not up; 200 while a write quorum of
-   * repositories takes writes, else 503.
-   */
-  private void ready(HttpExchange exchange) throws IOException {
-    ErasureStore store = this.store;
-    ArrayOpening.Status opened = opening.status();
-    List<RepositoryHealth> health = store != null ? store.health() : opened.repositories();
-    int writeQuorum = opening.config().writeQuorum();
-    StringBuilder json = new StringBuilder("{\"repositories\":[");
-    int healthy = 0;
-    for (RepositoryHealth slot : health) {
-      healthy += slot.writable() ? 1 : 0;
-      json.append(slot.slot() == 0 ? "" : ",")
-          .append("{\"slot\":")
-          .append(slot.slot())
-          .append(",\"name\":")
-          .append(jsonString(slot.name()))
-          .append(",\"state\":\"")
-          .append(slot.state().name().toLowerCase(Locale.ROOT))
-          .append('"');
-      if (!slot.reason().isEmpty()) {
-        json.append(",\"reason\":").append(jsonString(slot.reason()));
-      }
-      json.append('}');
+  /** The console's actions, on the background work (which starts after the admin port). */
+  private final class Actions implements AdminActions {
+    @Override
+    public boolean startScrub() {
+      return work != null && work.startScrub();
     }
-    boolean ready = store != null && healthy >= writeQuorum;
-    json.append("],\"healthy\":")
-        .append(healthy)
-        .append(",\"writeQuorum\":")
-        .append(writeQuorum)
-        .append(",\"ready\":")
-        .append(ready)
-        // Whether the array opened at start-up (ArrayOpening); until it does, nothing is served.
-        .append(",\"array\":{\"open\":")
-        .append(store != null);
-    if (store == null) {
-      json.append(",\"attempts\":")
-          .append(opened.attempts())
-          .append(",\"waitingSeconds\":")
-          .append(opened.waited().toSeconds())
-          .append(",\"reason\":")
-          .append(jsonString("not open yet: " + opened.reason()));
-    }
-    json.append('}')
-        // Not part of readiness either: whether lifecycle rules are carried out
-        // (lifecycleInterval).
-        .append(",\"lifecycle\":\"")
-        .append(lifecycleOn ? "on" : "off")
-        .append('"');
-    work.reshape().appendReady(json); // not part of readiness either
-    ZooKeeperCoordination c = coordination;
-    if (c != null) {
-      // Not part of readiness: the data path needs no coordination.
-      json.append(",\"coordination\":{\"id\":")
-          .append(jsonString(c.id()))
-          .append(",\"connected\":")
-          .append(c.connected())
-          .append(",\"leader\":")
-          .append(c.leader())
-          .append(",\"leaderId\":")
-          .append(c.leaderId().map(RacsServer::jsonString).orElse("null"))
-          .append(",\"members\":[");
-      List<ZooKeeperCoordination.Member> members = c.members();
-      for (int i = 0; i < members.size(); i++) {
-        json.append(i == 0 ? "" : ",")
-            .append("{\"id\":")
-            .append(jsonString(members.get(i).id()))
-            .append(",\"address\":")
-            .append(jsonString(members.get(i).address()))
-            .append('}');
-      }
-      json.append("]}");
-    }
-    json.append("}\n");
-    reply(exchange, ready ? 200 : 503, "application/json", json.toString());
-  }
 
-  /** {@code s} as a JSON string literal. */
-  static String jsonString(String s) {
-    StringBuilder out = new StringBuilder("\"");
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        default -> {
-          if (c < 0x20) {
-            out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
+    @Override
+    public void pauseScrub(boolean paused) {
+      if (work != null) {
+        work.pauseScrub(paused);
       }
     }
-    return out.append('"').toString();
-  }
 
-  private String metrics() {
-    StringBuilder out = new StringBuilder(metrics.render());
-    ErasureStore store = this.store;
-    out.append("# HELP racs_array_open 1 once the array opened; 0 while the proxy waits for it.\n")
-        .append("# TYPE racs_array_open gauge\n")
-        .append("racs_array_open ")
-        .append(store == null ? 0 : 1)
-        .append('\n');
-    if (store == null) {
-      return out.toString();
+    @Override
+    public boolean scrubPaused() {
+      return work != null && work.scrubPaused();
     }
-    out.append("# TYPE racs_store_degraded_stripes_total counter\n")
-        .append("racs_store_degraded_stripes_total ")
-        .append(store.stats().degradedStripes())
-        .append('\n');
-    out.append("# TYPE racs_store_slow_shard_stripes_total counter\n")
-        .append("racs_store_slow_shard_stripes_total ")
-        .append(store.stats().slowShardStripes())
-        .append('\n');
-    out.append("# TYPE racs_store_corrupt_pieces_total counter\n")
-        .append("racs_store_corrupt_pieces_total ")
-        .append(store.stats().corruptPieces())
-        .append('\n');
-    out.append("# TYPE racs_store_unavailable_pieces_total counter\n")
-        .append("racs_store_unavailable_pieces_total ")
-        .append(store.stats().unavailablePieces())
-        .append('\n');
-    out.append(
-            "# HELP racs_store_hedged_reads_total Reads that asked one more repository because"
-                + " the one asked was late (shard: a shard stream; record: a version record).\n")
-        .append("# TYPE racs_store_hedged_reads_total counter\n")
-        .append("racs_store_hedged_reads_total{kind=\"shard\"} ")
-        .append(store.stats().hedgedShardReads())
-        .append('\n')
-        .append("racs_store_hedged_reads_total{kind=\"record\"} ")
-        .append(store.stats().hedgedRecordReads())
-        .append('\n');
-    out.append(
-            "# HELP racs_store_stamped_reads_total GETs and HEADs that found the current version"
-                + " without a listing (coordination.versionCache).\n")
-        .append("# TYPE racs_store_stamped_reads_total counter\n")
-        .append("racs_store_stamped_reads_total ")
-        .append(store.stats().stampedReads())
-        .append('\n');
-    out.append("# TYPE racs_store_under_replicated_writes_total counter\n")
-        .append("racs_store_under_replicated_writes_total ")
-        .append(store.stats().underReplicatedWrites())
-        .append('\n');
-    out.append(RepositoryMetrics.render(store.repositories()));
-    HealReport scrub = work.lastScrub();
-    out.append("# HELP racs_heal_backlog_objects Objects the last scrub could not repair.\n")
-        .append("# TYPE racs_heal_backlog_objects gauge\n")
-        .append("racs_heal_backlog_objects ")
-        .append(scrub == null ? 0 : scrub.unrecoverable().size())
-        .append('\n');
-    work.reshape().appendMetrics(out);
-    ZooKeeperCoordination c = coordination;
-    if (c != null) {
-      out.append("# HELP racs_coordination_connected 1 while the ZooKeeper session is connected.\n")
-          .append("# TYPE racs_coordination_connected gauge\n")
-          .append("racs_coordination_connected ")
-          .append(c.connected() ? 1 : 0)
-          .append('\n');
-      out.append("# HELP racs_coordination_leader 1 while this proxy runs the background work.\n")
-          .append("# TYPE racs_coordination_leader gauge\n")
-          .append("racs_coordination_leader ")
-          .append(c.leader() ? 1 : 0)
-          .append('\n');
-      out.append("# HELP racs_coordination_members Live proxies of the array.\n")
-          .append("# TYPE racs_coordination_members gauge\n")
-          .append("racs_coordination_members ")
-          .append(c.members().size())
-          .append('\n');
-    }
-    return out.toString();
-  }
 
-  private static void reply(HttpExchange exchange, int status, String type, String body)
-      throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", type);
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
+    @Override
+    public boolean scrubRunning() {
+      return work != null && work.scrubRunning();
     }
   }
 
@@ -587,7 +445,7 @@ public final class RacsServer implements AutoCloseable {
 
   /** The admin port, or -1 when there is none. */
   public int adminPort() {
-    return admin == null ? -1 : admin.getAddress().getPort();
+    return admin == null ? -1 : admin.port();
   }
 
   @Override
@@ -610,7 +468,7 @@ public final class RacsServer implements AutoCloseable {
     // After the drain, so the requests it let finish are logged too.
     accessLog.close();
     if (admin != null) {
-      admin.stop(0);
+      admin.close();
     }
     if (store != null) {
       store.close();

@@ -1,5 +1,6 @@
 package io.racs.proxy.runtime;
 
+import io.racs.proxy.admin.Json;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.ArrayRecord;
@@ -140,9 +141,9 @@ final class ReshapeWork {
         .append('"');
     if (r != null) {
       json.append(",\"from\":")
-          .append(RacsServer.jsonString(r.from().describe()))
+          .append(Json.string(r.from().describe()))
           .append(",\"to\":")
-          .append(RacsServer.jsonString(r.to().describe()));
+          .append(Json.string(r.to().describe()));
     }
     MoveProgress p = running() ? progress : null;
     if (p != null) {
@@ -153,7 +154,7 @@ final class ReshapeWork {
           .append(",\"bytesMoved\":")
           .append(p.bytesMoved());
       if (!p.problem().isEmpty()) {
-        json.append(",\"problem\":").append(RacsServer.jsonString(p.problem()));
+        json.append(",\"problem\":").append(Json.string(p.problem()));
       }
     }
     json.append(",\"moving\":").append(moving).append('}');

@@ -15,7 +15,7 @@ import java.util.Map;
  * <pre>{@code
  * server:
  *   listen: 127.0.0.1:9000      # a non-loopback address must be asked for explicitly
- *   adminListen: 127.0.0.1:9001 # /health/live, /health/ready, /metrics (Prometheus); off: none
+ *   adminListen: 127.0.0.1:9001 # /health/*, /metrics, /console (docs/console.md); off: none
  *   region: us-east-1
  *   baseDomain: s3.example.test # enables virtual-host style requests
  *   credentials:
@@ -29,6 +29,7 @@ import java.util.Map;
  *   lifecycleInterval: 1h       # the buckets' lifecycle rules are carried out (0s: off)
  *   startupWait: unlimited      # how long to wait for the array to open (0s: exit at once)
  *   usersRefresh: 500ms         # stored users are re-read this often (0s: at start only)
+ *   consoleReadOnly: false      # true: the console shows, but starts or pauses nothing
  * }</pre>
  *
  * @param listen host:port for S3
@@ -53,6 +54,7 @@ import java.util.Map;
  * @param usersRefresh how often the users stored in the array are re-read (one listing of their
  *     records on each repository): a user added or removed anywhere works, or stops, here within
  *     that; zero for at start only; default {@link #DEFAULT_USERS_REFRESH}
+ * @param consoleReadOnly true when the admin console may not start or pause background work
  */
 public record ServerConfig(
     String listen,
@@ -69,7 +71,8 @@ public record ServerConfig(
     Duration abandonedUploadAge,
     Duration lifecycleInterval,
     Duration startupWait,
-    Duration usersRefresh) {
+    Duration usersRefresh,
+    boolean consoleReadOnly) {
   /** The fields of the section, as written. */
   private record Section(
       String listen,
@@ -85,7 +88,8 @@ public record ServerConfig(
       String abandonedUploadAge,
       String lifecycleInterval,
       String startupWait,
-      String usersRefresh) {}
+      String usersRefresh,
+      Boolean consoleReadOnly) {}
 
   private record Credential(String accessKey, String secretKey) {}
 
@@ -128,7 +132,8 @@ public record ServerConfig(
         io.racs.proxy.store.heal.AbandonedUploads.DEFAULT_AGE,
         DEFAULT_LIFECYCLE_INTERVAL,
         null,
-        DEFAULT_USERS_REFRESH);
+        DEFAULT_USERS_REFRESH,
+        false);
   }
 
   /** Reads the section (absent: the defaults) from a loaded file. */
@@ -179,7 +184,8 @@ public record ServerConfig(
         s.startupWait() == null || s.startupWait().equals(UNLIMITED)
             ? null
             : section.duration("startupWait", s.startupWait(), "10m (or unlimited)").orElseThrow(),
-        section.duration("usersRefresh", s.usersRefresh(), "1s").orElse(d.usersRefresh()));
+        section.duration("usersRefresh", s.usersRefresh(), "1s").orElse(d.usersRefresh()),
+        s.consoleReadOnly() != null && s.consoleReadOnly());
   }
 
   /** Whether {@code racs server} waits for the array to open at all ({@link #startupWait}). */
@@ -230,6 +236,11 @@ public record ServerConfig(
     return copy(c -> c.usersRefresh = usersRefresh);
   }
 
+  /** A copy whose console may ({@code false}) or may not start or pause background work. */
+  public ServerConfig withConsoleReadOnly(boolean consoleReadOnly) {
+    return copy(c -> c.consoleReadOnly = consoleReadOnly);
+  }
+
   /** A copy with another admin address (null: none). */
   public ServerConfig withAdmin(String adminListen) {
     return copy(c -> c.adminListen = adminListen);
@@ -245,6 +256,7 @@ public record ServerConfig(
     Duration lifecycleInterval;
     Duration startupWait;
     Duration usersRefresh;
+    boolean consoleReadOnly;
 
     Changes(ServerConfig from) {
       listen = from.listen;
@@ -255,6 +267,7 @@ public record ServerConfig(
       lifecycleInterval = from.lifecycleInterval;
       startupWait = from.startupWait;
       usersRefresh = from.usersRefresh;
+      consoleReadOnly = from.consoleReadOnly;
     }
   }
 
@@ -277,7 +290,8 @@ public record ServerConfig(
         c.abandonedUploadAge,
         c.lifecycleInterval,
         c.startupWait,
-        c.usersRefresh);
+        c.usersRefresh,
+        c.consoleReadOnly);
   }
 
   /** Host and port of a {@code host:port} text. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.racs.proxy.admin.RepositoryMetrics;
 import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.store.ErasureStore;
 import java.net.URI;

@@ -78,6 +78,7 @@ class ServerConfigTest {
                   lifecycleInterval: 10m
                   startupWait: 10m
                   usersRefresh: 250ms
+                  consoleReadOnly: true
                 """));
     assertThat(server)
         .isEqualTo(
@@ -96,7 +97,8 @@ class ServerConfigTest {
                 Duration.ofHours(48),
                 Duration.ofMinutes(10),
                 Duration.ofMinutes(10),
-                Duration.ofMillis(250)));
+                Duration.ofMillis(250),
+                true));
     assertThat(server.toString()).doesNotContain("s3cr3t");
   }
 
@@ -106,9 +108,9 @@ class ServerConfigTest {
             "server: {listne: x}\n",
             "racs.yaml: server: field 'listne': unknown field (expected one of: abandonedUploadAge,"
                 + " adminListen,"
-                + " baseDomain, credentials, drainTimeout, idleTimeout, lifecycleInterval, listen,"
-                + " maxHeaderSize, region, scrubInterval, startupWait, tls,"
-                + " usersRefresh)"),
+                + " baseDomain, consoleReadOnly, credentials, drainTimeout, idleTimeout,"
+                + " lifecycleInterval, listen, maxHeaderSize, region, scrubInterval, startupWait,"
+                + " tls, usersRefresh)"),
         Arguments.of(
             "server: {tls: {cert: c.pem, key: k.pem, chain: x}}\n",
             "racs.yaml: server: field 'tls.chain': unknown field (expected one of: cert, key)"),

@@ -42,4 +42,16 @@ public final class TestProxies {
         AccessLog.off(),
         coordination);
   }
+
+  /**
+   * A proxy over {@code store} with S3 and admin on free loopback ports, without coordination or
+   * access log; {@link #ACCESS} and {@link #SECRET} sign (and sign in to the console).
+   */
+  public static RacsServer start(ErasureStore store) throws IOException, InterruptedException {
+    return RacsServer.start(
+        store,
+        ServerConfig.defaults()
+            .with("127.0.0.1:0", Map.of(ACCESS, SECRET))
+            .withAdmin("127.0.0.1:0"));
+  }
 }

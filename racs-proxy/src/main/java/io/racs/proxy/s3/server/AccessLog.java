@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -33,6 +34,11 @@ public final class AccessLog implements AutoCloseable {
   private static final String STOP = new String("stop");
 
   private static final AccessLog OFF = new AccessLog();
+
+  /** How many of the latest lines {@link #recent()} keeps for the console. */
+  public static final int RECENT_LINES = 500;
+
+  private final ArrayDeque<String> recent = new ArrayDeque<>();
 
   private final BlockingQueue<String> queue;
   private final Writer out;
@@ -97,8 +103,24 @@ public final class AccessLog implements AutoCloseable {
     if (queue == null || closed) {
       return;
     }
+    synchronized (recent) {
+      if (recent.size() == RECENT_LINES) {
+        recent.removeFirst();
+      }
+      recent.addLast(line);
+    }
     if (!queue.offer(line)) {
       dropped.incrementAndGet();
+    }
+  }
+
+  /**
+   * The latest lines, oldest first, at most {@link #RECENT_LINES}, kept in memory for the admin
+   * console whether or not the file keeps up; empty when the log is off.
+   */
+  public List<String> recent() {
+    synchronized (recent) {
+      return List.copyOf(recent);
     }
   }
 

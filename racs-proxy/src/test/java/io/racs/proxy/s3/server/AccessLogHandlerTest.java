@@ -94,6 +94,7 @@ class AccessLogHandlerTest {
             LINE
                 + "GET photos/2026/a%20b\\.jpg 200 in=0 out=65636 ms=\\d+\\.\\d"
                 + " id=AAAA000000000002 user=-");
+    assertThat(log.recent()).as("the console's ring holds what the file got").isEqualTo(lines);
   }
 
   @Test

@@ -1,8 +1,10 @@
-package io.racs.proxy.runtime;
+package io.racs.proxy.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.racs.proxy.runtime.RacsServer;
+import io.racs.proxy.runtime.ServerConfig;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.testing.TestArray;
 import io.racs.proxy.testing.TestClients;
@@ -249,5 +251,17 @@ class RepositoryMetricsTest {
         faulty.get(frozen).thaw();
       }
     }
+  }
+
+  @Test
+  void quantile_whenCountsInBuckets_returnsTheBucketBoundHoldingTheRank() {
+    long[] counts = new long[MeteredRepository.BUCKET_BOUNDS_SECONDS.length + 1];
+    assertThat(RepositoryMetrics.quantile(counts, 0.5)).isNaN();
+    counts[0] = 98; // <= 1 ms
+    counts[5] = 1; // <= 50 ms
+    counts[counts.length - 1] = 1; // past the last bound
+    assertThat(RepositoryMetrics.quantile(counts, 0.50)).isEqualTo(0.001);
+    assertThat(RepositoryMetrics.quantile(counts, 0.99)).isEqualTo(0.05);
+    assertThat(RepositoryMetrics.quantile(counts, 1.0)).isInfinite();
   }
 }

@@ -1,4 +1,4 @@
-package io.racs.proxy.runtime;
+package io.racs.proxy.admin;
 
 import io.racs.repos.Repository;
 import io.racs.repos.RepositoryException;
@@ -169,6 +169,72 @@ public final class RepositoryMetrics {
       }
     }
     return out.toString();
+  }
+
+  /**
+   * One metered repository's traffic since the proxy started, for the console: calls, failed calls
+   * (as {@code racs_repository_errors_total} counts them) and latency quantiles over every
+   * operation, each the upper bound of its histogram bucket (NaN before any call; infinite past the
+   * last bound).
+   *
+   * @param slot the slot
+   * @param name the repository's name
+   * @param requests calls made
+   * @param errors calls that failed for the repository's sake
+   * @param p50Seconds the median latency's bucket bound
+   * @param p99Seconds the 99th percentile's bucket bound
+   */
+  public record Summary(
+      int slot, String name, long requests, long errors, double p50Seconds, double p99Seconds) {}
+
+  /** The summary of every metered repository among {@code slots} (index = slot). */
+  public static List<Summary> summaries(List<Repository> slots) {
+    List<Summary> out = new ArrayList<>();
+    for (int slot = 0; slot < slots.size(); slot++) {
+      Repository repository = slots.get(slot);
+      int s = slot;
+      ForwardingRepository.find(repository, MeteredRepository.class)
+          .ifPresent(m -> out.add(summary(s, repository.name(), m)));
+    }
+    return out;
+  }
+
+  private static Summary summary(int slot, String name, MeteredRepository meter) {
+    long requests = 0;
+    long errors = 0;
+    for (MeteredRepository.OperationStats op : meter.counts().values()) {
+      requests += op.calls();
+      errors += failures(op);
+    }
+    long[] counts = new long[MeteredRepository.BUCKET_BOUNDS_SECONDS.length + 1];
+    for (MeteredRepository.LatencyBuckets op : meter.cumulativeLatency().values()) {
+      long[] c = op.counts();
+      for (int b = 0; b < c.length; b++) {
+        counts[b] += c[b];
+      }
+    }
+    return new Summary(
+        slot, name, requests, errors, quantile(counts, 0.50), quantile(counts, 0.99));
+  }
+
+  /** The upper bound of the bucket holding quantile {@code q} of {@code counts}. */
+  static double quantile(long[] counts, double q) {
+    long total = 0;
+    for (long c : counts) {
+      total += c;
+    }
+    if (total == 0) {
+      return Double.NaN;
+    }
+    long rank = (long) Math.ceil(q * total);
+    long cumulative = 0;
+    for (int b = 0; b < MeteredRepository.BUCKET_BOUNDS_SECONDS.length; b++) {
+      cumulative += counts[b];
+      if (cumulative >= rank) {
+        return MeteredRepository.BUCKET_BOUNDS_SECONDS[b];
+      }
+    }
+    return Double.POSITIVE_INFINITY;
   }
 
   /**

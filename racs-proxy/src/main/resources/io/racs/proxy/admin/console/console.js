@@ -1,0 +1,147 @@
+// The console page: polls /console/api/state and renders it with DOM calls only (no innerHTML,
+// so that bucket names, reasons and log lines are shown as text, never run as markup).
+const POLL_MILLIS = 1000;
+
+const $ = (id) => document.getElementById(id);
+
+function cell(row, text, className) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (className) td.className = className;
+  row.appendChild(td);
+  return td;
+}
+
+function millis(seconds) {
+  if (seconds === null || seconds === undefined) return "–";
+  return seconds < 1 ? `≤ ${Math.round(seconds * 1000 * 10) / 10} ms` : `≤ ${seconds} s`;
+}
+
+function duration(seconds) {
+  const d = Math.floor(seconds / 86400), h = Math.floor(seconds / 3600) % 24;
+  const m = Math.floor(seconds / 60) % 60, s = seconds % 60;
+  return (d ? `${d}d ` : "") + (d || h ? `${h}h ` : "") + `${m}m ${s}s`;
+}
+
+function renderArray(array) {
+  $("geometry").textContent =
+    `${array.dataShards}x${array.parityShards} (data x parity), write quorum ${array.writeQuorum}, ` +
+    (array.ready ? "ready" : "NOT READY: fewer repositories take writes than the write quorum");
+  const body = $("repositories").tBodies[0];
+  body.replaceChildren();
+  for (const r of array.repositories) {
+    const row = document.createElement("tr");
+    row.dataset.slot = r.slot;
+    row.dataset.state = r.state;
+    cell(row, r.slot, "num");
+    cell(row, r.name);
+    cell(row, r.state, `state state-${r.state}`);
+    cell(row, r.reason || "");
+    const has = r.requests !== undefined;
+    cell(row, has ? r.requests : "–", "num");
+    cell(row, has && r.requests > 0 ? `${(100 * r.errors / r.requests).toFixed(2)} %` : "–", "num");
+    cell(row, has ? millis(r.p50Seconds) : "–", "num");
+    cell(row, has ? millis(r.p99Seconds) : "–", "num");
+    body.appendChild(row);
+  }
+}
+
+function renderBuckets(buckets) {
+  const body = $("bucket-table").tBodies[0];
+  body.replaceChildren();
+  for (const b of buckets) {
+    const row = document.createElement("tr");
+    cell(row, b.name);
+    cell(row, b.created);
+    cell(row, b.versioning);
+    cell(row, b.encryption ? "default set" : "none");
+    cell(row, b.lifecycle ? "rules" : "none");
+    cell(row, b.cors ? "rules" : "none");
+    body.appendChild(row);
+  }
+}
+
+function renderWork(background) {
+  const list = $("work-list");
+  list.replaceChildren();
+  const add = (term, value) => {
+    const dt = document.createElement("dt");
+    dt.textContent = term;
+    const dd = document.createElement("dd");
+    dd.textContent = value;
+    list.append(dt, dd);
+  };
+  add("Lifecycle scan", background.lifecycle);
+  add("Scrub", (background.scrubPaused ? "paused" : "not paused") +
+    (background.scrubRunning ? ", running now" : ""));
+  const s = background.lastScrub;
+  if (s === null) {
+    add("Last scrub", "none yet (none runs while scrubInterval is 0s)");
+  } else {
+    add("Last scrub", s.stopped ? "stopped before the end" : "complete");
+    add("Objects scanned", s.objectsScanned);
+    add("Shards rebuilt", s.shardsRebuilt);
+    add("Records repaired", s.recordsRepaired);
+    add("Unrecoverable objects", s.unrecoverable);
+  }
+}
+
+let lastLines = [];
+
+function renderLog() {
+  const filter = $("log-filter").value.trim().toLowerCase();
+  const shown = lastLines.filter((l) => !filter || l.toLowerCase().includes(filter));
+  $("log-lines").textContent = shown.length ? shown.slice(-200).reverse().join("\n") : "(none)";
+}
+
+async function poll() {
+  try {
+    const response = await fetch("/console/api/state", { credentials: "same-origin" });
+    if (response.status === 401) {
+      window.location.assign("/console/");
+      return;
+    }
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const state = await response.json();
+    $("version").textContent = state.version;
+    $("uptime").textContent = duration(state.uptimeSeconds);
+    renderArray(state.array);
+    renderBuckets(state.buckets);
+    renderWork(state.background);
+    for (const button of document.querySelectorAll("#actions button")) {
+      button.disabled = state.readOnly;
+      button.title = state.readOnly ? "the console is read-only (server.consoleReadOnly)" : "";
+    }
+    lastLines = state.accessLog.enabled ? state.accessLog.lines : ["(the access log is off)"];
+    renderLog();
+    $("status").textContent = `updated ${new Date().toLocaleTimeString()}`;
+    $("status").classList.remove("stale");
+  } catch (e) {
+    $("status").textContent = `cannot reach the proxy (${e.message}); retrying`;
+    $("status").classList.add("stale");
+  } finally {
+    setTimeout(poll, POLL_MILLIS);
+  }
+}
+
+const CONFIRM = {
+  "scrub-start": "Start a scrub of every object now? It reads the whole array at the scrub's rate.",
+  "scrub-pause": "Pause the scrub? A running scrub stops before its next object; none is scheduled.",
+  "scrub-resume": "Resume the scrub on its schedule?",
+};
+
+async function act(name) {
+  if (!window.confirm(CONFIRM[name])) return;
+  const response = await fetch(`/console/api/actions/${name}`, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "X-Racs-Console": "confirmed" },
+  });
+  $("action-result").textContent = (await response.text()).trim();
+}
+
+for (const button of document.querySelectorAll("#actions button")) {
+  button.addEventListener("click", () => act(button.dataset.action));
+}
+$("log-filter").addEventListener("input", renderLog);
+poll();
