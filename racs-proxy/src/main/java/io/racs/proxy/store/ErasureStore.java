@@ -174,10 +174,9 @@ public final class ErasureStore implements ObjectStore, Maintenance {
   }
 
   /**
-   * Waits until the collections of superseded versions started so far have finished, with their
-   * pace lifted meanwhile: heal calls it so that it does not race the store's own collector (and
-   * does not wait behind a paced backlog: a burst of 100,000 superseded versions takes 1,000 s at
-   * the floor's pace), and so can tests that count what is left.
+   * Waits until the collections of superseded versions started so far have finished, their pace
+   * lifted meanwhile: heal calls it so as not to race the store's collector nor wait behind a paced
+   * backlog (100,000 superseded versions take 1,000 s at the floor's pace); so can tests.
    */
   @Override
   public void awaitCollections() {
