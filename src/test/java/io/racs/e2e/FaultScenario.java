@@ -16,10 +16,11 @@ import java.util.stream.Stream;
 
 /**
  * One run of the fault suite's script: a seeded load on a fresh prefix, healthy for a while, then a
- * fault injected under it, then lifted, then every key read back and the prefix listed with no load
- * running, each answer judged by a fresh {@link AcknowledgedWrites} model. The phases last a number
- * of finished operations, not a time, so a slow machine runs them longer rather than thinner; each
- * has a generous limit whose passing means the load stopped making progress.
+ * fault injected under it (the operations while it is being injected judged apart), then lifted,
+ * then every key read back and the prefix listed with no load running, each answer judged by a
+ * fresh {@link AcknowledgedWrites} model. The phases last a number of finished operations, not a
+ * time, so a slow machine runs them longer rather than thinner; each has a generous limit whose
+ * passing means the load stopped making progress.
  */
 final class FaultScenario {
   /** Concurrent clients: enough to keep several requests in flight through every fault. */
@@ -116,9 +117,12 @@ final class FaultScenario {
       load.populate();
       load.start(WORKERS);
       load.awaitOps(HEALTHY_OPS, PHASE_LIMIT);
-      load.phase("fault");
+      // Operations while the fault is being injected (filling three disks takes a while under
+      // load) are judged apart: the fault phase begins once the fault is wholly in effect.
+      load.phase("injecting");
       try {
         fault.inject();
+        load.phase("fault");
         load.awaitOps(FAULT_OPS, PHASE_LIMIT);
       } finally {
         fault.lift();
@@ -138,6 +142,7 @@ final class FaultScenario {
 
   /** With at most m repositories affected, nothing fails and the load goes on through the fault. */
   static void assertUnaffected(FaultLoad load) {
+    load.assertAllSucceeded("injecting");
     load.assertAllSucceeded("fault");
     load.assertAllSucceeded("recovered");
     assertThat(load.succeeded("fault", FaultLoad.Op.PUT)).as("PUTs during the fault").isPositive();
@@ -150,7 +155,7 @@ final class FaultScenario {
    * hold for reads; until the proxy uses the repositories again, the same after the fault.
    */
   static void assertWritesRefused(FaultLoad load, Set<Integer> writeStatuses, Set<Integer> reads) {
-    for (String phase : List.of("fault", "recovered")) {
+    for (String phase : List.of("injecting", "fault", "recovered")) {
       load.assertFailuresOnly(
           phase,
           r ->

@@ -146,7 +146,7 @@ class LauncherIT {
         .singleElement()
         .asString()
         .contains(" GET bucket/k 403 ")
-        .endsWith(" id=" + id);
+        .endsWith(" id=" + id + " user=anonymous");
   }
 
   @Test
