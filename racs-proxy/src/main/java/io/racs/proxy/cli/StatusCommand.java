@@ -54,7 +54,7 @@ public final class StatusCommand implements Callable<Integer> {
 
   @Option(
       names = "--timeout",
-      paramLabel = "DURATION",
+      paramLabel = "SECONDS",
       description = "how long to wait for each answer, in seconds (default: ${DEFAULT-VALUE})",
       defaultValue = "5")
   int timeoutSeconds;
