@@ -349,12 +349,14 @@ final class StripeLoader {
    * shard is).
    */
   private boolean onlySlow() {
+    boolean slow = false;
     for (int i = 0; i < n; i++) {
       if (lastProblem[i] != null && !SLOWER_THAN_PARITY.equals(lastProblem[i])) {
         return false;
       }
+      slow |= lastProblem[i] != null;
     }
-    return true;
+    return slow;
   }
 
   private String describeBad() {
