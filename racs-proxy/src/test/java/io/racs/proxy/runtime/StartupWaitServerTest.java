@@ -12,6 +12,7 @@ import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.testing.TestClients;
 import io.racs.repos.Repository;
+import io.racs.repos.decorator.FaultyRepository;
 import io.racs.repos.fs.FsRepository;
 import io.racs.testkit.SeededBytes;
 import java.net.URI;
@@ -192,6 +193,39 @@ class StartupWaitServerTest {
     assertThat(ready.statusCode()).isEqualTo(200);
     assertThat(ready.body()).contains("\"ready\":true", "\"array\":{\"open\":true}");
     assertThat(admin("/metrics").body()).contains("racs_array_open 1");
+  }
+
+  @Test
+  void start_whenMoreThanMRepositoriesHang_answers503UntilTheyAnswerThenServes() throws Exception {
+    populate();
+    List<FaultyRepository> faulty = new ArrayList<>();
+    for (Repository r : repositories()) {
+      faulty.add(new FaultyRepository(r));
+    }
+    // Three repositories that accept calls and never answer (a stalled provider), not ones that
+    // fail fast: each attempt is bounded by the slow-shard timeout, and the proxy still starts.
+    for (int slot : new int[] {1, 3, 5}) {
+      faulty.get(slot).freeze();
+    }
+    try {
+      ArrayOpening opening = ArrayOpening.begin(CONFIG, List.copyOf(faulty), QUICK);
+      assertThat(opening.store()).isEmpty();
+      start(opening);
+      assertThat(server.open()).isFalse();
+      assertThatThrownBy(() -> s3.listBuckets())
+          .isInstanceOfSatisfying(
+              S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(503));
+      HttpResponse<String> ready = admin("/health/ready");
+      assertThat(ready.statusCode()).isEqualTo(503);
+      assertThat(ready.body()).contains("\"ready\":false", "\"array\":{\"open\":false");
+    } finally {
+      faulty.forEach(FaultyRepository::thaw);
+    }
+    server.serving().get(60, TimeUnit.SECONDS);
+
+    assertThat(server.open()).isTrue();
+    assertThat(s3.getObjectAsBytes(g -> g.bucket("boot").key("k")).asByteArray())
+        .isEqualTo(SeededBytes.bytes(SEED, SIZE));
   }
 
   @Test
