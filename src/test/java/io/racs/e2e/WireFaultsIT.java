@@ -215,8 +215,24 @@ class WireFaultsIT {
             + " ms (n "
             + refusedMillis.length
             + ")");
+    String slowest =
+        load.results("fault").stream()
+            .filter(r -> r.status() == 503)
+            .sorted((a, b) -> Long.compare(b.latencyNanos(), a.latencyNanos()))
+            .limit(3)
+            .map(
+                r ->
+                    r.op()
+                        + " "
+                        + r.key()
+                        + " "
+                        + TimeUnit.NANOSECONDS.toMillis(r.latencyNanos())
+                        + " ms: "
+                        + r.error())
+            .toList()
+            .toString();
     assertThat(refusedMillis[refusedMillis.length - 1])
-        .as("longest wait for a 503 (%s)", load.summary())
+        .as("longest wait for a 503, slowest %s (%s)", slowest, load.summary())
         .isLessThan(STALL_DEADLINE.toMillis());
   }
 }

@@ -131,6 +131,21 @@ class StallTest {
     assertInsufficientShards(() -> f.get("bkt", "k"));
   }
 
+  /**
+   * A read quorum (three listings) that needs a stalled repository: two answer, four are frozen,
+   * and the listing fails at the stall deadline counted from the first answer, not at the
+   * slow-shard timeout (which would outlast the test's timeout).
+   */
+  @Test
+  void list_whenItsReadQuorumNeedsAStalledRepository_failsWithoutWaiting() {
+    f.store.createBucket("bkt");
+    f.put("bkt", "k", StoreFixture.bytes(7, 100));
+    for (int slot = 0; slot < 4; slot++) {
+      f.faulty.get(slot).freeze();
+    }
+    assertInsufficientShards(() -> f.store.head("bkt", "k"));
+  }
+
   @Test
   void suspendedRepository_whenItAnswersAgain_isResumedByTheProbe() throws Exception {
     f.store.createBucket("bkt");

@@ -293,7 +293,10 @@ public final class RepositoryArray implements AutoCloseable {
    * only a little longer for the rest (as long again as the quorum took, at least {@value
    * #HEDGE_MIN_MILLIS} ms), and reports the ones still out as timed out, so that one slow
    * repository does not hold up a read that a quorum can answer. The calls still out are cancelled;
-   * suspended slots are not asked.
+   * suspended slots are not asked. Before the quorum is in, the calls still out get no more than
+   * the {@linkplain #stallDeadline stall deadline} counted from the first answer (when {@code
+   * needed} is short of the calls started): a quorum that needs a stalled repository then fails in
+   * about the stall grace, not at the absolute timeout, and the stalled slots are suspended.
    */
   <T> List<Outcome<T>> fanOutQuorum(
       List<Integer> which, BiFunction<Integer, Repository, T> call, int needed) {
@@ -321,6 +324,12 @@ public final class RepositoryArray implements AutoCloseable {
       pending.put(done.submit(() -> call.apply(slot, repository)), slot);
     }
     int answered = 0;
+    // A quorum short of every call started that still waits on calls out once one has answered
+    // is not reached by waiting on stalled repositories: as in fanOut, the calls still out get no
+    // more than the stall deadline counted from the first answer (a failure is not one: a
+    // repository that refuses at once says nothing of how long a listing takes).
+    boolean quorumAwaited = needed < pending.size();
+    long firstEnded = -1;
     try {
       while (!pending.isEmpty()) {
         long now = System.nanoTime();
@@ -329,6 +338,8 @@ public final class RepositoryArray implements AutoCloseable {
           long quorumNanos = now - start;
           until = Math.min(deadline, now + Math.max(quorumNanos, HEDGE_MIN_MILLIS * 1_000_000L));
           deadline = until; // the hedge is set once, when the quorum is reached
+        } else if (quorumAwaited && firstEnded >= 0) {
+          until = Math.min(deadline, stallDeadline(start, firstEnded));
         }
         Future<T> next = Waits.poll(done, Math.max(0, until - now));
         if (next == null) {
@@ -338,6 +349,7 @@ public final class RepositoryArray implements AutoCloseable {
         try {
           outcomes.put(slot, new Outcome<>(slot, next.get(), null));
           answered++;
+          firstEnded = firstEnded < 0 ? System.nanoTime() : firstEnded;
         } catch (ExecutionException e) {
           outcomes.put(slot, new Outcome<>(slot, null, e.getCause()));
         }
@@ -346,15 +358,26 @@ public final class RepositoryArray implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new StoreException(StoreException.Code.INSUFFICIENT_SHARDS, "interrupted", e);
     }
+    boolean stalled = answered < needed && quorumAwaited && firstEnded >= 0;
     for (Map.Entry<Future<T>, Integer> late : pending.entrySet()) {
       late.getKey().cancel(true);
+      String why =
+          stalled
+              ? "stalled: no answer "
+                  + (System.nanoTime() - start) / 1_000_000
+                  + " ms into a call that "
+                  + answered
+                  + " others answered"
+              : "no answer while the others had";
+      if (stalled) {
+        health.stalled(late.getValue(), why); // the quorum needed it: later calls skip it
+      }
       outcomes.put(
           late.getValue(),
           new Outcome<>(
               late.getValue(),
               null,
-              new RepositoryException(
-                  RepositoryException.Kind.TIMEOUT, "no answer while the others had")));
+              new RepositoryException(RepositoryException.Kind.TIMEOUT, why)));
     }
     List<Outcome<T>> ordered = new ArrayList<>();
     for (int slot : targets) {
