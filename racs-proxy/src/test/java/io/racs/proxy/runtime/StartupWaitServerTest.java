@@ -229,6 +229,40 @@ class StartupWaitServerTest {
   }
 
   @Test
+  void begin_whenMoreThanMRepositoriesHangAsShipped_listensBeforeTheFirstAttemptEnds()
+      throws Exception {
+    populate();
+    List<FaultyRepository> faulty = new ArrayList<>();
+    for (Repository r : repositories()) {
+      faulty.add(new FaultyRepository(r));
+    }
+    // The shipped timeouts: a slow-shard timeout of 30 s bounds the first attempt, and begin
+    // waits for it FIRST_ATTEMPT_WAIT (5 s) only; the proxy must not wait for the former to listen.
+    StoreConfig shipped = StoreConfig.builder(Geometry.parse("4x2")).blockBytes(64 << 10).build();
+    for (int slot : new int[] {0, 2, 4}) {
+      faulty.get(slot).freeze();
+    }
+    try {
+      ArrayOpening opening =
+          ArrayOpening.begin(shipped, List.copyOf(faulty), ArrayOpening.Settings.of(null));
+      assertThat(opening.store()).isEmpty();
+      assertThat(opening.status().attempts()).as("the first attempt still runs").isZero();
+      assertThat(opening.status().reason()).contains("first attempt", "goes on");
+      start(opening);
+      assertThatThrownBy(() -> s3.listBuckets())
+          .isInstanceOfSatisfying(
+              S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(503));
+      assertThat(admin("/health/ready").body()).contains("\"array\":{\"open\":false");
+    } finally {
+      faulty.forEach(FaultyRepository::thaw);
+    }
+    server.serving().get(120, TimeUnit.SECONDS);
+
+    assertThat(s3.getObjectAsBytes(g -> g.bucket("boot").key("k")).asByteArray())
+        .isEqualTo(SeededBytes.bytes(SEED, SIZE));
+  }
+
+  @Test
   void begin_whenARepositoryBelongsToAnotherArray_failsAtOnceEvenWithOthersMissing()
       throws Exception {
     populate();

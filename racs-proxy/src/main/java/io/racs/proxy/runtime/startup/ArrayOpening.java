@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,18 +24,21 @@ import org.slf4j.LoggerFactory;
  * The array being opened at start-up: the store once it is open, and until then what the last
  * attempt found, which {@code /health/ready} reports.
  *
- * <p>{@link #begin} tries once, at once, in the caller's thread. A failure no wait would mend (a
- * repository of another array or slot, a geometry the markers or the array record contradict, data
- * without a marker, a bad argument) is thrown from there, before the proxy listens, so {@code racs
- * server} exits as it always did. A failure that only says too few repositories answer ({@code
- * INSUFFICIENT_SHARDS}, or a repository {@code UNAVAILABLE} or timing out) makes the opening wait:
- * a background thread tries again after 1 s, then at doubling intervals up to 15 s, each attempt
- * the whole identity check of {@link ErasureStore#open}, so the rules for empty and foreign roots
- * are exactly the ones a start-up applies (an unmarked empty root is adopted only once k others
- * carry the array's marker; a foreign marker that appears while waiting ends the wait with that
- * failure). The wait ends when the store opens ({@link #opened()} completes), when an attempt fails
- * in a way no wait would mend, when {@code startupWait} has passed (both complete it exceptionally
- * with that failure), or on {@link #close()}.
+ * <p>{@link #begin} tries once, at once, and waits for that attempt up to {@code firstAttemptWait}
+ * (5 s). A failure no wait would mend (a repository of another array or slot, a geometry the
+ * markers or the array record contradict, data without a marker, a bad argument) that it sees in
+ * that time is thrown from there, before the proxy listens, so {@code racs server} exits as it
+ * always did. An attempt still running then (repositories that accept calls and never answer hold
+ * it up to their timeouts, {@code slowShardTimeout} and more) goes on in the background while the
+ * proxy listens not ready; what it finds ends as the retries' attempts do. A failure that only says
+ * too few repositories answer ({@code INSUFFICIENT_SHARDS}, or a repository {@code UNAVAILABLE} or
+ * timing out) makes the opening wait: a background thread tries again after 1 s, then at doubling
+ * intervals up to 15 s, each attempt the whole identity check of {@link ErasureStore#open}, so the
+ * rules for empty and foreign roots are exactly the ones a start-up applies (an unmarked empty root
+ * is adopted only once k others carry the array's marker; a foreign marker that appears while
+ * waiting ends the wait with that failure). The wait ends when the store opens ({@link #opened()}
+ * completes), when an attempt fails in a way no wait would mend, when {@code startupWait} has
+ * passed (both complete it exceptionally with that failure), or on {@link #close()}.
  *
  * <p>Thread-safe. The caller owns the store once it is open; until then, and when the wait ends
  * without one, this object owns the repositories and closes them.
@@ -45,11 +49,18 @@ public final class ArrayOpening implements AutoCloseable {
   /**
    * How long to wait and how often to try.
    *
-   * @param startupWait how long to keep trying; null for no limit, zero for not at all
+   * @param startupWait how long to keep trying; null for no limit, zero for not at all (the first
+   *     attempt then runs to its end in {@link #begin}, however long it takes)
    * @param firstRetry the wait before the second attempt
    * @param maxRetry the longest wait between attempts (each doubles the last)
+   * @param firstAttemptWait how long {@link #begin} waits for the first attempt before it lets it
+   *     go on in the background
    */
-  public record Settings(Duration startupWait, Duration firstRetry, Duration maxRetry) {
+  public record Settings(
+      Duration startupWait, Duration firstRetry, Duration maxRetry, Duration firstAttemptWait) {
+    /** How long {@link #begin} waits for the first attempt, unless told otherwise. */
+    public static final Duration FIRST_ATTEMPT_WAIT = Duration.ofSeconds(5);
+
     /** Checks the values. */
     public Settings {
       if (startupWait != null && startupWait.isNegative()) {
@@ -58,6 +69,11 @@ public final class ArrayOpening implements AutoCloseable {
       }
       Objects.requireNonNull(firstRetry, "firstRetry");
       Objects.requireNonNull(maxRetry, "maxRetry");
+      Objects.requireNonNull(firstAttemptWait, "firstAttemptWait");
+      if (firstAttemptWait.isNegative()) {
+        throw new IllegalArgumentException(
+            "firstAttemptWait: " + firstAttemptWait + " (expected: zero or more)");
+      }
       if (firstRetry.isNegative() || firstRetry.isZero() || maxRetry.compareTo(firstRetry) < 0) {
         throw new IllegalArgumentException(
             "retries: every "
@@ -68,11 +84,20 @@ public final class ArrayOpening implements AutoCloseable {
       }
     }
 
+    /** {@code firstAttemptWait} {@link #FIRST_ATTEMPT_WAIT}. */
+    public Settings(Duration startupWait, Duration firstRetry, Duration maxRetry) {
+      this(startupWait, firstRetry, maxRetry, FIRST_ATTEMPT_WAIT);
+    }
+
     /**
      * Waits up to {@code startupWait} (null: no limit), trying after 1 s, then up to every 15 s.
      */
     public static Settings of(Duration startupWait) {
       return new Settings(startupWait, Duration.ofSeconds(1), Duration.ofSeconds(15));
+    }
+
+    private boolean waits() {
+      return startupWait == null || !startupWait.isZero();
     }
   }
 
@@ -102,6 +127,11 @@ public final class ArrayOpening implements AutoCloseable {
   private volatile Status status;
   private Thread retries; // guarded by this
   private boolean closed; // guarded by this
+  // The first attempt, as begin hands it over: guarded by this.
+  private boolean firstDone;
+  private boolean firstLetGo; // begin returned before the first attempt ended
+  private ErasureStore firstStore;
+  private RuntimeException firstFailure;
 
   private ArrayOpening(
       StoreConfig config,
@@ -142,21 +172,100 @@ public final class ArrayOpening implements AutoCloseable {
       BiFunction<StoreConfig, List<Repository>, ErasureStore> open,
       Settings settings) {
     ArrayOpening opening = new ArrayOpening(config, repositories, open, settings);
-    try {
-      opening.succeeded(open.apply(config, opening.repositories), 1);
-      return opening;
-    } catch (RuntimeException e) {
-      if (!waitable(e) || (settings.startupWait() != null && settings.startupWait().isZero())) {
+    if (!settings.waits()) {
+      try {
+        opening.succeeded(open.apply(config, opening.repositories), 1);
+        return opening;
+      } catch (RuntimeException e) {
         opening.closeRepositories();
         throw e;
       }
-      opening.failed(e, 1);
     }
     synchronized (opening) {
       opening.retries =
-          Thread.ofPlatform().daemon().name("racs-array-opening").start(opening::retry);
+          Thread.ofPlatform().daemon().name("racs-array-opening").start(opening::attempts);
+      long deadline = System.nanoTime() + settings.firstAttemptWait().toNanos();
+      try {
+        for (long left = deadline - System.nanoTime();
+            !opening.firstDone && left > 0;
+            left = deadline - System.nanoTime()) {
+          // Woken by the first attempt's end (attempts), not a pause.
+          TimeUnit.NANOSECONDS.timedWait(opening, left);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        opening.close();
+        throw new CancellationException("interrupted while the array opened");
+      }
+      if (!opening.firstDone) {
+        opening.firstLetGo = true;
+        opening.status =
+            new Status(
+                false,
+                0,
+                Duration.ofNanos(System.nanoTime() - opening.startedNanos),
+                "the first attempt to open the array has run for "
+                    + settings.firstAttemptWait().toSeconds()
+                    + " s and goes on (a repository may accept calls and not answer)",
+                List.of());
+        return opening;
+      }
     }
-    return opening;
+    if (opening.firstStore != null) {
+      opening.succeeded(opening.firstStore, 1);
+    } else if (!waitable(opening.firstFailure)) {
+      opening.closeRepositories();
+      throw opening.firstFailure;
+    }
+    return opening; // waiting: attempts tries again
+  }
+
+  /**
+   * The opening's thread: the first attempt, handed to {@link #begin} while it waits for it, then
+   * the retries.
+   */
+  private void attempts() {
+    ErasureStore store = null;
+    RuntimeException failure = null;
+    try {
+      store = open.apply(config, repositories);
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    boolean letGo;
+    synchronized (this) {
+      letGo = firstLetGo;
+      if (!letGo) {
+        if (failure != null && waitable(failure)) {
+          failed(failure, 1);
+        }
+        firstStore = store;
+        firstFailure = failure;
+        firstDone = true;
+        notifyAll();
+      } else if (closed) {
+        if (store != null) {
+          store.close();
+        }
+        return;
+      }
+    }
+    if (!letGo) {
+      if (failure != null && waitable(failure)) {
+        retry();
+      }
+      return; // begin has the store, or throws what no wait mends
+    }
+    if (store != null) {
+      LOG.info("the array is open after its first attempt");
+      succeeded(store, 1);
+    } else if (!waitable(failure)) {
+      LOG.error("the array cannot be opened, and no wait will mend it: {}", failure.getMessage());
+      giveUp(failure);
+    } else {
+      failed(failure, 1);
+      retry();
+    }
   }
 
   /**
