@@ -151,6 +151,22 @@ public final class Access {
     return access;
   }
 
+  /**
+   * The access of an anonymous form upload (one with neither policy nor signature), judged for
+   * {@code s3:PutObject} of {@code key} in the request's bucket as anonymous.
+   *
+   * @throws S3Exception {@code AccessDenied}
+   */
+  public Access anonymousForm(String key) {
+    Map<String, List<String>> v = new HashMap<>(values);
+    v.put("s3:authType", List.of("POST"));
+    v.put("aws:PrincipalType", List.of("Anonymous"));
+    v.remove("aws:username");
+    Access access = new Access(authorizer, request, null, true, Map.copyOf(v), true);
+    access.require("s3:PutObject", request.route().bucket(), key);
+    return access;
+  }
+
   /** Whether {@code action} on {@code bucket} and {@code key} is allowed. */
   public boolean permits(String action, String bucket, String key) {
     return decide(action, bucket, key, values);

@@ -33,8 +33,10 @@ import java.util.Set;
  * streams: the fields before the {@code file} field, then the file straight into the store; fields
  * after the file are ignored, as in S3. The request carries no signature header: the form's policy
  * is signed instead (SigV4, or SigV2's {@code AWSAccessKeyId} and {@code signature} fields, which
- * S3 still accepts), and the policy's conditions are checked before a byte of the file is stored.
- * Fields whose meaning the proxy would ignore are refused with {@code NotImplemented} first.
+ * S3 still accepts), and the policy's conditions are checked before a byte of the file is stored. A
+ * form with neither policy nor signature is anonymous, and stores only where a bucket policy lets
+ * anyone ({@code "Principal": "*"}) {@code s3:PutObject}. Fields whose meaning the proxy would
+ * ignore are refused with {@code NotImplemented} first.
  */
 final class PostObjectHandler {
   private static final int MAX_FIELD_BYTES = 20 * 1024;
@@ -43,6 +45,20 @@ final class PostObjectHandler {
   private static final List<String> REQUIRED =
       List.of(
           "key", "policy", "x-amz-algorithm", "x-amz-credential", "x-amz-date", "x-amz-signature");
+
+  /** The fields of an anonymous form (one that carries none of {@link #SIGNING}). */
+  private static final List<String> REQUIRED_ANONYMOUS = List.of("key");
+
+  /** The fields that sign a form, lower case: a form with none of them is anonymous. */
+  private static final Set<String> SIGNING =
+      Set.of(
+          "policy",
+          "x-amz-algorithm",
+          "x-amz-credential",
+          "x-amz-date",
+          "x-amz-signature",
+          "awsaccesskeyid",
+          "signature");
 
   /** The fields of a SigV2-signed form, as S3 names them when one is missing. */
   private static final List<String> REQUIRED_V2 =
@@ -125,10 +141,13 @@ final class PostObjectHandler {
       }
       fields.put(name, form.text(MAX_FIELD_BYTES));
     }
-    // A form signed the SigV2 way names its access key in AWSAccessKeyId; one signed with SigV4
-    // names the algorithm instead (and is asked for its fields when it names neither).
+    // A form with no policy and no field of a signature is anonymous, as on S3: judged as
+    // anonymous for s3:PutObject (a bucket policy must grant it to "*"). A form signed the SigV2
+    // way names its access key in AWSAccessKeyId; one signed with SigV4 names the algorithm instead
+    // (and is asked for its fields when it names neither).
+    boolean anonymous = SIGNING.stream().noneMatch(fields::containsKey);
     boolean v2 = fields.containsKey("awsaccesskeyid") && !fields.containsKey("x-amz-algorithm");
-    for (String required : v2 ? REQUIRED_V2 : REQUIRED) {
+    for (String required : anonymous ? REQUIRED_ANONYMOUS : v2 ? REQUIRED_V2 : REQUIRED) {
       if (!fields.containsKey(required.toLowerCase(Locale.ROOT))) {
         throw S3Exception.of(
                 S3ErrorCode.INVALID_ARGUMENT,
@@ -137,7 +156,9 @@ final class PostObjectHandler {
       }
     }
     String signer;
-    if (v2) {
+    if (anonymous) {
+      signer = null;
+    } else if (v2) {
       signer =
           authenticator.verifyPostPolicyV2(
               fields.get("awsaccesskeyid"), fields.get("policy"), fields.get("signature"));
@@ -156,23 +177,29 @@ final class PostObjectHandler {
               S3ErrorCode.INVALID_ARGUMENT, "POST requires exactly one file upload per request.")
           .withDetail("ArgumentName", "file");
     }
-    PostPolicy policy = PostPolicy.parse(fields.get("policy"));
+    PostPolicy policy = anonymous ? null : PostPolicy.parse(fields.get("policy"));
     fields.put("bucket", request.bucket());
     // The policy's conditions hold for the key the object gets, as on S3: with ${filename} already
     // replaced by the name of the file the browser sent.
     String key =
         fields.get("key").replace("${filename}", file.fileName() == null ? "" : file.fileName());
     fields.put("key", key);
-    policy.check(clock.instant(), fields);
+    if (policy != null) {
+      policy.check(clock.instant(), fields);
+    }
     if (key.isEmpty()) {
       throw S3Exception.of(
               S3ErrorCode.INVALID_ARGUMENT, "User key must have a length greater than 0.")
           .withDetail("ArgumentName", "key");
     }
     BucketNames.validateKey(key);
-    // The form's signer is who uploads: judged for s3:PutObject of this key before anything is
-    // stored.
-    request.access().signedBy(signer, key);
+    // The form's signer (or anonymous) is who uploads: judged for s3:PutObject of this key before
+    // anything is stored.
+    if (anonymous) {
+      request.access().anonymousForm(key);
+    } else {
+      request.access().signedBy(signer, key);
+    }
     int status = successStatus(fields.get("success_action_status"));
     String redirect = fields.getOrDefault("success_action_redirect", fields.get("redirect"));
 
@@ -217,8 +244,10 @@ final class PostObjectHandler {
             key,
             new SizeRange(
                 form.stream(),
-                policy.minLengthBytes(),
-                Math.min(policy.maxLengthBytes(), MAX_FILE_BYTES)),
+                policy == null ? 0 : policy.minLengthBytes(),
+                policy == null
+                    ? MAX_FILE_BYTES
+                    : Math.min(policy.maxLengthBytes(), MAX_FILE_BYTES)),
             -1,
             options,
             WriteCondition.NONE);

@@ -61,6 +61,9 @@ class PostObjectTest {
     /** Signs the policy the SigV2 way (AWSAccessKeyId and signature) instead of SigV4. */
     boolean v2;
 
+    /** Sends no policy and no signature: an anonymous form. */
+    boolean anonymous;
+
     Form(String key) {
       field("key", key);
       conditions.add("[\"starts-with\", \"$key\", \"\"]");
@@ -99,7 +102,9 @@ class PostObjectTest {
                       .getBytes(StandardCharsets.UTF_8));
       byte[] key = SigV4.deriveSigningKey(SECRET, date.substring(0, 8), "us-east-1", "s3");
       Map<String, String> out = new LinkedHashMap<>(fields);
-      if (v2) {
+      if (anonymous) {
+        // no policy, no signature
+      } else if (v2) {
         out.put("AWSAccessKeyId", ACCESS);
         out.put("policy", policy);
         out.put("signature", signatureOverride != null ? signatureOverride : hmacSha1(policy));
@@ -345,6 +350,42 @@ class PostObjectTest {
     Form fits = new Form("fits");
     fits.conditions.add("[\"content-length-range\", 200000, 200000]");
     assertThat(fits.post().status()).isEqualTo(204);
+  }
+
+  @Test
+  void post_whenAnonymous_storesOnlyWhereABucketPolicyLetsAnyonePut() throws Exception {
+    Form before = new Form("public/before");
+    before.anonymous = true;
+    assertRefused(before, 403, "AccessDenied", "public/before");
+
+    proxy
+        .s3()
+        .putBucketPolicy(
+            p ->
+                p.bucket(BUCKET)
+                    .policy(
+                        "{\"Version\": \"2012-10-17\", \"Statement\": [{\"Effect\": \"Allow\","
+                            + " \"Principal\": \"*\", \"Action\": \"s3:PutObject\","
+                            + " \"Resource\": \"arn:aws:s3:::"
+                            + BUCKET
+                            + "/public/*\"}]}"));
+    try {
+      Form inside = new Form("public/${filename}");
+      inside.anonymous = true;
+      assertThat(inside.post().status()).isEqualTo(204);
+      assertThat(stored("public/photo.bin")).isEqualTo(DATA);
+
+      Form outside = new Form("private/x");
+      outside.anonymous = true;
+      assertRefused(outside, 403, "AccessDenied", "private/x");
+      // A form that signs half-way is not anonymous: it is asked for the rest.
+      Form half = new Form("public/half");
+      half.anonymous = true;
+      half.fields.put("x-amz-signature", "00");
+      assertRefused(half, 400, "InvalidArgument", "public/half");
+    } finally {
+      proxy.s3().deleteBucketPolicy(d -> d.bucket(BUCKET));
+    }
   }
 
   @Test
