@@ -11,8 +11,9 @@ import java.util.concurrent.Executors;
 
 /**
  * The admin port: {@code /health/live} (the process answers), {@code /health/ready} ({@link
- * ReadyReport}), {@code /metrics} ({@link MetricsReport}) and the console under {@code /console}
- * ({@link ConsoleHandler}, signed in), on a JDK HTTP server with a virtual thread per request.
+ * ReadyReport}), {@code /metrics} ({@link MetricsReport}), the console under {@code /console}
+ * ({@link ConsoleHandler}, signed in) and the admin API under {@code /admin} ({@link AdminApi},
+ * signed with an administrator's key), on a JDK HTTP server with a virtual thread per request.
  * Nothing here is served on the S3 port.
  */
 public final class AdminServer implements AutoCloseable {
@@ -38,7 +39,9 @@ public final class AdminServer implements AutoCloseable {
         "/metrics",
         exchange ->
             reply(exchange, 200, "text/plain; version=0.0.4", MetricsReport.render(sources)));
-    http.createContext("/console", new ConsoleHandler(sources, Clock.systemUTC()));
+    AdminCredentials administrators = new AdminCredentials(sources.credentials());
+    http.createContext("/console", new ConsoleHandler(sources, administrators, Clock.systemUTC()));
+    http.createContext("/admin", new AdminApi(sources, administrators));
     http.start();
     return new AdminServer(http);
   }

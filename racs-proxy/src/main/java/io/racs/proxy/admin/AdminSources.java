@@ -7,6 +7,7 @@ import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.array.RepositoryHealth;
 import io.racs.proxy.store.heal.HealReport;
+import io.racs.proxy.users.UserAccounts;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,10 @@ import java.util.function.Supplier;
  *     the array opened
  * @param metricsLines appends lines of its own to {@code /metrics} (the reshape's), after the array
  *     opened
+ * @param users the changes the admin API makes to the users stored in the array ({@link AdminApi});
+ *     null until the array opens
+ * @param usersChanged called after each change the admin API made, so that this proxy serves it at
+ *     once (the user directory re-reads); may throw when the re-read fails
  */
 public record AdminSources(
     Supplier<ErasureStore> store,
@@ -45,7 +50,9 @@ public record AdminSources(
     AdminActions actions,
     boolean readOnly,
     Consumer<StringBuilder> readyMembers,
-    Consumer<StringBuilder> metricsLines) {
+    Consumer<StringBuilder> metricsLines,
+    Supplier<UserAccounts> users,
+    Runnable usersChanged) {
   /**
    * The array as the admin endpoints report it before it opened.
    *

@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
  * answers with the login form (pages) or 401 (the JSON API and assets); the form posts an access
  * key and secret key of the proxy's credentials to {@code /console/login}, which sets the session
  * cookie ({@link ConsoleSessions}). Signed in, {@code /console/} is the page, {@code
- * /console/assets/*} its script and stylesheet from the jar, and {@code /console/api/state} the
- * JSON the page polls ({@link ConsoleState}). Every answer forbids caching and framing and allows
+ * /console/assets/*} its script and stylesheet from the jar, {@code /console/api/state} the JSON
+ * the page polls ({@link ConsoleState}) and {@code /console/api/users} the stored users it lists
+ * (read-only; {@link AdminApi#consoleUsers}). Every answer forbids caching and framing and allows
  * scripts from the admin port only.
  */
 final class ConsoleHandler implements HttpHandler {
@@ -40,9 +41,9 @@ final class ConsoleHandler implements HttpHandler {
   private final Clock clock;
   private final long startedMillis;
 
-  ConsoleHandler(AdminSources sources, Clock clock) {
+  ConsoleHandler(AdminSources sources, AdminCredentials administrators, Clock clock) {
     this.sources = sources;
-    this.sessions = new ConsoleSessions(sources.credentials(), clock);
+    this.sessions = new ConsoleSessions(administrators, clock);
     this.clock = clock;
     this.startedMillis = clock.millis();
   }
@@ -87,6 +88,8 @@ final class ConsoleHandler implements HttpHandler {
       } else if (path.equals("/console/api/state")) {
         AdminServer.reply(
             exchange, 200, "application/json", ConsoleState.json(sources, clock, startedMillis));
+      } else if (path.equals("/console/api/users")) {
+        AdminServer.reply(exchange, 200, "application/json", AdminApi.consoleUsers(sources));
       } else if (path.startsWith("/console/assets/")
           && ASSETS.containsKey(path.substring("/console/assets/".length()))) {
         String name = path.substring("/console/assets/".length());

@@ -1,7 +1,5 @@
 package io.racs.proxy.admin;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,7 +21,7 @@ final class ConsoleSessions {
   /** The cookie's name. */
   static final String COOKIE = "racs_console";
 
-  private final Map<String, String> credentials;
+  private final AdminCredentials credentials;
   private final Clock clock;
   private final SecureRandom random = new SecureRandom();
   private final Map<String, Session> sessions = new ConcurrentHashMap<>();
@@ -31,8 +29,8 @@ final class ConsoleSessions {
   /** A signed-in access key and when its session ends. */
   record Session(String accessKey, long expiresMillis) {}
 
-  ConsoleSessions(Map<String, String> credentials, Clock clock) {
-    this.credentials = Map.copyOf(credentials);
+  ConsoleSessions(AdminCredentials credentials, Clock clock) {
+    this.credentials = credentials;
     this.clock = clock;
   }
 
@@ -41,15 +39,7 @@ final class ConsoleSessions {
    * compared in constant time whether or not the access key exists.
    */
   Optional<String> login(String accessKey, String secretKey) {
-    if (accessKey == null || secretKey == null) {
-      return Optional.empty();
-    }
-    String expected = credentials.get(accessKey);
-    boolean match =
-        MessageDigest.isEqual(
-            (expected == null ? "\0" : expected).getBytes(StandardCharsets.UTF_8),
-            secretKey.getBytes(StandardCharsets.UTF_8));
-    if (expected == null || !match) {
+    if (!credentials.valid(accessKey, secretKey)) {
       return Optional.empty();
     }
     byte[] bytes = new byte[32];

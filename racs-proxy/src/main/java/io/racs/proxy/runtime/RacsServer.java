@@ -25,6 +25,7 @@ import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.reshape.Mover;
 import io.racs.proxy.store.users.UserRecords;
 import io.racs.proxy.users.StoredSecrets;
+import io.racs.proxy.users.UserAccounts;
 import io.racs.proxy.users.UserDirectory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -75,6 +76,7 @@ public final class RacsServer implements AutoCloseable {
   private volatile ErasureStore store;
   private volatile ZooKeeperCoordination coordination;
   private volatile BackgroundWork work;
+  private volatile UserAccounts accounts; // the admin API's, once the array is open
   private boolean closed; // guarded by this
   private final CompletableFuture<Void> serving = new CompletableFuture<>();
 
@@ -211,10 +213,10 @@ public final class RacsServer implements AutoCloseable {
           server.work.start(
               config.scrubInterval(), config.lifecycleInterval(), hostName() + ":" + s3.port());
           server.store = store;
-          users.attach(
-              new UserRecords(store),
-              new StoredSecrets(store.config().keys()),
-              config.usersRefresh());
+          UserRecords records = new UserRecords(store);
+          StoredSecrets secrets = new StoredSecrets(store.config().keys());
+          users.attach(records, secrets, config.usersRefresh());
+          server.accounts = new UserAccounts(records, secrets, config.credentials().keySet());
           gate.openTo(dispatcher.apply(store));
         };
     Optional<ErasureStore> open = opening.store();
@@ -397,7 +399,9 @@ public final class RacsServer implements AutoCloseable {
               if (w != null) {
                 w.reshape().appendMetrics(out);
               }
-            }));
+            },
+            () -> accounts,
+            users::refresh));
   }
 
   /** The console's actions, on the background work (which starts after the admin port). */

@@ -4,6 +4,7 @@ import io.racs.proxy.s3.policy.PolicyException;
 import io.racs.proxy.s3.policy.PolicyParser;
 import io.racs.proxy.store.users.UserRecords;
 import io.racs.proxy.store.users.UserRecords.UserRecord;
+import io.racs.proxy.users.UserAccountException.Kind;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,7 +18,8 @@ import java.util.regex.Pattern;
  * anything is written and then written as one record ({@link UserRecords}): bad input (a name or
  * key of the wrong form, a duplicate access key, a user that does not exist, a malformed policy or
  * one over {@link PolicyParser#MAX_BYTES}) is an {@link IllegalArgumentException} with a one-line
- * message, and nothing changed.
+ * message, and nothing changed; a {@link UserAccountException} where its kind is known (no such
+ * user, a duplicate, a malformed policy).
  *
  * <p>Thread-safe as the records are; two operators changing one user at once both write, and the
  * newer record decides (as {@code racs reshape} commands, these are meant for one at a time).
@@ -84,17 +86,18 @@ public final class UserAccounts {
     }
     Map<String, UserRecord> users = records.current();
     if (users.containsKey(name)) {
-      throw new IllegalArgumentException("user " + name + " already exists");
+      throw new UserAccountException(Kind.CONFLICT, "user " + name + " already exists");
     }
     String key = accessKeyId != null ? accessKeyId : generate(KEY_CHARS, "RACS", 20);
     if (administratorKeys.contains(key)) {
-      throw new IllegalArgumentException(
+      throw new UserAccountException(
+          Kind.CONFLICT,
           "access key " + key + " is already in use (by the configuration's credentials)");
     }
     for (UserRecord u : users.values()) {
       if (u.accessKeyId().equals(key)) {
-        throw new IllegalArgumentException(
-            "access key " + key + " is already in use (by user " + u.name() + ")");
+        throw new UserAccountException(
+            Kind.CONFLICT, "access key " + key + " is already in use (by user " + u.name() + ")");
       }
     }
     String secret = secretKey != null ? secretKey : generate(SECRET_CHARS, "", 40);
@@ -130,7 +133,8 @@ public final class UserAccounts {
     try {
       PolicyParser.identityPolicy(json);
     } catch (PolicyException e) {
-      throw new IllegalArgumentException("MalformedPolicy: " + e.getMessage(), e);
+      throw new UserAccountException(
+          Kind.MALFORMED_POLICY, "MalformedPolicy: " + e.getMessage(), e);
     }
     UserRecord user = existing(name);
     Map<String, String> policies = new LinkedHashMap<>(user.policies());
@@ -146,7 +150,8 @@ public final class UserAccounts {
   public void detachPolicy(String name, String policyName) {
     UserRecord user = existing(name);
     if (!user.policies().containsKey(policyName)) {
-      throw new IllegalArgumentException("user " + name + " has no policy " + policyName);
+      throw new UserAccountException(
+          Kind.NOT_FOUND, "user " + name + " has no policy " + policyName);
     }
     Map<String, String> policies = new LinkedHashMap<>(user.policies());
     policies.remove(policyName);
@@ -156,7 +161,7 @@ public final class UserAccounts {
   private UserRecord existing(String name) {
     UserRecord user = records.current().get(name);
     if (user == null) {
-      throw new IllegalArgumentException("no such user: " + name);
+      throw new UserAccountException(Kind.NOT_FOUND, "no such user: " + name);
     }
     return user;
   }

@@ -5,6 +5,7 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /** AWS SDK v2 clients for proxies that tests start on 127.0.0.1. */
 public final class TestClients {
@@ -23,5 +24,15 @@ public final class TestClients {
             StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
         .overrideConfiguration(o -> o.retryStrategy(b -> b.maxAttempts(1)))
         .build();
+  }
+
+  /** The S3 error code {@code call} failed with, or {@code "none"} when it succeeded. */
+  public static String errorCode(Runnable call) {
+    try {
+      call.run();
+      return "none";
+    } catch (S3Exception e) {
+      return e.awsErrorDetails().errorCode();
+    }
   }
 }

@@ -124,6 +124,39 @@ async function poll() {
   }
 }
 
+// The stored users change rarely, and listing them reads every repository: not every second.
+const USERS_POLL_MILLIS = 10000;
+const USERS_NOTE = $("users-note").textContent;
+
+async function pollUsers() {
+  try {
+    const response = await fetch("/console/api/users", { credentials: "same-origin" });
+    if (response.status === 401) return; // poll() signs the page out
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const listed = await response.json();
+    $("users-note").textContent = USERS_NOTE;
+    const body = $("user-table").tBodies[0];
+    body.replaceChildren();
+    if (listed.error !== null || listed.users.length === 0) {
+      const row = document.createElement("tr");
+      cell(row, listed.error !== null ? listed.error : "(no stored users)").colSpan = 4;
+      body.appendChild(row);
+    }
+    for (const u of listed.users) {
+      const row = document.createElement("tr");
+      cell(row, u.name);
+      cell(row, u.accessKey);
+      cell(row, u.policies.length ? u.policies.join(", ") : "(none)");
+      cell(row, u.created);
+      body.appendChild(row);
+    }
+  } catch (e) {
+    $("users-note").textContent = `cannot list the users (${e.message}); retrying`;
+  } finally {
+    setTimeout(pollUsers, USERS_POLL_MILLIS);
+  }
+}
+
 const CONFIRM = {
   "scrub-start": "Start a scrub of every object now? It reads the whole array at the scrub's rate.",
   "scrub-pause": "Pause the scrub? A running scrub stops before its next object; none is scheduled.",
@@ -145,3 +178,4 @@ for (const button of document.querySelectorAll("#actions button")) {
 }
 $("log-filter").addEventListener("input", renderLog);
 poll();
+pollUsers();
