@@ -48,6 +48,8 @@ final class RequestBody extends InputStream implements S3Request.Payload {
   private ComputedChecksums checksums;
   private Map<String, String> trailers = Map.of();
   private long decodedBytes;
+  // Set before the handler starts; run and cleared by the first take() (see askOnFirstRead).
+  private volatile Runnable onFirstRead;
 
   /**
    * @param decoder turns raw content into payload (its sink must call {@link #payload})
@@ -111,6 +113,17 @@ final class RequestBody extends InputStream implements S3Request.Payload {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Holds the body back until it is first read: {@code ask} runs once, on the reading thread,
+   * before the first read waits for content. The connection passes the step that tells a client
+   * waiting on {@code Expect: 100-continue} to send its body (and starts reading the socket), so a
+   * request its handler refuses before reading the body is answered without that client ever
+   * sending it. Called before the handler starts; a body never read never runs {@code ask}.
+   */
+  void askOnFirstRead(Runnable ask) {
+    onFirstRead = ask;
   }
 
   /** True once the whole body has arrived from the socket (nothing left to drain there). */
@@ -217,6 +230,11 @@ final class RequestBody extends InputStream implements S3Request.Payload {
 
   /** The next raw chunk, or null at the end of the body. */
   private ByteBuf take() throws IOException {
+    Runnable ask = onFirstRead;
+    if (ask != null) {
+      onFirstRead = null;
+      ask.run();
+    }
     lock.lock();
     try {
       while (queue.isEmpty() && !lastReceived && failure == null) {

@@ -38,16 +38,22 @@ import org.slf4j.MDC;
 
 /**
  * One client connection: reads a request head on the event loop, checks its route and signature
- * there (answering {@code 100 Continue} only after both pass, and the final error at once when they
- * do not), then runs the handler on a virtual thread while the body streams in with backpressure
- * ({@code autoRead} is off; more is read only as the handler consumes it), and writes the response,
- * streaming object bodies no faster than the socket drains. One request at a time per connection:
- * the next head is read only after the response is written, and a request that arrives earlier (a
- * pipelining client, or bytes read together with the previous body) waits in {@link #deferred}
- * until then. Without that wait its response could be written while the previous one is still being
- * encoded, and the two would interleave on the wire. What a head must pass is {@link RequestGate}'s
- * to check, and how a response goes on the wire {@link ResponseWriter}'s; this class keeps the
- * order of exchanges on the connection.
+ * there (the final error at once when they do not pass), then runs the handler on a virtual thread
+ * while the body streams in with backpressure ({@code autoRead} is off; more is read only as the
+ * handler consumes it), and writes the response, streaming object bodies no faster than the socket
+ * drains. One request at a time per connection: the next head is read only after the response is
+ * written, and a request that arrives earlier (a pipelining client, or bytes read together with the
+ * previous body) waits in {@link #deferred} until then. Without that wait its response could be
+ * written while the previous one is still being encoded, and the two would interleave on the wire.
+ * What a head must pass is {@link RequestGate}'s to check, and how a response goes on the wire
+ * {@link ResponseWriter}'s; this class keeps the order of exchanges on the connection.
+ *
+ * <p>{@code Expect: 100-continue}: the {@code 100 Continue} is sent, and the body read, only when
+ * the handler first reads the body ({@link RequestBody#askOnFirstRead}), so whatever refuses the
+ * request before that (the policy decision, a missing bucket, a bad argument) is answered with its
+ * final status and the client never sends the body, as S3 and MinIO do. Such an answer closes the
+ * connection (see {@link #write}). A request without the expectation has its body read from the
+ * start, as before, so a client that sends it at once is not slowed down.
  */
 final class S3Connection extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LoggerFactory.getLogger(S3Connection.class);
@@ -103,6 +109,8 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     final boolean head;
     final boolean bodyExpected;
     RequestBody body;
+    // Event loop only: the client waits for 100 Continue, not sent yet, before sending its body.
+    boolean continuePending;
     String operation = "Unknown";
     volatile boolean done;
 
@@ -173,7 +181,7 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
           malformedBody(exchange);
         } else if (exchange != null && exchange.body != null && !discardingBody) {
           boolean more = exchange.body.offer(content.content().retain(), last);
-          if (more) {
+          if (more && !exchange.continuePending) {
             ctx.read();
           }
         } else if (lingerBytesLeft >= 0) {
@@ -241,9 +249,11 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
       respondAtOnce(exchange, S3Exception.of(S3ErrorCode.INVALID_REQUEST, "Malformed request"));
       return;
     }
-    if (HttpUtil.is100ContinueExpected(request)) {
-      ctx.writeAndFlush(
-          new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
+    // Without a body there is nothing to continue with: the final status is the answer (RFC 9110
+    // section 10.1.1 lets a server omit the 100 when the framing says there is no content).
+    exchange.continuePending = exchange.bodyExpected && HttpUtil.is100ContinueExpected(request);
+    if (exchange.continuePending) {
+      exchange.body.askOnFirstRead(() -> onEventLoop(() -> sendContinue(exchange)));
     }
     S3Request s3 =
         new S3Request(
@@ -257,8 +267,34 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
             sourceIp(),
             null);
     handlers.start(exchange.id, () -> serve(exchange, s3));
-    if (exchange.bodyExpected) {
+    if (exchange.bodyExpected && !exchange.continuePending) {
       ctx.read(); // a body-less request's end came with its head; the next head waits
+    }
+  }
+
+  /**
+   * On the event loop, once the handler of {@code exchange} first reads its body: tells the client
+   * to send it and starts reading it. Nothing when the exchange was answered or abandoned
+   * meanwhile.
+   */
+  private void sendContinue(Exchange exchange) {
+    if (current != exchange || exchange.done || !exchange.continuePending || discardingBody) {
+      return;
+    }
+    exchange.continuePending = false;
+    ctx.writeAndFlush(
+        new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
+    if (!exchange.body.fullyReceived()) {
+      ctx.read();
+    }
+  }
+
+  /** Runs {@code task} on the event loop: at once when called there, else as a task. */
+  private void onEventLoop(Runnable task) {
+    if (ctx.executor().inEventLoop()) {
+      task.run();
+    } else {
+      ctx.executor().execute(task);
     }
   }
 
@@ -300,7 +336,17 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     write(exchange, error(exchange, e));
   }
 
-  /** Writes a response (from any thread); streams bodies with backpressure. */
+  /**
+   * Writes a response (from any thread); streams bodies with backpressure. The connection is kept
+   * only when the request's body has wholly arrived: after an answer given before that, the next
+   * bytes on the wire may be the rest of the body or the next request. That includes a request
+   * answered before its handler asked for the body it expected {@code 100 Continue} for: a client
+   * that honours the expectation never sends the body, one whose wait for the 100 ran out sends it
+   * all, so neither discarding "the declared length" nor reading the next head would be safe (RFC
+   * 9110 section 10.1.1; Go's net/http closes such connections for the same reason). The answer
+   * says {@code Connection: close}, and the connection lingers to drain what body comes ({@link
+   * #lingers}) so a client writing it still reads the answer.
+   */
   private void write(Exchange exchange, S3Response response) {
     boolean keepAlive =
         HttpUtil.isKeepAlive(exchange.request)
@@ -372,9 +418,11 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
 
   /**
    * Whether the connection, closing after {@code exchange}'s response, first reads the rest of the
-   * request's body (see {@link #LINGER_BYTES}): only when the body is still arriving, well framed,
+   * request's body (see {@link #LINGER_BYTES}): only when the body may still arrive, well framed,
    * and not refused at its head (a head refused is answered before any body is read, and a client
-   * that sent {@code Expect: 100-continue} sends none).
+   * that sent {@code Expect: 100-continue} sends none). A request answered before its handler asked
+   * for the body it expected a 100 for lingers too: its client may have stopped waiting for the 100
+   * and be sending the body.
    */
   private boolean lingers(Exchange exchange) {
     return !discardingBody

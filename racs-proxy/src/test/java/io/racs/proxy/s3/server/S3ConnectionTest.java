@@ -249,18 +249,6 @@ class S3ConnectionTest {
   }
 
   @ParameterizedTest
-  @ValueSource(booleans = {false, true})
-  void put_whenDeclaringExactly5GiBWithExpectContinue_answers100(boolean awsChunked) {
-    try (S3Fixture.Connection c = fixture.connect()) {
-      c.send(WireRequests.declaring("/bucket/big", 5L << 30, awsChunked).bytes());
-
-      WireResponse response = c.response();
-      assertThat(response.status()).as("%s", response).isEqualTo(100);
-      assertThat(c.pendingHandlers()).isOne();
-    }
-  }
-
-  @ParameterizedTest
   @ValueSource(strings = {"10001", "0", "-1", "abc"})
   void uploadPart_whenPartNumberOutOfRange_answersInvalidArgumentWithout100(String partNumber) {
     String uploadId =
@@ -285,32 +273,6 @@ class S3ConnectionTest {
       assertThat(c.open()).isFalse();
     }
     assertThat(fixture.store.listParts(S3Fixture.BUCKET, "parts", uploadId)).isEmpty();
-  }
-
-  @Test
-  void expect100_whenHeadPasses_sends100ThenReadsBodyAndStores() {
-    byte[] payload = S3Fixture.random(3, 70_000);
-    try (S3Fixture.Connection c = fixture.connect()) {
-      c.send(
-          WireRequests.head(
-                  "PUT",
-                  "/bucket/continued",
-                  "UNSIGNED-PAYLOAD",
-                  Map.of(),
-                  "Content-Length: " + payload.length,
-                  "Expect: 100-Continue")
-              .bytes());
-      assertThat(c.response().status()).isEqualTo(100);
-      assertThat(c.response()).as("nothing but 100 before the body").isNull();
-
-      c.send(payload).runHandlers();
-
-      WireResponse response = c.response();
-      assertThat(response.status()).as("%s", response).isEqualTo(200);
-      assertThat(c.open()).isTrue();
-      assertThat(c.allReleased()).isTrue();
-    }
-    assertThat(fixture.get("continued")).isEqualTo(payload);
   }
 
   @Test

@@ -8,6 +8,7 @@ import io.racs.proxy.s3.auth.S3Authenticator;
 import io.racs.proxy.s3.auth.SigV4;
 import io.racs.proxy.s3.auth.StaticCredentialStore;
 import io.racs.proxy.s3.http.Headers;
+import io.racs.proxy.store.ErasureStore;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -147,7 +148,8 @@ final class WireServer implements AutoCloseable {
     }
   }
 
-  private Socket connect() throws IOException {
+  /** A new connection to the server, with reads timing out after {@link #TIMEOUT_MILLIS}. */
+  Socket connect() throws IOException {
     Socket socket = new Socket("127.0.0.1", server.port());
     socket.setSoTimeout(TIMEOUT_MILLIS);
     return socket;
@@ -197,6 +199,11 @@ final class WireServer implements AutoCloseable {
     }
     assertThat(b.size()).as("a response cut inside a line").isZero();
     return null;
+  }
+
+  /** The array behind the server, to set up buckets and policies without a request. */
+  ErasureStore store() {
+    return fixture.store;
   }
 
   /** Fails unless the server has finished every request within the timeout. */
