@@ -3,8 +3,8 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.format.UploadRecord;
 import io.racs.proxy.store.format.VersionMeta;
-import io.racs.proxy.store.object.MultipartUploads;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
@@ -46,8 +46,7 @@ class RecordFormatTest {
     String json =
         "{\"bucket\":\"b\",\"key\":\"k\",\"uploadId\":\"u\",\"initiatedMillis\":7,"
             + "\"contentType\":\"text/plain\",\"userMetadata\":{}}";
-    MultipartUploads.UploadRecord upload =
-        Layout.decode(stored(json), MultipartUploads.UploadRecord.class).orElseThrow();
+    UploadRecord upload = Layout.decode(stored(json), UploadRecord.class).orElseThrow();
     assertThat(upload.contentType()).isEqualTo("text/plain");
     assertThat(upload.contentHeaders()).isNull();
     assertThat(upload.tags()).isNull();

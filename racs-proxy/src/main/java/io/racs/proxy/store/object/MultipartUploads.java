@@ -13,11 +13,11 @@ import io.racs.proxy.store.bucket.BucketCatalog;
 import io.racs.proxy.store.commit.CommitOrder;
 import io.racs.proxy.store.commit.QuorumWriter;
 import io.racs.proxy.store.commit.VersionResolver;
+import io.racs.proxy.store.format.AbandonedRecord;
 import io.racs.proxy.store.format.Layout;
-import io.racs.proxy.store.format.ObjectLock;
 import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.PartRecord;
-import io.racs.proxy.store.format.SealRecord;
+import io.racs.proxy.store.format.UploadRecord;
 import io.racs.proxy.store.format.VersionId;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.AbandonedUploads;
@@ -51,51 +51,6 @@ public final class MultipartUploads {
 
   /** The most parts an upload may have (S3's limit). */
   static final int MAX_PARTS = 10_000;
-
-  /**
-   * A multipart upload in progress; {@code contentHeaders} is null in records written before they
-   * were kept. {@code geometry} is the layout every part is striped in and the completed version
-   * names; null in records written before it was kept (the geometry of the store that wrote them).
-   * {@code lock} is the Object Lock the completed version takes (null outside lock buckets).
-   */
-  public record UploadRecord(
-      String bucket,
-      String key,
-      String uploadId,
-      long initiatedMillis,
-      String contentType,
-      Map<String, String> userMetadata,
-      Map<String, String> contentHeaders,
-      Map<String, String> tags,
-      SealRecord encryption,
-      String geometry,
-      ObjectLock lock) {
-    /** This upload with its data key wrapped anew (key rotation). */
-    UploadRecord withEncryption(SealRecord encryption) {
-      return new UploadRecord(
-          bucket,
-          key,
-          uploadId,
-          initiatedMillis,
-          contentType,
-          userMetadata,
-          contentHeaders,
-          tags,
-          encryption,
-          geometry,
-          lock);
-    }
-  }
-
-  /**
-   * The mark that an upload is over: aborted or completed by its client, or abandoned by {@link
-   * AbandonedUploads}. It is written (as {@code <upload record>-gone}) on a write quorum before the
-   * upload record is deleted, and counts as a version's removal record does ({@link #markCounts}):
-   * while it counts, the upload is gone however many copies of its records a repository that missed
-   * their deletion kept, and heal does not copy those back. It stays until it is older than the GC
-   * grace and every repository has proved the upload's records gone ({@link #collectAbandoned}).
-   */
-  public record AbandonedRecord(String bucket, String key, String uploadId, long abandonedMillis) {}
 
   private final StoreContext context;
   private final QuorumWriter writer;

@@ -1,8 +1,8 @@
 package io.racs.proxy.store.object;
 
 import io.racs.proxy.crypto.CustomerKey;
+import io.racs.proxy.store.api.MultipartStore.CompletedPart;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.ObjectStore.CompletedPart;
 import io.racs.proxy.store.api.ObjectStore.ObjectReader;
 import io.racs.proxy.store.api.ObjectStore.PutOptions;
 import io.racs.proxy.store.api.ObjectStore.Versioning;
