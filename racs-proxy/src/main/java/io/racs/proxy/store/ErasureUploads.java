@@ -4,14 +4,12 @@ import io.racs.proxy.crypto.CustomerKey;
 import io.racs.proxy.store.api.MultipartStore;
 import io.racs.proxy.store.api.ObjectStore.PutOptions;
 import io.racs.proxy.store.api.ObjectStore.WriteCondition;
-import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.AbandonedUploads;
 import io.racs.proxy.store.object.MultipartUploads;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -28,10 +26,11 @@ abstract class ErasureUploads implements MultipartStore {
   }
 
   @Override
-  public String createMultipartUpload(String bucket, String key, PutOptions options) {
+  public String createMultipartUpload(
+      String bucket, String key, PutOptions options, UploadChecksum checksum) {
     tiers.buckets.requireKey(bucket, key);
     PutOptions locked = tiers.versioned.withBucketLock(bucket, options);
-    return tiers.health.writing(() -> tiers.uploads.create(bucket, key, locked));
+    return tiers.health.writing(() -> tiers.uploads.create(bucket, key, locked, checksum));
   }
 
   @Override
@@ -43,16 +42,17 @@ abstract class ErasureUploads implements MultipartStore {
       InputStream body,
       long length,
       Supplier<Map<String, String>> checksums,
-      CustomerKey customerKey) {
+      CustomerKey customerKey,
+      PartCheck check) {
     return tiers.health.writing(
         () ->
             tiers.uploads.uploadPart(
-                bucket, key, uploadId, partNumber, body, length, checksums, customerKey));
+                bucket, key, uploadId, partNumber, body, length, checksums, customerKey, check));
   }
 
   @Override
-  public List<PartInfo> listParts(String bucket, String key, String uploadId) {
-    return tiers.uploads.listParts(bucket, key, uploadId);
+  public UploadParts parts(String bucket, String key, String uploadId) {
+    return tiers.uploads.parts(bucket, key, uploadId);
   }
 
   @Override
@@ -61,7 +61,7 @@ abstract class ErasureUploads implements MultipartStore {
       String key,
       String uploadId,
       List<CompletedPart> parts,
-      Function<List<PartMeta>, Map<String, String>> objectChecksums,
+      ObjectChecksums objectChecksums,
       WriteCondition condition) {
     return tiers.versioned.complete(bucket, key, uploadId, parts, objectChecksums, condition);
   }

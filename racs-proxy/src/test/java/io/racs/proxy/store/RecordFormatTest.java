@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Proves that records stay readable across the fields added to them: a version or upload record
- * written before content headers or tags were kept reads with none, and a record written now keeps
- * them.
+ * written before content headers, tags or the upload's checksum were kept reads with none, and a
+ * record written now keeps them.
  */
 class RecordFormatTest {
   /** A record as {@link Layout#encode} wrote it: JSON, then its CRC line. */
@@ -50,6 +50,8 @@ class RecordFormatTest {
     assertThat(upload.contentType()).isEqualTo("text/plain");
     assertThat(upload.contentHeaders()).isNull();
     assertThat(upload.tags()).isNull();
+    assertThat(upload.checksumAlgorithm()).as("written before checksums were recorded").isNull();
+    assertThat(upload.checksumType()).isNull();
   }
 
   @Test

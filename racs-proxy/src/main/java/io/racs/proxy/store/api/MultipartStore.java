@@ -17,8 +17,69 @@ import java.util.function.Supplier;
  * bodies are as {@link ObjectStore} says.
  */
 public interface MultipartStore {
-  /** A multipart upload in progress. */
-  record UploadInfo(String key, String uploadId, Instant initiated) {}
+  /**
+   * The checksum an upload's object is to have, as the caller named it when it created the upload
+   * (S3's {@code x-amz-checksum-algorithm} and {@code x-amz-checksum-type}). The store keeps the
+   * names in the upload's record and gives them back; it does not read them.
+   *
+   * @param algorithm the algorithm's name, never null
+   * @param type how the object's checksum covers it; null when none was named
+   */
+  record UploadChecksum(String algorithm, String type) {
+    /** Checks the algorithm. */
+    public UploadChecksum {
+      if (algorithm == null || algorithm.isEmpty()) {
+        throw new IllegalArgumentException("algorithm: " + algorithm + " (expected: a name)");
+      }
+    }
+  }
+
+  /**
+   * A multipart upload in progress.
+   *
+   * @param checksum the checksum named at its creation; null when none was (or it was created by a
+   *     version of the store that did not keep one)
+   */
+  record UploadInfo(String key, String uploadId, Instant initiated, UploadChecksum checksum) {
+    /** An upload created without a checksum. */
+    public UploadInfo(String key, String uploadId, Instant initiated) {
+      this(key, uploadId, initiated, null);
+    }
+  }
+
+  /** An upload and the parts uploaded so far, by number. */
+  record UploadParts(UploadInfo upload, List<PartInfo> parts) {
+    /** Copies the parts. */
+    public UploadParts {
+      parts = List.copyOf(parts);
+    }
+  }
+
+  /**
+   * A check of the upload a part is for, run once the upload's record is read and before the part's
+   * body is read (so that the caller may refuse a part its upload does not take, or prepare what it
+   * computes over the body). It refuses the part by throwing an unchecked exception, which the
+   * upload of the part then rethrows unchanged, having stored nothing.
+   */
+  @FunctionalInterface
+  interface PartCheck {
+    /** No check. */
+    PartCheck NONE = upload -> {};
+
+    /** Throws when the part must not be stored. */
+    void check(UploadInfo upload);
+  }
+
+  /**
+   * Derives the whole object's checksums (algorithm name to value) when an upload completes, from
+   * the upload (with the checksum named at its creation) and its chosen parts, in order and with
+   * their plaintext sizes. What it throws fails the completion, which then changes nothing.
+   */
+  @FunctionalInterface
+  interface ObjectChecksums {
+    /** The object's checksums. */
+    Map<String, String> of(UploadInfo upload, List<PartMeta> chosen);
+  }
 
   /** An uploaded part, with the client checksums it was stored with. */
   record PartInfo(
@@ -31,8 +92,17 @@ public interface MultipartStore {
   /** A part named in a completion: number and the ETag the client holds (unquoted). */
   record CompletedPart(int partNumber, String etag) {}
 
-  /** Starts an upload and returns its id. */
-  String createMultipartUpload(String bucket, String key, ObjectStore.PutOptions options);
+  /** Starts an upload without a checksum and returns its id. */
+  default String createMultipartUpload(String bucket, String key, ObjectStore.PutOptions options) {
+    return createMultipartUpload(bucket, key, options, null);
+  }
+
+  /**
+   * Starts an upload whose record keeps {@code checksum} (null for none) and returns its id; {@link
+   * UploadInfo#checksum()} gives it back to the part checks and the completion.
+   */
+  String createMultipartUpload(
+      String bucket, String key, ObjectStore.PutOptions options, UploadChecksum checksum);
 
   /**
    * Stores one part (1 to 10000); a part uploaded again replaces the earlier one. {@code checksums}
@@ -54,6 +124,23 @@ public interface MultipartStore {
    * sealed with a customer's key, which every part must give again (null for none), as {@link
    * ObjectStore#get} checks it.
    */
+  default PartInfo uploadPart(
+      String bucket,
+      String key,
+      String uploadId,
+      int partNumber,
+      InputStream body,
+      long length,
+      Supplier<Map<String, String>> checksums,
+      CustomerKey customerKey) {
+    return uploadPart(
+        bucket, key, uploadId, partNumber, body, length, checksums, customerKey, PartCheck.NONE);
+  }
+
+  /**
+   * {@link #uploadPart(String, String, String, int, InputStream, long, Supplier, CustomerKey)} if
+   * {@code check} passes the upload, checked before the body is read.
+   */
   PartInfo uploadPart(
       String bucket,
       String key,
@@ -62,10 +149,16 @@ public interface MultipartStore {
       InputStream body,
       long length,
       Supplier<Map<String, String>> checksums,
-      CustomerKey customerKey);
+      CustomerKey customerKey,
+      PartCheck check);
 
   /** The parts uploaded so far, by number. */
-  List<PartInfo> listParts(String bucket, String key, String uploadId);
+  default List<PartInfo> listParts(String bucket, String key, String uploadId) {
+    return parts(bucket, key, uploadId).parts();
+  }
+
+  /** The upload and the parts uploaded so far, by number. */
+  UploadParts parts(String bucket, String key, String uploadId);
 
   /**
    * Commits the named parts as a new version; writes no data again. {@code objectChecksums} derives
@@ -87,12 +180,28 @@ public interface MultipartStore {
    * {@link #completeMultipartUpload(String, String, String, List, Function)} if {@code condition}
    * holds; when it does not, the upload and its parts stay as they were.
    */
-  VersionMeta completeMultipartUpload(
+  default VersionMeta completeMultipartUpload(
       String bucket,
       String key,
       String uploadId,
       List<CompletedPart> parts,
       Function<List<PartMeta>, Map<String, String>> objectChecksums,
+      ObjectStore.WriteCondition condition) {
+    ObjectChecksums ofParts = (upload, chosen) -> objectChecksums.apply(chosen);
+    return completeMultipartUpload(bucket, key, uploadId, parts, ofParts, condition);
+  }
+
+  /**
+   * {@link #completeMultipartUpload(String, String, String, List, Function,
+   * ObjectStore.WriteCondition)} with the object's checksums derived from the upload as well as its
+   * parts.
+   */
+  VersionMeta completeMultipartUpload(
+      String bucket,
+      String key,
+      String uploadId,
+      List<CompletedPart> parts,
+      ObjectChecksums objectChecksums,
       ObjectStore.WriteCondition condition);
 
   /** Discards an upload and its parts. */

@@ -7,7 +7,9 @@ import java.util.Map;
  * records written before they were kept. {@code geometry} is the layout every part is striped in
  * and the completed version names; null in records written before it was kept (the geometry of the
  * store that wrote them). {@code lock} is the Object Lock the completed version takes (null outside
- * lock buckets).
+ * lock buckets). {@code checksumAlgorithm} and {@code checksumType} are the checksum named at its
+ * creation ({@link io.racs.proxy.store.api.MultipartStore.UploadChecksum}); null when none was, and
+ * in records written before they were kept.
  */
 public record UploadRecord(
     String bucket,
@@ -20,7 +22,9 @@ public record UploadRecord(
     Map<String, String> tags,
     SealRecord encryption,
     String geometry,
-    ObjectLock lock) {
+    ObjectLock lock,
+    String checksumAlgorithm,
+    String checksumType) {
   /** This upload with its data key wrapped anew (key rotation). */
   public UploadRecord withEncryption(SealRecord encryption) {
     return new UploadRecord(
@@ -34,6 +38,8 @@ public record UploadRecord(
         tags,
         encryption,
         geometry,
-        lock);
+        lock,
+        checksumAlgorithm,
+        checksumType);
   }
 }

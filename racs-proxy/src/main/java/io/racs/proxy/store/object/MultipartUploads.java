@@ -34,7 +34,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,7 +70,12 @@ public final class MultipartUploads {
     this.order = order;
   }
 
-  public String create(String bucket, String key, ObjectStore.PutOptions options) {
+  /** Writes the record of a new upload ({@code checksum} null for none) and returns its id. */
+  public String create(
+      String bucket,
+      String key,
+      ObjectStore.PutOptions options,
+      ObjectStore.UploadChecksum checksum) {
     // Every part is sealed with the one data key chosen here (each part as its own stream).
     ObjectSealing.Sealed sealed = ObjectSealing.begin(options.sealing(), context.config.keys());
     String uploadId = context.ids.next();
@@ -89,7 +93,9 @@ public final class MultipartUploads {
                 options.tags(),
                 sealed == null ? null : sealed.record(),
                 context.writes().geometry().toString(),
-                options.lock())),
+                options.lock(),
+                checksum == null ? null : checksum.algorithm(),
+                checksum == null ? null : checksum.type())),
         "create upload for " + bucket + "/" + key);
     return uploadId;
   }
@@ -135,13 +141,15 @@ public final class MultipartUploads {
       InputStream body,
       long length,
       Supplier<Map<String, String>> checksums,
-      CustomerKey customerKey) {
+      CustomerKey customerKey,
+      ObjectStore.PartCheck check) {
     if (partNumber < 1 || partNumber > MAX_PARTS) {
       throw new StoreException(
           StoreException.Code.INVALID_ARGUMENT,
           "part number: " + partNumber + " (expected: 1 to " + MAX_PARTS + ")");
     }
     UploadRecord upload = upload(bucket, key, uploadId);
+    check.check(info(upload));
     DataKey dataKey;
     try {
       dataKey =
@@ -225,7 +233,18 @@ public final class MultipartUploads {
     return parts;
   }
 
-  public List<ObjectStore.PartInfo> listParts(String bucket, String key, String uploadId) {
+  /** What a record says of its upload, as the store's callers see it. */
+  private static ObjectStore.UploadInfo info(UploadRecord r) {
+    return new ObjectStore.UploadInfo(
+        r.key(),
+        r.uploadId(),
+        Instant.ofEpochMilli(r.initiatedMillis()),
+        r.checksumAlgorithm() == null
+            ? null
+            : new ObjectStore.UploadChecksum(r.checksumAlgorithm(), r.checksumType()));
+  }
+
+  public ObjectStore.UploadParts parts(String bucket, String key, String uploadId) {
     UploadRecord upload = upload(bucket, key, uploadId);
     List<ObjectStore.PartInfo> parts = new ArrayList<>();
     for (PartRecord r : partRecords(bucket, key, uploadId)) {
@@ -237,7 +256,7 @@ public final class MultipartUploads {
               Instant.ofEpochMilli(r.uploadedMillis()),
               r.part().checksums()));
     }
-    return parts;
+    return new ObjectStore.UploadParts(info(upload), parts);
   }
 
   public VersionMeta complete(
@@ -245,7 +264,7 @@ public final class MultipartUploads {
       String key,
       String uploadId,
       List<ObjectStore.CompletedPart> parts,
-      Function<List<PartMeta>, Map<String, String>> objectChecksums,
+      ObjectStore.ObjectChecksums objectChecksums,
       ObjectStore.WriteCondition condition,
       boolean nullVersion) {
     // Listed and registered alongside the reading of the upload's records: no round trip of its
@@ -314,7 +333,7 @@ public final class MultipartUploads {
               .etag(etag)
               .contentType(upload.contentType())
               .userMetadata(upload.userMetadata())
-              .checksums(objectChecksums.apply(plainChosen))
+              .checksums(objectChecksums.of(info(upload), plainChosen))
               .lastModifiedMillis(context.config.clock().millis())
               .geometry(context.recordedGeometry(upload.geometry()).toString())
               .multipart(true)
@@ -537,13 +556,7 @@ public final class MultipartUploads {
       if (mark != null && markCounts(merge, mark)) {
         continue; // given up; kept or copied back by a repository that missed its deletion
       }
-      context
-          .read(e, UploadRecord.class)
-          .ifPresent(
-              r ->
-                  uploads.add(
-                      new ObjectStore.UploadInfo(
-                          r.key(), r.uploadId(), Instant.ofEpochMilli(r.initiatedMillis()))));
+      context.read(e, UploadRecord.class).ifPresent(r -> uploads.add(info(r)));
     }
     return uploads;
   }
