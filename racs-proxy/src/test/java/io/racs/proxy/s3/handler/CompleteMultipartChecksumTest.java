@@ -100,11 +100,20 @@ class CompleteMultipartChecksumTest {
   }
 
   private static String create(String key, ChecksumAlgorithm algorithm, ChecksumType type) {
+    return created(key, algorithm, type).uploadId();
+  }
+
+  private static CreateMultipartUploadResponse created(
+      String key, ChecksumAlgorithm algorithm, ChecksumType type) {
     return proxy
         .s3()
         .createMultipartUpload(
-            b -> b.bucket(BUCKET).key(key).checksumAlgorithm(algorithm).checksumType(type))
-        .uploadId();
+            b -> b.bucket(BUCKET).key(key).checksumAlgorithm(algorithm).checksumType(type));
+  }
+
+  /** HEAD with checksum mode: the stored checksum and its type. */
+  private static HeadObjectResponse headWithChecksum(String key) {
+    return proxy.s3().headObject(b -> b.bucket(BUCKET).key(key).checksumMode(ChecksumMode.ENABLED));
   }
 
   private static CompleteMultipartUploadResponse complete(
@@ -138,8 +147,7 @@ class CompleteMultipartChecksumTest {
         complete(key, uploadId, done, b -> b.checksumCRC32C(bare));
     assertThat(answer.checksumCRC32C()).isEqualTo(bare + "-2");
     assertThat(answer.checksumType()).isEqualTo(ChecksumType.COMPOSITE);
-    HeadObjectResponse head =
-        proxy.s3().headObject(b -> b.bucket(BUCKET).key(key).checksumMode(ChecksumMode.ENABLED));
+    HeadObjectResponse head = headWithChecksum(key);
     assertThat(head.checksumCRC32C()).isEqualTo(bare + "-2");
     assertThat(head.checksumType()).isEqualTo(ChecksumType.COMPOSITE);
     assertThat(
@@ -204,8 +212,7 @@ class CompleteMultipartChecksumTest {
     CompleteMultipartUploadResponse answer =
         complete(key, uploadId, done, b -> b.checksumType(ChecksumType.FULL_OBJECT));
     assertThat(answer.checksumCRC32()).isEqualTo(crc(new CRC32(), whole));
-    HeadObjectResponse head =
-        proxy.s3().headObject(b -> b.bucket(BUCKET).key(key).checksumMode(ChecksumMode.ENABLED));
+    HeadObjectResponse head = headWithChecksum(key);
     assertThat(head.checksumCRC32()).isEqualTo(crc(new CRC32(), whole));
     assertThat(head.checksumType()).isEqualTo(ChecksumType.FULL_OBJECT);
   }
@@ -251,14 +258,7 @@ class CompleteMultipartChecksumTest {
   void create_withFullObjectCrc32_echoesItAndTheCompletionNamingNoTypeIsFullObject() {
     String key = "recorded-full-crc32";
     CreateMultipartUploadResponse created =
-        proxy
-            .s3()
-            .createMultipartUpload(
-                b ->
-                    b.bucket(BUCKET)
-                        .key(key)
-                        .checksumAlgorithm(ChecksumAlgorithm.CRC32)
-                        .checksumType(ChecksumType.FULL_OBJECT));
+        created(key, ChecksumAlgorithm.CRC32, ChecksumType.FULL_OBJECT);
     assertThat(created.checksumAlgorithm()).isEqualTo(ChecksumAlgorithm.CRC32);
     assertThat(created.checksumType()).isEqualTo(ChecksumType.FULL_OBJECT);
     List<CompletedPart> done = upload(key, created.uploadId(), ChecksumAlgorithm.CRC32);
@@ -275,8 +275,7 @@ class CompleteMultipartChecksumTest {
     CompleteMultipartUploadResponse answer = complete(key, created.uploadId(), done, b -> {});
     assertThat(answer.checksumCRC32()).isEqualTo(crc(new CRC32(), whole));
     assertThat(answer.checksumType()).isEqualTo(ChecksumType.FULL_OBJECT);
-    HeadObjectResponse head =
-        proxy.s3().headObject(b -> b.bucket(BUCKET).key(key).checksumMode(ChecksumMode.ENABLED));
+    HeadObjectResponse head = headWithChecksum(key);
     assertThat(head.checksumCRC32()).isEqualTo(crc(new CRC32(), whole));
     assertThat(head.checksumType()).isEqualTo(ChecksumType.FULL_OBJECT);
   }
@@ -284,11 +283,7 @@ class CompleteMultipartChecksumTest {
   @Test
   void create_withCrc32cAlone_isCompositeAndRefusesAnotherTypeOrAlgorithmAtCompletion() {
     String key = "recorded-composite-crc32c";
-    CreateMultipartUploadResponse created =
-        proxy
-            .s3()
-            .createMultipartUpload(
-                b -> b.bucket(BUCKET).key(key).checksumAlgorithm(ChecksumAlgorithm.CRC32_C));
+    CreateMultipartUploadResponse created = created(key, ChecksumAlgorithm.CRC32_C, null);
     assertThat(created.checksumType()).isEqualTo(ChecksumType.COMPOSITE);
     List<CompletedPart> done = upload(key, created.uploadId(), ChecksumAlgorithm.CRC32_C);
     S3Exception otherType =
