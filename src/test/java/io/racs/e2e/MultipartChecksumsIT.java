@@ -44,7 +44,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * completion's header) and reads them back byte-exact; the AWS SDK v2 and boto3 complete uploads
  * with a full-object CRC64NVME (a wrong one is BadDigest) and with composite CRC32, and HEAD and
  * GET with checksum mode answer what S3 answers: the full-object value, or the {@code -N} form,
- * with the type.
+ * with the type. An upload created with {@code checksumType(FULL_OBJECT)}, as the SDKs create it,
+ * completes full-object when the completion names no type.
  */
 class MultipartChecksumsIT {
   @RegisterExtension static final ProxyPairExtension PROXIES = ProxyPairExtension.create();
@@ -158,6 +159,37 @@ class MultipartChecksumsIT {
           s3.headObject(b -> b.bucket(bucket).key(compositeKey).checksumMode(ChecksumMode.ENABLED));
       assertThat(head.checksumCRC32()).isEqualTo(composite);
       assertThat(head.checksumType()).isEqualTo(ChecksumType.COMPOSITE);
+
+      // The type recorded at creation, as the SDK sends it there: a completion that names none
+      // (nor a value) is still full-object.
+      String recordedKey = "recorded-full-crc32";
+      var created =
+          s3.createMultipartUpload(
+              b ->
+                  b.bucket(bucket)
+                      .key(recordedKey)
+                      .checksumAlgorithm(ChecksumAlgorithm.CRC32)
+                      .checksumType(ChecksumType.FULL_OBJECT));
+      assertThat(created.checksumType()).isEqualTo(ChecksumType.FULL_OBJECT);
+      List<CompletedPart> recordedParts =
+          upload(s3, bucket, recordedKey, created.uploadId(), parts, ChecksumAlgorithm.CRC32);
+      CRC32 wholeCrc32 = new CRC32();
+      wholeCrc32.update(concat(parts));
+      String expectedCrc32 =
+          base64(ByteBuffer.allocate(4).putInt((int) wholeCrc32.getValue()).array());
+      CompleteMultipartUploadResponse recorded =
+          s3.completeMultipartUpload(
+              b ->
+                  b.bucket(bucket)
+                      .key(recordedKey)
+                      .uploadId(created.uploadId())
+                      .multipartUpload(m -> m.parts(recordedParts)));
+      assertThat(recorded.checksumCRC32()).isEqualTo(expectedCrc32);
+      assertThat(recorded.checksumType()).isEqualTo(ChecksumType.FULL_OBJECT);
+      var recordedHead =
+          s3.headObject(b -> b.bucket(bucket).key(recordedKey).checksumMode(ChecksumMode.ENABLED));
+      assertThat(recordedHead.checksumCRC32()).isEqualTo(expectedCrc32);
+      assertThat(recordedHead.checksumType()).isEqualTo(ChecksumType.FULL_OBJECT);
     }
   }
 

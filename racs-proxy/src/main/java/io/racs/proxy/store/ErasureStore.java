@@ -20,11 +20,9 @@ import io.racs.proxy.store.bucket.BucketDocuments;
 import io.racs.proxy.store.commit.Collector;
 import io.racs.proxy.store.commit.QuorumWriter;
 import io.racs.proxy.store.commit.VersionResolver;
-import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.Sealing;
 import io.racs.proxy.store.format.VersionId;
 import io.racs.proxy.store.format.VersionMeta;
-import io.racs.proxy.store.heal.AbandonedUploads;
 import io.racs.proxy.store.heal.Maintenance;
 import io.racs.proxy.store.object.KeyRotation;
 import io.racs.proxy.store.object.Lister;
@@ -39,8 +37,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * The {@link ObjectStore} over an erasure-coded array: {@code k + m} repositories, one per slot.
@@ -57,15 +53,14 @@ import java.util.function.Supplier;
  *
  * <p>This class is a facade: it hands each call to the part that owns it ({@link BucketCatalog},
  * {@link BucketDocuments}, {@link VersionedWrites}, {@link ObjectReads}, {@link Lister}, {@link
- * MultipartUploads}), which checks its arguments; {@link StoreTiers} builds the parts. Opening the
- * array and admitting each repository to its slot belong to {@link ArraySlots}; what operators are
- * told about the slots, and about writes that full disks failed, to {@link ArrayHealth}.
+ * MultipartUploads}, through {@link ErasureUploads}), which checks its arguments; {@link
+ * StoreTiers} builds the parts. Opening the array and admitting each repository to its slot belong
+ * to {@link ArraySlots}; what operators are told about the slots, and about writes that full disks
+ * failed, to {@link ArrayHealth}.
  */
-public final class ErasureStore implements ObjectStore, Maintenance {
-  private final StoreTiers tiers;
-
+public final class ErasureStore extends ErasureUploads implements ObjectStore, Maintenance {
   private ErasureStore(StoreConfig config, ArraySlots slots) {
-    this.tiers = new StoreTiers(config, slots);
+    super(new StoreTiers(config, slots));
   }
 
   /**
@@ -517,15 +512,6 @@ public final class ErasureStore implements ObjectStore, Maintenance {
     return tiers.tags.list(bucket, key);
   }
 
-  // ---- multipart ----
-
-  @Override
-  public String createMultipartUpload(String bucket, String key, PutOptions options) {
-    tiers.buckets.requireKey(bucket, key);
-    PutOptions locked = tiers.versioned.withBucketLock(bucket, options);
-    return tiers.health.writing(() -> tiers.uploads.create(bucket, key, locked));
-  }
-
   @Override
   public ObjectLocks locks() {
     return tiers.locks;
@@ -534,58 +520,6 @@ public final class ErasureStore implements ObjectStore, Maintenance {
   @Override
   public BucketPolicies policies() {
     return tiers.policies;
-  }
-
-  @Override
-  public PartInfo uploadPart(
-      String bucket,
-      String key,
-      String uploadId,
-      int partNumber,
-      InputStream body,
-      long length,
-      Supplier<Map<String, String>> checksums,
-      CustomerKey customerKey) {
-    return tiers.health.writing(
-        () ->
-            tiers.uploads.uploadPart(
-                bucket, key, uploadId, partNumber, body, length, checksums, customerKey));
-  }
-
-  @Override
-  public List<PartInfo> listParts(String bucket, String key, String uploadId) {
-    return tiers.uploads.listParts(bucket, key, uploadId);
-  }
-
-  @Override
-  public VersionMeta completeMultipartUpload(
-      String bucket,
-      String key,
-      String uploadId,
-      List<CompletedPart> parts,
-      Function<List<PartMeta>, Map<String, String>> objectChecksums,
-      WriteCondition condition) {
-    return tiers.versioned.complete(bucket, key, uploadId, parts, objectChecksums, condition);
-  }
-
-  @Override
-  public void abortMultipartUpload(String bucket, String key, String uploadId) {
-    tiers.uploads.abort(bucket, key, uploadId);
-  }
-
-  /**
-   * Gives the upload up in two steps ({@link AbandonedUploads}): its upload record goes now, its
-   * parts once {@link AbandonedUploads} runs past the GC grace.
-   */
-  @Override
-  public void abandonMultipartUpload(String bucket, String key, String uploadId) {
-    tiers.uploads.abandon(tiers.uploads.upload(bucket, key, uploadId));
-  }
-
-  @Override
-  public List<UploadInfo> listMultipartUploads(String bucket, String prefix) {
-    tiers.buckets.require(bucket);
-    return tiers.uploads.list(bucket, prefix);
   }
 
   @Override

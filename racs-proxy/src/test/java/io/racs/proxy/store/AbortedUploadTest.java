@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.format.AbandonedRecord;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.heal.HealOptions;
 import io.racs.proxy.store.heal.HealReport;
 import io.racs.proxy.store.heal.Healer;
-import io.racs.proxy.store.object.MultipartUploads;
 import io.racs.proxy.testing.TestArray;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.Operation;
@@ -186,8 +186,7 @@ class AbortedUploadTest {
     String record =
         f.names(0, "u/").stream().filter(n -> !Layout.isPartRecord(n)).findFirst().orElseThrow();
     // What a failed abort whose rollback missed two repositories leaves.
-    byte[] mark =
-        Layout.encode(new MultipartUploads.AbandonedRecord(BUCKET, "k", upload, clock.millis()));
+    byte[] mark = Layout.encode(new AbandonedRecord(BUCKET, "k", upload, clock.millis()));
     for (int slot = 0; slot < 2; slot++) {
       f.memories
           .get(slot)

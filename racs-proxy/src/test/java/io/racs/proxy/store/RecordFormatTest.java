@@ -3,8 +3,8 @@ package io.racs.proxy.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.format.UploadRecord;
 import io.racs.proxy.store.format.VersionMeta;
-import io.racs.proxy.store.object.MultipartUploads;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Proves that records stay readable across the fields added to them: a version or upload record
- * written before content headers or tags were kept reads with none, and a record written now keeps
- * them.
+ * written before content headers, tags or the upload's checksum were kept reads with none, and a
+ * record written now keeps them.
  */
 class RecordFormatTest {
   /** A record as {@link Layout#encode} wrote it: JSON, then its CRC line. */
@@ -46,11 +46,12 @@ class RecordFormatTest {
     String json =
         "{\"bucket\":\"b\",\"key\":\"k\",\"uploadId\":\"u\",\"initiatedMillis\":7,"
             + "\"contentType\":\"text/plain\",\"userMetadata\":{}}";
-    MultipartUploads.UploadRecord upload =
-        Layout.decode(stored(json), MultipartUploads.UploadRecord.class).orElseThrow();
+    UploadRecord upload = Layout.decode(stored(json), UploadRecord.class).orElseThrow();
     assertThat(upload.contentType()).isEqualTo("text/plain");
     assertThat(upload.contentHeaders()).isNull();
     assertThat(upload.tags()).isNull();
+    assertThat(upload.checksumAlgorithm()).as("written before checksums were recorded").isNull();
+    assertThat(upload.checksumType()).isNull();
   }
 
   @Test

@@ -15,7 +15,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.Function;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -488,18 +489,32 @@ public final class StoreBridge {
 
   // ---- multipart ----
 
-  /** Starts an upload and returns its id. */
-  public String createMultipartUpload(String bucket, String key, PutOptions options) {
+  /**
+   * Starts an upload and returns its id; its record keeps the checksum algorithm and type named
+   * ({@code checksumAlgorithm} null for none), which {@link MultipartUpload} gives back.
+   */
+  public String createMultipartUpload(
+      String bucket,
+      String key,
+      PutOptions options,
+      String checksumAlgorithm,
+      String checksumType) {
     return call(
         resource(bucket, key),
-        () -> store.createMultipartUpload(bucket, key, StoreViews.options(options)));
+        () ->
+            store.createMultipartUpload(
+                bucket,
+                key,
+                StoreViews.options(options),
+                StoreViews.uploadChecksum(checksumAlgorithm, checksumType)));
   }
 
   /**
    * Stores one part from {@code body}; a part uploaded again replaces the earlier one. {@code
    * checksums} is asked for once the body was read to its end. An upload encrypted with a
    * customer's key needs it again for every part ({@code customerKey}, null for none). A body the
-   * S3 layer refuses keeps its S3 error (see {@link WatchedBody}).
+   * S3 layer refuses keeps its S3 error (see {@link WatchedBody}). {@code check} sees the upload
+   * before the body is read; an {@code S3Exception} it throws refuses the part, storing nothing.
    */
   public UploadedPart uploadPart(
       String bucket,
@@ -509,7 +524,8 @@ public final class StoreBridge {
       InputStream body,
       long length,
       Supplier<Map<String, String>> checksums,
-      CustomerKey customerKey) {
+      CustomerKey customerKey,
+      Consumer<MultipartUpload> check) {
     WatchedBody watched = new WatchedBody(body);
     return call(
         resource(bucket, key),
@@ -517,14 +533,20 @@ public final class StoreBridge {
         () ->
             StoreViews.part(
                 store.uploadPart(
-                    bucket, key, uploadId, partNumber, watched, length, checksums, customerKey)));
+                    bucket,
+                    key,
+                    uploadId,
+                    partNumber,
+                    watched,
+                    length,
+                    checksums,
+                    customerKey,
+                    upload -> check.accept(StoreViews.upload(upload)))));
   }
 
-  /** The parts uploaded so far, by number. */
-  public List<UploadedPart> listParts(String bucket, String key, String uploadId) {
-    return call(
-        resource(bucket, key),
-        () -> store.listParts(bucket, key, uploadId).stream().map(StoreViews::part).toList());
+  /** The upload and its parts uploaded so far, by number. */
+  public PartListing parts(String bucket, String key, String uploadId) {
+    return call(resource(bucket, key), () -> StoreViews.parts(store.parts(bucket, key, uploadId)));
   }
 
   /**
@@ -532,15 +554,15 @@ public final class StoreBridge {
    * the condition fails, the upload and its parts stay as they were.
    *
    * @param objectChecksums derives the whole object's checksums (S3's composite or full-object
-   *     checksums) from the chosen parts, in order; an {@code S3Exception} it throws fails the
-   *     completion, which then changes nothing
+   *     checksums) from the upload and its chosen parts, in order; an {@code S3Exception} it throws
+   *     fails the completion, which then changes nothing
    */
   public ObjectVersion completeMultipartUpload(
       String bucket,
       String key,
       String uploadId,
       List<CompletedPart> parts,
-      Function<List<PartChecksums>, Map<String, String>> objectChecksums,
+      BiFunction<MultipartUpload, List<PartChecksums>, Map<String, String>> objectChecksums,
       WriteCondition condition) {
     return call(
         resource(bucket, key),

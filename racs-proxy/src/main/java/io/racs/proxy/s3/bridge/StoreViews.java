@@ -3,12 +3,11 @@ package io.racs.proxy.s3.bridge;
 import io.racs.proxy.s3.sse.SseRequest;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.format.ObjectLock;
-import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.Sealing;
 import io.racs.proxy.store.format.VersionMeta;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * The mapping between the two views: the store's records into the S3 layer's own types ({@link
@@ -28,7 +27,18 @@ final class StoreViews {
   }
 
   static MultipartUpload upload(ObjectStore.UploadInfo upload) {
-    return new MultipartUpload(upload.key(), upload.uploadId(), upload.initiated());
+    ObjectStore.UploadChecksum checksum = upload.checksum();
+    return new MultipartUpload(
+        upload.key(),
+        upload.uploadId(),
+        upload.initiated(),
+        checksum == null ? null : checksum.algorithm(),
+        checksum == null ? null : checksum.type());
+  }
+
+  static PartListing parts(ObjectStore.UploadParts parts) {
+    return new PartListing(
+        upload(parts.upload()), parts.parts().stream().map(StoreViews::part).toList());
   }
 
   static UploadedPart part(ObjectStore.PartInfo part) {
@@ -129,6 +139,11 @@ final class StoreViews {
     return current -> condition.check(current.map(VersionMeta::etag));
   }
 
+  /** The store's form of an upload's checksum: null without an algorithm. */
+  static ObjectStore.UploadChecksum uploadChecksum(String algorithm, String type) {
+    return algorithm == null ? null : new ObjectStore.UploadChecksum(algorithm, type);
+  }
+
   static List<ObjectStore.CompletedPart> completedParts(List<CompletedPart> parts) {
     return parts.stream()
         .map(p -> new ObjectStore.CompletedPart(p.partNumber(), p.etag()))
@@ -136,13 +151,14 @@ final class StoreViews {
   }
 
   /**
-   * The store's form of a derivation of the whole object's checksums from its chosen parts: the S3
-   * layer sees only each part's checksums, in order.
+   * The store's form of a derivation of the whole object's checksums from its upload and chosen
+   * parts: the S3 layer sees the upload and only each part's checksums, in order.
    */
-  static Function<List<PartMeta>, Map<String, String>> checksumsOfParts(
-      Function<List<PartChecksums>, Map<String, String>> objectChecksums) {
-    return chosen ->
+  static ObjectStore.ObjectChecksums checksumsOfParts(
+      BiFunction<MultipartUpload, List<PartChecksums>, Map<String, String>> objectChecksums) {
+    return (upload, chosen) ->
         objectChecksums.apply(
+            upload(upload),
             chosen.stream().map(p -> new PartChecksums(p.sizeBytes(), p.checksums())).toList());
   }
 }

@@ -20,10 +20,11 @@ import java.util.Optional;
  * parts' CRCs ({@link CrcCombine}), with no re-read of data. The part checksums named in the body
  * must be those the parts were stored with.
  *
- * <p>Without an announced type, the type follows the value's form ({@code -N} is composite), then
- * the algorithm (CRC64NVME is always full-object, as in S3); a CRC32 or CRC32C value without a
- * suffix is taken as composite when it matches the composite form (minio-go sends that) and as
- * full-object otherwise.
+ * <p>An upload whose creation named its checksum takes that algorithm and type ({@link
+ * #withRecorded}). Without an announced or recorded type, the type follows the value's form ({@code
+ * -N} is composite), then the algorithm (CRC64NVME is always full-object, as in S3); a CRC32 or
+ * CRC32C value without a suffix is taken as composite when it matches the composite form (minio-go
+ * sends that) and as full-object otherwise.
  *
  * @param algorithm the algorithm of the announced object checksum, if any
  * @param value its base64 value, possibly ending in {@code -N}
@@ -78,25 +79,31 @@ public record CompletionChecksums(
   }
 
   /**
-   * Checks the {@code x-amz-checksum-algorithm} and {@code x-amz-checksum-type} of a
-   * CreateMultipartUpload against each other.
+   * This completion of an upload created with {@code recorded} (empty when its creation named no
+   * checksum, or a version that did not record one created it): the recorded algorithm and type are
+   * the object's, whether or not the completion names them again.
    *
-   * @throws S3Exception {@code InvalidRequest} for an unknown algorithm or type, or a type the
-   *     algorithm does not offer
+   * @throws S3Exception {@code InvalidRequest} when the completion names another algorithm or
+   *     another type than the upload's creation did
    */
-  public static void checkCreate(Headers headers) {
-    Optional<ChecksumType> type = typeOf(headers);
-    Optional<String> name = headers.first("x-amz-checksum-algorithm");
-    if (name.isEmpty()) {
-      return;
+  public CompletionChecksums withRecorded(Optional<UploadChecksum> recorded) {
+    if (recorded.isEmpty()) {
+      return this;
     }
-    ChecksumAlgorithm algorithm = ChecksumSpec.namedAlgorithm(name.get());
-    if (type.isPresent()) {
-      checkSupported(type.get(), algorithm);
+    UploadChecksum r = recorded.get();
+    algorithm.ifPresent(r::requireAlgorithm);
+    if (type.isPresent() && type.get() != r.type()) {
+      throw S3Exception.of(
+          S3ErrorCode.INVALID_REQUEST,
+          "The upload was created using the "
+              + r.type()
+              + " checksum type. The complete request must use the same checksum type.");
     }
+    return new CompletionChecksums(Optional.of(r.algorithm()), value, Optional.of(r.type()));
   }
 
-  private static Optional<ChecksumType> typeOf(Headers headers) {
+  /** The {@code x-amz-checksum-type} named, if any; {@code InvalidRequest} for an unknown one. */
+  static Optional<ChecksumType> typeOf(Headers headers) {
     Optional<String> named = headers.first("x-amz-checksum-type");
     if (named.isEmpty()) {
       return Optional.empty();
@@ -110,7 +117,8 @@ public record CompletionChecksums(
                         "Value for x-amz-checksum-type header is invalid.")));
   }
 
-  private static void checkSupported(ChecksumType type, ChecksumAlgorithm algorithm) {
+  /** {@code InvalidRequest} unless S3 offers {@code type} for {@code algorithm}. */
+  static void checkSupported(ChecksumType type, ChecksumAlgorithm algorithm) {
     if (!type.supports(algorithm)) {
       throw S3Exception.of(
           S3ErrorCode.INVALID_REQUEST,

@@ -220,7 +220,13 @@ final class ListingHandler {
     for (MultipartUpload u : store.listMultipartUploads(request.bucket(), prefix)) {
       uploads.add(
           new XmlModel.UploadEntry(
-              u.key(), u.uploadId(), u.initiated(), Responses.OWNER, "STANDARD"));
+              u.key(),
+              u.uploadId(),
+              u.initiated(),
+              Responses.OWNER,
+              "STANDARD",
+              u.checksumAlgorithm(),
+              u.checksumType()));
     }
     return S3Response.xml(
         S3XmlResponses.listMultipartUploads(

@@ -2,12 +2,17 @@ package io.racs.proxy.s3.handler;
 
 import io.racs.proxy.crypto.CustomerKey;
 import io.racs.proxy.s3.bridge.CompletedPart;
+import io.racs.proxy.s3.bridge.MultipartUpload;
 import io.racs.proxy.s3.bridge.ObjectReader;
 import io.racs.proxy.s3.bridge.ObjectVersion;
 import io.racs.proxy.s3.bridge.PartChecksums;
+import io.racs.proxy.s3.bridge.PartListing;
 import io.racs.proxy.s3.bridge.StoreBridge;
 import io.racs.proxy.s3.bridge.UploadedPart;
+import io.racs.proxy.s3.checksum.ChecksumSpec;
 import io.racs.proxy.s3.checksum.CompletionChecksums;
+import io.racs.proxy.s3.checksum.PartChecksum;
+import io.racs.proxy.s3.checksum.UploadChecksum;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.precondition.Preconditions;
@@ -21,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /** The multipart family: create, upload part (and copy), complete, abort, list parts. */
 final class MultipartHandler {
@@ -73,34 +79,49 @@ final class MultipartHandler {
   }
 
   private S3Response create(S3Request request) {
-    CompletionChecksums.checkCreate(request.headers());
+    Optional<UploadChecksum> checksum = UploadChecksum.fromCreate(request.headers());
     SseRequest sse = encryption.forWrite(request, SseRequest.Allowed.WRITE, bucketDefaults);
+    String algorithm = checksum.map(c -> c.algorithm().name()).orElse(null);
+    String type = checksum.map(c -> c.type().name()).orElse(null);
     String uploadId =
         store.createMultipartUpload(
             request.bucket(),
             request.key(),
-            Responses.putOptions(request).withSse(sse).withLock(locks.forWrite(request)));
+            Responses.putOptions(request).withSse(sse).withLock(locks.forWrite(request)),
+            algorithm,
+            type);
     S3Response response =
         S3Response.xml(
-            S3XmlResponses.initiateMultipartUpload(request.bucket(), request.key(), uploadId));
+                S3XmlResponses.initiateMultipartUpload(request.bucket(), request.key(), uploadId))
+            .header("x-amz-checksum-algorithm", algorithm)
+            .header("x-amz-checksum-type", type);
     SsePolicy.headers(response, sse.serverSide() ? "AES256" : "SSE-C", sse.customerKey());
     return response;
+  }
+
+  /** The checksum the upload's creation named and its record keeps, if any. */
+  private static Optional<UploadChecksum> recorded(MultipartUpload upload) {
+    return UploadChecksum.recorded(upload.checksumAlgorithm(), upload.checksumType());
   }
 
   private S3Response uploadPart(S3Request request) {
     CustomerKey customerKey =
         encryption.parse(request, SseRequest.Allowed.CUSTOMER_KEY).customerKey();
     int partNumber = Responses.intParam(request, "partNumber", 0, 1, 10_000);
+    PartChecksum checksum =
+        PartChecksum.announcing(ChecksumSpec.fromHeaders(request.headers()).algorithm());
+    Supplier<Map<String, String>> verified = Responses.checksumsOf(request);
     UploadedPart part =
         store.uploadPart(
             request.bucket(),
             request.key(),
             uploadId(request),
             partNumber,
-            request.body(),
+            checksum.wrap(request.body()),
             request.contentLength(),
-            Responses.checksumsOf(request),
-            customerKey);
+            () -> checksum.checksums(verified.get()),
+            customerKey,
+            upload -> checksum.check(recorded(upload)));
     S3Response response =
         S3Response.status(200).header("ETag", S3XmlResponses.quoteEtag(part.etag()));
     SsePolicy.headers(response, customerKey == null ? null : "SSE-C", customerKey);
@@ -130,6 +151,8 @@ final class MultipartHandler {
       length = range.lengthBytes();
     }
     UploadedPart part;
+    // A copied part announces no checksum: an upload that recorded one gets it computed.
+    PartChecksum checksum = PartChecksum.announcing(Optional.empty());
     if (length == 0) {
       part =
           store.uploadPart(
@@ -137,10 +160,11 @@ final class MultipartHandler {
               request.key(),
               uploadId(request),
               partNumber,
-              java.io.InputStream.nullInputStream(),
+              checksum.wrap(java.io.InputStream.nullInputStream()),
               0,
-              Map::of,
-              sse.customerKey());
+              () -> checksum.checksums(Map.of()),
+              sse.customerKey(),
+              upload -> checksum.check(recorded(upload)));
     } else {
       // Exactly the version whose conditions and key were just checked.
       try (ObjectReader reader = store.read(sourceMeta, start, length, sse.copySourceKey())) {
@@ -150,14 +174,17 @@ final class MultipartHandler {
                 request.key(),
                 uploadId(request),
                 partNumber,
-                reader.body(),
+                checksum.wrap(reader.body()),
                 reader.rangeLength(),
-                Map::of,
-                sse.customerKey());
+                () -> checksum.checksums(Map.of()),
+                sse.customerKey(),
+                upload -> checksum.check(recorded(upload)));
       }
     }
     S3Response response =
-        S3Response.xml(S3XmlResponses.copyPart(part.lastModified(), part.etag(), Map.of()));
+        S3Response.xml(
+            S3XmlResponses.copyPart(
+                part.lastModified(), part.etag(), Responses.typedChecksums(part.checksums())));
     // As UploadPart: an upload sealed with a customer's key says which key sealed the part.
     SsePolicy.headers(response, sse.customerKey() == null ? null : "SSE-C", sse.customerKey());
     Responses.copySourceVersionHeader(response, source, sourceMeta);
@@ -181,7 +208,10 @@ final class MultipartHandler {
             request.key(),
             uploadId(request),
             parts,
-            chosen -> announced.objectChecksums(checksumParts(named, chosen)),
+            (upload, chosen) ->
+                announced
+                    .withRecorded(recorded(upload))
+                    .objectChecksums(checksumParts(named, chosen)),
             Responses.writeCondition(request.headers()));
     S3Response response =
         S3Response.xml(
@@ -219,7 +249,9 @@ final class MultipartHandler {
   private S3Response listParts(S3Request request) {
     int maxParts = Responses.intParam(request, "max-parts", 1000, 0, 1000);
     int marker = Responses.intParam(request, "part-number-marker", 0, 0, 10_000);
-    List<UploadedPart> all = store.listParts(request.bucket(), request.key(), uploadId(request));
+    PartListing listing = store.parts(request.bucket(), request.key(), uploadId(request));
+    Optional<UploadChecksum> checksum = recorded(listing.upload());
+    List<UploadedPart> all = listing.parts();
     List<XmlModel.PartEntry> entries = new ArrayList<>();
     boolean truncated = false;
     int next = 0;
@@ -253,6 +285,7 @@ final class MultipartHandler {
                 entries,
                 Responses.OWNER,
                 "STANDARD",
-                null)));
+                checksum.map(UploadChecksum::algorithm).orElse(null),
+                checksum.map(UploadChecksum::type).orElse(null))));
   }
 }

@@ -232,6 +232,9 @@ public final class S3XmlResponses {
     if (r.checksumAlgorithm() != null) {
       w.element("ChecksumAlgorithm", r.checksumAlgorithm().name());
     }
+    if (r.checksumType() != null) {
+      w.element("ChecksumType", r.checksumType().name());
+    }
     for (PartEntry p : r.parts()) {
       w.start("Part")
           .element("PartNumber", p.partNumber())
@@ -267,6 +270,8 @@ public final class S3XmlResponses {
       owner(w, "Initiator", e.owner());
       owner(w, "Owner", e.owner());
       w.element("StorageClass", e.storageClass())
+          .optional("ChecksumAlgorithm", e.checksumAlgorithm())
+          .optional("ChecksumType", e.checksumType())
           .element("Initiated", timestamp(e.initiated()))
           .end();
     }

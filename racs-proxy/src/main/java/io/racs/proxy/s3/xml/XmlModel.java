@@ -1,6 +1,7 @@
 package io.racs.proxy.s3.xml;
 
 import io.racs.proxy.s3.checksum.ChecksumAlgorithm;
+import io.racs.proxy.s3.checksum.ChecksumType;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -120,11 +121,27 @@ public final class XmlModel {
       List<PartEntry> parts,
       Owner owner,
       String storageClass,
-      ChecksumAlgorithm checksumAlgorithm) {}
+      ChecksumAlgorithm checksumAlgorithm,
+      ChecksumType checksumType) {}
 
-  /** An upload in ListMultipartUploadsResult. */
+  /**
+   * An upload in ListMultipartUploadsResult; {@code checksumAlgorithm} and {@code checksumType} are
+   * those its creation named (null for none).
+   */
   public record UploadEntry(
-      String key, String uploadId, Instant initiated, Owner owner, String storageClass) {}
+      String key,
+      String uploadId,
+      Instant initiated,
+      Owner owner,
+      String storageClass,
+      String checksumAlgorithm,
+      String checksumType) {
+    /** An upload created without a checksum. */
+    public UploadEntry(
+        String key, String uploadId, Instant initiated, Owner owner, String storageClass) {
+      this(key, uploadId, initiated, owner, storageClass, null, null);
+    }
+  }
 
   /** A ListMultipartUploads answer. */
   public record ListUploads(

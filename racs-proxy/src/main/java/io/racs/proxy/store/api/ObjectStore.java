@@ -4,7 +4,6 @@ import io.racs.proxy.crypto.CustomerKey;
 import io.racs.proxy.store.commit.VersionResolver;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.ObjectLock;
-import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.Sealing;
 import io.racs.proxy.store.format.VersionId;
 import io.racs.proxy.store.format.VersionMeta;
@@ -13,12 +12,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * S3-shaped object storage over an erasure-coded array of repositories: the one interface the S3
- * layer calls. It knows nothing of HTTP.
+ * layer calls, multipart uploads ({@link MultipartStore}) among its calls. It knows nothing of
+ * HTTP.
  *
  * <p><b>Consistency.</b> Every mutation writes a new version; a version becomes visible only once
  * it is durable on a write quorum of repositories, and then the newest visible version of a key is
@@ -34,7 +33,7 @@ import java.util.function.Supplier;
  * <p><b>Threading.</b> Thread-safe; calls block (run them on virtual threads). Streams returned by
  * {@link #get} belong to the caller, who must close them.
  */
-public interface ObjectStore extends AutoCloseable {
+public interface ObjectStore extends MultipartStore, AutoCloseable {
   /** A bucket as listed. */
   record BucketInfo(String name, Instant created) {}
 
@@ -193,20 +192,6 @@ public interface ObjectStore extends AutoCloseable {
       return version.tags();
     }
   }
-
-  /** A multipart upload in progress. */
-  record UploadInfo(String key, String uploadId, Instant initiated) {}
-
-  /** An uploaded part, with the client checksums it was stored with. */
-  record PartInfo(
-      int partNumber,
-      long sizeBytes,
-      String etag,
-      Instant lastModified,
-      Map<String, String> checksums) {}
-
-  /** A part named in a completion: number and the ETag the client holds (unquoted). */
-  record CompletedPart(int partNumber, String etag) {}
 
   /**
    * The version id S3 gives the {@code null} version: a version written while its bucket's
@@ -503,88 +488,6 @@ public interface ObjectStore extends AutoCloseable {
    * may ask for them while it resolves the version.
    */
   List<ObjectTagging> objectTaggings(String bucket, String key);
-
-  // ---- multipart ----
-
-  /** Starts an upload and returns its id. */
-  String createMultipartUpload(String bucket, String key, PutOptions options);
-
-  /**
-   * Stores one part (1 to 10000); a part uploaded again replaces the earlier one. {@code checksums}
-   * is asked for after the body was read to its end.
-   */
-  default PartInfo uploadPart(
-      String bucket,
-      String key,
-      String uploadId,
-      int partNumber,
-      InputStream body,
-      long length,
-      Supplier<Map<String, String>> checksums) {
-    return uploadPart(bucket, key, uploadId, partNumber, body, length, checksums, null);
-  }
-
-  /**
-   * {@link #uploadPart(String, String, String, int, InputStream, long, Supplier)} of an upload
-   * sealed with a customer's key, which every part must give again (null for none), as {@link #get}
-   * checks it.
-   */
-  PartInfo uploadPart(
-      String bucket,
-      String key,
-      String uploadId,
-      int partNumber,
-      InputStream body,
-      long length,
-      Supplier<Map<String, String>> checksums,
-      CustomerKey customerKey);
-
-  /** The parts uploaded so far, by number. */
-  List<PartInfo> listParts(String bucket, String key, String uploadId);
-
-  /**
-   * Commits the named parts as a new version; writes no data again. {@code objectChecksums} derives
-   * the whole object's checksums from the chosen parts (S3's composite or full-object checksums),
-   * given in order and with their plaintext sizes; what it throws fails the completion, which then
-   * changes nothing.
-   */
-  default VersionMeta completeMultipartUpload(
-      String bucket,
-      String key,
-      String uploadId,
-      List<CompletedPart> parts,
-      Function<List<PartMeta>, Map<String, String>> objectChecksums) {
-    return completeMultipartUpload(
-        bucket, key, uploadId, parts, objectChecksums, WriteCondition.NONE);
-  }
-
-  /**
-   * {@link #completeMultipartUpload(String, String, String, List, Function)} if {@code condition}
-   * holds; when it does not, the upload and its parts stay as they were.
-   */
-  VersionMeta completeMultipartUpload(
-      String bucket,
-      String key,
-      String uploadId,
-      List<CompletedPart> parts,
-      Function<List<PartMeta>, Map<String, String>> objectChecksums,
-      WriteCondition condition);
-
-  /** Discards an upload and its parts. */
-  void abortMultipartUpload(String bucket, String key, String uploadId);
-
-  /**
-   * Gives an upload up on nobody's request (a lifecycle rule, or its age): from now on it answers
-   * {@code NO_SUCH_UPLOAD}, but a completion that read it just before still commits whole. By
-   * default the same as {@link #abortMultipartUpload}; a store whose aborts delete the parts' data
-   * at once should keep it until such a completion has surely ended.
-   */
-  default void abandonMultipartUpload(String bucket, String key, String uploadId) {
-    abortMultipartUpload(bucket, key, uploadId);
-  }
-
-  /** Uploads in progress whose key starts with {@code prefix}. */
-  List<UploadInfo> listMultipartUploads(String bucket, String prefix);
 
   /** Object lock: bucket configurations, retention and legal hold of versions. */
   ObjectLocks locks();

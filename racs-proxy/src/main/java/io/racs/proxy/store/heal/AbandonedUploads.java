@@ -5,7 +5,9 @@ import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.IndexMerge;
 import io.racs.proxy.store.array.StoreContext;
+import io.racs.proxy.store.format.AbandonedRecord;
 import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.format.UploadRecord;
 import io.racs.proxy.store.object.MultipartUploads;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -155,8 +157,7 @@ public final class AbandonedUploads {
       long markedBefore) {
     try {
       boolean counts = uploads.markCounts(merge, e);
-      Optional<MultipartUploads.AbandonedRecord> mark =
-          context.read(e, MultipartUploads.AbandonedRecord.class);
+      Optional<AbandonedRecord> mark = context.read(e, AbandonedRecord.class);
       boolean old = mark.isPresent() && mark.get().abandonedMillis() < markedBefore;
       if (counts) {
         if (old) {
@@ -183,8 +184,7 @@ public final class AbandonedUploads {
   private void consider(
       String bucket, IndexMerge.Entry e, MultipartUploads uploads, long idleBefore) {
     try {
-      Optional<MultipartUploads.UploadRecord> upload =
-          context.read(e, MultipartUploads.UploadRecord.class);
+      Optional<UploadRecord> upload = context.read(e, UploadRecord.class);
       if (upload.isEmpty()
           || age.isZero()
           || upload.get().initiatedMillis() >= idleBefore

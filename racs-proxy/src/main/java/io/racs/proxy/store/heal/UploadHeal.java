@@ -2,6 +2,7 @@ package io.racs.proxy.store.heal;
 
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.IndexMerge;
+import io.racs.proxy.store.format.AbandonedRecord;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.PartRecord;
 import io.racs.proxy.store.object.MultipartUploads;
@@ -35,7 +36,7 @@ final class UploadHeal {
   void healUploads(String bucket) {
     MultipartUploads uploads = run.store.uploads();
     IndexMerge merge = run.listing(Layout.uploadPrefix(bucket), "", 1000);
-    List<MultipartUploads.AbandonedRecord> old = new ArrayList<>();
+    List<AbandonedRecord> old = new ArrayList<>();
     // An upload record is copied once the entry after it is known (its mark sorts right after it).
     IndexMerge.Entry record = null;
     String givenUp = null; // the record of the last upload whose mark counts
@@ -50,7 +51,7 @@ final class UploadHeal {
           givenUp = Layout.removedEntry(e.name());
           copies.replicate(e);
           run.context
-              .read(e, MultipartUploads.AbandonedRecord.class)
+              .read(e, AbandonedRecord.class)
               .filter(mark -> mark.abandonedMillis() < run.graceCutoff().toEpochMilli())
               .ifPresent(old::add);
         }
@@ -69,7 +70,7 @@ final class UploadHeal {
     if (record != null) {
       copies.replicate(record);
     }
-    for (MultipartUploads.AbandonedRecord mark : old) {
+    for (AbandonedRecord mark : old) {
       run.leftovers++;
       if (run.options.dryRun()) {
         continue;

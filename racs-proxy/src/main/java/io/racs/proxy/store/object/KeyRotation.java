@@ -6,6 +6,7 @@ import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.StoreContext;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.SealRecord;
+import io.racs.proxy.store.format.UploadRecord;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.repos.ListPage;
 import io.racs.repos.ObjectInfo;
@@ -122,8 +123,7 @@ public final class KeyRotation {
       record = meta.get();
       encryption = meta.get().encryption();
     } else {
-      Optional<MultipartUploads.UploadRecord> upload =
-          Layout.decode(stored, MultipartUploads.UploadRecord.class);
+      Optional<UploadRecord> upload = Layout.decode(stored, UploadRecord.class);
       if (upload.isEmpty()) {
         throw new IOException("damaged record (heal restores it)");
       }
@@ -150,7 +150,7 @@ public final class KeyRotation {
     Object updated =
         record instanceof VersionMeta meta
             ? meta.withEncryption(again)
-            : ((MultipartUploads.UploadRecord) record).withEncryption(again);
+            : ((UploadRecord) record).withEncryption(again);
     OptionalInt inline = Layout.inlineLength(stored);
     byte[] bytes;
     if (inline.isPresent()) {

@@ -13,11 +13,11 @@ import io.racs.proxy.store.bucket.BucketCatalog;
 import io.racs.proxy.store.commit.CommitOrder;
 import io.racs.proxy.store.commit.QuorumWriter;
 import io.racs.proxy.store.commit.VersionResolver;
+import io.racs.proxy.store.format.AbandonedRecord;
 import io.racs.proxy.store.format.Layout;
-import io.racs.proxy.store.format.ObjectLock;
 import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.PartRecord;
-import io.racs.proxy.store.format.SealRecord;
+import io.racs.proxy.store.format.UploadRecord;
 import io.racs.proxy.store.format.VersionId;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.AbandonedUploads;
@@ -34,7 +34,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,51 +50,6 @@ public final class MultipartUploads {
 
   /** The most parts an upload may have (S3's limit). */
   static final int MAX_PARTS = 10_000;
-
-  /**
-   * A multipart upload in progress; {@code contentHeaders} is null in records written before they
-   * were kept. {@code geometry} is the layout every part is striped in and the completed version
-   * names; null in records written before it was kept (the geometry of the store that wrote them).
-   * {@code lock} is the Object Lock the completed version takes (null outside lock buckets).
-   */
-  public record UploadRecord(
-      String bucket,
-      String key,
-      String uploadId,
-      long initiatedMillis,
-      String contentType,
-      Map<String, String> userMetadata,
-      Map<String, String> contentHeaders,
-      Map<String, String> tags,
-      SealRecord encryption,
-      String geometry,
-      ObjectLock lock) {
-    /** This upload with its data key wrapped anew (key rotation). */
-    UploadRecord withEncryption(SealRecord encryption) {
-      return new UploadRecord(
-          bucket,
-          key,
-          uploadId,
-          initiatedMillis,
-          contentType,
-          userMetadata,
-          contentHeaders,
-          tags,
-          encryption,
-          geometry,
-          lock);
-    }
-  }
-
-  /**
-   * The mark that an upload is over: aborted or completed by its client, or abandoned by {@link
-   * AbandonedUploads}. It is written (as {@code <upload record>-gone}) on a write quorum before the
-   * upload record is deleted, and counts as a version's removal record does ({@link #markCounts}):
-   * while it counts, the upload is gone however many copies of its records a repository that missed
-   * their deletion kept, and heal does not copy those back. It stays until it is older than the GC
-   * grace and every repository has proved the upload's records gone ({@link #collectAbandoned}).
-   */
-  public record AbandonedRecord(String bucket, String key, String uploadId, long abandonedMillis) {}
 
   private final StoreContext context;
   private final QuorumWriter writer;
@@ -116,7 +70,12 @@ public final class MultipartUploads {
     this.order = order;
   }
 
-  public String create(String bucket, String key, ObjectStore.PutOptions options) {
+  /** Writes the record of a new upload ({@code checksum} null for none) and returns its id. */
+  public String create(
+      String bucket,
+      String key,
+      ObjectStore.PutOptions options,
+      ObjectStore.UploadChecksum checksum) {
     // Every part is sealed with the one data key chosen here (each part as its own stream).
     ObjectSealing.Sealed sealed = ObjectSealing.begin(options.sealing(), context.config.keys());
     String uploadId = context.ids.next();
@@ -134,7 +93,9 @@ public final class MultipartUploads {
                 options.tags(),
                 sealed == null ? null : sealed.record(),
                 context.writes().geometry().toString(),
-                options.lock())),
+                options.lock(),
+                checksum == null ? null : checksum.algorithm(),
+                checksum == null ? null : checksum.type())),
         "create upload for " + bucket + "/" + key);
     return uploadId;
   }
@@ -180,13 +141,15 @@ public final class MultipartUploads {
       InputStream body,
       long length,
       Supplier<Map<String, String>> checksums,
-      CustomerKey customerKey) {
+      CustomerKey customerKey,
+      ObjectStore.PartCheck check) {
     if (partNumber < 1 || partNumber > MAX_PARTS) {
       throw new StoreException(
           StoreException.Code.INVALID_ARGUMENT,
           "part number: " + partNumber + " (expected: 1 to " + MAX_PARTS + ")");
     }
     UploadRecord upload = upload(bucket, key, uploadId);
+    check.check(info(upload));
     DataKey dataKey;
     try {
       dataKey =
@@ -270,7 +233,18 @@ public final class MultipartUploads {
     return parts;
   }
 
-  public List<ObjectStore.PartInfo> listParts(String bucket, String key, String uploadId) {
+  /** What a record says of its upload, as the store's callers see it. */
+  private static ObjectStore.UploadInfo info(UploadRecord r) {
+    return new ObjectStore.UploadInfo(
+        r.key(),
+        r.uploadId(),
+        Instant.ofEpochMilli(r.initiatedMillis()),
+        r.checksumAlgorithm() == null
+            ? null
+            : new ObjectStore.UploadChecksum(r.checksumAlgorithm(), r.checksumType()));
+  }
+
+  public ObjectStore.UploadParts parts(String bucket, String key, String uploadId) {
     UploadRecord upload = upload(bucket, key, uploadId);
     List<ObjectStore.PartInfo> parts = new ArrayList<>();
     for (PartRecord r : partRecords(bucket, key, uploadId)) {
@@ -282,7 +256,7 @@ public final class MultipartUploads {
               Instant.ofEpochMilli(r.uploadedMillis()),
               r.part().checksums()));
     }
-    return parts;
+    return new ObjectStore.UploadParts(info(upload), parts);
   }
 
   public VersionMeta complete(
@@ -290,7 +264,7 @@ public final class MultipartUploads {
       String key,
       String uploadId,
       List<ObjectStore.CompletedPart> parts,
-      Function<List<PartMeta>, Map<String, String>> objectChecksums,
+      ObjectStore.ObjectChecksums objectChecksums,
       ObjectStore.WriteCondition condition,
       boolean nullVersion) {
     // Listed and registered alongside the reading of the upload's records: no round trip of its
@@ -359,7 +333,7 @@ public final class MultipartUploads {
               .etag(etag)
               .contentType(upload.contentType())
               .userMetadata(upload.userMetadata())
-              .checksums(objectChecksums.apply(plainChosen))
+              .checksums(objectChecksums.of(info(upload), plainChosen))
               .lastModifiedMillis(context.config.clock().millis())
               .geometry(context.recordedGeometry(upload.geometry()).toString())
               .multipart(true)
@@ -582,13 +556,7 @@ public final class MultipartUploads {
       if (mark != null && markCounts(merge, mark)) {
         continue; // given up; kept or copied back by a repository that missed its deletion
       }
-      context
-          .read(e, UploadRecord.class)
-          .ifPresent(
-              r ->
-                  uploads.add(
-                      new ObjectStore.UploadInfo(
-                          r.key(), r.uploadId(), Instant.ofEpochMilli(r.initiatedMillis()))));
+      context.read(e, UploadRecord.class).ifPresent(r -> uploads.add(info(r)));
     }
     return uploads;
   }

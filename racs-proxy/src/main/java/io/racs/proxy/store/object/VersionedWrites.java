@@ -1,8 +1,9 @@
 package io.racs.proxy.store.object;
 
 import io.racs.proxy.crypto.CustomerKey;
+import io.racs.proxy.store.api.MultipartStore;
+import io.racs.proxy.store.api.MultipartStore.CompletedPart;
 import io.racs.proxy.store.api.ObjectStore;
-import io.racs.proxy.store.api.ObjectStore.CompletedPart;
 import io.racs.proxy.store.api.ObjectStore.ObjectReader;
 import io.racs.proxy.store.api.ObjectStore.PutOptions;
 import io.racs.proxy.store.api.ObjectStore.Versioning;
@@ -13,13 +14,11 @@ import io.racs.proxy.store.bucket.BucketCatalog;
 import io.racs.proxy.store.commit.NullVersions;
 import io.racs.proxy.store.commit.VersionRemovals;
 import io.racs.proxy.store.format.ObjectLock;
-import io.racs.proxy.store.format.PartMeta;
 import io.racs.proxy.store.format.Sealing;
 import io.racs.proxy.store.format.VersionId;
 import io.racs.proxy.store.format.VersionMeta;
 import java.io.InputStream;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -215,7 +214,7 @@ public final class VersionedWrites {
       String key,
       String uploadId,
       List<CompletedPart> parts,
-      Function<List<PartMeta>, Map<String, String>> objectChecksums,
+      MultipartStore.ObjectChecksums objectChecksums,
       WriteCondition condition) {
     return newVersion(
         bucket,

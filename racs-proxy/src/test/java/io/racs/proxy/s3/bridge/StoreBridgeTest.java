@@ -14,6 +14,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -101,7 +102,7 @@ class StoreBridgeTest {
 
   @Test
   void uploadPart_whenBodyRefusedMidway_answersTheBodysError() {
-    String uploadId = bridge.createMultipartUpload(BUCKET, "k", NO_OPTIONS);
+    String uploadId = bridge.createMultipartUpload(BUCKET, "k", NO_OPTIONS, null, null);
     S3Exception e =
         catchThrowableOfType(
             S3Exception.class,
@@ -114,9 +115,10 @@ class StoreBridgeTest {
                     failingAfter(2L * MIB, refused(S3ErrorCode.X_AMZ_CONTENT_SHA256_MISMATCH)),
                     -1,
                     Map::of,
-                    null));
+                    null,
+                    upload -> {}));
     assertThat(e.code()).isEqualTo(S3ErrorCode.X_AMZ_CONTENT_SHA256_MISMATCH);
-    assertThat(bridge.listParts(BUCKET, "k", uploadId)).isEmpty();
+    assertThat(bridge.parts(BUCKET, "k", uploadId).parts()).isEmpty();
   }
 
   @Test
@@ -164,7 +166,8 @@ class StoreBridgeTest {
     Random random = new Random(TestSeed.get());
     byte[] first = SeededBytes.bytes(random.nextLong(), 3000 + random.nextInt(3000));
     byte[] second = SeededBytes.bytes(random.nextLong(), 1 + random.nextInt(3000));
-    String uploadId = bridge.createMultipartUpload(BUCKET, "k", NO_OPTIONS);
+    String uploadId = bridge.createMultipartUpload(BUCKET, "k", NO_OPTIONS, "CRC32", "COMPOSITE");
+    List<MultipartUpload> checked = new ArrayList<>();
     UploadedPart one =
         bridge.uploadPart(
             BUCKET,
@@ -174,7 +177,8 @@ class StoreBridgeTest {
             new ByteArrayInputStream(first),
             first.length,
             () -> Map.of("CRC32", "one"),
-            null);
+            null,
+            checked::add);
     UploadedPart two =
         bridge.uploadPart(
             BUCKET,
@@ -184,8 +188,14 @@ class StoreBridgeTest {
             new ByteArrayInputStream(second),
             second.length,
             () -> Map.of("CRC32", "two"),
-            null);
-    assertThat(bridge.listParts(BUCKET, "k", uploadId)).containsExactly(one, two);
+            null,
+            checked::add);
+    assertThat(checked)
+        .extracting(MultipartUpload::checksumAlgorithm, MultipartUpload::checksumType)
+        .containsOnly(org.assertj.core.groups.Tuple.tuple("CRC32", "COMPOSITE"));
+    PartListing listing = bridge.parts(BUCKET, "k", uploadId);
+    assertThat(listing.parts()).containsExactly(one, two);
+    assertThat(listing.upload().checksumAlgorithm()).isEqualTo("CRC32");
     AtomicReference<List<PartChecksums>> seen = new AtomicReference<>();
     ObjectVersion completed =
         bridge.completeMultipartUpload(
@@ -193,7 +203,8 @@ class StoreBridgeTest {
             "k",
             uploadId,
             List.of(new CompletedPart(1, one.etag()), new CompletedPart(2, two.etag())),
-            checksums -> {
+            (upload, checksums) -> {
+              assertThat(upload.checksumType()).isEqualTo("COMPOSITE");
               seen.set(checksums);
               return Map.of("CRC32", "composite-2");
             },

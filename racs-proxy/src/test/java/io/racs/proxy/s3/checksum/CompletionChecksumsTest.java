@@ -178,10 +178,10 @@ class CompletionChecksumsTest {
     assertCode(
         S3ErrorCode.INVALID_REQUEST,
         () ->
-            CompletionChecksums.checkCreate(
+            UploadChecksum.fromCreate(
                 Headers.of(
                     "x-amz-checksum-algorithm", "SHA1", "x-amz-checksum-type", "FULL_OBJECT")));
-    CompletionChecksums.checkCreate(
+    UploadChecksum.fromCreate(
         Headers.of("x-amz-checksum-algorithm", "crc64nvme", "x-amz-checksum-type", "FULL_OBJECT"));
   }
 

@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
@@ -23,8 +24,11 @@ import software.amazon.awssdk.services.s3.model.ChecksumType;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListPartsResponse;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.ObjectAttributes;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
@@ -35,7 +39,9 @@ import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
  * CRC32C without {@code -N} completes, a full-object CRC64NVME or CRC32 is checked against the CRC
  * of the whole object, a wrong one is {@code 400 BadDigest} and completes nothing, and GET, HEAD
  * and GetObjectAttributes answer the object's checksum and type as S3 does; a sealed upload's CRCs
- * combine by the plaintext sizes.
+ * combine by the plaintext sizes. An upload whose creation named its checksum keeps it: echoed,
+ * listed, required of every part (computed for a part that sends none, as S3 computes it), and the
+ * type of its completion.
  */
 class CompleteMultipartChecksumTest {
   private static final String BUCKET = "mpu-checksums";
@@ -94,11 +100,20 @@ class CompleteMultipartChecksumTest {
   }
 
   private static String create(String key, ChecksumAlgorithm algorithm, ChecksumType type) {
+    return created(key, algorithm, type).uploadId();
+  }
+
+  private static CreateMultipartUploadResponse created(
+      String key, ChecksumAlgorithm algorithm, ChecksumType type) {
     return proxy
         .s3()
         .createMultipartUpload(
-            b -> b.bucket(BUCKET).key(key).checksumAlgorithm(algorithm).checksumType(type))
-        .uploadId();
+            b -> b.bucket(BUCKET).key(key).checksumAlgorithm(algorithm).checksumType(type));
+  }
+
+  /** HEAD with checksum mode: the stored checksum and its type. */
+  private static HeadObjectResponse headWithChecksum(String key) {
+    return proxy.s3().headObject(b -> b.bucket(BUCKET).key(key).checksumMode(ChecksumMode.ENABLED));
   }
 
   private static CompleteMultipartUploadResponse complete(
@@ -132,8 +147,7 @@ class CompleteMultipartChecksumTest {
         complete(key, uploadId, done, b -> b.checksumCRC32C(bare));
     assertThat(answer.checksumCRC32C()).isEqualTo(bare + "-2");
     assertThat(answer.checksumType()).isEqualTo(ChecksumType.COMPOSITE);
-    HeadObjectResponse head =
-        proxy.s3().headObject(b -> b.bucket(BUCKET).key(key).checksumMode(ChecksumMode.ENABLED));
+    HeadObjectResponse head = headWithChecksum(key);
     assertThat(head.checksumCRC32C()).isEqualTo(bare + "-2");
     assertThat(head.checksumType()).isEqualTo(ChecksumType.COMPOSITE);
     assertThat(
@@ -198,8 +212,7 @@ class CompleteMultipartChecksumTest {
     CompleteMultipartUploadResponse answer =
         complete(key, uploadId, done, b -> b.checksumType(ChecksumType.FULL_OBJECT));
     assertThat(answer.checksumCRC32()).isEqualTo(crc(new CRC32(), whole));
-    HeadObjectResponse head =
-        proxy.s3().headObject(b -> b.bucket(BUCKET).key(key).checksumMode(ChecksumMode.ENABLED));
+    HeadObjectResponse head = headWithChecksum(key);
     assertThat(head.checksumCRC32()).isEqualTo(crc(new CRC32(), whole));
     assertThat(head.checksumType()).isEqualTo(ChecksumType.FULL_OBJECT);
   }
@@ -239,5 +252,131 @@ class CompleteMultipartChecksumTest {
     done.set(1, done.get(1).toBuilder().checksumCRC32(crc(new CRC32(), new byte[] {7})).build());
     S3Exception refused = S3FrontEnd.error(() -> complete(key, uploadId, done, b -> {}));
     assertThat(refused.awsErrorDetails().errorCode()).isEqualTo("InvalidPart");
+  }
+
+  @Test
+  void create_withFullObjectCrc32_echoesItAndTheCompletionNamingNoTypeIsFullObject() {
+    String key = "recorded-full-crc32";
+    CreateMultipartUploadResponse created =
+        created(key, ChecksumAlgorithm.CRC32, ChecksumType.FULL_OBJECT);
+    assertThat(created.checksumAlgorithm()).isEqualTo(ChecksumAlgorithm.CRC32);
+    assertThat(created.checksumType()).isEqualTo(ChecksumType.FULL_OBJECT);
+    List<CompletedPart> done = upload(key, created.uploadId(), ChecksumAlgorithm.CRC32);
+    ListPartsResponse listed =
+        proxy.s3().listParts(b -> b.bucket(BUCKET).key(key).uploadId(created.uploadId()));
+    assertThat(listed.checksumAlgorithm()).isEqualTo(ChecksumAlgorithm.CRC32);
+    assertThat(listed.checksumType()).isEqualTo(ChecksumType.FULL_OBJECT);
+    assertThat(listed.parts().get(0).checksumCRC32()).isEqualTo(done.get(0).checksumCRC32());
+    assertThat(proxy.s3().listMultipartUploads(b -> b.bucket(BUCKET).prefix(key)).uploads().get(0))
+        .returns(ChecksumAlgorithm.CRC32, MultipartUpload::checksumAlgorithm)
+        .returns(ChecksumType.FULL_OBJECT, MultipartUpload::checksumType);
+
+    // Without the recorded type a CRC32 completion naming none would be composite.
+    CompleteMultipartUploadResponse answer = complete(key, created.uploadId(), done, b -> {});
+    assertThat(answer.checksumCRC32()).isEqualTo(crc(new CRC32(), whole));
+    assertThat(answer.checksumType()).isEqualTo(ChecksumType.FULL_OBJECT);
+    HeadObjectResponse head = headWithChecksum(key);
+    assertThat(head.checksumCRC32()).isEqualTo(crc(new CRC32(), whole));
+    assertThat(head.checksumType()).isEqualTo(ChecksumType.FULL_OBJECT);
+  }
+
+  @Test
+  void create_withCrc32cAlone_isCompositeAndRefusesAnotherTypeOrAlgorithmAtCompletion() {
+    String key = "recorded-composite-crc32c";
+    CreateMultipartUploadResponse created = created(key, ChecksumAlgorithm.CRC32_C, null);
+    assertThat(created.checksumType()).isEqualTo(ChecksumType.COMPOSITE);
+    List<CompletedPart> done = upload(key, created.uploadId(), ChecksumAlgorithm.CRC32_C);
+    S3Exception otherType =
+        S3FrontEnd.error(
+            () ->
+                complete(
+                    key, created.uploadId(), done, b -> b.checksumType(ChecksumType.FULL_OBJECT)));
+    assertThat(otherType.awsErrorDetails().errorCode()).isEqualTo("InvalidRequest");
+    S3Exception otherAlgorithm =
+        S3FrontEnd.error(
+            () ->
+                complete(
+                    key, created.uploadId(), done, b -> b.checksumCRC32(crc(new CRC32(), whole))));
+    assertThat(otherAlgorithm.awsErrorDetails().errorCode()).isEqualTo("InvalidRequest");
+    CompleteMultipartUploadResponse answer = complete(key, created.uploadId(), done, b -> {});
+    assertThat(answer.checksumCRC32C()).endsWith("-2");
+    assertThat(answer.checksumType()).isEqualTo(ChecksumType.COMPOSITE);
+  }
+
+  @Test
+  void uploadPart_ofAnotherAlgorithm_invalidRequestAndStoresNothing() {
+    String key = "recorded-other-part";
+    String uploadId = create(key, ChecksumAlgorithm.CRC32, null);
+    S3Exception refused =
+        S3FrontEnd.error(
+            () ->
+                proxy
+                    .s3()
+                    .uploadPart(
+                        b ->
+                            b.bucket(BUCKET)
+                                .key(key)
+                                .uploadId(uploadId)
+                                .partNumber(1)
+                                .checksumAlgorithm(ChecksumAlgorithm.SHA256),
+                        RequestBody.fromBytes(parts[1])));
+    assertThat(refused.statusCode()).isEqualTo(400);
+    assertThat(refused.awsErrorDetails().errorCode()).isEqualTo("InvalidRequest");
+    assertThat(proxy.s3().listParts(b -> b.bucket(BUCKET).key(key).uploadId(uploadId)).parts())
+        .isEmpty();
+  }
+
+  @Test
+  void uploadPart_withoutChecksum_getsTheUploadsComputedAsS3Does() throws Exception {
+    String key = "recorded-computed";
+    String uploadId = create(key, ChecksumAlgorithm.CRC32_C, ChecksumType.FULL_OBJECT);
+    S3FrontEnd.Raw raw =
+        proxy.send(
+            "PUT",
+            "/" + BUCKET + "/" + key,
+            "partNumber=2&uploadId=" + uploadId,
+            Map.of(),
+            parts[1]);
+    assertThat(raw.status()).as(raw.text()).isEqualTo(200);
+    assertThat(raw.all("x-amz-checksum-crc32c")).containsExactly(crc(new CRC32C(), parts[1]));
+    // A copied part announces none either: it gets one too.
+    proxy.s3().putObject(b -> b.bucket(BUCKET).key("copy-source"), RequestBody.fromBytes(parts[0]));
+    var copied =
+        proxy
+            .s3()
+            .uploadPartCopy(
+                b ->
+                    b.sourceBucket(BUCKET)
+                        .sourceKey("copy-source")
+                        .destinationBucket(BUCKET)
+                        .destinationKey(key)
+                        .uploadId(uploadId)
+                        .partNumber(1));
+    assertThat(copied.copyPartResult().checksumCRC32C()).isEqualTo(crc(new CRC32C(), parts[0]));
+    List<CompletedPart> done =
+        List.of(
+            CompletedPart.builder().partNumber(1).eTag(copied.copyPartResult().eTag()).build(),
+            CompletedPart.builder()
+                .partNumber(2)
+                .eTag(raw.headers().firstValue("ETag").orElseThrow())
+                .build());
+    CompleteMultipartUploadResponse answer = complete(key, uploadId, done, b -> {});
+    assertThat(answer.checksumCRC32C()).isEqualTo(crc(new CRC32C(), whole));
+    assertThat(answer.checksumType()).isEqualTo(ChecksumType.FULL_OBJECT);
+  }
+
+  @Test
+  void create_withTypeWithoutAlgorithm_invalidRequest() {
+    S3Exception refused =
+        S3FrontEnd.error(
+            () ->
+                proxy
+                    .s3()
+                    .createMultipartUpload(
+                        b ->
+                            b.bucket(BUCKET).key("no-alg").checksumType(ChecksumType.FULL_OBJECT)));
+    assertThat(refused.awsErrorDetails().errorCode()).isEqualTo("InvalidRequest");
+    assertThat(proxy.s3().listMultipartUploads(b -> b.bucket(BUCKET).prefix("no-alg")).uploads())
+        .isEmpty();
   }
 }

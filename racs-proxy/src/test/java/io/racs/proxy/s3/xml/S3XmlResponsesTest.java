@@ -194,6 +194,7 @@ class S3XmlResponsesTest {
                     List.of(new PartEntry(1, T, "p1", 5_242_880, Map.of())),
                     OWNER,
                     "STANDARD",
+                    null,
                     null)));
     assertThat(text(parts, "PartNumber", 0)).isEqualTo("1");
     assertThat(text(parts, "Size", 0)).isEqualTo("5242880");
