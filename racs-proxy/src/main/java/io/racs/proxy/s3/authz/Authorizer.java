@@ -109,7 +109,11 @@ public final class Authorizer {
       principal = principal(request.auth().accessKeyId());
     }
     return new Access(
-        this, request, principal, request.auth() == null, values(request, principal, op));
+        this,
+        request,
+        principal,
+        request.auth() == null,
+        RequestContext.canonical(values(request, principal, op)));
   }
 
   Principal principal(String accessKeyId) {

@@ -157,13 +157,16 @@ public final class Conditions {
     return key.toLowerCase(Locale.ROOT);
   }
 
-  /** A request's values by canonical key, copied. */
+  /** A request's values by canonical key, copied; values normalised already are returned as is. */
   static Map<String, List<String>> normalize(Map<String, List<String>> values) {
+    if (values instanceof CanonicalValues) {
+      return values;
+    }
     Map<String, List<String>> out = new HashMap<>();
     if (values != null) {
       values.forEach((k, v) -> out.put(canonicalKey(k), List.copyOf(v)));
     }
-    return Map.copyOf(out);
+    return new CanonicalValues(Map.copyOf(out));
   }
 
   /**

@@ -28,8 +28,16 @@ public record RequestContext(
     values = Conditions.normalize(values);
   }
 
-  /** The values of condition key {@code key}, or null when the request has none. */
+  /**
+   * {@code values} (condition key, any case, to its values) normalised for a {@link RequestContext}
+   * once: contexts made with the result take it as it is. Immutable.
+   */
+  public static Map<String, List<String>> canonical(Map<String, List<String>> values) {
+    return Conditions.normalize(values);
+  }
+
+  /** The values of condition key {@code key} (canonical), or null when the request has none. */
   List<String> valuesOf(String key) {
-    return values.get(Conditions.canonicalKey(key));
+    return values.get(key);
   }
 }
