@@ -214,7 +214,11 @@ public final class RacsServer implements AutoCloseable {
           users.attach(
               new UserRecords(store),
               new StoredSecrets(store.config().keys()),
-              config.usersRefresh());
+              config.usersRefresh(server.coordination != null));
+          if (server.coordination != null) {
+            // Changes of the users made anywhere are re-read at once (docs/access.md).
+            server.coordination.listen(users::changed);
+          }
           gate.openTo(dispatcher.apply(store));
         };
     Optional<ErasureStore> open = opening.store();
