@@ -4,22 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.users.UserRecords;
-import io.racs.proxy.testing.TestArray;
 import io.racs.proxy.users.StoredSecrets;
 import io.racs.proxy.users.UserAccounts;
 import io.racs.proxy.users.UserDirectory;
 import io.racs.testkit.Await;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Proves the announcements of user changes on a real in-process ZooKeeper, between two proxies
@@ -30,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * change announced by a command that joins no proxy ({@link UserAnnouncements#announceOnce}); and
  * with ZooKeeper unreachable the change is still written and the announcement only says it failed.
  */
-class UserAnnouncementsTest {
+class UserAnnouncementsTest extends ProxiesOverZooKeeper {
   private static final Map<String, String> ADMINS = Map.of("admin", "admin-secret");
   private static final Duration HOUR = Duration.ofHours(1);
   private static final Duration AT_ONCE = Duration.ofSeconds(5);
@@ -38,46 +29,8 @@ class UserAnnouncementsTest {
       "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\","
           + "\"Action\":\"s3:GetObject\",\"Resource\":\"arn:aws:s3:::assets/*\"}]}";
 
-  @TempDir Path dir;
-  private TestingServer zookeeper;
-  private final List<AutoCloseable> open = new ArrayList<>();
-
-  @BeforeEach
-  void startZooKeeper() throws Exception {
-    zookeeper = new TestingServer(true);
-    for (int i = 0; i < 6; i++) {
-      Files.createDirectories(dir.resolve("r" + i));
-    }
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    for (AutoCloseable c : open.reversed()) {
-      c.close();
-    }
-    zookeeper.close();
-  }
-
-  /** A proxy's store over the shared repositories. */
-  private ErasureStore store() {
-    ErasureStore store =
-        TestArray.builder("4x2").slowShardTimeout(Duration.ofSeconds(5)).fs(dir).open().store();
-    open.add(store);
-    return store;
-  }
-
   private ZooKeeperCoordination join(ErasureStore store, String id) throws InterruptedException {
-    ZooKeeperCoordination c =
-        ZooKeeperCoordination.start(
-            new ZooKeeperCoordination.Settings(
-                zookeeper.getConnectString(),
-                "racs",
-                id,
-                "127.0.0.1:" + id.hashCode(),
-                Duration.ofSeconds(10)),
-            store::bucketChanged,
-            store::bucketsChanged);
-    open.add(c);
+    ZooKeeperCoordination c = join(store, id, zookeeper.getConnectString());
     Await.until(id + " connected", c::connected);
     return c;
   }
