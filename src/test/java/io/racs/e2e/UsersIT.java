@@ -17,11 +17,11 @@ import org.junit.jupiter.api.io.TempDir;
  * src/test/resources/clients/boto3_users.py}: a user added by {@code racs users add} against the
  * running proxy's array is known within a second of the command returning, because the command
  * announces it through the ZooKeeper the configuration names (the proxy's periodic re-read is 60 s
- * there, so only the announcement, or the re-read an unknown key asks for, can explain it);
- * given a policy that reads public/ only, it can GET and list there, and gets AccessDenied for PUT,
- * DELETE, the rest of the bucket and a PUT through a URL it presigned, which change nothing; once
- * {@code racs users remove} returned, the same key gets {@code InvalidAccessKeyId} within a second;
- * the configuration's key works throughout.
+ * there, so only the announcement, or the re-read an unknown key asks for, can explain it); given a
+ * policy that reads public/ only, it can GET and list there, and gets AccessDenied for PUT, DELETE,
+ * the rest of the bucket and a PUT through a URL it presigned, which change nothing; once {@code
+ * racs users remove} returned, the same key gets {@code InvalidAccessKeyId} within a second; the
+ * configuration's key works throughout.
  */
 class UsersIT {
   @TempDir Path dir;
