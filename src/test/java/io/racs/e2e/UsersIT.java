@@ -8,17 +8,20 @@ import io.racs.testkit.TestTools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Proves the users stored in the array through the real proxy process and boto3, via {@code
  * src/test/resources/clients/boto3_users.py}: a user added by {@code racs users add} against the
- * running proxy's array is known within a second of the command returning (server.usersRefresh);
- * given a policy that reads public/ only, it can GET and list there, and gets AccessDenied for PUT,
- * DELETE, the rest of the bucket and a PUT through a URL it presigned, which change nothing; once
- * {@code racs users remove} returned, the same key gets {@code InvalidAccessKeyId} within a second;
- * the configuration's key works throughout.
+ * running proxy's array is known within a second of the command returning, because the command
+ * announces it through the ZooKeeper the configuration names (the proxy's periodic re-read is 60 s
+ * there, so only the announcement, or the re-read an unknown key asks for, can explain it); given a
+ * policy that reads public/ only, it can GET and list there, and gets AccessDenied for PUT, DELETE,
+ * the rest of the bucket and a PUT through a URL it presigned, which change nothing; once {@code
+ * racs users remove} returned, the same key gets {@code InvalidAccessKeyId} within a second; the
+ * configuration's key works throughout.
  */
 class UsersIT {
   @TempDir Path dir;
@@ -26,8 +29,14 @@ class UsersIT {
   @Test
   void addedUser_signsWithinASecond_andRemovedOneIsRefused() throws Exception {
     Path proxyDir = Files.createDirectories(dir.resolve("proxy"));
-    try (ProxyProcess proxy =
-        ProxyProcess.start(proxyDir, ProxyProcess.fsConfig(proxyDir, "4x2", null))) {
+    try (TestingServer zookeeper = new TestingServer(true);
+        ProxyProcess proxy =
+            ProxyProcess.start(
+                proxyDir,
+                ProxyProcess.fsConfig(proxyDir, "4x2", null)
+                    + "coordination:\n  zookeeper: "
+                    + zookeeper.getConnectString()
+                    + "\n")) {
       Path configFile = dir.resolve("users.json");
       ObjectMapper json = new ObjectMapper();
       json.writeValue(

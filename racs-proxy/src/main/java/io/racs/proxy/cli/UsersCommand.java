@@ -1,17 +1,22 @@
 package io.racs.proxy.cli;
 
 import io.racs.proxy.config.ArrayConfig;
+import io.racs.proxy.coord.UserAnnouncements;
+import io.racs.proxy.runtime.CoordinationConfig;
 import io.racs.proxy.runtime.ServerConfig;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.users.UserRecords;
 import io.racs.proxy.users.StoredSecrets;
 import io.racs.proxy.users.UserAccounts;
+import io.racs.proxy.users.UserChanges;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
@@ -24,9 +29,14 @@ import picocli.CommandLine.Spec;
 /**
  * {@code racs users add|remove|list|attach-policy|detach-policy}: the users stored in the array
  * (docs/access.md "Users"), changed through the array's repositories as {@code racs heal} opens
- * them, so every proxy of the array sees the change within its {@code server.usersRefresh}. Each
- * change is checked first and then written as one record on a write quorum: bad input exits 2 with
- * one line and changes nothing.
+ * them. Each change is checked first and then written as one record on a write quorum: bad input
+ * exits 2 with one line and changes nothing. When the configuration names coordination, the command
+ * then announces the change in ZooKeeper (without joining the proxies: {@link
+ * UserAnnouncements#announceOnce}), so every proxy re-reads the users at once; if ZooKeeper cannot
+ * be reached within {@link #ANNOUNCE_WAIT} it says so on stderr and still exits 0 (the change is
+ * written), and the proxies see it at their next periodic re-read ({@code server.usersRefresh}).
+ * Without coordination a new key works through every proxy within a second of its first use, and a
+ * removal or a policy change at the proxies' next periodic re-read (docs/access.md).
  */
 @Command(
     name = "users",
@@ -42,6 +52,9 @@ import picocli.CommandLine.Spec;
     })
 public final class UsersCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
+
+  /** How long a change waits to reach ZooKeeper to announce itself. */
+  static final Duration ANNOUNCE_WAIT = Duration.ofSeconds(5);
 
   // A policy file is read whole only up to this size; past it, it cannot be a policy anyway.
   private static final long MAX_POLICY_FILE_BYTES = 1 << 20;
@@ -62,26 +75,61 @@ public final class UsersCommand implements Callable<Integer> {
         description = "RACS configuration (repositories, array, server credentials, encryption)")
     Path path;
 
-    /** Opens the array and makes {@code change} to its users. */
-    void change(java.util.function.Consumer<UserAccounts> change) {
-      withAccounts(
+    /** Opens the array and makes {@code change} to its users, announcing it. */
+    void change(PrintWriter err, java.util.function.Consumer<UserAccounts> change) {
+      apply(
+          err,
           a -> {
             change.accept(a);
             return null;
           });
     }
 
-    /** Opens the array and runs {@code change} on its users. */
-    <T> T withAccounts(Function<UserAccounts, T> change) {
+    /** Opens the array and makes {@code change} to its users, announcing it; its result. */
+    <T> T apply(PrintWriter err, Function<UserAccounts, T> change) {
       ArrayConfig array = ArrayConfig.load(path);
+      Optional<CoordinationConfig> coordination = CoordinationConfig.from(array.file());
+      UserChanges announce =
+          coordination.isEmpty() ? UserChanges.NONE : new Announcement(coordination.get(), err);
+      return withAccounts(array, announce, change);
+    }
+
+    /** Opens the array and runs {@code read} on its users (nothing to announce). */
+    <T> T withAccounts(Function<UserAccounts, T> read) {
+      return withAccounts(ArrayConfig.load(path), UserChanges.NONE, read);
+    }
+
+    private static <T> T withAccounts(
+        ArrayConfig array, UserChanges changes, Function<UserAccounts, T> change) {
       ServerConfig server = ServerConfig.from(array.file());
       try (ErasureStore store = array.open()) {
         return change.apply(
             new UserAccounts(
                 new UserRecords(store),
                 new StoredSecrets(store.config().keys()),
-                server.credentials().keySet()));
+                server.credentials().keySet(),
+                changes));
       }
+    }
+  }
+
+  /** A change announced through a ZooKeeper session of its own, or a line on stderr why not. */
+  private record Announcement(CoordinationConfig config, PrintWriter err) implements UserChanges {
+    @Override
+    public void announce() {
+      if (!UserAnnouncements.announceOnce(
+          config.zookeeper(), config.namespace(), config.sessionTimeout(), ANNOUNCE_WAIT)) {
+        err.printf(
+            "users: the change is written, but could not be announced through ZooKeeper at %s;"
+                + " the proxies see it at their next re-read (server.usersRefresh)%n",
+            config.zookeeper());
+        err.flush();
+      }
+    }
+
+    @Override
+    public void listen(Runnable changed) {
+      throw new UnsupportedOperationException("a command only announces");
     }
   }
 
@@ -123,7 +171,8 @@ public final class UsersCommand implements Callable<Integer> {
     @Override
     public Integer call() {
       PrintWriter out = spec.commandLine().getOut();
-      UserAccounts.Added added = config.withAccounts(a -> a.add(name, accessKey, secretKey));
+      UserAccounts.Added added =
+          config.apply(spec.commandLine().getErr(), a -> a.add(name, accessKey, secretKey));
       out.printf("users add: added user %s%n", added.name());
       out.printf("  access key: %s%n", added.accessKeyId());
       if (secretKey == null) {
@@ -150,7 +199,7 @@ public final class UsersCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      config.change(a -> a.remove(name));
+      config.change(spec.commandLine().getErr(), a -> a.remove(name));
       spec.commandLine().getOut().printf("users remove: removed user %s%n", name);
       return ExitCodes.OK;
     }
@@ -207,7 +256,7 @@ public final class UsersCommand implements Callable<Integer> {
     @Override
     public Integer call() {
       String json = read(file);
-      config.change(a -> a.attachPolicy(user.name, user.policy, json));
+      config.change(spec.commandLine().getErr(), a -> a.attachPolicy(user.name, user.policy, json));
       spec.commandLine()
           .getOut()
           .printf("users attach-policy: attached policy %s to user %s%n", user.policy, user.name);
@@ -230,7 +279,7 @@ public final class UsersCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      config.change(a -> a.detachPolicy(user.name, user.policy));
+      config.change(spec.commandLine().getErr(), a -> a.detachPolicy(user.name, user.policy));
       spec.commandLine()
           .getOut()
           .printf("users detach-policy: detached policy %s from user %s%n", user.policy, user.name);

@@ -3,6 +3,7 @@ package io.racs.proxy.coord;
 import io.racs.proxy.store.array.KeyStamps;
 import io.racs.proxy.store.bucket.BucketCoordinator;
 import io.racs.proxy.store.heal.HealCheckpoint;
+import io.racs.proxy.users.UserChanges;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -39,12 +40,15 @@ import org.slf4j.LoggerFactory;
  *       BucketChanges#ACK_WAIT} has passed (longer than any proxy caches bucket state, so by then
  *       no cache can still hold the old state);
  *   <li>{@code /keys/<bucket>/<slot>}: the writes in progress in a slot of the bucket's keys, whose
- *       last change is the slot's stamp for the version cache ({@link KeyStamps}).
+ *       last change is the slot's stamp for the version cache ({@link KeyStamps});
+ *   <li>{@code /users}: a node written after each change of a stored user; every proxy watches it
+ *       and re-reads the users when it changes ({@link UserChanges}).
  * </ul>
  *
  * <p>This class owns the session and its connection state; each concern has its own class: {@link
  * Membership}, {@link Leadership} (with the scrub's checkpoint), {@link BucketChanges} (the locks
- * and the announcements) and {@link WriteRegistrations} (the key stamps).
+ * and the announcements), {@link WriteRegistrations} (the key stamps) and {@link UserAnnouncements}
+ * (the users' changes).
  *
  * <p>While the session is not connected (ZooKeeper unreachable at start, {@code SUSPENDED}, {@code
  * LOST}) the proxy is not leader ({@link #leader()} is false at once, before the latch itself
@@ -53,7 +57,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-public final class ZooKeeperCoordination implements BucketCoordinator, KeyStamps, AutoCloseable {
+public final class ZooKeeperCoordination
+    implements BucketCoordinator, KeyStamps, UserChanges, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperCoordination.class);
 
   /**
@@ -94,6 +99,7 @@ public final class ZooKeeperCoordination implements BucketCoordinator, KeyStamps
   private final Leadership leadership;
   private final BucketChanges bucketChanges;
   private final WriteRegistrations writes;
+  private final UserAnnouncements users;
   private final Object connection = new Object();
   private volatile boolean connected;
 
@@ -115,6 +121,7 @@ public final class ZooKeeperCoordination implements BucketCoordinator, KeyStamps
     this.writes =
         new WriteRegistrations(
             client, settings.namespace(), settings.sessionTimeout(), this::connected);
+    this.users = new UserAnnouncements(client, this::connected);
   }
 
   /**
@@ -131,6 +138,7 @@ public final class ZooKeeperCoordination implements BucketCoordinator, KeyStamps
     c.client.getConnectionStateListenable().addListener((client, state) -> c.stateChanged(state));
     c.client.start();
     c.bucketChanges.start();
+    c.users.start();
     c.membership.start();
     try {
       c.leadership.start();
@@ -157,6 +165,9 @@ public final class ZooKeeperCoordination implements BucketCoordinator, KeyStamps
     // Changes made while this proxy could not hear of them are not in its cache's events: forget
     // everything once when the session goes, and once more when it is back.
     everythingChanged.run();
+    if (now) {
+      users.heard(); // announcements of user changes may have been missed meanwhile too
+    }
   }
 
   /** Whether the session is connected now. */
@@ -238,6 +249,18 @@ public final class ZooKeeperCoordination implements BucketCoordinator, KeyStamps
     return writes.writing(bucket, slot);
   }
 
+  /** See {@link UserAnnouncements}. */
+  @Override
+  public void announce() {
+    users.announce();
+  }
+
+  /** See {@link UserAnnouncements}. */
+  @Override
+  public void listen(Runnable changed) {
+    users.listen(changed);
+  }
+
   @Override
   public boolean cacheTrusted() {
     return connected;
@@ -265,6 +288,7 @@ public final class ZooKeeperCoordination implements BucketCoordinator, KeyStamps
 
   private void closeClient() {
     bucketChanges.close();
+    users.close();
     membership.close();
     client.close();
   }

@@ -26,6 +26,7 @@ import io.racs.proxy.store.reshape.Mover;
 import io.racs.proxy.store.users.UserRecords;
 import io.racs.proxy.users.StoredSecrets;
 import io.racs.proxy.users.UserAccounts;
+import io.racs.proxy.users.UserChanges;
 import io.racs.proxy.users.UserDirectory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -215,8 +216,18 @@ public final class RacsServer implements AutoCloseable {
           server.store = store;
           UserRecords records = new UserRecords(store);
           StoredSecrets secrets = new StoredSecrets(store.config().keys());
-          users.attach(records, secrets, config.usersRefresh());
-          server.accounts = new UserAccounts(records, secrets, config.credentials().keySet());
+          users.attach(records, secrets, config.usersRefresh(server.coordination != null));
+          if (server.coordination != null) {
+            // Changes of the users made anywhere are re-read at once (docs/access.md).
+            server.coordination.listen(users::changed);
+          }
+          // The admin API's changes are announced to the other proxies as the CLI's are.
+          server.accounts =
+              new UserAccounts(
+                  records,
+                  secrets,
+                  config.credentials().keySet(),
+                  server.coordination != null ? server.coordination : UserChanges.NONE);
           gate.openTo(dispatcher.apply(store));
         };
     Optional<ErasureStore> open = opening.store();

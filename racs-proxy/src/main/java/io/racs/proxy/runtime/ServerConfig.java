@@ -28,7 +28,7 @@ import java.util.Map;
  *   abandonedUploadAge: 168h    # the scrub gives up uploads idle this long (0s: never)
  *   lifecycleInterval: 1h       # the buckets' lifecycle rules are carried out (0s: off)
  *   startupWait: unlimited      # how long to wait for the array to open (0s: exit at once)
- *   usersRefresh: 500ms         # stored users are re-read this often (0s: at start only)
+ *   usersRefresh: 10s           # stored users are re-read this often (with coordination: 60s)
  *   consoleReadOnly: false      # true: the console shows, but starts or pauses nothing
  * }</pre>
  *
@@ -51,9 +51,13 @@ import java.util.Map;
  * @param startupWait how long {@code racs server} waits, serving 503 and reporting not ready, for
  *     enough repositories to answer for the array to open before it exits 1; null for no limit (the
  *     default, as MinIO waits for its quorum), zero to exit at once as before the wait existed
- * @param usersRefresh how often the users stored in the array are re-read (one listing of their
- *     records on each repository): a user added or removed anywhere works, or stops, here within
- *     that; zero for at start only; default {@link #DEFAULT_USERS_REFRESH}
+ * @param usersRefresh how often the users stored in the array are re-read periodically (one listing
+ *     of their records on each repository); null for the default, {@link #usersRefresh(boolean)};
+ *     zero for never periodically. Without coordination this is how long a removed user or a
+ *     changed policy may still be served here (a new key works within a second anyway: an unknown
+ *     key makes the proxy re-read, {@link io.racs.proxy.users.UserDirectory}); with coordination
+ *     every change is announced and seen at once, and this is only the backstop for an announcement
+ *     lost with the ZooKeeper session
  * @param consoleReadOnly true when the admin console may not start or pause background work
  */
 public record ServerConfig(
@@ -109,11 +113,21 @@ public record ServerConfig(
   public static final Duration DEFAULT_LIFECYCLE_INTERVAL = Duration.ofHours(1);
 
   /**
-   * How often stored users are re-read unless configured: a new key works through every proxy
-   * within a second (issue #40) even when a listing of repositories tens of milliseconds away is
-   * slow, for two listings per repository per second.
+   * How often stored users are re-read unless configured, without coordination. The trade-off: a
+   * new key does not depend on it (an unknown key makes the proxy re-read within a second), but a
+   * removed user or a changed policy is served for up to this long; one listing per repository
+   * every 10 s costs about 0.1 LIST a second per repository per proxy (it was 2 at 500 ms). MinIO's
+   * own IAM refresh is minutes.
    */
-  public static final Duration DEFAULT_USERS_REFRESH = Duration.ofMillis(500);
+  public static final Duration DEFAULT_USERS_REFRESH = Duration.ofSeconds(10);
+
+  /**
+   * How often stored users are re-read unless configured, with coordination: every change is
+   * announced through ZooKeeper and seen at once, so this only bounds how long a change announced
+   * while a proxy's session was interrupted may go unseen there (it re-reads when its session is
+   * back anyway).
+   */
+  public static final Duration COORDINATED_USERS_REFRESH = Duration.ofSeconds(60);
 
   /** The defaults: loopback, no credentials yet. */
   public static ServerConfig defaults() {
@@ -132,7 +146,7 @@ public record ServerConfig(
         io.racs.proxy.store.heal.AbandonedUploads.DEFAULT_AGE,
         DEFAULT_LIFECYCLE_INTERVAL,
         null,
-        DEFAULT_USERS_REFRESH,
+        null,
         false);
   }
 
@@ -231,7 +245,22 @@ public record ServerConfig(
     return !lifecycleInterval.isZero();
   }
 
-  /** A copy with another interval of re-reading the stored users (zero: at start only). */
+  /**
+   * How often the stored users are re-read periodically: as configured, else {@link
+   * #DEFAULT_USERS_REFRESH}, or {@link #COORDINATED_USERS_REFRESH} when the proxy is {@code
+   * coordinated} (its configuration has a {@code coordination:} section). Zero: never periodically.
+   */
+  public Duration usersRefresh(boolean coordinated) {
+    if (usersRefresh != null) {
+      return usersRefresh;
+    }
+    return coordinated ? COORDINATED_USERS_REFRESH : DEFAULT_USERS_REFRESH;
+  }
+
+  /**
+   * A copy with another interval of re-reading the stored users (zero: never periodically; null:
+   * the default).
+   */
   public ServerConfig withUsersRefresh(Duration usersRefresh) {
     return copy(c -> c.usersRefresh = usersRefresh);
   }

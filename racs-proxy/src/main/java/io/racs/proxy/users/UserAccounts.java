@@ -21,6 +21,10 @@ import java.util.regex.Pattern;
  * message, and nothing changed; a {@link UserAccountException} where its kind is known (no such
  * user, a duplicate, a malformed policy).
  *
+ * <p>Each change, once written, is announced ({@link UserChanges#announce}), so that with
+ * coordination every proxy re-reads the users at once; without, they see it at their next re-read
+ * ({@link UserDirectory}).
+ *
  * <p>Thread-safe as the records are; two operators changing one user at once both write, and the
  * newer record decides (as {@code racs reshape} commands, these are meant for one at a time).
  */
@@ -45,15 +49,33 @@ public final class UserAccounts {
   private final UserRecords records;
   private final StoredSecrets secrets;
   private final Set<String> administratorKeys;
+  private final UserChanges changes;
 
   /**
    * Changes of the users in {@code records}, their secrets stored by {@code secrets}; {@code
-   * administratorKeys} (the configuration's) may not be given to a user.
+   * administratorKeys} (the configuration's) may not be given to a user. Announces nothing ({@link
+   * UserChanges#NONE}).
    */
   public UserAccounts(UserRecords records, StoredSecrets secrets, Set<String> administratorKeys) {
+    this(records, secrets, administratorKeys, UserChanges.NONE);
+  }
+
+  /** The same, announcing each change written through {@code changes}. */
+  public UserAccounts(
+      UserRecords records,
+      StoredSecrets secrets,
+      Set<String> administratorKeys,
+      UserChanges changes) {
     this.records = records;
     this.secrets = secrets;
     this.administratorKeys = Set.copyOf(administratorKeys);
+    this.changes = java.util.Objects.requireNonNull(changes, "changes");
+  }
+
+  /** Writes {@code record}, then tells every proxy (best effort: the change is written). */
+  private void write(UserRecord record) {
+    records.write(record);
+    changes.announce();
   }
 
   /** A user just added, with its secret (shown once, never stored in the clear with a key). */
@@ -101,7 +123,7 @@ public final class UserAccounts {
       }
     }
     String secret = secretKey != null ? secretKey : generate(SECRET_CHARS, "", 40);
-    records.write(
+    write(
         new UserRecord(
             name, key, secrets.store(key, secret), Map.of(), records.nowMillis(), false));
     return new Added(name, key, secret);
@@ -113,7 +135,7 @@ public final class UserAccounts {
    * @throws IllegalArgumentException when there is no such user
    */
   public void remove(String name) {
-    records.write(existing(name).asRemoved());
+    write(existing(name).asRemoved());
   }
 
   /** The users, by name. */
@@ -139,7 +161,7 @@ public final class UserAccounts {
     UserRecord user = existing(name);
     Map<String, String> policies = new LinkedHashMap<>(user.policies());
     policies.put(policyName, json);
-    records.write(user.withPolicies(policies));
+    write(user.withPolicies(policies));
   }
 
   /**
@@ -155,7 +177,7 @@ public final class UserAccounts {
     }
     Map<String, String> policies = new LinkedHashMap<>(user.policies());
     policies.remove(policyName);
-    records.write(user.withPolicies(policies));
+    write(user.withPolicies(policies));
   }
 
   private UserRecord existing(String name) {

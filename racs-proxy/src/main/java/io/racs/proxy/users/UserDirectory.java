@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -22,20 +23,43 @@ import org.slf4j.LoggerFactory;
 /**
  * Who an access key belongs to, for every request: the configuration's keys are administrators
  * ({@link Principal#administrator()}) and win over a stored user of the same key; then the users
- * stored in the array ({@link UserRecords}), as the last re-read found them. The re-read runs in
- * the background every {@code refresh} (one listing of the user records on every repository; the
- * records themselves are read once each), so a user added or removed through any proxy or {@code
- * racs users} is seen here within that interval plus one listing, and no request ever waits for it.
+ * stored in the array ({@link UserRecords}), as the last re-read found them. A re-read is one
+ * listing of the user records on every repository (the records themselves are read once each, as
+ * they never change), and it runs in the background, on this directory's own thread, when:
+ *
+ * <ul>
+ *   <li>a change is announced ({@link #changed}: with coordination, every change of a user made
+ *       through any proxy or {@code racs users}, see {@link UserChanges}): at once, so a change is
+ *       seen here within one listing of being written;
+ *   <li>a request names an access key this directory does not know ({@link #secretKey}): so that a
+ *       user just added works within a second without coordination. The re-read is coalesced (the
+ *       misses while one waits share it) and rate-limited to one every {@link
+ *       #MISS_REREAD_INTERVAL}, so a flood of bad keys costs at most one listing per repository per
+ *       interval. The request that missed is not held (it is checked on an event-loop thread, which
+ *       must not wait): it is refused with {@code InvalidAccessKeyId}, and the key works from the
+ *       re-read on;
+ *   <li>every {@code refresh} (the periodic re-read, {@code server.usersRefresh}): the only way a
+ *       removal or a policy change is seen without coordination, and with it the backstop for an
+ *       announcement lost with the ZooKeeper session.
+ * </ul>
  *
  * <p>Fails closed: a user whose secret does not open (sealed with a master key this proxy does not
  * hold) or one of whose policies no longer parses is left out, never served with less than its
  * policies say. When a re-read fails (fewer than a read quorum of repositories answer), the users
  * last read stay in force until one succeeds; the array then serves no data anyway.
  *
- * <p>Thread-safe; {@link #secretKey} and {@link #of} read one immutable map and never block.
+ * <p>Thread-safe; {@link #secretKey} and {@link #of} read one immutable map and never block (a miss
+ * only schedules a re-read).
  */
 public final class UserDirectory implements CredentialStore, Principals, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(UserDirectory.class);
+
+  /**
+   * The least time between two re-reads for unknown keys: a new key waits at most this (plus one
+   * listing) after its first request, and a flood of bad keys costs at most one listing per
+   * repository this often.
+   */
+  public static final Duration MISS_REREAD_INTERVAL = Duration.ofSeconds(1);
 
   /** A stored user as requests see it. */
   private record Resolved(String secret, Principal principal) {}
@@ -46,6 +70,12 @@ public final class UserDirectory implements CredentialStore, Principals, AutoClo
   private UserRecords records;
   private StoredSecrets secrets;
   private volatile ScheduledExecutorService refresher;
+  // The re-reads asked for and not started yet, one of each kind at most; under scheduling.
+  private final Object scheduling = new Object();
+  private boolean changePending;
+  private boolean missPending;
+  private long lastMissRereadNanos;
+  private boolean missedBefore;
   private volatile boolean closed;
   private volatile Map<String, Resolved> byKey = Map.of();
   // The records behind byKey, resolved: a record unchanged since the last read is not resolved
@@ -81,9 +111,9 @@ public final class UserDirectory implements CredentialStore, Principals, AutoClo
 
   /**
    * Serves the users of {@code records} too, their secrets opened by {@code secrets}: read once now
-   * (a failure is logged, and the administrators work meanwhile) and then every {@code refresh} in
-   * the background; {@link Duration#ZERO}: read now only. Called once; after {@link #close}, reads
-   * nothing.
+   * (a failure is logged, and the administrators work meanwhile) and then in the background: every
+   * {@code refresh} ({@link Duration#ZERO}: never periodically), on an unknown key and when {@link
+   * #changed}. Called once; after {@link #close}, reads nothing.
    */
   public void attach(UserRecords records, StoredSecrets secrets, Duration refresh) {
     if (refresh.isNegative()) {
@@ -98,29 +128,88 @@ public final class UserDirectory implements CredentialStore, Principals, AutoClo
       }
       this.records = records;
       this.secrets = secrets;
-      if (!refresh.isZero()) {
-        refresher =
-            Executors.newSingleThreadScheduledExecutor(
-                r -> {
-                  Thread t = new Thread(r, "racs-users");
-                  t.setDaemon(true);
-                  return t;
-                });
-      }
+      refresher =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "racs-users");
+                t.setDaemon(true);
+                return t;
+              });
     }
     refreshQuietly();
-    if (refresher != null) {
+    ScheduledExecutorService r = refresher;
+    if (!refresh.isZero()) {
       long millis = Math.max(1, refresh.toMillis());
-      refresher.scheduleWithFixedDelay(this::refreshQuietly, millis, millis, TimeUnit.MILLISECONDS);
-      if (closed) {
-        refresher.shutdownNow(); // closed while attaching
+      try {
+        r.scheduleWithFixedDelay(this::refreshQuietly, millis, millis, TimeUnit.MILLISECONDS);
+      } catch (RejectedExecutionException e) {
+        return; // closed meanwhile
       }
+    }
+    if (closed) {
+      r.shutdownNow(); // closed while attaching
     }
   }
 
   /**
-   * Reads the stored users now (what the background does each interval), e.g. right after this
-   * proxy changed one.
+   * Tells the directory that the stored users changed (an announcement, {@link UserChanges}): they
+   * are re-read at once in the background; announcements that arrive while one waits share it.
+   * Never blocks; before {@link #attach} and after {@link #close}, does nothing.
+   */
+  public void changed() {
+    synchronized (scheduling) {
+      if (changePending || refresher == null) {
+        return;
+      }
+      changePending = true;
+    }
+    rereadIn(0, () -> changePending = false);
+  }
+
+  /** An unknown key was asked for: a re-read, coalesced and at most one per interval. */
+  private void missed() {
+    long delayNanos;
+    synchronized (scheduling) {
+      if (missPending || refresher == null) {
+        return;
+      }
+      long now = System.nanoTime();
+      long next = lastMissRereadNanos + MISS_REREAD_INTERVAL.toNanos();
+      delayNanos = !missedBefore || next - now <= 0 ? 0 : next - now;
+      missPending = true;
+      missedBefore = true;
+      lastMissRereadNanos = now + delayNanos;
+    }
+    rereadIn(delayNanos, () -> missPending = false);
+  }
+
+  /**
+   * Re-reads on the background thread in {@code delayNanos}, first running {@code started} under
+   * {@code scheduling} (so that what is asked for from then on asks for another re-read); once
+   * closed, nothing.
+   */
+  private void rereadIn(long delayNanos, Runnable started) {
+    ScheduledExecutorService r = refresher;
+    if (r == null || closed) {
+      return;
+    }
+    try {
+      r.schedule(
+          () -> {
+            synchronized (scheduling) {
+              started.run();
+            }
+            refreshQuietly();
+          },
+          delayNanos,
+          TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      // Closed meanwhile: the users last read stay, as after close.
+    }
+  }
+
+  /**
+   * Reads the stored users now, on the caller's thread (what the background does), e.g. in a test.
    *
    * @throws io.racs.proxy.store.api.StoreException when fewer than a read quorum answered; the
    *     users last read stay
@@ -168,7 +257,7 @@ public final class UserDirectory implements CredentialStore, Principals, AutoClo
         failing = false;
       }
     } catch (RuntimeException e) {
-      if (!failing) {
+      if (!failing && !closed) { // closed: the store may be closing under the re-read
         LOG.warn("users: cannot read the user records; the users last read stay: {}", e.toString());
         failing = true;
       }
@@ -196,7 +285,13 @@ public final class UserDirectory implements CredentialStore, Principals, AutoClo
       return Optional.of(admin);
     }
     Resolved user = byKey.get(accessKeyId);
-    return user == null ? Optional.empty() : Optional.of(user.secret());
+    if (user == null) {
+      if (accessKeyId != null && UserAccounts.ACCESS_KEY.matcher(accessKeyId).matches()) {
+        missed(); // a user added since the last re-read? (a key of another form never can be)
+      }
+      return Optional.empty();
+    }
+    return Optional.of(user.secret());
   }
 
   @Override

@@ -12,6 +12,11 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  * runs them: {@code add} prints the generated key and secret once, {@code list} shows users and
  * their policies but never a secret, policies attach and detach, {@code remove} removes; and each
  * bad input (a duplicate key, an unknown user, a malformed policy, a policy over 20 KB) exits 2
- * with one line and leaves every repository's files as they were.
+ * with one line and leaves every repository's files as they were; with a configuration that names
+ * coordination, each change (not a listing) is announced in ZooKeeper, and with ZooKeeper down the
+ * change is still made and stderr says it was not announced.
  */
 class UsersCommandTest {
   private static final String POLICY =
@@ -162,5 +169,38 @@ class UsersCommandTest {
     assertThat(users("attach-policy", "nobody", "p", "--file", good.toString())).isEqualTo(2);
     assertThat(err.toString().strip()).contains("no such user: nobody").doesNotContain("\n");
     assertThat(repositoryFiles()).isEqualTo(before);
+  }
+
+  @Test
+  void change_withCoordinationConfigured_isAnnouncedInZooKeeper() throws Exception {
+    try (TestingServer zookeeper = new TestingServer(true);
+        CuratorFramework client =
+            CuratorFrameworkFactory.newClient(
+                zookeeper.getConnectString(), new RetryOneTime(100))) {
+      Files.writeString(
+          config,
+          "coordination:\n  zookeeper: " + zookeeper.getConnectString() + "\n",
+          java.nio.file.StandardOpenOption.APPEND);
+      client.start();
+      assertThat(users("add", "alice", "--access-key", "ALICEKEY")).as(err.toString()).isZero();
+      Stat added = client.checkExists().forPath("/racs/users");
+      assertThat(added).as("the announcement node").isNotNull();
+      assertThat(err.toString()).isEmpty();
+
+      assertThat(users("remove", "alice")).as(err.toString()).isZero();
+      assertThat(client.checkExists().forPath("/racs/users").getMzxid())
+          .as("announced again")
+          .isGreaterThan(added.getMzxid());
+      // Listing changes nothing, so it announces nothing.
+      long removed = client.checkExists().forPath("/racs/users").getMzxid();
+      assertThat(users("list")).isZero();
+      assertThat(client.checkExists().forPath("/racs/users").getMzxid()).isEqualTo(removed);
+
+      zookeeper.stop();
+      assertThat(users("add", "bob", "--access-key", "BOBKEY")).as(err.toString()).isZero();
+      assertThat(err.toString()).contains("could not be announced through ZooKeeper");
+      assertThat(users("list")).isZero();
+      assertThat(out.toString()).contains("bob  BOBKEY");
+    }
   }
 }

@@ -6,20 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreException;
-import io.racs.proxy.testing.TestArray;
 import io.racs.testkit.Await;
 import java.io.ByteArrayInputStream;
 import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Proves the coordination of several proxies (stores over the same fs repositories, each with its
@@ -30,48 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * bucket deleted through one proxy is refused by another at once, although that one had just seen
  * it exist (its bucket cache would otherwise keep it for a second), and so is a versioning change.
  */
-class ZooKeeperCoordinationTest {
-
-  @TempDir Path dir;
-  private TestingServer zookeeper;
-  private final List<AutoCloseable> open = new ArrayList<>();
-
-  @BeforeEach
-  void startZooKeeper() throws Exception {
-    zookeeper = new TestingServer(true);
-    for (int i = 0; i < 6; i++) {
-      Files.createDirectories(dir.resolve("r" + i));
-    }
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    for (AutoCloseable c : open.reversed()) {
-      c.close();
-    }
-    zookeeper.close();
-  }
-
-  /** A proxy's store over the shared repositories. */
-  private ErasureStore store() {
-    ErasureStore store =
-        TestArray.builder("4x2").slowShardTimeout(Duration.ofSeconds(5)).fs(dir).open().store();
-    open.add(store);
-    return store;
-  }
-
-  private ZooKeeperCoordination join(ErasureStore store, String id, String connect) {
-    ZooKeeperCoordination c =
-        ZooKeeperCoordination.start(
-            new ZooKeeperCoordination.Settings(
-                connect, "racs", id, "127.0.0.1:" + id.hashCode(), Duration.ofSeconds(10)),
-            store::bucketChanged,
-            store::bucketsChanged);
-    store.coordinate(c);
-    open.add(c);
-    return c;
-  }
-
+class ZooKeeperCoordinationTest extends ProxiesOverZooKeeper {
   private static void put(ErasureStore store, String bucket, String key) {
     byte[] data = key.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     store.put(
