@@ -115,7 +115,8 @@ class RequestRoutingFuzzTest {
               S3Operation.Family.LIFECYCLE,
               S3Operation.Family.ENCRYPTION,
               S3Operation.Family.OBJECT_LOCK,
-              S3Operation.Family.FORM);
+              S3Operation.Family.FORM,
+              S3Operation.Family.POLICY);
       return;
     }
     assertThat(route.key()).isNotEmpty();
