@@ -1,6 +1,5 @@
 package io.racs.proxy.s3.authz;
 
-import io.racs.proxy.s3.auth.AuthType;
 import io.racs.proxy.s3.auth.Authentication;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
@@ -17,9 +16,7 @@ import io.racs.proxy.s3.route.CopySourceName;
 import io.racs.proxy.s3.route.S3Operation;
 import io.racs.proxy.s3.route.S3Route;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -53,13 +50,6 @@ public final class Authorizer {
   /** What an administrator may always do, whatever a bucket policy says. */
   static final Set<String> ADMINISTRATOR_ALWAYS =
       Set.of("s3:GetBucketPolicy", "s3:PutBucketPolicy", "s3:DeleteBucketPolicy");
-
-  private static final Set<S3Operation> LISTINGS =
-      Set.of(
-          S3Operation.LIST_OBJECTS_V1,
-          S3Operation.LIST_OBJECTS_V2,
-          S3Operation.LIST_OBJECT_VERSIONS,
-          S3Operation.LIST_MULTIPART_UPLOADS);
 
   private static final Set<S3Operation> BYPASSING =
       Set.of(
@@ -113,7 +103,7 @@ public final class Authorizer {
         request,
         principal,
         request.auth() == null,
-        RequestContext.canonical(values(request, principal, op)));
+        RequestContext.computed(new RequestValues(request, principal, op, clock.instant())));
   }
 
   Principal principal(String accessKeyId) {
@@ -174,53 +164,5 @@ public final class Authorizer {
       policies.add(bucketPolicy);
     }
     return PolicyEvaluator.decide(context, policies);
-  }
-
-  /** The condition keys the request carries ({@code Conditions.KEYS}), by their policy names. */
-  Map<String, List<String>> values(Request request, Principal principal, S3Operation op) {
-    Map<String, List<String>> v = new HashMap<>();
-    Instant now = clock.instant();
-    v.put("aws:CurrentTime", List.of(now.toString()));
-    v.put("aws:EpochTime", List.of(Long.toString(now.getEpochSecond())));
-    v.put("aws:SecureTransport", List.of(Boolean.toString(request.secure())));
-    if (request.sourceIp() != null) {
-      v.put("aws:SourceIp", List.of(request.sourceIp()));
-    }
-    Headers headers = request.head().headers();
-    put(v, "aws:UserAgent", headers.get("user-agent"));
-    put(v, "aws:Referer", headers.get("referer"));
-    put(v, "s3:x-amz-server-side-encryption", headers.get("x-amz-server-side-encryption"));
-    QueryParams query = request.head().query();
-    put(v, "s3:VersionId", query.get("versionId"));
-    if (LISTINGS.contains(op)) {
-      put(v, "s3:prefix", query.get("prefix"));
-      put(v, "s3:delimiter", query.get("delimiter"));
-      put(
-          v,
-          "s3:max-keys",
-          query.get(op == S3Operation.LIST_MULTIPART_UPLOADS ? "max-uploads" : "max-keys"));
-    }
-    if (principal == null) {
-      v.put("aws:PrincipalType", List.of("Anonymous"));
-    } else {
-      v.put("aws:PrincipalType", List.of(principal.administrator() ? "Account" : "User"));
-      if (!principal.administrator()) {
-        v.put("aws:username", List.of(principal.user()));
-      }
-    }
-    Authentication auth = request.auth();
-    if (auth != null) {
-      boolean query2 = auth.type() == AuthType.V4_PRESIGNED || auth.type() == AuthType.V2_PRESIGNED;
-      v.put("s3:authType", List.of(query2 ? "REST-QUERY-STRING" : "REST-HEADER"));
-      boolean v4 = auth.type() == AuthType.V4_HEADER || auth.type() == AuthType.V4_PRESIGNED;
-      v.put("s3:signatureversion", List.of(v4 ? "AWS4-HMAC-SHA256" : "AWS"));
-    }
-    return v;
-  }
-
-  private static void put(Map<String, List<String>> values, String key, String value) {
-    if (value != null) {
-      values.put(key, List.of(value));
-    }
   }
 }

@@ -3,6 +3,7 @@ package io.racs.proxy.s3.policy;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * What a policy judges of one request: who asks ({@code principal}: an access key's user, or {@link
@@ -34,6 +35,16 @@ public record RequestContext(
    */
   public static Map<String, List<String>> canonical(Map<String, List<String>> values) {
     return Conditions.normalize(values);
+  }
+
+  /**
+   * Values computed by {@code source} when a condition first names their key: {@code source} gets a
+   * canonical key of {@link Conditions#KEYS} and answers its values (immutable), or null when the
+   * request carries none; it must answer the same every time. Contexts made with the result take it
+   * as it is.
+   */
+  public static Map<String, List<String>> computed(Function<String, List<String>> source) {
+    return new CanonicalValues(Objects.requireNonNull(source, "source"));
   }
 
   /** The values of condition key {@code key} (canonical), or null when the request has none. */
