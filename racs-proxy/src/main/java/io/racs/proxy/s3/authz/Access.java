@@ -23,6 +23,7 @@ public final class Access {
   private final boolean anonymous;
   private final Map<String, List<String>> values;
   private final boolean allBuckets;
+  private final boolean anonymousUpload;
 
   Access(
       Authorizer authorizer,
@@ -30,7 +31,7 @@ public final class Access {
       Principal principal,
       boolean anonymous,
       Map<String, List<String>> values) {
-    this(authorizer, request, principal, anonymous, values, true);
+    this(authorizer, request, principal, anonymous, values, true, false);
   }
 
   private Access(
@@ -39,25 +40,28 @@ public final class Access {
       Principal principal,
       boolean anonymous,
       Map<String, List<String>> values,
-      boolean allBuckets) {
+      boolean allBuckets,
+      boolean anonymousUpload) {
     this.authorizer = authorizer;
     this.request = request;
     this.principal = principal;
     this.anonymous = anonymous;
     this.values = values;
     this.allBuckets = allBuckets;
+    this.anonymousUpload = anonymousUpload;
   }
 
   /**
    * The user the access log names: the principal's name, {@code anonymous} for an unsigned request,
-   * {@code -} when nobody is known yet (a form upload before its policy is checked, a preflight).
+   * {@code -} when nobody is known yet (a form upload before its fields are read, a preflight).
    */
   public String user() {
     if (principal != null) {
       return principal.user();
     }
     S3Operation.Resource r = request.route().operation().resource();
-    return anonymous && r != S3Operation.Resource.FORM && r != S3Operation.Resource.NONE
+    return anonymousUpload
+            || anonymous && r != S3Operation.Resource.FORM && r != S3Operation.Resource.NONE
         ? "anonymous"
         : "-";
   }
@@ -84,7 +88,7 @@ public final class Access {
         if (principal == null) {
           throw denied();
         }
-        return new Access(authorizer, request, principal, anonymous, values, false);
+        return new Access(authorizer, request, principal, anonymous, values, false, false);
       }
       case BUCKET -> require(Authorizer.action(op, request.head().query()), route.bucket(), null);
       case OBJECT -> {
@@ -139,16 +143,26 @@ public final class Access {
    * @throws S3Exception {@code AccessDenied}
    */
   public Access signedBy(String accessKeyId, String key) {
+    return formSignedBy(accessKeyId).putting(key);
+  }
+
+  /**
+   * The access of a form upload signed by {@code accessKeyId}, not judged yet: {@link #user()}
+   * names the signer, so that a denial is logged under its name ({@link #putting} judges it).
+   *
+   * @throws S3Exception {@code AccessDenied} when the key has no principal
+   */
+  public Access formSignedBy(String accessKeyId) {
     Principal signer = authorizer.principal(accessKeyId);
     Map<String, List<String>> v = new HashMap<>(values);
     v.put("s3:authType", List.of("POST"));
     v.put("aws:PrincipalType", List.of(signer.administrator() ? "Account" : "User"));
-    if (!signer.administrator()) {
+    if (signer.administrator()) {
+      v.remove("aws:username");
+    } else {
       v.put("aws:username", List.of(signer.user()));
     }
-    Access access = new Access(authorizer, request, signer, false, Map.copyOf(v), true);
-    access.require("s3:PutObject", request.route().bucket(), key);
-    return access;
+    return new Access(authorizer, request, signer, false, Map.copyOf(v), true, false);
   }
 
   /**
@@ -158,13 +172,27 @@ public final class Access {
    * @throws S3Exception {@code AccessDenied}
    */
   public Access anonymousForm(String key) {
+    return anonymousForm().putting(key);
+  }
+
+  /** The access of an anonymous form upload, not judged yet ({@link #putting} judges it). */
+  public Access anonymousForm() {
     Map<String, List<String>> v = new HashMap<>(values);
     v.put("s3:authType", List.of("POST"));
     v.put("aws:PrincipalType", List.of("Anonymous"));
     v.remove("aws:username");
-    Access access = new Access(authorizer, request, null, true, Map.copyOf(v), true);
-    access.require("s3:PutObject", request.route().bucket(), key);
-    return access;
+    return new Access(authorizer, request, null, true, Map.copyOf(v), true, true);
+  }
+
+  /**
+   * Judges a form upload's {@code s3:PutObject} of {@code key} in the request's bucket.
+   *
+   * @return this access
+   * @throws S3Exception {@code AccessDenied}
+   */
+  public Access putting(String key) {
+    require("s3:PutObject", request.route().bucket(), key);
+    return this;
   }
 
   /** Whether {@code action} on {@code bucket} and {@code key} is allowed. */

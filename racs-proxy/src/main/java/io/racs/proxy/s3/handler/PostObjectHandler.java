@@ -1,6 +1,7 @@
 package io.racs.proxy.s3.handler;
 
 import io.racs.proxy.s3.auth.S3Authenticator;
+import io.racs.proxy.s3.authz.Access;
 import io.racs.proxy.s3.bridge.ObjectVersion;
 import io.racs.proxy.s3.bridge.PutOptions;
 import io.racs.proxy.s3.bridge.StoreBridge;
@@ -195,11 +196,10 @@ final class PostObjectHandler {
     BucketNames.validateKey(key);
     // The form's signer (or anonymous) is who uploads: judged for s3:PutObject of this key before
     // anything is stored.
-    if (anonymous) {
-      request.access().anonymousForm(key);
-    } else {
-      request.access().signedBy(signer, key);
-    }
+    Access uploader =
+        anonymous ? request.access().anonymousForm() : request.access().formSignedBy(signer);
+    request.identified(uploader);
+    uploader.putting(key);
     int status = successStatus(fields.get("success_action_status"));
     String redirect = fields.getOrDefault("success_action_redirect", fields.get("redirect"));
 

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * One authenticated S3 request as a handler sees it: where it goes, who sent it, and its body as a
@@ -26,6 +27,7 @@ public final class S3Request {
   private final long contentLength;
   private final String sourceIp;
   private final Access access;
+  private final Consumer<String> users;
 
   /** The body as the connection provides it. */
   public interface Payload {
@@ -59,7 +61,7 @@ public final class S3Request {
       Payload body,
       long contentLength,
       boolean secure) {
-    this(id, head, route, auth, body, contentLength, secure, null, null);
+    this(id, head, route, auth, body, contentLength, secure, null, null, user -> {});
   }
 
   /**
@@ -76,6 +78,21 @@ public final class S3Request {
       boolean secure,
       String sourceIp,
       Access access) {
+    this(id, head, route, auth, body, contentLength, secure, sourceIp, access, user -> {});
+  }
+
+  private S3Request(
+      String id,
+      RequestHead head,
+      S3Route route,
+      Authentication auth,
+      Payload body,
+      long contentLength,
+      boolean secure,
+      String sourceIp,
+      Access access,
+      Consumer<String> users) {
+    this.users = users;
     this.sourceIp = sourceIp;
     this.access = access;
     this.secure = secure;
@@ -107,7 +124,24 @@ public final class S3Request {
 
   /** This request with {@code access}. */
   public S3Request withAccess(Access access) {
-    return new S3Request(id, head, route, auth, body, contentLength, secure, sourceIp, access);
+    return withAccess(access, users);
+  }
+
+  /**
+   * This request with {@code access}, telling {@code users} who the request is from once a handler
+   * learns it ({@link #identified}).
+   */
+  public S3Request withAccess(Access access, Consumer<String> users) {
+    return new S3Request(
+        id, head, route, auth, body, contentLength, secure, sourceIp, access, users);
+  }
+
+  /**
+   * Names who the request turned out to be from, for the access log: a form upload's signer, known
+   * only once its fields are read. Named before it is judged, so that a denial is logged under it.
+   */
+  public void identified(Access who) {
+    users.accept(who.user());
   }
 
   /** The request id (also in {@code x-amz-request-id}). */

@@ -306,7 +306,10 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
       S3Dispatcher dispatcher = settings.service().dispatcher();
       Access access = dispatcher.identify(request);
       ctx.channel().attr(AccessLogHandler.USER).set(access.user());
-      response = dispatcher.handle(request.withAccess(access));
+      response =
+          dispatcher.handle(
+              request.withAccess(
+                  access, user -> ctx.channel().attr(AccessLogHandler.USER).set(user)));
     } catch (S3Exception e) {
       response = error(exchange, e);
     } catch (IOException e) {
