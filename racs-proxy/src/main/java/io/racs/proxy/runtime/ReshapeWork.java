@@ -5,6 +5,7 @@ import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.ArrayRecord;
 import io.racs.proxy.store.reshape.ArrayRecords;
+import io.racs.proxy.store.reshape.MoveEstimate;
 import io.racs.proxy.store.reshape.MoveProgress;
 import io.racs.proxy.store.reshape.Mover;
 import java.util.Locale;
@@ -117,6 +118,20 @@ final class ReshapeWork {
         "racs_reshape_bytes_moved",
         "Stored bytes the running reshape moved so far.",
         p == null ? 0 : p.bytesMoved());
+    // Left out while a reshape runs whose totals were not recorded: unknown, not zero.
+    MoveEstimate estimate = running() ? MoveEstimate.of(r, p) : null;
+    if (estimate == null || estimate.versionsRemaining().isPresent()) {
+      gauge(
+          out,
+          "racs_reshape_versions_remaining",
+          "Versions the running reshape's plan has left to move (never below 0).",
+          estimate == null ? 0 : estimate.versionsRemaining().getAsLong());
+      gauge(
+          out,
+          "racs_reshape_bytes_remaining",
+          "Stored bytes the running reshape's plan has left to move (never below 0).",
+          estimate == null ? 0 : estimate.bytesRemaining().getAsLong());
+    }
   }
 
   private static void gauge(StringBuilder out, String name, String help, long value) {
@@ -146,6 +161,9 @@ final class ReshapeWork {
           .append(Json.string(r.to().describe()));
     }
     MoveProgress p = running() ? progress : null;
+    if (running()) {
+      appendEstimate(json, MoveEstimate.of(r, p));
+    }
     if (p != null) {
       json.append(",\"sweep\":")
           .append(p.sweep())
@@ -158,5 +176,29 @@ final class ReshapeWork {
       }
     }
     json.append(",\"moving\":").append(moving).append('}');
+  }
+
+  /** {@code ,"remaining":{...},"eta":{...}}, or {@code "unknown"} for either. */
+  private static void appendEstimate(StringBuilder json, MoveEstimate e) {
+    if (e.versionsRemaining().isEmpty()) {
+      json.append(",\"remaining\":\"unknown\"");
+    } else {
+      json.append(",\"remaining\":{\"versions\":")
+          .append(e.versionsRemaining().getAsLong())
+          .append(",\"bytes\":")
+          .append(e.bytesRemaining().getAsLong())
+          .append('}');
+    }
+    if (e.etaSeconds().isEmpty()) {
+      json.append(",\"eta\":\"unknown\"");
+    } else {
+      json.append(",\"eta\":{\"seconds\":")
+          .append(e.etaSeconds().getAsLong())
+          .append(",\"bytesPerSecond\":")
+          .append((long) e.etaBytesPerSecond())
+          .append(",\"rate\":\"")
+          .append(e.observed() ? "observed" : "recorded")
+          .append("\"}");
+    }
   }
 }

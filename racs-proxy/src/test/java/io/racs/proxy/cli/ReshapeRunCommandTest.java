@@ -99,12 +99,25 @@ class ReshapeRunCommandTest {
     }
   }
 
+  private long objectBytes() {
+    return objects.values().stream().mapToLong(b -> b.length).sum();
+  }
+
   @Test
   void run_whenReshapeStarted_movesEverythingAndExits0() throws IOException {
+    long bytes = objectBytes();
     assertThat(start()).as(err.toString()).isZero();
-    assertThat(out.toString()).contains("racs reshape run --config");
+    assertThat(out.toString())
+        .contains("racs reshape run --config")
+        .contains("to move: 8 versions, " + bytes + " bytes (of 8 versions)");
     assertThat(status()).isEqualTo(ExitCodes.RUNNING);
-    assertThat(out.toString()).contains("nothing moved yet");
+    assertThat(out.toString())
+        .contains("nothing moved yet")
+        .contains("remaining: 8 versions, " + bytes + " bytes of the 8 versions, " + bytes)
+        .contains(
+            "ETA: "
+                + (long) Math.ceil(bytes / 50e6)
+                + "s at 50.0 MB/s (the rate recorded at start; no rate observed yet)");
 
     assertThat(racs("reshape", "run", "--fence", "0", "--config", current.toString()))
         .as(err.toString())
@@ -133,6 +146,23 @@ class ReshapeRunCommandTest {
     assertThat(status()).isEqualTo(ExitCodes.RUNNING);
     assertThat(out.toString())
         .containsPattern("sweep 1, in bucket bkt: [1-4] versions moved, [1-9][0-9]* bytes");
+    // What is left is the plan less what moved, exactly.
+    java.util.regex.Matcher moved =
+        java.util.regex.Pattern.compile("([0-9]+) versions moved, ([0-9]+) bytes")
+            .matcher(out.toString());
+    assertThat(moved.find()).isTrue();
+    long versionsLeft = 8 - Long.parseLong(moved.group(1));
+    long bytesLeft = objectBytes() - Long.parseLong(moved.group(2));
+    assertThat(out.toString())
+        .contains(
+            "remaining: "
+                + versionsLeft
+                + " versions, "
+                + bytesLeft
+                + " bytes of the 8 versions, "
+                + objectBytes()
+                + " bytes planned at start")
+        .containsPattern("ETA: [0-9]+s at [0-9.]+ MB/s \\((observed|the rate recorded at start)");
 
     assertThat(racs("reshape", "run", "--fence", "0", "--config", current.toString()))
         .as(err.toString())

@@ -111,7 +111,9 @@ class ReshapeServerTest {
         .contains("racs_reshape_versions_moved 0");
     assertThat(admin(a, "/health/ready"))
         .contains("\"reshape\":{\"state\":\"running\",\"from\":\"4x2 over ")
-        .contains("\"to\":\"3x3 over ");
+        .contains("\"to\":\"3x3 over ")
+        .contains("\"remaining\":\"unknown\",\"eta\":\"unknown\"");
+    assertThat(admin(a, "/metrics")).doesNotContain("racs_reshape_versions_remaining");
 
     clock.advance(Duration.ofMinutes(2)); // past the fence: every proxy writes 3x3 by now
     Mover.Report report = a.reshapeOnce();
@@ -127,5 +129,41 @@ class ReshapeServerTest {
         .contains("racs_reshape_generation 1");
     assertThat(b.reshapeOnce()).as("nothing runs any more").isNull();
     assertThat(admin(b, "/health/ready")).contains("\"reshape\":{\"state\":\"complete\"");
+  }
+
+  @Test
+  void metricsAndHealth_whenTotalsRecorded_sayWhatRemainsAndTheEta() throws Exception {
+    RacsServer a = server();
+    ErasureStore store = stores.get(0);
+    store.createBucket("bkt");
+    byte[] data = new byte[12_345];
+    new Random(SEED).nextBytes(data);
+    for (int i = 0; i < 3; i++) {
+      store.put(
+          "bkt",
+          "k" + i,
+          new ByteArrayInputStream(data),
+          data.length,
+          ObjectStore.PutOptions.defaults());
+    }
+    ReshapeRecords.record4x2To3x3(store, new ArrayRecord.Totals(3, 3 * 12_345), 0.01);
+    assertThat(a.scrubOnce(0)).as("reads the array record: no scrub, a reshape runs").isNull();
+
+    assertThat(admin(a, "/metrics"))
+        .contains("racs_reshape_versions_remaining 3\n")
+        .contains("racs_reshape_bytes_remaining 37035\n");
+    // 37,035 bytes at the recorded 0.01 MB/s: 4 s.
+    assertThat(admin(a, "/health/ready"))
+        .contains(
+            "\"remaining\":{\"versions\":3,\"bytes\":37035},"
+                + "\"eta\":{\"seconds\":4,\"bytesPerSecond\":10000,\"rate\":\"recorded\"}");
+
+    clock.advance(Duration.ofMinutes(2));
+    Mover.Report report = a.reshapeOnce();
+
+    assertThat(report.outcome()).as(report.reason()).isEqualTo(Mover.Outcome.COMPLETE);
+    assertThat(admin(a, "/metrics"))
+        .contains("racs_reshape_versions_remaining 0\n")
+        .contains("racs_reshape_bytes_remaining 0\n");
   }
 }

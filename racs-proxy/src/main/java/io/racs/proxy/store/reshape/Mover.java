@@ -131,20 +131,13 @@ public final class Mover {
   private ArrayRecord reshape;
   private MoveCheckpoints checkpoints;
   private VersionCopier copier;
+  private MoveLedger ledger;
   private int generation;
-  private long versionsMoved;
-  private long bytesMoved;
-  private long copiesCollected;
-  private int sweep = 1;
   // What the current sweep found still to do, and the first failure it met.
   private long found;
   private String failure;
   // Versions whose older copies wait for their new copy to settle, by version entry.
   private final List<String> settling = new ArrayList<>();
-  // Where the last checkpoint stands, so that a pause or a failure is noted there.
-  private String savedBucket = "";
-  private String savedAfter = "";
-  private long lastProgressNanos;
   private long lastHealthNanos;
   private long lastRecordNanos;
   private static final long RECORD_EVERY_NANOS = Duration.ofSeconds(10).toNanos();
@@ -199,17 +192,15 @@ public final class Mover {
             generation,
             Throttle.megabytesPerSecond(options.rateMegabytesPerSecond()));
     checkpoints = new MoveCheckpoints(store, generation);
+    ledger = new MoveLedger(checkpoints, options);
     try {
       Optional<MoveCheckpoints.Checkpoint> resume = checkpoints.latest();
       resume.ifPresent(
           c -> {
-            versionsMoved = c.versionsMoved();
-            bytesMoved = c.bytesMoved();
-            copiesCollected = c.copiesCollected();
-            sweep = c.sweep();
+            ledger.resume(c);
             options
                 .progress()
-                .accept("reshape: resuming sweep " + sweep + " in bucket " + c.bucket());
+                .accept("reshape: resuming sweep " + c.sweep() + " in bucket " + c.bucket());
           });
       for (int run = 0; run < options.sweeps(); run++) {
         boolean whole = resume.isEmpty();
@@ -219,6 +210,7 @@ public final class Mover {
             store.config().clock().millis() >= reshape.startedMillis() + options.fence().toMillis();
         found = 0;
         failure = null;
+        ledger.restartRate();
         sweepBuckets(resume);
         resume = Optional.empty();
         collectSettling();
@@ -228,26 +220,29 @@ public final class Mover {
           checkRecord(true);
           records.write(reshape.next(records.nextId(), ArrayRecord.State.COMPLETE, null));
           checkpoints.clear();
-          say(true);
+          ledger.say(true);
           return report(Outcome.COMPLETE, "");
         }
-        sweep++;
-        save("", ""); // the next sweep starts from the first bucket
+        ledger.sweep++;
+        ledger.save("", ""); // the next sweep starts from the first bucket
       }
       if (failure != null) {
-        noteQuietly("failed: " + failure);
+        ledger.noteQuietly("failed: " + failure, null);
       }
       return report(
           failure != null ? Outcome.FAILED : Outcome.STOPPED,
           failure != null ? failure : "still moving after " + options.sweeps() + " sweeps");
     } catch (Stopped e) {
-      say(true);
+      ledger.say(true);
       return report(Outcome.STOPPED, e.getMessage());
     }
   }
 
   private Report report(Outcome outcome, String reason) {
-    return new Report(outcome, versionsMoved, bytesMoved, copiesCollected, reason);
+    return ledger == null
+        ? new Report(outcome, 0, 0, 0, reason)
+        : new Report(
+            outcome, ledger.versionsMoved, ledger.bytesMoved, ledger.copiesCollected, reason);
   }
 
   private void sweepBuckets(Optional<MoveCheckpoints.Checkpoint> resume) {
@@ -271,7 +266,7 @@ public final class Mover {
       String name = e.name().substring(0, e.name().lastIndexOf(Layout.SEPARATOR));
       if (!name.equals(keyName)) {
         if (keyName != null) {
-          save(bucket, last); // the key before is done
+          ledger.save(bucket, last); // the key before is done
         }
         checkStop();
         checkRecord(false);
@@ -291,11 +286,11 @@ public final class Mover {
         continue;
       }
       moveVersion(merge, e, judged);
-      say(false);
+      ledger.say(false);
     }
     context.requireReadQuorum(merge, "sweep " + bucket);
     if (keyName != null) {
-      save(bucket, last);
+      ledger.save(bucket, last);
     }
   }
 
@@ -321,8 +316,8 @@ public final class Mover {
           }
         }
       }
-      bytesMoved += copier.copy(meta, judged.decided().name());
-      versionsMoved++;
+      ledger.bytesMoved += copier.copy(meta, judged.decided().name());
+      ledger.versionsMoved++;
       settling.add(version.versionEntry());
     } catch (StoreException e) {
       failed(
@@ -356,7 +351,7 @@ public final class Mover {
       Optional<VersionMeta> meta = context.read(name, VersionMeta.class);
       if (meta.isPresent()) {
         store.collector().removeSupersededCopy(name.name(), meta.get());
-        copiesCollected++;
+        ledger.copiesCollected++;
       }
     }
   }
@@ -430,13 +425,14 @@ public final class Mover {
       if (down == null) {
         if (said != null) {
           options.progress().accept("reshape: resumed: every slot is usable again");
-          noteQuietly(null);
+          ledger.noteQuietly(null, null);
+          ledger.restartRate();
         }
         return;
       }
       if (!down.equals(said)) {
         options.progress().accept("reshape: paused: " + down);
-        noteQuietly("paused: " + down);
+        ledger.noteQuietly("paused: " + down, null);
         said = down;
       }
       if (options.stop().getAsBoolean()) {
@@ -503,64 +499,5 @@ public final class Mover {
       failure = what;
     }
     options.progress().accept("reshape: could not " + what);
-  }
-
-  private void save(String bucket, String after) {
-    savedBucket = bucket;
-    savedAfter = after;
-    note(null);
-  }
-
-  /** Checkpoints where the last checkpoint stands, noting {@code problem} (null: none). */
-  private void note(String problem) {
-    checkpoints.save(
-        new MoveCheckpoints.Checkpoint(
-            1,
-            sweep,
-            savedBucket,
-            savedAfter,
-            versionsMoved,
-            bytesMoved,
-            copiesCollected,
-            problem));
-    options
-        .counters()
-        .accept(
-            new MoveProgress(
-                sweep,
-                savedBucket,
-                versionsMoved,
-                bytesMoved,
-                copiesCollected,
-                problem == null ? "" : problem));
-  }
-
-  /** {@link #note} that does not fail the run: a pause is noted on an array that may be down. */
-  private void noteQuietly(String problem) {
-    try {
-      note(problem);
-    } catch (StoreException e) {
-      options.progress().accept("reshape: could not note the pause: " + e.getMessage());
-    }
-  }
-
-  private void say(boolean always) {
-    long now = System.nanoTime();
-    if (!always && now - lastProgressNanos < Duration.ofSeconds(1).toNanos()) {
-      return;
-    }
-    lastProgressNanos = now;
-    options
-        .progress()
-        .accept(
-            "reshape: sweep "
-                + sweep
-                + ": "
-                + versionsMoved
-                + " versions moved, "
-                + bytesMoved / 1_000_000
-                + " MB, "
-                + copiesCollected
-                + " old copies collected");
   }
 }
