@@ -69,7 +69,9 @@ final class ReshapeRecordCommands {
           if (r.state() == ArrayRecord.State.RUNNING || r.state() == ArrayRecord.State.FAILED) {
             throw new IllegalStateException(
                 "a reshape is already recorded ("
-                    + r.state().name().toLowerCase(java.util.Locale.ROOT)
+                    + (r.state() == ArrayRecord.State.FAILED
+                        ? "failed: " + r.reason()
+                        : r.state().name().toLowerCase(java.util.Locale.ROOT))
                     + "): "
                     + r.from().describe()
                     + " -> "

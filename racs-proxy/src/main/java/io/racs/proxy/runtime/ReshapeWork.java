@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * the heal lease holder, in place of the scrub), and keeps what it last learned of the move for
  * {@code /metrics} and {@code /health/ready}, which never reach the repositories themselves. A
  * proxy that does not run the mover learns the progress from the mover's checkpoints when it reads
- * the record.
+ * the record. A reshape the mover marked {@code FAILED} is not moved again (only {@code RUNNING}
+ * is): the operator aborts it.
  *
  * <p>Thread-safe: {@link #refresh} and {@link #move} run on the background thread; the renderers
  * read volatile snapshots.
@@ -100,6 +101,11 @@ final class ReshapeWork {
     gauge(out, "racs_reshape_moving", "1 while this proxy runs the mover.", moving ? 1 : 0);
     gauge(
         out,
+        "racs_reshape_failed",
+        "1 while the array record says the reshape failed (abort it; see /health/ready).",
+        r != null && r.state() == ArrayRecord.State.FAILED ? 1 : 0);
+    gauge(
+        out,
         "racs_reshape_generation",
         "The generation of the array's layout that new data moves to (0: never reshaped).",
         r == null ? 0 : r.to().number());
@@ -159,6 +165,9 @@ final class ReshapeWork {
           .append(Json.string(r.from().describe()))
           .append(",\"to\":")
           .append(Json.string(r.to().describe()));
+      if (r.state() == ArrayRecord.State.FAILED) {
+        json.append(",\"reason\":").append(Json.string(String.valueOf(r.reason())));
+      }
     }
     MoveProgress p = running() ? progress : null;
     if (running()) {

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.format.PartMeta;
+import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.HealLease;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -191,6 +194,48 @@ class ReshapeRunCommandTest {
         .contains("reshape status: running since ")
         .contains("0 versions moved")
         .contains("the mover is paused: slot 5");
+  }
+
+  @Test
+  void run_whenAVersionIsLost_failsAndStatusExits1NamingIt() throws IOException {
+    assertThat(start()).isZero();
+    String key =
+        objects.entrySet().stream()
+            .max(Map.Entry.comparingByValue(java.util.Comparator.comparingInt(b -> b.length)))
+            .orElseThrow()
+            .getKey();
+    String versionId;
+    // Its shards deleted on three of six repositories: fewer than k = 4 exist anywhere.
+    try (ErasureStore store = ArrayConfig.load(current).open()) {
+      VersionMeta meta = store.head("bkt", key);
+      versionId = meta.versionId();
+      PartMeta part = meta.parts().getFirst();
+      assertThat(part.inline()).as("the largest object is striped").isFalse();
+      for (int i = 0; i < 3; i++) {
+        store.repositories().get(part.slots().get(i)).delete(Layout.shard(part.dataId(), i));
+      }
+    }
+    String named = "bkt/" + key + " version " + versionId + " cannot be read: 3 of the 6 shards";
+
+    assertThat(racs("reshape", "run", "--fence", "0", "--config", current.toString()))
+        .isEqualTo(ExitCodes.FAILURE);
+    assertThat(out.toString()).contains("reshape: failed: " + named);
+
+    assertThat(status()).isEqualTo(ExitCodes.FAILURE);
+    assertThat(out.toString()).contains("reshape status: failed: " + named);
+    // No mover runs it again; start is refused naming it; abort gives it up.
+    assertThat(racs("reshape", "run", "--fence", "0", "--config", current.toString()))
+        .isEqualTo(ExitCodes.FAILURE);
+    assertThat(out.toString()).contains("reshape run: failed: 0 versions moved");
+    assertThat(start()).isEqualTo(ExitCodes.FAILURE);
+    assertThat(err.toString())
+        .contains("a reshape is already recorded (failed: " + named)
+        .contains("; abort it first");
+    assertThat(racs("reshape", "abort", "--config", current.toString()))
+        .as(err.toString())
+        .isZero();
+    assertThat(status()).isZero();
+    assertThat(out.toString()).contains("reshape status: aborted: the array is 4x2 over");
   }
 
   private static void deleteTree(Path root) throws IOException {

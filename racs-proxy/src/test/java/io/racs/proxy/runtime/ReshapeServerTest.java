@@ -132,6 +132,25 @@ class ReshapeServerTest {
   }
 
   @Test
+  void reshapeOnce_whenFailed_neverRunsTheMoverAndReportsWhy() throws Exception {
+    RacsServer a = server();
+    ErasureStore store = stores.get(0);
+    ReshapeRecords.record4x2To3x3(store);
+    ArrayRecords records = new ArrayRecords(store);
+    ArrayRecord running = records.current().orElseThrow();
+    records.write(running.next(records.nextId(), ArrayRecord.State.FAILED, "bkt/k version v lost"));
+
+    assertThat(a.reshapeOnce()).as("a failed reshape is not moved again").isNull();
+    assertThat(a.scrubOnce(0)).as("nor does the scrub stand aside for it").isNotNull();
+    assertThat(admin(a, "/metrics"))
+        .contains("racs_reshape_running 0")
+        .contains("racs_reshape_failed 1");
+    assertThat(admin(a, "/health/ready"))
+        .contains("\"reshape\":{\"state\":\"failed\",\"from\":\"4x2 over ")
+        .contains("\"reason\":\"bkt/k version v lost\"");
+  }
+
+  @Test
   void metricsAndHealth_whenTotalsRecorded_sayWhatRemainsAndTheEta() throws Exception {
     RacsServer a = server();
     ErasureStore store = stores.get(0);

@@ -32,9 +32,11 @@ import java.util.function.Consumer;
  * the array record is marked {@code COMPLETE}.
  *
  * <p>It keeps {@code --rate} ({@link Throttle}), pauses while a slot of the array is not usable
- * (and says so), checkpoints after each key ({@link MoveCheckpoints}), and stops before its next
- * key when told to, resumable from the checkpoint. Every step is idempotent: a version in the
- * target is skipped, a copy that failed to commit is replaced, and its data is collected.
+ * (and says so), checkpoints after each key ({@link MoveCheckpoints}, counted by {@link
+ * MoveLedger}), and stops before its next key when told to, resumable from the checkpoint. A
+ * failure no retry can mend ({@link MoveFailures}) marks the array record {@code FAILED} and ends
+ * the run; the operator aborts. Every step is idempotent: a version in the target is skipped, a
+ * copy that failed to commit is replaced, and its data is collected.
  *
  * <p>One mover runs at a time (its caller holds the heal lease). Not thread-safe.
  */
@@ -45,7 +47,11 @@ public final class Mover {
     COMPLETE,
     /** Told to stop (or paused until told to): resumable from the checkpoint. */
     STOPPED,
-    /** Nothing to move (no reshape running, or one the mover cannot do), or a step kept failing. */
+    /**
+     * The reshape failed (a final failure: the array record now says {@code FAILED}, see {@link
+     * MoveFailures}), or there is nothing to move (no reshape running, or one this mover cannot
+     * do), or a step kept failing (retried by the next run).
+     */
     FAILED
   }
 
@@ -111,6 +117,15 @@ public final class Mover {
     /** Told where the mover stands at each checkpoint (for {@code /metrics}). */
     public Options withCounters(Consumer<MoveProgress> counters) {
       return new Options(rateMegabytesPerSecond, progress, stop, pause, sweeps, counters, fence);
+    }
+  }
+
+  /** Thrown on a final failure ({@link MoveFailures}): the run marks the reshape failed. */
+  private static final class Failed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Failed(String reason) {
+      super(reason, null, false, false);
     }
   }
 
@@ -184,6 +199,10 @@ public final class Mover {
               + reshape.to().describe()
               + " changes the repositories: the mover moves geometry-only reshapes so far");
     }
+    String refused = MoveFailures.refusedTarget(reshape);
+    if (refused != null) {
+      return markFailed(refused);
+    }
     generation = reshape.to().number();
     copier =
         new VersionCopier(
@@ -235,7 +254,27 @@ public final class Mover {
     } catch (Stopped e) {
       ledger.say(true);
       return report(Outcome.STOPPED, e.getMessage());
+    } catch (Failed e) {
+      return markFailed(e.getMessage());
     }
+  }
+
+  /**
+   * Marks the reshape {@code FAILED} for {@code reason}, unless it is no longer the reshape this
+   * run moves, and ends the run: no proxy's mover runs it again; the operator aborts it.
+   */
+  private Report markFailed(String reason) {
+    try {
+      checkRecord(true);
+    } catch (Stopped e) {
+      return report(Outcome.STOPPED, e.getMessage());
+    }
+    records.write(reshape.next(records.nextId(), ArrayRecord.State.FAILED, reason));
+    if (ledger != null) {
+      ledger.noteQuietly("failed: " + reason, null);
+    }
+    options.progress().accept("reshape: failed: " + reason);
+    return report(Outcome.FAILED, "the reshape failed: " + reason);
   }
 
   private Report report(Outcome outcome, String reason) {
@@ -303,6 +342,7 @@ public final class Mover {
       return;
     }
     found++;
+    String copying = "copy " + meta.bucket() + "/" + meta.key() + " " + meta.versionId();
     try {
       for (IndexMerge.Entry name : version.names()) {
         // A copy into this generation that does not decide: a move that failed. Records are never
@@ -319,16 +359,15 @@ public final class Mover {
       ledger.bytesMoved += copier.copy(meta, judged.decided().name());
       ledger.versionsMoved++;
       settling.add(version.versionEntry());
+    } catch (VersionCopier.Unreadable e) {
+      String lost = MoveFailures.lost(context, meta, e, judged.decided().name());
+      lastHealthNanos = 0; // a slot down is a pause, whatever the shards said
+      if (lost != null && unusable() == null) {
+        throw new Failed(lost);
+      }
+      failed(copying + ": " + e.getMessage());
     } catch (StoreException e) {
-      failed(
-          "copy "
-              + meta.bucket()
-              + "/"
-              + meta.key()
-              + " "
-              + meta.versionId()
-              + ": "
-              + e.getMessage());
+      failed(copying + ": " + e.getMessage());
     }
   }
 
