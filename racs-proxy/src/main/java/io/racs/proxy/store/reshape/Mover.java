@@ -2,9 +2,7 @@ package io.racs.proxy.store.reshape;
 
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.StoreException;
-import io.racs.proxy.store.array.ArrayHealth;
 import io.racs.proxy.store.array.IndexMerge;
-import io.racs.proxy.store.array.RepositoryHealth;
 import io.racs.proxy.store.array.StoreContext;
 import io.racs.proxy.store.array.Throttle;
 import io.racs.proxy.store.commit.VersionResolver;
@@ -147,13 +145,13 @@ public final class Mover {
   private MoveCheckpoints checkpoints;
   private VersionCopier copier;
   private MoveLedger ledger;
+  private SlotWatch slots;
   private int generation;
   // What the current sweep found still to do, and the first failure it met.
   private long found;
   private String failure;
   // Versions whose older copies wait for their new copy to settle, by version entry.
   private final List<String> settling = new ArrayList<>();
-  private long lastHealthNanos;
   private long lastRecordNanos;
   private static final long RECORD_EVERY_NANOS = Duration.ofSeconds(10).toNanos();
 
@@ -212,6 +210,7 @@ public final class Mover {
             Throttle.megabytesPerSecond(options.rateMegabytesPerSecond()));
     checkpoints = new MoveCheckpoints(store, generation);
     ledger = new MoveLedger(checkpoints, options);
+    slots = new SlotWatch(store, options, ledger);
     try {
       Optional<MoveCheckpoints.Checkpoint> resume = checkpoints.latest();
       resume.ifPresent(
@@ -309,7 +308,10 @@ public final class Mover {
         }
         checkStop();
         checkRecord(false);
-        awaitUsable();
+        String paused = slots.awaitUsable();
+        if (paused != null) {
+          throw new Stopped("paused: " + paused);
+        }
         keyName = name;
       }
       last = e.names().get(e.names().size() - 1).name();
@@ -361,8 +363,8 @@ public final class Mover {
       settling.add(version.versionEntry());
     } catch (VersionCopier.Unreadable e) {
       String lost = MoveFailures.lost(context, meta, e, judged.decided().name());
-      lastHealthNanos = 0; // a slot down is a pause, whatever the shards said
-      if (lost != null && unusable() == null) {
+      // A slot down is a pause, whatever the shards said: health is looked at afresh.
+      if (lost != null && slots.unusable(true) == null) {
         throw new Failed(lost);
       }
       failed(copying + ": " + e.getMessage());
@@ -454,58 +456,6 @@ public final class Mover {
       // Pacing to a deadline, not a handoff between threads.
       LockSupport.parkNanos(Math.min((left + 1) * 1_000_000, options.pause().toNanos()));
     }
-  }
-
-  /** Waits while a slot of the array is not usable, saying so once; stops when told to. */
-  private void awaitUsable() {
-    String said = null;
-    while (true) {
-      String down = unusable();
-      if (down == null) {
-        if (said != null) {
-          options.progress().accept("reshape: resumed: every slot is usable again");
-          ledger.noteQuietly(null, null);
-          ledger.restartRate();
-        }
-        return;
-      }
-      if (!down.equals(said)) {
-        options.progress().accept("reshape: paused: " + down);
-        ledger.noteQuietly("paused: " + down, null);
-        said = down;
-      }
-      if (options.stop().getAsBoolean()) {
-        throw new Stopped("paused: " + down);
-      }
-      LockSupport.parkNanos(options.pause().toNanos()); // pacing a retry, not a handoff
-      lastHealthNanos = 0; // look again now
-    }
-  }
-
-  /** The first slot not usable now, described; null when every one is. */
-  private String unusable() {
-    for (int slot = 0; slot < context.array.size(); slot++) {
-      if (!context.array.health().usable(slot)) {
-        return "slot " + slot + " is suspended (" + context.array.health().suspension(slot) + ")";
-      }
-    }
-    long now = System.nanoTime();
-    if (lastHealthNanos != 0 && now - lastHealthNanos < Duration.ofSeconds(2).toNanos()) {
-      return null;
-    }
-    lastHealthNanos = now;
-    for (RepositoryHealth health : new ArrayHealth(context, store.slots()).report()) {
-      if (!health.writable()) {
-        return "slot "
-            + health.slot()
-            + " ("
-            + health.name()
-            + ") is "
-            + health.state()
-            + (health.reason().isEmpty() ? "" : ": " + health.reason());
-      }
-    }
-    return null;
   }
 
   /**
