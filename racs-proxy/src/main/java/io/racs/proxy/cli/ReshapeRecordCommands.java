@@ -171,6 +171,9 @@ final class ReshapeRecordCommands {
                 p.bytesMoved(),
                 p.copiesCollected());
             estimate.describe().lines().forEach(line -> out.println("  " + line));
+            if (!p.waiting().isEmpty()) {
+              out.println("  the mover is " + p.waiting()); // no error: still running
+            }
             if (!p.problem().isEmpty()) {
               out.println("  the mover is " + p.problem());
               yield ExitCodes.FAILURE;

@@ -183,6 +183,9 @@ final class ReshapeWork {
       if (!p.problem().isEmpty()) {
         json.append(",\"problem\":").append(Json.string(p.problem()));
       }
+      if (!p.waiting().isEmpty()) {
+        json.append(",\"waiting\":").append(Json.string(p.waiting()));
+      }
     }
     json.append(",\"moving\":").append(moving).append('}');
   }

@@ -45,6 +45,8 @@ final class MoveLedger {
     bytesMoved = c.bytesMoved();
     copiesCollected = c.copiesCollected();
     sweep = c.sweep();
+    savedBucket = c.bucket();
+    savedAfter = c.after();
     bytesPerSecond = c.bytesPerSecond();
     restartRate();
   }
@@ -60,6 +62,16 @@ final class MoveLedger {
     savedBucket = bucket;
     savedAfter = after;
     note(null, null);
+  }
+
+  /**
+   * Checkpoints that a sweep ended (the next starts from the first bucket), noting what the mover
+   * waits for before the next ({@code waiting}, null: nothing).
+   */
+  void between(String waiting) {
+    savedBucket = "";
+    savedAfter = "";
+    note(null, waiting);
   }
 
   /**

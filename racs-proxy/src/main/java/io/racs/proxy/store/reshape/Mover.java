@@ -8,6 +8,7 @@ import io.racs.proxy.store.array.Throttle;
 import io.racs.proxy.store.commit.VersionResolver;
 import io.racs.proxy.store.format.ArrayRecord;
 import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.format.UploadRecord;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.Maintenance;
 import io.racs.proxy.store.heal.SupersededCopies;
@@ -33,8 +34,10 @@ import java.util.function.Consumer;
  * (and says so), checkpoints after each key ({@link MoveCheckpoints}, counted by {@link
  * MoveLedger}), and stops before its next key when told to, resumable from the checkpoint. A
  * failure no retry can mend ({@link MoveFailures}) marks the array record {@code FAILED} and ends
- * the run; the operator aborts. Every step is idempotent: a version in the target is skipped, a
- * copy that failed to commit is replaced, and its data is collected.
+ * the run; the operator aborts. It does not complete while an upload begun in an older layout is
+ * open ({@link OldUploads}): it says so, looks again every pause, and sweeps again once one ended,
+ * so that a completed one's version is moved first. Every step is idempotent: a version in the
+ * target is skipped, a copy that failed to commit is replaced, and its data is collected.
  *
  * <p>One mover runs at a time (its caller holds the heal lease). Not thread-safe.
  */
@@ -220,36 +223,65 @@ public final class Mover {
                 .progress()
                 .accept("reshape: resuming sweep " + c.sweep() + " in bucket " + c.bucket());
           });
+      // The uploads begun in an older layout that were open when the last whole sweep found
+      // nothing else to do; null when it found something.
+      List<String> waitedFor = null;
+      String waiting = null;
       for (int run = 0; run < options.sweeps(); run++) {
-        boolean whole = resume.isEmpty();
+        // From the first bucket: a checkpoint between sweeps resumes at the start of the next.
+        boolean whole = resume.isEmpty() || resume.get().bucket().isEmpty();
         // A proxy that has not re-read the array record yet still writes the old layout: only a
         // sweep begun past the fence may find the last of them (docs/reshape.md §6).
         boolean fenced =
             store.config().clock().millis() >= reshape.startedMillis() + options.fence().toMillis();
+        // Listed before the sweep: an upload completed during it may leave its version behind it.
+        List<UploadRecord> oldUploads =
+            fenced ? OldUploads.open(store, reshape.to().geometry()) : List.of();
+        // Past the fence only such an upload, completed, puts a version in the old layout: while
+        // the same ones stay open, a sweep would find what the last one found, nothing.
+        boolean unchanged = whole && OldUploads.ids(oldUploads).equals(waitedFor);
         found = 0;
         failure = null;
-        ledger.restartRate();
-        sweepBuckets(resume);
-        resume = Optional.empty();
-        collectSettling();
-        if (whole && found == 0 && failure == null && !fenced) {
+        if (!unchanged) {
+          ledger.restartRate();
+          sweepBuckets(resume);
+          resume = Optional.empty();
+          collectSettling();
+        }
+        boolean clean = whole && found == 0 && failure == null;
+        waiting = null;
+        if (clean && !fenced) {
           awaitFence(); // the next sweep, whole and fenced, may complete
-        } else if (whole && found == 0 && failure == null) {
+        } else if (clean && oldUploads.isEmpty()) {
           checkRecord(true);
           records.write(reshape.next(records.nextId(), ArrayRecord.State.COMPLETE, null));
           checkpoints.clear();
           ledger.say(true);
           return report(Outcome.COMPLETE, "");
+        } else if (clean) {
+          waiting = OldUploads.describe(oldUploads);
+          if (!unchanged) {
+            options.progress().accept("reshape: " + waiting);
+          }
         }
-        ledger.sweep++;
-        ledger.save("", ""); // the next sweep starts from the first bucket
+        waitedFor = waiting == null ? null : OldUploads.ids(oldUploads);
+        if (!unchanged) {
+          ledger.sweep++;
+          ledger.between(waiting); // the next sweep starts from the first bucket
+        }
+        if (waiting != null) {
+          checkStop();
+          LockSupport.parkNanos(options.pause().toNanos()); // pacing a look at the uploads
+        }
       }
       if (failure != null) {
         ledger.noteQuietly("failed: " + failure, null);
       }
       return report(
           failure != null ? Outcome.FAILED : Outcome.STOPPED,
-          failure != null ? failure : "still moving after " + options.sweeps() + " sweeps");
+          failure != null
+              ? failure
+              : waiting != null ? waiting : "still moving after " + options.sweeps() + " sweeps");
     } catch (Stopped e) {
       ledger.say(true);
       return report(Outcome.STOPPED, e.getMessage());
