@@ -77,18 +77,16 @@ class ReshapeServerTest {
         .body();
   }
 
-  @Test
-  void reshapeOnce_ofTheLeaseHolder_movesInPlaceOfTheScrubAndReportsIt() throws Exception {
-    RacsServer a = server();
-    RacsServer b = server();
-    ErasureStore store = stores.get(0);
+  /** Writes {@code versions} objects of seeded sizes to a new bucket; returns their bytes. */
+  private static long fill(ErasureStore store, int versions) {
     store.createBucket("bkt");
     Random random = new Random(SEED);
     System.out.println("ReshapeServerTest seed " + SEED);
-    int versions = 5;
+    long bytes = 0;
     for (int i = 0; i < versions; i++) {
       byte[] data = new byte[1 + random.nextInt(20_000)];
       random.nextBytes(data);
+      bytes += data.length;
       store.put(
           "bkt",
           "k" + i,
@@ -96,6 +94,16 @@ class ReshapeServerTest {
           data.length,
           ObjectStore.PutOptions.defaults());
     }
+    return bytes;
+  }
+
+  @Test
+  void reshapeOnce_ofTheLeaseHolder_movesInPlaceOfTheScrubAndReportsIt() throws Exception {
+    RacsServer a = server();
+    RacsServer b = server();
+    ErasureStore store = stores.get(0);
+    int versions = 5;
+    fill(store, versions);
     assertThat(a.reshapeOnce()).as("no reshape recorded").isNull();
     assertThat(admin(a, "/health/ready")).contains("\"reshape\":{\"state\":\"none\"");
     ReshapeRecords.record4x2To3x3(store);
@@ -154,28 +162,21 @@ class ReshapeServerTest {
   void metricsAndHealth_whenTotalsRecorded_sayWhatRemainsAndTheEta() throws Exception {
     RacsServer a = server();
     ErasureStore store = stores.get(0);
-    store.createBucket("bkt");
-    byte[] data = new byte[12_345];
-    new Random(SEED).nextBytes(data);
-    for (int i = 0; i < 3; i++) {
-      store.put(
-          "bkt",
-          "k" + i,
-          new ByteArrayInputStream(data),
-          data.length,
-          ObjectStore.PutOptions.defaults());
-    }
-    ReshapeRecords.record4x2To3x3(store, new ArrayRecord.Totals(3, 3 * 12_345), 0.01);
+    long bytes = fill(store, 3);
+    ReshapeRecords.record4x2To3x3(store, new ArrayRecord.Totals(3, bytes), 0.01);
     assertThat(a.scrubOnce(0)).as("reads the array record: no scrub, a reshape runs").isNull();
 
     assertThat(admin(a, "/metrics"))
         .contains("racs_reshape_versions_remaining 3\n")
-        .contains("racs_reshape_bytes_remaining 37035\n");
-    // 37,035 bytes at the recorded 0.01 MB/s: 4 s.
+        .contains("racs_reshape_bytes_remaining " + bytes + "\n");
+    // At the recorded 0.01 MB/s: 10,000 bytes a second.
     assertThat(admin(a, "/health/ready"))
         .contains(
-            "\"remaining\":{\"versions\":3,\"bytes\":37035},"
-                + "\"eta\":{\"seconds\":4,\"bytesPerSecond\":10000,\"rate\":\"recorded\"}");
+            "\"remaining\":{\"versions\":3,\"bytes\":"
+                + bytes
+                + "},\"eta\":{\"seconds\":"
+                + (bytes + 9_999) / 10_000
+                + ",\"bytesPerSecond\":10000,\"rate\":\"recorded\"}");
 
     clock.advance(Duration.ofMinutes(2));
     Mover.Report report = a.reshapeOnce();

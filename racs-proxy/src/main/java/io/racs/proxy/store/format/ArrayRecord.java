@@ -169,21 +169,15 @@ public record ArrayRecord(
 
   /** This reshape in {@code state} (with {@code reason}), as a new record {@code versionId}. */
   public ArrayRecord next(String versionId, State state, String reason) {
-    return new ArrayRecord(
-        format,
-        arrayId,
-        versionId,
-        state,
-        from,
-        to,
-        startedMillis,
-        rateMegabytesPerSecond,
-        reason,
-        totals);
+    return with(versionId, state, reason, totals);
   }
 
   /** This record with {@code totals} (null: unknown). */
   public ArrayRecord withTotals(Totals totals) {
+    return with(versionId, state, reason, totals);
+  }
+
+  private ArrayRecord with(String versionId, State state, String reason, Totals totals) {
     return new ArrayRecord(
         format,
         arrayId,
