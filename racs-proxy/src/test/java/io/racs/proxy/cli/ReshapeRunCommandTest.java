@@ -29,8 +29,11 @@ import picocli.CommandLine;
  * status} then says complete (0) and the new file reads every object byte-exact; a run stopped
  * after a few keys exits 3, {@code status} shows what moved (3), and a second run finishes; a run
  * while another proxy holds the heal lease fails in one line naming it and moves nothing; a run
- * with a repository down pauses naming it, and {@code status} then exits 1 naming the pause. Data
- * comes from seed {@link #SEED}.
+ * with a repository down pauses naming it, and {@code status} then exits 1 naming the pause. {@code
+ * start} records the plan's totals and {@code status} says exactly what remains of them; a version
+ * whose shards are gone fails the reshape ({@code run} and {@code status} exit 1 naming it, {@code
+ * start} is refused, {@code abort} works); an upload begun in the old layout and still open makes
+ * the mover wait, and {@code status} says so and exits 3. Data comes from seed {@link #SEED}.
  */
 class ReshapeRunCommandTest {
   private static final long SEED = 3801;
@@ -236,6 +239,38 @@ class ReshapeRunCommandTest {
         .isZero();
     assertThat(status()).isZero();
     assertThat(out.toString()).contains("reshape status: aborted: the array is 4x2 over");
+  }
+
+  @Test
+  void status_whileAnUploadBegunInTheOldLayoutIsOpen_saysTheMoverWaitsAndExits3()
+      throws IOException {
+    String upload;
+    try (ErasureStore store = ArrayConfig.load(current).open()) {
+      upload = store.createMultipartUpload("bkt", "open", ObjectStore.PutOptions.defaults());
+    }
+    assertThat(start()).isZero();
+
+    // stopped once it says what it waits for
+    assertThat(runStopped(() -> out.toString().contains("reshape: waiting for")))
+        .as(err.toString())
+        .isEqualTo(ExitCodes.RUNNING);
+    String waiting = "waiting for 1 upload begun in the old layout (oldest: bkt/open, begun ";
+    assertThat(out.toString()).contains("reshape: " + waiting);
+
+    assertThat(status()).as("waiting is no error").isEqualTo(ExitCodes.RUNNING);
+    assertThat(out.toString())
+        .contains("the mover is " + waiting)
+        .contains("): complete or abort it")
+        .doesNotContain("the mover is paused");
+
+    try (ErasureStore store = ArrayConfig.load(current).open()) {
+      store.abortMultipartUpload("bkt", "open", upload);
+    }
+    assertThat(racs("reshape", "run", "--fence", "0", "--config", current.toString()))
+        .as(err.toString())
+        .isZero();
+    assertThat(status()).isZero();
+    assertEveryObjectReadsByteExactWith(target);
   }
 
   private static void deleteTree(Path root) throws IOException {
