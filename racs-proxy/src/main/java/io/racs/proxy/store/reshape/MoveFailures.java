@@ -1,6 +1,7 @@
 package io.racs.proxy.store.reshape;
 
 import io.racs.proxy.codec.Geometry;
+import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.StoreContext;
 import io.racs.proxy.store.format.ArrayRecord;
 import io.racs.proxy.store.format.Layout;
@@ -63,7 +64,7 @@ final class MoveFailures {
       Optional<?> found;
       try {
         found = context.array.slot(part.slots().get(i)).head(name);
-      } catch (RepositoryException | io.racs.proxy.store.api.StoreException unanswered) {
+      } catch (RepositoryException | StoreException unanswered) {
         return null; // a repository that does not answer may still hold it
       }
       if (found.isPresent()) {

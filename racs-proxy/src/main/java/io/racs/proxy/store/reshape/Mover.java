@@ -234,14 +234,14 @@ public final class Mover {
         // sweep begun past the fence may find the last of them (docs/reshape.md §6).
         boolean fenced =
             store.config().clock().millis() >= reshape.startedMillis() + options.fence().toMillis();
+        found = 0;
+        failure = null;
         // Listed before the sweep: an upload completed during it may leave its version behind it.
         List<UploadRecord> oldUploads =
             fenced ? OldUploads.open(store, reshape.to().geometry()) : List.of();
         // Past the fence only such an upload, completed, puts a version in the old layout: while
         // the same ones stay open, a sweep would find what the last one found, nothing.
         boolean unchanged = whole && OldUploads.ids(oldUploads).equals(waitedFor);
-        found = 0;
-        failure = null;
         if (!unchanged) {
           ledger.restartRate();
           sweepBuckets(resume);
