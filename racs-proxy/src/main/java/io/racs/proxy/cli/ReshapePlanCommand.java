@@ -3,6 +3,7 @@ package io.racs.proxy.cli;
 import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.reshape.MoveEstimate;
 import io.racs.proxy.store.reshape.MovePlan;
 import io.racs.repos.price.PriceBook;
 import io.racs.repos.price.Prices;
@@ -72,7 +73,7 @@ public final class ReshapePlanCommand implements Callable<Integer> {
   }
 
   /** Every version of every bucket, as ListObjectVersions sees them: each once. */
-  private static void walk(ErasureStore store, MovePlan plan) {
+  static void walk(ErasureStore store, MovePlan plan) {
     for (ObjectStore.BucketInfo bucket : store.listBuckets()) {
       long entries = 0;
       String keyMarker = null;
@@ -143,7 +144,7 @@ public final class ReshapePlanCommand implements Callable<Integer> {
     out.printf(
         "time at %s MB/s: %s (%s read + %s written)%n",
         BigDecimal.valueOf(target.rate()).stripTrailingZeros().toPlainString(),
-        duration((long) Math.ceil(moved / (target.rate() * 1e6))),
+        MoveEstimate.duration((long) Math.ceil(moved / (target.rate() * 1e6))),
         bytes(plan.bytesRead()),
         bytes(plan.bytesWritten()));
     if (plan.moved() == 0) {
@@ -187,16 +188,5 @@ public final class ReshapePlanCommand implements Callable<Integer> {
       u++;
     }
     return u == 0 ? n + " B" : String.format(Locale.ROOT, "%.1f %s", v, units[u]);
-  }
-
-  /** Seconds as {@code 1h02m03s}, {@code 2m03s} or {@code 3s}. */
-  static String duration(long seconds) {
-    long h = seconds / 3600;
-    long m = seconds / 60 % 60;
-    long s = seconds % 60;
-    if (h > 0) {
-      return String.format(Locale.ROOT, "%dh%02dm%02ds", h, m, s);
-    }
-    return m > 0 ? String.format(Locale.ROOT, "%dm%02ds", m, s) : s + "s";
   }
 }

@@ -4,6 +4,8 @@ import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.format.ArrayRecord;
 import io.racs.proxy.store.reshape.ArrayRecords;
+import io.racs.proxy.store.reshape.MoveEstimate;
+import io.racs.proxy.store.reshape.MovePlan;
 import io.racs.proxy.store.reshape.MoveProgress;
 import java.io.PrintWriter;
 import java.time.Instant;
@@ -67,7 +69,9 @@ final class ReshapeRecordCommands {
           if (r.state() == ArrayRecord.State.RUNNING || r.state() == ArrayRecord.State.FAILED) {
             throw new IllegalStateException(
                 "a reshape is already recorded ("
-                    + r.state().name().toLowerCase(java.util.Locale.ROOT)
+                    + (r.state() == ArrayRecord.State.FAILED
+                        ? "failed: " + r.reason()
+                        : r.state().name().toLowerCase(java.util.Locale.ROOT))
                     + "): "
                     + r.from().describe()
                     + " -> "
@@ -84,6 +88,10 @@ final class ReshapeRecordCommands {
           }
           generation = is.number();
         }
+        // What moves, counted as plan counts it, so that status can say what is left.
+        MovePlan plan = new MovePlan(t.before, new MovePlan.Target(t.to.store(), t.after));
+        ReshapePlanCommand.walk(store, plan);
+        ArrayRecord.Totals totals = new ArrayRecord.Totals(plan.moved(), plan.storedBytes());
         ArrayRecord record =
             new ArrayRecord(
                 1,
@@ -94,12 +102,16 @@ final class ReshapeRecordCommands {
                 t.to(generation + 1),
                 store.config().clock().millis(),
                 rate,
-                null);
+                null,
+                totals);
         records.write(record);
         out.printf(
             "reshape start: recorded on array %s: %s (generation %d -> %d)%n",
             store.arrayId(), t.describe(), generation, generation + 1);
         out.println("  " + t.changes());
+        out.printf(
+            "  to move: %d versions, %d bytes (of %d versions)%n",
+            totals.versions(), totals.bytes(), plan.versions());
         out.println("  " + MOVER);
         return ExitCodes.OK;
       }
@@ -144,8 +156,10 @@ final class ReshapeRecordCommands {
                 "reshape status: running since %s: %s (generation %d -> %d)%n",
                 Instant.ofEpochMilli(r.startedMillis()), move, r.from().number(), r.to().number());
             Optional<MoveProgress> progress = MoveProgress.latest(store, r.to().number());
+            MoveEstimate estimate = MoveEstimate.of(r, progress.orElse(null));
             if (progress.isEmpty()) {
               out.println("  nothing moved yet; " + MOVER);
+              estimate.describe().lines().forEach(line -> out.println("  " + line));
               yield ExitCodes.RUNNING;
             }
             MoveProgress p = progress.get();
@@ -156,6 +170,10 @@ final class ReshapeRecordCommands {
                 p.versionsMoved(),
                 p.bytesMoved(),
                 p.copiesCollected());
+            estimate.describe().lines().forEach(line -> out.println("  " + line));
+            if (!p.waiting().isEmpty()) {
+              out.println("  the mover is " + p.waiting()); // no error: still running
+            }
             if (!p.problem().isEmpty()) {
               out.println("  the mover is " + p.problem());
               yield ExitCodes.FAILURE;

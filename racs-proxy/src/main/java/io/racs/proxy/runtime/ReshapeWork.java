@@ -5,6 +5,7 @@ import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.ArrayRecord;
 import io.racs.proxy.store.reshape.ArrayRecords;
+import io.racs.proxy.store.reshape.MoveEstimate;
 import io.racs.proxy.store.reshape.MoveProgress;
 import io.racs.proxy.store.reshape.Mover;
 import java.util.Locale;
@@ -19,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * the heal lease holder, in place of the scrub), and keeps what it last learned of the move for
  * {@code /metrics} and {@code /health/ready}, which never reach the repositories themselves. A
  * proxy that does not run the mover learns the progress from the mover's checkpoints when it reads
- * the record.
+ * the record. A reshape the mover marked {@code FAILED} is not moved again (only {@code RUNNING}
+ * is): the operator aborts it.
  *
  * <p>Thread-safe: {@link #refresh} and {@link #move} run on the background thread; the renderers
  * read volatile snapshots.
@@ -99,6 +101,11 @@ final class ReshapeWork {
     gauge(out, "racs_reshape_moving", "1 while this proxy runs the mover.", moving ? 1 : 0);
     gauge(
         out,
+        "racs_reshape_failed",
+        "1 while the array record says the reshape failed (abort it; see /health/ready).",
+        r != null && r.state() == ArrayRecord.State.FAILED ? 1 : 0);
+    gauge(
+        out,
         "racs_reshape_generation",
         "The generation of the array's layout that new data moves to (0: never reshaped).",
         r == null ? 0 : r.to().number());
@@ -117,6 +124,20 @@ final class ReshapeWork {
         "racs_reshape_bytes_moved",
         "Stored bytes the running reshape moved so far.",
         p == null ? 0 : p.bytesMoved());
+    // Left out while a reshape runs whose totals were not recorded: unknown, not zero.
+    MoveEstimate estimate = running() ? MoveEstimate.of(r, p) : null;
+    if (estimate == null || estimate.versionsRemaining().isPresent()) {
+      gauge(
+          out,
+          "racs_reshape_versions_remaining",
+          "Versions the running reshape's plan has left to move (never below 0).",
+          estimate == null ? 0 : estimate.versionsRemaining().getAsLong());
+      gauge(
+          out,
+          "racs_reshape_bytes_remaining",
+          "Stored bytes the running reshape's plan has left to move (never below 0).",
+          estimate == null ? 0 : estimate.bytesRemaining().getAsLong());
+    }
   }
 
   private static void gauge(StringBuilder out, String name, String help, long value) {
@@ -144,8 +165,14 @@ final class ReshapeWork {
           .append(Json.string(r.from().describe()))
           .append(",\"to\":")
           .append(Json.string(r.to().describe()));
+      if (r.state() == ArrayRecord.State.FAILED) {
+        json.append(",\"reason\":").append(Json.string(String.valueOf(r.reason())));
+      }
     }
     MoveProgress p = running() ? progress : null;
+    if (running()) {
+      appendEstimate(json, MoveEstimate.of(r, p));
+    }
     if (p != null) {
       json.append(",\"sweep\":")
           .append(p.sweep())
@@ -156,7 +183,34 @@ final class ReshapeWork {
       if (!p.problem().isEmpty()) {
         json.append(",\"problem\":").append(Json.string(p.problem()));
       }
+      if (!p.waiting().isEmpty()) {
+        json.append(",\"waiting\":").append(Json.string(p.waiting()));
+      }
     }
     json.append(",\"moving\":").append(moving).append('}');
+  }
+
+  /** {@code ,"remaining":{...},"eta":{...}}, or {@code "unknown"} for either. */
+  private static void appendEstimate(StringBuilder json, MoveEstimate e) {
+    if (e.versionsRemaining().isEmpty()) {
+      json.append(",\"remaining\":\"unknown\"");
+    } else {
+      json.append(",\"remaining\":{\"versions\":")
+          .append(e.versionsRemaining().getAsLong())
+          .append(",\"bytes\":")
+          .append(e.bytesRemaining().getAsLong())
+          .append('}');
+    }
+    if (e.etaSeconds().isEmpty()) {
+      json.append(",\"eta\":\"unknown\"");
+    } else {
+      json.append(",\"eta\":{\"seconds\":")
+          .append(e.etaSeconds().getAsLong())
+          .append(",\"bytesPerSecond\":")
+          .append((long) e.etaBytesPerSecond())
+          .append(",\"rate\":\"")
+          .append(e.observed() ? "observed" : "recorded")
+          .append("\"}");
+    }
   }
 }

@@ -116,6 +116,27 @@ class ReshapeRecordCommandsTest {
   }
 
   @Test
+  void status_whenRecordHasNoTotals_saysRemainingIsUnknown() {
+    // A reshape recorded by a version that did not keep the plan's totals.
+    assertThat(racs("reshape", "start", "--config", current.toString(), "--to", target.toString()))
+        .isZero();
+    assertThat(out.toString()).contains("to move: 0 versions, 0 bytes (of 0 versions)");
+    try (ErasureStore store = ArrayConfig.load(current).open()) {
+      ArrayRecords records = new ArrayRecords(store);
+      ArrayRecord running = records.current().orElseThrow();
+      assertThat(running.totals()).isEqualTo(new ArrayRecord.Totals(0, 0));
+      records.write(
+          running.next(records.nextId(), ArrayRecord.State.RUNNING, null).withTotals(null));
+    }
+
+    assertThat(status()).isEqualTo(ExitCodes.RUNNING);
+    assertThat(out.toString())
+        .contains(
+            "remaining and ETA: unknown (this reshape was started before its totals were"
+                + " recorded)");
+  }
+
+  @Test
   void start_whenTargetInvalid_recordsNothing() throws IOException {
     try (Repository r8 = RepositoryFactory.create(ArrayConfig.load(target).slots().get(8))) {
       byte[] stray = "not empty".getBytes(StandardCharsets.UTF_8);

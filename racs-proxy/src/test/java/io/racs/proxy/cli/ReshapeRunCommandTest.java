@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.ObjectStore;
+import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.format.PartMeta;
+import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.HealLease;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -26,8 +29,11 @@ import picocli.CommandLine;
  * status} then says complete (0) and the new file reads every object byte-exact; a run stopped
  * after a few keys exits 3, {@code status} shows what moved (3), and a second run finishes; a run
  * while another proxy holds the heal lease fails in one line naming it and moves nothing; a run
- * with a repository down pauses naming it, and {@code status} then exits 1 naming the pause. Data
- * comes from seed {@link #SEED}.
+ * with a repository down pauses naming it, and {@code status} then exits 1 naming the pause. {@code
+ * start} records the plan's totals and {@code status} says exactly what remains of them; a version
+ * whose shards are gone fails the reshape ({@code run} and {@code status} exit 1 naming it, {@code
+ * start} is refused, {@code abort} works); an upload begun in the old layout and still open makes
+ * the mover wait, and {@code status} says so and exits 3. Data comes from seed {@link #SEED}.
  */
 class ReshapeRunCommandTest {
   private static final long SEED = 3801;
@@ -99,12 +105,25 @@ class ReshapeRunCommandTest {
     }
   }
 
+  private long objectBytes() {
+    return objects.values().stream().mapToLong(b -> b.length).sum();
+  }
+
   @Test
   void run_whenReshapeStarted_movesEverythingAndExits0() throws IOException {
+    long bytes = objectBytes();
     assertThat(start()).as(err.toString()).isZero();
-    assertThat(out.toString()).contains("racs reshape run --config");
+    assertThat(out.toString())
+        .contains("racs reshape run --config")
+        .contains("to move: 8 versions, " + bytes + " bytes (of 8 versions)");
     assertThat(status()).isEqualTo(ExitCodes.RUNNING);
-    assertThat(out.toString()).contains("nothing moved yet");
+    assertThat(out.toString())
+        .contains("nothing moved yet")
+        .contains("remaining: 8 versions, " + bytes + " bytes of the 8 versions, " + bytes)
+        .contains(
+            "ETA: "
+                + (long) Math.ceil(bytes / 50e6)
+                + "s at 50.0 MB/s (the rate recorded at start; no rate observed yet)");
 
     assertThat(racs("reshape", "run", "--fence", "0", "--config", current.toString()))
         .as(err.toString())
@@ -133,6 +152,23 @@ class ReshapeRunCommandTest {
     assertThat(status()).isEqualTo(ExitCodes.RUNNING);
     assertThat(out.toString())
         .containsPattern("sweep 1, in bucket bkt: [1-4] versions moved, [1-9][0-9]* bytes");
+    // What is left is the plan less what moved, exactly.
+    java.util.regex.Matcher moved =
+        java.util.regex.Pattern.compile("([0-9]+) versions moved, ([0-9]+) bytes")
+            .matcher(out.toString());
+    assertThat(moved.find()).isTrue();
+    long versionsLeft = 8 - Long.parseLong(moved.group(1));
+    long bytesLeft = objectBytes() - Long.parseLong(moved.group(2));
+    assertThat(out.toString())
+        .contains(
+            "remaining: "
+                + versionsLeft
+                + " versions, "
+                + bytesLeft
+                + " bytes of the 8 versions, "
+                + objectBytes()
+                + " bytes planned at start")
+        .containsPattern("ETA: [0-9]+s at [0-9.]+ MB/s \\((observed|the rate recorded at start)");
 
     assertThat(racs("reshape", "run", "--fence", "0", "--config", current.toString()))
         .as(err.toString())
@@ -161,6 +197,80 @@ class ReshapeRunCommandTest {
         .contains("reshape status: running since ")
         .contains("0 versions moved")
         .contains("the mover is paused: slot 5");
+  }
+
+  @Test
+  void run_whenAVersionIsLost_failsAndStatusExits1NamingIt() throws IOException {
+    assertThat(start()).isZero();
+    String key =
+        objects.entrySet().stream()
+            .max(Map.Entry.comparingByValue(java.util.Comparator.comparingInt(b -> b.length)))
+            .orElseThrow()
+            .getKey();
+    String versionId;
+    // Its shards deleted on three of six repositories: fewer than k = 4 exist anywhere.
+    try (ErasureStore store = ArrayConfig.load(current).open()) {
+      VersionMeta meta = store.head("bkt", key);
+      versionId = meta.versionId();
+      PartMeta part = meta.parts().getFirst();
+      assertThat(part.inline()).as("the largest object is striped").isFalse();
+      for (int i = 0; i < 3; i++) {
+        store.repositories().get(part.slots().get(i)).delete(Layout.shard(part.dataId(), i));
+      }
+    }
+    String named = "bkt/" + key + " version " + versionId + " cannot be read: 3 of the 6 shards";
+
+    assertThat(racs("reshape", "run", "--fence", "0", "--config", current.toString()))
+        .isEqualTo(ExitCodes.FAILURE);
+    assertThat(out.toString()).contains("reshape: failed: " + named);
+
+    assertThat(status()).isEqualTo(ExitCodes.FAILURE);
+    assertThat(out.toString()).contains("reshape status: failed: " + named);
+    // No mover runs it again; start is refused naming it; abort gives it up.
+    assertThat(racs("reshape", "run", "--fence", "0", "--config", current.toString()))
+        .isEqualTo(ExitCodes.FAILURE);
+    assertThat(out.toString()).contains("reshape run: failed: 0 versions moved");
+    assertThat(start()).isEqualTo(ExitCodes.FAILURE);
+    assertThat(err.toString())
+        .contains("a reshape is already recorded (failed: " + named)
+        .contains("; abort it first");
+    assertThat(racs("reshape", "abort", "--config", current.toString()))
+        .as(err.toString())
+        .isZero();
+    assertThat(status()).isZero();
+    assertThat(out.toString()).contains("reshape status: aborted: the array is 4x2 over");
+  }
+
+  @Test
+  void status_whileAnUploadBegunInTheOldLayoutIsOpen_saysTheMoverWaitsAndExits3()
+      throws IOException {
+    String upload;
+    try (ErasureStore store = ArrayConfig.load(current).open()) {
+      upload = store.createMultipartUpload("bkt", "open", ObjectStore.PutOptions.defaults());
+    }
+    assertThat(start()).isZero();
+
+    // stopped once it says what it waits for
+    assertThat(runStopped(() -> out.toString().contains("reshape: waiting for")))
+        .as(err.toString())
+        .isEqualTo(ExitCodes.RUNNING);
+    String waiting = "waiting for 1 upload begun in the old layout (oldest: bkt/open, begun ";
+    assertThat(out.toString()).contains("reshape: " + waiting);
+
+    assertThat(status()).as("waiting is no error").isEqualTo(ExitCodes.RUNNING);
+    assertThat(out.toString())
+        .contains("the mover is " + waiting)
+        .contains("): complete or abort it")
+        .doesNotContain("the mover is paused");
+
+    try (ErasureStore store = ArrayConfig.load(current).open()) {
+      store.abortMultipartUpload("bkt", "open", upload);
+    }
+    assertThat(racs("reshape", "run", "--fence", "0", "--config", current.toString()))
+        .as(err.toString())
+        .isZero();
+    assertThat(status()).isZero();
+    assertEveryObjectReadsByteExactWith(target);
   }
 
   private static void deleteTree(Path root) throws IOException {

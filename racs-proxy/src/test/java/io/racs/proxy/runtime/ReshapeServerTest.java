@@ -77,18 +77,16 @@ class ReshapeServerTest {
         .body();
   }
 
-  @Test
-  void reshapeOnce_ofTheLeaseHolder_movesInPlaceOfTheScrubAndReportsIt() throws Exception {
-    RacsServer a = server();
-    RacsServer b = server();
-    ErasureStore store = stores.get(0);
+  /** Writes {@code versions} objects of seeded sizes to a new bucket; returns their bytes. */
+  private static long fill(ErasureStore store, int versions) {
     store.createBucket("bkt");
     Random random = new Random(SEED);
     System.out.println("ReshapeServerTest seed " + SEED);
-    int versions = 5;
+    long bytes = 0;
     for (int i = 0; i < versions; i++) {
       byte[] data = new byte[1 + random.nextInt(20_000)];
       random.nextBytes(data);
+      bytes += data.length;
       store.put(
           "bkt",
           "k" + i,
@@ -96,6 +94,16 @@ class ReshapeServerTest {
           data.length,
           ObjectStore.PutOptions.defaults());
     }
+    return bytes;
+  }
+
+  @Test
+  void reshapeOnce_ofTheLeaseHolder_movesInPlaceOfTheScrubAndReportsIt() throws Exception {
+    RacsServer a = server();
+    RacsServer b = server();
+    ErasureStore store = stores.get(0);
+    int versions = 5;
+    fill(store, versions);
     assertThat(a.reshapeOnce()).as("no reshape recorded").isNull();
     assertThat(admin(a, "/health/ready")).contains("\"reshape\":{\"state\":\"none\"");
     ReshapeRecords.record4x2To3x3(store);
@@ -111,7 +119,9 @@ class ReshapeServerTest {
         .contains("racs_reshape_versions_moved 0");
     assertThat(admin(a, "/health/ready"))
         .contains("\"reshape\":{\"state\":\"running\",\"from\":\"4x2 over ")
-        .contains("\"to\":\"3x3 over ");
+        .contains("\"to\":\"3x3 over ")
+        .contains("\"remaining\":\"unknown\",\"eta\":\"unknown\"");
+    assertThat(admin(a, "/metrics")).doesNotContain("racs_reshape_versions_remaining");
 
     clock.advance(Duration.ofMinutes(2)); // past the fence: every proxy writes 3x3 by now
     Mover.Report report = a.reshapeOnce();
@@ -127,5 +137,53 @@ class ReshapeServerTest {
         .contains("racs_reshape_generation 1");
     assertThat(b.reshapeOnce()).as("nothing runs any more").isNull();
     assertThat(admin(b, "/health/ready")).contains("\"reshape\":{\"state\":\"complete\"");
+  }
+
+  @Test
+  void reshapeOnce_whenFailed_neverRunsTheMoverAndReportsWhy() throws Exception {
+    RacsServer a = server();
+    ErasureStore store = stores.get(0);
+    ReshapeRecords.record4x2To3x3(store);
+    ArrayRecords records = new ArrayRecords(store);
+    ArrayRecord running = records.current().orElseThrow();
+    records.write(running.next(records.nextId(), ArrayRecord.State.FAILED, "bkt/k version v lost"));
+
+    assertThat(a.reshapeOnce()).as("a failed reshape is not moved again").isNull();
+    assertThat(a.scrubOnce(0)).as("nor does the scrub stand aside for it").isNotNull();
+    assertThat(admin(a, "/metrics"))
+        .contains("racs_reshape_running 0")
+        .contains("racs_reshape_failed 1");
+    assertThat(admin(a, "/health/ready"))
+        .contains("\"reshape\":{\"state\":\"failed\",\"from\":\"4x2 over ")
+        .contains("\"reason\":\"bkt/k version v lost\"");
+  }
+
+  @Test
+  void metricsAndHealth_whenTotalsRecorded_sayWhatRemainsAndTheEta() throws Exception {
+    RacsServer a = server();
+    ErasureStore store = stores.get(0);
+    long bytes = fill(store, 3);
+    ReshapeRecords.record4x2To3x3(store, new ArrayRecord.Totals(3, bytes), 0.01);
+    assertThat(a.scrubOnce(0)).as("reads the array record: no scrub, a reshape runs").isNull();
+
+    assertThat(admin(a, "/metrics"))
+        .contains("racs_reshape_versions_remaining 3\n")
+        .contains("racs_reshape_bytes_remaining " + bytes + "\n");
+    // At the recorded 0.01 MB/s: 10,000 bytes a second.
+    assertThat(admin(a, "/health/ready"))
+        .contains(
+            "\"remaining\":{\"versions\":3,\"bytes\":"
+                + bytes
+                + "},\"eta\":{\"seconds\":"
+                + (bytes + 9_999) / 10_000
+                + ",\"bytesPerSecond\":10000,\"rate\":\"recorded\"}");
+
+    clock.advance(Duration.ofMinutes(2));
+    Mover.Report report = a.reshapeOnce();
+
+    assertThat(report.outcome()).as(report.reason()).isEqualTo(Mover.Outcome.COMPLETE);
+    assertThat(admin(a, "/metrics"))
+        .contains("racs_reshape_versions_remaining 0\n")
+        .contains("racs_reshape_bytes_remaining 0\n");
   }
 }

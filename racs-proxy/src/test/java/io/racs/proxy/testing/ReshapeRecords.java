@@ -12,6 +12,15 @@ public final class ReshapeRecords {
 
   /** Records the reshape 4x2 -> 3x3 over {@code store}'s repositories (generation 0 -> 1). */
   public static void record4x2To3x3(ErasureStore store) {
+    record4x2To3x3(store, null, 0);
+  }
+
+  /**
+   * Records the reshape 4x2 -> 3x3 with the plan's {@code totals} (null: none, as records written
+   * before they were kept) and {@code rateMegabytesPerSecond}.
+   */
+  public static void record4x2To3x3(
+      ErasureStore store, ArrayRecord.Totals totals, double rateMegabytesPerSecond) {
     ArrayRecords records = new ArrayRecords(store);
     records.current(); // observes the ids listed, so that the new one is newer
     List<String> names = store.repositories().stream().map(Repository::name).toList();
@@ -24,7 +33,8 @@ public final class ReshapeRecords {
             new ArrayRecord.Generation(0, "4x2", names),
             new ArrayRecord.Generation(1, "3x3", names),
             store.config().clock().millis(),
-            0,
-            null));
+            rateMegabytesPerSecond,
+            null,
+            totals));
   }
 }

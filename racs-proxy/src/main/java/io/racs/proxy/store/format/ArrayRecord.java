@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param startedMillis when the reshape was started
  * @param rateMegabytesPerSecond the rate the mover is to keep, MB/s (10^6 bytes)
  * @param reason what failed or paused it, one line; null otherwise
+ * @param totals what the plan counted to move when the reshape was started; null in records written
+ *     before they were kept (remaining work is then unknown)
  */
 public record ArrayRecord(
     int format,
@@ -28,7 +30,50 @@ public record ArrayRecord(
     Generation to,
     long startedMillis,
     double rateMegabytesPerSecond,
-    String reason) {
+    String reason,
+    Totals totals) {
+
+  /** A record without totals, as written before they were kept. */
+  public ArrayRecord(
+      int format,
+      String arrayId,
+      String versionId,
+      State state,
+      Generation from,
+      Generation to,
+      long startedMillis,
+      double rateMegabytesPerSecond,
+      String reason) {
+    this(
+        format,
+        arrayId,
+        versionId,
+        state,
+        from,
+        to,
+        startedMillis,
+        rateMegabytesPerSecond,
+        reason,
+        null);
+  }
+
+  /**
+   * What {@code racs reshape start} counted to move, by the walk {@code plan} makes: the versions
+   * (and delete markers) not in the target layout and their stored bytes (the objects' sizes, as
+   * the mover counts its bytes moved).
+   *
+   * @param versions versions to move
+   * @param bytes their stored bytes
+   */
+  public record Totals(long versions, long bytes) {
+    /** Checks that neither is negative. */
+    public Totals {
+      if (versions < 0 || bytes < 0) {
+        throw new IllegalArgumentException(
+            "totals: " + versions + " versions, " + bytes + " bytes (expected: >= 0)");
+      }
+    }
+  }
 
   /** Where a reshape stands. */
   public enum State {
@@ -124,7 +169,25 @@ public record ArrayRecord(
 
   /** This reshape in {@code state} (with {@code reason}), as a new record {@code versionId}. */
   public ArrayRecord next(String versionId, State state, String reason) {
+    return with(versionId, state, reason, totals);
+  }
+
+  /** This record with {@code totals} (null: unknown). */
+  public ArrayRecord withTotals(Totals totals) {
+    return with(versionId, state, reason, totals);
+  }
+
+  private ArrayRecord with(String versionId, State state, String reason, Totals totals) {
     return new ArrayRecord(
-        format, arrayId, versionId, state, from, to, startedMillis, rateMegabytesPerSecond, reason);
+        format,
+        arrayId,
+        versionId,
+        state,
+        from,
+        to,
+        startedMillis,
+        rateMegabytesPerSecond,
+        reason,
+        totals);
   }
 }

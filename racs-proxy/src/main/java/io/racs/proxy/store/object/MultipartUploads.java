@@ -538,9 +538,17 @@ public final class MultipartUploads {
   }
 
   public List<ObjectStore.UploadInfo> list(String bucket, String prefix) {
+    return openRecords(bucket, prefix).stream().map(MultipartUploads::info).toList();
+  }
+
+  /**
+   * The records of the uploads of {@code bucket} under {@code prefix} (null: all) still open: not
+   * completed, aborted or given up, in key order; as ListMultipartUploads lists them.
+   */
+  public List<UploadRecord> openRecords(String bucket, String prefix) {
     String p = prefix == null ? "" : prefix;
     IndexMerge merge = new IndexMerge(context.array, Layout.uploadPrefix(bucket) + p, "", 1000);
-    List<ObjectStore.UploadInfo> uploads = new ArrayList<>();
+    List<UploadRecord> uploads = new ArrayList<>();
     List<IndexMerge.Entry> records = new ArrayList<>();
     Map<String, IndexMerge.Entry> marks = new HashMap<>();
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
@@ -556,7 +564,7 @@ public final class MultipartUploads {
       if (mark != null && markCounts(merge, mark)) {
         continue; // given up; kept or copied back by a repository that missed its deletion
       }
-      context.read(e, UploadRecord.class).ifPresent(r -> uploads.add(info(r)));
+      context.read(e, UploadRecord.class).ifPresent(uploads::add);
     }
     return uploads;
   }

@@ -33,6 +33,10 @@ final class MoveCheckpoints {
    * @param copiesCollected older copies collected so far
    * @param problem why the mover is paused or failed, one line; null while it moves (absent from
    *     older checkpoints)
+   * @param bytesPerSecond the rate the mover was seen to move stored bytes at since it last began
+   *     or resumed moving; 0 when none was observed yet (and in older checkpoints)
+   * @param waiting what the mover waits for that is not an error, one line (uploads begun in the
+   *     old layout, docs/reshape.md §5); null when nothing (and in older checkpoints)
    */
   record Checkpoint(
       int format,
@@ -42,7 +46,9 @@ final class MoveCheckpoints {
       long versionsMoved,
       long bytesMoved,
       long copiesCollected,
-      String problem) {}
+      String problem,
+      double bytesPerSecond,
+      String waiting) {}
 
   private final StoreContext context;
   private final QuorumWriter writer;

@@ -2,14 +2,13 @@ package io.racs.proxy.store.reshape;
 
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.StoreException;
-import io.racs.proxy.store.array.ArrayHealth;
 import io.racs.proxy.store.array.IndexMerge;
-import io.racs.proxy.store.array.RepositoryHealth;
 import io.racs.proxy.store.array.StoreContext;
 import io.racs.proxy.store.array.Throttle;
 import io.racs.proxy.store.commit.VersionResolver;
 import io.racs.proxy.store.format.ArrayRecord;
 import io.racs.proxy.store.format.Layout;
+import io.racs.proxy.store.format.UploadRecord;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.Maintenance;
 import io.racs.proxy.store.heal.SupersededCopies;
@@ -32,8 +31,12 @@ import java.util.function.Consumer;
  * the array record is marked {@code COMPLETE}.
  *
  * <p>It keeps {@code --rate} ({@link Throttle}), pauses while a slot of the array is not usable
- * (and says so), checkpoints after each key ({@link MoveCheckpoints}), and stops before its next
- * key when told to, resumable from the checkpoint. Every step is idempotent: a version in the
+ * (and says so), checkpoints after each key ({@link MoveCheckpoints}, counted by {@link
+ * MoveLedger}), and stops before its next key when told to, resumable from the checkpoint. A
+ * failure no retry can mend ({@link MoveFailures}) marks the array record {@code FAILED} and ends
+ * the run; the operator aborts. It does not complete while an upload begun in an older layout is
+ * open ({@link OldUploads}): it says so, looks again every pause, and sweeps again once one ended,
+ * so that a completed one's version is moved first. Every step is idempotent: a version in the
  * target is skipped, a copy that failed to commit is replaced, and its data is collected.
  *
  * <p>One mover runs at a time (its caller holds the heal lease). Not thread-safe.
@@ -45,7 +48,11 @@ public final class Mover {
     COMPLETE,
     /** Told to stop (or paused until told to): resumable from the checkpoint. */
     STOPPED,
-    /** Nothing to move (no reshape running, or one the mover cannot do), or a step kept failing. */
+    /**
+     * The reshape failed (a final failure: the array record now says {@code FAILED}, see {@link
+     * MoveFailures}), or there is nothing to move (no reshape running, or one this mover cannot
+     * do), or a step kept failing (retried by the next run).
+     */
     FAILED
   }
 
@@ -114,6 +121,15 @@ public final class Mover {
     }
   }
 
+  /** Thrown on a final failure ({@link MoveFailures}): the run marks the reshape failed. */
+  private static final class Failed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Failed(String reason) {
+      super(reason, null, false, false);
+    }
+  }
+
   /** Thrown to end a run where it stands (told to stop): the checkpoint stays. */
   private static final class Stopped extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -131,21 +147,14 @@ public final class Mover {
   private ArrayRecord reshape;
   private MoveCheckpoints checkpoints;
   private VersionCopier copier;
+  private MoveLedger ledger;
+  private SlotWatch slots;
   private int generation;
-  private long versionsMoved;
-  private long bytesMoved;
-  private long copiesCollected;
-  private int sweep = 1;
   // What the current sweep found still to do, and the first failure it met.
   private long found;
   private String failure;
   // Versions whose older copies wait for their new copy to settle, by version entry.
   private final List<String> settling = new ArrayList<>();
-  // Where the last checkpoint stands, so that a pause or a failure is noted there.
-  private String savedBucket = "";
-  private String savedAfter = "";
-  private long lastProgressNanos;
-  private long lastHealthNanos;
   private long lastRecordNanos;
   private static final long RECORD_EVERY_NANOS = Duration.ofSeconds(10).toNanos();
 
@@ -191,6 +200,10 @@ public final class Mover {
               + reshape.to().describe()
               + " changes the repositories: the mover moves geometry-only reshapes so far");
     }
+    String refused = MoveFailures.refusedTarget(reshape);
+    if (refused != null) {
+      return markFailed(refused);
+    }
     generation = reshape.to().number();
     copier =
         new VersionCopier(
@@ -199,55 +212,107 @@ public final class Mover {
             generation,
             Throttle.megabytesPerSecond(options.rateMegabytesPerSecond()));
     checkpoints = new MoveCheckpoints(store, generation);
+    ledger = new MoveLedger(checkpoints, options);
+    slots = new SlotWatch(store, options, ledger);
     try {
       Optional<MoveCheckpoints.Checkpoint> resume = checkpoints.latest();
       resume.ifPresent(
           c -> {
-            versionsMoved = c.versionsMoved();
-            bytesMoved = c.bytesMoved();
-            copiesCollected = c.copiesCollected();
-            sweep = c.sweep();
+            ledger.resume(c);
             options
                 .progress()
-                .accept("reshape: resuming sweep " + sweep + " in bucket " + c.bucket());
+                .accept("reshape: resuming sweep " + c.sweep() + " in bucket " + c.bucket());
           });
+      // The uploads begun in an older layout that were open when the last whole sweep found
+      // nothing else to do; null when it found something.
+      List<String> waitedFor = null;
+      String waiting = null;
       for (int run = 0; run < options.sweeps(); run++) {
-        boolean whole = resume.isEmpty();
+        // From the first bucket: a checkpoint between sweeps resumes at the start of the next.
+        boolean whole = resume.isEmpty() || resume.get().bucket().isEmpty();
         // A proxy that has not re-read the array record yet still writes the old layout: only a
         // sweep begun past the fence may find the last of them (docs/reshape.md §6).
         boolean fenced =
             store.config().clock().millis() >= reshape.startedMillis() + options.fence().toMillis();
         found = 0;
         failure = null;
-        sweepBuckets(resume);
-        resume = Optional.empty();
-        collectSettling();
-        if (whole && found == 0 && failure == null && !fenced) {
+        // Listed before the sweep: an upload completed during it may leave its version behind it.
+        List<UploadRecord> oldUploads =
+            fenced ? OldUploads.open(store, reshape.to().geometry()) : List.of();
+        // Past the fence only such an upload, completed, puts a version in the old layout: while
+        // the same ones stay open, a sweep would find what the last one found, nothing.
+        boolean unchanged = whole && OldUploads.ids(oldUploads).equals(waitedFor);
+        if (!unchanged) {
+          ledger.restartRate();
+          sweepBuckets(resume);
+          resume = Optional.empty();
+          collectSettling();
+        }
+        boolean clean = whole && found == 0 && failure == null;
+        waiting = null;
+        if (clean && !fenced) {
           awaitFence(); // the next sweep, whole and fenced, may complete
-        } else if (whole && found == 0 && failure == null) {
+        } else if (clean && oldUploads.isEmpty()) {
           checkRecord(true);
           records.write(reshape.next(records.nextId(), ArrayRecord.State.COMPLETE, null));
           checkpoints.clear();
-          say(true);
+          ledger.say(true);
           return report(Outcome.COMPLETE, "");
+        } else if (clean) {
+          waiting = OldUploads.describe(oldUploads);
+          if (!unchanged) {
+            options.progress().accept("reshape: " + waiting);
+          }
         }
-        sweep++;
-        save("", ""); // the next sweep starts from the first bucket
+        waitedFor = waiting == null ? null : OldUploads.ids(oldUploads);
+        if (!unchanged) {
+          ledger.sweep++;
+          ledger.between(waiting); // the next sweep starts from the first bucket
+        }
+        if (waiting != null) {
+          checkStop();
+          LockSupport.parkNanos(options.pause().toNanos()); // pacing a look at the uploads
+        }
       }
       if (failure != null) {
-        noteQuietly("failed: " + failure);
+        ledger.noteQuietly("failed: " + failure, null);
       }
       return report(
           failure != null ? Outcome.FAILED : Outcome.STOPPED,
-          failure != null ? failure : "still moving after " + options.sweeps() + " sweeps");
+          failure != null
+              ? failure
+              : waiting != null ? waiting : "still moving after " + options.sweeps() + " sweeps");
     } catch (Stopped e) {
-      say(true);
+      ledger.say(true);
       return report(Outcome.STOPPED, e.getMessage());
+    } catch (Failed e) {
+      return markFailed(e.getMessage());
     }
   }
 
+  /**
+   * Marks the reshape {@code FAILED} for {@code reason}, unless it is no longer the reshape this
+   * run moves, and ends the run: no proxy's mover runs it again; the operator aborts it.
+   */
+  private Report markFailed(String reason) {
+    try {
+      checkRecord(true);
+    } catch (Stopped e) {
+      return report(Outcome.STOPPED, e.getMessage());
+    }
+    records.write(reshape.next(records.nextId(), ArrayRecord.State.FAILED, reason));
+    if (ledger != null) {
+      ledger.noteQuietly("failed: " + reason, null);
+    }
+    options.progress().accept("reshape: failed: " + reason);
+    return report(Outcome.FAILED, "the reshape failed: " + reason);
+  }
+
   private Report report(Outcome outcome, String reason) {
-    return new Report(outcome, versionsMoved, bytesMoved, copiesCollected, reason);
+    return ledger == null
+        ? new Report(outcome, 0, 0, 0, reason)
+        : new Report(
+            outcome, ledger.versionsMoved, ledger.bytesMoved, ledger.copiesCollected, reason);
   }
 
   private void sweepBuckets(Optional<MoveCheckpoints.Checkpoint> resume) {
@@ -271,11 +336,14 @@ public final class Mover {
       String name = e.name().substring(0, e.name().lastIndexOf(Layout.SEPARATOR));
       if (!name.equals(keyName)) {
         if (keyName != null) {
-          save(bucket, last); // the key before is done
+          ledger.save(bucket, last); // the key before is done
         }
         checkStop();
         checkRecord(false);
-        awaitUsable();
+        String paused = slots.awaitUsable();
+        if (paused != null) {
+          throw new Stopped("paused: " + paused);
+        }
         keyName = name;
       }
       last = e.names().get(e.names().size() - 1).name();
@@ -291,11 +359,11 @@ public final class Mover {
         continue;
       }
       moveVersion(merge, e, judged);
-      say(false);
+      ledger.say(false);
     }
     context.requireReadQuorum(merge, "sweep " + bucket);
     if (keyName != null) {
-      save(bucket, last);
+      ledger.save(bucket, last);
     }
   }
 
@@ -308,6 +376,7 @@ public final class Mover {
       return;
     }
     found++;
+    String copying = "copy " + meta.bucket() + "/" + meta.key() + " " + meta.versionId();
     try {
       for (IndexMerge.Entry name : version.names()) {
         // A copy into this generation that does not decide: a move that failed. Records are never
@@ -321,19 +390,18 @@ public final class Mover {
           }
         }
       }
-      bytesMoved += copier.copy(meta, judged.decided().name());
-      versionsMoved++;
+      ledger.bytesMoved += copier.copy(meta, judged.decided().name());
+      ledger.versionsMoved++;
       settling.add(version.versionEntry());
+    } catch (VersionCopier.Unreadable e) {
+      String lost = MoveFailures.lost(context, meta, e, judged.decided().name());
+      // A slot down is a pause, whatever the shards said: health is looked at afresh.
+      if (lost != null && slots.unusable(true) == null) {
+        throw new Failed(lost);
+      }
+      failed(copying + ": " + e.getMessage());
     } catch (StoreException e) {
-      failed(
-          "copy "
-              + meta.bucket()
-              + "/"
-              + meta.key()
-              + " "
-              + meta.versionId()
-              + ": "
-              + e.getMessage());
+      failed(copying + ": " + e.getMessage());
     }
   }
 
@@ -356,7 +424,7 @@ public final class Mover {
       Optional<VersionMeta> meta = context.read(name, VersionMeta.class);
       if (meta.isPresent()) {
         store.collector().removeSupersededCopy(name.name(), meta.get());
-        copiesCollected++;
+        ledger.copiesCollected++;
       }
     }
   }
@@ -422,57 +490,6 @@ public final class Mover {
     }
   }
 
-  /** Waits while a slot of the array is not usable, saying so once; stops when told to. */
-  private void awaitUsable() {
-    String said = null;
-    while (true) {
-      String down = unusable();
-      if (down == null) {
-        if (said != null) {
-          options.progress().accept("reshape: resumed: every slot is usable again");
-          noteQuietly(null);
-        }
-        return;
-      }
-      if (!down.equals(said)) {
-        options.progress().accept("reshape: paused: " + down);
-        noteQuietly("paused: " + down);
-        said = down;
-      }
-      if (options.stop().getAsBoolean()) {
-        throw new Stopped("paused: " + down);
-      }
-      LockSupport.parkNanos(options.pause().toNanos()); // pacing a retry, not a handoff
-      lastHealthNanos = 0; // look again now
-    }
-  }
-
-  /** The first slot not usable now, described; null when every one is. */
-  private String unusable() {
-    for (int slot = 0; slot < context.array.size(); slot++) {
-      if (!context.array.health().usable(slot)) {
-        return "slot " + slot + " is suspended (" + context.array.health().suspension(slot) + ")";
-      }
-    }
-    long now = System.nanoTime();
-    if (lastHealthNanos != 0 && now - lastHealthNanos < Duration.ofSeconds(2).toNanos()) {
-      return null;
-    }
-    lastHealthNanos = now;
-    for (RepositoryHealth health : new ArrayHealth(context, store.slots()).report()) {
-      if (!health.writable()) {
-        return "slot "
-            + health.slot()
-            + " ("
-            + health.name()
-            + ") is "
-            + health.state()
-            + (health.reason().isEmpty() ? "" : ": " + health.reason());
-      }
-    }
-    return null;
-  }
-
   /**
    * Stops the run when the array record is no longer the reshape it moves (aborted meanwhile, by
    * any process): asked before each key, read at most every 10 s, and always before completing.
@@ -503,64 +520,5 @@ public final class Mover {
       failure = what;
     }
     options.progress().accept("reshape: could not " + what);
-  }
-
-  private void save(String bucket, String after) {
-    savedBucket = bucket;
-    savedAfter = after;
-    note(null);
-  }
-
-  /** Checkpoints where the last checkpoint stands, noting {@code problem} (null: none). */
-  private void note(String problem) {
-    checkpoints.save(
-        new MoveCheckpoints.Checkpoint(
-            1,
-            sweep,
-            savedBucket,
-            savedAfter,
-            versionsMoved,
-            bytesMoved,
-            copiesCollected,
-            problem));
-    options
-        .counters()
-        .accept(
-            new MoveProgress(
-                sweep,
-                savedBucket,
-                versionsMoved,
-                bytesMoved,
-                copiesCollected,
-                problem == null ? "" : problem));
-  }
-
-  /** {@link #note} that does not fail the run: a pause is noted on an array that may be down. */
-  private void noteQuietly(String problem) {
-    try {
-      note(problem);
-    } catch (StoreException e) {
-      options.progress().accept("reshape: could not note the pause: " + e.getMessage());
-    }
-  }
-
-  private void say(boolean always) {
-    long now = System.nanoTime();
-    if (!always && now - lastProgressNanos < Duration.ofSeconds(1).toNanos()) {
-      return;
-    }
-    lastProgressNanos = now;
-    options
-        .progress()
-        .accept(
-            "reshape: sweep "
-                + sweep
-                + ": "
-                + versionsMoved
-                + " versions moved, "
-                + bytesMoved / 1_000_000
-                + " MB, "
-                + copiesCollected
-                + " old copies collected");
   }
 }

@@ -13,7 +13,9 @@ import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.Maintenance;
 import io.racs.proxy.store.stripe.PartReader;
 import io.racs.proxy.store.stripe.PartWriter;
+import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +34,28 @@ import java.util.function.IntFunction;
  * <p>Not thread-safe: the mover copies one version at a time.
  */
 final class VersionCopier {
+  /**
+   * The version's stored bytes could not be read (fewer than k good shards of a part, or a record
+   * that does not describe its parts): thrown by {@link #copy} instead of the read's own failure,
+   * so that the mover can tell an unreadable version from a copy that did not reach a write quorum.
+   */
+  static final class Unreadable extends StoreException {
+    private static final long serialVersionUID = 1L;
+
+    @SuppressWarnings("serial") // a record of strings and lists; never serialised in practice
+    private final PartMeta part;
+
+    Unreadable(PartMeta part, StoreException cause) {
+      super(cause.code(), "read: " + cause.getMessage(), cause);
+      this.part = part;
+    }
+
+    /** The part that could not be read. */
+    PartMeta part() {
+      return part;
+    }
+  }
+
   private final StoreContext context;
   private final QuorumWriter writer;
   private final Geometry target;
@@ -110,7 +134,8 @@ final class VersionCopier {
                   true));
           continue;
         }
-        try (PartReader in = reader(meta, part, readFrom).open()) {
+        try (PartReader source = open(meta, part, readFrom)) {
+          InputStream in = unreadableOnFailure(part, source);
           PartWriter.Result written =
               PartWriter.write(
                   context.array,
@@ -175,10 +200,37 @@ final class VersionCopier {
   }
 
   private byte[] readAll(VersionMeta meta, PartMeta part, String readFrom) {
-    try (PartReader in = reader(meta, part, readFrom).open()) {
+    try (PartReader in = open(meta, part, readFrom)) {
       return in.readAllBytes();
+    } catch (StoreException e) {
+      throw e instanceof Unreadable ? e : new Unreadable(part, e);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** The part's reader, opened; {@link Unreadable} when it cannot be. */
+  private PartReader open(VersionMeta meta, PartMeta part, String readFrom) {
+    try {
+      return reader(meta, part, readFrom).open();
+    } catch (StoreException e) {
+      throw new Unreadable(part, e);
+    }
+  }
+
+  /**
+   * {@code in}, whose read failures are {@link Unreadable} (the writer passes them on as they are).
+   */
+  private static InputStream unreadableOnFailure(PartMeta part, PartReader in) {
+    return new FilterInputStream(in) {
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        try {
+          return super.read(b, off, len);
+        } catch (StoreException e) {
+          throw e instanceof Unreadable ? e : new Unreadable(part, e);
+        }
+      }
+    };
   }
 }

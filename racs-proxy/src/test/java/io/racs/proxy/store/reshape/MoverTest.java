@@ -107,6 +107,60 @@ class MoverTest {
     assertThat(store.head("bkt", "striped").versionId()).isEqualTo(overwrite.versionId());
   }
 
+  @Test
+  void run_whenAVersionIsLostOnEveryCopy_marksTheReshapeFailedNamingIt() {
+    fixture = new ReshapeArray(Duration.ZERO).fill();
+    ErasureStore store = fixture.store;
+    VersionMeta lost = store.head("bkt", "striped");
+    fixture.loseShards(lost.parts().getFirst(), 3); // 3 of 6 left: fewer than k = 4
+    fixture.recordReshape();
+    List<String> progress = new ArrayList<>();
+
+    Mover.Report report = fixture.move(-1, progress);
+
+    String reason =
+        "bkt/striped version "
+            + lost.versionId()
+            + " cannot be read: 3 of the 6 shards of its part 1 exist (need 4); abort the reshape"
+            + " (racs reshape abort), then restore or delete the version";
+    assertThat(report.outcome()).isEqualTo(Mover.Outcome.FAILED);
+    assertThat(report.reason()).isEqualTo("the reshape failed: " + reason);
+    ArrayRecord failed = new ArrayRecords(store).current().orElseThrow();
+    assertThat(failed.state()).isEqualTo(ArrayRecord.State.FAILED);
+    assertThat(failed.reason()).isEqualTo(reason);
+    assertThat(progress).contains("reshape: failed: " + reason);
+
+    // Final: a mover run again moves nothing and says why.
+    Mover.Report again = fixture.move(-1, progress);
+    assertThat(again.outcome()).isEqualTo(Mover.Outcome.FAILED);
+    assertThat(again.reason()).isEqualTo("the reshape failed: " + reason);
+    assertThat(again.versionsMoved()).isZero();
+  }
+
+  @Test
+  void run_whenASlotIsDown_pausesAndNeverMarksItFailed() {
+    fixture = new ReshapeArray(Duration.ZERO).fill();
+    ErasureStore store = fixture.store;
+    List<String> before = ReshapeArray.seen(store);
+    fixture.recordReshape();
+    fixture.array.faulty().get(5).outage(true);
+    List<String> progress = new ArrayList<>();
+
+    Mover.Report paused = fixture.move(3, progress);
+
+    assertThat(paused.outcome()).isEqualTo(Mover.Outcome.STOPPED);
+    assertThat(paused.reason()).startsWith("paused: slot 5");
+    assertThat(progress).anyMatch(line -> line.startsWith("reshape: paused: slot 5"));
+    assertThat(fixture.state()).isEqualTo(ArrayRecord.State.RUNNING);
+    assertThat(MoveProgress.latest(store, 1).orElseThrow().problem()).startsWith("paused: slot 5");
+
+    fixture.array.faulty().get(5).outage(false);
+    Mover.Report resumed = fixture.move(-1, progress);
+
+    assertThat(resumed.outcome()).as(resumed.reason()).isEqualTo(Mover.Outcome.COMPLETE);
+    assertThat(ReshapeArray.seen(store)).containsExactlyElementsOf(before);
+  }
+
   /** The data ids of every version's striped parts. */
   private static Set<String> dataIds(ErasureStore store) {
     Set<String> ids = new HashSet<>();

@@ -56,6 +56,7 @@ final class ReshapeArray implements AutoCloseable {
             .settleTime(settleTime)
             .clock(clock)
             .keys(Keyring.of(MasterKey.generate()))
+            .faulty()
             .open();
     store = array.store();
   }
