@@ -104,6 +104,7 @@ public final class ErasureStore extends ErasureUploads implements ObjectStore, M
   private static ErasureStore inLayout(ErasureStore store) {
     try {
       RecordedLayout.require(store);
+      store.tiers.context.layoutFreshness.follow(); // read just now; new writes refused once stale
       store.tiers.followLayout(() -> RecordedLayout.follow(store), RecordedLayout.REFRESH_EVERY);
       return store;
     } catch (RuntimeException e) {
