@@ -72,7 +72,8 @@ final class BucketChanges {
       return;
     }
     bucketChanged.accept(ZKPaths.getNodeFromPath(node.getPath()));
-    membership.heard(node.getStat() == null ? 0 : node.getStat().getMzxid());
+    membership.heard(
+        Membership.Topic.BUCKETS, node.getStat() == null ? 0 : node.getStat().getMzxid());
   }
 
   /** See {@link io.racs.proxy.store.bucket.BucketCoordinator#change}. */
@@ -139,7 +140,8 @@ final class BucketChanges {
       LOG.warn("coordination: cannot announce a change of bucket {}: {}", bucket, e.toString());
       zxid = Long.MAX_VALUE;
     }
-    if (!membership.awaitAllHeard(zxid, System.nanoTime() + ACK_WAIT.toNanos())
+    if (!membership.awaitAllHeard(
+            Membership.Topic.BUCKETS, zxid, System.nanoTime() + ACK_WAIT.toNanos())
         && !Thread.currentThread().isInterrupted()) {
       LOG.debug("coordination: not every proxy acknowledged the change of {}", bucket);
     }

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>{@code /members/<id>}: an ephemeral node per live proxy, holding its address and the newest
- *       bucket change it has heard of (recreated by Curator after a session expires);
+ *       change of buckets and users it has acted on (recreated by Curator after a session expires;
+ *       {@link Membership});
  *   <li>{@code /leader}: a {@link LeaderLatch}; the leader alone runs scrub and lifecycle scan;
  *   <li>{@code /scrub}: the scrub's checkpoint, so that a new leader resumes where the old stopped;
  *   <li>{@code /locks/<bucket>}: an {@link InterProcessMutex} that serialises the bucket's creates
@@ -41,8 +42,10 @@ import org.slf4j.LoggerFactory;
  *       no cache can still hold the old state);
  *   <li>{@code /keys/<bucket>/<slot>}: the writes in progress in a slot of the bucket's keys, whose
  *       last change is the slot's stamp for the version cache ({@link KeyStamps});
- *   <li>{@code /users}: a node written after each change of a stored user; every proxy watches it
- *       and re-reads the users when it changes ({@link UserChanges}).
+ *   <li>{@code /users}: a node written after each change of a stored user; every proxy watches it,
+ *       re-reads the users when it changes and acknowledges that in its member node; the change
+ *       returns once every member has, or after {@link UserAnnouncements#ACK_WAIT} ({@link
+ *       UserChanges}).
  * </ul>
  *
  * <p>This class owns the session and its connection state; each concern has its own class: {@link
@@ -121,7 +124,7 @@ public final class ZooKeeperCoordination
     this.writes =
         new WriteRegistrations(
             client, settings.namespace(), settings.sessionTimeout(), this::connected);
-    this.users = new UserAnnouncements(client, this::connected);
+    this.users = new UserAnnouncements(client, this::connected, membership);
   }
 
   /**
@@ -166,7 +169,7 @@ public final class ZooKeeperCoordination
     // everything once when the session goes, and once more when it is back.
     everythingChanged.run();
     if (now) {
-      users.heard(); // announcements of user changes may have been missed meanwhile too
+      users.missed(); // announcements of user changes may have been missed meanwhile too
     }
   }
 
@@ -257,7 +260,7 @@ public final class ZooKeeperCoordination
 
   /** See {@link UserAnnouncements}. */
   @Override
-  public void listen(Runnable changed) {
+  public void listen(Consumer<Runnable> changed) {
     users.listen(changed);
   }
 
