@@ -57,6 +57,8 @@ public final class StoreContext {
   private volatile Writes writes;
   // Whether that layout may be stale (docs/reshape.md §6).
   public final LayoutFreshness layoutFreshness;
+  // How changes of the array record are announced and acknowledged (NONE: not at all).
+  private volatile LayoutChanges layoutChanges = LayoutChanges.NONE;
 
   /**
    * The layout new versions, delete markers and uploads are written in (docs/reshape.md §2): the
@@ -134,6 +136,16 @@ public final class StoreContext {
 
   public KeyStamps keyStamps() {
     return keyStamps;
+  }
+
+  /** Announces changes of the array record through {@code changes} from now on. */
+  public void layoutChanges(LayoutChanges changes) {
+    layoutChanges = changes;
+  }
+
+  /** How changes of the array record are announced ({@link LayoutChanges#NONE}: not at all). */
+  public LayoutChanges layoutChanges() {
+    return layoutChanges;
   }
 
   /** The stamp slot of the key whose index entries start with {@code indexKeyPrefix}. */
