@@ -7,11 +7,8 @@ import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.VersionMeta;
+import io.racs.proxy.testing.ArrayRecordsUnlisted;
 import io.racs.proxy.testing.TestArray;
-import io.racs.repos.ListPage;
-import io.racs.repos.Repository;
-import io.racs.repos.RepositoryException;
-import io.racs.repos.decorator.ForwardingRepository;
 import io.racs.testkit.DrivenClock;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -40,36 +37,13 @@ class StaleLayoutTest {
   private TestArray array;
   private ErasureStore store;
 
-  /** Fails every listing of the array records while {@code failing} is set; the rest works. */
-  private static final class ArrayRecordsUnlisted extends ForwardingRepository {
-    private final AtomicBoolean failing;
-
-    ArrayRecordsUnlisted(Repository delegate, AtomicBoolean failing) {
-      super(delegate);
-      this.failing = failing;
-    }
-
-    @Override
-    public ListPage list(String prefix, String startAfter, int maxKeys) {
-      if (failing.get() && prefix.startsWith("racs/array/")) {
-        throw new RepositoryException(
-            RepositoryException.Kind.UNAVAILABLE, name() + ": listing refused by the test");
-      }
-      return super.list(prefix, startAfter, maxKeys);
-    }
-  }
-
   @BeforeEach
   void open() {
     array =
         TestArray.builder("4x2")
             .clock(clock)
             .ticker(() -> clock.millis() * 1_000_000L)
-            .wrap(
-                rs ->
-                    rs.stream()
-                        .<Repository>map(r -> new ArrayRecordsUnlisted(r, listingsFail))
-                        .toList())
+            .wrap(rs -> ArrayRecordsUnlisted.wrap(rs, listingsFail))
             .open();
     store = array.store();
     store.createBucket("bkt");
