@@ -4,7 +4,6 @@ import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.ArrayHealth;
 import io.racs.proxy.store.array.IndexMerge;
-import io.racs.proxy.store.array.LayoutChanges;
 import io.racs.proxy.store.array.RepositoryHealth;
 import io.racs.proxy.store.array.StoreContext;
 import io.racs.proxy.store.array.Throttle;
@@ -137,8 +136,6 @@ public final class Mover {
   private long bytesMoved;
   private long copiesCollected;
   private int sweep = 1;
-  // Every live proxy acknowledged the reshape's record: the fence has passed (docs/reshape.md §6).
-  private boolean acknowledged;
   // What the current sweep found still to do, and the first failure it met.
   private long found;
   private String failure;
@@ -151,6 +148,8 @@ public final class Mover {
   private long lastHealthNanos;
   private long lastRecordNanos;
   private static final long RECORD_EVERY_NANOS = Duration.ofSeconds(10).toNanos();
+  // Every live proxy acknowledged the reshape's record: the fence has passed (docs/reshape.md §6).
+  private boolean acknowledged;
 
   private Mover(Maintenance store, Options options) {
     this.store = store;
@@ -415,12 +414,13 @@ public final class Mover {
   /**
    * Waits, stopping when told to, until the fence has passed by the store's clock, or until every
    * live proxy has acknowledged that it re-read the array record (with coordination, {@link
-   * LayoutChanges}: announced here, so that each re-reads it at once), whichever comes first.
+   * io.racs.proxy.store.array.LayoutChanges}: announced here, so that each re-reads it at once),
+   * whichever comes first.
    */
   private void awaitFence() {
     long at = reshape.startedMillis() + options.fence().toMillis();
     options.progress().accept("reshape: waiting for every proxy to write the new layout");
-    LayoutChanges.Acknowledgements acks = context.layoutChanges().announce();
+    var acks = context.layoutChanges().announce();
     while (true) {
       checkStop();
       long left = at - store.config().clock().millis();
