@@ -27,8 +27,10 @@ import org.junit.jupiter.api.Test;
  * never passes by itself: the mover announces the reshape's record at its fence, both members
  * re-read it (their new writes take the target) and acknowledge, and the mover completes at once,
  * before its fence; with a third member that hears but never acknowledges it keeps waiting until
- * the clock is moved past the fence. Member nodes carry each topic's acknowledgement, and a node of
- * a proxy from before topics counts as a bucket acknowledgement only.
+ * the clock is moved past the fence. An announcement by a command that joins no proxy ({@code racs
+ * reshape start}, {@code abort}) makes a member re-read at once. Member nodes carry each topic's
+ * acknowledgement, and a node of a proxy from before topics counts as a bucket acknowledgement
+ * only.
  */
 class LayoutAcknowledgementsTest extends ProxiesOverZooKeeper {
   private static final Duration FENCE = Duration.ofHours(1);
@@ -128,6 +130,29 @@ class LayoutAcknowledgementsTest extends ProxiesOverZooKeeper {
     Mover.Report report = moving.get(60, TimeUnit.SECONDS);
     assertThat(report.outcome()).as(report.reason()).isEqualTo(Mover.Outcome.COMPLETE);
     assertThat(progress).doesNotContain("reshape: every proxy has re-read the array record");
+  }
+
+  @Test
+  void announceLayoutOnce_byACommandThatJoinsNoProxy_makesEveryMemberReRead() throws Exception {
+    ErasureStore b = drivenStore();
+    ZooKeeperCoordination cb = joined(b, "b");
+    Await.until("b is a member", () -> cb.members().size() == 1);
+    ReshapeRecords.record4x2To3x3(b); // as racs reshape start writes it; b has not re-read
+    assertThat(b.context().writes().geometry()).isEqualTo(Geometry.parse("4x2"));
+
+    assertThat(
+            ZooKeeperCoordination.announceLayoutOnce(
+                zookeeper.getConnectString(),
+                "racs",
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(5)))
+        .isTrue();
+
+    // Well before b's own re-read (every 10 s) could have found it.
+    Await.until(
+        "b writes 3x3",
+        Duration.ofSeconds(5),
+        () -> b.context().writes().geometry().equals(Geometry.parse("3x3")));
   }
 
   @Test

@@ -31,6 +31,8 @@ public final class LayoutFreshness {
   private final long ttlNanos;
   private volatile boolean following;
   private volatile long readNanos;
+  // A failed re-read found the ttl passed: said once in the log, until a read succeeds.
+  private volatile boolean refusing;
 
   /** Ages by {@code ticker} (nanoseconds, monotonic) and trusts a read for {@code ttl}. */
   public LayoutFreshness(LongSupplier ticker, Duration ttl) {
@@ -50,9 +52,30 @@ public final class LayoutFreshness {
     following = true;
   }
 
-  /** The array record was read now (on a read quorum), whatever it said. */
-  public void read() {
+  /**
+   * The array record was read now (on a read quorum), whatever it said.
+   *
+   * @return whether new writes were being refused until now (for the log)
+   */
+  public boolean read() {
     readNanos = ticker.getAsLong();
+    boolean was = refusing;
+    refusing = false;
+    return was;
+  }
+
+  /**
+   * A re-read failed.
+   *
+   * @return whether new writes are refused from now on and were not before (for the log: what the
+   *     clients are told in a 503, the operator hears once)
+   */
+  public boolean failed() {
+    if (!following || refusing || ticker.getAsLong() - readNanos <= ttlNanos) {
+      return false;
+    }
+    refusing = true;
+    return true;
   }
 
   /**

@@ -61,10 +61,20 @@ public final class RecordedLayout {
       if (recorded.isPresent()) {
         writeIn(store, recorded.get());
       }
-      store.context().layoutFreshness.read();
+      if (store.context().layoutFreshness.read()) {
+        LOG.info("the array record is read again: new writes are accepted again");
+      }
       return true;
     } catch (RuntimeException e) {
-      LOG.debug("cannot re-read the array record: {}", e.toString());
+      if (store.context().layoutFreshness.failed()) {
+        LOG.warn(
+            "cannot re-read the array record for longer than {} s: new writes are refused (503)"
+                + " until it is read again: {}",
+            LayoutFreshness.TTL.toSeconds(),
+            e.toString());
+      } else {
+        LOG.debug("cannot re-read the array record: {}", e.toString());
+      }
       return false;
     }
   }
