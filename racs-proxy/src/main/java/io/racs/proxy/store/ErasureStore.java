@@ -208,19 +208,15 @@ public final class ErasureStore extends ErasureUploads implements ObjectStore, M
 
   /**
    * Hears of changes of the array record through {@code changes}, re-reading it at once and then
-   * acknowledging, and lets the mover announce and wait for the acknowledgements (docs/reshape.md
-   * §6). Every proxy of the array must use the same {@code changes}. Call before serving.
+   * acknowledging once the writes begun before that re-read have ended, and lets the mover announce
+   * and wait for the acknowledgements (docs/reshape.md §6). Every proxy of the array must use the
+   * same {@code changes}. Call before serving.
    */
   public void coordinateLayout(LayoutChanges changes) {
     tiers.context.layoutChanges(changes);
     changes.listen(
         acknowledge ->
-            tiers.followNow(
-                () -> {
-                  if (RecordedLayout.follow(this)) {
-                    acknowledge.run();
-                  }
-                }));
+            tiers.followNow(() -> RecordedLayout.followAndAcknowledge(this, acknowledge)));
   }
 
   /** Whether a background re-read of some bucket's cached state runs (for tests). */

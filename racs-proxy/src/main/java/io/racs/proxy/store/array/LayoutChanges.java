@@ -13,11 +13,10 @@ import java.util.function.Consumer;
  * proxies' member nodes ({@code io.racs.proxy.coord}); without, {@link #NONE}: nobody hears, nobody
  * acknowledges, and the fence is waited out.
  *
- * <p>An acknowledgement says the proxy read the array record after it heard the announcement, and
- * so takes the layout the record says for every write it begins from then on. A write it began
- * before in the old layout may still commit after the mover's completing sweep has passed its key:
- * that version stays in the old layout (readable through its record, as an upload begun in the old
- * layout is), which the whole fence would have made unlikely but not impossible either.
+ * <p>An acknowledgement says the proxy read the array record after it heard the announcement (so
+ * takes the layout the record says for every write it begins from then on), and that the versions
+ * and delete markers it began writing before that read have ended ({@link WritesInFlight}), so the
+ * mover's completing sweep finds them all.
  *
  * <p>Best effort by contract: {@link #announce} never throws. Implementations are thread-safe;
  * listeners are called on the implementation's own thread and must not block.

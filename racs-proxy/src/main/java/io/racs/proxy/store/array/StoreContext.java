@@ -57,6 +57,9 @@ public final class StoreContext {
   private volatile Writes writes;
   // Whether that layout may be stale (docs/reshape.md §6).
   public final LayoutFreshness layoutFreshness;
+  // The versions and delete markers being written, so that an acknowledgement of a new array
+  // record can wait for those begun in the old layout (docs/reshape.md §6).
+  public final WritesInFlight writesInFlight = new WritesInFlight();
   // How changes of the array record are announced and acknowledged (NONE: not at all).
   private volatile LayoutChanges layoutChanges = LayoutChanges.NONE;
 

@@ -79,6 +79,31 @@ public final class RecordedLayout {
     }
   }
 
+  /**
+   * {@link #follow}, then, once the record is read, runs {@code acknowledge} when every version and
+   * delete marker {@code store} began writing before now has ended (those may be in the layout
+   * before the re-read; {@code WritesInFlight}), on a thread of its own so that the re-reads go on
+   * meanwhile. Never when the read fails, nor when those writes have not ended within {@link
+   * #FENCE}: the mover then waits its fence out.
+   */
+  public static void followAndAcknowledge(Maintenance store, Runnable acknowledge) {
+    if (!follow(store)) {
+      return;
+    }
+    Thread.ofVirtual()
+        .name("layout-ack")
+        .start(
+            () -> {
+              try {
+                if (store.context().writesInFlight.awaitBegunBefore(FENCE)) {
+                  acknowledge.run();
+                }
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+  }
+
   private static void writeIn(Maintenance store, ArrayRecord r) {
     StoreConfig config = store.context().config;
     boolean target =
