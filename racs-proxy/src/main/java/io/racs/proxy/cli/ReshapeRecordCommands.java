@@ -1,6 +1,8 @@
 package io.racs.proxy.cli;
 
 import io.racs.proxy.config.ArrayConfig;
+import io.racs.proxy.coord.ZooKeeperCoordination;
+import io.racs.proxy.runtime.CoordinationConfig;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.format.ArrayRecord;
 import io.racs.proxy.store.reshape.ArrayRecords;
@@ -105,6 +107,7 @@ final class ReshapeRecordCommands {
                 null,
                 totals);
         records.write(record);
+        announce(t.from, spec.commandLine().getErr());
         out.printf(
             "reshape start: recorded on array %s: %s (generation %d -> %d)%n",
             store.arrayId(), t.describe(), generation, generation + 1);
@@ -233,11 +236,33 @@ final class ReshapeRecordCommands {
         }
         ArrayRecord r = now.get();
         records.write(r.next(records.nextId(), ArrayRecord.State.ABORTED, null));
+        announce(ArrayConfig.load(config.path), spec.commandLine().getErr());
         out.printf(
             "reshape abort: recorded: the array stays %s (the reshape to %s is given up)%n",
             r.from().describe(), r.to().describe());
         return ExitCodes.OK;
       }
+    }
+  }
+
+  /**
+   * Tells the proxies, when the configuration names coordination, that the array record changed, so
+   * that each re-reads it at once rather than within 10 s (docs/reshape.md §6); says on stderr when
+   * it could not (the proxies then see it at their next re-read).
+   */
+  private static void announce(ArrayConfig array, PrintWriter err) {
+    Optional<CoordinationConfig> coordination = CoordinationConfig.from(array.file());
+    if (coordination.isEmpty()) {
+      return;
+    }
+    CoordinationConfig c = coordination.get();
+    if (!ZooKeeperCoordination.announceLayoutOnce(
+        c.zookeeper(), c.namespace(), c.sessionTimeout(), UsersCommand.ANNOUNCE_WAIT)) {
+      err.printf(
+          "reshape: the record is written, but could not be announced through ZooKeeper at %s;"
+              + " the proxies see it at their next re-read (within 10 s)%n",
+          c.zookeeper());
+      err.flush();
     }
   }
 }

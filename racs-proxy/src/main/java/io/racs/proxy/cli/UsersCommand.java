@@ -32,7 +32,9 @@ import picocli.CommandLine.Spec;
  * them. Each change is checked first and then written as one record on a write quorum: bad input
  * exits 2 with one line and changes nothing. When the configuration names coordination, the command
  * then announces the change in ZooKeeper (without joining the proxies: {@link
- * UserAnnouncements#announceOnce}), so every proxy re-reads the users at once; if ZooKeeper cannot
+ * UserAnnouncements#announceOnce}), so every proxy re-reads the users at once, and waits (at most
+ * {@link UserAnnouncements#ACK_WAIT}) until every live proxy has acknowledged that it re-read them:
+ * after {@code remove} returns, no live proxy that acknowledged knows the key; if ZooKeeper cannot
  * be reached within {@link #ANNOUNCE_WAIT} it says so on stderr and still exits 0 (the change is
  * written), and the proxies see it at their next periodic re-read ({@code server.usersRefresh}).
  * Without coordination a new key works through every proxy within a second of its first use, and a
@@ -128,7 +130,7 @@ public final class UsersCommand implements Callable<Integer> {
     }
 
     @Override
-    public void listen(Runnable changed) {
+    public void listen(java.util.function.Consumer<Runnable> changed) {
       throw new UnsupportedOperationException("a command only announces");
     }
   }

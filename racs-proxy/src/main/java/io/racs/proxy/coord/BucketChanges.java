@@ -12,7 +12,6 @@ import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.utils.ZKPaths;
-import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,7 +71,8 @@ final class BucketChanges {
       return;
     }
     bucketChanged.accept(ZKPaths.getNodeFromPath(node.getPath()));
-    membership.heard(node.getStat() == null ? 0 : node.getStat().getMzxid());
+    membership.heard(
+        Membership.Topic.BUCKETS, node.getStat() == null ? 0 : node.getStat().getMzxid());
   }
 
   /** See {@link io.racs.proxy.store.bucket.BucketCoordinator#change}. */
@@ -120,26 +120,10 @@ final class BucketChanges {
   /** Tells every proxy that {@code bucket} changed, and waits until each has heard. */
   private void announce(String bucket) {
     bucketChanged.accept(bucket);
-    long zxid;
-    try {
-      Stat stat = new Stat();
-      client
-          .create()
-          .orSetData()
-          .creatingParentsIfNeeded()
-          .storingStatIn(stat)
-          .forPath(ZKPaths.makePath(BUCKETS, bucket), new byte[0]);
-      zxid = stat.getMzxid();
-      if (zxid == 0) {
-        // A create reports no stat here: read the node's.
-        zxid = client.checkExists().forPath(ZKPaths.makePath(BUCKETS, bucket)).getMzxid();
-      }
-    } catch (Exception e) {
-      // The other proxies will not hear of it: wait until their caches have expired.
-      LOG.warn("coordination: cannot announce a change of bucket {}: {}", bucket, e.toString());
-      zxid = Long.MAX_VALUE;
-    }
-    if (!membership.awaitAllHeard(zxid, System.nanoTime() + ACK_WAIT.toNanos())
+    // Not written (MAX_VALUE), the others will not hear of it: wait until their caches expired.
+    long zxid = AnnouncedNode.write(client, ZKPaths.makePath(BUCKETS, bucket));
+    if (!membership.awaitAllHeard(
+            Membership.Topic.BUCKETS, zxid, System.nanoTime() + ACK_WAIT.toNanos())
         && !Thread.currentThread().isInterrupted()) {
       LOG.debug("coordination: not every proxy acknowledged the change of {}", bucket);
     }

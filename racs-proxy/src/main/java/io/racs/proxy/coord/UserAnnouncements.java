@@ -1,27 +1,22 @@
 package io.racs.proxy.coord;
 
 import io.racs.proxy.users.UserChanges;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.recipes.cache.CuratorCache;
-import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Changes of the stored users across proxies: {@code /users}, one node written after each change of
- * a user record (by a proxy or by {@code racs users}), and a watch of it ({@link CuratorCache})
- * that tells this proxy's listeners, which re-read the users. The node's content is only the time
- * of the last announcement; what changed is read from the array, never from ZooKeeper. Nobody waits
- * for the other proxies to have re-read (unlike {@link BucketChanges}): a proxy that has not heard
- * yet serves the users it read last, as it would without coordination.
+ * a user record (by a proxy or by {@code racs users}), watched by every proxy ({@link
+ * AnnouncedNode}), whose listeners re-read the users and then acknowledge the change in the proxy's
+ * member node ({@link Membership.Topic#USERS}). The one who made the change returns once every live
+ * proxy has acknowledged it, or after {@link #ACK_WAIT}, as a bucket change does ({@link
+ * BucketChanges}): so after a removal returns, no live proxy that acknowledged still knows the key.
+ * A proxy that has not acknowledged by then serves the users it read last until its next re-read
+ * (its periodic one at the latest), as it would without coordination.
  *
  * <p>Thread-safe.
  */
@@ -30,18 +25,17 @@ public final class UserAnnouncements implements UserChanges {
 
   static final String USERS = "/users";
 
-  private final CuratorFramework client;
-  private final BooleanSupplier connected;
-  private final CuratorCache node;
-  private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+  /**
+   * How long a change of the users waits for every live proxy to have re-read them: a re-read is
+   * one listing of the user records, so a proxy that has not done it by then is not answering (it
+   * is the one that serves what it read last until its next re-read).
+   */
+  public static final Duration ACK_WAIT = Duration.ofSeconds(5);
 
-  UserAnnouncements(CuratorFramework client, BooleanSupplier connected) {
-    this.client = client;
-    this.connected = connected;
-    this.node = CuratorCache.build(client, USERS, CuratorCache.Options.SINGLE_NODE_CACHE);
-    node.listenable()
-        .addListener(
-            CuratorCacheListener.builder().forAll((type, before, after) -> heard()).build());
+  private final AnnouncedNode node;
+
+  UserAnnouncements(CuratorFramework client, BooleanSupplier connected, Membership membership) {
+    this.node = new AnnouncedNode(client, USERS, Membership.Topic.USERS, membership, connected);
   }
 
   /** Starts the watch of the node. */
@@ -49,32 +43,26 @@ public final class UserAnnouncements implements UserChanges {
     node.start();
   }
 
-  /** Tells the listeners: the users changed, or announcements may have been missed. */
-  void heard() {
-    for (Runnable listener : listeners) {
-      try {
-        listener.run();
-      } catch (RuntimeException e) {
-        LOG.warn("coordination: a listener of user changes failed: {}", e.toString());
-      }
-    }
+  /** Tells the listeners that announcements may have been missed (the session was interrupted). */
+  void missed() {
+    node.missed();
   }
 
+  /**
+   * Announces the change, then waits at most {@link #ACK_WAIT} for every live proxy's re-read; when
+   * the announcement could not be made, nobody heard, and nothing is waited for.
+   */
   @Override
   public void announce() {
-    if (!connected.getAsBoolean()) {
-      // Curator would retry for seconds; the change is written, and the proxies re-read anyway.
-      LOG.warn(
-          "coordination: ZooKeeper is not connected: the proxies see the change of the users at"
-              + " their next periodic re-read");
-      return;
+    AnnouncedNode.Acknowledgements acks = node.announce();
+    if (acks.made() && !acks.await(ACK_WAIT) && !Thread.currentThread().isInterrupted()) {
+      LOG.debug("coordination: not every proxy acknowledged the change of the users");
     }
-    write(client);
   }
 
   @Override
-  public void listen(Runnable changed) {
-    listeners.add(changed);
+  public void listen(Consumer<Runnable> changed) {
+    node.listen(changed);
   }
 
   void close() {
@@ -84,55 +72,21 @@ public final class UserAnnouncements implements UserChanges {
   /**
    * Announces a change of the stored users through a session of its own, for a command that changes
    * them without being a proxy ({@code racs users}): it joins nothing (no member node, no leader
-   * latch), waits at most {@code connectWait} for the session, writes the node and ends the
-   * session.
+   * latch), waits at most {@code connectWait} for the session, writes the node, waits at most
+   * {@link #ACK_WAIT} for every live proxy to have re-read the users, and ends the session.
    *
    * @return whether the announcement was made; when not, the proxies see the change at their next
    *     periodic re-read
    */
   public static boolean announceOnce(
       String connectString, String namespace, Duration sessionTimeout, Duration connectWait) {
-    CuratorFramework client =
-        CuratorFrameworkFactory.builder()
-            .connectString(connectString)
-            .namespace(namespace)
-            .sessionTimeoutMs((int) sessionTimeout.toMillis())
-            .connectionTimeoutMs((int) Math.min(15_000, connectWait.toMillis()))
-            .retryPolicy(new ExponentialBackoffRetry(200, 2, 1_000))
-            .build();
-    client.start();
-    boolean connected = false;
-    try {
-      connected = client.blockUntilConnected((int) connectWait.toMillis(), TimeUnit.MILLISECONDS);
-      return connected && write(client);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    } finally {
-      if (connected) {
-        client.close();
-      } else {
-        // Not connected, Curator would retry for seconds before closing: there is no session.
-        Thread.ofPlatform().daemon().name("zookeeper-close").start(client::close);
-      }
-    }
-  }
-
-  private static boolean write(CuratorFramework client) {
-    try {
-      client
-          .create()
-          .orSetData()
-          .creatingParentsIfNeeded()
-          .forPath(
-              USERS, Long.toString(System.currentTimeMillis()).getBytes(StandardCharsets.US_ASCII));
-      return true;
-    } catch (Exception e) {
-      LOG.warn(
-          "coordination: cannot announce a change of the users; the proxies see it at their next"
-              + " periodic re-read: {}",
-          e.toString());
-      return false;
-    }
+    return AnnouncedNode.announceOnce(
+        connectString,
+        namespace,
+        sessionTimeout,
+        connectWait,
+        USERS,
+        Membership.Topic.USERS,
+        ACK_WAIT);
   }
 }

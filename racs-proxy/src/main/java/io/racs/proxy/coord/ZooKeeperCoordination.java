@@ -1,6 +1,7 @@
 package io.racs.proxy.coord;
 
 import io.racs.proxy.store.array.KeyStamps;
+import io.racs.proxy.store.array.LayoutChanges;
 import io.racs.proxy.store.bucket.BucketCoordinator;
 import io.racs.proxy.store.heal.HealCheckpoint;
 import io.racs.proxy.users.UserChanges;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>{@code /members/<id>}: an ephemeral node per live proxy, holding its address and the newest
- *       bucket change it has heard of (recreated by Curator after a session expires);
+ *       change of buckets, users and the array record it has acted on (recreated by Curator after a
+ *       session expires; {@link Membership});
  *   <li>{@code /leader}: a {@link LeaderLatch}; the leader alone runs scrub and lifecycle scan;
  *   <li>{@code /scrub}: the scrub's checkpoint, so that a new leader resumes where the old stopped;
  *   <li>{@code /locks/<bucket>}: an {@link InterProcessMutex} that serialises the bucket's creates
@@ -41,8 +43,14 @@ import org.slf4j.LoggerFactory;
  *       no cache can still hold the old state);
  *   <li>{@code /keys/<bucket>/<slot>}: the writes in progress in a slot of the bucket's keys, whose
  *       last change is the slot's stamp for the version cache ({@link KeyStamps});
- *   <li>{@code /users}: a node written after each change of a stored user; every proxy watches it
- *       and re-reads the users when it changes ({@link UserChanges}).
+ *   <li>{@code /users}: a node written after each change of a stored user; every proxy watches it,
+ *       re-reads the users when it changes and acknowledges that in its member node; the change
+ *       returns once every member has, or after {@link UserAnnouncements#ACK_WAIT} ({@link
+ *       UserChanges});
+ *   <li>{@code /reshape}: a node written after each change of the array record (by {@code racs
+ *       reshape start} and {@code abort}, and by the mover when it waits for the fence); every
+ *       proxy watches it, re-reads the array record when it changes and acknowledges that in its
+ *       member node, so the mover's fence ends once every member has ({@link LayoutChanges}).
  * </ul>
  *
  * <p>This class owns the session and its connection state; each concern has its own class: {@link
@@ -92,6 +100,9 @@ public final class ZooKeeperCoordination
   /** A live proxy as its member node says: its id and address. */
   public record Member(String id, String address) {}
 
+  /** The node written after each change of the array record ({@link #layoutChanges}). */
+  static final String RESHAPE = "/reshape";
+
   private final Settings settings;
   private final CuratorFramework client;
   private final Runnable everythingChanged;
@@ -100,6 +111,7 @@ public final class ZooKeeperCoordination
   private final BucketChanges bucketChanges;
   private final WriteRegistrations writes;
   private final UserAnnouncements users;
+  private final AnnouncedNode reshape;
   private final Object connection = new Object();
   private volatile boolean connected;
 
@@ -121,7 +133,9 @@ public final class ZooKeeperCoordination
     this.writes =
         new WriteRegistrations(
             client, settings.namespace(), settings.sessionTimeout(), this::connected);
-    this.users = new UserAnnouncements(client, this::connected);
+    this.users = new UserAnnouncements(client, this::connected, membership);
+    this.reshape =
+        new AnnouncedNode(client, RESHAPE, Membership.Topic.LAYOUT, membership, this::connected);
   }
 
   /**
@@ -139,6 +153,7 @@ public final class ZooKeeperCoordination
     c.client.start();
     c.bucketChanges.start();
     c.users.start();
+    c.reshape.start();
     c.membership.start();
     try {
       c.leadership.start();
@@ -166,7 +181,9 @@ public final class ZooKeeperCoordination
     // everything once when the session goes, and once more when it is back.
     everythingChanged.run();
     if (now) {
-      users.heard(); // announcements of user changes may have been missed meanwhile too
+      // Announcements of user and array record changes may have been missed meanwhile too.
+      users.missed();
+      reshape.missed();
     }
   }
 
@@ -257,8 +274,45 @@ public final class ZooKeeperCoordination
 
   /** See {@link UserAnnouncements}. */
   @Override
-  public void listen(Runnable changed) {
+  public void listen(Consumer<Runnable> changed) {
     users.listen(changed);
+  }
+
+  /**
+   * The announcements of changes of the array record ({@code /reshape}) and their acknowledgements
+   * in the member nodes, for the store ({@link io.racs.proxy.store.ErasureStore#coordinateLayout}).
+   */
+  public LayoutChanges layoutChanges() {
+    return new LayoutChanges() {
+      @Override
+      public Acknowledgements announce() {
+        return reshape.announce()::await;
+      }
+
+      @Override
+      public void listen(Consumer<Runnable> changed) {
+        reshape.listen(changed);
+      }
+    };
+  }
+
+  /**
+   * Announces a change of the array record through a session of its own, for a command that is no
+   * proxy ({@code racs reshape start}, {@code abort}): every proxy re-reads the record at once.
+   * Waits for no acknowledgement (the mover does, at its fence).
+   *
+   * @return whether the announcement was made
+   */
+  public static boolean announceLayoutOnce(
+      String connectString, String namespace, Duration sessionTimeout, Duration connectWait) {
+    return AnnouncedNode.announceOnce(
+        connectString,
+        namespace,
+        sessionTimeout,
+        connectWait,
+        RESHAPE,
+        Membership.Topic.LAYOUT,
+        Duration.ZERO);
   }
 
   @Override
@@ -289,6 +343,7 @@ public final class ZooKeeperCoordination
   private void closeClient() {
     bucketChanges.close();
     users.close();
+    reshape.close();
     membership.close();
     client.close();
   }

@@ -298,11 +298,12 @@ public final class RacsServer implements AutoCloseable {
 
   /**
    * Joins the other proxies of the array in ZooKeeper as {@code id}, reached at {@code address},
-   * and makes {@code store} coordinate through that session: its bucket creates and deletes, and,
-   * when {@link CoordinationConfig#versionCache()}, its key stamps. Does not wait for the session
-   * (a ZooKeeper unreachable yet only means not connected); the caller closes the coordination.
-   * Shared by the server and the bench's in-process array, so that the bench measures the store as
-   * a proxy runs it.
+   * and makes {@code store} coordinate through that session: its bucket creates and deletes, the
+   * announcements and acknowledgements of changes of the array record, and, when {@link
+   * CoordinationConfig#versionCache()}, its key stamps. Does not wait for the session (a ZooKeeper
+   * unreachable yet only means not connected); the caller closes the coordination. Shared by the
+   * server and the bench's in-process array, so that the bench measures the store as a proxy runs
+   * it.
    */
   public static ZooKeeperCoordination join(
       ErasureStore store, CoordinationConfig config, String id, String address) {
@@ -313,6 +314,7 @@ public final class RacsServer implements AutoCloseable {
             store::bucketChanged,
             store::bucketsChanged);
     store.coordinate(coordination);
+    store.coordinateLayout(coordination.layoutChanges());
     if (config.versionCache()) {
       store.coordinateKeys(coordination);
     }

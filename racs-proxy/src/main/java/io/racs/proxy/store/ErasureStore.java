@@ -12,6 +12,7 @@ import io.racs.proxy.store.array.ArraySlots;
 import io.racs.proxy.store.array.Identity;
 import io.racs.proxy.store.array.IndexMerge;
 import io.racs.proxy.store.array.KeyStamps;
+import io.racs.proxy.store.array.LayoutChanges;
 import io.racs.proxy.store.array.RepositoryHealth;
 import io.racs.proxy.store.array.StoreContext;
 import io.racs.proxy.store.bucket.BucketCatalog;
@@ -104,6 +105,7 @@ public final class ErasureStore extends ErasureUploads implements ObjectStore, M
   private static ErasureStore inLayout(ErasureStore store) {
     try {
       RecordedLayout.require(store);
+      store.tiers.context.layoutFreshness.follow(); // read just now; new writes refused once stale
       store.tiers.followLayout(() -> RecordedLayout.follow(store), RecordedLayout.REFRESH_EVERY);
       return store;
     } catch (RuntimeException e) {
@@ -202,6 +204,19 @@ public final class ErasureStore extends ErasureUploads implements ObjectStore, M
    */
   public void coordinateKeys(KeyStamps stamps) {
     tiers.context.keyStamps(stamps);
+  }
+
+  /**
+   * Hears of changes of the array record through {@code changes}, re-reading it at once and then
+   * acknowledging once the writes begun before that re-read have ended, and lets the mover announce
+   * and wait for the acknowledgements (docs/reshape.md §6). Every proxy of the array must use the
+   * same {@code changes}. Call before serving.
+   */
+  public void coordinateLayout(LayoutChanges changes) {
+    tiers.context.layoutChanges(changes);
+    changes.listen(
+        acknowledge ->
+            tiers.followNow(() -> RecordedLayout.followAndAcknowledge(this, acknowledge)));
   }
 
   /** Whether a background re-read of some bucket's cached state runs (for tests). */

@@ -89,6 +89,23 @@ final class StoreTiers {
     layoutWatch.scheduleWithFixedDelay(follow, millis, millis, TimeUnit.MILLISECONDS);
   }
 
+  /**
+   * Runs {@code follow} now, after any re-read already running, on the thread that re-reads the
+   * array record: a change of it was announced. Nothing when the store does not follow the record
+   * or is closed.
+   */
+  void followNow(Runnable follow) {
+    ScheduledExecutorService watch = layoutWatch;
+    if (watch == null) {
+      return;
+    }
+    try {
+      watch.execute(follow);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // closed: nobody writes through this store any more
+    }
+  }
+
   /** Stops the collector and the background work, then closes the array and its repositories. */
   void close() {
     stop();

@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>a change is announced ({@link #changed}: with coordination, every change of a user made
  *       through any proxy or {@code racs users}, see {@link UserChanges}): at once, so a change is
- *       seen here within one listing of being written;
+ *       seen here within one listing of being written, and acknowledged once that re-read succeeded
+ *       (the one who made the change waits for every proxy's acknowledgement);
  *   <li>a request names an access key this directory does not know ({@link #secretKey}): so that a
  *       user just added works within a second without coordination. The re-read is coalesced (the
  *       misses while one waits share it) and rate-limited to one every {@link
@@ -76,6 +78,8 @@ public final class UserDirectory implements CredentialStore, Principals, AutoClo
   private boolean missPending;
   private long lastMissRereadNanos;
   private boolean missedBefore;
+  // The announcements the re-read that waits will acknowledge; under scheduling.
+  private final List<Runnable> acknowledgements = new ArrayList<>();
   private volatile boolean closed;
   private volatile Map<String, Resolved> byKey = Map.of();
   // The records behind byKey, resolved: a record unchanged since the last read is not resolved
@@ -157,13 +161,35 @@ public final class UserDirectory implements CredentialStore, Principals, AutoClo
    * Never blocks; before {@link #attach} and after {@link #close}, does nothing.
    */
   public void changed() {
+    changed(() -> {});
+  }
+
+  /**
+   * {@link #changed()}, running {@code acknowledge} once a re-read that began after this call has
+   * succeeded (never if it fails: the announcer's wait ends at its bound). Before {@link #attach}
+   * and after {@link #close} it acknowledges at once: the first read of an attach that follows sees
+   * the change, and a closed directory serves nobody.
+   */
+  public void changed(Runnable acknowledge) {
     synchronized (scheduling) {
-      if (changePending || refresher == null) {
+      if (refresher == null || closed) {
+        acknowledge.run();
         return;
+      }
+      acknowledgements.add(acknowledge);
+      if (changePending) {
+        return; // the re-read that waits begins after this call, and acknowledges it
       }
       changePending = true;
     }
-    rereadIn(0, () -> changePending = false);
+    rereadIn(
+        0,
+        () -> {
+          changePending = false;
+          List<Runnable> covered = List.copyOf(acknowledgements);
+          acknowledgements.clear();
+          return covered;
+        });
   }
 
   /** An unknown key was asked for: a re-read, coalesced and at most one per interval. */
@@ -180,15 +206,20 @@ public final class UserDirectory implements CredentialStore, Principals, AutoClo
       missedBefore = true;
       lastMissRereadNanos = now + delayNanos;
     }
-    rereadIn(delayNanos, () -> missPending = false);
+    rereadIn(
+        delayNanos,
+        () -> {
+          missPending = false;
+          return List.of();
+        });
   }
 
   /**
    * Re-reads on the background thread in {@code delayNanos}, first running {@code started} under
-   * {@code scheduling} (so that what is asked for from then on asks for another re-read); once
-   * closed, nothing.
+   * {@code scheduling} (so that what is asked for from then on asks for another re-read), and once
+   * the re-read succeeded the acknowledgements {@code started} handed over; once closed, nothing.
    */
-  private void rereadIn(long delayNanos, Runnable started) {
+  private void rereadIn(long delayNanos, Supplier<List<Runnable>> started) {
     ScheduledExecutorService r = refresher;
     if (r == null || closed) {
       return;
@@ -196,10 +227,13 @@ public final class UserDirectory implements CredentialStore, Principals, AutoClo
     try {
       r.schedule(
           () -> {
+            List<Runnable> covered;
             synchronized (scheduling) {
-              started.run();
+              covered = started.get();
             }
-            refreshQuietly();
+            if (refreshQuietly()) {
+              covered.forEach(Runnable::run);
+            }
           },
           delayNanos,
           TimeUnit.NANOSECONDS);
@@ -249,18 +283,21 @@ public final class UserDirectory implements CredentialStore, Principals, AutoClo
     }
   }
 
-  private void refreshQuietly() {
+  /** {@link #refresh}, logging a failure once; says whether it read the users. */
+  private boolean refreshQuietly() {
     try {
       refresh();
       if (failing) {
         LOG.info("users: the user records are read again");
         failing = false;
       }
+      return !closed;
     } catch (RuntimeException e) {
       if (!failing && !closed) { // closed: the store may be closing under the re-read
         LOG.warn("users: cannot read the user records; the users last read stay: {}", e.toString());
         failing = true;
       }
+      return false;
     }
   }
 

@@ -55,6 +55,7 @@ abstract class ProxiesOverZooKeeper {
             store::bucketChanged,
             store::bucketsChanged);
     store.coordinate(c);
+    store.coordinateLayout(c.layoutChanges());
     open.add(c);
     return c;
   }

@@ -9,6 +9,7 @@ import io.racs.proxy.users.UserAccounts;
 import io.racs.proxy.users.UserDirectory;
 import io.racs.testkit.Await;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -17,8 +18,10 @@ import org.junit.jupiter.api.Test;
  * (stores over the same fs repositories, each with its own {@link ZooKeeperCoordination} and a
  * {@link UserDirectory} that re-reads only every hour): a user added, given a policy, and removed
  * through one proxy is served, changed and refused by the other at once, which only the
- * announcement can explain (the other never asks for the key, so no miss re-reads either); so is a
- * change announced by a command that joins no proxy ({@link UserAnnouncements#announceOnce}); and
+ * announcement can explain (the other never asks for the key, so no miss re-reads either); a change
+ * returns only once every live proxy has re-read the users (acknowledged in its member node), so
+ * right after a removal returns, through a proxy or through a command that joins none ({@link
+ * UserAnnouncements#announceOnce}), no proxy's directory knows the key, with nothing awaited; and
  * with ZooKeeper unreachable the change is still written and the announcement only says it failed.
  */
 class UserAnnouncementsTest extends ProxiesOverZooKeeper {
@@ -72,6 +75,59 @@ class UserAnnouncementsTest extends ProxiesOverZooKeeper {
     accounts.remove("alice");
     Await.until("b refuses alice", AT_ONCE, () -> other.storedUsers() == 0);
     assertThat(other.secretKey("ALICEKEY")).isEmpty();
+  }
+
+  @Test
+  void remove_whenItReturns_noLiveProxyKnowsTheKey() throws Exception {
+    ErasureStore a = store();
+    ErasureStore b = store();
+    ErasureStore c = store();
+    ZooKeeperCoordination ca = join(a, "a");
+    ZooKeeperCoordination cb = join(b, "b");
+    ZooKeeperCoordination cc = join(c, "c");
+    UserDirectory own = directory(a, ca);
+    UserDirectory second = directory(b, cb);
+    UserDirectory third = directory(c, cc);
+    Await.until("a sees three members", () -> ca.members().size() == 3);
+    UserAccounts accounts =
+        new UserAccounts(new UserRecords(a), new StoredSecrets(null), ADMINS.keySet(), ca);
+
+    long began = System.nanoTime();
+    accounts.add("dave", "DAVEKEY", "dave-secret-1");
+    System.out.printf(
+        "the add returned %d ms after it began%n", (System.nanoTime() - began) / 1_000_000);
+    // Returned: every member has re-read (no await here: storedUsers asks for no re-read).
+    assertThat(List.of(own, second, third)).allMatch(d -> d.storedUsers() == 1);
+
+    began = System.nanoTime();
+    accounts.remove("dave");
+    System.out.printf(
+        "the removal returned %d ms after it began%n", (System.nanoTime() - began) / 1_000_000);
+
+    assertThat(List.of(own, second, third)).allMatch(d -> d.storedUsers() == 0);
+    assertThat(second.of("DAVEKEY")).isEmpty();
+    assertThat(third.of("DAVEKEY")).isEmpty();
+  }
+
+  @Test
+  void announceOnce_whenItReturns_everyLiveProxyHasReReadTheUsers() throws Exception {
+    ErasureStore b = store();
+    ZooKeeperCoordination cb = join(b, "b");
+    UserDirectory other = directory(b, cb);
+    Await.until("b is a member", () -> cb.members().size() == 1);
+    ErasureStore command = store();
+    new UserAccounts(new UserRecords(command), new StoredSecrets(null), ADMINS.keySet())
+        .add("erin", "ERINKEY", "erin-secret-1"); // written, not announced
+
+    assertThat(
+            UserAnnouncements.announceOnce(
+                zookeeper.getConnectString(),
+                "racs",
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(5)))
+        .isTrue();
+
+    assertThat(other.storedUsers()).isEqualTo(1);
   }
 
   @Test

@@ -36,7 +36,8 @@ public final class StoreErrors {
    *       ServiceUnavailable} that SDKs retry, a write lost to full repositories a 507 {@code
    *       XMinioStorageFull} that they do not. Those two and {@code InternalError} answer with
    *       their default message, never the store's (which names repositories); the others keep the
-   *       store's message.
+   *       store's message. A write refused while the array's layout may be stale ({@code
+   *       LAYOUT_UNKNOWN}) is a 503 too, saying how long the layout went unread.
    *   <li>Overload ({@link RejectedExecutionException}) is {@code SlowDown}; a timeout or a
    *       cancellation is {@code ServiceUnavailable}.
    *   <li>Anything else is a bug: {@code InternalError}, with the cause attached for the server log
@@ -107,7 +108,8 @@ public final class StoreErrors {
           case INVALID_RANGE -> S3ErrorCode.INVALID_RANGE;
           case BAD_DIGEST -> S3ErrorCode.BAD_DIGEST;
           case INVALID_ARGUMENT -> S3ErrorCode.INVALID_ARGUMENT;
-          case INSUFFICIENT_SHARDS, COORDINATION_UNAVAILABLE -> S3ErrorCode.SERVICE_UNAVAILABLE;
+          case INSUFFICIENT_SHARDS, COORDINATION_UNAVAILABLE, LAYOUT_UNKNOWN ->
+              S3ErrorCode.SERVICE_UNAVAILABLE;
           case INSUFFICIENT_STORAGE -> S3ErrorCode.X_MINIO_STORAGE_FULL;
           case INCOMPLETE_BODY -> S3ErrorCode.INCOMPLETE_BODY;
           case INCONSISTENT -> S3ErrorCode.INTERNAL_ERROR;
@@ -123,10 +125,13 @@ public final class StoreErrors {
             ? QUORUM_LOST
             : se.code() == StoreException.Code.COORDINATION_UNAVAILABLE
                 ? COORDINATION_LOST
-                // A 501 says what is not configured (harmless); other 5xx hide the store's words.
-                : code.httpStatus() >= 500 && code != S3ErrorCode.NOT_IMPLEMENTED
-                    ? code.defaultMessage()
-                    : se.getMessage();
+                // How long the layout went unread names nothing internal, and tells the cause.
+                : se.code() == StoreException.Code.LAYOUT_UNKNOWN
+                    ? se.getMessage()
+                    // A 501 says what is not configured (harmless); other 5xx hide the store's.
+                    : code.httpStatus() >= 500 && code != S3ErrorCode.NOT_IMPLEMENTED
+                        ? code.defaultMessage()
+                        : se.getMessage();
     if (se.code() == StoreException.Code.INSUFFICIENT_SHARDS) {
       // Which repositories failed, and how, is for the operator (it names them): the log and the
       // health report say it, the client gets the cause in general terms.

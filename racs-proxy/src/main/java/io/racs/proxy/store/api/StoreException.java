@@ -52,6 +52,12 @@ public class StoreException extends RuntimeException {
      * because the coordination service is not reachable: it did not take effect.
      */
     COORDINATION_UNAVAILABLE,
+    /**
+     * A new write was refused because this proxy could not read the array record for longer than
+     * the layout ttl (docs/reshape.md §6): the layout it would write in may be stale. It did not
+     * take effect; reads are not refused for it.
+     */
+    LAYOUT_UNKNOWN,
     /** The repositories hold something this store cannot use (wrong array, unknown format). */
     INCONSISTENT,
     /** A write asked for encryption by the proxy's key, and the proxy has no key configured. */

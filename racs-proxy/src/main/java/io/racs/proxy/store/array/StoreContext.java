@@ -55,6 +55,13 @@ public final class StoreContext {
   private final Map<Geometry, ErasureCodec> codecs = new ConcurrentHashMap<>();
   // The layout new writes take: the configured one, or a running reshape's target.
   private volatile Writes writes;
+  // Whether that layout may be stale (docs/reshape.md §6).
+  public final LayoutFreshness layoutFreshness;
+  // The versions and delete markers being written, so that an acknowledgement of a new array
+  // record can wait for those begun in the old layout (docs/reshape.md §6).
+  public final WritesInFlight writesInFlight = new WritesInFlight();
+  // How changes of the array record are announced and acknowledged (NONE: not at all).
+  private volatile LayoutChanges layoutChanges = LayoutChanges.NONE;
 
   /**
    * The layout new versions, delete markers and uploads are written in (docs/reshape.md §2): the
@@ -69,6 +76,7 @@ public final class StoreContext {
     this.codec = ErasureCodec.create(geometry);
     codecs.put(geometry, codec);
     this.writes = new Writes(geometry, codec, config);
+    this.layoutFreshness = new LayoutFreshness(config.ticker(), LayoutFreshness.TTL);
     this.index = new IndexQuorum(geometry.totalShards(), config.writeQuorum());
     this.array =
         new RepositoryArray(
@@ -131,6 +139,16 @@ public final class StoreContext {
 
   public KeyStamps keyStamps() {
     return keyStamps;
+  }
+
+  /** Announces changes of the array record through {@code changes} from now on. */
+  public void layoutChanges(LayoutChanges changes) {
+    layoutChanges = changes;
+  }
+
+  /** How changes of the array record are announced ({@link LayoutChanges#NONE}: not at all). */
+  public LayoutChanges layoutChanges() {
+    return layoutChanges;
   }
 
   /** The stamp slot of the key whose index entries start with {@code indexKeyPrefix}. */
@@ -253,8 +271,16 @@ public final class StoreContext {
     return recorded == null ? geometry : Geometry.parse(recorded);
   }
 
-  /** The layout new writes take now ({@link Writes}). */
+  /**
+   * The layout new writes take now ({@link Writes}): asked once by each new write (a PUT, a delete
+   * marker, an upload and its parts), so it is where a write is refused while the layout may be
+   * stale.
+   *
+   * @throws StoreException {@code LAYOUT_UNKNOWN} while the array record could not be read for the
+   *     layout ttl ({@link LayoutFreshness#require})
+   */
   public Writes writes() {
+    layoutFreshness.require();
     return writes;
   }
 

@@ -267,6 +267,9 @@ public final class MultipartUploads {
       ObjectStore.ObjectChecksums objectChecksums,
       ObjectStore.WriteCondition condition,
       boolean nullVersion) {
+    // The version is the upload's layout, but it is a new write all the same: refused while this
+    // proxy cannot be sure of the array's layout, as the upload's parts are (docs/reshape.md §6).
+    context.layoutFreshness.require();
     // Listed and registered alongside the reading of the upload's records: no round trip of its
     // own for either. Closing the ordering ends a registration no commit took.
     try (CommitOrder.Pending ordering = order.of(bucket, key).start()) {

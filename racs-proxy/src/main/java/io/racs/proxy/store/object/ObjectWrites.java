@@ -6,6 +6,7 @@ import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.StoreContext;
+import io.racs.proxy.store.array.WritesInFlight;
 import io.racs.proxy.store.bucket.BucketCatalog;
 import io.racs.proxy.store.commit.CommitOrder;
 import io.racs.proxy.store.commit.QuorumWriter;
@@ -62,6 +63,7 @@ public final class ObjectWrites {
    * Writes a new version; {@code nullVersion} flags it as the key's {@code null} version (its
    * bucket's versioning is not enabled: see {@link VersionMeta#nullVersion()}).
    */
+  @SuppressWarnings("try") // underWay is only to be closed
   public VersionMeta put(
       String bucket,
       String key,
@@ -72,7 +74,9 @@ public final class ObjectWrites {
       boolean nullVersion) {
     ObjectSealing.Sealed sealed = ObjectSealing.begin(options.sealing(), context.config.keys());
     // The write's ordering; closing it ends a registration no commit took (CommitOrder.Pending).
-    try (CommitOrder.Pending ordering = order.of(bucket, key)) {
+    // Counted under way until it ends, whatever the outcome (WritesInFlight).
+    try (CommitOrder.Pending ordering = order.of(bucket, key);
+        WritesInFlight.Write underWay = context.writesInFlight.begin()) {
       if (sealed == null) {
         return store(
             bucket, key, body, lengthBytes, options, condition, null, nullVersion, ordering);
@@ -369,6 +373,7 @@ public final class ObjectWrites {
    * hides the same nothing (the first one is collected as superseded, and the answer carries no
    * version either way). A key with no version that counts gets no marker, as before.
    */
+  @SuppressWarnings("try") // underWay is only to be closed
   public Optional<VersionMeta> delete(
       String bucket,
       String key,
@@ -377,7 +382,8 @@ public final class ObjectWrites {
       boolean nullVersion) {
     // The listing that finds the current version also orders the marker: one listing, no round
     // trip of its own. The marker's registration (with key stamps) runs alongside it.
-    try (CommitOrder.Pending ordering = order.of(bucket, key).register()) {
+    try (CommitOrder.Pending ordering = order.of(bucket, key).register();
+        WritesInFlight.Write underWay = context.writesInFlight.begin()) {
       if (condition != ObjectStore.WriteCondition.NONE) {
         Optional<VersionMeta> newest = resolver.newest(bucket, key, ordering::listed);
         Optional<VersionMeta> current = live(newest);

@@ -157,6 +157,8 @@ public final class Mover {
   private final List<String> settling = new ArrayList<>();
   private long lastRecordNanos;
   private static final long RECORD_EVERY_NANOS = Duration.ofSeconds(10).toNanos();
+  // Every live proxy acknowledged the reshape's record: the fence has passed (docs/reshape.md §6).
+  private boolean acknowledged;
 
   private Mover(Maintenance store, Options options) {
     this.store = store;
@@ -233,7 +235,9 @@ public final class Mover {
         // A proxy that has not re-read the array record yet still writes the old layout: only a
         // sweep begun past the fence may find the last of them (docs/reshape.md §6).
         boolean fenced =
-            store.config().clock().millis() >= reshape.startedMillis() + options.fence().toMillis();
+            acknowledged
+                || store.config().clock().millis()
+                    >= reshape.startedMillis() + options.fence().toMillis();
         found = 0;
         failure = null;
         // Listed before the sweep: an upload completed during it may leave its version behind it.
@@ -475,18 +479,29 @@ public final class Mover {
     }
   }
 
-  /** Waits, stopping when told to, until the fence has passed by the store's clock. */
+  /**
+   * Waits, stopping when told to, until the fence has passed by the store's clock, or until every
+   * live proxy has acknowledged that it re-read the array record (with coordination, {@link
+   * io.racs.proxy.store.array.LayoutChanges}: announced here, so that each re-reads it at once),
+   * whichever comes first.
+   */
   private void awaitFence() {
     long at = reshape.startedMillis() + options.fence().toMillis();
     options.progress().accept("reshape: waiting for every proxy to write the new layout");
+    var acks = context.layoutChanges().announce();
     while (true) {
       checkStop();
       long left = at - store.config().clock().millis();
       if (left < 0) {
         return;
       }
-      // Pacing to a deadline, not a handoff between threads.
-      LockSupport.parkNanos(Math.min((left + 1) * 1_000_000, options.pause().toNanos()));
+      // Without coordination this paces to the deadline: nobody acknowledges.
+      if (acks.await(
+          Duration.ofNanos(Math.min((left + 1) * 1_000_000, options.pause().toNanos())))) {
+        options.progress().accept("reshape: every proxy has re-read the array record");
+        acknowledged = true;
+        return;
+      }
     }
   }
 

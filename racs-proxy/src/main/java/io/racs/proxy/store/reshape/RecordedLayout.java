@@ -3,6 +3,7 @@ package io.racs.proxy.store.reshape;
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.array.LayoutFreshness;
 import io.racs.proxy.store.format.ArrayRecord;
 import io.racs.proxy.store.format.VersionId;
 import io.racs.proxy.store.heal.Maintenance;
@@ -35,30 +36,72 @@ public final class RecordedLayout {
    * How often a store re-reads the array record, so that its new writes follow a reshape: a third
    * of the layout ttl (docs/reshape.md §6).
    */
-  public static final Duration REFRESH_EVERY = Duration.ofSeconds(10);
+  public static final Duration REFRESH_EVERY = LayoutFreshness.TTL.dividedBy(3);
 
   /**
    * How long after a reshape was recorded a proxy may still write the layout it starts from: twice
-   * the layout ttl (30 s), so that every proxy has re-read the record (every {@link
-   * #REFRESH_EVERY}) and finished the writes it began before. The mover's completing sweep begins
-   * no earlier.
+   * the layout ttl ({@link LayoutFreshness#TTL}, 30 s), so that every proxy has re-read the record
+   * (every {@link #REFRESH_EVERY}) or refuses new writes ({@link LayoutFreshness}), and has
+   * finished the writes it began before. The mover's completing sweep begins no earlier.
    */
-  public static final Duration FENCE = Duration.ofSeconds(60);
+  public static final Duration FENCE = LayoutFreshness.TTL.multipliedBy(2);
 
   /**
    * Re-reads the array record and makes {@code store}'s new writes take the layout it says: a
    * geometry-only reshape's target while it runs or once complete, the configured layout otherwise.
-   * A read that fails changes nothing (the next one tries again).
+   * A read that succeeds (whatever it finds, no record included) renews the store's trust in its
+   * layout ({@link LayoutFreshness#read}); one that fails changes nothing (the next one tries
+   * again, and past the ttl new writes are refused).
+   *
+   * @return whether the array record was read
    */
-  public static void follow(Maintenance store) {
+  public static boolean follow(Maintenance store) {
     try {
       Optional<ArrayRecord> recorded = new ArrayRecords(store).current();
       if (recorded.isPresent()) {
         writeIn(store, recorded.get());
       }
+      if (store.context().layoutFreshness.read()) {
+        LOG.info("the array record is read again: new writes are accepted again");
+      }
+      return true;
     } catch (RuntimeException e) {
-      LOG.debug("cannot re-read the array record: {}", e.toString());
+      if (store.context().layoutFreshness.failed()) {
+        LOG.warn(
+            "cannot re-read the array record for longer than {} s: new writes are refused (503)"
+                + " until it is read again: {}",
+            LayoutFreshness.TTL.toSeconds(),
+            e.toString());
+      } else {
+        LOG.debug("cannot re-read the array record: {}", e.toString());
+      }
+      return false;
     }
+  }
+
+  /**
+   * {@link #follow}, then, once the record is read, runs {@code acknowledge} when every version and
+   * delete marker {@code store} began writing before now has ended (those may be in the layout
+   * before the re-read; {@code WritesInFlight}), on a thread of its own so that the re-reads go on
+   * meanwhile. Never when the read fails, nor when those writes have not ended within {@link
+   * #FENCE}: the mover then waits its fence out.
+   */
+  public static void followAndAcknowledge(Maintenance store, Runnable acknowledge) {
+    if (!follow(store)) {
+      return;
+    }
+    Thread.ofVirtual()
+        .name("layout-ack")
+        .start(
+            () -> {
+              try {
+                if (store.context().writesInFlight.awaitBegunBefore(FENCE)) {
+                  acknowledge.run();
+                }
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
   }
 
   private static void writeIn(Maintenance store, ArrayRecord r) {

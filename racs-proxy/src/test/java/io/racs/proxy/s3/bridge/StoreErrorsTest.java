@@ -86,6 +86,7 @@ class StoreErrorsTest {
           Map.entry(StoreException.Code.INSUFFICIENT_STORAGE, S3ErrorCode.X_MINIO_STORAGE_FULL),
           Map.entry(StoreException.Code.INCOMPLETE_BODY, S3ErrorCode.INCOMPLETE_BODY),
           Map.entry(StoreException.Code.COORDINATION_UNAVAILABLE, S3ErrorCode.SERVICE_UNAVAILABLE),
+          Map.entry(StoreException.Code.LAYOUT_UNKNOWN, S3ErrorCode.SERVICE_UNAVAILABLE),
           Map.entry(StoreException.Code.INCONSISTENT, S3ErrorCode.INTERNAL_ERROR),
           Map.entry(StoreException.Code.ENCRYPTION_NOT_CONFIGURED, S3ErrorCode.NOT_IMPLEMENTED),
           Map.entry(StoreException.Code.CUSTOMER_KEY_REQUIRED, S3ErrorCode.INVALID_REQUEST),
@@ -109,10 +110,13 @@ class StoreErrorsTest {
                 ? StoreErrors.QUORUM_LOST
                 : code == StoreException.Code.COORDINATION_UNAVAILABLE
                     ? StoreErrors.COORDINATION_LOST
-                    // A 501 says what is not configured; other 5xx hide the store's words.
-                    : expected.httpStatus() >= 500 && expected != S3ErrorCode.NOT_IMPLEMENTED
-                        ? expected.defaultMessage()
-                        : "store says");
+                    : code == StoreException.Code.LAYOUT_UNKNOWN
+                        ? "store says" // how long the layout went unread: the cause, nothing
+                        // internal
+                        // A 501 says what is not configured; other 5xx hide the store's words.
+                        : expected.httpStatus() >= 500 && expected != S3ErrorCode.NOT_IMPLEMENTED
+                            ? expected.defaultMessage()
+                            : "store says");
   }
 
   @Test
