@@ -37,6 +37,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -56,6 +57,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * docker/healthcheck.sh}) reports the six repositories up and the three members with one leader,
  * and the balancer's Compose health check passes.
  */
+@Isolated
 class ComposeTopologyIT {
   private static final ComposeFile COMPOSE = ComposeFile.load(Map.of());
   private static final Map<String, String> MINIO_ENV = COMPOSE.environment("minio-1");

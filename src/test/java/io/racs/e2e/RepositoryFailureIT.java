@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
@@ -33,6 +34,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * must hide the outage), every read is byte-exact, and everything written during the outage reads
  * back byte-exact both while the repositories are down and after they are restarted.
  */
+@Isolated
 class RepositoryFailureIT {
   @RegisterExtension static final MinioExtension MINIO = MinioExtension.servers(6);
   private static final String BUCKET = "failover";

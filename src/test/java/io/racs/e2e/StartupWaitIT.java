@@ -19,6 +19,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -31,6 +32,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * the proxy opens the array without a restart and serves the objects written before it was started,
  * byte-exact. Which servers are stopped, and the objects, come from the printed seed.
  */
+@Isolated
 class StartupWaitIT {
   @RegisterExtension static final MinioExtension MINIO = MinioExtension.servers(FaultConfig.N);
   private static final String REPOSITORY_BUCKET = "racs";
