@@ -152,4 +152,17 @@ class PolicyParserTest {
         .isInstanceOf(PolicyException.class)
         .hasMessageContaining("no more than 20480 bytes");
   }
+
+  @Test
+  void parse_whenTheDocumentsOwnTextHasControlCharacters_refusesInOneLine() {
+    // The fuzzer's finding: a field name with an escaped newline ("Stateme\nt") was quoted back.
+    assertThatThrownBy(
+            () ->
+                PolicyParser.bucketPolicy(
+                    "{\"Version\": \"2012-10-17\", \"Stateme\\nt\": []}", "b"))
+        .isInstanceOf(PolicyException.class)
+        .hasMessage("Unknown field Stateme\\u000at in the policy");
+    assertThat(new PolicyException("a\tb\r\nc\u007f").getMessage())
+        .isEqualTo("a\\u0009b\\u000d\\u000ac\\u007f");
+  }
 }
