@@ -109,7 +109,9 @@ public final class RecordedLayout {
     boolean target =
         (r.state() == ArrayRecord.State.RUNNING || r.state() == ArrayRecord.State.COMPLETE)
             && r.from().repositories().equals(r.to().repositories());
-    Geometry to = Geometry.parse(r.to().geometry());
+    // The target is parsed only when writes take it: a record the mover failed on (a target it
+    // cannot parse) must not make every re-read fail, or new writes would be refused for good.
+    Geometry to = target ? Geometry.parse(r.to().geometry()) : config.geometry();
     store
         .context()
         .writeIn(

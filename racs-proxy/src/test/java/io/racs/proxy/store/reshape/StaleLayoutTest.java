@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.format.ArrayRecord;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.testing.ArrayRecordsUnlisted;
 import io.racs.proxy.testing.TestArray;
+import io.racs.repos.Repository;
 import io.racs.testkit.DrivenClock;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -141,5 +143,30 @@ class StaleLayoutTest {
       assertThat(put("k" + i, "no reshape ever").key()).isEqualTo("k" + i);
     }
     assertThat(new ArrayRecords(store).current()).isEmpty();
+  }
+
+  @Test
+  void writes_whenAFailedReshapeNamesATargetThatDoesNotParse_areNeverRefused() {
+    ArrayRecords records = new ArrayRecords(store);
+    records.current();
+    List<String> names = store.repositories().stream().map(Repository::name).toList();
+    // What the mover records when it fails on a target it cannot hold (MoveFailures).
+    records.write(
+        new ArrayRecord(
+            1,
+            store.arrayId(),
+            records.nextId(),
+            ArrayRecord.State.FAILED,
+            new ArrayRecord.Generation(0, "4x2", names),
+            new ArrayRecord.Generation(1, "4xx2", names),
+            clock.millis(),
+            50,
+            "the target geometry 4xx2 is not one",
+            null));
+    for (int i = 0; i < 3; i++) {
+      clock.advance(Duration.ofMinutes(1));
+      assertThat(RecordedLayout.follow(store)).as("re-read %d", i).isTrue();
+      assertThat(put("f" + i, "old layout").key()).isEqualTo("f" + i);
+    }
   }
 }
