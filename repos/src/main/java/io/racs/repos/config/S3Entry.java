@@ -26,6 +26,7 @@ record S3Entry(
     String partSize,
     String keyEncoding,
     String checksums,
+    String expectContinue,
     Boolean create)
     implements BackendEntry {
 
@@ -78,6 +79,18 @@ record S3Entry(
       default ->
           throw entry.error(
               "checksums", "'" + checksumMode + "' (expected: when_supported or when_required)");
+    }
+    if ("off".equals(expectContinue())) {
+      b.expectContinueBytes(S3Options.EXPECT_CONTINUE_NEVER);
+    } else {
+      entry
+          .size(
+              "expectContinue",
+              expectContinue(),
+              0,
+              Long.MAX_VALUE - 1,
+              "a size such as 1MiB, or off")
+          .ifPresent(b::expectContinueBytes);
     }
     b.createBucket(create() != null && create());
     try {

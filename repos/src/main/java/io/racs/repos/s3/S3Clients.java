@@ -15,7 +15,8 @@ final class S3Clients {
 
   /**
    * A client on the Apache 5 HTTP client, retrying as the options say, adding and checking flexible
-   * checksums as {@link S3Options#checksums()} says; does no I/O.
+   * checksums as {@link S3Options#checksums()} says, and asking for {@code 100 Continue} on PUTs of
+   * at least {@link S3Options#expectContinueBytes()} ({@link ExpectContinue}); does no I/O.
    */
   static S3Client create(S3Options options) {
     S3ClientBuilder builder =
@@ -40,19 +41,20 @@ final class S3Clients {
                     .maxConnections(options.maxConnections()))
             .overrideConfiguration(
                 o ->
-                    o.retryStrategy(
-                        AwsRetryStrategy.standardRetryStrategy().toBuilder()
-                            .maxAttempts(options.maxAttempts())
-                            .backoffStrategy(
-                                BackoffStrategy.exponentialDelay(
-                                    options.backoffBase(), options.backoffMax()))
-                            .throttlingBackoffStrategy(
-                                BackoffStrategy.exponentialDelay(
-                                    options.backoffBase(), options.backoffMax()))
-                            // Failures of one repository must not make the client refuse to
-                            // retry later: the store decides what to do with an outage.
-                            .circuitBreakerEnabled(false)
-                            .build()));
+                    o.addExecutionInterceptor(new ExpectContinue(options.expectContinueBytes()))
+                        .retryStrategy(
+                            AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                                .maxAttempts(options.maxAttempts())
+                                .backoffStrategy(
+                                    BackoffStrategy.exponentialDelay(
+                                        options.backoffBase(), options.backoffMax()))
+                                .throttlingBackoffStrategy(
+                                    BackoffStrategy.exponentialDelay(
+                                        options.backoffBase(), options.backoffMax()))
+                                // Failures of one repository must not make the client refuse to
+                                // retry later: the store decides what to do with an outage.
+                                .circuitBreakerEnabled(false)
+                                .build()));
     options.endpoint().ifPresent(builder::endpointOverride);
     return builder.build();
   }

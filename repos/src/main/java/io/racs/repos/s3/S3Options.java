@@ -29,6 +29,10 @@ import java.util.Optional;
  * @param checksums when the SDK adds flexible checksums to requests and checks them on responses
  * @param createBucket whether a missing bucket is created by the repository's first call, instead
  *     of every call failing {@code UNAVAILABLE}
+ * @param expectContinueBytes the smallest body a PUT sends only after the store answered {@code 100
+ *     Continue} to its headers ({@code Expect: 100-continue}): a large shard is then not sent to a
+ *     store that refuses it (403, 503, a full disk) or does not answer; a smaller body goes with
+ *     its headers, saving the round trip; {@link #EXPECT_CONTINUE_NEVER} for none
  */
 public record S3Options(
     String bucket,
@@ -46,9 +50,16 @@ public record S3Options(
     int partSizeBytes,
     KeyEncoding keyEncoding,
     Checksums checksums,
-    boolean createBucket) {
+    boolean createBucket,
+    long expectContinueBytes) {
   /** S3's smallest part size (except the last part). */
   public static final int MIN_PART_SIZE_BYTES = 5 * 1024 * 1024;
+
+  /** {@link #expectContinueBytes} for a repository whose PUTs never wait for 100 Continue. */
+  public static final long EXPECT_CONTINUE_NEVER = Long.MAX_VALUE;
+
+  /** {@link #expectContinueBytes}'s default: 1 MiB. */
+  public static final long DEFAULT_EXPECT_CONTINUE_BYTES = 1L << 20;
 
   /** S3's largest key, in bytes, including the prefix. */
   public static final int MAX_STORED_KEY_BYTES = 1024;
@@ -118,6 +129,10 @@ public record S3Options(
     }
     Objects.requireNonNull(keyEncoding, "keyEncoding");
     Objects.requireNonNull(checksums, "checksums");
+    if (expectContinueBytes < 0) {
+      throw new IllegalArgumentException(
+          "expectContinueBytes: " + expectContinueBytes + " (expected: >= 0)");
+    }
   }
 
   private static void requirePositive(Duration duration, String name) {
@@ -149,6 +164,7 @@ public record S3Options(
     b.keyEncoding = keyEncoding;
     b.checksums = checksums;
     b.createBucket = createBucket;
+    b.expectContinueBytes = expectContinueBytes;
     return b;
   }
 
@@ -170,6 +186,7 @@ public record S3Options(
     private KeyEncoding keyEncoding = KeyEncoding.ESCAPED;
     private Checksums checksums = Checksums.WHEN_SUPPORTED;
     private boolean createBucket;
+    private long expectContinueBytes = DEFAULT_EXPECT_CONTINUE_BYTES;
 
     private Builder(String bucket) {
       this.bucket = bucket;
@@ -260,6 +277,15 @@ public record S3Options(
       return this;
     }
 
+    /**
+     * The smallest PUT body sent with {@code Expect: 100-continue}; default 1 MiB, {@link
+     * #EXPECT_CONTINUE_NEVER} for none.
+     */
+    public Builder expectContinueBytes(long expectContinueBytes) {
+      this.expectContinueBytes = expectContinueBytes;
+      return this;
+    }
+
     /** Checks and builds the options. */
     public S3Options build() {
       return new S3Options(
@@ -278,7 +304,8 @@ public record S3Options(
           partSizeBytes,
           keyEncoding,
           checksums,
-          createBucket);
+          createBucket,
+          expectContinueBytes);
     }
   }
 }

@@ -120,6 +120,11 @@ public final class S3Repository implements Repository {
     description.put("partSizeBytes", Integer.toString(options.partSizeBytes()));
     description.put("credentials", options.credentials().toString());
     description.put("checksums", options.checksums().name().toLowerCase(java.util.Locale.ROOT));
+    description.put(
+        "expectContinue",
+        options.expectContinueBytes() == S3Options.EXPECT_CONTINUE_NEVER
+            ? "off"
+            : options.expectContinueBytes() + " bytes and more");
     return description;
   }
 

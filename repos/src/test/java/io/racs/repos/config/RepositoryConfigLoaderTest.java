@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -68,6 +69,7 @@ class RepositoryConfigLoaderTest {
     assertThat(minio.maxAttempts()).isEqualTo(3);
     assertThat(minio.partSizeBytes()).isEqualTo(8 << 20);
     assertThat(minio.checksums()).isEqualTo(S3Options.Checksums.WHEN_SUPPORTED);
+    assertThat(minio.expectContinueBytes()).isEqualTo(1 << 20);
     assertThat(minio.createBucket()).isFalse();
 
     S3Options aws = ((BackendConfig.S3) set.repository("aws-eu").orElseThrow().backend()).options();
@@ -259,6 +261,10 @@ class RepositoryConfigLoaderTest {
             "repositories:\n  - {name: s, type: s3, bucket: b, checksums: never}\n",
             "bad.yaml: repository 's': field 'checksums': 'never' (expected: when_supported or when_required)"),
         Arguments.of(
+            "bad expectContinue",
+            "repositories:\n  - {name: s, type: s3, bucket: b, expectContinue: never}\n",
+            "bad.yaml: repository 's': field 'expectContinue': expected a size such as 1MiB, or off, got 'never'"),
+        Arguments.of(
             "no repositories",
             "geometry: 4x2\n",
             "bad.yaml: field 'repositories': missing or not a list (expected: a list of repositories)"));
@@ -272,6 +278,23 @@ class RepositoryConfigLoaderTest {
         .isInstanceOf(ConfigException.class)
         .hasMessage(message)
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+  }
+
+  @Test
+  void parse_whenExpectContinueIsASizeOrOff_readsTheThreshold() {
+    String yaml =
+        """
+        repositories:
+          - {name: a, type: s3, bucket: b, expectContinue: 64KiB}
+          - {name: b, type: s3, bucket: b, expectContinue: "off"}
+          - {name: c, type: s3, bucket: b, expectContinue: 0}
+        """;
+    RepositorySetConfig set = loader.parse(yaml, "expect.yaml");
+    assertThat(
+            List.of("a", "b", "c").stream()
+                .map(n -> ((BackendConfig.S3) set.repository(n).orElseThrow().backend()).options())
+                .map(S3Options::expectContinueBytes))
+        .containsExactly(64L << 10, S3Options.EXPECT_CONTINUE_NEVER, 0L);
   }
 
   @Test
