@@ -450,8 +450,9 @@ public final class Mover {
   /** The first slot not usable now, described; null when every one is. */
   private String unusable() {
     for (int slot = 0; slot < context.array.size(); slot++) {
-      if (!context.array.health().usable(slot)) {
-        return "slot " + slot + " is suspended (" + context.array.health().suspension(slot) + ")";
+      String unusable = context.array.health().unusable(slot);
+      if (unusable != null) {
+        return "slot " + slot + " is " + unusable;
       }
     }
     long now = System.nanoTime();

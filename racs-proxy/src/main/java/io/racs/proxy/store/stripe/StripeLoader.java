@@ -464,8 +464,9 @@ final class StripeLoader {
         break;
       }
       int slot = part.slots().get(i);
-      if (!array.health().usable(slot)) {
-        bad[i] = "suspended (" + array.health().suspension(slot) + ")";
+      String unusable = array.health().unusable(slot);
+      if (unusable != null) {
+        bad[i] = unusable;
         lastProblem[i] = bad[i];
         continue;
       }
