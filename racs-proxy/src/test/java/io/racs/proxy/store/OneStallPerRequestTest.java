@@ -90,7 +90,7 @@ class OneStallPerRequestTest {
               StoreException.class,
               e -> {
                 assertThat(e.code()).isEqualTo(StoreException.Code.INSUFFICIENT_SHARDS);
-                assertThat(e.getMessage()).contains("stalled");
+                assertThat(e.getMessage()).contains("stalled earlier in this request");
               });
       assertThat(shardReads(loose.get(0)))
           .as("request %d: shard reads asked of the stalled repository not suspended", request)
