@@ -14,6 +14,7 @@ import io.racs.proxy.store.array.IndexMerge;
 import io.racs.proxy.store.array.KeyStamps;
 import io.racs.proxy.store.array.LayoutChanges;
 import io.racs.proxy.store.array.RepositoryHealth;
+import io.racs.proxy.store.array.RequestStalls;
 import io.racs.proxy.store.array.StoreContext;
 import io.racs.proxy.store.bucket.BucketCatalog;
 import io.racs.proxy.store.bucket.BucketCoordinator;
@@ -58,6 +59,9 @@ import java.util.concurrent.CompletableFuture;
  * StoreTiers} builds the parts. Opening the array and admitting each repository to its slot belong
  * to {@link ArraySlots}; what operators are told about the slots, and about writes that full disks
  * failed, to {@link ArrayHealth}.
+ *
+ * <p>Each object operation runs as one request of {@link RequestStalls}: a repository it found
+ * stalled in one phase is not waited for again in its later phases.
  */
 public final class ErasureStore extends ErasureUploads implements ObjectStore, Maintenance {
   private ErasureStore(StoreConfig config, ArraySlots slots) {
@@ -390,7 +394,8 @@ public final class ErasureStore extends ErasureUploads implements ObjectStore, M
       long lengthBytes,
       PutOptions options,
       WriteCondition condition) {
-    return tiers.versioned.put(bucket, key, body, lengthBytes, options, condition);
+    return RequestStalls.within(
+        () -> tiers.versioned.put(bucket, key, body, lengthBytes, options, condition));
   }
 
   @Override
@@ -401,12 +406,13 @@ public final class ErasureStore extends ErasureUploads implements ObjectStore, M
       long length,
       int partNumber,
       CustomerKey customerKey) {
-    return tiers.reads.get(bucket, key, offset, length, partNumber, customerKey);
+    return RequestStalls.within(
+        () -> tiers.reads.get(bucket, key, offset, length, partNumber, customerKey));
   }
 
   @Override
   public ObjectReader read(VersionMeta version, long offset, long length, CustomerKey customerKey) {
-    return tiers.reads.read(version, offset, length, customerKey);
+    return RequestStalls.within(() -> tiers.reads.read(version, offset, length, customerKey));
   }
 
   @Override
@@ -416,6 +422,10 @@ public final class ErasureStore extends ErasureUploads implements ObjectStore, M
 
   @Override
   public VersionMeta version(String bucket, String key, String versionId) {
+    return RequestStalls.within(() -> exactVersion(bucket, key, versionId));
+  }
+
+  private VersionMeta exactVersion(String bucket, String key, String versionId) {
     BucketCatalog.checkName(bucket);
     StoreContext.checkKey(key);
     Optional<VersionMeta> found =
@@ -445,16 +455,20 @@ public final class ErasureStore extends ErasureUploads implements ObjectStore, M
 
   @Override
   public VersionMeta head(String bucket, String key) {
-    return tiers.reads.current(bucket, key);
+    return RequestStalls.within(() -> tiers.reads.current(bucket, key));
   }
 
   @Override
   public Optional<VersionMeta> delete(String bucket, String key, WriteCondition condition) {
-    return tiers.versioned.delete(bucket, key, condition);
+    return RequestStalls.within(() -> tiers.versioned.delete(bucket, key, condition));
   }
 
   @Override
   public ListResult list(String bucket, ListRequest request) {
+    return RequestStalls.within(() -> listKeys(bucket, request));
+  }
+
+  private ListResult listKeys(String bucket, ListRequest request) {
     // The bucket's records and the listing in one round: a missing bucket still says so first.
     CompletableFuture<Void> exists = tiers.buckets.requireLater(bucket);
     ListResult result;
@@ -470,13 +484,16 @@ public final class ErasureStore extends ErasureUploads implements ObjectStore, M
 
   @Override
   public VersionListResult listVersions(String bucket, VersionListRequest request) {
-    tiers.buckets.require(bucket);
-    return tiers.lister.versions(bucket, request);
+    return RequestStalls.within(
+        () -> {
+          tiers.buckets.require(bucket);
+          return tiers.lister.versions(bucket, request);
+        });
   }
 
   @Override
   public Optional<VersionMeta> removeVersion(String bucket, String key, String versionId) {
-    return tiers.versioned.removeVersion(bucket, key, versionId);
+    return RequestStalls.within(() -> tiers.versioned.removeVersion(bucket, key, versionId));
   }
 
   @Override
@@ -487,7 +504,8 @@ public final class ErasureStore extends ErasureUploads implements ObjectStore, M
       String key,
       PutOptions replace,
       WriteCondition condition) {
-    return tiers.versioned.copy(sourceBucket, sourceKey, bucket, key, replace, condition);
+    return RequestStalls.within(
+        () -> tiers.versioned.copy(sourceBucket, sourceKey, bucket, key, replace, condition));
   }
 
   @Override
@@ -499,7 +517,8 @@ public final class ErasureStore extends ErasureUploads implements ObjectStore, M
       PutOptions replace,
       Sealing target,
       WriteCondition condition) {
-    return tiers.versioned.copy(source, sourceKey, bucket, key, replace, target, condition);
+    return RequestStalls.within(
+        () -> tiers.versioned.copy(source, sourceKey, bucket, key, replace, target, condition));
   }
 
   /**

@@ -4,6 +4,7 @@ import io.racs.proxy.crypto.CustomerKey;
 import io.racs.proxy.store.api.MultipartStore;
 import io.racs.proxy.store.api.ObjectStore.PutOptions;
 import io.racs.proxy.store.api.ObjectStore.WriteCondition;
+import io.racs.proxy.store.array.RequestStalls;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.heal.AbandonedUploads;
 import io.racs.proxy.store.object.MultipartUploads;
@@ -15,7 +16,8 @@ import java.util.function.Supplier;
 /**
  * The multipart calls of {@link ErasureStore}, handed to {@link MultipartUploads} (completions to
  * the versioned writes, which name the version): the same facade, kept apart so that each file
- * holds one family of calls.
+ * holds one family of calls. A part's upload and a completion are each one request of {@link
+ * RequestStalls}, as {@link ErasureStore}'s object operations are.
  */
 abstract class ErasureUploads implements MultipartStore {
   /** The store's parts, which {@link ErasureStore} shares. */
@@ -44,10 +46,20 @@ abstract class ErasureUploads implements MultipartStore {
       Supplier<Map<String, String>> checksums,
       CustomerKey customerKey,
       PartCheck check) {
-    return tiers.health.writing(
+    return RequestStalls.within(
         () ->
-            tiers.uploads.uploadPart(
-                bucket, key, uploadId, partNumber, body, length, checksums, customerKey, check));
+            tiers.health.writing(
+                () ->
+                    tiers.uploads.uploadPart(
+                        bucket,
+                        key,
+                        uploadId,
+                        partNumber,
+                        body,
+                        length,
+                        checksums,
+                        customerKey,
+                        check)));
   }
 
   @Override
@@ -63,7 +75,8 @@ abstract class ErasureUploads implements MultipartStore {
       List<CompletedPart> parts,
       ObjectChecksums objectChecksums,
       WriteCondition condition) {
-    return tiers.versioned.complete(bucket, key, uploadId, parts, objectChecksums, condition);
+    return RequestStalls.within(
+        () -> tiers.versioned.complete(bucket, key, uploadId, parts, objectChecksums, condition));
   }
 
   @Override

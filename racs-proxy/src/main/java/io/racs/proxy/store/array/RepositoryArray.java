@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
@@ -37,7 +38,9 @@ import java.util.function.LongSupplier;
  * <p>Stalls cost an operation little and later ones nothing: once enough slots have answered, a
  * slot still out after the stall grace (or four times as long as the others took, if longer) is
  * reported as stalled and suspended in {@link SlotBreaker}, and while suspended it is skipped (an
- * immediate {@code UNAVAILABLE} outcome) until a background probe finds it answering again.
+ * immediate {@code UNAVAILABLE} outcome) until a background probe finds it answering again. Past
+ * the breaker's limit of suspended slots, a stalled slot is still skipped so for the rest of the
+ * request that found it stalled ({@link RequestStalls}).
  */
 public final class RepositoryArray implements AutoCloseable {
   private final List<Repository> slots;
@@ -158,14 +161,19 @@ public final class RepositoryArray implements AutoCloseable {
     }
   }
 
-  /** The outcome of a slot that is suspended: it is not asked. */
+  /**
+   * The outcome of a slot that is suspended, or that stalled earlier in the same request: it is not
+   * asked.
+   */
   private <T> Outcome<T> skipped(int slot) {
     return new Outcome<>(
         slot,
         null,
         new RepositoryException(
             RepositoryException.Kind.UNAVAILABLE,
-            slots.get(slot).name() + ": suspended (" + health.suspension(slot) + ")"));
+            slots.get(slot).name()
+                + ": "
+                + Objects.requireNonNullElse(health.unusable(slot), "suspended")));
   }
 
   /** Runs {@code call} on every slot in {@code which} (null: all) and waits for every one. */

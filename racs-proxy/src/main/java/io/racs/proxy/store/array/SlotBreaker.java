@@ -24,6 +24,10 @@ import org.slf4j.LoggerFactory;
  * <p>Only stalls suspend: a repository that fails at once costs no waiting, and its failures are
  * already each operation's own to handle.
  *
+ * <p>A stall also counts for the rest of the request it happened in ({@link RequestStalls}), even
+ * when no more slots may be suspended: that request does not wait for the slot again in a later
+ * phase, and {@link #usable} is false for it there.
+ *
  * <p>Thread-safe.
  */
 public final class SlotBreaker {
@@ -56,15 +60,25 @@ public final class SlotBreaker {
     this.suspended = new AtomicReferenceArray<>(slots.size());
   }
 
-  /** Whether operations should use the slot. */
+  /**
+   * Whether operations should use the slot: it is not suspended, and the request running on this
+   * thread did not find it stalled already ({@link RequestStalls}).
+   */
   public boolean usable(int slot) {
-    return suspended.get(slot) == null;
+    return suspended.get(slot) == null && RequestStalls.reason(this, slot) == null;
   }
 
-  /** Why the slot is suspended, or null when it is not. */
-  public String suspension(int slot) {
+  /**
+   * Why the slot is not {@link #usable}, as a failure names it ({@code suspended (...)}, or {@code
+   * stalled earlier in this request (...)}); null when it is usable.
+   */
+  public String unusable(int slot) {
     Suspension s = suspended.get(slot);
-    return s == null ? null : s.reason();
+    if (s != null) {
+      return "suspended (" + s.reason() + ")";
+    }
+    String earlier = RequestStalls.reason(this, slot);
+    return earlier == null ? null : "stalled earlier in this request (" + earlier + ")";
   }
 
   /** The slots suspended now, with their reasons (for health reports). */
@@ -79,8 +93,12 @@ public final class SlotBreaker {
     return lines;
   }
 
-  /** Suspends a slot that stalled; a probe will resume it once it answers again. */
+  /**
+   * Suspends a slot that stalled, if no more than allowed are; a probe will resume it once it
+   * answers again. Either way the request running on this thread does not use it again.
+   */
   public synchronized void stalled(int slot, String reason) {
+    RequestStalls.note(this, slot, slots.size(), reason);
     int count = 0;
     for (int i = 0; i < slots.size(); i++) {
       count += suspended.get(i) == null ? 0 : 1;

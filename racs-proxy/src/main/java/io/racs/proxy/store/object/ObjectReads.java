@@ -5,6 +5,7 @@ import io.racs.proxy.crypto.DataKey;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.ObjectStore;
 import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.array.RequestStalls;
 import io.racs.proxy.store.array.StoreContext;
 import io.racs.proxy.store.array.VersionCache;
 import io.racs.proxy.store.bucket.BucketCatalog;
@@ -223,7 +224,7 @@ public final class ObjectReads {
       PartMeta part = hint.parts().get(0);
       PartReader tentative = partReader(hint, part, 0, part.sizeBytes()).tentative();
       try {
-        early = CompletableFuture.supplyAsync(tentative::open, background);
+        early = CompletableFuture.supplyAsync(RequestStalls.carry(tentative::open), background);
       } catch (RejectedExecutionException e) {
         early = null; // closing
       }

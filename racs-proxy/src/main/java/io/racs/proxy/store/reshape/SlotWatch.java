@@ -65,8 +65,9 @@ final class SlotWatch {
    */
   String unusable(boolean afresh) {
     for (int slot = 0; slot < context.array.size(); slot++) {
-      if (!context.array.health().usable(slot)) {
-        return "slot " + slot + " is suspended (" + context.array.health().suspension(slot) + ")";
+      String unusable = context.array.health().unusable(slot);
+      if (unusable != null) {
+        return "slot " + slot + " is " + unusable;
       }
     }
     long now = System.nanoTime();

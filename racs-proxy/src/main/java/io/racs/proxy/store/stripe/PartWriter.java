@@ -100,8 +100,9 @@ public final class PartWriter {
       pipes[i] = pipe;
       int slot = slots.get(i);
       Repository repository = array.slot(slot);
-      if (!array.health().usable(slot)) {
-        dropped[i] = "suspended (" + array.health().suspension(slot) + ")";
+      String unusable = array.health().unusable(slot);
+      if (unusable != null) {
+        dropped[i] = unusable;
         pipe.abort(dropped[i]);
         puts.add(CompletableFuture.failedFuture(new IllegalStateException(dropped[i])));
         continue;

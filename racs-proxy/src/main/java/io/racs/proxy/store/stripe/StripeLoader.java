@@ -213,7 +213,9 @@ final class StripeLoader {
           continue;
         }
         if (have + pending + openable < k) {
-          fail(present, have);
+          // Said as the shards that could still be read: a load that fails before asking the ones
+          // left (too few are usable) has read none, which is not why it fails.
+          fail(present, have + pending + openable);
         }
         if (have + pending < k) {
           openSources(k - have - pending);
@@ -464,8 +466,9 @@ final class StripeLoader {
         break;
       }
       int slot = part.slots().get(i);
-      if (!array.health().usable(slot)) {
-        bad[i] = "suspended (" + array.health().suspension(slot) + ")";
+      String unusable = array.health().unusable(slot);
+      if (unusable != null) {
+        bad[i] = unusable;
         lastProblem[i] = bad[i];
         continue;
       }
@@ -482,7 +485,7 @@ final class StripeLoader {
     return opened;
   }
 
-  private void fail(boolean[] present, int have) {
+  private void fail(boolean[] present, int readable) {
     List<StoreException.ShardFailure> failures = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       if (!present[i] && lastProblem[i] != null) {
@@ -495,7 +498,7 @@ final class StripeLoader {
     throw new StoreException(
         StoreException.Code.INSUFFICIENT_SHARDS,
         "only "
-            + have
+            + readable
             + " of "
             + n
             + " shards readable for stripe "
