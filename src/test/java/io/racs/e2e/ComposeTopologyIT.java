@@ -43,6 +43,7 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The Compose demo's topology runs as processes, from its own files: three proxies, each on {@code
@@ -56,6 +57,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * docker/healthcheck.sh}) reports the six repositories up and the three members with one leader,
  * and the balancer's Compose health check passes.
  */
+@Isolated
 class ComposeTopologyIT {
   private static final ComposeFile COMPOSE = ComposeFile.load(Map.of());
   private static final Map<String, String> MINIO_ENV = COMPOSE.environment("minio-1");

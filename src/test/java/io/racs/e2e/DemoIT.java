@@ -11,6 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Proves {@code ./racs demo} does what the README promises, as a new user runs it (but for shorter
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * takes over and the rest keep serving every object; and a bad {@code --proxies} refused in one
  * line, exit 2, before anything is created.
  */
+@Isolated
 class DemoIT {
   /**
    * The bench's iteration length in every demo here: what the assertions check (each step, the

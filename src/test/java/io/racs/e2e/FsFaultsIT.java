@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.s3.S3Client;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The proxy process over six local directories (4x2), each on a file system of its own (a 48 MiB
@@ -30,6 +31,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * be given a fault decorator while it runs). Every test prints its seed and replays from {@code
  * -Dracs.test.seed}.
  */
+@Isolated
 class FsFaultsIT {
   private static final String BUCKET = "faults";
   private static final long DISK_BYTES = 48L << 20;

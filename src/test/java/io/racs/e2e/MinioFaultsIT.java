@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.s3.S3Client;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The proxy process over six real MinIO servers (4x2) under a concurrent load of PUT, GET, DELETE
@@ -29,6 +30,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * <p>Every test prints its seed (which servers, which operations, which bodies) and replays from
  * {@code -Dracs.test.seed}; the interleaving of the load with the fault is the machine's.
  */
+@Isolated
 class MinioFaultsIT {
   @RegisterExtension static final MinioExtension MINIO = MinioExtension.servers(FaultConfig.N);
   private static final String REPOSITORY_BUCKET = "racs";

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The proxy process over one 4x2 array on four storage APIs, every one a real server on 127.0.0.1:
@@ -43,6 +44,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * {@code -Dracs.test.seed}. What the emulators cannot show is named in their packages: Azurite and
  * fake-gcs-server never throttle and have no replication lag.
  */
+@Isolated
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MixedArrayIT {
   @RegisterExtension static final MinioExtension MINIO = MinioExtension.servers(2);

@@ -25,6 +25,7 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Losing m = 2 of the six MinIO repositories of a 4x2 array while clients stream GETs and PUTs is
@@ -33,6 +34,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * must hide the outage), every read is byte-exact, and everything written during the outage reads
  * back byte-exact both while the repositories are down and after they are restarted.
  */
+@Isolated
 class RepositoryFailureIT {
   @RegisterExtension static final MinioExtension MINIO = MinioExtension.servers(6);
   private static final String BUCKET = "failover";

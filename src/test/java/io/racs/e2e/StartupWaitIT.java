@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The proxy process started over six real MinIO servers (4x2) of which m + 1 = 3 are stopped: it
@@ -31,6 +32,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * the proxy opens the array without a restart and serves the objects written before it was started,
  * byte-exact. Which servers are stopped, and the objects, come from the printed seed.
  */
+@Isolated
 class StartupWaitIT {
   @RegisterExtension static final MinioExtension MINIO = MinioExtension.servers(FaultConfig.N);
   private static final String REPOSITORY_BUCKET = "racs";

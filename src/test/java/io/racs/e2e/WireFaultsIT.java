@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.s3.S3Client;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The proxy process over six real MinIO servers (4x2), each reached through its own Toxiproxy link,
@@ -41,6 +42,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * so do the load and Toxiproxy's jitter; the interleaving is the machine's. Each test prints GET
  * p50 and p99 per phase.
  */
+@Isolated
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WireFaultsIT {
   @RegisterExtension static final MinioExtension MINIO = MinioExtension.servers(FaultConfig.N);
