@@ -12,6 +12,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -23,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Holds the names, types and label names of every metric family a real proxy exposes on {@code
  * /metrics} to a golden list, since operators' dashboards and alerts depend on them: a renamed
  * metric, a changed type or a label added or lost fails here. The list is the one place that names
- * them for the tests ({@link DashboardMetricsTest} checks the Grafana dashboard against it).
+ * them for the tests ({@link DashboardMetricsTest} checks the Grafana dashboard against it). Both
+ * formats {@code /metrics} negotiates, Prometheus text and OpenMetrics, show the same families.
  */
 class MetricFamiliesTest {
   /**
@@ -77,7 +80,44 @@ class MetricFamiliesTest {
 
   @Test
   void families_whenArrayOpenAndServing_matchTheGoldenList() throws Exception {
-    assertThat(families(scrape(dir))).isEqualTo(new TreeMap<>(GOLDEN));
+    assertThat(families(scrape(dir, new String[] {null}).getFirst().body()))
+        .isEqualTo(new TreeMap<>(GOLDEN));
+  }
+
+  @Test
+  void format_whenAcceptAsksForOpenMetrics_isOpenMetricsElsePrometheusText() throws Exception {
+    List<HttpResponse<String>> scrapes =
+        scrape(
+            dir,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+            null,
+            "text/plain",
+            // Protobuf is not among the formats served: asked for, it gets the text format.
+            "application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily;"
+                + " encoding=delimited");
+    HttpResponse<String> openMetrics = scrapes.getFirst();
+    assertThat(openMetrics.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(t -> assertThat(t).startsWith("application/openmetrics-text"));
+    assertThat(openMetrics.body())
+        .endsWith("# EOF\n")
+        // OpenMetrics names a counter's family without _total, its samples with it.
+        .contains("# TYPE racs_store_degraded_stripes counter\n")
+        .contains("\nracs_store_degraded_stripes_total 0.0\n");
+    Map<String, String> openMetricsFamilies = new TreeMap<>();
+    families(openMetrics.body())
+        .forEach(
+            (name, type) ->
+                openMetricsFamilies.put(
+                    type.startsWith("counter ") ? name + "_total" : name, type));
+    assertThat(openMetricsFamilies).isEqualTo(new TreeMap<>(GOLDEN));
+    for (HttpResponse<String> text : scrapes.subList(1, scrapes.size())) {
+      assertThat(text.headers().firstValue("Content-Type"))
+          .hasValue("text/plain; version=0.0.4; charset=utf-8");
+      assertThat(text.body())
+          .doesNotContain("# EOF")
+          .contains("# TYPE racs_store_degraded_stripes_total counter\n");
+      assertThat(families(text.body())).isEqualTo(new TreeMap<>(GOLDEN));
+    }
   }
 
   /**
@@ -130,9 +170,10 @@ class MetricFamiliesTest {
 
   /**
    * {@code /metrics} of a real proxy over six metered fs repositories whose array opened, after an
-   * S3 request and a read of a key that is not there (so each repository answered not_found once).
+   * S3 request and a read of a key that is not there (so each repository answered not_found once),
+   * one scrape for each {@code Accept} header of {@code accepts} (null: none).
    */
-  static String scrape(Path dir) throws Exception {
+  static List<HttpResponse<String>> scrape(Path dir, String... accepts) throws Exception {
     StringBuilder yaml = new StringBuilder("array:\n  geometry: 4x2\nrepositories:\n");
     for (int i = 0; i < 6; i++) {
       Files.createDirectories(dir.resolve("r" + i));
@@ -164,13 +205,17 @@ class MetricFamiliesTest {
               .GET()
               .build(),
           HttpResponse.BodyHandlers.discarding());
-      return http.send(
-              HttpRequest.newBuilder(
-                      URI.create("http://127.0.0.1:" + server.adminPort() + "/metrics"))
-                  .GET()
-                  .build(),
-              HttpResponse.BodyHandlers.ofString())
-          .body();
+      List<HttpResponse<String>> out = new ArrayList<>();
+      for (String accept : accepts) {
+        HttpRequest.Builder request =
+            HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + server.adminPort() + "/metrics"));
+        if (accept != null) {
+          request.header("Accept", accept);
+        }
+        out.add(http.send(request.GET().build(), HttpResponse.BodyHandlers.ofString()));
+      }
+      return out;
     }
   }
 }
