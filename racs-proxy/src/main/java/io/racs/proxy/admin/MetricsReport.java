@@ -211,17 +211,16 @@ public final class MetricsReport {
       String name,
       String help,
       ToLongFunction<ZooKeeperCoordination> value) {
-    registry.register(
-        GaugeWithCallback.builder()
-            .name(name)
-            .help(help)
-            .callback(
-                c -> {
-                  ZooKeeperCoordination coordination = sources.coordination().get();
-                  if (coordination != null && sources.store().get() != null) {
-                    c.call(value.applyAsLong(coordination));
-                  }
-                })
-            .build());
+    openGauge(
+        registry,
+        sources,
+        name,
+        help,
+        c -> {
+          ZooKeeperCoordination coordination = sources.coordination().get();
+          if (coordination != null) {
+            c.call(value.applyAsLong(coordination));
+          }
+        });
   }
 }

@@ -43,27 +43,23 @@ public final class RepositoryMetrics {
   /** The metrics of every metered repository among {@code slots} (index = slot), as snapshots. */
   public static MetricSnapshots snapshots(List<Repository> slots) {
     CounterSnapshot.Builder requests =
-        CounterSnapshot.builder()
-            .name("racs_repository_requests")
-            .help("Repository calls by operation.");
+        counter("racs_repository_requests", "Repository calls by operation.");
     CounterSnapshot.Builder errors =
-        CounterSnapshot.builder()
-            .name("racs_repository_errors")
-            .help(
-                "Repository calls that failed, by operation (not counting not_found and"
-                    + " precondition_failed, which are answers).");
+        counter(
+            "racs_repository_errors",
+            "Repository calls that failed, by operation (not counting not_found and"
+                + " precondition_failed, which are answers).");
     CounterSnapshot.Builder errorsByKind =
-        CounterSnapshot.builder()
-            .name("racs_repository_errors_by_kind")
-            .help("Failed repository calls by operation and kind (kinds seen so far).");
+        counter(
+            "racs_repository_errors_by_kind",
+            "Failed repository calls by operation and kind (kinds seen so far).");
     CounterSnapshot.Builder sent =
-        CounterSnapshot.builder()
-            .name("racs_repository_sent_bytes")
-            .help("Body bytes the proxy sent to the repository (puts).");
+        counter(
+            "racs_repository_sent_bytes", "Body bytes the proxy sent to the repository (puts).");
     CounterSnapshot.Builder received =
-        CounterSnapshot.builder()
-            .name("racs_repository_received_bytes")
-            .help("Body bytes the proxy read from the repository (gets).");
+        counter(
+            "racs_repository_received_bytes",
+            "Body bytes the proxy read from the repository (gets).");
     HistogramSnapshot.Builder duration =
         HistogramSnapshot.builder()
             .name("racs_repository_request_duration_seconds")
@@ -124,6 +120,14 @@ public final class RepositoryMetrics {
     System.arraycopy(MeteredRepository.BUCKET_BOUNDS_SECONDS, 0, bounds, 0, bounds.length - 1);
     bounds[bounds.length - 1] = Double.POSITIVE_INFINITY;
     return bounds;
+  }
+
+  /**
+   * A counter family; its name without {@code _total}, which the Prometheus text format appends
+   * (and OpenMetrics to the samples only).
+   */
+  private static CounterSnapshot.Builder counter(String name, String help) {
+    return CounterSnapshot.builder().name(name).help(help);
   }
 
   private static CounterSnapshot.CounterDataPointSnapshot counter(Labels labels, long value) {
