@@ -11,10 +11,11 @@ import java.util.concurrent.Executors;
 
 /**
  * The admin port: {@code /health/live} (the process answers), {@code /health/ready} ({@link
- * ReadyReport}), {@code /metrics} ({@link MetricsReport}), the console under {@code /console}
- * ({@link ConsoleHandler}, signed in) and the admin API under {@code /admin} ({@link AdminApi},
- * signed with an administrator's key), on a JDK HTTP server with a virtual thread per request.
- * Nothing here is served on the S3 port.
+ * ReadyReport}), {@code /metrics} ({@link MetricsReport}, Prometheus or OpenMetrics text as the
+ * {@code Accept} header asks), the console under {@code /console} ({@link ConsoleHandler}, signed
+ * in) and the admin API under {@code /admin} ({@link AdminApi}, signed with an administrator's
+ * key), on a JDK HTTP server with a virtual thread per request. Nothing here is served on the S3
+ * port.
  */
 public final class AdminServer implements AutoCloseable {
   private final HttpServer http;
@@ -35,10 +36,14 @@ public final class AdminServer implements AutoCloseable {
           ReadyReport report = ReadyReport.of(sources);
           reply(exchange, report.ready() ? 200 : 503, "application/json", report.json());
         });
+    MetricsReport metrics = MetricsReport.of(sources);
     http.createContext(
         "/metrics",
-        exchange ->
-            reply(exchange, 200, "text/plain; version=0.0.4", MetricsReport.render(sources)));
+        exchange -> {
+          MetricsReport.Exposition exposition =
+              metrics.render(exchange.getRequestHeaders().getFirst("Accept"));
+          reply(exchange, 200, exposition.contentType(), exposition.body());
+        });
     AdminCredentials administrators = new AdminCredentials(sources.credentials());
     http.createContext("/console", new ConsoleHandler(sources, administrators, Clock.systemUTC()));
     http.createContext("/admin", new AdminApi(sources, administrators));
@@ -54,7 +59,12 @@ public final class AdminServer implements AutoCloseable {
   /** Replies {@code body} as {@code type} with {@code status}, and closes the exchange. */
   static void reply(HttpExchange exchange, int status, String type, String body)
       throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    reply(exchange, status, type, body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Replies {@code bytes} as {@code type} with {@code status}, and closes the exchange. */
+  static void reply(HttpExchange exchange, int status, String type, byte[] bytes)
+      throws IOException {
     exchange.getResponseHeaders().set("Content-Type", type);
     exchange.sendResponseHeaders(status, bytes.length);
     try (OutputStream out = exchange.getResponseBody()) {

@@ -1,5 +1,6 @@
 package io.racs.proxy.admin;
 
+import io.prometheus.metrics.model.registry.MultiCollector;
 import io.racs.proxy.coord.ZooKeeperCoordination;
 import io.racs.proxy.s3.server.AccessLog;
 import io.racs.proxy.s3.server.ServerMetrics;
@@ -31,7 +32,7 @@ import java.util.function.Supplier;
  * @param readOnly true when the console shows but may not act ({@code server.consoleReadOnly})
  * @param readyMembers appends members of its own to {@code /health/ready} (the reshape's), after
  *     the array opened
- * @param metricsLines appends lines of its own to {@code /metrics} (the reshape's), after the array
+ * @param moreMetrics metrics of its own for {@code /metrics} (the reshape's), shown after the array
  *     opened
  * @param users the changes the admin API makes to the users stored in the array ({@link AdminApi});
  *     null until the array opens
@@ -50,7 +51,7 @@ public record AdminSources(
     AdminActions actions,
     boolean readOnly,
     Consumer<StringBuilder> readyMembers,
-    Consumer<StringBuilder> metricsLines,
+    MultiCollector moreMetrics,
     Supplier<UserAccounts> users,
     Runnable usersChanged) {
   /**

@@ -1,5 +1,10 @@
 package io.racs.proxy.admin;
 
+import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.racs.repos.Repository;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.ForwardingRepository;
@@ -11,11 +16,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Each repository's traffic in the Prometheus text format, labelled by slot and repository name, so
- * that an operator sees which provider is slow or failing: requests, errors and a latency histogram
- * by operation, and body bytes each way. A slot counts only when a {@link MeteredRepository} is in
- * its chain of decorators ({@link #metered(List)} puts one there); the counts are what reached the
- * repository, after the store's own guards.
+ * Each repository's traffic as Prometheus client library snapshots (for {@link MetricsReport}),
+ * labelled by slot and repository name, so that an operator sees which provider is slow or failing:
+ * requests, errors and a latency histogram by operation, and body bytes each way. A slot counts
+ * only when a {@link MeteredRepository} is in its chain of decorators ({@link #metered(List)} puts
+ * one there); the counts are what reached the repository, after the store's own guards.
  */
 public final class RepositoryMetrics {
   private RepositoryMetrics() {}
@@ -35,140 +40,98 @@ public final class RepositoryMetrics {
     return out;
   }
 
-  /** The exposition of every metered repository among {@code slots} (index = slot). */
-  public static String render(List<Repository> slots) {
-    List<Labelled> metered = new ArrayList<>();
+  /** The metrics of every metered repository among {@code slots} (index = slot), as snapshots. */
+  public static MetricSnapshots snapshots(List<Repository> slots) {
+    CounterSnapshot.Builder requests =
+        counter("racs_repository_requests", "Repository calls by operation.");
+    CounterSnapshot.Builder errors =
+        counter(
+            "racs_repository_errors",
+            "Repository calls that failed, by operation (not counting not_found and"
+                + " precondition_failed, which are answers).");
+    CounterSnapshot.Builder errorsByKind =
+        counter(
+            "racs_repository_errors_by_kind",
+            "Failed repository calls by operation and kind (kinds seen so far).");
+    CounterSnapshot.Builder sent =
+        counter(
+            "racs_repository_sent_bytes", "Body bytes the proxy sent to the repository (puts).");
+    CounterSnapshot.Builder received =
+        counter(
+            "racs_repository_received_bytes",
+            "Body bytes the proxy read from the repository (gets).");
+    HistogramSnapshot.Builder duration =
+        HistogramSnapshot.builder()
+            .name("racs_repository_request_duration_seconds")
+            .help("Repository call latency (a get's ends when its body starts).");
+    boolean any = false;
     for (int slot = 0; slot < slots.size(); slot++) {
       Repository repository = slots.get(slot);
-      int s = slot;
-      ForwardingRepository.find(repository, MeteredRepository.class)
-          .ifPresent(
-              m ->
-                  metered.add(
-                      new Labelled(
-                          "slot=\"" + s + "\",repository=\"" + escape(repository.name()) + "\"",
-                          m)));
-    }
-    StringBuilder out = new StringBuilder();
-    if (metered.isEmpty()) {
-      return "";
-    }
-    List<Map<Operation, MeteredRepository.OperationStats>> stats = new ArrayList<>();
-    List<Map<Operation, MeteredRepository.LatencyBuckets>> latencies = new ArrayList<>();
-    for (Labelled l : metered) {
+      var meter = ForwardingRepository.find(repository, MeteredRepository.class);
+      if (meter.isEmpty()) {
+        continue;
+      }
+      any = true;
+      Labels labels = Labels.of("slot", Integer.toString(slot), "repository", repository.name());
       // The counters are read without resetting anything; only the calls and bytes are used
       // from the stats (their latency interval belongs to the benchmark, so it is not taken).
-      stats.add(l.meter.counts());
-      latencies.add(l.meter.cumulativeLatency());
-    }
-    out.append("# HELP racs_repository_requests_total Repository calls by operation.\n")
-        .append("# TYPE racs_repository_requests_total counter\n");
-    for (int i = 0; i < metered.size(); i++) {
-      for (MeteredRepository.OperationStats op : stats.get(i).values()) {
-        line(
-            out,
-            "racs_repository_requests_total",
-            metered.get(i).labels,
-            op.operation(),
-            op.calls());
-      }
-    }
-    out.append(
-            "# HELP racs_repository_errors_total Repository calls that failed, by operation (not"
-                + " counting not_found and precondition_failed, which are answers).\n")
-        .append("# TYPE racs_repository_errors_total counter\n");
-    for (int i = 0; i < metered.size(); i++) {
-      for (MeteredRepository.OperationStats op : stats.get(i).values()) {
-        line(
-            out,
-            "racs_repository_errors_total",
-            metered.get(i).labels,
-            op.operation(),
-            failures(op));
-      }
-    }
-    out.append(
-            "# HELP racs_repository_errors_by_kind_total Failed repository calls by operation and"
-                + " kind (kinds seen so far).\n")
-        .append("# TYPE racs_repository_errors_by_kind_total counter\n");
-    for (int i = 0; i < metered.size(); i++) {
-      for (MeteredRepository.OperationStats op : stats.get(i).values()) {
+      Map<Operation, MeteredRepository.OperationStats> stats = meter.get().counts();
+      for (MeteredRepository.OperationStats op : stats.values()) {
+        Labels byOperation = labels.add("operation", name(op.operation()));
+        requests.dataPoint(counter(byOperation, op.calls()));
+        errors.dataPoint(counter(byOperation, failures(op)));
         for (Map.Entry<RepositoryException.Kind, Long> kind : op.failures().entrySet()) {
           if (kind.getValue() > 0) {
-            out.append("racs_repository_errors_by_kind_total{")
-                .append(metered.get(i).labels)
-                .append(",operation=\"")
-                .append(name(op.operation()))
-                .append("\",kind=\"")
-                .append(kind.getKey().name().toLowerCase(Locale.ROOT))
-                .append("\"} ")
-                .append(kind.getValue())
-                .append('\n');
+            errorsByKind.dataPoint(
+                counter(
+                    byOperation.add("kind", kind.getKey().name().toLowerCase(Locale.ROOT)),
+                    kind.getValue()));
           }
         }
       }
-    }
-    out.append(
-            "# HELP racs_repository_sent_bytes_total Body bytes the proxy sent to the repository"
-                + " (puts).\n")
-        .append("# TYPE racs_repository_sent_bytes_total counter\n");
-    for (int i = 0; i < metered.size(); i++) {
-      out.append("racs_repository_sent_bytes_total{")
-          .append(metered.get(i).labels)
-          .append("} ")
-          .append(stats.get(i).get(Operation.PUT).bytes())
-          .append('\n');
-    }
-    out.append(
-            "# HELP racs_repository_received_bytes_total Body bytes the proxy read from the"
-                + " repository (gets).\n")
-        .append("# TYPE racs_repository_received_bytes_total counter\n");
-    for (int i = 0; i < metered.size(); i++) {
-      out.append("racs_repository_received_bytes_total{")
-          .append(metered.get(i).labels)
-          .append("} ")
-          .append(stats.get(i).get(Operation.GET).bytes())
-          .append('\n');
-    }
-    out.append(
-            "# HELP racs_repository_request_duration_seconds Repository call latency (a get's"
-                + " ends when its body starts).\n")
-        .append("# TYPE racs_repository_request_duration_seconds histogram\n");
-    for (int i = 0; i < metered.size(); i++) {
-      String labels = metered.get(i).labels;
-      for (MeteredRepository.LatencyBuckets op : latencies.get(i).values()) {
-        String prefix = labels + ",operation=\"" + name(op.operation()) + "\"";
-        long cumulative = 0;
-        long[] counts = op.counts();
-        for (int b = 0; b < MeteredRepository.BUCKET_BOUNDS_SECONDS.length; b++) {
-          cumulative += counts[b];
-          out.append("racs_repository_request_duration_seconds_bucket{")
-              .append(prefix)
-              .append(",le=\"")
-              .append(MeteredRepository.BUCKET_BOUNDS_SECONDS[b])
-              .append("\"} ")
-              .append(cumulative)
-              .append('\n');
-        }
-        cumulative += counts[counts.length - 1];
-        out.append("racs_repository_request_duration_seconds_bucket{")
-            .append(prefix)
-            .append(",le=\"+Inf\"} ")
-            .append(cumulative)
-            .append('\n');
-        out.append("racs_repository_request_duration_seconds_sum{")
-            .append(prefix)
-            .append("} ")
-            .append(op.sumNanos() / 1e9)
-            .append('\n');
-        out.append("racs_repository_request_duration_seconds_count{")
-            .append(prefix)
-            .append("} ")
-            .append(cumulative)
-            .append('\n');
+      sent.dataPoint(counter(labels, stats.get(Operation.PUT).bytes()));
+      received.dataPoint(counter(labels, stats.get(Operation.GET).bytes()));
+      for (MeteredRepository.LatencyBuckets op : meter.get().cumulativeLatency().values()) {
+        duration.dataPoint(
+            HistogramSnapshot.HistogramDataPointSnapshot.builder()
+                .labels(labels.add("operation", name(op.operation())))
+                .classicHistogramBuckets(ClassicHistogramBuckets.of(UPPER_BOUNDS, op.counts()))
+                .sum(op.sumNanos() / 1e9)
+                .build());
       }
     }
-    return out.toString();
+    if (!any) {
+      return MetricSnapshots.of();
+    }
+    return MetricSnapshots.of(
+        requests.build(),
+        errors.build(),
+        errorsByKind.build(),
+        sent.build(),
+        received.build(),
+        duration.build());
+  }
+
+  /** The histogram's bucket bounds, the last one unbounded as the library wants it. */
+  private static final double[] UPPER_BOUNDS = upperBounds();
+
+  private static double[] upperBounds() {
+    double[] bounds = new double[MeteredRepository.BUCKET_BOUNDS_SECONDS.length + 1];
+    System.arraycopy(MeteredRepository.BUCKET_BOUNDS_SECONDS, 0, bounds, 0, bounds.length - 1);
+    bounds[bounds.length - 1] = Double.POSITIVE_INFINITY;
+    return bounds;
+  }
+
+  /**
+   * A counter family; its name without {@code _total}, which the Prometheus text format appends
+   * (and OpenMetrics to the samples only).
+   */
+  private static CounterSnapshot.Builder counter(String name, String help) {
+    return CounterSnapshot.builder().name(name).help(help);
+  }
+
+  private static CounterSnapshot.CounterDataPointSnapshot counter(Labels labels, long value) {
+    return CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels).value(value).build();
   }
 
   /**
@@ -252,26 +215,7 @@ public final class RepositoryMetrics {
     return sum;
   }
 
-  private record Labelled(String labels, MeteredRepository meter) {}
-
-  private static void line(
-      StringBuilder out, String metric, String labels, Operation operation, long value) {
-    out.append(metric)
-        .append('{')
-        .append(labels)
-        .append(",operation=\"")
-        .append(name(operation))
-        .append("\"} ")
-        .append(value)
-        .append('\n');
-  }
-
   private static String name(Operation operation) {
     return operation.name().toLowerCase(Locale.ROOT);
-  }
-
-  /** A label value as the text format wants it: backslash, quote and newline escaped. */
-  static String escape(String value) {
-    return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
   }
 }

@@ -2,6 +2,7 @@ package io.racs.proxy.runtime;
 
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.racs.proxy.admin.AdminActions;
 import io.racs.proxy.admin.AdminServer;
 import io.racs.proxy.admin.AdminSources;
@@ -407,11 +408,9 @@ public final class RacsServer implements AutoCloseable {
                 w.reshape().appendReady(json);
               }
             },
-            out -> {
+            () -> {
               BackgroundWork w = work;
-              if (w != null) {
-                w.reshape().appendMetrics(out);
-              }
+              return w == null ? MetricSnapshots.of() : w.reshape().metrics();
             },
             () -> accounts,
             users::refresh));

@@ -1,5 +1,7 @@
 package io.racs.proxy.runtime;
 
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.racs.proxy.admin.Json;
 import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.StoreException;
@@ -89,8 +91,9 @@ final class ReshapeWork {
     }
   }
 
-  /** The reshape's gauges, in Prometheus' text format. */
-  void appendMetrics(StringBuilder out) {
+  /** The reshape's gauges, as Prometheus client library snapshots. */
+  MetricSnapshots metrics() {
+    MetricSnapshots.Builder out = MetricSnapshots.builder();
     ArrayRecord r = record;
     MoveProgress p = running() ? progress : null;
     gauge(
@@ -138,20 +141,16 @@ final class ReshapeWork {
           "Stored bytes the running reshape's plan has left to move (never below 0).",
           estimate == null ? 0 : estimate.bytesRemaining().getAsLong());
     }
+    return out.build();
   }
 
-  private static void gauge(StringBuilder out, String name, String help, long value) {
-    out.append("# HELP ")
-        .append(name)
-        .append(' ')
-        .append(help)
-        .append("\n# TYPE ")
-        .append(name)
-        .append(" gauge\n")
-        .append(name)
-        .append(' ')
-        .append(value)
-        .append('\n');
+  private static void gauge(MetricSnapshots.Builder out, String name, String help, long value) {
+    out.metricSnapshot(
+        GaugeSnapshot.builder()
+            .name(name)
+            .help(help)
+            .dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder().value(value).build())
+            .build());
   }
 
   /** The reshape as a {@code /health/ready} member, {@code ,"reshape":{...}}; not readiness. */

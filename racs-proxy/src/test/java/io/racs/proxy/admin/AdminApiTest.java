@@ -8,8 +8,10 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.racs.proxy.runtime.RacsServer;
 import io.racs.proxy.runtime.ServerConfig;
+import io.racs.proxy.s3.server.ServerMetrics;
 import io.racs.proxy.testing.TestArray;
 import io.racs.proxy.testing.TestClients;
 import io.racs.proxy.testing.TestProxies;
@@ -411,7 +413,7 @@ class AdminApiTest {
         new AdminSources(
             () -> null,
             null,
-            null,
+            new ServerMetrics(),
             () -> null,
             () -> null,
             false,
@@ -420,7 +422,7 @@ class AdminApiTest {
             null,
             false,
             json -> {},
-            out -> {},
+            () -> MetricSnapshots.of(),
             () -> null,
             () -> {
               throw new AssertionError("nothing changed, nothing to re-read");

@@ -3,6 +3,7 @@ package io.racs.proxy.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.racs.proxy.runtime.RacsServer;
 import io.racs.proxy.runtime.ServerConfig;
 import io.racs.proxy.store.ErasureStore;
@@ -29,6 +30,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -43,7 +45,10 @@ class RepositoryMetricsTest {
   private static final String ACCESS = "test-access";
   private static final String SECRET = "test-secret-key";
 
-  /** Every sample line, by its name and labels. */
+  /**
+   * Every sample line, by its name and labels, the labels in name order (as the client library
+   * writes them), so that a key built in any order ({@link #key}) finds it.
+   */
   private static Map<String, Double> samples(String exposition) {
     Map<String, Double> out = new HashMap<>();
     for (String line : exposition.split("\n")) {
@@ -51,9 +56,39 @@ class RepositoryMetricsTest {
         continue;
       }
       int space = line.lastIndexOf(' ');
-      out.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
+      out.put(key(line.substring(0, space)), Double.parseDouble(line.substring(space + 1)));
     }
     return out;
+  }
+
+  /** {@code name{labels}} with its labels sorted by name. */
+  private static String key(String series) {
+    int open = series.indexOf('{');
+    if (open < 0) {
+      return series;
+    }
+    TreeMap<String, String> labels = new TreeMap<>();
+    for (String pair : series.substring(open + 1, series.length() - 1).split(",(?=[a-z_]+=\")")) {
+      labels.put(pair.substring(0, pair.indexOf('=')), pair.substring(pair.indexOf('=') + 1));
+    }
+    StringBuilder out = new StringBuilder(series.substring(0, open)).append('{');
+    labels.forEach(
+        (k, v) ->
+            out.append(out.charAt(out.length() - 1) == '{' ? "" : ",")
+                .append(k)
+                .append('=')
+                .append(v));
+    return out.append('}').toString();
+  }
+
+  /** The sample {@code series} of {@code samples} (its labels in any order). */
+  private static Double value(Map<String, Double> samples, String series) {
+    return samples.get(key(series));
+  }
+
+  /** The Prometheus text of {@code slots}' repository metrics, as {@code /metrics} writes it. */
+  private static String render(List<Repository> slots) throws Exception {
+    return PrometheusTextFormatWriter.create().toDebugString(RepositoryMetrics.snapshots(slots));
   }
 
   private static String series(String metric, int slot, String name, String operation) {
@@ -86,38 +121,40 @@ class RepositoryMetricsTest {
     assertThatThrownBy(() -> meteredFailing.head("k")).isInstanceOf(RepositoryException.class);
     Repository plain = MemoryRepository.create("plain");
 
-    Map<String, Double> s =
-        samples(RepositoryMetrics.render(List.of(plain, metered, meteredFailing)));
+    Map<String, Double> s = samples(render(List.of(plain, metered, meteredFailing)));
 
     String name = "a\\\"b"; // the quote escaped, as the text format wants it
-    assertThat(s.get(series("racs_repository_requests_total", 1, name, "put"))).isEqualTo(2);
-    assertThat(s.get(series("racs_repository_requests_total", 1, name, "get"))).isEqualTo(2);
-    assertThat(s.get(series("racs_repository_requests_total", 1, name, "list"))).isEqualTo(1);
-    assertThat(s.get(series("racs_repository_requests_total", 1, name, "head"))).isEqualTo(0);
-    assertThat(s.get(series("racs_repository_requests_total", 1, name, "delete"))).isEqualTo(0);
+    assertThat(value(s, series("racs_repository_requests_total", 1, name, "put"))).isEqualTo(2);
+    assertThat(value(s, series("racs_repository_requests_total", 1, name, "get"))).isEqualTo(2);
+    assertThat(value(s, series("racs_repository_requests_total", 1, name, "list"))).isEqualTo(1);
+    assertThat(value(s, series("racs_repository_requests_total", 1, name, "head"))).isEqualTo(0);
+    assertThat(value(s, series("racs_repository_requests_total", 1, name, "delete"))).isEqualTo(0);
     // A missing key is the repository answering, not failing: counted by kind only.
-    assertThat(s.get(series("racs_repository_errors_total", 1, name, "get"))).isEqualTo(0);
-    assertThat(s.get(series("racs_repository_errors_total", 1, name, "put"))).isEqualTo(0);
+    assertThat(value(s, series("racs_repository_errors_total", 1, name, "get"))).isEqualTo(0);
+    assertThat(value(s, series("racs_repository_errors_total", 1, name, "put"))).isEqualTo(0);
     assertThat(
-            s.get(
+            value(
+                s,
                 "racs_repository_errors_by_kind_total{slot=\"1\",repository=\""
                     + name
                     + "\",operation=\"get\",kind=\"not_found\"}"))
         .isEqualTo(1);
-    assertThat(s.get(series("racs_repository_sent_bytes_total", 1, name, null))).isEqualTo(8);
-    assertThat(s.get(series("racs_repository_received_bytes_total", 1, name, null))).isEqualTo(5);
+    assertThat(value(s, series("racs_repository_sent_bytes_total", 1, name, null))).isEqualTo(8);
+    assertThat(value(s, series("racs_repository_received_bytes_total", 1, name, null)))
+        .isEqualTo(5);
     String getLabels = "slot=\"1\",repository=\"" + name + "\",operation=\"get\"";
-    assertThat(s.get("racs_repository_request_duration_seconds_count{" + getLabels + "}"))
+    assertThat(value(s, "racs_repository_request_duration_seconds_count{" + getLabels + "}"))
         .isEqualTo(2);
     assertThat(
-            s.get("racs_repository_request_duration_seconds_bucket{" + getLabels + ",le=\"+Inf\"}"))
+            value(
+                s,
+                "racs_repository_request_duration_seconds_bucket{" + getLabels + ",le=\"+Inf\"}"))
         .isEqualTo(2);
-    assertThat(s.get(series("racs_repository_errors_total", 2, "x", "head"))).isEqualTo(1);
-    assertThat(s.get(series("racs_repository_requests_total", 2, "x", "head"))).isEqualTo(1);
+    assertThat(value(s, series("racs_repository_errors_total", 2, "x", "head"))).isEqualTo(1);
+    assertThat(value(s, series("racs_repository_requests_total", 2, "x", "head"))).isEqualTo(1);
     // A repository with no meter in its chain has no series, and scraping resets nothing.
     assertThat(s.keySet()).noneMatch(k -> k.contains("slot=\"0\""));
-    assertThat(samples(RepositoryMetrics.render(List.of(plain, metered, meteredFailing))))
-        .isEqualTo(s);
+    assertThat(samples(render(List.of(plain, metered, meteredFailing)))).isEqualTo(s);
   }
 
   @Test
@@ -168,21 +205,22 @@ class RepositoryMetricsTest {
       assertThat(scrape.statusCode()).isEqualTo(200);
       Map<String, Double> s = samples(scrape.body());
 
-      double failedLists = s.get(series("racs_repository_errors_total", 5, "mem5", "list"));
+      double failedLists = value(s, series("racs_repository_errors_total", 5, "mem5", "list"));
       assertThat(failedLists).as("the failing repository's listings").isGreaterThanOrEqualTo(1);
       for (int slot = 0; slot < 6; slot++) {
         String name = "mem" + slot;
         for (Kind kind : List.of(Kind.PUT, Kind.GET, Kind.HEAD, Kind.LIST)) {
           String op = kind.name().toLowerCase(java.util.Locale.ROOT);
           double failed = slot == 5 && kind == Kind.LIST ? failedLists : 0;
-          assertThat(s.get(series("racs_repository_requests_total", slot, name, op)))
+          assertThat(value(s, series("racs_repository_requests_total", slot, name, op)))
               .as("slot %d %s", slot, op)
               .isEqualTo(ledger.count(slot, kind) + failed);
-          assertThat(s.get(series("racs_repository_errors_total", slot, name, op)))
+          assertThat(value(s, series("racs_repository_errors_total", slot, name, op)))
               .as("slot %d %s errors", slot, op)
               .isEqualTo(failed);
           assertThat(
-                  s.get(series("racs_repository_request_duration_seconds_count", slot, name, op)))
+                  value(
+                      s, series("racs_repository_request_duration_seconds_count", slot, name, op)))
               .isEqualTo(ledger.count(slot, kind) + failed);
         }
         // Every byte a repository holds was sent to it by a PUT (nothing was deleted).
@@ -190,14 +228,15 @@ class RepositoryMetricsTest {
         for (ObjectInfo object : memories.get(slot).list("", "", 1000).objects()) {
           stored += object.sizeBytes();
         }
-        assertThat(s.get(series("racs_repository_sent_bytes_total", slot, name, null)))
+        assertThat(value(s, series("racs_repository_sent_bytes_total", slot, name, null)))
             .as("slot %d bytes sent", slot)
             .isEqualTo(stored);
       }
       // The GET read four data shards of a quarter MiB each, and records, from the repositories.
       double received = 0;
       for (int slot = 0; slot < 6; slot++) {
-        received += s.get(series("racs_repository_received_bytes_total", slot, "mem" + slot, null));
+        received +=
+            value(s, series("racs_repository_received_bytes_total", slot, "mem" + slot, null));
       }
       assertThat(received).isGreaterThanOrEqualTo(data.length);
     }
@@ -242,10 +281,10 @@ class RepositoryMetricsTest {
                 HttpResponse.BodyHandlers.ofString());
         Map<String, Double> s = samples(scrape.body());
         assertThat(scrape.body()).contains("# TYPE racs_store_hedged_reads_total counter");
-        assertThat(s.get("racs_store_hedged_reads_total{kind=\"shard\"}"))
+        assertThat(value(s, "racs_store_hedged_reads_total{kind=\"shard\"}"))
             .isPositive()
             .isEqualTo(store.stats().hedgedShardReads());
-        assertThat(s.get("racs_store_hedged_reads_total{kind=\"record\"}"))
+        assertThat(value(s, "racs_store_hedged_reads_total{kind=\"record\"}"))
             .isEqualTo(store.stats().hedgedRecordReads());
       } finally {
         faulty.get(frozen).thaw();

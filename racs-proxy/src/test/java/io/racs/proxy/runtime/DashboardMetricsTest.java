@@ -4,13 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.racs.proxy.admin.RepositoryMetrics;
-import io.racs.proxy.config.ArrayConfig;
-import io.racs.proxy.store.ErasureStore;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * what a proxy exposes: every metric a panel queries has a {@code # TYPE} line in a real proxy's
  * {@code /metrics} (a histogram's {@code _bucket} by its own name), and every label a query groups
  * or filters by is a label of that metric's samples (Prometheus's own {@code instance} and {@code
- * le} aside). A renamed metric or label fails here rather than leaving an empty panel.
+ * le} aside), and is in {@link MetricFamiliesTest}'s golden list. A renamed metric or label fails
+ * here rather than leaving an empty panel.
  */
 class DashboardMetricsTest {
   private static final Pattern METRIC = Pattern.compile("\\b(racs_[a-z_]+)\\b(\\{[^}]*\\})?");
@@ -41,7 +35,7 @@ class DashboardMetricsTest {
 
   @Test
   void everyQueriedMetricAndLabel_isOneTheProxyExposes() throws Exception {
-    String exposition = scrape(dir);
+    String exposition = MetricFamiliesTest.scrape(dir, new String[] {null}).getFirst().body();
     Set<String> typed = new HashSet<>();
     Map<String, Set<String>> labels = new HashMap<>();
     for (String line : exposition.lines().toList()) {
@@ -82,6 +76,24 @@ class DashboardMetricsTest {
     }
     assertThat(problems).isEmpty();
     assertThat(expressions()).hasSizeGreaterThan(10);
+  }
+
+  @Test
+  void everyQueriedMetric_isInTheGoldenList() throws Exception {
+    Set<String> golden = new HashSet<>(MetricFamiliesTest.GOLDEN.keySet());
+    golden.addAll(MetricFamiliesTest.COORDINATION.keySet());
+    List<String> problems = new ArrayList<>();
+    for (String expr : expressions()) {
+      Matcher m = METRIC.matcher(expr);
+      while (m.find()) {
+        String name = m.group(1);
+        if (!golden.contains(name)
+            && !golden.contains(name.replaceAll("_(bucket|sum|count)$", ""))) {
+          problems.add(name + " is not in MetricFamiliesTest.GOLDEN (in: " + expr + ")");
+        }
+      }
+    }
+    assertThat(problems).isEmpty();
   }
 
   private static void checkLabel(
@@ -126,41 +138,5 @@ class DashboardMetricsTest {
     }
     assertThat(dir).as("docker/grafana/racs-dashboard.json above the test's directory").isNotNull();
     return dir.resolve("docker/grafana/racs-dashboard.json");
-  }
-
-  /** {@code /metrics} of a real proxy over six fs repositories, after one S3 request. */
-  private static String scrape(Path dir) throws Exception {
-    StringBuilder yaml = new StringBuilder("array:\n  geometry: 4x2\nrepositories:\n");
-    for (int i = 0; i < 6; i++) {
-      Files.createDirectories(dir.resolve("r" + i));
-      yaml.append("  - {name: r")
-          .append(i)
-          .append(", type: fs, path: ")
-          .append(dir.resolve("r" + i))
-          .append("}\n");
-    }
-    ArrayConfig array = ArrayConfig.load(Files.writeString(dir.resolve("racs.yaml"), yaml));
-    try (RacsServer server =
-        RacsServer.start(
-            // As racs server opens it: every repository metered.
-            ErasureStore.open(array.store(), RepositoryMetrics.metered(array.openRepositories())),
-            ServerConfig.defaults()
-                .with("127.0.0.1:0", Map.of("access", "secret-key"))
-                .withAdmin("127.0.0.1:0"))) {
-      HttpClient http = HttpClient.newHttpClient();
-      // An unsigned request: refused, and counted with its operation and status.
-      http.send(
-          HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/bkt/k"))
-              .GET()
-              .build(),
-          HttpResponse.BodyHandlers.discarding());
-      return http.send(
-              HttpRequest.newBuilder(
-                      URI.create("http://127.0.0.1:" + server.adminPort() + "/metrics"))
-                  .GET()
-                  .build(),
-              HttpResponse.BodyHandlers.ofString())
-          .body();
-    }
   }
 }

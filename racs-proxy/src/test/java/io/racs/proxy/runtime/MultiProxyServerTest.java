@@ -95,12 +95,15 @@ class MultiProxyServerTest {
           .contains("{\"id\":\"p1\",")
           .contains("{\"id\":\"p2\",")
           .contains("\"leader\":" + server.coordination().id().equals(leader));
-      assertThat(admin(server, "/metrics"))
-          .contains("racs_coordination_connected 1\n")
-          .contains("racs_coordination_members 3\n")
+      String metrics = admin(server, "/metrics");
+      assertThat(MetricFamiliesTest.families(metrics))
+          .containsAllEntriesOf(MetricFamiliesTest.COORDINATION);
+      assertThat(metrics)
+          .contains("racs_coordination_connected 1.0\n")
+          .contains("racs_coordination_members 3.0\n")
           .contains(
               "racs_coordination_leader "
-                  + (server.coordination().id().equals(leader) ? 1 : 0)
+                  + (server.coordination().id().equals(leader) ? "1.0" : "0.0")
                   + "\n");
     }
     for (RacsServer server : servers) {

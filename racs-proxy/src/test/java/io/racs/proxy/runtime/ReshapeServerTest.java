@@ -167,8 +167,8 @@ class ReshapeServerTest {
     assertThat(a.scrubOnce(0)).as("reads the array record: no scrub, a reshape runs").isNull();
 
     assertThat(admin(a, "/metrics"))
-        .contains("racs_reshape_versions_remaining 3\n")
-        .contains("racs_reshape_bytes_remaining " + bytes + "\n");
+        .contains("racs_reshape_versions_remaining 3.0\n")
+        .contains("racs_reshape_bytes_remaining " + (double) bytes + "\n");
     // At the recorded 0.01 MB/s: 10,000 bytes a second.
     assertThat(admin(a, "/health/ready"))
         .contains(
@@ -183,7 +183,7 @@ class ReshapeServerTest {
 
     assertThat(report.outcome()).as(report.reason()).isEqualTo(Mover.Outcome.COMPLETE);
     assertThat(admin(a, "/metrics"))
-        .contains("racs_reshape_versions_remaining 0\n")
-        .contains("racs_reshape_bytes_remaining 0\n");
+        .contains("racs_reshape_versions_remaining 0.0\n")
+        .contains("racs_reshape_bytes_remaining 0.0\n");
   }
 }

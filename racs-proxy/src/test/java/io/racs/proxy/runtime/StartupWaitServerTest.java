@@ -178,7 +178,12 @@ class StartupWaitServerTest {
         .contains("{\"slot\":0,\"name\":\"r0\",\"state\":\"unavailable\",\"reason\":")
         .contains("{\"slot\":1,\"name\":\"r1\",\"state\":\"up\"}")
         .contains("{\"slot\":4,\"name\":\"r4\",\"state\":\"unavailable\",\"reason\":");
-    assertThat(admin("/metrics").body()).contains("racs_array_open 0");
+    // Before the array opens: the S3 server's families and racs_array_open, nothing of the store.
+    assertThat(admin("/metrics").body())
+        .contains("racs_array_open 0.0\n")
+        .doesNotContain("racs_store_")
+        .doesNotContain("racs_repository_")
+        .doesNotContain("racs_reshape_");
 
     move(false, 0, 2, 4);
     server.serving().get(30, TimeUnit.SECONDS);
@@ -192,7 +197,7 @@ class StartupWaitServerTest {
     ready = admin("/health/ready");
     assertThat(ready.statusCode()).isEqualTo(200);
     assertThat(ready.body()).contains("\"ready\":true", "\"array\":{\"open\":true}");
-    assertThat(admin("/metrics").body()).contains("racs_array_open 1");
+    assertThat(admin("/metrics").body()).contains("racs_array_open 1.0\n");
   }
 
   @Test

@@ -125,7 +125,7 @@ class VersionCacheServerTest {
             .body();
     for (String line : metrics.split("\n")) {
       if (line.startsWith("racs_store_stamped_reads_total ")) {
-        return Long.parseLong(line.substring(line.indexOf(' ') + 1));
+        return (long) Double.parseDouble(line.substring(line.indexOf(' ') + 1));
       }
     }
     throw new AssertionError("no racs_store_stamped_reads_total in /metrics");

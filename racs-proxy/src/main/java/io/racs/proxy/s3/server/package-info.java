@@ -6,7 +6,8 @@
  * the body streams in with backpressure, writes the response no faster than the socket drains, and
  * keeps one request at a time per keep-alive connection; the request body that decodes aws-chunked
  * framing and verifies checksums as the handler reads it; and the request metrics ({@link
- * io.racs.proxy.s3.server.ServerMetrics}).
+ * io.racs.proxy.s3.server.ServerMetrics}, Prometheus client library instruments that the admin
+ * server's registry scrapes).
  *
  * <p>It is the only place that owns channels and the event loop. It must not know what an operation
  * does (the handlers decide, through the dispatcher) nor the store behind them ({@code
