@@ -44,7 +44,6 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The Compose demo's topology runs as processes, from its own files: three proxies, each on {@code

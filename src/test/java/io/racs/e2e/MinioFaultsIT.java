@@ -15,7 +15,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Isolated;
 import software.amazon.awssdk.services.s3.S3Client;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The proxy process over six real MinIO servers (4x2) under a concurrent load of PUT, GET, DELETE

@@ -28,7 +28,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Isolated;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The proxy process over one 4x2 array on four storage APIs, every one a real server on 127.0.0.1:

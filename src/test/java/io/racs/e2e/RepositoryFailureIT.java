@@ -26,7 +26,6 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Losing m = 2 of the six MinIO repositories of a 4x2 array while clients stream GETs and PUTs is

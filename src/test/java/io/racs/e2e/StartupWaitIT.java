@@ -23,7 +23,6 @@ import org.junit.jupiter.api.parallel.Isolated;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The proxy process started over six real MinIO servers (4x2) of which m + 1 = 3 are stopped: it

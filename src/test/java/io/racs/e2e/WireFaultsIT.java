@@ -26,7 +26,6 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.parallel.Isolated;
 import software.amazon.awssdk.services.s3.S3Client;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The proxy process over six real MinIO servers (4x2), each reached through its own Toxiproxy link,

@@ -6,8 +6,8 @@
  * keeps a refused slot out, {@code ArraySlots} holds the guards, {@code ArrayHealth} reports each
  * slot to operators, and {@code IndexMerge} merges the slots' listings. {@code StoreContext} is
  * what every tier above shares: the array, the codec, the configuration, id minting, the record
- * cache ({@code VersionCache}) and the key stamps shared with other proxies ({@code KeyStamps})
- * and the announcements of changes of the array record ({@code LayoutChanges}), and whether the
- * layout new writes take may be stale ({@code LayoutFreshness}).
+ * cache ({@code VersionCache}) and the key stamps shared with other proxies ({@code KeyStamps}) and
+ * the announcements of changes of the array record ({@code LayoutChanges}), and whether the layout
+ * new writes take may be stale ({@code LayoutFreshness}).
  */
 package io.racs.proxy.store.array;
