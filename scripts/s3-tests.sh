@@ -14,12 +14,18 @@
 # The suite wants three users (main, alt, tenant). RACS has one tenant: the three access keys all
 # reach the same buckets, so tests of permissions between users fail there ("not applicable:
 # single tenant"). MinIO gets the same three keys (root and two users with the readwrite policy).
+# For the policy group alt is instead a user with no rights of its own but ListBuckets (GROUP_ALT):
+# on RACS a user stored in the array (`racs users add`), on MinIO a user, each with one policy that
+# allows s3:ListAllMyBuckets only, so that it is denied what no bucket policy grants it, as another
+# account is on AWS. (The suite's set-up lists alt's buckets before every test, which AWS answers
+# for any account, RACS and MinIO only with that action.) Each target is then started twice, once
+# per kind of alt, each time on fresh storage.
 #
 # Usage: scripts/s3-tests.sh [options] S3TESTS_DIR
 #   S3TESTS_DIR        a work tree of the s3-tests suite (README.rst, s3tests/functional/)
 #   --target T         racs, minio or both (default both)
 #   --groups G,...     groups to run (default all): versioning, tagging, cors, lifecycle,
-#                      conditional, metadata, post, encryption, atomic, list
+#                      conditional, metadata, post, encryption, atomic, list, lock, policy
 #   -k EXPR            run this pytest -k expression instead, as the group "custom"
 #   --out DIR          where results go (default ./s3-tests-out/<date>): DIR/<target>/<group>.xml
 #                      (JUnit), DIR/outcomes.tsv (target, group, test, outcome), DIR/summary.md;
@@ -39,8 +45,12 @@ usage() {
   exit 2
 }
 
-# The groups the conformance issues (#18, #21) name, as pytest -k expressions over test names.
-# pytest matches -k words against markers too (so `cors` also takes tests marked cors).
+# The groups the conformance issues (#18, #21, #39, #40) name, as pytest -k expressions over test
+# names. pytest matches -k words against markers too (so `cors` also takes tests marked cors).
+# lock: the object lock tests (all named test_object_lock_*, marked object_lock; `lock` alone would
+# take the public access *block* tests). policy: bucket policies (marked bucket_policy, or named
+# so: the policy status and the public-policy block tests, the policy tests named otherwise) and
+# the user policies of test_iam.py (marked user_policy; the IAM API, PutUserPolicy and the rest).
 declare -A GROUP_EXPR=(
   [versioning]="test_versioning_"
   [tagging]="tagging"
@@ -52,8 +62,17 @@ declare -A GROUP_EXPR=(
   [encryption]="test_sse_ or test_encryption_ or bucket_encryption or sse_s3 or sse_c or encrypted"
   [atomic]="test_atomic_"
   [list]="test_bucket_list_"
+  [lock]="object_lock or retention or legal_hold"
+  [policy]="bucket_policy or bucketv2_policy or block_public_policy or with_policy or policy_prefix or user_policy"
 )
-GROUP_ORDER=(versioning tagging cors lifecycle conditional metadata post encryption atomic list)
+GROUP_ORDER=(versioning tagging cors lifecycle conditional metadata post encryption atomic list lock policy)
+# The suite's files each group's expression runs over (default: test_s3.py and test_headers.py).
+declare -A GROUP_FILES=(
+  [policy]="s3tests/functional/test_s3.py s3tests/functional/test_headers.py s3tests/functional/test_iam.py"
+)
+# What the alt user may do in each group (default admin: on RACS an administrator key like main's,
+# on MinIO the readwrite policy); user: list buckets, and otherwise only what bucket policies grant.
+declare -A GROUP_ALT=([policy]=user)
 
 TARGETS=both
 GROUPS_ARG=""
@@ -122,9 +141,16 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost \
 MAIN_KEY=s3testmain MAIN_SECRET=s3testmain-secret
 ALT_KEY=s3testalt ALT_SECRET=s3testalt-secret
 TENANT_KEY=s3testtenant TENANT_SECRET=s3testtenant-secret
+# The one identity policy of an unprivileged alt (GROUP_ALT user).
+cat >"$WORK/alt-policy.json" <<'EOF'
+{"Version": "2012-10-17",
+ "Statement": [{"Effect": "Allow", "Action": "s3:ListAllMyBuckets", "Resource": "*"}]}
+EOF
 
+# start_racs_s3tests ALT: RACS on fresh repositories; ALT (admin or user) as in GROUP_ALT.
 start_racs_s3tests() {
-  local key="$WORK/master.key" i
+  local alt="$1" key="$WORK/master.key" i
+  rm -rf "$WORK/racs"
   mkdir -p "$WORK/racs"
   od -An -N32 -tx1 /dev/urandom | tr -d ' \n' >"$key"
   echo >>"$key"
@@ -138,7 +164,7 @@ start_racs_s3tests() {
     echo "  adminListen: off"
     echo "  credentials:"
     echo "    - {accessKey: $MAIN_KEY, secretKey: $MAIN_SECRET}"
-    echo "    - {accessKey: $ALT_KEY, secretKey: $ALT_SECRET}"
+    [ "$alt" = user ] || echo "    - {accessKey: $ALT_KEY, secretKey: $ALT_SECRET}"
     echo "    - {accessKey: $TENANT_KEY, secretKey: $TENANT_SECRET}"
     echo "  tls: {cert: $WORK/public.crt, key: $WORK/private.key}"
     echo "  lifecycleInterval: 5s"
@@ -157,10 +183,44 @@ start_racs_s3tests() {
     server --config "$WORK/racs.yaml" >"$WORK/racs.log" 2>&1 &
   RACS_PID=$!
   wait_racs_ready
+  [ "$alt" = user ] || return 0
+  # alt as a user stored in the array that may only list buckets; the server learns a new key on
+  # its first use (answering InvalidAccessKeyId to that request), so wait until the key is known.
+  # shellcheck disable=SC2206 # JAVA_UNSAFE_OPT is one option or none
+  local users=("$JAVA" --add-modules jdk.incubator.vector ${JAVA_UNSAFE_OPT} -jar "$WORK/racs-proxy.jar" users)
+  { "${users[@]}" add alt --access-key "$ALT_KEY" --secret-key "$ALT_SECRET" --config "$WORK/racs.yaml" &&
+    "${users[@]}" attach-policy alt list-buckets --file "$WORK/alt-policy.json" --config "$WORK/racs.yaml"
+  } >>"$WORK/racs-users.log" 2>&1 || {
+    cat "$WORK/racs-users.log" >&2
+    echo "s3-tests.sh: racs users failed" >&2
+    exit 1
+  }
+  "$VENV/bin/python" - "$RACS_PORT" "$ALT_KEY" "$ALT_SECRET" <<'PY' || {
+import sys, time
+import boto3, botocore.exceptions, urllib3
+urllib3.disable_warnings()
+port, key, secret = sys.argv[1:4]
+s3 = boto3.client("s3", endpoint_url=f"https://localhost:{port}", verify=False,
+                  region_name="us-east-1", aws_access_key_id=key, aws_secret_access_key=secret)
+for _ in range(300):
+    try:
+        s3.list_buckets()
+        sys.exit(0)
+    except botocore.exceptions.ClientError as e:
+        if e.response["Error"]["Code"] != "InvalidAccessKeyId":
+            sys.exit(f"alt's ListBuckets: {e}")
+    time.sleep(0.1)
+sys.exit("alt's key is still unknown")
+PY
+    echo "s3-tests.sh: the stored user alt cannot list buckets on RACS" >&2
+    exit 1
+  }
 }
 
+# start_minio_s3tests ALT: MinIO on a fresh drive; ALT (admin or user) as in GROUP_ALT.
 start_minio_s3tests() {
-  local certs="$WORK/minio-certs" mc_home="$WORK/mc"
+  local alt="$1" certs="$WORK/minio-certs" mc_home="$WORK/mc"
+  rm -rf "$WORK/minio-data"
   mkdir -p "$certs" "$WORK/minio-data" "$mc_home"
   cp "$WORK/public.crt" "$WORK/private.key" "$certs/"
   MINIO_PORT="$(free_port)"
@@ -188,7 +248,12 @@ start_minio_s3tests() {
   "${mcc[@]}" alias set s3t "https://127.0.0.1:$MINIO_PORT" "$MAIN_KEY" "$MAIN_SECRET" >/dev/null
   "${mcc[@]}" admin user add s3t "$ALT_KEY" "$ALT_SECRET" >/dev/null
   "${mcc[@]}" admin user add s3t "$TENANT_KEY" "$TENANT_SECRET" >/dev/null
-  "${mcc[@]}" admin policy attach s3t readwrite --user "$ALT_KEY" >/dev/null
+  if [ "$alt" = user ]; then
+    "${mcc[@]}" admin policy create s3t list-buckets "$WORK/alt-policy.json" >/dev/null
+    "${mcc[@]}" admin policy attach s3t list-buckets --user "$ALT_KEY" >/dev/null
+  else
+    "${mcc[@]}" admin policy attach s3t readwrite --user "$ALT_KEY" >/dev/null
+  fi
   "${mcc[@]}" admin policy attach s3t readwrite --user "$TENANT_KEY" >/dev/null
 }
 
@@ -252,16 +317,19 @@ email = altroot@example.com
 EOF
 }
 
-# run_groups TARGET: runs every selected group against TARGET's conf, one JUnit file per group.
+# run_groups TARGET GROUP...: runs each GROUP against TARGET's conf, one JUnit file per group.
 # --runxfail: the suite marks S3Proxy's own known failures xfail; here every test says what it does.
 run_groups() {
-  local target="$1" group
+  local target="$1" group files
+  shift
   mkdir -p "$OUT/$target"
-  for group in "${RUN_GROUPS[@]}"; do
+  for group in "$@"; do
+    files="${GROUP_FILES[$group]:-s3tests/functional/test_s3.py s3tests/functional/test_headers.py}"
     echo "s3-tests.sh: $target: $group (-k '${GROUP_EXPR[$group]}')" >&2
+    # shellcheck disable=SC2086 # files is a list of paths without spaces
     (cd "$SUITE" && S3TEST_CONF="$WORK/$target.conf" nice "$VENV/bin/python" -m pytest -q \
       -p no:cacheprovider --runxfail -o junit_family=xunit1 --junitxml="$OUT/$target/$group.xml" \
-      -k "${GROUP_EXPR[$group]}" s3tests/functional/test_s3.py s3tests/functional/test_headers.py \
+      -k "${GROUP_EXPR[$group]}" $files \
       >"$OUT/$target/$group.log" 2>&1) || true
     [ -f "$OUT/$target/$group.xml" ] || {
       tail -20 "$OUT/$target/$group.log" >&2
@@ -284,25 +352,33 @@ if [[ " ${TARGET_LIST[*]} " == *" racs "* ]]; then
   fi
 fi
 for target in "${TARGET_LIST[@]}"; do
-  case "$target" in
-    racs)
-      start_racs_s3tests
-      write_conf racs "$RACS_PORT" racs racs
-      run_groups racs
-      kill "$RACS_PID" 2>/dev/null || true
-      wait "$RACS_PID" 2>/dev/null || true
-      RACS_PID=""
-      ;;
-    minio)
-      start_minio_s3tests
-      # MinIO names every bucket's owner by this fixed id and "minio".
-      write_conf minio "$MINIO_PORT" 02d6176db174dc93cb1b899f7c6078f08654445fe8cf1b6ce98d8855f66bdbf4 minio
-      run_groups minio
-      kill "$MINIO_PID" 2>/dev/null || true
-      wait "$MINIO_PID" 2>/dev/null || true
-      MINIO_PID=""
-      ;;
-  esac
+  # One server per kind of alt the selected groups want (GROUP_ALT).
+  for alt in admin user; do
+    alt_groups=()
+    for g in "${RUN_GROUPS[@]}"; do
+      [ "${GROUP_ALT[$g]:-admin}" != "$alt" ] || alt_groups+=("$g")
+    done
+    [ ${#alt_groups[@]} -gt 0 ] || continue
+    case "$target" in
+      racs)
+        start_racs_s3tests "$alt"
+        write_conf racs "$RACS_PORT" racs racs
+        run_groups racs "${alt_groups[@]}"
+        kill "$RACS_PID" 2>/dev/null || true
+        wait "$RACS_PID" 2>/dev/null || true
+        RACS_PID=""
+        ;;
+      minio)
+        start_minio_s3tests "$alt"
+        # MinIO names every bucket's owner by this fixed id and "minio".
+        write_conf minio "$MINIO_PORT" 02d6176db174dc93cb1b899f7c6078f08654445fe8cf1b6ce98d8855f66bdbf4 minio
+        run_groups minio "${alt_groups[@]}"
+        kill "$MINIO_PID" 2>/dev/null || true
+        wait "$MINIO_PID" 2>/dev/null || true
+        MINIO_PID=""
+        ;;
+    esac
+  done
 done
 
 # The suite is pytest, so Python is here anyway; its JUnit files are read by the same interpreter.
