@@ -111,6 +111,10 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     RequestBody body;
     // Event loop only: the client waits for 100 Continue, not sent yet, before sending its body.
     boolean continuePending;
+    // Event loop only: answered from its head alone (well framed), its body unread.
+    boolean refusedAtHead;
+    // Event loop only: the body's last content arrived.
+    boolean bodyEnded;
     String operation = "Unknown";
     volatile boolean done;
 
@@ -177,6 +181,9 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
       if (msg instanceof HttpContent content) {
         boolean last = content instanceof LastHttpContent;
         Exchange exchange = current;
+        if (last && exchange != null) {
+          exchange.bodyEnded = true;
+        }
         if (content.decoderResult().isFailure()) {
           malformedBody(exchange);
         } else if (exchange != null && exchange.body != null && !discardingBody) {
@@ -330,9 +337,16 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
     return ResponseWriter.error(e, exchange.id, exchange.head);
   }
 
-  /** Answers a request whose head failed; its body, if any, is not read: the connection closes. */
+  /**
+   * Answers a request whose head failed; its body, if any, is not read: the connection closes,
+   * after draining the body a client sends without waiting for 100 Continue ({@link #lingers}).
+   */
   private void respondAtOnce(Exchange exchange, S3Exception e) {
     discardingBody = true;
+    // A client that sent Expect: 100-continue sends no body after an error: nothing to drain.
+    exchange.refusedAtHead =
+        !exchange.request.decoderResult().isFailure()
+            && !HttpUtil.is100ContinueExpected(exchange.request);
     if (exchange.bodyExpected) {
       exchange.body = null;
     }
@@ -421,13 +435,19 @@ final class S3Connection extends ChannelInboundHandlerAdapter {
 
   /**
    * Whether the connection, closing after {@code exchange}'s response, first reads the rest of the
-   * request's body (see {@link #LINGER_BYTES}): only when the body may still arrive, well framed,
-   * and not refused at its head (a head refused is answered before any body is read, and a client
-   * that sent {@code Expect: 100-continue} sends none). A request answered before its handler asked
-   * for the body it expected a 100 for lingers too: its client may have stopped waiting for the 100
-   * and be sending the body.
+   * request's body (see {@link #LINGER_BYTES}): only when the body may still arrive, well framed.
+   * That includes a head refused before any body was read (an unknown operation, a bad signature):
+   * a client without {@code Expect: 100-continue} is sending it, and one with it sends none, so the
+   * drain only waits out {@link #LINGER_SECONDS}. A request answered before its handler asked for
+   * the body it expected a 100 for lingers too: its client may have stopped waiting for the 100 and
+   * be sending the body.
    */
   private boolean lingers(Exchange exchange) {
+    if (exchange.refusedAtHead) {
+      // Its client may be sending the body with no 100 to wait for: closing with it unread would
+      // reset the connection under the answer (over TLS the client then reads only an EOF).
+      return exchange.bodyExpected && !exchange.bodyEnded && deferred.isEmpty();
+    }
     return !discardingBody
         && exchange.bodyExpected
         && exchange.body != null

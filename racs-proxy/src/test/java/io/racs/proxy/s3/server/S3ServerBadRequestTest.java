@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -161,5 +162,47 @@ class S3ServerBadRequestTest {
     assertThat(response.status()).as("%s", response).isEqualTo(400);
     assertThat(response.errorCode()).isEqualTo("InvalidArgument");
     assertThat(fixture.store.listParts(S3Fixture.BUCKET, "parts", uploadId)).isEmpty();
+  }
+
+  /**
+   * The s3-tests finding: a head refused before any body is read, from a client that sends its body
+   * without waiting for 100 Continue. The connection drains the body before it closes, so the whole
+   * body is written without a reset and the client reads the error, then the close.
+   */
+  @Test
+  void put_whenRefusedAtItsHeadWithABodyOnTheWay_drainsItAndTheClientReadsTheError()
+      throws Exception {
+    byte[] earlier = victim("forged");
+    int length = 4 << 20; // far more than the socket buffers hold: the writer blocks on the server
+    WireRequests.Head head =
+        WireRequests.head(
+            "PUT", "/bucket/forged", "UNSIGNED-PAYLOAD", Map.of(), "Content-Length: " + length);
+    byte[] forged =
+        head.text()
+            .replaceFirst("Signature=[0-9a-f]", "Signature=x")
+            .getBytes(StandardCharsets.US_ASCII);
+    try (Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.setSoTimeout(10_000);
+      java.util.concurrent.CompletableFuture<Void> sent =
+          java.util.concurrent.CompletableFuture.runAsync(
+              () -> {
+                try {
+                  socket.getOutputStream().write(forged);
+                  socket.getOutputStream().write(new byte[length]);
+                  socket.getOutputStream().flush();
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              });
+      InputStream in = socket.getInputStream();
+      WireResponse response = WireResponse.read(in);
+      assertThat(response).as("the error, before the close").isNotNull();
+      assertThat(response.status()).as("%s", response).isEqualTo(403);
+      assertThat(response.errorCode()).isEqualTo("SignatureDoesNotMatch");
+      assertThat(response.headers().get("connection")).isEqualToIgnoringCase("close");
+      sent.get(10, java.util.concurrent.TimeUnit.SECONDS); // no reset under the body
+      assertThat(in.read()).as("the close, once the body was drained").isEqualTo(-1);
+    }
+    assertThat(fixture.get("forged")).isEqualTo(earlier);
   }
 }
