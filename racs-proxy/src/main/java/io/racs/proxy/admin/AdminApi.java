@@ -102,26 +102,39 @@ final class AdminApi implements HttpHandler {
     try (exchange) {
       exchange.getResponseHeaders().set("Cache-Control", "no-store");
       exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
-      Refused refused;
-      try {
-        route(exchange, authenticate(exchange));
-        return;
-      } catch (Refused r) {
-        refused = r;
-      } catch (RuntimeException e) {
-        // Not the request: its body may hold a secret.
-        LOG.error(
-            "admin: {} {} failed",
-            exchange.getRequestMethod(),
-            printable(exchange.getRequestURI().getRawPath()),
-            e);
-        refused = new Refused(500, "InternalError", "the proxy failed: " + e);
-      }
-      if (refused.status == 503) {
-        exchange.getResponseHeaders().set("Retry-After", "1");
-      }
-      reply(exchange, refused.status, error(refused.code, refused.getMessage()));
+      serve(exchange, "/admin/", null);
     }
+  }
+
+  /**
+   * Serves {@code exchange} for the console's signed-in administrator {@code admin}: the same paths
+   * under {@code prefix} ({@code /console/api/admin/}), rules and answers as {@code /admin/}, the
+   * console having checked the session, the confirmation and read-only mode.
+   */
+  void serveForConsole(HttpExchange exchange, String prefix, String admin) throws IOException {
+    serve(exchange, prefix, admin);
+  }
+
+  private void serve(HttpExchange exchange, String prefix, String signedIn) throws IOException {
+    Refused refused;
+    try {
+      route(exchange, signedIn != null ? signedIn : authenticate(exchange), prefix);
+      return;
+    } catch (Refused r) {
+      refused = r;
+    } catch (RuntimeException e) {
+      // Not the request: its body may hold a secret.
+      LOG.error(
+          "admin: {} {} failed",
+          exchange.getRequestMethod(),
+          printable(exchange.getRequestURI().getRawPath()),
+          e);
+      refused = new Refused(500, "InternalError", "the proxy failed: " + e);
+    }
+    if (refused.status == 503) {
+      exchange.getResponseHeaders().set("Retry-After", "1");
+    }
+    reply(exchange, refused.status, error(refused.code, refused.getMessage()));
   }
 
   /** The administrator's access key that signed {@code exchange}. */
@@ -162,11 +175,12 @@ final class AdminApi implements HttpHandler {
     return colon < 0 ? null : new String[] {pair.substring(0, colon), pair.substring(colon + 1)};
   }
 
-  private void route(HttpExchange exchange, String admin) throws Refused, IOException {
+  private void route(HttpExchange exchange, String admin, String prefix)
+      throws Refused, IOException {
     if (exchange.getRequestURI().getRawQuery() != null) {
       throw new Refused(400, "InvalidInput", "query: not allowed (expected: none)");
     }
-    List<String> path = segments(exchange.getRequestURI().getRawPath());
+    List<String> path = segments(exchange.getRequestURI().getRawPath(), prefix);
     String method = exchange.getRequestMethod();
     if (path.size() == 1 && path.get(0).equals("users")) {
       switch (method) {
@@ -358,13 +372,13 @@ final class AdminApi implements HttpHandler {
     return text;
   }
 
-  /** The segments of {@code rawPath} after {@code /admin/}, percent-decoded. */
-  private static List<String> segments(String rawPath) throws Refused {
+  /** The segments of {@code rawPath} after {@code prefix}, percent-decoded. */
+  private static List<String> segments(String rawPath, String prefix) throws Refused {
     List<String> out = new ArrayList<>();
-    if (!rawPath.startsWith("/admin/")) {
+    if (!rawPath.startsWith(prefix)) {
       return out;
     }
-    for (String s : rawPath.substring("/admin/".length()).split("/", -1)) {
+    for (String s : rawPath.substring(prefix.length()).split("/", -1)) {
       try {
         // A + in a path is a plus (IAM names may hold one), not a space as in a form.
         out.add(URLDecoder.decode(s.replace("+", "%2B"), UTF_8));

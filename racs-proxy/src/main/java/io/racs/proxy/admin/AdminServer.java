@@ -45,8 +45,10 @@ public final class AdminServer implements AutoCloseable {
           reply(exchange, 200, exposition.contentType(), exposition.body());
         });
     AdminCredentials administrators = new AdminCredentials(sources.credentials());
-    http.createContext("/console", new ConsoleHandler(sources, administrators, Clock.systemUTC()));
-    http.createContext("/admin", new AdminApi(sources, administrators));
+    AdminApi api = new AdminApi(sources, administrators);
+    http.createContext(
+        "/console", new ConsoleHandler(sources, administrators, Clock.systemUTC(), api));
+    http.createContext("/admin", api);
     http.start();
     return new AdminServer(http);
   }

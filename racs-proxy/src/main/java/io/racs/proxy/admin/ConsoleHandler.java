@@ -35,13 +35,22 @@ final class ConsoleHandler implements HttpHandler {
           "console.css", "text/css; charset=utf-8");
   private static final int MAX_FORM_BYTES = 4096;
   private static final String ACTIONS = "/console/api/actions/";
+  // The admin API's user paths, for the signed-in administrator (AdminApi).
+  private static final String ADMIN = "/console/api/admin/";
 
   private final AdminSources sources;
   private final ConsoleSessions sessions;
   private final Clock clock;
   private final long startedMillis;
 
+  private final AdminApi api;
+
   ConsoleHandler(AdminSources sources, AdminCredentials administrators, Clock clock) {
+    this(sources, administrators, clock, new AdminApi(sources, administrators));
+  }
+
+  ConsoleHandler(AdminSources sources, AdminCredentials administrators, Clock clock, AdminApi api) {
+    this.api = api;
     this.sources = sources;
     this.sessions = new ConsoleSessions(administrators, clock);
     this.clock = clock;
@@ -67,7 +76,13 @@ final class ConsoleHandler implements HttpHandler {
       Optional<ConsoleSessions.Session> session =
           sessions.session(exchange.getRequestHeaders().getFirst("Cookie"));
       boolean post = path.equals("/console/logout") || path.startsWith(ACTIONS);
-      if (!method.equals(post ? "POST" : "GET")) {
+      if (path.startsWith(ADMIN)) {
+        if (session.isEmpty()) {
+          unauthenticated(exchange, path);
+        } else {
+          admin(exchange, session.get().accessKey());
+        }
+      } else if (!method.equals(post ? "POST" : "GET")) {
         exchange.getResponseHeaders().set("Allow", post ? "POST" : "GET");
         AdminServer.reply(exchange, 405, "text/plain", "method not allowed\n");
       } else if (path.equals("/console")) {
@@ -141,6 +156,33 @@ final class ConsoleHandler implements HttpHandler {
         done ? 200 : 409,
         "text/plain",
         done ? name + ": done\n" : name + ": a scrub is running or the scrub is paused\n");
+  }
+
+  /**
+   * The admin API's users, managed from the console: {@code /console/api/admin/users...} answers as
+   * {@code /admin/users...} does (the same rules, errors and announcements), for the signed-in
+   * administrator. A change needs the page's {@code X-Racs-Console: confirmed} (the operator
+   * confirmed it; a cross-site form cannot send it) and is refused in read-only mode; each is
+   * logged with the access key that asked.
+   */
+  private void admin(HttpExchange exchange, String accessKey) throws IOException {
+    String method = exchange.getRequestMethod();
+    if (!method.equals("GET")) {
+      if (!"confirmed".equals(exchange.getRequestHeaders().getFirst("X-Racs-Console"))) {
+        AdminServer.reply(
+            exchange, 400, "text/plain", "unconfirmed (expected: X-Racs-Console: confirmed)\n");
+        return;
+      }
+      String what = method + " " + exchange.getRequestURI().getRawPath().substring(ADMIN.length());
+      if (sources.readOnly()) {
+        LOG.info("console: {} asked for {}, refused (consoleReadOnly)", accessKey, what);
+        AdminServer.reply(
+            exchange, 403, "text/plain", "the console is read-only (server.consoleReadOnly)\n");
+        return;
+      }
+      LOG.info("console: {} asked for {}", accessKey, what);
+    }
+    api.serveForConsole(exchange, ADMIN, accessKey);
   }
 
   private void unauthenticated(HttpExchange exchange, String path) throws IOException {

@@ -108,7 +108,7 @@ async function poll() {
     renderArray(state.array);
     renderBuckets(state.buckets);
     renderWork(state.background);
-    for (const button of document.querySelectorAll("#actions button")) {
+    for (const button of document.querySelectorAll("#actions button, #users button")) {
       button.disabled = state.readOnly;
       button.title = state.readOnly ? "the console is read-only (server.consoleReadOnly)" : "";
     }
@@ -130,6 +130,14 @@ const USERS_NOTE = $("users-note").textContent;
 
 async function pollUsers() {
   try {
+    await pollUsersOnce();
+  } finally {
+    setTimeout(pollUsers, USERS_POLL_MILLIS);
+  }
+}
+
+async function pollUsersOnce() {
+  try {
     const response = await fetch("/console/api/users", { credentials: "same-origin" });
     if (response.status === 401) return; // poll() signs the page out
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
@@ -139,7 +147,7 @@ async function pollUsers() {
     body.replaceChildren();
     if (listed.error !== null || listed.users.length === 0) {
       const row = document.createElement("tr");
-      cell(row, listed.error !== null ? listed.error : "(no stored users)").colSpan = 4;
+      cell(row, listed.error !== null ? listed.error : "(no stored users)").colSpan = 5;
       body.appendChild(row);
     }
     for (const u of listed.users) {
@@ -148,12 +156,16 @@ async function pollUsers() {
       cell(row, u.accessKey);
       cell(row, u.policies.length ? u.policies.join(", ") : "(none)");
       cell(row, u.created);
+      const remove = document.createElement("button");
+      remove.type = "button";
+      remove.textContent = "Remove";
+      remove.setAttribute("aria-label", `Remove user ${u.name}`);
+      remove.addEventListener("click", () => removeUser(u.name));
+      row.insertCell().appendChild(remove);
       body.appendChild(row);
     }
   } catch (e) {
     $("users-note").textContent = `cannot list the users (${e.message}); retrying`;
-  } finally {
-    setTimeout(pollUsers, USERS_POLL_MILLIS);
   }
 }
 
@@ -172,6 +184,64 @@ async function act(name) {
   });
   $("action-result").textContent = (await response.text()).trim();
 }
+
+// The admin API's users, for the signed-in administrator: each change confirmed, then its answer
+// shown (a new user's secret key only once, here).
+async function userChange(method, path, body) {
+  const response = await fetch(`/console/api/admin/users${path}`, {
+    method,
+    credentials: "same-origin",
+    headers: { "X-Racs-Console": "confirmed", "Content-Type": "application/json" },
+    body,
+  });
+  const text = (await response.text()).trim();
+  let answer = text;
+  try {
+    answer = JSON.parse(text);
+  } catch (e) {
+    // a plain-text refusal (read-only, unconfirmed)
+  }
+  pollUsersOnce();
+  return { ok: response.ok, status: response.status, answer };
+}
+
+function refusal(r) {
+  return typeof r.answer === "object" ? `${r.answer.code}: ${r.answer.message}` : `${r.answer}`;
+}
+
+async function addUser(event) {
+  event.preventDefault();
+  const name = $("user-add-name").value.trim();
+  if (!window.confirm(`Add the user ${name}? Its secret key is shown once, here.`)) return;
+  const r = await userChange("POST", "", JSON.stringify({ name }));
+  $("user-result").textContent = r.ok
+    ? `added ${r.answer.name}: access key ${r.answer.accessKey}, secret key ${r.answer.secretKey} (shown once)`
+    : `not added (${r.status}): ${refusal(r)}`;
+}
+
+async function removeUser(name) {
+  if (!window.confirm(`Remove the user ${name}? Its key stops working on every proxy.`)) return;
+  const r = await userChange("DELETE", `/${encodeURIComponent(name)}`);
+  $("user-result").textContent = r.ok ? `removed ${name}` : `not removed (${r.status}): ${refusal(r)}`;
+}
+
+async function attachPolicy(event) {
+  event.preventDefault();
+  const name = $("user-attach-name").value.trim();
+  const policy = $("user-attach-policy").value.trim();
+  if (!window.confirm(`Attach the policy ${policy} to the user ${name}?`)) return;
+  const r = await userChange(
+    "PUT",
+    `/${encodeURIComponent(name)}/policies/${encodeURIComponent(policy)}`,
+    $("user-attach-document").value,
+  );
+  $("user-result").textContent = r.ok
+    ? `attached ${policy} to ${name}`
+    : `not attached (${r.status}): ${refusal(r)}`;
+}
+
+$("user-add").addEventListener("submit", addUser);
+$("user-attach").addEventListener("submit", attachPolicy);
 
 for (const button of document.querySelectorAll("#actions button")) {
   button.addEventListener("click", () => act(button.dataset.action));
