@@ -3,10 +3,10 @@ package io.racs.proxy.s3.authz;
 import io.racs.proxy.s3.error.S3ErrorCode;
 import io.racs.proxy.s3.error.S3Exception;
 import io.racs.proxy.s3.policy.Principal;
+import io.racs.proxy.s3.policy.RequestContext;
 import io.racs.proxy.s3.route.CopySourceName;
 import io.racs.proxy.s3.route.S3Operation;
 import io.racs.proxy.s3.route.S3Route;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -21,6 +21,8 @@ public final class Access {
   private final Authorizer.Request request;
   private final Principal principal;
   private final boolean anonymous;
+  // Null for a request no policy judges (a CORS preflight).
+  private final RequestValues source;
   private final Map<String, List<String>> values;
   private final boolean allBuckets;
   private final boolean anonymousUpload;
@@ -30,8 +32,8 @@ public final class Access {
       Authorizer.Request request,
       Principal principal,
       boolean anonymous,
-      Map<String, List<String>> values) {
-    this(authorizer, request, principal, anonymous, values, true, false);
+      RequestValues source) {
+    this(authorizer, request, principal, anonymous, source, true, false);
   }
 
   private Access(
@@ -39,14 +41,15 @@ public final class Access {
       Authorizer.Request request,
       Principal principal,
       boolean anonymous,
-      Map<String, List<String>> values,
+      RequestValues source,
       boolean allBuckets,
       boolean anonymousUpload) {
     this.authorizer = authorizer;
     this.request = request;
     this.principal = principal;
     this.anonymous = anonymous;
-    this.values = values;
+    this.source = source;
+    this.values = source == null ? Map.of() : RequestContext.computed(source);
     this.allBuckets = allBuckets;
     this.anonymousUpload = anonymousUpload;
   }
@@ -88,7 +91,7 @@ public final class Access {
         if (principal == null) {
           throw denied();
         }
-        return new Access(authorizer, request, principal, anonymous, values, false, false);
+        return new Access(authorizer, request, principal, anonymous, source, false, false);
       }
       case BUCKET -> require(Authorizer.action(op, request.head().query()), route.bucket(), null);
       case OBJECT -> {
@@ -112,11 +115,8 @@ public final class Access {
   /** Whether the caller may delete {@code key} (its {@code versionId}, when not null). */
   public boolean permitsDelete(String key, String versionId) {
     String bucket = request.route().bucket();
-    Map<String, List<String>> v = values;
-    if (versionId != null) {
-      v = new HashMap<>(values);
-      v.put("s3:VersionId", List.of(versionId));
-    }
+    Map<String, List<String>> v =
+        versionId == null ? values : RequestContext.computed(source.withVersionId(versionId));
     boolean bypass =
         Authorizer.bypassesGovernance(request.route().operation(), request.head().headers());
     return decide(versionId == null ? "s3:DeleteObject" : "s3:DeleteObjectVersion", bucket, key, v)
@@ -154,15 +154,7 @@ public final class Access {
    */
   public Access formSignedBy(String accessKeyId) {
     Principal signer = authorizer.principal(accessKeyId);
-    Map<String, List<String>> v = new HashMap<>(values);
-    v.put("s3:authType", List.of("POST"));
-    v.put("aws:PrincipalType", List.of(signer.administrator() ? "Account" : "User"));
-    if (signer.administrator()) {
-      v.remove("aws:username");
-    } else {
-      v.put("aws:username", List.of(signer.user()));
-    }
-    return new Access(authorizer, request, signer, false, Map.copyOf(v), true, false);
+    return new Access(authorizer, request, signer, false, source.uploadedBy(signer), true, false);
   }
 
   /**
@@ -177,11 +169,7 @@ public final class Access {
 
   /** The access of an anonymous form upload, not judged yet ({@link #putting} judges it). */
   public Access anonymousForm() {
-    Map<String, List<String>> v = new HashMap<>(values);
-    v.put("s3:authType", List.of("POST"));
-    v.put("aws:PrincipalType", List.of("Anonymous"));
-    v.remove("aws:username");
-    return new Access(authorizer, request, null, true, Map.copyOf(v), true, true);
+    return new Access(authorizer, request, null, true, source.uploadedBy(null), true, true);
   }
 
   /**

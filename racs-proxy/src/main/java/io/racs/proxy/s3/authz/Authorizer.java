@@ -92,7 +92,7 @@ public final class Authorizer {
   public Access identify(Request request) {
     S3Operation op = request.route().operation();
     if (op.resource() == S3Operation.Resource.NONE) {
-      return new Access(this, request, null, false, Map.of());
+      return new Access(this, request, null, false, null);
     }
     Principal principal = null;
     if (request.auth() != null) {
@@ -103,7 +103,7 @@ public final class Authorizer {
         request,
         principal,
         request.auth() == null,
-        RequestContext.computed(new RequestValues(request, principal, op, clock.instant())));
+        new RequestValues(request, principal, op, clock.instant()));
   }
 
   Principal principal(String accessKeyId) {

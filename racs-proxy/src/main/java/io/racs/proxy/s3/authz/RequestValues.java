@@ -13,7 +13,8 @@ import java.util.function.Function;
  * The condition keys one request carries ({@code Conditions.KEYS}, by canonical name), each
  * computed when a condition asks for it: most decisions ask for none, so a request pays only for
  * what its policies' conditions name. Every decision of the request sees the same values (the time
- * is taken once). Immutable; thread-safe.
+ * is taken once), and what one decision judges apart (a DeleteObjects key's version, a form's
+ * uploader) is these values with that one change. Immutable; thread-safe.
  */
 final class RequestValues implements Function<String, List<String>> {
   private static final Set<S3Operation> LISTINGS =
@@ -27,12 +28,41 @@ final class RequestValues implements Function<String, List<String>> {
   private final Principal principal;
   private final S3Operation op;
   private final Instant now;
+  // A DeleteObjects key's version, judged in place of the query's; null: the query's.
+  private final String versionId;
+  // A form upload, judged for its uploader (principal; null: anonymous) once its fields are read.
+  private final boolean form;
 
   RequestValues(Authorizer.Request request, Principal principal, S3Operation op, Instant now) {
+    this(request, principal, op, now, null, false);
+  }
+
+  private RequestValues(
+      Authorizer.Request request,
+      Principal principal,
+      S3Operation op,
+      Instant now,
+      String versionId,
+      boolean form) {
     this.request = request;
     this.principal = principal;
     this.op = op;
     this.now = now;
+    this.versionId = versionId;
+    this.form = form;
+  }
+
+  /** These values for one key of DeleteObjects naming {@code versionId}. */
+  RequestValues withVersionId(String versionId) {
+    return new RequestValues(request, principal, op, now, versionId, form);
+  }
+
+  /**
+   * These values for a form upload by {@code uploader} (null: anonymous): {@code s3:authType}
+   * {@code POST}, and the principal's type and name are the uploader's.
+   */
+  RequestValues uploadedBy(Principal uploader) {
+    return new RequestValues(request, uploader, op, now, versionId, true);
   }
 
   @Override
@@ -46,7 +76,7 @@ final class RequestValues implements Function<String, List<String>> {
       case "aws:useragent" -> header("user-agent");
       case "aws:referer" -> header("referer");
       case "s3:x-amz-server-side-encryption" -> header("x-amz-server-side-encryption");
-      case "s3:versionid" -> query("versionId");
+      case "s3:versionid" -> versionId != null ? List.of(versionId) : query("versionId");
       case "s3:prefix" -> LISTINGS.contains(op) ? query("prefix") : null;
       case "s3:delimiter" -> LISTINGS.contains(op) ? query("delimiter") : null;
       case "s3:max-keys" ->
@@ -58,12 +88,14 @@ final class RequestValues implements Function<String, List<String>> {
       case "aws:username" ->
           principal == null || principal.administrator() ? null : List.of(principal.user());
       case "s3:authtype" ->
-          auth == null
-              ? null
-              : List.of(
-                  auth.type() == AuthType.V4_PRESIGNED || auth.type() == AuthType.V2_PRESIGNED
-                      ? "REST-QUERY-STRING"
-                      : "REST-HEADER");
+          form
+              ? List.of("POST")
+              : auth == null
+                  ? null
+                  : List.of(
+                      auth.type() == AuthType.V4_PRESIGNED || auth.type() == AuthType.V2_PRESIGNED
+                          ? "REST-QUERY-STRING"
+                          : "REST-HEADER");
       case "s3:signatureversion" ->
           auth == null
               ? null

@@ -156,4 +156,30 @@ class RequestValuesTest {
     assertThat(computed.get("aws:sourcevpc")).isNull();
     assertThat(computed.containsKey("s3:versionid")).isFalse();
   }
+
+  @Test
+  void values_ofADeleteObjectsKeyOrAFormUpload_changeOnlyWhatTheyJudgeApart() {
+    Authorizer.Request delete = request(AuthType.V4_HEADER, false, "POST", "/bkt?delete");
+    RequestValues values = new RequestValues(delete, USER, delete.route().operation(), NOW);
+    Map<String, List<String>> before = all(values);
+    Map<String, List<String>> versioned = all(values.withVersionId("v7"));
+    assertThat(versioned).containsEntry("s3:versionid", List.of("v7"));
+    versioned.remove("s3:versionid");
+    assertThat(versioned).isEqualTo(before);
+
+    Authorizer.Request form =
+        request(null, false, "POST", "/bkt", "content-type", "multipart/form-data; boundary=b");
+    RequestValues unsigned = new RequestValues(form, null, form.route().operation(), NOW);
+    assertThat(all(unsigned.uploadedBy(USER)))
+        .containsEntry("s3:authtype", List.of("POST"))
+        .containsEntry("aws:principaltype", List.of("User"))
+        .containsEntry("aws:username", List.of("alice"));
+    assertThat(all(unsigned.uploadedBy(new Principal("root-key", true, List.of()))))
+        .containsEntry("aws:principaltype", List.of("Account"))
+        .doesNotContainKey("aws:username");
+    assertThat(all(unsigned.uploadedBy(null)))
+        .containsEntry("s3:authtype", List.of("POST"))
+        .containsEntry("aws:principaltype", List.of("Anonymous"))
+        .doesNotContainKey("aws:username");
+  }
 }
