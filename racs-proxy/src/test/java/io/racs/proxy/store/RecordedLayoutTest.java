@@ -59,6 +59,7 @@ class RecordedLayoutTest {
             new ArrayRecord.Generation(1, geometry, to),
             array.config().clock().millis(),
             50,
+            null,
             null);
     records.write(r);
     return r;

@@ -21,6 +21,20 @@ public final class ReshapeRecords {
    */
   public static void record4x2To3x3(
       ErasureStore store, ArrayRecord.Totals totals, double rateMegabytesPerSecond) {
+    record(store, ArrayRecord.State.RUNNING, "3x3", null, totals, rateMegabytesPerSecond);
+  }
+
+  /**
+   * Records a reshape of {@code store}'s 4x2 to {@code geometry} over the same repositories
+   * (generation 0 -> 1) in {@code state}, with its {@code reason} (null: none) and {@code totals}.
+   */
+  public static void record(
+      ErasureStore store,
+      ArrayRecord.State state,
+      String geometry,
+      String reason,
+      ArrayRecord.Totals totals,
+      double rateMegabytesPerSecond) {
     ArrayRecords records = new ArrayRecords(store);
     records.current(); // observes the ids listed, so that the new one is newer
     List<String> names = store.repositories().stream().map(Repository::name).toList();
@@ -29,12 +43,12 @@ public final class ReshapeRecords {
             1,
             store.arrayId(),
             records.nextId(),
-            ArrayRecord.State.RUNNING,
+            state,
             new ArrayRecord.Generation(0, "4x2", names),
-            new ArrayRecord.Generation(1, "3x3", names),
+            new ArrayRecord.Generation(1, geometry, names),
             store.config().clock().millis(),
             rateMegabytesPerSecond,
-            null,
+            reason,
             totals));
   }
 }

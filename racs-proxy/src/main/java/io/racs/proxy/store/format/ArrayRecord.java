@@ -33,30 +33,6 @@ public record ArrayRecord(
     String reason,
     Totals totals) {
 
-  /** A record without totals, as written before they were kept. */
-  public ArrayRecord(
-      int format,
-      String arrayId,
-      String versionId,
-      State state,
-      Generation from,
-      Generation to,
-      long startedMillis,
-      double rateMegabytesPerSecond,
-      String reason) {
-    this(
-        format,
-        arrayId,
-        versionId,
-        state,
-        from,
-        to,
-        startedMillis,
-        rateMegabytesPerSecond,
-        reason,
-        null);
-  }
-
   /**
    * What {@code racs reshape start} counted to move, by the walk {@code plan} makes: the versions
    * (and delete markers) not in the target layout and their stored bytes (the objects' sizes, as

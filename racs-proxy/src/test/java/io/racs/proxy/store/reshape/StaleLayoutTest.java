@@ -9,8 +9,8 @@ import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.format.ArrayRecord;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.testing.ArrayRecordsUnlisted;
+import io.racs.proxy.testing.ReshapeRecords;
 import io.racs.proxy.testing.TestArray;
-import io.racs.repos.Repository;
 import io.racs.testkit.DrivenClock;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -147,22 +147,9 @@ class StaleLayoutTest {
 
   @Test
   void writes_whenAFailedReshapeNamesATargetThatDoesNotParse_areNeverRefused() {
-    ArrayRecords records = new ArrayRecords(store);
-    records.current();
-    List<String> names = store.repositories().stream().map(Repository::name).toList();
     // What the mover records when it fails on a target it cannot hold (MoveFailures).
-    records.write(
-        new ArrayRecord(
-            1,
-            store.arrayId(),
-            records.nextId(),
-            ArrayRecord.State.FAILED,
-            new ArrayRecord.Generation(0, "4x2", names),
-            new ArrayRecord.Generation(1, "4xx2", names),
-            clock.millis(),
-            50,
-            "the target geometry 4xx2 is not one",
-            null));
+    ReshapeRecords.record(
+        store, ArrayRecord.State.FAILED, "4xx2", "the target geometry 4xx2 is not one", null, 50);
     for (int i = 0; i < 3; i++) {
       clock.advance(Duration.ofMinutes(1));
       assertThat(RecordedLayout.follow(store)).as("re-read %d", i).isTrue();
