@@ -1,7 +1,7 @@
 package io.racs.e2e;
 
-import io.racs.repos.emulator.EmulatorProcess;
 import io.racs.repos.minio.MinioServer;
+import io.racs.repos.process.ServerProcess;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -53,16 +53,16 @@ final class Faults {
    * sessions): nothing of it answers, and its connections stay open. A child that ended between
    * being listed and being signalled (an sshd session closing) is no longer there to stop.
    */
-  static void stallTree(EmulatorProcess process) {
+  static void stallTree(ServerProcess process) {
     signalTree(process, "-STOP");
   }
 
   /** SIGCONT of what {@link #stallTree} stopped. */
-  static void resumeTree(EmulatorProcess process) {
+  static void resumeTree(ServerProcess process) {
     signalTree(process, "-CONT");
   }
 
-  private static void signalTree(EmulatorProcess process, String signal) {
+  private static void signalTree(ServerProcess process, String signal) {
     for (long pid : process.pids()) {
       Result r = exec("kill", signal, Long.toString(pid));
       boolean alive = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);

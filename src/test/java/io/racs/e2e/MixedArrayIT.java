@@ -2,9 +2,9 @@ package io.racs.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.repos.emulator.EmulatorProcess;
 import io.racs.repos.emulator.OpenSshServer;
 import io.racs.repos.minio.MinioServer;
+import io.racs.repos.process.ServerProcess;
 import io.racs.testkit.AzuriteExtension;
 import io.racs.testkit.FakeGcsExtension;
 import io.racs.testkit.MinioExtension;
@@ -292,7 +292,7 @@ class MixedArrayIT {
     // Azurite keeps its container and blob index in memory and saves it every few seconds, so a
     // SIGKILL loses its newest writes, containers included (real Azure does not): it is "killed"
     // with SIGTERM, which saves. The others are killed with SIGKILL.
-    EmulatorProcess azurite = AZURITE.process();
+    ServerProcess azurite = AZURITE.process();
     list.add(
         new Provider(
             "azure",
@@ -309,7 +309,7 @@ class MixedArrayIT {
     return List.copyOf(list);
   }
 
-  private static Provider emulator(String name, EmulatorProcess process) {
+  private static Provider emulator(String name, ServerProcess process) {
     return new Provider(
         name,
         process::kill,

@@ -5,7 +5,7 @@ import com.azure.storage.blob.BlobServiceClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.blob.BlobServiceVersion;
 import io.racs.repos.emulator.AzuriteServer;
-import io.racs.repos.emulator.EmulatorProcess;
+import io.racs.repos.process.ServerProcess;
 import java.io.IOException;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -45,7 +45,7 @@ public final class AzuriteExtension implements BeforeAllCallback, AfterAllCallba
   }
 
   /** The running server's process: to kill, stop, restart or stall it. */
-  public EmulatorProcess process() {
+  public ServerProcess process() {
     return lifecycle.server().process();
   }
 

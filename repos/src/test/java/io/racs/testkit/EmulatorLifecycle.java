@@ -1,6 +1,6 @@
 package io.racs.testkit;
 
-import io.racs.repos.emulator.EmulatorProcess;
+import io.racs.repos.process.ServerProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +16,7 @@ import java.util.function.Function;
 final class EmulatorLifecycle<S> {
   private final String name;
   private final Function<Path, S> create;
-  private final Function<S, EmulatorProcess> process;
+  private final Function<S, ServerProcess> process;
   private S server;
   private Path root;
   private Thread shutdownHook;
@@ -25,7 +25,7 @@ final class EmulatorLifecycle<S> {
    * An emulator called {@code name} (its directory's prefix and its hook's name), made in its
    * directory by {@code create}, run as {@code process} says.
    */
-  EmulatorLifecycle(String name, Function<Path, S> create, Function<S, EmulatorProcess> process) {
+  EmulatorLifecycle(String name, Function<Path, S> create, Function<S, ServerProcess> process) {
     this.name = name;
     this.create = create;
     this.process = process;

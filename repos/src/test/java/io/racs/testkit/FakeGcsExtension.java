@@ -3,8 +3,8 @@ package io.racs.testkit;
 import com.google.cloud.NoCredentials;
 import com.google.cloud.storage.Storage;
 import com.google.cloud.storage.StorageOptions;
-import io.racs.repos.emulator.EmulatorProcess;
 import io.racs.repos.emulator.FakeGcsServer;
+import io.racs.repos.process.ServerProcess;
 import java.io.IOException;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -56,7 +56,7 @@ public final class FakeGcsExtension implements BeforeAllCallback, AfterAllCallba
   }
 
   /** The running server's process: to kill, stop, restart or stall it. */
-  public EmulatorProcess process() {
+  public ServerProcess process() {
     return lifecycle.server().process();
   }
 

@@ -1,7 +1,7 @@
 package io.racs.testkit;
 
-import io.racs.repos.emulator.EmulatorProcess;
 import io.racs.repos.emulator.OpenSshServer;
+import io.racs.repos.process.ServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -40,7 +40,7 @@ public final class OpenSshServerExtension implements BeforeAllCallback, AfterAll
   }
 
   /** The running server's process: to kill, stop, restart or stall it. */
-  public synchronized EmulatorProcess process() {
+  public synchronized ServerProcess process() {
     return server.process();
   }
 

@@ -1,8 +1,8 @@
 package io.racs.testkit;
 
-import io.racs.repos.emulator.EmulatorProcess;
 import io.racs.repos.emulator.Toxiproxy;
 import io.racs.repos.emulator.ToxiproxyServer;
+import io.racs.repos.process.ServerProcess;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -76,7 +76,7 @@ public final class ToxiproxyExtension
   }
 
   /** The server's process: to kill, stop or restart it. */
-  public EmulatorProcess process() {
+  public ServerProcess process() {
     return lifecycle.server().process();
   }
 

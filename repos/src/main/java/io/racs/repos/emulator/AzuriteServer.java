@@ -1,6 +1,7 @@
 package io.racs.repos.emulator;
 
 import io.racs.repos.minio.ProvisionedTools;
+import io.racs.repos.process.ServerProcess;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,7 +18,7 @@ import java.util.List;
  * throttling (503 ServerBusy), no geo-replication lag, and listing has no {@code startFrom}. It
  * also keeps its containers' and blobs' index in memory (LokiJS) and saves it every few seconds and
  * on a graceful stop: a SIGKILL loses what it acknowledged since, containers included, which Azure
- * never does. Tests that take it away as an outage stop it ({@link EmulatorProcess#stop()}).
+ * never does. Tests that take it away as an outage stop it ({@link ServerProcess#stop()}).
  */
 public final class AzuriteServer implements AutoCloseable {
   /** The storage service version Azurite 3.35 speaks. */
@@ -32,11 +33,11 @@ public final class AzuriteServer implements AutoCloseable {
 
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
 
-  private final EmulatorProcess process;
+  private final ServerProcess process;
 
   private AzuriteServer(Path home, Path binary) {
     this.process =
-        new EmulatorProcess(
+        new ServerProcess(
             "azurite",
             home,
             port ->
@@ -58,7 +59,7 @@ public final class AzuriteServer implements AutoCloseable {
   }
 
   /** The process: start, stop, kill, its PIDs and log. */
-  public EmulatorProcess process() {
+  public ServerProcess process() {
     return process;
   }
 

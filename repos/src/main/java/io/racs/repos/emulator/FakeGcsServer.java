@@ -1,6 +1,7 @@
 package io.racs.repos.emulator;
 
 import io.racs.repos.minio.ProvisionedTools;
+import io.racs.repos.process.ServerProcess;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,11 +30,11 @@ public final class FakeGcsServer implements AutoCloseable {
 
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
 
-  private final EmulatorProcess process;
+  private final ServerProcess process;
 
   private FakeGcsServer(Path home, Path binary, Backend backend) {
     this.process =
-        new EmulatorProcess(
+        new ServerProcess(
             "fake-gcs-server",
             home,
             port -> {
@@ -63,8 +64,7 @@ public final class FakeGcsServer implements AutoCloseable {
             },
             READY_TIMEOUT,
             port ->
-                EmulatorProcess.answersOk(
-                    URI.create("http://127.0.0.1:" + port + "/storage/v1/b")));
+                ServerProcess.answersOk(URI.create("http://127.0.0.1:" + port + "/storage/v1/b")));
   }
 
   /** A server living under {@code home}, run from the provisioned binary. */
@@ -73,7 +73,7 @@ public final class FakeGcsServer implements AutoCloseable {
   }
 
   /** The process: start, stop, kill, its PIDs and log. */
-  public EmulatorProcess process() {
+  public ServerProcess process() {
     return process;
   }
 

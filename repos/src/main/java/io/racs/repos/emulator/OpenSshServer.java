@@ -1,6 +1,7 @@
 package io.racs.repos.emulator;
 
 import io.racs.repos.minio.ProvisionedTools;
+import io.racs.repos.process.ServerProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -20,19 +21,19 @@ import java.util.concurrent.TimeUnit;
  * and OpenSSH's own {@code internal-sftp} as the SFTP subsystem. It serves the real file system;
  * {@link #files()} is a directory for repository roots.
  *
- * <p>sshd forks a child per connection; {@link EmulatorProcess#pids()} names them too, so a stall
+ * <p>sshd forks a child per connection; {@link ServerProcess#pids()} names them too, so a stall
  * (SIGSTOP of every PID) freezes the open sessions as well as the listener.
  */
 public final class OpenSshServer implements AutoCloseable {
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
 
   private final Path home;
-  private final EmulatorProcess process;
+  private final ServerProcess process;
 
   private OpenSshServer(Path home, Path sshd) {
     this.home = home;
     this.process =
-        new EmulatorProcess(
+        new ServerProcess(
             "sshd",
             home,
             port -> {
@@ -123,7 +124,7 @@ public final class OpenSshServer implements AutoCloseable {
   }
 
   /** The process: start, stop, kill, its PIDs (sessions included) and log. */
-  public EmulatorProcess process() {
+  public ServerProcess process() {
     return process;
   }
 

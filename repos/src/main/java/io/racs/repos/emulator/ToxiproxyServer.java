@@ -1,6 +1,7 @@
 package io.racs.repos.emulator;
 
 import io.racs.repos.minio.ProvisionedTools;
+import io.racs.repos.process.ServerProcess;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,11 +20,11 @@ import java.util.List;
 public final class ToxiproxyServer implements AutoCloseable {
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
 
-  private final EmulatorProcess process;
+  private final ServerProcess process;
 
   private ToxiproxyServer(Path home, Path binary, long seed) {
     this.process =
-        new EmulatorProcess(
+        new ServerProcess(
             "toxiproxy",
             home,
             port ->
@@ -36,7 +37,7 @@ public final class ToxiproxyServer implements AutoCloseable {
                     "-seed",
                     Long.toString(seed)),
             READY_TIMEOUT,
-            port -> EmulatorProcess.answersOk(URI.create("http://127.0.0.1:" + port + "/version")));
+            port -> ServerProcess.answersOk(URI.create("http://127.0.0.1:" + port + "/version")));
   }
 
   /**
@@ -48,7 +49,7 @@ public final class ToxiproxyServer implements AutoCloseable {
   }
 
   /** The process: start, stop, kill, its PID and log. */
-  public EmulatorProcess process() {
+  public ServerProcess process() {
     return process;
   }
 

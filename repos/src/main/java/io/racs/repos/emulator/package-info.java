@@ -4,9 +4,7 @@
  * from the binary {@code scripts/provision.sh} installs at its pinned version, and OpenSSH's sshd;
  * {@link MinaSftpServer} is an SFTP server in the JVM instead, for the demo where no sshd is
  * provisioned. {@link ToxiproxyServer} is no storage but the TCP fault proxy the tests put between
- * a repository and its server, driven through {@link Toxiproxy} with {@link Toxic}s. {@link
- * EmulatorProcess} is the one process lifecycle they share: a free port kept across restarts, a
- * readiness wait that notices an early exit, graceful stop, crash (SIGKILL), and the PID for stalls
- * (SIGSTOP).
+ * a repository and its server, driven through {@link Toxiproxy} with {@link Toxic}s. Each runs as
+ * an {@link io.racs.repos.process.ServerProcess}, the process lifecycle MinIO's servers share.
  */
 package io.racs.repos.emulator;

@@ -1,13 +1,9 @@
 package io.racs.repos.minio;
 
+import io.racs.repos.process.ServerProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,7 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One real MinIO server process on 127.0.0.1, with its own data directories and log file, run from
@@ -24,36 +19,58 @@ import java.util.concurrent.TimeUnit;
  * <p>Lifecycle: {@link #start()} picks a free port the first time and reuses it on every restart,
  * so clients built against {@link #endpoint()} keep working across {@link #stop()} / {@link
  * #start()}. {@link #stop()} terminates the process by PID and waits for it; {@link #kill()}
- * simulates a crash (SIGKILL). Not thread-safe: one caller (a test, the demo) drives one server at
- * a time.
+ * simulates a crash (SIGKILL). Runs as a {@link ServerProcess}, whose methods are synchronized.
  */
 public final class MinioServer implements AutoCloseable {
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
-  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
-  private static final int START_ATTEMPTS = 3;
 
-  private final Path binary;
   private final Path home;
   private final List<Path> drives;
   private final String accessKey;
   private final String secretKey;
-  private final Map<String, String> environment;
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-  private int port;
-  private Process process;
+  private final ServerProcess process;
 
   private MinioServer(Builder builder) {
-    this.binary = builder.binary != null ? builder.binary : ProvisionedTools.minio();
+    Path binary = builder.binary != null ? builder.binary : ProvisionedTools.minio();
     this.home = builder.home;
     this.accessKey = builder.accessKey;
     this.secretKey = builder.secretKey;
-    this.environment = Map.copyOf(builder.environment);
     List<Path> dirs = new ArrayList<>();
     for (int i = 0; i < builder.drives; i++) {
       dirs.add(home.resolve(builder.drives == 1 ? "data" : "drive" + i));
     }
     this.drives = List.copyOf(dirs);
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("MINIO_ROOT_USER", accessKey);
+    env.put("MINIO_ROOT_PASSWORD", secretKey);
+    // MINIO_CI_CD lets MinIO use directories on the root filesystem.
+    env.put("MINIO_CI_CD", "1");
+    env.put("MINIO_BROWSER", "off");
+    env.put("MINIO_UPDATE", "off");
+    env.putAll(builder.environment);
+    this.process =
+        new ServerProcess(
+            "minio",
+            home,
+            port -> command(binary, port),
+            READY_TIMEOUT,
+            port ->
+                ServerProcess.answersOk(
+                    URI.create("http://127.0.0.1:" + port + "/minio/health/ready")),
+            env);
+  }
+
+  private List<String> command(Path binary, int port) {
+    List<String> command = new ArrayList<>();
+    command.add(binary.toString());
+    command.add("server");
+    command.add("--address");
+    command.add("127.0.0.1:" + port);
+    command.add("--quiet");
+    for (Path drive : drives) {
+      command.add(drive.toString());
+    }
+    return command;
   }
 
   /** Returns a builder for a server living under {@code home}. */
@@ -62,157 +79,46 @@ public final class MinioServer implements AutoCloseable {
   }
 
   /** Starts the server (or restarts it on its previous port) and waits until it is ready. */
-  public synchronized void start() {
-    if (isRunning()) {
-      return;
-    }
-    boolean portFixed = port != 0;
-    IllegalStateException last = null;
-    for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
-      if (!portFixed) {
-        port = freePort();
-      }
-      try {
-        launch();
-        return;
-      } catch (IllegalStateException e) {
-        // Another process can take a port between our probe and MinIO's bind; try a new one.
-        last = e;
-        if (portFixed) {
-          break;
-        }
-      }
-    }
-    throw last;
-  }
-
-  private void launch() {
+  public void start() {
     try {
       for (Path drive : drives) {
         Files.createDirectories(drive);
       }
-      List<String> command = new ArrayList<>();
-      command.add(binary.toString());
-      command.add("server");
-      command.add("--address");
-      command.add("127.0.0.1:" + port);
-      command.add("--quiet");
-      for (Path drive : drives) {
-        command.add(drive.toString());
-      }
-      ProcessBuilder pb = new ProcessBuilder(command);
-      pb.redirectErrorStream(true);
-      pb.redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
-      Map<String, String> env = pb.environment();
-      env.put("MINIO_ROOT_USER", accessKey);
-      env.put("MINIO_ROOT_PASSWORD", secretKey);
-      // MINIO_CI_CD lets MinIO use directories on the root filesystem.
-      env.put("MINIO_CI_CD", "1");
-      env.put("MINIO_BROWSER", "off");
-      env.put("MINIO_UPDATE", "off");
-      env.putAll(environment);
-      process = pb.start();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot start " + binary, e);
+      throw new UncheckedIOException("cannot create MinIO's drives under " + home, e);
     }
-    awaitReady();
-  }
-
-  private void awaitReady() {
-    URI health = URI.create("http://127.0.0.1:" + port + "/minio/health/ready");
-    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException(
-            "MinIO exited with status "
-                + process.exitValue()
-                + " before ready; log:\n"
-                + logTail());
-      }
-      try {
-        HttpResponse<Void> response =
-            http.send(
-                HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(2)).GET().build(),
-                HttpResponse.BodyHandlers.discarding());
-        if (response.statusCode() == 200) {
-          return;
-        }
-      } catch (IOException e) {
-        // Not listening yet.
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for MinIO", e);
-      }
-      try {
-        // Waiting on the process doubles as the poll interval and notices an early exit at once.
-        process.waitFor(50, TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for MinIO", e);
-      }
-    }
-    destroy(true);
-    throw new IllegalStateException(
-        "MinIO not ready within " + READY_TIMEOUT + " on port " + port + "; log:\n" + logTail());
+    process.start();
   }
 
   /** Stops the server gracefully (SIGTERM, then SIGKILL after a timeout) and waits for exit. */
-  public synchronized void stop() {
-    destroy(false);
+  public void stop() {
+    process.stop();
   }
 
   /** Kills the server at once (SIGKILL), as a crash would. */
-  public synchronized void kill() {
-    destroy(true);
-  }
-
-  private void destroy(boolean force) {
-    if (process == null) {
-      return;
-    }
-    ProcessHandle handle = process.toHandle();
-    handle.descendants().forEach(ProcessHandle::destroyForcibly);
-    if (force) {
-      process.destroyForcibly();
-    } else {
-      process.destroy();
-    }
-    try {
-      if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-        process.destroyForcibly();
-        process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-    }
-    process = null;
+  public void kill() {
+    process.kill();
   }
 
   /** True while the server process is alive. */
-  public synchronized boolean isRunning() {
-    return process != null && process.isAlive();
+  public boolean isRunning() {
+    return process.isRunning();
   }
 
   /** The PID of the running process. */
-  public synchronized long pid() {
-    if (process == null) {
-      throw new IllegalStateException("MinIO is not running");
-    }
-    return process.pid();
+  public long pid() {
+    List<Long> pids = process.pids();
+    return pids.get(pids.size() - 1);
   }
 
   /** The S3 endpoint, {@code http://127.0.0.1:PORT}; fixed after the first start. */
   public URI endpoint() {
-    if (port == 0) {
-      throw new IllegalStateException("MinIO has not been started");
-    }
-    return URI.create("http://127.0.0.1:" + port);
+    return URI.create("http://127.0.0.1:" + process.port());
   }
 
   /** The port the server listens on; fixed after the first start. */
   public int port() {
-    return port;
+    return process.port();
   }
 
   /** The root access key. */
@@ -237,29 +143,12 @@ public final class MinioServer implements AutoCloseable {
 
   /** The server's combined stdout and stderr. */
   public Path logFile() {
-    return home.resolve("minio.log");
-  }
-
-  private String logTail() {
-    try {
-      List<String> lines = Files.readAllLines(logFile());
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
-    } catch (IOException e) {
-      return "(no log: " + e.getMessage() + ")";
-    }
+    return process.logFile();
   }
 
   @Override
   public void close() {
     stop();
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free port on 127.0.0.1", e);
-    }
   }
 
   /** Builds a {@link MinioServer}. */

@@ -1,4 +1,4 @@
-package io.racs.repos.emulator;
+package io.racs.repos.process;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,23 +13,24 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
 
 /**
- * One emulator process on 127.0.0.1: started from a command that takes its port, ready once the
- * port accepts connections (or a check of its own holds), with its combined output in a log file
- * under its home directory.
+ * One server process on 127.0.0.1 (MinIO, an emulator, the fault proxy): started from a command
+ * that takes its port, ready once the port accepts connections (or a check of its own holds), with
+ * its combined output in a log file under its home directory.
  *
  * <p>{@link #start()} picks a free port the first time and keeps it for every restart, so clients
- * built against the emulator's endpoint keep working across {@link #stop()} / {@link #start()} and
+ * built against the server's endpoint keep working across {@link #stop()} / {@link #start()} and
  * {@link #kill()} / {@link #start()}, as a provider coming back would. {@link #stop()} and {@link
  * #kill()} end the process and its children (npm's launcher runs Azurite as a child). Thread-safe:
  * each method is synchronized, so a test's fault thread and its clean-up do not race.
  */
-public final class EmulatorProcess implements AutoCloseable {
+public final class ServerProcess implements AutoCloseable {
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
   private static final int START_ATTEMPTS = 3;
   private static final HttpClient HTTP =
@@ -40,28 +41,41 @@ public final class EmulatorProcess implements AutoCloseable {
   private final IntFunction<List<String>> command;
   private final Duration readyTimeout;
   private final IntPredicate ready;
+  private final Map<String, String> environment;
   private int port;
   private Process process;
 
   /**
-   * An emulator called {@code name} (in messages), living under {@code home}, run as {@code
+   * A server called {@code name} (in messages), living under {@code home}, run as {@code
    * command.apply(port)}, ready within {@code readyTimeout} of its start.
    */
-  public EmulatorProcess(
+  public ServerProcess(
       String name, Path home, IntFunction<List<String>> command, Duration readyTimeout) {
-    this(name, home, command, readyTimeout, EmulatorProcess::listening);
+    this(name, home, command, readyTimeout, ServerProcess::listening);
   }
 
   /**
    * As above, ready once {@code ready.test(port)} holds (polled; it must not block for long), for a
    * server that listens before it can answer.
    */
-  public EmulatorProcess(
+  public ServerProcess(
       String name,
       Path home,
       IntFunction<List<String>> command,
       Duration readyTimeout,
       IntPredicate ready) {
+    this(name, home, command, readyTimeout, ready, Map.of());
+  }
+
+  /** As above, with {@code environment} added to the process's inherited environment. */
+  public ServerProcess(
+      String name,
+      Path home,
+      IntFunction<List<String>> command,
+      Duration readyTimeout,
+      IntPredicate ready,
+      Map<String, String> environment) {
+    this.environment = Map.copyOf(environment);
     this.name = Objects.requireNonNull(name, "name");
     this.home = Objects.requireNonNull(home, "home");
     this.command = Objects.requireNonNull(command, "command");
@@ -80,7 +94,7 @@ public final class EmulatorProcess implements AutoCloseable {
   }
 
   /**
-   * Whether a GET of {@code url} answers 200 within two seconds: the readiness check of an emulator
+   * Whether a GET of {@code url} answers 200 within two seconds: the readiness check of a server
    * that listens before it can answer (a refused or failed connection is "not yet").
    */
   public static boolean answersOk(URI url) {
@@ -110,7 +124,7 @@ public final class EmulatorProcess implements AutoCloseable {
         launch();
         return;
       } catch (IllegalStateException e) {
-        // Another process can take a port between our probe and the emulator's bind.
+        // Another process can take a port between our probe and the server's bind.
         last = e;
         if (portFixed) {
           break;
@@ -127,6 +141,7 @@ public final class EmulatorProcess implements AutoCloseable {
       pb.directory(home.toFile());
       pb.redirectErrorStream(true);
       pb.redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
+      pb.environment().putAll(environment);
       process = pb.start();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + name, e);
@@ -205,7 +220,7 @@ public final class EmulatorProcess implements AutoCloseable {
 
   /**
    * The PIDs of the running process and its children, the children first: what a stall (SIGSTOP)
-   * must stop so that nothing of the emulator answers.
+   * must stop so that nothing of the server answers.
    */
   public synchronized List<Long> pids() {
     if (process == null) {
