@@ -13,6 +13,8 @@
 #   - Chromium from Debian's packages, for the test that renders the HTML reports headless;
 #   - Azurite, the Azure Storage emulator, from npm at a pinned version (needs Node 20 or newer;
 #     cached under $RACS_CACHE_DIR/tools);
+#   - axe-core, the accessibility rules the console's browser test runs, from npm at a pinned
+#     version (cached under $RACS_CACHE_DIR/tools);
 #   - fake-gcs-server, the Google Cloud Storage emulator, built from a pinned Go module version
 #     (cached beside mc and s5cmd; a minute or two the first time);
 #   - Toxiproxy, the TCP fault proxy of the wire-fault tests, built the same way.
@@ -136,30 +138,53 @@ python_venv() {
   echo "$venv"
 }
 
-# Installs Azurite at $AZURITE_VERSION into the tools cache unless it is there, and prints the path
-# of its blob service. npm installs into the version's own directory (--prefix), never globally,
-# and with --ignore-scripts, as Azurite needs no install hooks to run.
-azurite_bin() {
-  local dir="$CACHE/tools/azurite-$AZURITE_VERSION"
-  local bin="$dir/node_modules/.bin/azurite-blob"
-  if [ ! -x "$bin" ]; then
+# Installs npm package PACKAGE at VERSION into the tools cache as NAME-VERSION unless FILE (a path
+# inside it) is there already, and prints the install's directory. npm installs into the version's
+# own directory (--prefix), never globally, and with --ignore-scripts, as no tool installed here
+# needs install hooks. WHY says what the tool is for, in the error when npm is missing.
+npm_tool() {
+  local name="$1" package="$2" version="$3" file="$4" why="$5"
+  local dir="$CACHE/tools/$name-$version"
+  if [ ! -e "$dir/$file" ]; then
     command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1 ||
-      die "Node.js 20 and npm are needed for the Azurite emulator: install them (e.g. 'apt-get install nodejs npm') and run again"
-    say "installing Azurite $AZURITE_VERSION from npm ..."
+      die "Node.js 20 and npm are needed for $why: install them (e.g. 'apt-get install nodejs npm') and run again"
+    say "installing $package $version from npm ..."
     local tmp
-    tmp="$(mktemp -d "$CACHE/tools/.azurite-install.XXXXXX")"
+    tmp="$(mktemp -d "$CACHE/tools/.$name-install.XXXXXX")"
     if ! npm install --prefix "$tmp" --no-audit --no-fund --ignore-scripts --loglevel=error \
-      "azurite@$AZURITE_VERSION" >"$tmp.log" 2>&1; then
+      "$package@$version" >"$tmp.log" 2>&1; then
       tail -20 "$tmp.log" >&2
       rm -rf "$tmp" "$tmp.log"
-      die "npm install azurite@$AZURITE_VERSION failed (log above)"
+      die "npm install $package@$version failed (log above)"
     fi
     rm -rf "$dir"
     mv "$tmp" "$dir"
     rm -f "$tmp.log"
   fi
+  echo "$dir"
+}
+
+# Installs Azurite at $AZURITE_VERSION (npm_tool) unless it is there, and prints the path of its
+# blob service.
+azurite_bin() {
+  local dir bin
+  dir="$(npm_tool azurite azurite "$AZURITE_VERSION" node_modules/.bin/azurite-blob \
+    "the Azurite emulator")"
+  bin="$dir/node_modules/.bin/azurite-blob"
   "$bin" --version >/dev/null 2>&1 || die "$bin does not run"
   echo "$bin"
+}
+
+# Installs axe-core at $AXE_CORE_VERSION (npm_tool) unless it is there, and prints the path of its
+# browser script, which the console's browser test injects into each page (axe-core is that one
+# prebuilt file and has no dependencies).
+axe_core_js() {
+  local dir js
+  dir="$(npm_tool axe-core axe-core "$AXE_CORE_VERSION" node_modules/axe-core/axe.min.js \
+    "axe-core (the console's accessibility check)")"
+  js="$dir/node_modules/axe-core/axe.min.js"
+  grep -q "axe v$AXE_CORE_VERSION" "$js" || die "$js is not axe-core $AXE_CORE_VERSION"
+  echo "$js"
 }
 
 # Installs Debian packages that provide the given commands, if any is missing. An argument is a
@@ -213,7 +238,7 @@ toxiproxy_bin() {
 }
 
 main() {
-  local minio venv mc s5cmd azurite fake_gcs toxiproxy
+  local minio venv mc s5cmd azurite fake_gcs toxiproxy axe_core
   minio="$(minio_bin)"
   if [ "${1:-}" = "--minio-only" ]; then
     # racs demo --minio needs only the server; keep whatever else was provisioned before.
@@ -251,6 +276,7 @@ main() {
   # chromium-driver: chromedriver, which drives chromium in the console's browser test
   # (ConsoleBrowserIT). Debian pins no exact version; versions.env notes the one tested.
   debian_tools chromedriver:chromium-driver
+  axe_core="$(axe_core_js)"
   local env_file="$CACHE/env"
   {
     echo "# Written by scripts/provision.sh; read by io.racs.repos.minio.ProvisionedTools."
@@ -263,6 +289,7 @@ main() {
     echo "RACS_FIO=$(command -v fio)"
     echo "RACS_CHROMIUM=$(command -v chromium)"
     echo "RACS_CHROMEDRIVER=$(command -v chromedriver)"
+    echo "RACS_AXE_CORE=$axe_core"
     echo "RACS_HAPROXY=$(command -v haproxy)"
     echo "RACS_AZURITE_BLOB=$azurite"
     echo "RACS_SSHD=$(PATH="$PATH:/usr/sbin" command -v sshd)"

@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -61,14 +60,6 @@ class ComposeCloudsFileIT {
             "docker/racs-clouds.yaml (environment of service 'proxy')");
   }
 
-  private static String versionsEnv(String name) throws IOException {
-    Matcher m =
-        Pattern.compile("(?m)^" + name + "=(\\S+)$")
-            .matcher(Files.readString(Launcher.root().resolve("scripts/versions.env")));
-    assertThat(m.find()).as("%s in scripts/versions.env", name).isTrue();
-    return m.group(1);
-  }
-
   @Test
   void services_areExactlyTheSixRepositoriesKinds_theFsInitAndOneProxy_inAProjectOfTheirOwn() {
     assertThat(COMPOSE.serviceNames())
@@ -86,10 +77,10 @@ class ComposeCloudsFileIT {
           .containsPattern(PINNED_RELEASE);
     }
     assertThat(COMPOSE.service("azurite").path("image").asText())
-        .isEqualTo("mcr.microsoft.com/azure-storage/azurite:" + versionsEnv("AZURITE_VERSION"));
+        .isEqualTo("mcr.microsoft.com/azure-storage/azurite:" + Launcher.pinned("AZURITE_VERSION"));
     assertThat(COMPOSE.service("fake-gcs").path("image").asText())
         .isEqualTo(
-            "fsouza/fake-gcs-server:" + versionsEnv("FAKE_GCS_VERSION").replaceFirst("^v", ""));
+            "fsouza/fake-gcs-server:" + Launcher.pinned("FAKE_GCS_VERSION").replaceFirst("^v", ""));
     assertThat(COMPOSE.service("sftp").path("build").path("context").asText()).isEqualTo("./sftp");
     assertThat(COMPOSE.service("fs-init").path("image").asText())
         .isEqualTo(COMPOSE.service("sftp").path("image").asText());

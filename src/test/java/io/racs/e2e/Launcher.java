@@ -25,6 +25,21 @@ final class Launcher {
     return Path.of(root).toAbsolutePath().normalize();
   }
 
+  /** The version {@code scripts/versions.env} pins as {@code NAME=VERSION}. */
+  static String pinned(String name) {
+    try {
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile("(?m)^" + name + "=(\\S+)$")
+              .matcher(Files.readString(root().resolve("scripts/versions.env")));
+      if (!m.find()) {
+        throw new IllegalStateException(name + " is not in scripts/versions.env");
+      }
+      return m.group(1);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** What a finished process printed and returned. */
   record Result(int exitCode, String stdout, String stderr) {}
 

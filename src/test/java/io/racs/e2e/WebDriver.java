@@ -157,6 +157,38 @@ final class WebDriver implements AutoCloseable {
     return call("POST", at("/execute/sync"), body);
   }
 
+  /**
+   * Runs {@code script} (a function body whose last argument is the callback it calls with its
+   * answer) in the page and returns that answer; for promises such as axe-core's.
+   */
+  JsonNode scriptAsync(String script) throws IOException, InterruptedException {
+    ObjectNode body = JSON.createObjectNode().put("script", script);
+    body.putArray("args");
+    return call("POST", at("/execute/async"), body);
+  }
+
+  /** The key Tab, as WebDriver's key actions name it. */
+  static final String TAB = "\uE004";
+
+  /**
+   * Presses and releases each key of {@code keys} in turn (WebDriver key actions), sent to whatever
+   * has the focus, as a keyboard would.
+   */
+  void keys(String keys) throws IOException, InterruptedException {
+    ObjectNode source = JSON.createObjectNode().put("type", "key").put("id", "keyboard");
+    var actions = source.putArray("actions");
+    keys.codePoints()
+        .forEach(
+            c -> {
+              String key = new String(Character.toChars(c));
+              actions.addObject().put("type", "keyDown").put("value", key);
+              actions.addObject().put("type", "keyUp").put("value", key);
+            });
+    ObjectNode body = JSON.createObjectNode();
+    body.putArray("actions").add(source);
+    call("POST", at("/actions"), body);
+  }
+
   /** Saves a PNG of the viewport as {@code file}. */
   void screenshot(Path file) throws IOException, InterruptedException {
     Files.createDirectories(file.toAbsolutePath().getParent());

@@ -56,6 +56,14 @@ public final class TestTools {
     return ProvisionedTools.require("RACS_CHROMEDRIVER");
   }
 
+  /**
+   * axe-core's browser script ({@code axe.min.js}, from npm at a pinned version), which the
+   * console's browser test runs inside each page to check its accessibility.
+   */
+  public static Path axeCore() {
+    return ProvisionedTools.requireFile("RACS_AXE_CORE");
+  }
+
   /** Azurite's blob service ({@code azurite-blob}), installed from npm at a pinned version. */
   public static Path azuriteBlob() {
     return ProvisionedTools.require("RACS_AZURITE_BLOB");

@@ -42,6 +42,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -261,7 +262,9 @@ public final class ObjectCommand implements Callable<Integer> {
   @Option(names = "--keep", description = "Do not delete the benchmark's objects afterwards.")
   boolean keep;
 
-  @Option(names = "--quiet", description = "No progress line.")
+  @Mixin io.racs.proxy.cli.progress.ProgressOption progressOption;
+
+  @Option(names = "--quiet", description = "No progress line (as --progress=none).")
   boolean quiet;
 
   @Option(
@@ -296,7 +299,9 @@ public final class ObjectCommand implements Callable<Integer> {
     try {
       try (Engine engine = engine(plan);
           Progress progress =
-              quiet ? Progress.silent() : Progress.printingTo(spec.commandLine().getErr())) {
+              quiet
+                  ? Progress.silent()
+                  : Progress.printingTo(spec.commandLine().getErr(), progressOption.mode())) {
         result = new ObjectBenchmark(engine, plan, progress).sampling(sampler).run(command);
         if (engine instanceof io.racs.bench.agent.RemoteEngine remote) {
           result.agents.addAll(remote.agentNames());

@@ -32,6 +32,7 @@ final class ConsoleHandler implements HttpHandler {
   private static final Map<String, String> ASSETS =
       Map.of(
           "console.js", "text/javascript; charset=utf-8",
+          "chart.js", "text/javascript; charset=utf-8",
           "console.css", "text/css; charset=utf-8");
   private static final int MAX_FORM_BYTES = 4096;
   private static final String ACTIONS = "/console/api/actions/";
@@ -42,6 +43,7 @@ final class ConsoleHandler implements HttpHandler {
   private final ConsoleSessions sessions;
   private final Clock clock;
   private final long startedMillis;
+  private final LatencyHistory history = new LatencyHistory();
 
   private final AdminApi api;
 
@@ -102,7 +104,10 @@ final class ConsoleHandler implements HttpHandler {
         resource(exchange, "index.html", "text/html; charset=utf-8");
       } else if (path.equals("/console/api/state")) {
         AdminServer.reply(
-            exchange, 200, "application/json", ConsoleState.json(sources, clock, startedMillis));
+            exchange,
+            200,
+            "application/json",
+            ConsoleState.json(sources, clock, startedMillis, history));
       } else if (path.equals("/console/api/users")) {
         AdminServer.reply(exchange, 200, "application/json", AdminApi.consoleUsers(sources));
       } else if (path.startsWith("/console/assets/")
@@ -232,7 +237,7 @@ final class ConsoleHandler implements HttpHandler {
   }
 
   private static final Set<String> RESOURCE_NAMES =
-      Set.of("index.html", "login.html", "console.js", "console.css");
+      Set.of("index.html", "login.html", "console.js", "chart.js", "console.css");
 
   private static void resource(HttpExchange exchange, String name, String type) throws IOException {
     if (!RESOURCE_NAMES.contains(name)) {

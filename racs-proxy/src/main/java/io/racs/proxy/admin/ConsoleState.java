@@ -4,6 +4,8 @@ import io.racs.proxy.store.ErasureStore;
 import io.racs.proxy.store.api.ObjectStore.BucketInfo;
 import io.racs.proxy.store.array.RepositoryHealth;
 import io.racs.proxy.store.heal.HealReport;
+import io.racs.repos.price.PriceBook;
+import java.math.BigDecimal;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
@@ -14,13 +16,26 @@ import java.util.Map;
  * The console's one JSON document ({@code /console/api/state}), which its page polls: the version
  * and uptime, the array (geometry, readiness, each repository's state and reason with its traffic
  * from {@link RepositoryMetrics#summaries}), the buckets with the settings the store knows without
- * a listing, the background work (the last scrub) and the recent access log.
+ * a listing, the background work (the last scrub, the reshape as {@code /health/ready} shows it)
+ * and the recent access log. Each repository also has its price so far ({@link
+ * RepositoryMetrics#pricesSoFar}) and its latency over time ({@link LatencyHistory}).
  */
 final class ConsoleState {
   private ConsoleState() {}
 
-  /** The state of {@code sources} now; uptime counted from {@code startedMillis}. */
-  static String json(AdminSources sources, Clock clock, long startedMillis) {
+  /**
+   * The prices the console's "price so far" is at: AWS S3 Standard's, or a repository type's own
+   * published table, as the bench's default ({@link PriceBook}); the {@code prices:} section of a
+   * repository-set file is the bench's and is not read here.
+   */
+  private static final PriceBook PRICES = PriceBook.awsDefault();
+
+  /**
+   * The state of {@code sources} now; uptime counted from {@code startedMillis}; each repository's
+   * latency over time from {@code history}, which is sampled first.
+   */
+  static String json(
+      AdminSources sources, Clock clock, long startedMillis, LatencyHistory history) {
     ErasureStore store = sources.store().get();
     AdminSources.Opening opening = sources.opening().get();
     ReadyReport ready = ReadyReport.of(sources);
@@ -45,10 +60,13 @@ final class ConsoleState {
         .append(store == null ? Json.string(opening.reason()) : "null")
         .append(",\"repositories\":[");
     Map<Integer, RepositoryMetrics.Summary> traffic = new HashMap<>();
+    Map<Integer, BigDecimal> prices = Map.of();
     if (store != null) {
       for (RepositoryMetrics.Summary s : RepositoryMetrics.summaries(store.repositories())) {
         traffic.put(s.slot(), s);
       }
+      prices = RepositoryMetrics.pricesSoFar(store.repositories(), PRICES);
+      history.sample(store.repositories(), clock.millis());
     }
     List<RepositoryHealth> health = store != null ? store.health() : opening.repositories();
     for (int i = 0; i < health.size(); i++) {
@@ -71,7 +89,25 @@ final class ConsoleState {
             .append(",\"p50Seconds\":")
             .append(number(t.p50Seconds()))
             .append(",\"p99Seconds\":")
-            .append(number(t.p99Seconds()));
+            .append(number(t.p99Seconds()))
+            .append(",\"priceSoFar\":")
+            .append(Json.string(prices.getOrDefault(h.slot(), BigDecimal.ZERO).toPlainString()))
+            .append(",\"latency\":[");
+        List<LatencyHistory.Point> points = history.of(h.slot());
+        for (int p = 0; p < points.size(); p++) {
+          LatencyHistory.Point point = points.get(p);
+          json.append(p == 0 ? "" : ",")
+              .append("{\"millis\":")
+              .append(point.millis())
+              .append(",\"calls\":")
+              .append(point.calls())
+              .append(",\"p50Seconds\":")
+              .append(number(point.p50Seconds()))
+              .append(",\"p99Seconds\":")
+              .append(number(point.p99Seconds()))
+              .append('}');
+        }
+        json.append(']');
       }
       json.append('}');
     }
@@ -119,7 +155,12 @@ final class ConsoleState {
           .append(scrub.stopped())
           .append('}');
     }
-    json.append("},\"accessLog\":{\"enabled\":")
+    if (store != null) {
+      sources.readyMembers().accept(json); // the reshape, as /health/ready shows it
+    }
+    json.append(",\"pricesSource\":")
+        .append(Json.string(PRICES.source()))
+        .append("},\"accessLog\":{\"enabled\":")
         .append(sources.accessLog().enabled())
         .append(",\"lines\":[");
     List<String> lines = sources.accessLog().recent();

@@ -10,10 +10,15 @@ import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.ForwardingRepository;
 import io.racs.repos.decorator.MeteredRepository;
 import io.racs.repos.decorator.Operation;
+import io.racs.repos.price.PriceBook;
+import io.racs.repos.price.Prices;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Each repository's traffic as Prometheus client library snapshots (for {@link MetricsReport}),
@@ -169,6 +174,13 @@ public final class RepositoryMetrics {
       requests += op.calls();
       errors += failures(op);
     }
+    long[] counts = latencyCounts(meter);
+    return new Summary(
+        slot, name, requests, errors, quantile(counts, 0.50), quantile(counts, 0.99));
+  }
+
+  /** The calls of every operation since the start, by latency bucket. */
+  static long[] latencyCounts(MeteredRepository meter) {
     long[] counts = new long[MeteredRepository.BUCKET_BOUNDS_SECONDS.length + 1];
     for (MeteredRepository.LatencyBuckets op : meter.cumulativeLatency().values()) {
       long[] c = op.counts();
@@ -176,8 +188,35 @@ public final class RepositoryMetrics {
         counts[b] += c[b];
       }
     }
-    return new Summary(
-        slot, name, requests, errors, quantile(counts, 0.50), quantile(counts, 0.99));
+    return counts;
+  }
+
+  /**
+   * What each metered repository among {@code slots} (index = slot) has cost since the proxy
+   * started, in US dollars at {@code book}'s prices: its calls of each operation ({@link
+   * Prices#requests}) and the bytes its GETs returned as data transfer out ({@link
+   * Prices#transferOut}), as the bench prices them.
+   */
+  public static Map<Integer, BigDecimal> pricesSoFar(List<Repository> slots, PriceBook book) {
+    Map<Integer, BigDecimal> out = new TreeMap<>();
+    for (int slot = 0; slot < slots.size(); slot++) {
+      Repository repository = slots.get(slot);
+      var meter = ForwardingRepository.find(repository, MeteredRepository.class);
+      if (meter.isEmpty()) {
+        continue;
+      }
+      Prices prices = book.of(repository.name());
+      BigDecimal total = BigDecimal.ZERO;
+      for (MeteredRepository.OperationStats op : meter.get().counts().values()) {
+        total = total.add(prices.requests(name(op.operation()), BigDecimal.valueOf(op.calls())));
+        if (op.operation() == Operation.GET) {
+          total =
+              total.add(prices.transferOut(BigDecimal.valueOf(op.bytes()), MathContext.DECIMAL64));
+        }
+      }
+      out.put(slot, total);
+    }
+    return out;
   }
 
   /** The upper bound of the bucket holding quantile {@code q} of {@code counts}. */

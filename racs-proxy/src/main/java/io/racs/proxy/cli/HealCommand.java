@@ -1,5 +1,7 @@
 package io.racs.proxy.cli;
 
+import io.racs.proxy.cli.progress.ProgressBar;
+import io.racs.proxy.cli.progress.ProgressOption;
 import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.coord.ZooKeeperCoordination;
 import io.racs.proxy.runtime.CoordinationConfig;
@@ -13,7 +15,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -67,6 +72,8 @@ public final class HealCommand implements Callable<Integer> {
       description = "progress file: an interrupted heal resumes after the last object it finished")
   Path state;
 
+  @Mixin ProgressOption progress;
+
   @Override
   @SuppressWarnings("try") // the coordination is only to be closed
   public Integer call() {
@@ -79,6 +86,7 @@ public final class HealCommand implements Callable<Integer> {
       out.printf(
           "heal: array %s (%s) over %d repositories%n",
           store.arrayId(), array.store().geometry(), array.slots().size());
+      ProgressBar bar = ProgressBar.create(progress.mode(), out);
       HealReport report =
           Healer.heal(
               store,
@@ -88,12 +96,31 @@ public final class HealCommand implements Callable<Integer> {
                   .deep(deep)
                   .megabytesPerSecond(rate)
                   .stateFile(state)
-                  .progress(line -> out.println(line))
+                  .progress(line -> show(bar, line))
                   .build());
+      bar.finish();
       report.lines().forEach(out::println);
       return report.complete() ? ExitCodes.OK : ExitCodes.FAILURE;
     }
   }
+
+  /**
+   * Heal's counting line ({@code heal: N objects scanned, ...}, once a second) as a step of the bar
+   * (heal does not know how many objects there are: no total, no ETA); every other line, what
+   * happened, as a message.
+   */
+  static void show(ProgressBar bar, String line) {
+    Matcher counting = COUNTING.matcher(line);
+    if (counting.matches()) {
+      bar.update(
+          ProgressBar.Step.of("heal", Long.parseLong(counting.group(1)), 0, "objects")
+              .detail(counting.group(2)));
+    } else {
+      bar.message(line);
+    }
+  }
+
+  private static final Pattern COUNTING = Pattern.compile("heal: (\\d+) objects scanned, (.*)");
 
   /**
    * Joins the proxies' ZooKeeper when they keep a version cache: heal's copies of an entry can

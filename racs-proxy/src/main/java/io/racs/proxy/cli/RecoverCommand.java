@@ -1,5 +1,7 @@
 package io.racs.proxy.cli;
 
+import io.racs.proxy.cli.progress.ProgressBar;
+import io.racs.proxy.cli.progress.ProgressOption;
 import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.crypto.CustomerKey;
 import io.racs.proxy.store.ErasureStore;
@@ -14,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -63,6 +66,8 @@ public final class RecoverCommand implements Callable<Integer> {
               + " current one")
   String versionId;
 
+  @Mixin ProgressOption progress;
+
   @Override
   public Integer call() throws IOException {
     CustomerKey customerKey = sseCustomerKey == null ? null : customerKey(sseCustomerKey);
@@ -73,10 +78,12 @@ public final class RecoverCommand implements Callable<Integer> {
       Files.createDirectories(parent);
       Path temp = Files.createTempFile(parent, "." + out.getFileName() + "-", ".tmp");
       try {
+        ProgressBar bar = ProgressBar.create(progress.mode(), spec.commandLine().getErr());
         try (InputStream in = reader.body();
             OutputStream target = Files.newOutputStream(temp)) {
-          in.transferTo(target);
+          copy(in, target, bar, reader.meta().sizeBytes());
         }
+        bar.finish();
         Files.move(temp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       } finally {
         Files.deleteIfExists(temp);
@@ -92,6 +99,19 @@ public final class RecoverCommand implements Callable<Integer> {
               s3VersionId(reader.meta()),
               out);
       return ExitCodes.OK;
+    }
+  }
+
+  /** Copies {@code in} to {@code target}, showing on {@code bar} how much of {@code size} is. */
+  private void copy(InputStream in, OutputStream target, ProgressBar bar, long size)
+      throws IOException {
+    String label = "recover " + bucket + "/" + key;
+    byte[] buffer = new byte[1 << 20];
+    long done = 0;
+    for (int n; (n = in.read(buffer)) >= 0; ) {
+      target.write(buffer, 0, n);
+      done += n;
+      bar.update(ProgressBar.Step.of(label, done, size, "bytes"));
     }
   }
 

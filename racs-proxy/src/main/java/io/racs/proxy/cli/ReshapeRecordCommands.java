@@ -1,5 +1,8 @@
 package io.racs.proxy.cli;
 
+import io.racs.proxy.cli.progress.ProgressBar;
+import io.racs.proxy.cli.progress.ProgressMode;
+import io.racs.proxy.cli.progress.ProgressOption;
 import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.coord.ZooKeeperCoordination;
 import io.racs.proxy.runtime.CoordinationConfig;
@@ -139,6 +142,8 @@ final class ReshapeRecordCommands {
 
     @Mixin ReshapeOptions.Config config;
 
+    @Mixin ProgressOption progressOption;
+
     @Override
     public Integer call() {
       PrintWriter out = spec.commandLine().getOut();
@@ -174,6 +179,12 @@ final class ReshapeRecordCommands {
                 p.bytesMoved(),
                 p.copiesCollected());
             estimate.describe().lines().forEach(line -> out.println("  " + line));
+            if (progressOption.mode() == ProgressMode.BAR) {
+              // One drawing: the status is a moment, not a run to follow.
+              ProgressBar bar = ProgressBar.create(ProgressMode.BAR, out);
+              bar.update(ReshapeSteps.of(estimate, "sweep " + p.sweep()));
+              bar.finish();
+            }
             if (!p.waiting().isEmpty()) {
               out.println("  the mover is " + p.waiting()); // no error: still running
             }

@@ -1,11 +1,16 @@
 package io.racs.proxy.cli;
 
+import io.racs.proxy.cli.progress.ProgressBar;
+import io.racs.proxy.cli.progress.ProgressOption;
 import io.racs.proxy.config.ArrayConfig;
 import io.racs.proxy.coord.ZooKeeperCoordination;
 import io.racs.proxy.runtime.CoordinationConfig;
 import io.racs.proxy.runtime.RacsServer;
 import io.racs.proxy.store.ErasureStore;
+import io.racs.proxy.store.format.ArrayRecord;
 import io.racs.proxy.store.heal.HealLease;
+import io.racs.proxy.store.reshape.ArrayRecords;
+import io.racs.proxy.store.reshape.MoveEstimate;
 import io.racs.proxy.store.reshape.Mover;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -65,6 +70,8 @@ public final class ReshapeRunCommand implements java.util.concurrent.Callable<In
               + " ttl; 0 only when no proxy serves the array)")
   long fenceSeconds;
 
+  @Mixin ProgressOption progress;
+
   /** How long to wait for ZooKeeper's session and its leader election at most. */
   private static final Duration CONNECT_WAIT = Duration.ofSeconds(15);
 
@@ -104,6 +111,8 @@ public final class ReshapeRunCommand implements java.util.concurrent.Callable<In
         out.printf(
             "reshape run: array %s, mover as %s (%s)%n",
             store.arrayId(), id, joined != null ? "ZooKeeper leader" : "heal lease");
+        ProgressBar bar = ProgressBar.create(progress.mode(), out);
+        Optional<ArrayRecord> moving = new ArrayRecords(store).current();
         Mover.Report report =
             Mover.run(
                 store,
@@ -111,7 +120,15 @@ public final class ReshapeRunCommand implements java.util.concurrent.Callable<In
                     .withRate(rate)
                     .withFence(Duration.ofSeconds(fenceSeconds))
                     .withStop(stop)
-                    .withProgress(line -> out.println(line)));
+                    .withProgress(bar::message)
+                    .withCounters(
+                        p ->
+                            moving.ifPresent(
+                                r ->
+                                    bar.update(
+                                        ReshapeSteps.of(
+                                            MoveEstimate.of(r, p), "sweep " + p.sweep())))));
+        bar.finish();
         out.printf(
             "reshape run: %s: %d versions moved, %d bytes, %d old copies collected%s%n",
             report.outcome().name().toLowerCase(java.util.Locale.ROOT),

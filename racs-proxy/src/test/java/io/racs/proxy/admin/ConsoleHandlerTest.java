@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Proves that the console on the admin port serves nothing but its login form without a session,
  * refuses a wrong secret, signs in with the proxy's credentials into an HttpOnly SameSite=Strict
- * cookie, then serves the page, its assets and the state JSON with each repository's state; and
- * that the S3 port serves no console.
+ * cookie, then serves the page, its assets and the state JSON with each repository's state, price
+ * so far and latency history and the reshape; and that the S3 port serves no console.
  */
 class ConsoleHandlerTest {
   private static final String ACCESS = TestProxies.ACCESS;
@@ -31,7 +31,7 @@ class ConsoleHandlerTest {
 
   @BeforeEach
   void start() throws Exception {
-    array = TestArray.builder("4x2").open();
+    array = TestArray.builder("4x2").wrap(RepositoryMetrics::metered).open();
     server = TestProxies.start(array.store());
   }
 
@@ -112,7 +112,13 @@ class ConsoleHandlerTest {
     assertThat(state.body())
         .contains("\"dataShards\":4,\"parityShards\":2")
         .contains("\"slot\":0,")
-        .contains("\"accessLog\":{\"enabled\":false");
+        .contains("\"accessLog\":{\"enabled\":false")
+        .contains("\"priceSoFar\":\"")
+        .contains("\"latency\":[")
+        .contains("\"reshape\":{\"state\":\"none\"")
+        .contains("\"pricesSource\":\"AWS S3 Standard");
+    assertThat(get(server.adminPort(), "/console/assets/chart.js", cookie).statusCode())
+        .isEqualTo(200);
   }
 
   private HttpResponse<String> action(String name, String cookie, boolean confirmed)

@@ -1,6 +1,7 @@
 package io.racs.repos.price;
 
 import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -92,6 +93,24 @@ public record Prices(
       }
     }
   }
+
+  /**
+   * The price of {@code calls} repository calls of {@code operation} ({@link #per1000}), exact: the
+   * one place a count of calls becomes dollars (the bench's costs and the console's price so far).
+   */
+  public BigDecimal requests(String operation, BigDecimal calls) {
+    return per1000(operation).multiply(calls).divide(THOUSAND);
+  }
+
+  /**
+   * The price of {@code bytes} returned by GETs as data transfer out, to {@code math}'s precision:
+   * the one place bytes become dollars.
+   */
+  public BigDecimal transferOut(BigDecimal bytes, MathContext math) {
+    return bytes.multiply(transferOutPerGB).divide(BYTES_PER_GB, math);
+  }
+
+  private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
 
   /**
    * The price of 1,000 repository calls of {@code operation}, a label as the reports write it

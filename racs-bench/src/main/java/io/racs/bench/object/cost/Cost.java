@@ -46,7 +46,7 @@ public record Cost(Map<String, BigDecimal> array, Map<String, BigDecimal> direct
       java.util.List.of("put", "list", "get", "head", "delete", "other", "transferOut");
 
   private static final MathContext MATH = MathContext.DECIMAL64;
-  private static final BigDecimal THOUSANDS = BigDecimal.valueOf(OPERATIONS / 1000);
+  private static final BigDecimal MILLION = BigDecimal.valueOf(OPERATIONS);
 
   /** Copies both maps. */
   public Cost {
@@ -91,7 +91,7 @@ public record Cost(Map<String, BigDecimal> array, Map<String, BigDecimal> direct
               (op, count) ->
                   array.merge(
                       kind(op),
-                      prices.per1000(op).multiply(BigDecimal.valueOf(count)).multiply(THOUSANDS),
+                      prices.requests(op, BigDecimal.valueOf(count).multiply(MILLION)),
                       BigDecimal::add));
         });
     all.repositoryReadBytes.forEach(
@@ -132,7 +132,7 @@ public record Cost(Map<String, BigDecimal> array, Map<String, BigDecimal> direct
         (op, share) -> {
           direct.merge(
               kind(op.label()),
-              prices.per1000(op.label()).multiply(share).multiply(THOUSANDS),
+              prices.requests(op.label(), share.multiply(MILLION)),
               BigDecimal::add);
           if (op == Op.GET) {
             direct.merge(
@@ -144,10 +144,7 @@ public record Cost(Map<String, BigDecimal> array, Map<String, BigDecimal> direct
 
   /** {@link #OPERATIONS} times {@code bytes} as data transfer out at {@code prices}. */
   private static BigDecimal transfer(BigDecimal bytes, Prices prices) {
-    return bytes
-        .multiply(BigDecimal.valueOf(OPERATIONS))
-        .multiply(prices.transferOutPerGB())
-        .divide(Prices.BYTES_PER_GB, MATH);
+    return prices.transferOut(bytes.multiply(MILLION), MATH);
   }
 
   private static String kind(String op) {

@@ -52,6 +52,7 @@ public final class ObjectBenchmark {
                 + " were measured for it");
       }
     }
+    progress.planned(plannedIterations(targets));
     long seed = plan.template().seed();
     for (Mix mix : plan.mixes()) {
       for (SizeSpec size : plan.sizes()) {
@@ -133,6 +134,25 @@ public final class ObjectBenchmark {
     return result;
   }
 
+  /**
+   * The iterations the plan runs, warmup ones included, as {@link #runCase} runs them: each case at
+   * each delay and client count, on each target a delay applies to.
+   */
+  private long plannedIterations(List<Engine.TargetInfo> targets) {
+    long perDelay = 0;
+    for (Duration delay : plan.delays()) {
+      perDelay +=
+          delay.isZero()
+              ? targets.size()
+              : targets.stream().filter(Engine.TargetInfo::delayable).count();
+    }
+    return (long) plan.mixes().size()
+        * plan.sizes().size()
+        * perDelay
+        * plan.clients().size()
+        * (plan.warmup() + plan.iterations());
+  }
+
   private void runCase(
       RunResult result, Workload workload, Duration delay, String casePrefix, boolean pureDelete)
       throws InterruptedException {
@@ -172,6 +192,7 @@ public final class ObjectBenchmark {
         long seed = Content.mix(workload.seed() + 1_000_003L * i + 7919L * t);
         ProcessCpu.Sample before = warm || sampler == null ? null : sampler.sample();
         IterationResult r = engine.iterate(t, prefix, workload, delay, seed, progress);
+        progress.iterationDone();
         if (before != null) {
           r.sampledCpu = ProcessCpu.between(before, sampler.sample());
         }

@@ -1,5 +1,7 @@
 // The console page: polls /console/api/state and renders it with DOM calls only (no innerHTML,
 // so that bucket names, reasons and log lines are shown as text, never run as markup).
+import { latencyChart } from "/console/assets/chart.js";
+
 const POLL_MILLIS = 1000;
 
 const $ = (id) => document.getElementById(id);
@@ -23,6 +25,42 @@ function duration(seconds) {
   return (d ? `${d}d ` : "") + (d || h ? `${h}h ` : "") + `${m}m ${s}s`;
 }
 
+function dollars(text) {
+  const v = Number(text);
+  return v === 0 ? "$0" : v < 0.01 ? `$${v.toPrecision(2)}` : `$${v.toFixed(2)}`;
+}
+
+function bytes(n) {
+  const units = ["B", "kB", "MB", "GB", "TB"];
+  let i = 0;
+  while (n >= 1000 && i < units.length - 1) {
+    n /= 1000;
+    i++;
+  }
+  return i === 0 ? `${n} B` : `${n.toFixed(1)} ${units[i]}`;
+}
+
+// The reshape as /health/ready's "reshape" member says it (MoveEstimate on the server).
+function reshapeLines(r) {
+  if (!r || r.state === "none") return [["Reshape", "none recorded"]];
+  const out = [["Reshape", `${r.state}: ${r.from} -> ${r.to}${r.reason ? ` (${r.reason})` : ""}`]];
+  if (r.state !== "running") return out;
+  if (r.remaining === "unknown") {
+    out.push(["Reshape remaining", "unknown (started before its totals were recorded)"]);
+  } else {
+    const moved = r.bytesMoved || 0;
+    const total = moved + r.remaining.bytes;
+    const percent = total > 0 ? Math.min(100, Math.floor((100 * moved) / total)) : 100;
+    out.push(["Reshape progress", `${percent} % moved (${bytes(moved)} of ${bytes(total)})`]);
+    out.push(["Reshape remaining", `${r.remaining.versions} versions, ${bytes(r.remaining.bytes)}`]);
+  }
+  out.push(["Reshape ETA", r.eta === "unknown" || r.eta === undefined ? "unknown"
+    : `${duration(r.eta.seconds)} at ${bytes(r.eta.bytesPerSecond)}/s (${r.eta.rate})`]);
+  if (r.problem) out.push(["Reshape problem", r.problem]);
+  if (r.waiting) out.push(["Reshape waits for", r.waiting]);
+  return out;
+}
+
 function renderArray(array) {
   $("geometry").textContent =
     `${array.dataShards}x${array.parityShards} (data x parity), write quorum ${array.writeQuorum}, ` +
@@ -42,6 +80,10 @@ function renderArray(array) {
     cell(row, has && r.requests > 0 ? `${(100 * r.errors / r.requests).toFixed(2)} %` : "–", "num");
     cell(row, has ? millis(r.p50Seconds) : "–", "num");
     cell(row, has ? millis(r.p99Seconds) : "–", "num");
+    cell(row, has ? dollars(r.priceSoFar) : "–", "num price");
+    const chart = row.insertCell();
+    chart.className = "chart";
+    if (has) chart.appendChild(latencyChart(r.name, r.latency));
     body.appendChild(row);
   }
 }
@@ -84,6 +126,8 @@ function renderWork(background) {
     add("Records repaired", s.recordsRepaired);
     add("Unrecoverable objects", s.unrecoverable);
   }
+  for (const [term, value] of reshapeLines(background.reshape)) add(term, value);
+  $("prices-source").textContent = background.pricesSource;
 }
 
 let lastLines = [];
