@@ -117,7 +117,8 @@ final class ReshapeRecordCommands {
                 store.config().clock().millis(),
                 rate,
                 null,
-                totals);
+                totals,
+                null); // the phase: entered by the mover
         records.write(record);
         announce(t.from, spec.commandLine().getErr());
         out.printf(

@@ -41,21 +41,9 @@ class ReshapeSlotIdsCommandTest {
     return RacsMain.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
   }
 
-  /** An array file of {@code geometry} over the fs repositories {@code names}. */
+  /** An array file of {@code geometry} over the fs repositories {@code r<i>}. */
   private Path config(String file, String geometry, List<Integer> names) throws IOException {
-    StringBuilder yaml = new StringBuilder("array:\n  geometry: " + geometry + "\n");
-    yaml.append("repositories:\n");
-    for (int i : names) {
-      yaml.append("  - name: r")
-          .append(i)
-          .append("\n    type: fs\n    path: ")
-          .append(dir.resolve("r" + i))
-          .append('\n');
-      Files.createDirectories(dir.resolve("r" + i));
-    }
-    Path path = dir.resolve(file);
-    Files.writeString(path, yaml);
-    return path;
+    return FsArrayFiles.write(dir, file, geometry, names, "");
   }
 
   private static List<Integer> ids(int from, int to) {

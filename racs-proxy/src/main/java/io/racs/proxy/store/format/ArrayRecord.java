@@ -52,32 +52,6 @@ public record ArrayRecord(
     DONE
   }
 
-  /** A record of a reshape that does not change the repository set (no phase). */
-  public ArrayRecord(
-      int format,
-      String arrayId,
-      String versionId,
-      State state,
-      Generation from,
-      Generation to,
-      long startedMillis,
-      double rateMegabytesPerSecond,
-      String reason,
-      Totals totals) {
-    this(
-        format,
-        arrayId,
-        versionId,
-        state,
-        from,
-        to,
-        startedMillis,
-        rateMegabytesPerSecond,
-        reason,
-        totals,
-        null);
-  }
-
   /**
    * What {@code racs reshape start} counted to move, by the walk {@code plan} makes: the versions
    * (and delete markers) not in the target layout and their stored bytes (the objects' sizes, as
