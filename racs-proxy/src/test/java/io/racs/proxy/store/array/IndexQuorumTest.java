@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.array.IndexQuorum.Phase;
+import io.racs.proxy.testing.ReshapePhases;
 import io.racs.repos.Repository;
 import io.racs.repos.memory.MemoryRepository;
 import java.util.ArrayList;
@@ -122,17 +123,7 @@ class IndexQuorumTest {
    */
   @Test
   void adjacentPhases_aWriteAcknowledgedInOneIsSeenByAReaderInTheOther() {
-    for (List<List<Integer>> reshape : List.of(List.of(SIX, NINE), List.of(NINE, OTHER_SIX))) {
-      List<Integer> before = reshape.get(0);
-      List<Integer> after = reshape.get(1);
-      int wqBefore = before.size() == 6 ? 4 : 6;
-      int wqAfter = after.size() == 6 ? 4 : 6;
-      List<IndexQuorum> phases =
-          List.of(
-              IndexQuorum.of(before, wqBefore),
-              IndexQuorum.joint(Phase.JOINT, before, wqBefore, after, wqAfter),
-              IndexQuorum.joint(Phase.SWITCHED, before, wqBefore, after, wqAfter),
-              IndexQuorum.joint(Phase.DONE, before, wqBefore, after, wqAfter));
+    for (List<IndexQuorum> phases : ReshapePhases.issue38()) {
       for (int p = 0; p + 1 < phases.size(); p++) {
         assertSeen(phases.get(p), phases.get(p + 1));
         assertSeen(phases.get(p + 1), phases.get(p));

@@ -10,6 +10,7 @@ import io.racs.proxy.store.array.IndexMerge;
 import io.racs.proxy.store.array.IndexQuorum;
 import io.racs.proxy.store.array.IndexQuorum.Phase;
 import io.racs.proxy.store.array.StoreContext;
+import io.racs.proxy.testing.ReshapePhases;
 import io.racs.repos.Repository;
 import io.racs.repos.RepositoryException;
 import io.racs.repos.decorator.FaultyRepository;
@@ -33,7 +34,6 @@ import org.junit.jupiter.api.Test;
 class JointPhasesTest {
   private static final List<Integer> SIX = ids(0, 6);
   private static final List<Integer> NINE = ids(0, 9);
-  private static final List<Integer> OTHER_SIX = ids(6, 12);
 
   private final List<FaultyRepository> repositories = new ArrayList<>();
   private final StoreContext context;
@@ -100,17 +100,7 @@ class JointPhasesTest {
 
   @Test
   void recordsAcknowledgedInAPhase_countAndAreListedInTheAdjacentOne() {
-    for (List<List<Integer>> reshape : List.of(List.of(SIX, NINE), List.of(NINE, OTHER_SIX))) {
-      List<Integer> before = reshape.get(0);
-      List<Integer> after = reshape.get(1);
-      int wqBefore = before.size() == 6 ? 4 : 6;
-      int wqAfter = after.size() == 6 ? 4 : 6;
-      List<IndexQuorum> phases =
-          List.of(
-              IndexQuorum.of(before, wqBefore),
-              IndexQuorum.joint(Phase.JOINT, before, wqBefore, after, wqAfter),
-              IndexQuorum.joint(Phase.SWITCHED, before, wqBefore, after, wqAfter),
-              IndexQuorum.joint(Phase.DONE, before, wqBefore, after, wqAfter));
+    for (List<IndexQuorum> phases : ReshapePhases.issue38()) {
       for (int p = 0; p + 1 < phases.size(); p++) {
         seenAcross(phases.get(p), phases.get(p + 1));
         seenAcross(phases.get(p + 1), phases.get(p));
