@@ -69,6 +69,9 @@ final class ReshapeRecordCommands {
         ArrayRecords records = new ArrayRecords(store);
         Optional<ArrayRecord> now = records.current();
         int generation = 0;
+        // The layout the reshape starts from, with its slot ids (docs/reshape.md §2): the recorded
+        // one, or generation 0 over ids 0..n-1.
+        ArrayRecord.Generation from = t.from(0);
         if (now.isPresent()) {
           ArrayRecord r = now.get();
           if (r.state() == ArrayRecord.State.RUNNING || r.state() == ArrayRecord.State.FAILED) {
@@ -92,6 +95,14 @@ final class ReshapeRecordCommands {
                     + t.from(0).describe());
           }
           generation = is.number();
+          // An aborted reshape's target may have given ids: they are never given again.
+          from =
+              new ArrayRecord.Generation(
+                  is.number(),
+                  is.geometry(),
+                  is.repositories(),
+                  is.slotIds(),
+                  Math.max(is.unusedSlot(), r.to().unusedSlot()));
         }
         // What moves, counted as plan counts it, so that status can say what is left.
         MovePlan plan = new MovePlan(t.before, new MovePlan.Target(t.to.store(), t.after));
@@ -103,12 +114,14 @@ final class ReshapeRecordCommands {
                 store.arrayId(),
                 records.nextId(),
                 ArrayRecord.State.RUNNING,
-                t.from(generation),
-                t.to(generation + 1),
+                from,
+                // Kept repositories keep their slot ids; added ones take ids never given before.
+                from.followedBy(generation + 1, t.to.store().geometry().toString(), t.after),
                 store.config().clock().millis(),
                 rate,
                 null,
-                totals);
+                totals,
+                null); // the phase: entered by the mover
         records.write(record);
         announce(t.from, spec.commandLine().getErr());
         out.printf(

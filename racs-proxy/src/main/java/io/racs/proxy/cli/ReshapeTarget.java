@@ -1,6 +1,7 @@
 package io.racs.proxy.cli;
 
 import io.racs.proxy.config.ArrayConfig;
+import io.racs.proxy.store.array.Identity;
 import io.racs.proxy.store.format.ArrayRecord;
 import io.racs.repos.Repository;
 import io.racs.repos.config.RepositoryConfig;
@@ -8,6 +9,7 @@ import io.racs.repos.config.RepositoryFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A reshape's two ends as the commands read them: the array as {@code --config} has it and as
@@ -52,6 +54,16 @@ final class ReshapeTarget {
   /** An added repository must hold nothing: not another array's data, nor this one's. */
   private static void requireEmpty(RepositoryConfig added) {
     try (Repository repository = RepositoryFactory.create(added)) {
+      Optional<String> marked = Identity.markedAs(repository);
+      if (marked.isPresent()) {
+        throw new IllegalArgumentException(
+            "--to: added repository "
+                + added.name()
+                + " carries "
+                + marked.get()
+                + " (expected: an empty, unmarked repository to add; a repository of an array,"
+                + " retired or not, is never added as a new slot)");
+      }
       if (!repository.list("", "", 1).objects().isEmpty()) {
         throw new IllegalArgumentException(
             "--to: added repository "

@@ -60,6 +60,7 @@ class RecordedLayoutTest {
             array.config().clock().millis(),
             50,
             null,
+            null,
             null);
     records.write(r);
     return r;

@@ -49,6 +49,7 @@ public final class ReshapeRecords {
             store.config().clock().millis(),
             rateMegabytesPerSecond,
             reason,
-            totals));
+            totals,
+            null));
   }
 }

@@ -105,7 +105,7 @@ public final class ArrayHealth {
           full.add(failure.slot());
         }
       }
-      int tolerated = context.index.tolerated();
+      int tolerated = context.index().tolerated();
       if (full.isEmpty() || failed.size() - full.size() > tolerated) {
         throw e;
       }
@@ -117,7 +117,7 @@ public final class ArrayHealth {
               + " repositories are out of space (slots "
               + full
               + "); a write needs "
-              + context.index.writeQuorum(),
+              + context.index().writeQuorum(),
           e.failures(),
           e);
     }

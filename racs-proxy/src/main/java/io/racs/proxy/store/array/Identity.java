@@ -79,6 +79,18 @@ public final class Identity {
   }
 
   /**
+   * What the identity marker on {@code repository} says, {@code slot 3 of array X}; empty when it
+   * has none. A repository that carries one belongs to an array (live or retired: a retired slot
+   * keeps its marker until the mover empties it), so it is never added as a new slot
+   * (docs/reshape.md §8).
+   *
+   * @throws StoreException {@code INCONSISTENT} for a damaged marker
+   */
+  public static Optional<String> markedAs(Repository repository) {
+    return readMarker(repository).map(m -> "slot " + m.slot() + " of array " + m.arrayId());
+  }
+
+  /**
    * Whether {@code marker} is this array's marker for {@code slot}. Its geometry is not compared:
    * the store's opening did ({@link #check}), and once an array record names the layout the
    * geometry a marker was written with says nothing (docs/reshape.md §8).

@@ -42,6 +42,10 @@ public final class IndexMerge {
   private final int pageSize;
   private final boolean grouping;
   private final List<Cursor> cursors = new ArrayList<>();
+  // The cursors by slot id (null for a slot this merge does not list).
+  private final Cursor[] bySlot;
+  // The index quorum this merge lists and is judged by, taken once so that one listing has one.
+  private final IndexQuorum index;
   // How long the first page's read quorum took to answer; -1 before it did.
   private long quorumNanos = -1;
   // The entry peek() took from the cursors and next() has not returned yet.
@@ -125,9 +129,18 @@ public final class IndexMerge {
     this.prefix = prefix;
     this.pageSize = pageSize;
     this.exclusions = exclusions;
-    for (int slot = 0; slot < array.size(); slot++) {
-      cursors.add(new Cursor(slot, startAfter));
+    this.index = array.index();
+    this.bySlot = new Cursor[array.size()];
+    for (int slot : index.listingSlots()) {
+      Cursor cursor = new Cursor(slot, startAfter);
+      cursors.add(cursor);
+      bySlot[slot] = cursor;
     }
+  }
+
+  /** The index quorum this merge lists, and its entries are judged, by. */
+  public IndexQuorum index() {
+    return index;
   }
 
   /**
@@ -221,7 +234,7 @@ public final class IndexMerge {
     if (smallest == null) {
       return null;
     }
-    BitSet slots = new BitSet(cursors.size());
+    BitSet slots = new BitSet(bySlot.length);
     for (Cursor cursor : cursors) {
       if (!cursor.failed
           && !cursor.buffer.isEmpty()
@@ -306,6 +319,20 @@ public final class IndexMerge {
   }
 
   /**
+   * The slots still listing whose listing proves what they lack (those {@link #healthySlots}
+   * counts), ascending: what {@link IndexQuorum#listingComplete} judges.
+   */
+  public List<Integer> provenSlots() {
+    List<Integer> proven = new ArrayList<>();
+    for (Cursor cursor : cursors) {
+      if (!cursor.failed && !array.unfilled(cursor.slot)) {
+        proven.add(cursor.slot);
+      }
+    }
+    return proven;
+  }
+
+  /**
    * The slots whose listing does not prove an entry absent: those whose listing failed, and those
    * adopted and not yet filled.
    */
@@ -350,7 +377,7 @@ public final class IndexMerge {
       needed =
           Math.min(
               empty.size(),
-              Math.max(1, array.readQuorum() - (healthySlots() - (empty.size() - unfilled)))
+              Math.max(1, index.listingQuorum() - (healthySlots() - (empty.size() - unfilled)))
                   + unfilled);
       // A later page may be asked of slots that all stall (the others still have names buffered):
       // they get the stall deadline the earlier pages set, not the absolute timeout.
@@ -361,14 +388,14 @@ public final class IndexMerge {
     List<RepositoryArray.Outcome<ListPage>> pages =
         array.fanOutQuorum(
             slots,
-            (slot, repository) -> repository.list(prefix, cursors.get(slot).after, pageSize),
+            (slot, repository) -> repository.list(prefix, bySlot[slot].after, pageSize),
             needed,
             limitNanos);
     if (quorumNanos < 0 && RepositoryArray.successes(pages) >= needed) {
       quorumNanos = System.nanoTime() - started;
     }
     for (RepositoryArray.Outcome<ListPage> page : pages) {
-      Cursor cursor = cursors.get(page.slot());
+      Cursor cursor = bySlot[page.slot()];
       if (!page.ok()) {
         fail(cursor, page.cause());
         continue;

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
@@ -31,9 +32,11 @@ import java.util.function.BiFunction;
 import java.util.function.LongSupplier;
 
 /**
- * The repositories of one array, by slot, and the fan-out every store operation uses: run a call on
- * each slot in parallel (virtual threads) and collect a per-slot {@link Outcome}, never throwing
- * for a single slot's failure.
+ * The repositories of one array, by slot id (docs/reshape.md §2: ids are stable and never reused,
+ * dense from 0; an id of no live layout is retired and answers {@code UNAVAILABLE}), the index
+ * quorum records are written and judged by ({@link IndexQuorum}), and the fan-out every store
+ * operation uses: run a call on each slot in parallel (virtual threads) and collect a per-slot
+ * {@link Outcome}, never throwing for a single slot's failure.
  *
  * <p>Stalls cost an operation little and later ones nothing: once enough slots have answered, a
  * slot still out after the stall grace (or four times as long as the others took, if longer) is
@@ -47,7 +50,10 @@ public final class RepositoryArray implements AutoCloseable {
   private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
   private final long timeoutNanos;
   private final long stallNanos;
-  private final int readQuorum;
+  // Where records go and when they count (docs/reshape.md §4); set anew when the phase changes.
+  private volatile IndexQuorum index;
+  // Slot ids of no live layout (docs/reshape.md §2): never asked, answering UNAVAILABLE "retired".
+  private volatile Set<Integer> retired = Set.of();
   private final SlotBreaker health;
   private final LatencyEstimates latencies;
   private static final long HEDGE_MIN_MILLIS = 20;
@@ -82,7 +88,7 @@ public final class RepositoryArray implements AutoCloseable {
     this.latencies = new LatencyEstimates(this.slots.size(), hedge, ticker);
     this.timeoutNanos = timeoutNanos;
     this.stallNanos = Math.min(stallNanos, timeoutNanos);
-    this.readQuorum = readQuorum;
+    this.index = new IndexQuorum(this.slots.size(), this.slots.size() - readQuorum + 1);
     this.health =
         new SlotBreaker(
             this.slots,
@@ -91,14 +97,56 @@ public final class RepositoryArray implements AutoCloseable {
             readQuorum - 1);
   }
 
+  /**
+   * How many listings a merge waits for before it hedges: enough that the index's deciding set's
+   * read quorum answered, whichever they are ({@link IndexQuorum#listingQuorum}).
+   */
   int readQuorum() {
-    return readQuorum;
+    return index.listingQuorum();
   }
 
+  /** Where records are written and when they count, in the array's current phase. */
+  public IndexQuorum index() {
+    return index;
+  }
+
+  /**
+   * Makes {@code quorum} the index quorum from now on (a reshape entered another phase). Every slot
+   * id it names must be one of this array's.
+   */
+  public void index(IndexQuorum quorum) {
+    for (int id : quorum.writeSlots()) {
+      if (id >= slots.size()) {
+        throw new IllegalArgumentException(
+            "index: " + quorum + " (expected: slot ids below " + slots.size() + ")");
+      }
+    }
+    index = quorum;
+  }
+
+  /**
+   * Retires the slot ids {@code ids} (docs/reshape.md §2): ids of no live layout, kept so that no
+   * other repository is ever given them. A call on one is never made; it answers {@code
+   * UNAVAILABLE} "retired", and fan-outs over every slot leave them out.
+   */
+  public void retire(Set<Integer> ids) {
+    retired = Set.copyOf(ids);
+  }
+
+  /** Whether {@code slot} is the id of no live layout. */
+  public boolean retired(int slot) {
+    return retired.contains(slot);
+  }
+
+  /**
+   * How many slot ids the array spans ({@code 0..size-1}, dense: an id is never reused), retired
+   * ones too.
+   */
   public int size() {
     return slots.size();
   }
 
+  /** The repository of slot id {@code slot}. */
   public Repository slot(int slot) {
     return slots.get(slot);
   }
@@ -166,14 +214,20 @@ public final class RepositoryArray implements AutoCloseable {
    * asked.
    */
   private <T> Outcome<T> skipped(int slot) {
+    String why =
+        retired(slot)
+            ? "retired (slot " + slot + " is in no live layout)"
+            : Objects.requireNonNullElse(health.unusable(slot), "suspended");
     return new Outcome<>(
         slot,
         null,
         new RepositoryException(
-            RepositoryException.Kind.UNAVAILABLE,
-            slots.get(slot).name()
-                + ": "
-                + Objects.requireNonNullElse(health.unusable(slot), "suspended")));
+            RepositoryException.Kind.UNAVAILABLE, slots.get(slot).name() + ": " + why));
+  }
+
+  /** Whether a call on {@code slot} is made now: it is live and not suspended. */
+  private boolean askable(int slot) {
+    return !retired(slot) && health.usable(slot);
   }
 
   /** Runs {@code call} on every slot in {@code which} (null: all) and waits for every one. */
@@ -204,7 +258,7 @@ public final class RepositoryArray implements AutoCloseable {
     boolean[] ask = new boolean[count];
     int usable = 0;
     for (int i = 0; i < count; i++) {
-      ask[i] = health.usable(targets.get(i));
+      ask[i] = askable(targets.get(i));
       usable += ask[i] ? 1 : 0;
     }
     // The caller wakes at most three times: when the first call ends and when the needed
@@ -324,7 +378,7 @@ public final class RepositoryArray implements AutoCloseable {
     Map<Future<T>, Integer> pending = new HashMap<>();
     Map<Integer, Outcome<T>> outcomes = new HashMap<>();
     for (int slot : targets) {
-      if (!health.usable(slot)) {
+      if (!askable(slot)) {
         outcomes.put(slot, skipped(slot));
         continue;
       }
@@ -400,9 +454,17 @@ public final class RepositoryArray implements AutoCloseable {
   }
 
   List<Integer> allSlots() {
+    return ids();
+  }
+
+  /** The live slot ids, ascending: every id but the retired ones. */
+  public List<Integer> ids() {
+    Set<Integer> out = retired;
     List<Integer> all = new ArrayList<>();
     for (int i = 0; i < slots.size(); i++) {
-      all.add(i);
+      if (!out.contains(i)) {
+        all.add(i);
+      }
     }
     return all;
   }

@@ -39,8 +39,6 @@ public final class StoreContext {
   public final Geometry geometry;
   public final ErasureCodec codec;
   public final RepositoryArray array;
-  // Where records are written and when they count (docs/reshape.md §4).
-  public final IndexQuorum index;
   public final StoreStats stats = new StoreStats();
   public final String arrayId;
   // Mints version ids; advanced past every version id this store reads (see VersionId).
@@ -68,16 +66,25 @@ public final class StoreContext {
    * geometry, its codec and the configuration with that geometry's piece size and data write
    * quorum. One write takes it once and keeps it, so that its parts and its record agree.
    */
-  public record Writes(Geometry geometry, ErasureCodec codec, StoreConfig config) {}
+  public record Writes(
+      Geometry geometry, ErasureCodec codec, StoreConfig config, SlotLayout layout) {
+    /** Checks the layout is of the geometry. */
+    public Writes {
+      if (!layout.geometry().equals(geometry)) {
+        throw new IllegalArgumentException(
+            "layout: " + layout + " (expected: a layout of " + geometry + ")");
+      }
+    }
+  }
 
   public StoreContext(StoreConfig config, List<Repository> repositories, String arrayId) {
     this.config = config;
     this.geometry = config.geometry();
     this.codec = ErasureCodec.create(geometry);
     codecs.put(geometry, codec);
-    this.writes = new Writes(geometry, codec, config);
+    this.writes = new Writes(geometry, codec, config, SlotLayout.first(geometry));
     this.layoutFreshness = new LayoutFreshness(config.ticker(), LayoutFreshness.TTL);
-    this.index = new IndexQuorum(geometry.totalShards(), config.writeQuorum());
+    IndexQuorum index = new IndexQuorum(geometry.totalShards(), config.writeQuorum());
     this.array =
         new RepositoryArray(
             repositories,
@@ -86,11 +93,20 @@ public final class StoreContext {
             config.stallGrace().toNanos(),
             config.hedge(),
             config.ticker());
+    array.index(index);
     this.arrayId = arrayId;
     this.ids = new VersionId(config.clock());
   }
 
-  /** The repositories, by slot. */
+  /**
+   * Where records are written and when they count, in the array's current phase (docs/reshape.md
+   * §4): asked anew by each operation, since a reshape moves it on.
+   */
+  public IndexQuorum index() {
+    return array.index();
+  }
+
+  /** The repositories, by slot id ({@code 0..n-1}), retired ones too. */
   public List<Repository> repositories() {
     List<Repository> all = new ArrayList<>();
     for (int i = 0; i < array.size(); i++) {
@@ -108,7 +124,7 @@ public final class StoreContext {
           if (!Layout.fitsKeyLimit(name)) {
             return false;
           }
-          for (int slot = 0; slot < array.size(); slot++) {
+          for (int slot : array.ids()) {
             if (!array.slot(slot).accepts(name)) {
               return false;
             }
@@ -298,7 +314,12 @@ public final class StoreContext {
               + geometry.totalShards()
               + " shards, one per slot of the array)");
     }
-    writes = new Writes(layout.geometry(), codecFor(layout.geometry()), layout);
+    writes =
+        new Writes(
+            layout.geometry(),
+            codecFor(layout.geometry()),
+            layout,
+            SlotLayout.overFirst(0, layout.geometry()));
   }
 
   /** The codec of {@code geometry}, made once per store. */
@@ -306,26 +327,33 @@ public final class StoreContext {
     return codecs.computeIfAbsent(geometry, ErasureCodec::create);
   }
 
-  /** Shard i of {@code key} goes to slot (rotation + i) mod n, for this store's geometry. */
+  /**
+   * The slot ids of {@code key}'s shards in the layout new writes take ({@link Writes#layout}):
+   * shard i goes to {@code slots[(rotation + i) mod n]} ({@link SlotLayout#place}).
+   */
   public List<Integer> slotsFor(String bucket, String key) {
-    return slotsFor(bucket, key, geometry.totalShards());
+    return slotsFor(bucket, key, writes.layout());
+  }
+
+  /** The slot ids of {@code key}'s shards in {@code layout}, each one a live slot of the array. */
+  public List<Integer> slotsFor(String bucket, String key, SlotLayout layout) {
+    for (int id : layout.slots()) {
+      if (id >= array.size() || array.retired(id)) {
+        throw new IllegalArgumentException(
+            "layout: " + layout + " (expected: live slot ids of the array's " + array.size() + ")");
+      }
+    }
+    return layout.place(bucket, key);
   }
 
   /**
-   * Shard i of {@code key}, in a layout of {@code n} shards over the first {@code n} slots, goes to
-   * slot (rotation + i) mod n.
+   * The layout of a geometry that is not (or no longer) the one new writes take, such as an
+   * upload's begun before a geometry-only reshape: over the slot ids {@code 0..n-1}, as every
+   * geometry-only reshape keeps the repositories.
    */
-  public List<Integer> slotsFor(String bucket, String key, int n) {
-    if (n < 1 || n > array.size()) {
-      throw new IllegalArgumentException(
-          "n: " + n + " (expected: 1 to the array's " + array.size() + " slots)");
-    }
-    int rotation = Layout.rotation(bucket, key, n);
-    List<Integer> slots = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      slots.add((rotation + i) % n);
-    }
-    return slots;
+  public SlotLayout layoutOf(Geometry geometry) {
+    SlotLayout now = writes.layout();
+    return now.geometry().equals(geometry) ? now : SlotLayout.overFirst(0, geometry);
   }
 
   /**
@@ -468,17 +496,20 @@ public final class StoreContext {
    * (written to a write quorum) has a copy among them.
    */
   public void requireReadQuorum(IndexMerge merge, String what) {
-    int needed = index.readQuorum();
-    if (merge.healthySlots() < needed) {
+    IndexQuorum quorum = merge.index();
+    List<Integer> proven = merge.provenSlots();
+    if (!quorum.listingComplete(proven)) {
+      List<Integer> deciding = quorum.decidingSlots();
+      int answered = (int) proven.stream().filter(deciding::contains).count();
       throw new StoreException(
           StoreException.Code.INSUFFICIENT_SHARDS,
           what
               + ": "
-              + merge.healthySlots()
+              + answered
               + " of "
-              + array.size()
+              + deciding.size()
               + " repositories answered (need "
-              + needed
+              + quorum.readQuorum()
               + ")",
           merge.failures(),
           null);

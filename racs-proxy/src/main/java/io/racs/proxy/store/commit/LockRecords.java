@@ -19,7 +19,7 @@ import java.util.Optional;
  * the newest retention record decides its retention and the newest legal-hold record its hold, and
  * what no record changed is as the version's record says ({@link VersionMeta#lock()}).
  *
- * <p>A lock record counts by the rule of an index entry ({@link VersionResolver#possibleCopies}):
+ * <p>A lock record counts by the rule of an index entry ({@link VersionResolver#possibleHolders}):
  * only if a write quorum could hold it. A record that counts but cannot be read on any repository
  * that lists it fails the read ({@code INSUFFICIENT_SHARDS}), so an unreadable lock never reads as
  * none. Only versions with a lock (written in a bucket with object lock) are ever looked up, so
@@ -114,7 +114,7 @@ public final class LockRecords {
     context.requireReadQuorum(merge, "read the lock of " + bucket + "/" + key);
     List<LockRecord> records = new ArrayList<>();
     for (IndexMerge.Entry e : entries) {
-      if (!context.index.mayCount(VersionResolver.possibleCopies(merge, e))) {
+      if (!merge.index().mayCount(VersionResolver.possibleHolders(merge, e))) {
         continue; // its write may have failed
       }
       Optional<LockRecord> record = context.read(e, LockRecord.class);

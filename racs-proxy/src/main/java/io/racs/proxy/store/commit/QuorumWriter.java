@@ -1,6 +1,7 @@
 package io.racs.proxy.store.commit;
 
 import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.array.IndexQuorum;
 import io.racs.proxy.store.array.KeyStamps;
 import io.racs.proxy.store.array.RepositoryArray;
 import io.racs.proxy.store.array.StoreContext;
@@ -135,13 +136,14 @@ public final class QuorumWriter {
 
   /** Deletes a record on every repository that answers. */
   public void deleteEverywhere(String name) {
+    IndexQuorum index = context.index();
     context.array.fanOut(
-        null,
+        index.writeSlots(),
         (slot, repository) -> {
           repository.delete(name);
           return null;
         },
-        context.index.writeQuorum());
+        index.writeQuorum());
   }
 
   /**
@@ -193,7 +195,9 @@ public final class QuorumWriter {
       Runnable rollback,
       Supplier<KeyStamps.Registration> registering) {
     RepositoryArray array = context.array;
-    int quorum = context.index.writeQuorum();
+    // One index quorum for the whole write: where it goes and when it is acknowledged.
+    IndexQuorum index = context.index();
+    int quorum = index.writeQuorum();
     // A key's records are written only while registered in its stamp slot (KeyStamps): first, so
     // that no other proxy trusts the version it resolved before, and until every call has ended.
     // A commit's registration began alongside its ordering listing (CommitOrder.Pending); this
@@ -209,14 +213,20 @@ public final class QuorumWriter {
     try {
       List<RepositoryArray.Outcome<Object>> outcomes =
           array.fanOut(
-              null,
+              index.writeSlots(),
               (slot, repository) -> {
                 RepositoryArray.putBytes(repository, name, recordOnSlot.apply(slot));
                 return null;
               },
               quorum);
-      int ok = RepositoryArray.successes(outcomes);
-      if (ok < quorum) {
+      List<Integer> written = new ArrayList<>();
+      for (RepositoryArray.Outcome<Object> outcome : outcomes) {
+        if (outcome.ok()) {
+          written.add(outcome.slot());
+        }
+      }
+      int ok = written.size();
+      if (!index.acknowledged(written)) {
         List<StoreException.ShardFailure> failures = array.failures(outcomes);
         removeWritten(name, outcomes);
         rollback.run();
@@ -226,14 +236,14 @@ public final class QuorumWriter {
                 + ": written on "
                 + ok
                 + " of "
-                + array.size()
+                + outcomes.size()
                 + " repositories, fewer than the write quorum "
-                + quorum,
+                + (outcomes.size() == index.decidingSlots().size() ? quorum : index.toString()),
             failures,
             null);
       }
       committed = true;
-      return ok == array.size() ? List.of() : array.failures(outcomes);
+      return ok == outcomes.size() ? List.of() : array.failures(outcomes);
     } finally {
       // On a write quorum the entry is a version for every reader, and a copy that lands late
       // changes no answer: only a write that failed holds its registration (StoreContext.leave).

@@ -3,14 +3,18 @@ package io.racs.proxy.store.commit;
 import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
 import io.racs.proxy.store.array.IndexMerge;
+import io.racs.proxy.store.array.IndexQuorum;
 import io.racs.proxy.store.array.KeyStamps;
 import io.racs.proxy.store.array.StoreContext;
 import io.racs.proxy.store.format.Layout;
 import io.racs.proxy.store.format.VersionMeta;
 import io.racs.proxy.store.object.ObjectWrites;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 
 /**
@@ -173,15 +177,21 @@ public final class VersionResolver {
    * might hold it unseen: a write that failed, or one still committing.
    */
   private boolean belowWriteQuorum(IndexMerge merge, IndexMerge.Entry e) {
-    return !context.index.mayCount(possibleCopies(merge, e));
+    return !merge.index().mayCount(possibleHolders(merge, e));
   }
 
-  /** The repositories that list an entry, and those whose listing does not prove they lack it. */
-  public static int possibleCopies(IndexMerge merge, IndexMerge.Entry e) {
-    int possible = e.slots().size();
-    for (int slot : merge.unprovenSlots()) {
-      possible += e.slots().contains(slot) ? 0 : 1;
+  /**
+   * The slot ids of the repositories that list an entry, and of those whose listing does not prove
+   * they lack it: what {@link IndexQuorum#mayCount} judges (counting those within its deciding
+   * set).
+   */
+  public static Collection<Integer> possibleHolders(IndexMerge merge, IndexMerge.Entry e) {
+    List<Integer> unproven = merge.unprovenSlots();
+    if (unproven.isEmpty()) {
+      return e.slots();
     }
+    Set<Integer> possible = new TreeSet<>(e.slots());
+    possible.addAll(unproven);
     return possible;
   }
 
@@ -263,7 +273,7 @@ public final class VersionResolver {
       if (known.isPresent()
           && known.get().key().equals(key)
           && known.get().deleteMarker()
-          && context.index.mayCount(name.slots().size())) {
+          && merge.index().mayCount(name.slots())) {
         return false;
       }
     }

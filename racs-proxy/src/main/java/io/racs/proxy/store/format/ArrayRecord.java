@@ -1,6 +1,8 @@
 package io.racs.proxy.store.format;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 
@@ -20,6 +22,8 @@ import java.util.Objects;
  * @param reason what failed or paused it, one line; null otherwise
  * @param totals what the plan counted to move when the reshape was started; null in records written
  *     before they were kept (remaining work is then unknown)
+ * @param phase where the index stands in a reshape that changes the repository set (docs/reshape.md
+ *     §4); null when it does not change them, and in records written before phases were kept
  */
 public record ArrayRecord(
     int format,
@@ -31,7 +35,22 @@ public record ArrayRecord(
     long startedMillis,
     double rateMegabytesPerSecond,
     String reason,
-    Totals totals) {
+    Totals totals,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Phase phase) {
+
+  /**
+   * Where the index stands while a reshape changes the repository set (docs/reshape.md §4): the
+   * store's {@code IndexQuorum} in that phase. Before the first, and without one, the old set
+   * alone.
+   */
+  public enum Phase {
+    /** Records written to both sets and acknowledged on both; judged on the old one. */
+    JOINT,
+    /** Written to both and acknowledged on both; judged on the new one. */
+    SWITCHED,
+    /** The new set alone. */
+    DONE
+  }
 
   /**
    * What {@code racs reshape start} counted to move, by the walk {@code plan} makes: the versions
@@ -68,13 +87,90 @@ public record ArrayRecord(
    *
    * @param number the generation: 0 for the layout the array was made with, one more per reshape
    * @param geometry {@code DxP}
-   * @param repositories the repository in each slot, by name
+   * @param repositories the repository in each slot, by name, in placement order
+   * @param slots the slot id of each of them (docs/reshape.md §2: stable, never reused); null in
+   *     records written before slot ids, where they are the positions {@code 0..n-1}
+   * @param nextSlot the lowest slot id the array never gave to a repository, so that no later
+   *     layout gives a retired one's id to another; 0 in records written before slot ids, where it
+   *     is one past the highest id
    */
-  public record Generation(int number, String geometry, List<String> repositories) {
-    /** Copies the list. */
+  public record Generation(
+      int number,
+      String geometry,
+      List<String> repositories,
+      @JsonInclude(JsonInclude.Include.NON_NULL) List<Integer> slots,
+      @JsonInclude(JsonInclude.Include.NON_DEFAULT) int nextSlot) {
+    /** Copies the lists and checks one slot id per repository. */
     public Generation {
       Objects.requireNonNull(geometry, "geometry");
       repositories = List.copyOf(repositories);
+      if (slots != null) {
+        slots = List.copyOf(slots);
+        if (slots.size() != repositories.size()
+            || new HashSet<>(slots).size() != slots.size()
+            || slots.stream().anyMatch(id -> id < 0 || (nextSlot > 0 && id >= nextSlot))) {
+          throw new IllegalArgumentException(
+              "slots: "
+                  + slots
+                  + " (expected: a distinct slot id below "
+                  + (nextSlot > 0 ? nextSlot : "nextSlot")
+                  + " for each of "
+                  + repositories
+                  + ")");
+        }
+      }
+    }
+
+    /** A layout over the slot ids {@code 0..n-1}, as every array had before slot ids. */
+    public Generation(int number, String geometry, List<String> repositories) {
+      this(number, geometry, repositories, null, 0);
+    }
+
+    /** The slot id of each repository, in placement order. */
+    public List<Integer> slotIds() {
+      if (slots != null) {
+        return slots;
+      }
+      List<Integer> ids = new ArrayList<>();
+      for (int i = 0; i < repositories.size(); i++) {
+        ids.add(i);
+      }
+      return ids;
+    }
+
+    /** The lowest slot id never given to a repository of the array. */
+    public int unusedSlot() {
+      int next = nextSlot;
+      for (int id : slotIds()) {
+        next = Math.max(next, id + 1);
+      }
+      return next;
+    }
+
+    /** The slot id of repository {@code name} in this layout, or -1 when it has none. */
+    public int slotOf(String name) {
+      int at = repositories.indexOf(name);
+      return at < 0 ? -1 : slotIds().get(at);
+    }
+
+    /**
+     * The layout {@code number} of {@code geometry} over {@code names} (placement order) that
+     * follows this one: a repository this one holds keeps its slot id, every other takes the next
+     * id never given, so that a retired repository's id is never another's.
+     */
+    public Generation followedBy(int number, String geometry, List<String> names) {
+      List<Integer> ids = new ArrayList<>();
+      int next = unusedSlot();
+      for (String name : names) {
+        int kept = slotOf(name);
+        ids.add(kept >= 0 ? kept : next++);
+      }
+      return new Generation(number, geometry, names, ids, next);
+    }
+
+    /** The repositories of this layout that {@code after} does not hold, by name. */
+    public List<String> retiredBy(Generation after) {
+      return repositories.stream().filter(name -> after.slotOf(name) < 0).toList();
     }
 
     /** {@code 4x2 over a, b, c, d, e, f}. */
@@ -145,15 +241,26 @@ public record ArrayRecord(
 
   /** This reshape in {@code state} (with {@code reason}), as a new record {@code versionId}. */
   public ArrayRecord next(String versionId, State state, String reason) {
-    return with(versionId, state, reason, totals);
+    return with(versionId, state, reason, totals, phase);
   }
 
   /** This record with {@code totals} (null: unknown). */
   public ArrayRecord withTotals(Totals totals) {
-    return with(versionId, state, reason, totals);
+    return with(versionId, state, reason, totals, phase);
   }
 
-  private ArrayRecord with(String versionId, State state, String reason, Totals totals) {
+  /** This reshape entering {@code phase}, as a new record {@code versionId}. */
+  public ArrayRecord inPhase(String versionId, Phase phase) {
+    return with(versionId, state, reason, totals, phase);
+  }
+
+  /** Whether the reshape changes the repository set (adds or retires a slot id). */
+  public boolean changesRepositories() {
+    return !new java.util.TreeSet<>(from.slotIds()).equals(new java.util.TreeSet<>(to.slotIds()));
+  }
+
+  private ArrayRecord with(
+      String versionId, State state, String reason, Totals totals, Phase phase) {
     return new ArrayRecord(
         format,
         arrayId,
@@ -164,6 +271,7 @@ public record ArrayRecord(
         startedMillis,
         rateMegabytesPerSecond,
         reason,
-        totals);
+        totals,
+        phase);
   }
 }

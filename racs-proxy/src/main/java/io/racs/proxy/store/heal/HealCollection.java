@@ -101,7 +101,7 @@ final class HealCollection {
    * temporary files) past the GC grace.
    */
   void purgeWriteLeftovers() {
-    for (int slot = 0; slot < run.n; slot++) {
+    for (int slot : run.array.ids()) {
       if (run.unreachable.containsKey(slot)) {
         continue;
       }
@@ -117,7 +117,7 @@ final class HealCollection {
   /** Deletes shard objects no record refers to, once they are older than the GC grace. */
   void collectLeftovers() {
     Instant cutoff = run.store.config().clock().instant().minus(run.store.config().gcGrace());
-    for (int slot = 0; slot < run.n; slot++) {
+    for (int slot : run.array.ids()) {
       Repository repository = run.array.slot(slot);
       try {
         for (ObjectInfo info : RepositoryArray.listAll(repository, Layout.dataPrefix())) {

@@ -205,7 +205,7 @@ final class HealRun {
    * since deletions do not register.
    */
   boolean listedOnWriteQuorum(IndexMerge.Entry e) {
-    return context.index.mayCount(e.slots().size());
+    return context.index().mayCount(e.slots());
   }
 
   void progress() {

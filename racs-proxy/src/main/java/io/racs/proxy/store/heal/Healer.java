@@ -68,7 +68,7 @@ public final class Healer {
       // Before the probes, so that a slot adoption keeps out counts as unreachable below.
       adopt();
     }
-    for (int slot = 0; slot < run.n; slot++) {
+    for (int slot : run.array.ids()) {
       try {
         run.array.slot(slot).probe();
       } catch (RepositoryException e) {

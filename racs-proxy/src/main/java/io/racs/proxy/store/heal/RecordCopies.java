@@ -20,8 +20,8 @@ final class RecordCopies {
   /** Copies a record to every reachable repository that lacks it. */
   void replicate(IndexMerge.Entry e) {
     boolean lacking = false;
-    for (int slot = 0; slot < run.n && !lacking; slot++) {
-      lacking = !e.slots().contains(slot) && !run.unreachable.containsKey(slot);
+    for (int slot : run.context.index().writeSlots()) {
+      lacking = lacking || !e.slots().contains(slot) && !run.unreachable.containsKey(slot);
     }
     if (!lacking) {
       return;
@@ -48,7 +48,7 @@ final class RecordCopies {
         run.options.dryRun() ? KeyStamps.Registration.NONE : run.registerCopies(e);
     boolean everywhere = true;
     try {
-      for (int slot = 0; slot < run.n; slot++) {
+      for (int slot : run.context.index().writeSlots()) {
         if (!e.slots().contains(slot) && !run.unreachable.containsKey(slot)) {
           if (!run.options.dryRun()) {
             try {
@@ -82,7 +82,7 @@ final class RecordCopies {
   void replicateCommitted(String prefix) {
     IndexMerge merge = run.listing(prefix, "", 1000);
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
-      if (run.context.index.mayCount(e.slots().size())) {
+      if (merge.index().mayCount(e.slots())) {
         replicate(e);
       }
     }

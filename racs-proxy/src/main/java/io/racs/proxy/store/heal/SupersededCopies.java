@@ -24,7 +24,7 @@ public final class SupersededCopies {
       Maintenance store, IndexMerge.Entry decided, Optional<VersionMeta> meta) {
     return meta.isPresent()
         && meta.get().layout() > 0
-        && store.context().index.mayCount(decided.slots().size())
+        && store.context().index().mayCount(decided.slots())
         && !settlesAt(store, meta.get()).isAfter(store.config().clock().instant());
   }
 

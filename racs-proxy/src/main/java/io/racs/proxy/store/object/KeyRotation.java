@@ -54,7 +54,7 @@ public final class KeyRotation {
     long rewrapped = 0;
     long current = 0;
     List<String> failed = new ArrayList<>();
-    for (int slot = 0; slot < context.array.size(); slot++) {
+    for (int slot : context.array.ids()) {
       Repository repository = context.array.slot(slot);
       for (String prefix : List.of("i/", "u/")) {
         String after = "";

@@ -194,7 +194,7 @@ public final class MultipartUploads {
                 : context.config,
             partNumber,
             dataId,
-            context.slotsFor(bucket, key, geometry.totalShards()),
+            context.slotsFor(bucket, key, context.layoutOf(geometry)),
             body,
             length,
             dataKey == null);
@@ -436,7 +436,7 @@ public final class MultipartUploads {
    * fewer is what a failed abort or abandonment left, and the upload it names is still there.
    */
   public boolean markCounts(IndexMerge merge, IndexMerge.Entry mark) {
-    return context.index.mayCount(VersionResolver.possibleCopies(merge, mark));
+    return merge.index().mayCount(VersionResolver.possibleHolders(merge, mark));
   }
 
   /** Writes the {@link AbandonedRecord} of {@code upload} on a write quorum. */

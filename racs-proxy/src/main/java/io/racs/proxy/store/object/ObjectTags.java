@@ -29,7 +29,7 @@ import java.util.concurrent.Executor;
  * names has the tags it was written with ({@link VersionMeta#tags()}).
  *
  * <p>A tag-set record counts by the same rule as an index entry ({@link
- * VersionResolver#possibleCopies}): only if a write quorum could hold it, so what a failed write
+ * VersionResolver#possibleHolders}): only if a write quorum could hold it, so what a failed write
  * left on too few repositories is never an answer. Records of versions that no longer exist name
  * nothing anyone can read; heal copies the others to every repository.
  *
@@ -131,7 +131,7 @@ public final class ObjectTags {
     context.requireReadQuorum(merge, "read tags of " + bucket + "/" + key);
     List<ObjectStore.ObjectTagging> found = new ArrayList<>();
     for (IndexMerge.Entry e : entries) {
-      if (!context.index.mayCount(VersionResolver.possibleCopies(merge, e))) {
+      if (!merge.index().mayCount(VersionResolver.possibleHolders(merge, e))) {
         continue; // its write may have failed
       }
       Optional<TagSetRecord> record = context.read(e, TagSetRecord.class);

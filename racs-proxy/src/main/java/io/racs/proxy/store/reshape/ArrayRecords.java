@@ -41,7 +41,7 @@ public final class ArrayRecords {
     for (IndexMerge.Entry e = merge.next(); e != null; e = merge.next()) {
       // Ordered by commit, not by clock: the next record's id is newer than every one listed.
       context.ids.observe(e.name().substring(Layout.ARRAY_RECORDS.length()));
-      if (context.index.mayCount(VersionResolver.possibleCopies(merge, e))) {
+      if (merge.index().mayCount(VersionResolver.possibleHolders(merge, e))) {
         deciding = e; // the newest that may be on a write quorum: ids sort newest first
         break;
       }

@@ -69,7 +69,7 @@ final class MoveCheckpoints {
       String id = e.name().substring(Layout.moveCheckpoints(generation).length());
       context.ids.observe(id);
       written.add(e.name()); // deleted once a newer one is written
-      if (found.isEmpty() && context.index.mayCount(VersionResolver.possibleCopies(merge, e))) {
+      if (found.isEmpty() && merge.index().mayCount(VersionResolver.possibleHolders(merge, e))) {
         found = context.read(e, Checkpoint.class);
       }
     }

@@ -64,7 +64,7 @@ final class SlotWatch {
    * most every 2 s, unless {@code afresh}.
    */
   String unusable(boolean afresh) {
-    for (int slot = 0; slot < context.array.size(); slot++) {
+    for (int slot : context.array.ids()) {
       String unusable = context.array.health().unusable(slot);
       if (unusable != null) {
         return "slot " + slot + " is " + unusable;

@@ -4,6 +4,7 @@ import io.racs.proxy.codec.ErasureCodec;
 import io.racs.proxy.codec.Geometry;
 import io.racs.proxy.store.api.StoreConfig;
 import io.racs.proxy.store.api.StoreException;
+import io.racs.proxy.store.array.SlotLayout;
 import io.racs.proxy.store.array.StoreContext;
 import io.racs.proxy.store.array.Throttle;
 import io.racs.proxy.store.commit.QuorumWriter;
@@ -60,6 +61,8 @@ final class VersionCopier {
   private final QuorumWriter writer;
   private final Geometry target;
   private final int generation;
+  // Where the target places shards: a geometry-only reshape keeps the slot ids 0..n-1.
+  private final SlotLayout targetLayout;
   private final StoreConfig targetConfig;
   private final ErasureCodec targetCodec;
   private final Throttle throttle;
@@ -69,6 +72,7 @@ final class VersionCopier {
     this.writer = new QuorumWriter(context, store.collector());
     this.target = target;
     this.generation = generation;
+    this.targetLayout = SlotLayout.overFirst(generation, target);
     this.targetConfig = configFor(context.config, target);
     this.targetCodec = context.codecFor(target);
     this.throttle = throttle;
@@ -107,7 +111,7 @@ final class VersionCopier {
    *     did not reach a write quorum (then the copy's data is deleted and nothing counts)
    */
   long copy(VersionMeta meta, String readFrom) {
-    List<Integer> slots = context.slotsFor(meta.bucket(), meta.key(), target.totalShards());
+    List<Integer> slots = context.slotsFor(meta.bucket(), meta.key(), targetLayout);
     List<PartMeta> parts = new ArrayList<>();
     List<StoreException.ShardFailure> failures = new ArrayList<>();
     byte[][] inlineShards = null;

@@ -113,7 +113,7 @@ public final class UserRecords {
       context.ids.observe(name.substring(separator + 1));
       String user = name.substring(Layout.USER_RECORDS.length(), separator);
       if (user.equals(decided)
-          || !context.index.mayCount(VersionResolver.possibleCopies(merge, e))) {
+          || !merge.index().mayCount(VersionResolver.possibleHolders(merge, e))) {
         continue; // an older record of a user decided, or a write that failed
       }
       decided = user;
