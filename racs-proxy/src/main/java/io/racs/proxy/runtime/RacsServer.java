@@ -200,7 +200,8 @@ public final class RacsServer implements AutoCloseable {
                 config.idleTimeout(),
                 config.drainTimeout(),
                 metrics,
-                accessLog));
+                accessLog,
+                config.transport()));
     RacsServer server =
         new RacsServer(opening, gate, s3, metrics, accessLog, users, config.lifecycleOn());
     if (config.adminListen() != null) {

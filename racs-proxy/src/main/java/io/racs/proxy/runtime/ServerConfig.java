@@ -1,5 +1,6 @@
 package io.racs.proxy.runtime;
 
+import io.racs.proxy.s3.server.Transport;
 import io.racs.repos.config.ConfigSection;
 import io.racs.repos.config.RepositorySetConfig;
 import java.nio.file.Path;
@@ -30,6 +31,7 @@ import java.util.Map;
  *   startupWait: unlimited      # how long to wait for the array to open (0s: exit at once)
  *   usersRefresh: 10s           # stored users are re-read this often (with coordination: 60s)
  *   consoleReadOnly: false      # true: the console shows, but starts or pauses nothing
+ *   transport: auto             # epoll where available, else nio; or epoll, io_uring, nio
  * }</pre>
  *
  * @param listen host:port for S3
@@ -59,6 +61,9 @@ import java.util.Map;
  *     every change is announced and seen at once, and this is only the backstop for an announcement
  *     lost with the ZooKeeper session
  * @param consoleReadOnly true when the admin console may not start or pause background work
+ * @param transport the socket transport of the S3 server's event loops; {@link Transport#AUTO} (the
+ *     default) is epoll where Netty's native library loads, else NIO; a native one named that the
+ *     machine cannot run fails the start
  */
 public record ServerConfig(
     String listen,
@@ -76,7 +81,8 @@ public record ServerConfig(
     Duration lifecycleInterval,
     Duration startupWait,
     Duration usersRefresh,
-    boolean consoleReadOnly) {
+    boolean consoleReadOnly,
+    Transport transport) {
   /** The fields of the section, as written. */
   private record Section(
       String listen,
@@ -93,7 +99,8 @@ public record ServerConfig(
       String lifecycleInterval,
       String startupWait,
       String usersRefresh,
-      Boolean consoleReadOnly) {}
+      Boolean consoleReadOnly,
+      String transport) {}
 
   private record Credential(String accessKey, String secretKey) {}
 
@@ -147,7 +154,8 @@ public record ServerConfig(
         DEFAULT_LIFECYCLE_INTERVAL,
         null,
         null,
-        false);
+        false,
+        Transport.AUTO);
   }
 
   /** Reads the section (absent: the defaults) from a loaded file. */
@@ -199,7 +207,19 @@ public record ServerConfig(
             ? null
             : section.duration("startupWait", s.startupWait(), "10m (or unlimited)").orElseThrow(),
         section.duration("usersRefresh", s.usersRefresh(), "1s").orElse(d.usersRefresh()),
-        s.consoleReadOnly() != null && s.consoleReadOnly());
+        s.consoleReadOnly() != null && s.consoleReadOnly(),
+        transport(section, s.transport()));
+  }
+
+  private static Transport transport(ConfigSection section, String word) {
+    if (word == null) {
+      return Transport.AUTO;
+    }
+    try {
+      return Transport.of(word);
+    } catch (IllegalArgumentException e) {
+      throw section.error("transport", e.getMessage());
+    }
   }
 
   /** Whether {@code racs server} waits for the array to open at all ({@link #startupWait}). */
@@ -270,6 +290,11 @@ public record ServerConfig(
     return copy(c -> c.consoleReadOnly = consoleReadOnly);
   }
 
+  /** A copy on another transport ({@link Transport#AUTO}: the default). */
+  public ServerConfig withTransport(Transport transport) {
+    return copy(c -> c.transport = transport);
+  }
+
   /** A copy with another admin address (null: none). */
   public ServerConfig withAdmin(String adminListen) {
     return copy(c -> c.adminListen = adminListen);
@@ -286,6 +311,7 @@ public record ServerConfig(
     Duration startupWait;
     Duration usersRefresh;
     boolean consoleReadOnly;
+    Transport transport;
 
     Changes(ServerConfig from) {
       listen = from.listen;
@@ -297,6 +323,7 @@ public record ServerConfig(
       startupWait = from.startupWait;
       usersRefresh = from.usersRefresh;
       consoleReadOnly = from.consoleReadOnly;
+      transport = from.transport;
     }
   }
 
@@ -320,7 +347,8 @@ public record ServerConfig(
         c.lifecycleInterval,
         c.startupWait,
         c.usersRefresh,
-        c.consoleReadOnly);
+        c.consoleReadOnly,
+        c.transport);
   }
 
   /** Host and port of a {@code host:port} text. */

@@ -61,6 +61,7 @@ class MetricFamiliesTest {
           Map.entry("racs_s3_requests_in_flight", "gauge []"),
           Map.entry("racs_s3_requests_total", "counter [operation, status]"),
           Map.entry("racs_s3_sent_bytes_total", "counter []"),
+          Map.entry("racs_s3_transport", "gauge [transport]"),
           Map.entry("racs_store_corrupt_pieces_total", "counter []"),
           Map.entry("racs_store_degraded_stripes_total", "counter []"),
           Map.entry("racs_store_hedged_reads_total", "counter [kind]"),

@@ -3,6 +3,7 @@ package io.racs.proxy.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.racs.proxy.s3.server.Transport;
 import io.racs.repos.config.ConfigException;
 import io.racs.repos.config.RepositoryConfigLoader;
 import io.racs.repos.config.RepositorySetConfig;
@@ -79,6 +80,7 @@ class ServerConfigTest {
                   startupWait: 10m
                   usersRefresh: 250ms
                   consoleReadOnly: true
+                  transport: io_uring
                 """));
     assertThat(server)
         .isEqualTo(
@@ -98,7 +100,8 @@ class ServerConfigTest {
                 Duration.ofMinutes(10),
                 Duration.ofMinutes(10),
                 Duration.ofMillis(250),
-                true));
+                true,
+                Transport.IO_URING));
     assertThat(server.toString()).doesNotContain("s3cr3t");
   }
 
@@ -110,7 +113,7 @@ class ServerConfigTest {
                 + " adminListen,"
                 + " baseDomain, consoleReadOnly, credentials, drainTimeout, idleTimeout,"
                 + " lifecycleInterval, listen, maxHeaderSize, region, scrubInterval, startupWait,"
-                + " tls, usersRefresh)"),
+                + " tls, transport, usersRefresh)"),
         Arguments.of(
             "server: {tls: {cert: c.pem, key: k.pem, chain: x}}\n",
             "racs.yaml: server: field 'tls.chain': unknown field (expected one of: cert, key)"),
@@ -139,6 +142,10 @@ class ServerConfigTest {
             "server: {maxHeaderSize: 2MiB}\n",
             "racs.yaml: server: field 'maxHeaderSize': expected a size from 1KiB to 1MiB, got"
                 + " '2MiB'"),
+        Arguments.of(
+            "server: {transport: kqueue}\n",
+            "racs.yaml: server: field 'transport': kqueue (expected: auto, epoll, io_uring or"
+                + " nio)"),
         Arguments.of(
             "server: {idleTimeout: soon}\n",
             "racs.yaml: server: field 'idleTimeout': expected a duration such as 30s, got 'soon'"));

@@ -5,11 +5,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
-import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -19,13 +16,19 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The S3 HTTP/1.1 server on Netty: keep-alive connections, optional TLS, header and idle limits, an
  * optional access log (one line per request, {@link AccessLogHandler}), and a graceful shutdown
- * that stops accepting, lets requests in flight finish (up to a drain timeout), then closes.
+ * that stops accepting, lets requests in flight finish (up to a drain timeout), then closes. Its
+ * event loops run on the configured {@link Transport} ({@link EventLoops}); the one in use is
+ * logged at start and shown in {@code /metrics} ({@code racs_s3_transport}).
  */
 public final class S3Server implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(S3Server.class);
+
   /** What the server needs. */
   public record Settings(
       String host,
@@ -38,7 +41,8 @@ public final class S3Server implements AutoCloseable {
       Duration idleTimeout,
       Duration drainTimeout,
       ServerMetrics metrics,
-      AccessLog accessLog) {
+      AccessLog accessLog,
+      Transport transport) {
     /** Checks the values. */
     public Settings {
       Objects.requireNonNull(host, "host");
@@ -47,33 +51,66 @@ public final class S3Server implements AutoCloseable {
       Objects.requireNonNull(service, "service");
       Objects.requireNonNull(metrics, "metrics");
       Objects.requireNonNull(accessLog, "accessLog (AccessLog.off() for none)");
+      Objects.requireNonNull(transport, "transport (Transport.AUTO for the default)");
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("port: " + port + " (expected: 0 to 65535)");
       }
     }
+
+    /** A copy on another transport. */
+    public Settings withTransport(Transport transport) {
+      return new Settings(
+          host,
+          port,
+          router,
+          authenticator,
+          service,
+          ssl,
+          maxHeaderBytes,
+          idleTimeout,
+          drainTimeout,
+          metrics,
+          accessLog,
+          transport);
+    }
   }
 
   private final Settings settings;
-  private final EventLoopGroup boss = new NioEventLoopGroup(1);
-  private final EventLoopGroup workers = new NioEventLoopGroup();
+  private final EventLoops loops;
   private Channel channel;
 
-  private S3Server(Settings settings) {
+  private S3Server(Settings settings, EventLoops loops) {
     this.settings = settings;
+    this.loops = loops;
   }
 
-  /** Binds and starts serving. */
+  /**
+   * Binds and starts serving.
+   *
+   * @throws IllegalArgumentException when the transport asked for is not available here
+   */
   public static S3Server start(Settings settings) throws InterruptedException {
-    S3Server server = new S3Server(settings);
-    server.bind();
+    S3Server server = new S3Server(settings, EventLoops.open(settings.transport()));
+    try {
+      server.bind();
+    } catch (InterruptedException | RuntimeException e) {
+      server.loops.close();
+      throw e;
+    }
+    settings.metrics().transport(server.transport());
+    LOG.info(
+        "S3 server on {} at {} ({} event loops)",
+        server.transport().word(),
+        server.address(),
+        EventLoops.threads());
     return server;
   }
 
   private void bind() throws InterruptedException {
     ServerBootstrap bootstrap =
         new ServerBootstrap()
-            .group(boss, workers)
-            .channel(NioServerSocketChannel.class)
+            .group(loops.group())
+            .channel(loops.serverChannel())
             .option(ChannelOption.SO_BACKLOG, 1024)
             .childOption(ChannelOption.AUTO_READ, false)
             .childOption(ChannelOption.TCP_NODELAY, true)
@@ -103,6 +140,11 @@ public final class S3Server implements AutoCloseable {
     channel = bootstrap.bind(settings.host(), settings.port()).sync().channel();
   }
 
+  /** The transport the event loops run on (never {@link Transport#AUTO}). */
+  public Transport transport() {
+    return loops.transport();
+  }
+
   /** The port bound (useful when 0 asked for a free one). */
   public int port() {
     return ((InetSocketAddress) channel.localAddress()).getPort();
@@ -122,8 +164,7 @@ public final class S3Server implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-      workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      loops.close();
     }
   }
 }

@@ -46,6 +46,8 @@ public final class ServerMetrics {
           .withoutExemplars()
           .build();
   private final AtomicLong inFlight = new AtomicLong();
+  // Set when the server binds; until then the transport gauge has no sample.
+  private volatile Transport transport;
 
   public ServerMetrics() {}
 
@@ -61,6 +63,24 @@ public final class ServerMetrics {
             .help("S3 requests being served now.")
             .callback(callback -> callback.call(inFlight.get()))
             .build());
+    registry.register(
+        GaugeWithCallback.builder()
+            .name("racs_s3_transport")
+            .help("The socket transport of the S3 server's event loops: 1 for the one in use.")
+            .labelNames("transport")
+            .callback(
+                callback -> {
+                  Transport t = transport;
+                  if (t != null) {
+                    callback.call(1, t.word());
+                  }
+                })
+            .build());
+  }
+
+  /** Records the transport the server's event loops run on. */
+  void transport(Transport transport) {
+    this.transport = transport;
   }
 
   void started() {

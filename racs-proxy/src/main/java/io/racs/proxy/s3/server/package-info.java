@@ -7,7 +7,9 @@
  * keeps one request at a time per keep-alive connection; the request body that decodes aws-chunked
  * framing and verifies checksums as the handler reads it; and the request metrics ({@link
  * io.racs.proxy.s3.server.ServerMetrics}, Prometheus client library instruments that the admin
- * server's registry scrapes).
+ * server's registry scrapes). The event loops run on the configured {@link
+ * io.racs.proxy.s3.server.Transport} (native epoll by default where it loads, io_uring on request,
+ * NIO as the fallback), one per core beside the store's virtual threads ({@code EventLoops}).
  *
  * <p>It is the only place that owns channels and the event loop. It must not know what an operation
  * does (the handlers decide, through the dispatcher) nor the store behind them ({@code

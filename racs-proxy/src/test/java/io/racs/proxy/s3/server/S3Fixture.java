@@ -56,7 +56,8 @@ final class S3Fixture implements AutoCloseable {
             Duration.ofSeconds(30),
             Duration.ofSeconds(5),
             new ServerMetrics(),
-            AccessLog.off());
+            AccessLog.off(),
+            Transport.AUTO);
   }
 
   /** Stores {@code data} under {@code key} directly, bypassing HTTP. */

@@ -31,7 +31,8 @@ class ServiceGateTest {
           fixture.settings.idleTimeout(),
           fixture.settings.drainTimeout(),
           new ServerMetrics(),
-          AccessLog.off());
+          AccessLog.off(),
+          Transport.AUTO);
 
   @AfterEach
   void close() {

@@ -53,9 +53,24 @@ final class WireServer implements AutoCloseable {
 
   /** Starts a server over an empty 2x1 array with one access key ({@link #AK}, {@link #SK}). */
   static WireServer start() throws InterruptedException {
+    return start(Transport.AUTO);
+  }
+
+  /** {@link #start()} with the event loops on {@code transport}. */
+  static WireServer start(Transport transport) throws InterruptedException {
     S3Fixture fixture =
         new S3Fixture("2x1", S3Authenticator.builder(StaticCredentialStore.of(AK, SK)).build());
-    return new WireServer(fixture, S3Server.start(fixture.settings));
+    try {
+      return new WireServer(fixture, S3Server.start(fixture.settings.withTransport(transport)));
+    } catch (InterruptedException | RuntimeException e) {
+      fixture.close();
+      throw e;
+    }
+  }
+
+  /** The running server. */
+  S3Server server() {
+    return server;
   }
 
   /** A SigV4-signed request head (signing every x-amz-* header and the host). */
@@ -125,7 +140,13 @@ final class WireServer implements AutoCloseable {
 
   /** Sends one complete request and reads its answer; null if the server closed without one. */
   Response exchangeOne(byte[] request) throws IOException {
+    return exchangeOne(request, TIMEOUT_MILLIS);
+  }
+
+  /** {@link #exchangeOne(byte[])}, waiting up to {@code timeoutMillis} for each read. */
+  Response exchangeOne(byte[] request, int timeoutMillis) throws IOException {
     try (Socket socket = connect()) {
+      socket.setSoTimeout(timeoutMillis);
       try {
         socket.getOutputStream().write(request);
       } catch (IOException e) {
@@ -133,7 +154,7 @@ final class WireServer implements AutoCloseable {
       }
       return readResponse(socket.getInputStream());
     } catch (SocketTimeoutException e) {
-      throw new AssertionError("no answer within " + TIMEOUT_MILLIS + " ms", e);
+      throw new AssertionError("no answer within " + timeoutMillis + " ms", e);
     } catch (java.net.SocketException e) {
       return null; // Reset without an answer.
     }
