@@ -59,17 +59,7 @@ class MeasurementWindowTest {
     AtomicLong clock = new AtomicLong();
     MeasurementWindow w = new MeasurementWindow(2, clock::get);
     w.firstCompletion(0, 3);
-    Thread waiter =
-        Thread.ofPlatform()
-            .start(
-                () -> {
-                  try {
-                    w.awaitOpen();
-                  } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                  }
-                  w.clientStopped(0);
-                });
+    Thread waiter = awaitingOpen(w, () -> w.clientStopped(0));
     clock.set(8);
     w.firstCompletion(1, 7);
     waiter.join();
@@ -85,18 +75,24 @@ class MeasurementWindowTest {
     // The window can never open: a client waiting for it must not wait forever.
     MeasurementWindow w = new MeasurementWindow(2);
     w.firstCompletion(0, 3);
-    Thread waiter =
-        Thread.ofPlatform()
-            .start(
-                () -> {
-                  try {
-                    w.awaitOpen();
-                  } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                  }
-                });
+    Thread waiter = awaitingOpen(w, () -> {});
     w.clientStopped(1);
     waiter.join();
     assertThat(waiter.isAlive()).isFalse();
+  }
+
+  /** A thread that waits for {@code w} to open, then runs {@code then}. */
+  private static Thread awaitingOpen(MeasurementWindow w, Runnable then) {
+    return Thread.ofPlatform()
+        .start(
+            () -> {
+              try {
+                w.awaitOpen();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+              }
+              then.run();
+            });
   }
 }

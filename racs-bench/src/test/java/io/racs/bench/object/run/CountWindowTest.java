@@ -2,7 +2,6 @@ package io.racs.bench.object.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.bench.object.target.Target;
 import io.racs.bench.object.workload.KeyDistribution;
 import io.racs.bench.object.workload.KeySpace;
 import io.racs.bench.object.workload.Mix;
@@ -10,11 +9,8 @@ import io.racs.bench.object.workload.Op;
 import io.racs.bench.object.workload.RangeSpec;
 import io.racs.bench.object.workload.SizeSpec;
 import io.racs.bench.stats.ArrivalSchedule.Arrivals;
-import java.io.InputStream;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,49 +28,20 @@ class CountWindowTest {
   private static final int CLIENTS = 2;
 
   /** Client 0 answers at once; client 1's first LIST waits until client 0 cannot run further. */
-  private static final class LateSecondClient implements Target {
+  private static final class LateSecondClient extends StubTarget {
     final AtomicInteger earlyCalls = new AtomicInteger();
     final CountDownLatch earlyThreadKnown = new CountDownLatch(1);
     volatile Thread early;
     volatile Thread.State earlyStateAtGate;
 
-    @Override
-    public String name() {
-      return "late";
-    }
-
-    @Override
-    public String kind() {
-      return "repository";
-    }
-
-    @Override
-    public Map<String, String> describe() {
-      return Map.of();
-    }
-
-    @Override
-    public Optional<Target> withDelay(Duration delay) {
-      return Optional.empty();
+    LateSecondClient() {
+      super("late");
     }
 
     @Override
     public Client client(int index) {
-      return new Client() {
+      return new QuietClient() {
         private boolean first = true;
-
-        @Override
-        public void put(String key, InputStream body, long lengthBytes) {}
-
-        @Override
-        public InputStream get(String key, long offset, long lengthBytes) {
-          return InputStream.nullInputStream();
-        }
-
-        @Override
-        public boolean head(String key) {
-          return true;
-        }
 
         @Override
         public int list(String prefix, int maxKeys) {
@@ -88,12 +55,6 @@ class CountWindowTest {
           }
           return 0;
         }
-
-        @Override
-        public void delete(String key) {}
-
-        @Override
-        public void close() {}
       };
     }
 
@@ -122,9 +83,6 @@ class CountWindowTest {
         Thread.yield();
       }
     }
-
-    @Override
-    public void close() {}
   }
 
   private static Workload listCount() {
