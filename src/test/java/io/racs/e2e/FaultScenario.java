@@ -107,6 +107,25 @@ final class FaultScenario {
       long seed,
       Fault fault)
       throws Exception {
+    return run(name, proxies, bucket, mix, seed, fault, Phases.DEFAULT);
+  }
+
+  /** How many operations each phase of a scenario runs for, at least. */
+  record Phases(int healthy, int fault, int recovered) {
+    /** The suite's: enough to see every fault take effect, few enough for its time budget. */
+    static final Phases DEFAULT = new Phases(HEALTHY_OPS, FAULT_OPS, RECOVERED_OPS);
+  }
+
+  /** {@link #run(String, List, String, FaultLoad.Mix, long, Fault)} with phases of {@code ops}. */
+  static FaultLoad run(
+      String name,
+      List<ProxyProcess> proxies,
+      String bucket,
+      FaultLoad.Mix mix,
+      long seed,
+      Fault fault,
+      Phases ops)
+      throws Exception {
     for (ProxyProcess proxy : proxies) {
       proxy.awaitNoneUnavailable(RECOVERY_LIMIT); // no fault of an earlier test still in effect
     }
@@ -116,19 +135,19 @@ final class FaultScenario {
     try (load) {
       load.populate();
       load.start(WORKERS);
-      load.awaitOps(HEALTHY_OPS, PHASE_LIMIT);
+      load.awaitOps(ops.healthy(), PHASE_LIMIT);
       // Operations while the fault is being injected (filling three disks takes a while under
       // load) are judged apart: the fault phase begins once the fault is wholly in effect.
       load.phase("injecting");
       try {
         fault.inject();
         load.phase("fault");
-        load.awaitOps(FAULT_OPS, PHASE_LIMIT);
+        load.awaitOps(ops.fault(), PHASE_LIMIT);
       } finally {
         fault.lift();
       }
       load.phase("recovered");
-      load.awaitOps(RECOVERED_OPS, PHASE_LIMIT);
+      load.awaitOps(ops.recovered(), PHASE_LIMIT);
       load.stop();
       load.verifyQuiescent(RECOVERY_LIMIT);
     } finally {

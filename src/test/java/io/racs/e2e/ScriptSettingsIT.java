@@ -35,4 +35,10 @@ class ScriptSettingsIT {
     ScriptSmoke.refuses(
         "stall-experiment.sh", Map.of("SECONDS_PER_RUN", "0"), 2, "SECONDS_PER_RUN: 0");
   }
+
+  @Test
+  void wireP99_whenASettingIsBad_exitsUsage() {
+    ScriptSmoke.refuses("wire-p99.sh", Map.of("WIRE_OPS", "0"), 2, "WIRE_OPS: '0'");
+    ScriptSmoke.refuses("wire-p99.sh", Map.of("WIRE_SEED", "x"), 2, "WIRE_SEED: 'x'");
+  }
 }

@@ -7,13 +7,8 @@ import io.racs.repos.emulator.Toxiproxy;
 import io.racs.testkit.MinioExtension;
 import io.racs.testkit.TestSeed;
 import io.racs.testkit.ToxiproxyExtension;
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -25,7 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.parallel.Isolated;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The proxy process over six real MinIO servers (4x2), each reached through its own Toxiproxy link,
@@ -41,17 +35,17 @@ import software.amazon.awssdk.services.s3.S3Client;
  * closed (see {@code S3WireFaultsIT}). Which links are afflicted comes from the printed seed, and
  * so do the load and Toxiproxy's jitter; the interleaving is the machine's. Each test prints GET
  * p50 and p99 per phase.
+ *
+ * <p>No connection or thread leaks: the proxy's live threads, its socket descriptors and its TCP
+ * connections to each link, counted from {@code /proc} ({@link ResourceWatch}) while healthy,
+ * during the fault and after it cleared, come back within a small slack of their healthy most once
+ * the load stops.
  */
 @Isolated
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WireFaultsIT {
   @RegisterExtension static final MinioExtension MINIO = MinioExtension.servers(FaultConfig.N);
   @RegisterExtension static final ToxiproxyExtension TOXIPROXY = new ToxiproxyExtension();
-
-  private static final String REPOSITORY_BUCKET = "racs";
-  private static final String BUCKET = "wire";
-  private static final String CLIENT_SETTINGS =
-      "connectTimeout: 1s\n    readTimeout: 5s\n    retries: 1";
 
   /**
    * How soon a request that needs more than m half-open links must be refused. The design's goal is
@@ -62,36 +56,24 @@ class WireFaultsIT {
    */
   static final Duration STALL_DEADLINE = Duration.ofSeconds(5);
 
-  private static final Duration BASE_LATENCY = Duration.ofMillis(20);
-  private static final Duration BASE_JITTER = Duration.ofMillis(10);
+  /**
+   * How long after the load stopped the proxy's threads and connections may take to come back to
+   * their healthy counts: a call still in flight on a link that was slow ends within the read
+   * timeout (5 s, twice with the retry).
+   */
+  private static final Duration LEAK_LIMIT = Duration.ofSeconds(15);
 
-  private static final List<Toxiproxy.Proxy> LINKS = new ArrayList<>();
-  private static Path proxyDir;
-  private static ProxyProcess proxy;
+  private static WireArray array;
 
   @BeforeAll
   static void start() throws Exception {
-    List<URI> endpoints = new ArrayList<>();
-    for (int i = 0; i < FaultConfig.N; i++) {
-      MINIO.client(i).createBucket(b -> b.bucket(REPOSITORY_BUCKET));
-      Toxiproxy.Proxy link = TOXIPROXY.proxyTo("minio-" + i, MINIO.server(i).endpoint());
-      LINKS.add(link);
-      endpoints.add(link.httpEndpoint());
-    }
-    String config =
-        FaultConfig.minio(MINIO.servers(), endpoints, REPOSITORY_BUCKET, CLIENT_SETTINGS);
-    proxyDir = Files.createTempDirectory("racs-wire-");
-    proxy = FaultConfig.startProxy(proxyDir, config);
-    try (S3Client s3 = FaultLoad.client(proxy.endpoint())) {
-      s3.createBucket(b -> b.bucket(BUCKET));
-    }
+    array = WireArray.start("WireFaultsIT", MINIO, TOXIPROXY);
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (proxy != null) {
-      proxy.close();
-      FaultScenario.keepLogs("WireFaultsIT", proxyDir);
+    if (array != null) {
+      array.close();
     }
   }
 
@@ -100,68 +82,44 @@ class WireFaultsIT {
    */
   @BeforeEach
   void wan() {
-    for (Toxiproxy.Proxy link : LINKS) {
-      Toxic late = Toxic.latency(BASE_LATENCY, BASE_JITTER);
-      link.add(late);
-      link.add(late.upstream());
-    }
+    array.wan();
   }
 
   private static List<Toxiproxy.Proxy> victims(long seed, int count) {
-    return Faults.pick(new Random(seed), FaultConfig.N, count).stream().map(LINKS::get).toList();
+    return array.victims(seed, count);
   }
 
-  /** Adds {@code toxics} to every link of {@code links} under load, and takes them off after. */
   private static FaultScenario.Fault on(List<Toxiproxy.Proxy> links, Toxic... toxics) {
-    return FaultScenario.Fault.of(
-        () -> {
-          for (Toxiproxy.Proxy link : links) {
-            for (Toxic toxic : toxics) {
-              link.add(toxic);
-            }
-          }
-        },
-        () -> {
-          for (Toxiproxy.Proxy link : links) {
-            for (Toxic toxic : toxics) {
-              try {
-                link.remove(toxic);
-              } catch (IllegalStateException e) {
-                // Never added: the injection failed half-way.
-              }
-            }
-          }
-        });
+    return WireArray.on(links, toxics);
   }
 
+  /**
+   * Runs the fault scenario while {@link ResourceWatch} counts the proxy's threads and its
+   * connections to each link, and after it checks that they came back to the healthy counts.
+   */
   private static FaultLoad run(String name, long seed, FaultScenario.Fault fault) throws Exception {
-    FaultLoad load =
-        FaultScenario.run(name, List.of(proxy), BUCKET, FaultLoad.Mix.MIXED, seed, fault);
+    FaultLoad load;
+    try (ResourceWatch watch = ResourceWatch.start(array.proxy().pid(), array.ports())) {
+      FaultScenario.Fault watched =
+          FaultScenario.Fault.of(
+              () -> {
+                watch.phase("fault");
+                fault.inject();
+              },
+              () -> {
+                fault.lift();
+                watch.phase("cleared");
+              });
+      load =
+          FaultScenario.run(
+              name, List.of(array.proxy()), WireArray.BUCKET, FaultLoad.Mix.MIXED, seed, watched);
+      watch.assertReturnedToHealthy(name, LEAK_LIMIT);
+    }
     for (String phase : List.of("healthy", "fault", "recovered")) {
-      System.out.println(name + " " + phase + " GET " + percentiles(load, phase, FaultLoad.Op.GET));
+      System.out.println(
+          name + " " + phase + " GET " + WireArray.percentiles(load, phase, FaultLoad.Op.GET));
     }
     return load;
-  }
-
-  /** "p50 X ms, p99 Y ms (n N)" of the successful operations {@code op} of a phase. */
-  static String percentiles(FaultLoad load, String phase, FaultLoad.Op op) {
-    long[] sorted =
-        load.results(phase).stream()
-            .filter(r -> r.op() == op && r.succeeded())
-            .mapToLong(FaultLoad.Result::latencyNanos)
-            .sorted()
-            .toArray();
-    if (sorted.length == 0) {
-      return "none";
-    }
-    return "p50 "
-        + TimeUnit.NANOSECONDS.toMillis(sorted[(sorted.length - 1) / 2])
-        + " ms, p99 "
-        + TimeUnit.NANOSECONDS.toMillis(
-            sorted[Math.min(sorted.length - 1, (int) Math.ceil(sorted.length * 0.99) - 1)])
-        + " ms (n "
-        + sorted.length
-        + ")";
   }
 
   @Test

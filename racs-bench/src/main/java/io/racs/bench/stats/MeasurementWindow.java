@@ -20,6 +20,11 @@ import java.util.function.LongSupplier;
  * the clock. A client that reads its completion time and then sees the flag down knows the stop
  * time, read later, is later than its completion.
  *
+ * <p>A {@code --count} client that reaches its quota before the window opens waits for it ({@link
+ * #awaitOpen()}) before it stops. Otherwise one client starting late (a loaded machine keeps its
+ * thread off a core for longer than another client's whole quota of fast requests) would leave no
+ * window at all, and the iteration would drop every request it made, errors included.
+ *
  * <p>Thread-safe: each client index must be used by one thread.
  */
 public final class MeasurementWindow {
@@ -37,6 +42,9 @@ public final class MeasurementWindow {
   private final long[] firstCompletions;
   private final long[] stopTimes;
   private final AtomicInteger started = new AtomicInteger();
+  private final boolean[] completed;
+  private final Object opening = new Object();
+  private boolean hopeless;
   private volatile long start;
   private volatile boolean startKnown;
   private volatile boolean stopping;
@@ -55,6 +63,7 @@ public final class MeasurementWindow {
     }
     this.clock = clock;
     this.firstCompletions = new long[clients];
+    this.completed = new boolean[clients];
     this.stopTimes = new long[clients];
     Arrays.fill(stopTimes, Long.MAX_VALUE);
   }
@@ -65,6 +74,9 @@ public final class MeasurementWindow {
    */
   public void firstCompletion(int client, long completionNanos) {
     firstCompletions[client] = completionNanos;
+    synchronized (opening) {
+      completed[client] = true;
+    }
     if (started.incrementAndGet() == firstCompletions.length) {
       long latest = Long.MIN_VALUE;
       for (long c : firstCompletions) {
@@ -72,6 +84,22 @@ public final class MeasurementWindow {
       }
       start = latest;
       startKnown = true;
+      synchronized (opening) {
+        opening.notifyAll();
+      }
+    }
+  }
+
+  /**
+   * Waits until every client has completed a request (the window is open), or until a client
+   * stopped without completing one (it never will open). A client calls it after its last request
+   * and before {@link #clientStopped(int)}; its stop time is then read after the window's start.
+   */
+  public void awaitOpen() throws InterruptedException {
+    synchronized (opening) {
+      while (!startKnown && !hopeless) {
+        opening.wait();
+      }
     }
   }
 
@@ -90,6 +118,12 @@ public final class MeasurementWindow {
   public void clientStopped(int client) {
     stopping = true;
     stopTimes[client] = clock.getAsLong();
+    synchronized (opening) {
+      if (!completed[client]) {
+        hopeless = true;
+        opening.notifyAll();
+      }
+    }
   }
 
   /** Settles the window once every client has stopped (and its thread has been joined). */

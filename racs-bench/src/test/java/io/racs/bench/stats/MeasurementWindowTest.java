@@ -53,4 +53,46 @@ class MeasurementWindowTest {
     assertThat(w.isValid()).isFalse();
     assertThat(w.includes(3)).isFalse();
   }
+
+  @Test
+  void awaitOpen_whenEveryClientCompletes_returnsAndTheStopFollowsTheStart() throws Exception {
+    AtomicLong clock = new AtomicLong();
+    MeasurementWindow w = new MeasurementWindow(2, clock::get);
+    w.firstCompletion(0, 3);
+    Thread waiter = awaitingOpen(w, () -> w.clientStopped(0));
+    clock.set(8);
+    w.firstCompletion(1, 7);
+    waiter.join();
+    w.clientStopped(1);
+    w.close();
+    assertThat(w.isValid()).isTrue();
+    assertThat(w.startNanos()).isEqualTo(7);
+    assertThat(w.includes(7)).isTrue();
+  }
+
+  @Test
+  void awaitOpen_whenAClientStopsWithoutCompleting_returns() throws Exception {
+    // The window can never open: a client waiting for it must not wait forever.
+    MeasurementWindow w = new MeasurementWindow(2);
+    w.firstCompletion(0, 3);
+    Thread waiter = awaitingOpen(w, () -> {});
+    w.clientStopped(1);
+    waiter.join();
+    assertThat(waiter.isAlive()).isFalse();
+  }
+
+  /** A thread that waits for {@code w} to open, then runs {@code then}. */
+  private static Thread awaitingOpen(MeasurementWindow w, Runnable then) {
+    return Thread.ofPlatform()
+        .start(
+            () -> {
+              try {
+                w.awaitOpen();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+              }
+              then.run();
+            });
+  }
 }

@@ -103,7 +103,13 @@ final class ClientLoop implements Runnable {
     long done = 0;
     boolean countMode = workload.count() > 0;
     while (true) {
-      if (countMode ? done >= quota : System.nanoTime() >= deadlineNanos) {
+      if (countMode && done >= quota) {
+        if (done > 0) {
+          awaitWindow();
+        }
+        return;
+      }
+      if (!countMode && System.nanoTime() >= deadlineNanos) {
         return;
       }
       long intended = -1;
@@ -148,6 +154,15 @@ final class ClientLoop implements Runnable {
       // carrier, and clients beyond the carrier count would not start until it stopped. Yielding
       // after each request shares the carriers round-robin.
       Thread.yield();
+    }
+  }
+
+  /** A client done with its quota stops only once the window is open (see MeasurementWindow). */
+  private void awaitWindow() {
+    try {
+      window.awaitOpen();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -2,7 +2,6 @@ package io.racs.bench.object.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.bench.object.target.Target;
 import io.racs.bench.object.workload.KeyDistribution;
 import io.racs.bench.object.workload.KeySpace;
 import io.racs.bench.object.workload.Mix;
@@ -12,8 +11,6 @@ import io.racs.bench.stats.ArrivalSchedule.Arrivals;
 import io.racs.repos.RepositoryException;
 import java.io.InputStream;
 import java.time.Duration;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
@@ -27,28 +24,12 @@ class ExpectedMissTest {
   private static final int OBJECTS = 4;
 
   /** Objects as a set of keys; GET and HEAD of a key not in it answer NOT_FOUND. */
-  private static final class KeySet implements Target {
+  private static final class KeySet extends StubTarget {
+    KeySet() {
+      super("keys");
+    }
+
     final Set<String> present = ConcurrentHashMap.newKeySet();
-
-    @Override
-    public String name() {
-      return "keys";
-    }
-
-    @Override
-    public String kind() {
-      return "repository";
-    }
-
-    @Override
-    public Map<String, String> describe() {
-      return Map.of();
-    }
-
-    @Override
-    public Optional<Target> withDelay(Duration delay) {
-      return Optional.empty();
-    }
 
     @Override
     public Client client(int index) {
@@ -85,9 +66,6 @@ class ExpectedMissTest {
         public void close() {}
       };
     }
-
-    @Override
-    public void close() {}
   }
 
   private static Workload workload(Mix mix) {

@@ -3,7 +3,6 @@ package io.racs.bench.object.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.racs.bench.object.target.Target;
 import io.racs.bench.object.workload.KeyDistribution;
 import io.racs.bench.object.workload.Mix;
 import io.racs.bench.object.workload.Op;
@@ -20,7 +19,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
@@ -34,7 +32,11 @@ import org.junit.jupiter.api.Test;
  */
 class PrefixPerClientTest {
   /** An in-memory store that records, per client index, every request as {@code OP key}. */
-  private static final class Recording implements Target {
+  private static final class Recording extends StubTarget {
+    Recording() {
+      super("recording");
+    }
+
     final Map<String, byte[]> objects = new ConcurrentHashMap<>();
     final Map<Integer, List<String>> requests = new TreeMap<>();
 
@@ -46,26 +48,6 @@ class PrefixPerClientTest {
       Map<Integer, List<String>> copy = new TreeMap<>(requests);
       requests.clear();
       return copy;
-    }
-
-    @Override
-    public String name() {
-      return "recording";
-    }
-
-    @Override
-    public String kind() {
-      return "repository";
-    }
-
-    @Override
-    public Map<String, String> describe() {
-      return Map.of();
-    }
-
-    @Override
-    public Optional<Target> withDelay(Duration delay) {
-      return Optional.empty();
     }
 
     @Override
@@ -113,9 +95,6 @@ class PrefixPerClientTest {
         public void close() {}
       };
     }
-
-    @Override
-    public void close() {}
   }
 
   private final Recording target = new Recording();

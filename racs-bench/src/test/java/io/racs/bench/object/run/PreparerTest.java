@@ -2,12 +2,8 @@ package io.racs.bench.object.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.racs.bench.object.target.Target;
 import io.racs.bench.object.workload.KeySpace;
 import java.io.InputStream;
-import java.time.Duration;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
@@ -15,28 +11,12 @@ import org.junit.jupiter.api.Test;
 /** Proves clean-up deletes exactly the keys a run wrote, not every key of the key space. */
 class PreparerTest {
   /** Records deletes; everything else is unused. */
-  private static final class Deletes implements Target {
+  private static final class Deletes extends StubTarget {
+    Deletes() {
+      super("deletes");
+    }
+
     final Set<String> deleted = ConcurrentHashMap.newKeySet();
-
-    @Override
-    public String name() {
-      return "deletes";
-    }
-
-    @Override
-    public String kind() {
-      return "repository";
-    }
-
-    @Override
-    public Map<String, String> describe() {
-      return Map.of();
-    }
-
-    @Override
-    public Optional<Target> withDelay(Duration delay) {
-      return Optional.empty();
-    }
 
     @Override
     public Client client(int index) {
@@ -68,9 +48,6 @@ class PreparerTest {
         public void close() {}
       };
     }
-
-    @Override
-    public void close() {}
   }
 
   @Test
