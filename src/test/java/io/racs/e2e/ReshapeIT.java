@@ -80,6 +80,27 @@ class ReshapeIT {
     return FaultLoad.client(proxy.endpoint());
   }
 
+  /** The load on {@code load/} through {@code proxy}, judged by {@code model}. */
+  private static FaultLoad load(ProxyProcess proxy, long seed, AcknowledgedWrites model) {
+    return new FaultLoad(
+        List.of(proxy.endpoint()),
+        ReshapeArray.BUCKET,
+        "load/",
+        LOAD_KEYS,
+        FaultLoad.Mix.MIXED,
+        seed,
+        model);
+  }
+
+  /** With no load running, every key of {@code load/} reads back as {@code model} allows. */
+  private static void verifyQuiescent(ProxyProcess proxy, AcknowledgedWrites model)
+      throws InterruptedException {
+    try (FaultLoad after = load(proxy, 0, model)) {
+      after.verifyQuiescent(Duration.ZERO);
+      after.assertNoWrongAnswer();
+    }
+  }
+
   @Test
   void reshape_underConcurrentLoad_completesWithEveryVersionByteExactInTheNewGeometry()
       throws Exception {
@@ -91,15 +112,7 @@ class ReshapeIT {
       before = ReshapeArray.versions(s3, "pre/");
     }
     AcknowledgedWrites model = new AcknowledgedWrites();
-    FaultLoad load =
-        new FaultLoad(
-            List.of(a.proxy.endpoint()),
-            ReshapeArray.BUCKET,
-            "load/",
-            LOAD_KEYS,
-            FaultLoad.Mix.MIXED,
-            seed,
-            model);
+    FaultLoad load = load(a.proxy, seed, model);
     MoverWatch mover;
     try (load) {
       load.populate();
@@ -175,15 +188,7 @@ class ReshapeIT {
     long total = Long.parseLong(planned.group(1));
     List<String> kills = new ArrayList<>();
     for (int round = 0; round < rounds; round++) {
-      FaultLoad load =
-          new FaultLoad(
-              List.of(a.proxy.endpoint()),
-              ReshapeArray.BUCKET,
-              "load/",
-              LOAD_KEYS,
-              FaultLoad.Mix.MIXED,
-              random.nextLong(),
-              model);
+      FaultLoad load = load(a.proxy, random.nextLong(), model);
       long killedAt;
       try (load) {
         load.populate();
@@ -199,34 +204,13 @@ class ReshapeIT {
       kills.add("killed at " + killedAt + " of " + total + " versions moved");
       load.assertNoWrongAnswer();
       a.proxy = a.startProxy(a.from);
-      try (FaultLoad after =
-          new FaultLoad(
-              List.of(a.proxy.endpoint()),
-              ReshapeArray.BUCKET,
-              "load/",
-              LOAD_KEYS,
-              FaultLoad.Mix.MIXED,
-              0,
-              model)) {
-        after.verifyQuiescent(Duration.ZERO); // nothing acknowledged lost, nothing torn
-        after.assertNoWrongAnswer();
-      }
+      verifyQuiescent(a.proxy, model); // nothing acknowledged lost, nothing torn
     }
     System.out.println("kills: " + kills);
     assertThat(a.status().exitCode()).as("still running after the kills").isEqualTo(3);
     a.awaitComplete(ReshapeArray.MOVE_LIMIT);
-    try (S3Client s3 = client(a.proxy);
-        FaultLoad after =
-            new FaultLoad(
-                List.of(a.proxy.endpoint()),
-                ReshapeArray.BUCKET,
-                "load/",
-                LOAD_KEYS,
-                FaultLoad.Mix.MIXED,
-                0,
-                model)) {
-      after.verifyQuiescent(Duration.ZERO);
-      after.assertNoWrongAnswer();
+    verifyQuiescent(a.proxy, model);
+    try (S3Client s3 = client(a.proxy)) {
       assertThat(ReshapeArray.versions(s3, "pre/")).isEqualTo(before);
     }
     Launcher.Result plan = ReshapeArray.reshape(a.to, "plan", "--to", a.to.toString());
