@@ -41,4 +41,9 @@ class ScriptSettingsIT {
     ScriptSmoke.refuses("wire-p99.sh", Map.of("WIRE_OPS", "0"), 2, "WIRE_OPS: '0'");
     ScriptSmoke.refuses("wire-p99.sh", Map.of("WIRE_SEED", "x"), 2, "WIRE_SEED: 'x'");
   }
+
+  @Test
+  void reshapeLong_whenASettingIsBad_exitsUsage() {
+    ScriptSmoke.refuses("reshape-long.sh", Map.of("RESHAPE_SEED", "x"), 2, "RESHAPE_SEED: 'x'");
+  }
 }

@@ -36,9 +36,14 @@ import software.amazon.awssdk.services.s3.S3Client;
  * replays from {@code -Dracs.test.seed}; the interleaving of the load with the mover is the
  * machine's. {@code @Isolated}: the clients' 10 s timeout is a bound another class's load would
  * move.
+ *
+ * <p>Named without {@code IT}, so {@code ./racs test} does not run it: it takes about 7.5 minutes
+ * on two quiet cores (the kill rounds 3.2, the load 4.2), a quarter of the suite's budget. {@code
+ * scripts/reshape-long.sh} runs it and prints the mover's throughput and the client p99 by phase.
+ * What CI runs of reshape is the unit suite (MoverTest and the rest) and ReshapeClientsIT.
  */
 @Isolated
-class ReshapeIT {
+class ReshapeLong {
   @RegisterExtension static final MinioExtension MINIO = MinioExtension.servers(FaultConfig.N);
 
   private static final Pattern PLANNED = Pattern.compile("to move: (\\d+) versions");
@@ -67,7 +72,7 @@ class ReshapeIT {
   void stopProxy() throws Exception {
     if (array != null && array.proxy != null) {
       array.proxy.close();
-      FaultScenario.keepLogs("ReshapeIT", array.dir);
+      FaultScenario.keepLogs("ReshapeLong", array.dir);
     }
   }
 
