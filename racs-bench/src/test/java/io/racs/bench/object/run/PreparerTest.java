@@ -3,7 +3,6 @@ package io.racs.bench.object.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.racs.bench.object.workload.KeySpace;
-import java.io.InputStream;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
@@ -20,32 +19,16 @@ class PreparerTest {
 
     @Override
     public Client client(int index) {
-      return new Client() {
-        @Override
-        public void put(String key, InputStream body, long lengthBytes) {}
-
-        @Override
-        public InputStream get(String key, long offset, long lengthBytes) {
-          return InputStream.nullInputStream();
-        }
-
+      return new QuietClient() {
         @Override
         public boolean head(String key) {
           return false;
         }
 
         @Override
-        public int list(String prefix, int maxKeys) {
-          return 0;
-        }
-
-        @Override
         public void delete(String key) {
           deleted.add(key);
         }
-
-        @Override
-        public void close() {}
       };
     }
   }
