@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * URLs: a fresh one serves the object to a plain HTTP GET, an expired one is AccessDenied; and
  * metadata headers on put, multipart and copy.
  */
+@ResourceLock(AwsCliSupport.LOCK)
 class AwsCliIT extends AwsCliSupport {
   @ParameterizedTest
   @ValueSource(booleans = {false, true})

@@ -14,8 +14,16 @@ import org.junit.jupiter.api.io.TempDir;
  * What the aws-cli tests share: the proxy pair over six MinIO servers (4x2), shared with every
  * client test class of the run (buckets prefixed {@code cli-}), a home directory for aws-cli, and
  * runs of {@code aws} against the HTTP or HTTPS proxy.
+ *
+ * <p>{@link #dir} is one static field for every subclass: JUnit sets it in each class's beforeAll
+ * and deletes that directory after the class. Two subclasses run at once would write into each
+ * other's directory and lose files when the other ends, so each subclass holds {@link #LOCK}
+ * (docs/development.md: e2e classes run two at a time).
  */
 abstract class AwsCliSupport {
+  /** The resource lock every subclass takes, so that no two of them run at once. */
+  static final String LOCK = "AwsCliSupport.dir";
+
   @RegisterExtension static final ProxyPairExtension PROXIES = ProxyPairExtension.create();
 
   @TempDir static Path dir;

@@ -8,12 +8,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * aws-cli v1 drives versioned buckets through the proxy over six MinIO servers (4x2): with
  * versioning enabled every version stays readable by id, versions are listed and deleted by id as
  * S3 does, and writes before enabling and while suspended are the null version.
  */
+@ResourceLock(AwsCliSupport.LOCK)
 class AwsCliVersioningIT extends AwsCliSupport {
   /**
    * {@code s3api put-bucket-versioning} turns versioning on; each {@code put-object} answers a new

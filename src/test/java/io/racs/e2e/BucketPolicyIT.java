@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Bucket policies through real clients, on the proxy process over six MinIO servers (4x2): aws-cli
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * cp} into that prefix fail with AccessDenied, leaving the object as it was, while a PUT elsewhere
  * in the bucket works.
  */
+@ResourceLock(AwsCliSupport.LOCK)
 class BucketPolicyIT extends AwsCliSupport {
   private static Launcher.Result curl(String url) {
     return Launcher.exec(

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.core.ResponseBytes;
@@ -45,6 +46,7 @@ import software.amazon.awssdk.transfer.s3.S3TransferManager;
  * listings with delimiters, deletes, the admin endpoints, and the failures a client must see (wrong
  * secret, wrong checksum: correct error, nothing stored).
  */
+@ResourceLock(SdkV2Support.LOCK)
 class SdkV2IT extends SdkV2Support {
   @ParameterizedTest
   @ValueSource(booleans = {false, true})

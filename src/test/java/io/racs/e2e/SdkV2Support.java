@@ -21,8 +21,15 @@ import software.amazon.awssdk.services.s3.S3Client;
  * What the AWS SDK for Java v2 tests share: the proxy pair over six MinIO servers (4x2), shared
  * with every client test class of the run (buckets prefixed {@code sdk-}), sync and async clients
  * of the HTTP or HTTPS proxy, seeded files and MD5 digests.
+ *
+ * <p>{@link #dir} is one static field for every subclass, set by JUnit in each class's beforeAll
+ * and deleted after it: each subclass holds {@link #LOCK}, so that no two run at once (as in {@link
+ * AwsCliSupport}).
  */
 abstract class SdkV2Support {
+  /** The resource lock every subclass takes, so that no two of them run at once. */
+  static final String LOCK = "SdkV2Support.dir";
+
   @RegisterExtension static final ProxyPairExtension PROXIES = ProxyPairExtension.create();
 
   @TempDir static Path dir;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
@@ -18,6 +19,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * v2: with versioning enabled writes answer version ids and deletes answer delete markers, and
  * versions are listed and deleted by id as S3 does.
  */
+@ResourceLock(SdkV2Support.LOCK)
 class SdkV2VersioningIT extends SdkV2Support {
   @Test
   void versioning_whenEnabled_answersVersionIdsAndDeleteMarkers() {
